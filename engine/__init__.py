@@ -1,0 +1,17 @@
+"""Deckhand's rules engine: pure, synchronous and deterministic.  Importing it registers every game."""
+
+from engine.core import (  # noqa: F401
+    AI,
+    Action,
+    Decision,
+    Event,
+    Game,
+    IllegalAction,
+    Option,
+    Outcome,
+    games,
+    get,
+    register,
+    replay,
+)
+from engine import hearts as _hearts  # noqa: F401,E402  (registers itself)

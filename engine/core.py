@@ -1,0 +1,333 @@
+"""The one small interface every game implements, and the values that cross it.
+
+A game module defines a subclass of :class:`Game`.  An instance *is* the state of one game; it
+changes only through :meth:`Game.apply`, which validates first and raises :class:`IllegalAction`
+(changing nothing) when the action is not allowed.  Everything that leaves the engine — actions,
+events, views, serialised state — is an immutable value or a JSON-safe dict, so the runtime can
+log it, store it and replay it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+from engine.cards import Card, card
+
+_CARD_CODE = re.compile(r"^(?:[2-9TJQKA][CDHS]|~[BR])$")
+
+
+class IllegalAction(Exception):
+    """An action that the rules do not allow right now.  ``reason`` is a sentence for a person;
+    ``code`` a short machine tag (``not_your_turn``, ``must_follow``, ...)."""
+
+    def __init__(self, reason: str, code: str = "illegal") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class Action(NamedTuple):
+    """A move.  ``kind`` says what it is (``play``, ``pass``, ...), ``cards`` which cards it uses,
+    ``args`` any other words.  Its text code (``play QS``, ``pass 2C 3D 4H``) is what logs,
+    replays, autocomplete values and component ids carry."""
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+    args: tuple[str, ...] = ()
+
+    @property
+    def code(self) -> str:
+        parts = [self.kind]
+        parts.extend(c.code for c in self.cards)
+        parts.extend(self.args)
+        return " ".join(parts)
+
+    @classmethod
+    def parse(cls, code: str) -> Action:
+        """Read a strict code as written by :attr:`code`."""
+        tokens = code.split()
+        if not tokens:
+            raise IllegalAction("An empty action means nothing.", "bad_code")
+        cs: list[Card] = []
+        args: list[str] = []
+        for tok in tokens[1:]:
+            if _CARD_CODE.match(tok) and not args:
+                cs.append(card(tok))
+            else:
+                args.append(tok)
+        return cls(tokens[0], tuple(cs), tuple(args))
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Event(NamedTuple):
+    """Something that happened, for the runtime to turn into words.  ``to`` is ``None`` for a
+    public event, or the one seat allowed to see it (a pass received, a card dealt)."""
+
+    kind: str
+    seat: int | None = None
+    data: tuple = ()
+    to: int | None = None
+
+    @property
+    def code(self) -> str:
+        parts = [self.kind]
+        if self.seat is not None:
+            parts.append(str(self.seat))
+        parts.extend(c.code if isinstance(c, Card) else str(c) for c in self.data)
+        return " ".join(parts)
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or self.to == seat
+
+
+class Decision(NamedTuple):
+    """What one seat must decide now.  Either a list of explicit ``actions`` to choose from, or
+    (``pick`` > 0) exactly ``pick`` cards out of ``cards``, which makes the action
+    ``Action(kind, chosen_cards)``.  ``timer`` is the base number of seconds before the runtime
+    makes the safe move; the table's speed scales it."""
+
+    seat: int
+    kind: str
+    actions: tuple[Action, ...] = ()
+    pick: int = 0
+    cards: tuple[Card, ...] = ()
+    timer: float = 30.0
+    prompt: str = ""
+
+
+class Outcome(NamedTuple):
+    """The result of a finished game.  ``scores`` per seat; ``places`` per seat (1 = first, shared
+    places for ties); ``winners`` the seats in first place."""
+
+    scores: tuple[int, ...]
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class Option(NamedTuple):
+    """A table setting.  ``choices`` lists allowed values (the default first) or is empty when any
+    integer between ``low`` and ``high`` is allowed."""
+
+    name: str
+    default: Any
+    choices: tuple = ()
+    low: int | None = None
+    high: int | None = None
+    help: str = ""
+
+    def read(self, text: Any) -> Any:
+        """Validate a value given as text or as its own type; raise ``ValueError`` with a reason."""
+        if self.choices:
+            for c in self.choices:
+                if str(c).lower() == str(text).strip().lower():
+                    return c
+            raise ValueError(f"{self.name} must be one of: {', '.join(map(str, self.choices))}.")
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            raise ValueError(f"{self.name} must be a whole number.") from None
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise ValueError(f"{self.name} must be between {self.low} and {self.high}.")
+        return value
+
+
+class Game(ABC):
+    """The state of one game.  Subclasses set the class attributes and implement the methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_spec: ClassVar[tuple[Option, ...]] = ()
+    summary: ClassVar[str] = ""  # one line of rules for the lobby
+    rules_text: ClassVar[str] = ""  # a short readable rules text for /game rules
+
+    players: int
+    seed: int | str
+    options: dict[str, Any]
+
+    # ---- creation -------------------------------------------------------------------------
+    @classmethod
+    def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and validate; raise ``ValueError`` naming the bad option."""
+        given = dict(given or {})
+        out: dict[str, Any] = {}
+        for opt in cls.options_spec:
+            out[opt.name] = opt.read(given.pop(opt.name)) if opt.name in given else opt.default
+        if given:
+            known = ", ".join(o.name for o in cls.options_spec) or "none"
+            raise ValueError(f"Unknown option {next(iter(given))!r} for {cls.title} (options: {known}).")
+        return out
+
+    @classmethod
+    @abstractmethod
+    def create(
+        cls,
+        players: int,
+        options: dict[str, Any] | None = None,
+        seed: int | str = 0,
+        deal: Sequence[Sequence[Card]] | None = None,
+    ) -> Game:
+        """A new game.  ``seed`` drives every shuffle; ``deal`` (one card list per seat) replaces
+        the first shuffle, for tests, replays and comparisons with other implementations."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild exactly the state that :meth:`to_dict` wrote."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as a JSON-safe dict."""
+
+    # ---- turns ----------------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now (several during a simultaneous step; none when over)."""
+
+    @abstractmethod
+    def decision(self, seat: int) -> Decision | None:
+        """What ``seat`` must decide now, or ``None`` if it has nothing to do."""
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` (enumerates picks — meant for tests and small picks)."""
+        d = self.decision(seat)
+        if d is None:
+            return []
+        if not d.pick:
+            return list(d.actions)
+        from itertools import combinations
+
+        return [Action(d.kind, combo) for combo in combinations(d.cards, d.pick)]
+
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """A uniformly random legal action of ``seat`` (without enumerating big picks)."""
+        d = self.decision(seat)
+        if d is None:
+            raise IllegalAction("It is not your turn.", "not_your_turn")
+        if d.pick:
+            return Action(d.kind, tuple(rng.sample(d.cards, d.pick)))
+        return rng.choice(d.actions)
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Validate, then carry out ``action`` for ``seat``; return what happened.  An illegal
+        action raises :class:`IllegalAction` and leaves the state exactly as it was."""
+
+    def parse_action(self, seat: int, text: str) -> Action:
+        """Read what a person typed (``qs``, ``10h``, ``2c 3d 4h``) as an action of ``seat``.
+        The default matches strict codes, then a card list against the current decision."""
+        d = self.decision(seat)
+        if d is None:
+            raise IllegalAction("You have nothing to decide right now.", "not_your_turn")
+        text = text.strip()
+        for a in d.actions:
+            if a.code.lower() == text.lower():
+                return a
+        try:
+            chosen = Action.parse(text) if text.split()[0] == d.kind else None
+        except Exception:
+            chosen = None
+        if chosen is not None and chosen.kind == d.kind and not chosen.args:
+            return chosen
+        from engine.cards import CardError, cards as read_cards
+
+        try:
+            cs = read_cards(text)
+        except CardError as e:
+            raise IllegalAction(str(e), "bad_card") from None
+        if d.pick:
+            if len(cs) != d.pick:
+                raise IllegalAction(f"Choose exactly {d.pick} cards.", "wrong_count")
+            return Action(d.kind, cs)
+        for a in d.actions:
+            if a.cards == cs:
+                return a
+        return Action(d.kind, cs)
+
+    # ---- what people may see ------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: the public view plus its own hidden information."""
+
+    @abstractmethod
+    def public_view(self) -> dict[str, Any]:
+        """What everyone may see.  Holds nothing hidden."""
+
+    @abstractmethod
+    def hidden_from(self, seat: int | None) -> set[str]:
+        """Card codes that ``seat`` (``None``: the public) must not be shown right now.  The
+        conformance test checks every view against it."""
+
+    # ---- the end --------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    def all_cards(self) -> list[Card]:
+        """Every card the game holds, wherever it is (hands, tricks, piles): the conformance
+        test checks that none is lost or duplicated."""
+        raise NotImplementedError
+
+
+class AI(ABC):
+    """A computer player.  It must use only what ``state.view(seat)`` would show."""
+
+    @abstractmethod
+    def choose(self, state: Game, seat: int, rng: random.Random) -> Action: ...
+
+
+class GameEntry(NamedTuple):
+    game: type[Game]
+    ai: type[AI]
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def register(game: type[Game], ai: type[AI]) -> None:
+    _REGISTRY[game.name] = GameEntry(game, ai)
+
+
+def games() -> dict[str, GameEntry]:
+    """Registered games by name (importing :mod:`engine` registers them all)."""
+    return dict(_REGISTRY)
+
+
+def get(name: str) -> GameEntry:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"Unknown game {name!r}; games: {', '.join(sorted(_REGISTRY))}.") from None
+
+
+def replay(
+    name: str,
+    players: int,
+    options: dict[str, Any] | None,
+    seed: int | str,
+    actions: Iterable[tuple[int, str]],
+    deal: Sequence[Sequence[Card]] | None = None,
+) -> tuple[Game, list[Event]]:
+    """Rebuild a game from its creation arguments and its log of ``(seat, action code)``."""
+    g = get(name).game.create(players, options, seed, deal)
+    events: list[Event] = []
+    for seat, code in actions:
+        events.extend(g.apply(seat, Action.parse(code)))
+    return g, events
+
+
+def rng_for(seed: int | str, *parts: object) -> random.Random:
+    """A deterministic generator for one purpose of one game (``rng_for(seed, "deal", 3)``), so a
+    game needs no generator state in its serialised form."""
+    return random.Random("/".join(str(p) for p in (seed, *parts)))

@@ -1,0 +1,477 @@
+"""Hearts for four players, exactly as RULES.md §1 settles it.
+
+Rule sets: ``classic`` (pass 3 cards left/right/across/hold, 2♣ opens, no points on the first
+trick, hearts must be broken) and ``mcgill`` (the seed: no passing, the 2♣ holder leads any card,
+no restrictions).  Options ``target`` (default 100) and ``moon`` (``others_plus_26`` or
+``shooter_minus_26``).
+
+Phases form a small state machine: ``pass`` → ``play`` → (next hand: ``pass`` or ``play``) … →
+``over``.  Passing is simultaneous: every seat picks 3 cards, and the exchange happens once all
+four have picked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.cards import ALL_CARDS, Card, card, sort_key
+from engine.core import (
+    AI,
+    Action,
+    Decision,
+    Event,
+    Game,
+    IllegalAction,
+    Option,
+    Outcome,
+    register,
+    rng_for,
+)
+
+TWO_CLUBS = card("2C")
+QUEEN_SPADES = card("QS")
+DECK: tuple[Card, ...] = ALL_CARDS[:52]
+PLAY: dict[Card, Action] = {c: Action("play", (c,)) for c in DECK}
+PASS_DIRS = ("left", "right", "across", "hold")
+_PASS_OFFSET = {"left": 1, "right": 3, "across": 2, "hold": 0}
+PASS_TIMER = 60.0
+PLAY_TIMER = 30.0
+
+PASS, PLAY_PHASE, OVER = "pass", "play", "over"
+
+
+def points_of(c: Card) -> int:
+    if c.suit == "H":
+        return 1
+    return 13 if c is QUEEN_SPADES else 0
+
+
+class Hearts(Game):
+    name = "hearts"
+    title = "Hearts"
+    min_players = 4
+    max_players = 4
+    options_spec = (
+        Option("rules", "classic", ("classic", "mcgill"),
+               help="classic: pass 3, 2♣ opens, hearts must break · mcgill: the seed's, no passing"),
+        Option("target", 100, low=1, high=1000, help="the game ends when someone reaches it"),
+        Option("moon", "others_plus_26", ("others_plus_26", "shooter_minus_26"),
+               help="shooting the moon: everyone else +26, or the shooter −26"),
+    )
+    summary = "Avoid hearts (1 each) and Q♠ (13); lowest score when someone reaches the target wins."
+    rules_text = (
+        "**Hearts** — 4 players, 13 cards each, ace high.\n"
+        "• Before each hand pass 3 cards: left, right, across, then hold (classic rules).\n"
+        "• The holder of 2♣ leads it to the first trick. Follow suit if you can; the highest "
+        "card of the led suit wins and leads next.\n"
+        "• Each heart you take scores 1, Q♠ scores 13. No hearts or Q♠ on the first trick "
+        "(unless you hold nothing else); hearts cannot be led until one has been played "
+        "(unless you hold only hearts).\n"
+        "• Take all 13 hearts and Q♠ to shoot the moon: you score 0, everyone else +26.\n"
+        "• The game ends after the hand in which someone reaches the target; lowest score wins."
+    )
+
+    # ---- creation ---------------------------------------------------------------------------
+    def __init__(self) -> None:  # use create() or from_dict()
+        self.players = 4
+        self.seed: int | str = 0
+        self.options: dict[str, Any] = {}
+        self.classic = True
+        self.hand_no = 0
+        self.phase = PASS
+        self.hands: list[list[Card]] = [[], [], [], []]
+        self.pass_choice: list[tuple[Card, ...] | None] = [None] * 4
+        self.passed: list[tuple[Card, ...]] = [(), (), (), ()]
+        self.received: list[tuple[Card, ...]] = [(), (), (), ()]
+        self.trick: list[tuple[int, Card]] = []
+        self.trick_no = 0
+        self.leader = 0
+        self.turn: int | None = None
+        self.hearts_broken = False
+        self.won: list[list[Card]] = [[], [], [], []]
+        self.hand_points = [0, 0, 0, 0]
+        self.scores = [0, 0, 0, 0]
+        self.last_trick: tuple[int, int, tuple[tuple[int, Card], ...]] | None = None
+
+    @classmethod
+    def create(
+        cls,
+        players: int = 4,
+        options: dict[str, Any] | None = None,
+        seed: int | str = 0,
+        deal: Sequence[Sequence[Card]] | None = None,
+    ) -> Hearts:
+        if players != 4:
+            raise ValueError("Hearts needs exactly 4 players.")
+        g = cls()
+        g.seed = seed
+        g.options = cls.read_options(options)
+        g.classic = g.options["rules"] == "classic"
+        if deal is not None:
+            hands = [list(h) for h in deal]
+            if len(hands) != 4 or any(len(h) != 13 for h in hands) or sorted(
+                c.index for h in hands for c in h
+            ) != list(range(52)):
+                raise ValueError("A Hearts deal is 4 hands of 13 that make one 52-card deck.")
+        else:
+            hands = None
+        g._start_hand(hands, [])
+        return g
+
+    def _deal(self) -> list[list[Card]]:
+        deck = list(DECK)
+        rng_for(self.seed, "deal", self.hand_no).shuffle(deck)
+        return [deck[i::4] for i in range(4)]
+
+    @property
+    def pass_dir(self) -> str:
+        return PASS_DIRS[self.hand_no % 4] if self.classic else "hold"
+
+    def _start_hand(self, hands: list[list[Card]] | None, events: list[Event]) -> None:
+        self.hands = hands if hands is not None else self._deal()
+        self.pass_choice = [None] * 4
+        self.passed = [(), (), (), ()]
+        self.received = [(), (), (), ()]
+        self.trick = []
+        self.trick_no = 0
+        self.hearts_broken = False
+        self.won = [[], [], [], []]
+        self.hand_points = [0, 0, 0, 0]
+        self.last_trick = None
+        events.append(Event("deal", None, (self.hand_no, self.pass_dir)))
+        for s in range(4):
+            events.append(Event("dealt", s, tuple(sorted(self.hands[s], key=sort_key)), s))
+        if self.pass_dir == "hold":
+            self._begin_play()
+        else:
+            self.phase = PASS
+            self.turn = None
+
+    def _begin_play(self) -> None:
+        self.phase = PLAY_PHASE
+        self.leader = next(s for s in range(4) if TWO_CLUBS in self.hands[s])
+        self.turn = self.leader
+
+    # ---- turns ------------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == PLAY_PHASE:
+            return (self.turn,)  # type: ignore[return-value]
+        if self.phase == PASS:
+            return tuple(s for s in range(4) if self.pass_choice[s] is None)
+        return ()
+
+    def legal_plays(self, seat: int) -> list[Card]:
+        """Cards ``seat`` may play now (empty when it is not their turn)."""
+        if self.phase != PLAY_PHASE or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            if not self.classic:
+                return list(hand)
+            if self.trick_no == 0:
+                return [TWO_CLUBS]
+            if self.hearts_broken:
+                return list(hand)
+            non_hearts = [c for c in hand if c.suit != "H"]
+            return non_hearts or list(hand)
+        led = trick[0][1].suit
+        follow = [c for c in hand if c.suit == led]
+        if follow:
+            return follow
+        if self.classic and self.trick_no == 0:
+            clean = [c for c in hand if c.suit != "H" and c is not QUEEN_SPADES]
+            return clean or list(hand)
+        return list(hand)
+
+    def decision(self, seat: int) -> Decision | None:
+        if self.phase == PLAY_PHASE:
+            if seat != self.turn:
+                return None
+            return Decision(seat, "play", tuple(PLAY[c] for c in self.legal_plays(seat)),
+                            timer=PLAY_TIMER, prompt="Play a card.")
+        if self.phase == PASS and self.pass_choice[seat] is None:
+            to = (seat + _PASS_OFFSET[self.pass_dir]) % 4
+            return Decision(seat, "pass", pick=3, cards=tuple(sorted(self.hands[seat], key=sort_key)),
+                            timer=PASS_TIMER, prompt=f"Choose 3 cards to pass {self.pass_dir} (to seat {to + 1}).")
+        return None
+
+    def random_action(self, seat: int, rng: Any) -> Action:
+        if self.phase == PLAY_PHASE and seat == self.turn:
+            return PLAY[rng.choice(self.legal_plays(seat))]
+        return super().random_action(seat, rng)
+
+    def parse_action(self, seat: int, text: str) -> Action:
+        if self.phase == PASS:
+            return super().parse_action(seat, text.replace("pass", " ", 1) if text.strip().lower().startswith("pass") else text)
+        if self.phase == PLAY_PHASE and seat == self.turn:
+            t = text.strip()
+            if t.lower().startswith("play "):
+                t = t[5:]
+            from engine.cards import CardError
+
+            try:
+                return PLAY[card(t)]
+            except CardError as e:
+                raise IllegalAction(str(e), "bad_card") from None
+            except KeyError:
+                raise IllegalAction("Hearts has no jokers.", "bad_card") from None
+        return super().parse_action(seat, text)
+
+    # ---- applying actions -------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.phase == OVER:
+            raise IllegalAction("The game is over.", "game_over")
+        if not 0 <= seat < 4:
+            raise IllegalAction("There is no such seat.", "bad_seat")
+        kind = action.kind
+        if kind == "play":
+            return self._play(seat, action)
+        if kind == "pass":
+            return self._pass(seat, action)
+        raise IllegalAction(f"'{kind}' is not a Hearts action.", "bad_action")
+
+    def _pass(self, seat: int, action: Action) -> list[Event]:
+        if self.phase != PASS:
+            raise IllegalAction("There is no passing right now.", "wrong_phase")
+        if self.pass_choice[seat] is not None:
+            raise IllegalAction("You have already chosen your 3 cards.", "already_passed")
+        cs = action.cards
+        if len(cs) != 3 or len(set(cs)) != 3:
+            raise IllegalAction("Choose exactly 3 different cards to pass.", "wrong_count")
+        hand = self.hands[seat]
+        for c in cs:
+            if c not in hand:
+                raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+        self.pass_choice[seat] = tuple(cs)
+        events = [Event("pass_chosen", seat, ())]
+        if all(p is not None for p in self.pass_choice):
+            off = _PASS_OFFSET[self.pass_dir]
+            for s in range(4):
+                for c in self.pass_choice[s]:  # type: ignore[union-attr]
+                    self.hands[s].remove(c)
+            for s in range(4):
+                to = (s + off) % 4
+                give = self.pass_choice[s]
+                self.hands[to].extend(give)  # type: ignore[arg-type]
+                self.passed[s] = give  # type: ignore[assignment]
+                self.received[to] = give  # type: ignore[assignment]
+                events.append(Event("passed", s, (to, *give), s))  # type: ignore[misc]
+                events.append(Event("received", to, (s, *give), to))  # type: ignore[misc]
+            events.append(Event("exchange", None, (self.pass_dir,)))
+            self._begin_play()
+        return events
+
+    def _play(self, seat: int, action: Action) -> list[Event]:
+        if self.phase != PLAY_PHASE:
+            raise IllegalAction("Cards are being passed; play starts once everyone has passed.", "wrong_phase")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn.", "not_your_turn")
+        if len(action.cards) != 1:
+            raise IllegalAction("Play exactly one card.", "wrong_count")
+        c = action.cards[0]
+        hand = self.hands[seat]
+        if c not in hand:
+            raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+        legal = self.legal_plays(seat)
+        if c not in legal:
+            raise IllegalAction(self._why_illegal(seat, c), "illegal_card")
+        hand.remove(c)
+        trick = self.trick
+        trick.append((seat, c))
+        events = [Event("play", seat, (c,))]
+        if c.suit == "H" and not self.hearts_broken:
+            self.hearts_broken = True
+            events.append(Event("hearts_broken", seat, ()))
+        if len(trick) < 4:
+            self.turn = (seat + 1) % 4
+            return events
+        led = trick[0][1].suit
+        winner, best = trick[0]
+        for s, tc in trick[1:]:
+            if tc.suit == led and tc.value > best.value:
+                winner, best = s, tc
+        pts = 0
+        won = self.won[winner]
+        for _, tc in trick:
+            won.append(tc)
+            if tc.suit == "H":
+                pts += 1
+            elif tc is QUEEN_SPADES:
+                pts += 13
+        self.hand_points[winner] += pts
+        events.append(Event("trick", winner, (self.trick_no, pts, *(tc for _, tc in trick))))
+        self.last_trick = (winner, pts, tuple(trick))
+        self.trick = []
+        self.trick_no += 1
+        self.leader = self.turn = winner
+        if self.trick_no == 13:
+            self._end_hand(events)
+        return events
+
+    def _why_illegal(self, seat: int, c: Card) -> str:
+        if not self.trick:
+            if self.classic and self.trick_no == 0:
+                return "The first trick must be opened with 2♣."
+            return "Hearts have not been broken yet, so you cannot lead a heart."
+        led = self.trick[0][1].suit
+        if c.suit != led:
+            return f"You must follow suit ({self.trick[0][1].label} was led)."
+        return "No hearts or Q♠ on the first trick while you hold anything else."
+
+    def _end_hand(self, events: list[Event]) -> None:
+        pts = list(self.hand_points)
+        moon = -1
+        for s in range(4):
+            if pts[s] == 26:
+                moon = s
+        if moon >= 0:
+            if self.options["moon"] == "others_plus_26":
+                pts = [0 if s == moon else 26 for s in range(4)]
+            else:
+                pts = [-26 if s == moon else 0 for s in range(4)]
+        for s in range(4):
+            self.scores[s] += pts[s]
+        events.append(Event("hand_end", None, (*pts, moon, *self.scores)))
+        if max(self.scores) >= self.options["target"]:
+            self.phase = OVER
+            self.turn = None
+            events.append(Event("game_end", None, tuple(self.scores)))
+            return
+        self.hand_no += 1
+        self._start_hand(None, events)
+
+    # ---- views ------------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        lt = self.last_trick
+        return {
+            "game": "hearts",
+            "rules": self.options["rules"],
+            "target": self.options["target"],
+            "phase": self.phase,
+            "hand_no": self.hand_no,
+            "pass_dir": self.pass_dir,
+            "scores": list(self.scores),
+            "hand_points": list(self.hand_points),
+            "trick_no": self.trick_no,
+            "trick": [[s, c.code] for s, c in self.trick],
+            "leader": self.leader,
+            "turn": self.turn,
+            "hearts_broken": self.hearts_broken,
+            "cards_left": [len(h) for h in self.hands],
+            "passed": [p is not None for p in self.pass_choice] if self.phase == PASS else [True] * 4,
+            "last_trick": None if lt is None else {
+                "cards": [[s, c.code] for s, c in lt[2]], "winner": lt[0], "points": lt[1]},
+        }
+
+    def view(self, seat: int) -> dict[str, Any]:
+        v = self.public_view()
+        v["seat"] = seat
+        v["hand"] = [c.code for c in sorted(self.hands[seat], key=sort_key)]
+        choice = self.pass_choice[seat] if self.phase == PASS else None
+        v["passing"] = [c.code for c in (choice or self.passed[seat])]
+        v["received"] = [c.code for c in self.received[seat]]
+        return v
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        hidden: set[str] = set()
+        for s in range(4):
+            if s != seat:
+                hidden.update(c.code for c in self.hands[s])
+        if seat is not None:
+            # You know where the cards you passed went.
+            hidden.difference_update(c.code for c in self.passed[seat])
+        return hidden
+
+    def all_cards(self) -> list[Card]:
+        out = [c for h in self.hands for c in h]
+        out.extend(c for _, c in self.trick)
+        out.extend(c for w in self.won for c in w)
+        return out
+
+    # ---- the end ----------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        sc = tuple(self.scores)
+        places = tuple(1 + sum(1 for o in sc if o < x) for x in sc)
+        best = min(sc)
+        return Outcome(sc, places, tuple(s for s in range(4) if sc[s] == best))
+
+    # ---- serialisation ----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        def cs(x: Sequence[Card]) -> list[str]:
+            return [c.code for c in x]
+
+        return {
+            "game": "hearts",
+            "seed": self.seed,
+            "options": dict(self.options),
+            "hand_no": self.hand_no,
+            "phase": self.phase,
+            "hands": [cs(h) for h in self.hands],
+            "pass_choice": [None if p is None else cs(p) for p in self.pass_choice],
+            "passed": [cs(p) for p in self.passed],
+            "received": [cs(p) for p in self.received],
+            "trick": [[s, c.code] for s, c in self.trick],
+            "trick_no": self.trick_no,
+            "leader": self.leader,
+            "turn": self.turn,
+            "hearts_broken": self.hearts_broken,
+            "won": [cs(w) for w in self.won],
+            "hand_points": list(self.hand_points),
+            "scores": list(self.scores),
+            "last_trick": None if self.last_trick is None else [
+                self.last_trick[0], self.last_trick[1], [[s, c.code] for s, c in self.last_trick[2]]],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hearts:
+        def cs(x: Sequence[str]) -> list[Card]:
+            return [card(c) for c in x]
+
+        g = cls()
+        g.seed = data["seed"]
+        g.options = cls.read_options(data["options"])
+        g.classic = g.options["rules"] == "classic"
+        g.hand_no = data["hand_no"]
+        g.phase = data["phase"]
+        g.hands = [cs(h) for h in data["hands"]]
+        g.pass_choice = [None if p is None else tuple(cs(p)) for p in data["pass_choice"]]
+        g.passed = [tuple(cs(p)) for p in data["passed"]]
+        g.received = [tuple(cs(p)) for p in data["received"]]
+        g.trick = [(s, card(c)) for s, c in data["trick"]]
+        g.trick_no = data["trick_no"]
+        g.leader = data["leader"]
+        g.turn = data["turn"]
+        g.hearts_broken = data["hearts_broken"]
+        g.won = [cs(w) for w in data["won"]]
+        g.hand_points = list(data["hand_points"])
+        g.scores = list(data["scores"])
+        lt = data["last_trick"]
+        g.last_trick = None if lt is None else (lt[0], lt[1], tuple((s, card(c)) for s, c in lt[2]))
+        return g
+
+
+class RandomAI(AI):
+    """Placeholder policy: a random legal move.  Replaced by :mod:`engine.hearts_ai`."""
+
+    def choose(self, state: Game, seat: int, rng: Any) -> Action:
+        return state.random_action(seat, rng)
+
+
+def _register() -> None:
+    try:
+        from engine.hearts_ai import HeartsAI
+    except ImportError:  # the AI module is optional while it is being written
+        register(Hearts, RandomAI)
+    else:
+        register(Hearts, HeartsAI)
+
+
+_register()
