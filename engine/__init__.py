@@ -1,5 +1,6 @@
 """Deckhand's rules engine: pure, synchronous and deterministic.  Importing it registers every game."""
 
+from engine import hearts as _hearts  # noqa: F401,E402  (registers itself)
 from engine.core import (  # noqa: F401
     AI,
     Action,
@@ -14,4 +15,3 @@ from engine.core import (  # noqa: F401
     register,
     replay,
 )
-from engine import hearts as _hearts  # noqa: F401,E402  (registers itself)

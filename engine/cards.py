@@ -90,7 +90,7 @@ ALL_CARDS: tuple[Card, ...] = tuple(sorted(_BY_CODE.values(), key=lambda c: c.in
 _SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
 _SYMBOL_TO_SUIT.update({"♧": "C", "♢": "D", "♡": "H", "♤": "S"})
 _WORD_RANKS = {v: k for k, v in RANK_NAMES.items()}
-_WORD_RANKS.update({"10": "T", "1": "A", "ace": "A", "king": "K", "queen": "Q", "jack": "J"})
+_WORD_RANKS.update({"10": "T", "ace": "A", "king": "K", "queen": "Q", "jack": "J"})
 _WORD_SUITS = {v: k for k, v in SUIT_NAMES.items()}
 _WORD_SUITS.update({n[:-1]: k for k, n in SUIT_NAMES.items()})  # "heart", "spade", ...
 _WORD_SUITS.update({"c": "C", "d": "D", "h": "H", "s": "S"})

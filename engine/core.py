@@ -236,7 +236,8 @@ class Game(ABC):
             chosen = None
         if chosen is not None and chosen.kind == d.kind and not chosen.args:
             return chosen
-        from engine.cards import CardError, cards as read_cards
+        from engine.cards import CardError
+        from engine.cards import cards as read_cards
 
         try:
             cs = read_cards(text)

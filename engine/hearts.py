@@ -47,6 +47,13 @@ def points_of(c: Card) -> int:
     return 13 if c is QUEEN_SPADES else 0
 
 
+_SORT_POS = {c: sort_key(c) for c in DECK}
+_POINTS = {c: points_of(c) for c in DECK}
+# Events are immutable, so the 208 possible "seat played card" events are built once and shared.
+_PLAY_EVENTS = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
+_sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
+
+
 class Hearts(Game):
     name = "hearts"
     title = "Hearts"
@@ -93,6 +100,7 @@ class Hearts(Game):
         self.hand_points = [0, 0, 0, 0]
         self.scores = [0, 0, 0, 0]
         self.last_trick: tuple[int, int, tuple[tuple[int, Card], ...]] | None = None
+        self._legal: list[Card] | None = None
 
     @classmethod
     def create(
@@ -120,9 +128,10 @@ class Hearts(Game):
         return g
 
     def _deal(self) -> list[list[Card]]:
-        deck = list(DECK)
-        rng_for(self.seed, "deal", self.hand_no).shuffle(deck)
-        return [deck[i::4] for i in range(4)]
+        # Sorting by random keys is a uniform shuffle, and twice as fast as Random.shuffle.
+        rnd = rng_for(self.seed, "deal", self.hand_no).random
+        deck = sorted(DECK, key=lambda _: rnd())
+        return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
 
     @property
     def pass_dir(self) -> str:
@@ -141,7 +150,7 @@ class Hearts(Game):
         self.last_trick = None
         events.append(Event("deal", None, (self.hand_no, self.pass_dir)))
         for s in range(4):
-            events.append(Event("dealt", s, tuple(sorted(self.hands[s], key=sort_key)), s))
+            events.append(Event("dealt", s, tuple(_sorted(self.hands[s])), s))
         if self.pass_dir == "hold":
             self._begin_play()
         else:
@@ -149,6 +158,7 @@ class Hearts(Game):
             self.turn = None
 
     def _begin_play(self) -> None:
+        self._legal = None
         self.phase = PLAY_PHASE
         self.leader = next(s for s in range(4) if TWO_CLUBS in self.hands[s])
         self.turn = self.leader
@@ -165,6 +175,14 @@ class Hearts(Game):
         """Cards ``seat`` may play now (empty when it is not their turn)."""
         if self.phase != PLAY_PHASE or seat != self.turn:
             return []
+        # Asked for twice per move (choosing, then validating): cache until the state changes.
+        cached = self._legal
+        if cached is not None:
+            return cached
+        self._legal = cached = self._compute_legal(seat)
+        return cached
+
+    def _compute_legal(self, seat: int) -> list[Card]:
         hand = self.hands[seat]
         trick = self.trick
         if not trick:
@@ -193,18 +211,20 @@ class Hearts(Game):
                             timer=PLAY_TIMER, prompt="Play a card.")
         if self.phase == PASS and self.pass_choice[seat] is None:
             to = (seat + _PASS_OFFSET[self.pass_dir]) % 4
-            return Decision(seat, "pass", pick=3, cards=tuple(sorted(self.hands[seat], key=sort_key)),
+            return Decision(seat, "pass", pick=3, cards=tuple(_sorted(self.hands[seat])),
                             timer=PASS_TIMER, prompt=f"Choose 3 cards to pass {self.pass_dir} (to seat {to + 1}).")
         return None
 
     def random_action(self, seat: int, rng: Any) -> Action:
         if self.phase == PLAY_PHASE and seat == self.turn:
-            return PLAY[rng.choice(self.legal_plays(seat))]
+            legal = self.legal_plays(seat)
+            return PLAY[legal[int(rng.random() * len(legal))]]
         return super().random_action(seat, rng)
 
     def parse_action(self, seat: int, text: str) -> Action:
         if self.phase == PASS:
-            return super().parse_action(seat, text.replace("pass", " ", 1) if text.strip().lower().startswith("pass") else text)
+            t = text.strip()
+            return super().parse_action(seat, t[4:] if t.lower().startswith("pass") else t)
         if self.phase == PLAY_PHASE and seat == self.turn:
             t = text.strip()
             if t.lower().startswith("play "):
@@ -268,40 +288,36 @@ class Hearts(Game):
             raise IllegalAction("Cards are being passed; play starts once everyone has passed.", "wrong_phase")
         if seat != self.turn:
             raise IllegalAction("It is not your turn.", "not_your_turn")
-        if len(action.cards) != 1:
+        cs = action.cards
+        if len(cs) != 1:
             raise IllegalAction("Play exactly one card.", "wrong_count")
-        c = action.cards[0]
-        hand = self.hands[seat]
-        if c not in hand:
-            raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
-        legal = self.legal_plays(seat)
-        if c not in legal:
+        c = cs[0]
+        if c not in self.legal_plays(seat):
+            if c not in self.hands[seat]:
+                raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
             raise IllegalAction(self._why_illegal(seat, c), "illegal_card")
-        hand.remove(c)
+        # Validated: from here on nothing can fail.
+        self.hands[seat].remove(c)
+        self._legal = None
         trick = self.trick
         trick.append((seat, c))
-        events = [Event("play", seat, (c,))]
-        if c.suit == "H" and not self.hearts_broken:
+        events = [_PLAY_EVENTS[seat][c]]
+        if not self.hearts_broken and c.suit == "H":
             self.hearts_broken = True
             events.append(Event("hearts_broken", seat, ()))
         if len(trick) < 4:
-            self.turn = (seat + 1) % 4
+            self.turn = (seat + 1) & 3
             return events
         led = trick[0][1].suit
         winner, best = trick[0]
+        pts = _POINTS[best]
         for s, tc in trick[1:]:
+            pts += _POINTS[tc]
             if tc.suit == led and tc.value > best.value:
                 winner, best = s, tc
-        pts = 0
-        won = self.won[winner]
-        for _, tc in trick:
-            won.append(tc)
-            if tc.suit == "H":
-                pts += 1
-            elif tc is QUEEN_SPADES:
-                pts += 13
+        self.won[winner].extend(tc for _, tc in trick)
         self.hand_points[winner] += pts
-        events.append(Event("trick", winner, (self.trick_no, pts, *(tc for _, tc in trick))))
+        events.append(Event("trick", winner, (self.trick_no, pts, trick[0][1], trick[1][1], trick[2][1], trick[3][1])))
         self.last_trick = (winner, pts, tuple(trick))
         self.trick = []
         self.trick_no += 1
@@ -315,9 +331,9 @@ class Hearts(Game):
             if self.classic and self.trick_no == 0:
                 return "The first trick must be opened with 2♣."
             return "Hearts have not been broken yet, so you cannot lead a heart."
-        led = self.trick[0][1].suit
-        if c.suit != led:
-            return f"You must follow suit ({self.trick[0][1].label} was led)."
+        led = self.trick[0][1]
+        if any(h.suit == led.suit for h in self.hands[seat]):
+            return f"You must follow suit ({led.label} was led)."
         return "No hearts or Q♠ on the first trick while you hold anything else."
 
     def _end_hand(self, events: list[Event]) -> None:
@@ -368,7 +384,7 @@ class Hearts(Game):
     def view(self, seat: int) -> dict[str, Any]:
         v = self.public_view()
         v["seat"] = seat
-        v["hand"] = [c.code for c in sorted(self.hands[seat], key=sort_key)]
+        v["hand"] = [c.code for c in _sorted(self.hands[seat])]
         choice = self.pass_choice[seat] if self.phase == PASS else None
         v["passing"] = [c.code for c in (choice or self.passed[seat])]
         v["received"] = [c.code for c in self.received[seat]]

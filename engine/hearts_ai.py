@@ -1,0 +1,269 @@
+"""A Hearts computer player that plays like a careful club player.
+
+It reads only what its seat may know: its own hand, the cards it passed and received, every card
+already played (tricks are public, so the ``won`` piles and the current trick), points taken,
+scores and the rules.  It never looks at another seat's hand.  No search: a few rules of thumb
+that people use, which is enough to beat random play by a wide margin and costs well under a
+millisecond a decision.
+
+Passing: get rid of Q♠ (and A♠/K♠) when short of low spades to hide behind, high hearts, and a
+short side suit to make a void; keep low cards.  Playing: duck under the winning card; when void,
+dump Q♠, then A♠/K♠ while Q♠ is out, then high hearts, then the most dangerous card; take a clean
+trick with the highest card when last; never lead into Q♠; lead low from short suits; and when one
+opponent has taken every point so far, take a point trick to stop a moon.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.cards import ALL_CARDS, Card, card
+from engine.core import AI, Action, IllegalAction
+
+if TYPE_CHECKING:  # engine.hearts imports this module while registering, so no runtime import
+    from engine.hearts import Hearts
+
+_DECK: tuple[Card, ...] = ALL_CARDS[:52]
+_QS = card("QS")
+_QUEEN = 12
+_SUITS = "CDHS"
+
+
+def _points(c: Card) -> int:
+    if c.suit == "H":
+        return 1
+    return 13 if c is _QS else 0
+
+
+class _Knowledge:
+    """What one seat knows about the cards, computed once per decision."""
+
+    __slots__ = ("hand", "unseen", "qs_out", "qs_holder")
+
+    def __init__(self, state: Hearts, seat: int) -> None:
+        self.hand = state.hands[seat]
+        gone: set[Card] = set(self.hand)
+        for pile in state.won:
+            gone.update(pile)
+        gone.update(c for _, c in state.trick)
+        # Cards still in someone else's hand (including those this seat passed: it knows where
+        # they went, but they can still be played against it).
+        self.unseen: dict[str, list[int]] = {s: [] for s in _SUITS}
+        for c in _DECK:
+            if c not in gone:
+                self.unseen[c.suit].append(c.value)
+        self.qs_out = _QS not in gone
+        # The one card whose holder can be known: the Q♠ this seat passed away.
+        self.qs_holder: int | None = None
+        if self.qs_out and _QS in state.passed[seat]:
+            self.qs_holder = (seat + _pass_offset(state)) % 4
+
+    def unseen_above(self, c: Card) -> int:
+        return sum(1 for v in self.unseen[c.suit] if v > c.value)
+
+    def unseen_below(self, c: Card) -> int:
+        return sum(1 for v in self.unseen[c.suit] if v < c.value)
+
+    def suit_len(self, suit: str) -> int:
+        return sum(1 for c in self.hand if c.suit == suit)
+
+
+def _pass_offset(state: Hearts) -> int:
+    return {"left": 1, "right": 3, "across": 2}.get(state.pass_dir, 0)
+
+
+class HeartsAI(AI):
+    """Rule-of-thumb Hearts player: deterministic, always legal, uses only its seat's knowledge."""
+
+    # A seat is treated as shooting the moon once it alone has taken this many points ...
+    MOON_POINTS = 14
+    # ... or fewer, but late in the hand.
+    MOON_LATE_POINTS = 8
+    MOON_LATE_TRICK = 7
+
+    def choose(self, state: Hearts, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+        d = state.decision(seat)
+        if d is None:
+            raise IllegalAction("It is not your turn.", "not_your_turn")
+        if d.kind == "pass":
+            return Action("pass", tuple(self.choose_pass(d.cards, d.pick)))
+        if len(d.actions) == 1:
+            return d.actions[0]
+        legal = [a.cards[0] for a in d.actions]
+        chosen = self.choose_play(state, seat, legal)
+        for a in d.actions:
+            if a.cards[0] is chosen:
+                return a
+        raise AssertionError("chose a card outside the legal plays")  # pragma: no cover
+
+    # ---- passing ----------------------------------------------------------------------------
+    def choose_pass(self, hand: Sequence[Card], pick: int = 3) -> list[Card]:
+        """The ``pick`` cards to pass out of ``hand``."""
+        left = list(hand)
+        chosen: list[Card] = []
+        spades = [c for c in left if c.suit == "S"]
+        low_spades = sum(1 for c in spades if c.value < _QUEEN)
+        # With three low spades Q♠ can hide until it is safe to dump; with fewer it gets caught.
+        covered = low_spades >= 3
+        if not covered:
+            for c in sorted(spades, key=lambda c: -c.value):
+                if c.value >= _QUEEN and len(chosen) < pick:
+                    chosen.append(c)
+        while len(chosen) < pick:
+            slots = pick - len(chosen)
+            rest = [c for c in left if c not in chosen]
+            best = max(rest, key=lambda c: (self._pass_score(c, rest, slots, covered), c.index))
+            chosen.append(best)
+        return chosen
+
+    @staticmethod
+    def _pass_score(c: Card, hand: list[Card], slots: int, covered: bool) -> float:
+        if c.suit == "H":
+            # High hearts take tricks full of points; low ones are safe cards to keep.
+            return 20 + c.value if c.value >= 11 else c.value + (4 if c.value >= 8 else 0)
+        if c.suit == "S":
+            if c.value >= _QUEEN:
+                return -50 if c is _QS and covered else c.value - 2
+            return c.value - 12  # low spades shelter Q♠ from A♠/K♠ (ours or someone else's)
+        n = sum(1 for x in hand if x.suit == c.suit)
+        score = float(c.value)
+        if n <= slots:
+            score += 8 - 2 * n  # passing the whole suit leaves a void to discard into
+        elif n >= 5:
+            score -= 2  # a long side suit has low cards to duck with
+        return score
+
+    # ---- playing ----------------------------------------------------------------------------
+    def choose_play(self, state: Hearts, seat: int, legal: list[Card]) -> Card:
+        """The card to play out of ``legal`` (all of them legal now)."""
+        k = _Knowledge(state, seat)
+        threat = self._moon_threat(state, seat)
+        if not state.trick:
+            return self._lead(state, k, legal, threat)
+        led = state.trick[0][1].suit
+        if legal[0].suit == led:
+            return self._follow(state, k, legal, threat)
+        return self._discard(state, k, legal, threat)
+
+    def _moon_threat(self, state: Hearts, seat: int) -> int | None:
+        """The opponent who has taken every point so far, once that looks like a moon attempt."""
+        pts = state.hand_points
+        takers = [s for s in range(4) if pts[s] > 0]
+        if len(takers) != 1 or takers[0] == seat:
+            return None
+        p = pts[takers[0]]
+        if p >= self.MOON_POINTS or (p >= self.MOON_LATE_POINTS and state.trick_no >= self.MOON_LATE_TRICK):
+            return takers[0]
+        return None
+
+    def _lead(self, state: Hearts, k: _Knowledge, legal: list[Card], threat: int | None) -> Card:
+        if threat is not None:
+            hearts = [c for c in legal if c.suit == "H"]
+            if hearts:
+                top = max(hearts, key=lambda c: c.value)
+                if k.unseen_above(top) == 0:
+                    return top  # the boss heart: taking it puts a point with us and the moon is off
+        has_alternative = any(c.suit != "H" for c in legal)
+
+        def score(c: Card) -> tuple[float, int]:
+            above, below = k.unseen_above(c), k.unseen_below(c)
+            s = float(below)  # cards that could duck under it: the more, the likelier we win the trick
+            if above == 0:
+                # Nobody can beat it: we win the trick and void players dump points on it.
+                s += 30 if below else 40
+            s += 0.5 * k.suit_len(c.suit)  # leading short suits works towards a void
+            if c.suit == "H" and has_alternative:
+                s += 6  # no need to draw points out while there are other leads
+            if c.suit == "S" and k.qs_out:
+                if c.value > _QUEEN:
+                    s += 50  # leading A♠/K♠ invites Q♠
+                else:
+                    s -= 3  # low spades flush Q♠ out of its holder's hand
+            if c is _QS:
+                s += 40
+            return (s, c.index)
+
+        return min(legal, key=score)
+
+    def _follow(self, state: Hearts, k: _Knowledge, legal: list[Card], threat: int | None) -> Card:
+        trick = state.trick
+        win_seat, best = trick[0]
+        for s, c in trick[1:]:
+            if c.suit == best.suit and c.value > best.value:
+                win_seat, best = s, c
+        pts = sum(_points(c) for _, c in trick)
+        last = len(trick) == 3
+        below = [c for c in legal if c.value < best.value]
+        above = [c for c in legal if c.value > best.value]
+        clean = [c for c in legal if c is not _QS]
+        highest = max(clean or legal, key=lambda c: c.value)
+
+        if state.classic and state.trick_no == 0:
+            return highest  # no points may fall on the first trick: shed the highest card for free
+
+        if threat is not None and above:
+            sure = [c for c in above if c is not _QS and k.unseen_above(c) == 0]
+            if (pts or best.suit == "H") and sure:
+                return sure[0]  # a sure winner in a point trick ends the moon
+            if pts and win_seat == threat:
+                return max(above, key=lambda c: (c is not _QS, c.value))
+
+        if last:
+            if pts == 0 and any(c is not _QS for c in above):
+                return highest  # a clean trick: take it with the card that would be dangerous later
+            if below:
+                return max(below, key=lambda c: c.value)
+            return highest
+        if below:
+            return max(below, key=lambda c: c.value)  # the highest card that still loses
+        # Every card we hold beats the trick so far.
+        if all(k.unseen_above(c) == 0 for c in clean or legal):
+            return highest  # we win it whatever we play: spend the highest
+        if best.suit == "S" and k.qs_out:
+            still_to_play = {(trick[0][0] + i) % 4 for i in range(len(trick) + 1, 4)}
+            if k.qs_holder is None or k.qs_holder in still_to_play:
+                under_q = [c for c in legal if c.value < _QUEEN]
+                if under_q:
+                    return max(under_q, key=lambda c: c.value)
+                return min(legal, key=lambda c: c.value)  # K♠ before A♠: maybe A♠ comes over it
+            return highest  # Q♠ cannot land on this trick
+        remaining = 3 - len(trick)
+        if pts == 0 and best.suit != "H" and len(k.unseen[best.suit]) >= 3 * remaining + 1:
+            return highest  # enough cards left in the suit that nobody is likely void behind us
+        return min(clean or legal, key=lambda c: c.value)
+
+    def _discard(self, state: Hearts, k: _Knowledge, legal: list[Card], threat: int | None) -> Card:
+        if threat is not None:
+            trick = state.trick
+            win_seat, best = trick[0]
+            for s, c in trick[1:]:
+                if c.suit == best.suit and c.value > best.value:
+                    win_seat, best = s, c
+            if win_seat == threat:
+                safe = [c for c in legal if _points(c) == 0]
+                if safe:
+                    return max(safe, key=lambda c: (self._danger(k, c), c.index))
+                return min(legal, key=lambda c: (_points(c), c.value))
+        return max(legal, key=lambda c: (self._danger(k, c), c.index))
+
+    @staticmethod
+    def _danger(k: _Knowledge, c: Card) -> float:
+        """How much ``c`` threatens to cost us if we keep it."""
+        if c is _QS:
+            return 1000
+        if c.suit == "S" and k.qs_out:
+            if c.value > _QUEEN:
+                return 500 + c.value
+            return c.value - 5  # low spades keep us safe from Q♠
+        if c.suit == "H" and c.value >= 10:
+            return 200 + c.value
+        d = float(c.value)
+        if c.suit == "H":
+            d += 4  # dumping a heart gives a point away
+        if k.unseen[c.suit] and k.unseen_below(c) == 0:
+            d -= 6  # nothing left below it: it can never win a trick of this suit
+        if k.suit_len(c.suit) <= 2:
+            d += 3  # almost void: finishing the suit opens more discards
+        return d

@@ -1,0 +1,165 @@
+"""Random seeded playouts of every registered game, checking the engine's invariants
+(OpenSpiel's random_sim_test, rlcard's determinism checks)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import engine
+from engine.core import Action, Game, IllegalAction
+
+GAMES_TOTAL = 2000  # seeded games per registered game
+FULL_CHECK_EVERY = 10  # views and serialisation on every step of every 10th game, sampled on the rest
+STEP_CAP = 20_000
+# Actions whose cards stay hidden (given face down): their public events must not show them.
+PRIVATE_KINDS = {"pass", "bury", "tax", "give", "return"}
+
+# Option sets the playouts cycle through (short targets keep the run quick; one long one each).
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "hearts": [
+        {"rules": "classic", "target": 1},
+        {"rules": "mcgill", "target": 1},
+        {"rules": "classic", "target": 40},
+        {"rules": "classic", "target": 30, "moon": "shooter_minus_26"},
+        {"rules": "mcgill", "target": 100},
+    ],
+}
+
+
+def strings_in(obj: Any) -> set[str]:
+    """Every string inside a JSON-safe value, split on spaces (card codes are single tokens)."""
+    out: set[str] = set()
+    if isinstance(obj, str):
+        out.update(obj.split())
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            out.update(strings_in(k))
+            out.update(strings_in(v))
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            out.update(strings_in(v))
+    return out
+
+
+def check_turns(g: Game) -> None:
+    acting = g.to_act()
+    assert bool(acting) != g.is_over, "someone must act exactly while the game is not over"
+    for seat in range(g.players):
+        d = g.decision(seat)
+        if seat in acting:
+            assert d is not None and d.seat == seat
+            assert d.actions or (d.pick and len(d.cards) >= d.pick), f"seat {seat} has no legal action"
+        else:
+            assert d is None and g.legal_actions(seat) == []
+
+
+def check_views(g: Game) -> None:
+    public = g.public_view()
+    json.dumps(public)
+    leaked = strings_in(public) & g.hidden_from(None)
+    assert not leaked, f"public view shows hidden cards {leaked}"
+    for seat in range(g.players):
+        v = g.view(seat)
+        json.dumps(v)
+        leaked = strings_in(v) & g.hidden_from(seat)
+        assert not leaked, f"seat {seat} sees hidden cards {leaked}"
+
+
+def check_restore(g: Game, cls: type[Game]) -> Game:
+    data = json.loads(json.dumps(g.to_dict()))
+    r = cls.from_dict(data)
+    assert r.to_dict() == g.to_dict()
+    for seat in range(g.players):
+        assert [a.code for a in r.legal_actions(seat)] == [a.code for a in g.legal_actions(seat)] or (
+            r.decision(seat) == g.decision(seat)
+        )
+    return r
+
+
+def playout(name: str, seed: int, options: dict[str, Any], full: bool) -> None:
+    entry = engine.get(name)
+    cls = entry.game
+    players = cls.min_players if cls.min_players == cls.max_players else random.Random(seed).randint(
+        cls.min_players, cls.max_players)
+    g = cls.create(players, options, seed)
+    rng = random.Random(seed)
+    deck = Counter(c.code for c in g.all_cards())
+    log: list[tuple[int, str]] = []
+    hand_total = 0 if name == "hearts" else None
+    for step in range(STEP_CAP):
+        check_turns(g)
+        if g.is_over:
+            break
+        assert Counter(c.code for c in g.all_cards()) == deck, "a card was lost or duplicated"
+        sample = full or step % 17 == 0
+        if sample:
+            check_views(g)
+            restored = check_restore(g, cls)
+        seat = rng.choice(g.to_act())
+        action = g.random_action(seat, rng)
+        # A public event may reveal the cards its own action put on the table, nothing else.
+        hidden = g.hidden_from(None)
+        if action.kind not in PRIVATE_KINDS:
+            hidden -= {c.code for c in action.cards}
+        events = g.apply(seat, action)
+        log.append((seat, action.code))
+        for e in events:
+            if e.to is None:
+                assert not (strings_in(e.code) & hidden), f"public event {e.code} shows a hidden card"
+            if name == "hearts" and e.kind == "hand_end":
+                pts = e.data[:4]
+                expected = {26, 78} if options.get("moon", "others_plus_26") == "others_plus_26" else {26, -26}
+                assert sum(pts) in expected, f"hand points {pts} do not add up"
+        if sample:
+            restored.apply(seat, Action.parse(action.code))
+            assert restored.to_dict() == g.to_dict(), "a restored game continued differently"
+    else:
+        pytest.fail(f"{name} seed {seed} did not end within {STEP_CAP} steps")
+    assert hand_total is None or g.outcome() is not None
+    out = g.outcome()
+    assert out is not None and len(out.scores) == players and set(out.winners) <= set(range(players))
+    assert all(out.places[w] == 1 for w in out.winners)
+    # The same seed and actions replay the same game.
+    again, _ = engine.replay(name, players, options, seed, log)
+    assert again.to_dict() == g.to_dict()
+
+
+@pytest.mark.parametrize("name", sorted(engine.games()))
+def test_random_playouts_keep_every_invariant(name):
+    option_sets = OPTIONS.get(name, [{}])
+    for i in range(GAMES_TOTAL):
+        playout(name, seed=i, options=option_sets[i % len(option_sets)], full=i % FULL_CHECK_EVERY == 0)
+
+
+@pytest.mark.parametrize("name", sorted(engine.games()))
+def test_same_seed_same_deal_and_different_seed_different_deal(name):
+    cls = engine.get(name).game
+    a = cls.create(cls.min_players, None, 42).to_dict()
+    b = cls.create(cls.min_players, None, 42).to_dict()
+    c = cls.create(cls.min_players, None, 43).to_dict()
+    assert a == b and a != c
+
+
+@pytest.mark.parametrize("name", sorted(engine.games()))
+def test_illegal_actions_change_nothing(name):
+    cls = engine.get(name).game
+    g = cls.create(cls.min_players, None, 7)
+    rng = random.Random(7)
+    for _ in range(200):
+        if g.is_over:
+            break
+        before = g.to_dict()
+        idle = [s for s in range(g.players) if s not in g.to_act()]
+        for seat in idle:
+            with pytest.raises(IllegalAction):
+                g.apply(seat, g.random_action(g.to_act()[0], random.Random(1)))
+        with pytest.raises(IllegalAction):
+            g.apply(g.to_act()[0], Action("nonsense"))
+        assert g.to_dict() == before
+        seat = g.to_act()[0]
+        g.apply(seat, g.random_action(seat, rng))
