@@ -150,7 +150,7 @@ class Hearts(Game):
         self.last_trick = None
         events.append(Event("deal", None, (self.hand_no, self.pass_dir)))
         for s in range(4):
-            events.append(Event("dealt", s, tuple(_sorted(self.hands[s])), s))
+            events.append(Event("dealt", s, tuple(self.hands[s]), s))
         if self.pass_dir == "hold":
             self._begin_play()
         else:
@@ -219,6 +219,13 @@ class Hearts(Game):
         if self.phase == PLAY_PHASE and seat == self.turn:
             legal = self.legal_plays(seat)
             return PLAY[legal[int(rng.random() * len(legal))]]
+        if self.phase == PASS and self.pass_choice[seat] is None:
+            # Three uniform draws without replacement: the bench's hot path, so no Decision built.
+            rnd = rng.random
+            h = list(self.hands[seat])
+            a = h.pop(int(rnd() * len(h)))
+            b = h.pop(int(rnd() * len(h)))
+            return Action("pass", (a, b, h[int(rnd() * len(h))]))
         return super().random_action(seat, rng)
 
     def parse_action(self, seat: int, text: str) -> Action:
