@@ -1,0 +1,671 @@
+"""The table runtime: lobbies, turns, deadlines and AI players, on top of the pure engine.
+
+Every change to a table happens under that table's :class:`asyncio.Lock` and goes through one
+path (:meth:`Runtime._apply` then :meth:`Runtime._after_change`), whether a person, the AI or a
+deadline made it, so the log replays exactly and ``version`` counts every move.
+
+Background work is a handful of small tasks per table, each with a done-callback that logs and
+contains failures:
+
+* one deadline task sleeping until the earliest deadline (re-armed when the deadlines change);
+* one AI task, waiting ``ai_delay`` before moving for every AI/away seat that must act;
+* one redraw task, coalescing redraw requests to one per ``redraw_interval``;
+* one notifier task delivering ``turn``/``summary`` callbacks in order, so a slow or failing
+  Discord call never holds the lock or stops the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import deque
+from collections.abc import Collection, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+import engine
+from engine.core import AI, Action, Decision, Event, IllegalAction, rng_for
+from tables.clock import Clock, SystemClock
+from tables.ids import new_id, normalise
+from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
+
+log = logging.getLogger("deckhand.tables")
+
+MISSES_TO_AWAY = 3
+SUMMARY_EVENTS = frozenset({"hand_end", "game_end"})
+DEFAULT_TIMER = 30.0
+STALE = "That button is from an earlier turn; open your hand again with **My hand**."
+
+
+class TableError(Exception):
+    """A refusal.  ``message`` is a short friendly sentence shown to the user as-is."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class Listener(Protocol):
+    """What the Discord layer hears from the runtime.  Calls come from background tasks; an
+    exception is logged and ignored, never seen by the table."""
+
+    async def redraw(self, table: Table) -> None: ...
+
+    async def turn(self, table: Table, seats: tuple[int, ...]) -> None:
+        """``seats`` are people who newly must act (never AI or away seats): ping them."""
+        ...
+
+    async def summary(self, table: Table, events: list[Event]) -> None:
+        """The public ``hand_end``/``game_end`` events, or ``[]`` when a table is ended early."""
+        ...
+
+
+class NullListener:
+    async def redraw(self, table: Table) -> None:
+        pass
+
+    async def turn(self, table: Table, seats: tuple[int, ...]) -> None:
+        pass
+
+    async def summary(self, table: Table, events: list[Event]) -> None:
+        pass
+
+
+class SeatView(NamedTuple):
+    table: Table
+    seat: int
+    view: dict[str, Any] | None  # None in the lobby
+    decision: Decision | None
+    deadline: float | None
+
+
+@dataclass
+class _Live:
+    """The runtime's private bookkeeping for one table (never persisted)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai: AI | None = None
+    # The decision each acting seat had after the last change, to tell a new decision from the
+    # same one still waiting (simultaneous passing) — and the version at which it began.
+    pending: dict[int, Decision | None] = field(default_factory=dict)
+    since: dict[int, int] = field(default_factory=dict)
+    ai_task: asyncio.Task[None] | None = None
+    stuck_at: int | None = None  # version at which an automatic move failed outright
+    deadline_task: asyncio.Task[None] | None = None
+    deadline_at: float | None = None
+    redraw_task: asyncio.Task[None] | None = None
+    redraw_wanted: bool = False
+    notify_task: asyncio.Task[None] | None = None
+    notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+
+
+def _md(name: str) -> str:
+    """A display name made safe inside a Discord message we write."""
+    return "".join("\\" + ch if ch in "\\*_~`|>" else ch for ch in name)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class Runtime:
+    def __init__(
+        self,
+        listener: Listener | None = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        ai_delay: float = 1.0,
+        redraw_interval: float = 1.0,
+        keep_finished: float = 3600.0,
+    ) -> None:
+        self.listener: Listener = listener if listener is not None else NullListener()
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.rng = rng if rng is not None else random.Random()
+        self.ai_delay = ai_delay
+        self.redraw_interval = redraw_interval
+        self.keep_finished = keep_finished  # finished tables stay readable this long
+        self.tables: dict[str, Table] = {}
+        self._live: dict[str, _Live] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ==== lookups ==============================================================================
+    def get(self, table_id: str) -> Table:
+        tid = normalise(table_id)
+        t = self.tables.get(tid)
+        if t is None:
+            raise TableError(f"There is no table with id `{tid or '?'}`.", "unknown_table")
+        return t
+
+    def find(self, guild_id: int, channel_id: int | None = None, user_id: int | None = None) -> Table | None:
+        """The unfinished table meant by a command without an id.  In a channel (or a table's
+        thread): the one the user sits at, else an open lobby, else the newest.  Without a
+        channel: the user's own table in the guild."""
+        live = [t for t in self.tables.values() if t.guild_id == guild_id and t.phase != Phase.FINISHED]
+        if channel_id is not None:
+            live = [t for t in live if channel_id in t.channel_ids]
+        elif user_id is None:
+            return None
+        if user_id is not None:
+            mine = [t for t in live if t.seat_of(user_id) is not None]
+            if mine or channel_id is None:
+                live = mine
+        if not live:
+            return None
+
+        def rank(t: Table) -> tuple[bool, bool, float]:
+            s = t.seat_of(user_id)
+            present = s is not None and not t.seats[s].left
+            return present, t.phase == Phase.LOBBY, t.created_at
+
+        # max() keeps the first of equals; reversed() makes that the most recently created.
+        return max(reversed(live), key=rank)
+
+    def list(self, guild_id: int) -> list[Table]:
+        return [t for t in self.tables.values() if t.guild_id == guild_id and t.phase != Phase.FINISHED]
+
+    def seat_view(self, table_id: str, user_id: int) -> SeatView:
+        t = self.get(table_id)
+        seat = t.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not seated at this table.", "not_seated")
+        if t.state is None:
+            return SeatView(t, seat, None, None, None)
+        decision = t.state.decision(seat) if t.phase == Phase.RUNNING else None
+        return SeatView(t, seat, t.state.view(seat), decision, t.deadlines.get(seat))
+
+    # ==== the lobby ============================================================================
+    async def create(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any] | None = None,
+        speed: str = "normal",
+    ) -> Table:
+        name = str(game).strip().lower()
+        try:
+            entry = engine.get(name)
+        except KeyError:
+            known = ", ".join(sorted(engine.games()))
+            raise TableError(f"There is no game called `{game}`. Games: {known}.", "unknown_game") from None
+        try:
+            opts = entry.game.read_options(options)
+        except ValueError as e:
+            raise TableError(str(e), "bad_option") from None
+        speed_key = str(speed).strip().lower()
+        if speed_key not in SPEEDS:
+            raise TableError(f"Speed must be one of: {', '.join(SPEEDS)}.", "bad_speed")
+        self._refuse_if_elsewhere(guild_id, host_id, None)
+        self._prune()
+        t = Table(
+            id=new_id(self.rng, self.tables),
+            game=name,
+            options=opts,
+            speed=speed_key,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            seats=[Seat(host_id, host_name)],
+            created_at=self.clock.now(),
+        )
+        self.tables[t.id] = t
+        self._live[t.id] = _Live()
+        self._request_redraw(t)
+        return t
+
+    async def join(self, table_id: str, user_id: int, name: str) -> Table:
+        t = self.get(table_id)
+        async with self._live[t.id].lock:
+            seat = t.seat_of(user_id)
+            if t.phase == Phase.LOBBY:
+                if seat is not None:
+                    raise TableError("You already have a seat at this table.", "already_seated")
+                if t.free_seats() <= 0:
+                    raise TableError(f"Table `{t.id}` is full.", "full")
+                self._refuse_if_elsewhere(t.guild_id, user_id, t)
+                t.seats.append(Seat(user_id, name))
+                self._request_redraw(t)
+                return t
+            if t.phase == Phase.FINISHED:
+                raise TableError("That table has closed.", "finished")
+            if seat is None:
+                raise TableError(
+                    "That game has already started; you can join the next one when it ends.", "started"
+                )
+            s = t.seats[seat]
+            if not s.away:
+                raise TableError("You are already playing at this table.", "already_seated")
+            self._come_back(t, seat)
+            return t
+
+    async def leave(self, table_id: str, user_id: int) -> Table:
+        t = self.get(table_id)
+        async with self._live[t.id].lock:
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not seated at this table.", "not_seated")
+            if t.phase == Phase.FINISHED:
+                raise TableError("That table has already closed.", "finished")
+            if t.phase == Phase.LOBBY:
+                del t.seats[seat]
+                humans = t.humans()
+                if humans and t.host_id == user_id:
+                    t.host_id = t.seats[humans[0]].user_id  # type: ignore[assignment]
+                if not humans:
+                    self._finish(t, early=True)
+                self._request_redraw(t)  # before forgetting the table: its message should say so
+                if not humans:
+                    self.tables.pop(t.id, None)
+                    self._live.pop(t.id, None)
+                return t
+            s = t.seats[seat]
+            if s.left:
+                raise TableError("You have already left this game; join again to take your seat back.", "left")
+            s.away = s.left = True
+            if t.host_id == user_id:
+                # Someone still playing must be able to end the table.
+                present = [i for i in t.humans() if not t.seats[i].left]
+                if present:
+                    t.host_id = t.seats[present[0]].user_id  # type: ignore[assignment]
+            self._reschedule(t)
+            self._request_redraw(t)
+            return t
+
+    async def add_ai(self, table_id: str, user_id: int, count: int | None = None) -> int:
+        t = self.get(table_id)
+        async with self._live[t.id].lock:
+            self._require_host(t, user_id, "add AI players")
+            if t.phase != Phase.LOBBY:
+                raise TableError("AI players can only be added before the game starts.", "started")
+            free = t.free_seats()
+            if free <= 0:
+                raise TableError("There is no free seat for an AI.", "full")
+            n = free if count is None else count
+            if n < 1:
+                raise TableError("Add at least one AI player.", "bad_count")
+            n = min(n, free)
+            for _ in range(n):
+                t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
+            self._request_redraw(t)
+            return n
+
+    async def start(self, table_id: str, user_id: int) -> Table:
+        t = self.get(table_id)
+        live = self._live[t.id]
+        async with live.lock:
+            self._require_host(t, user_id, "start the game")
+            if t.phase == Phase.RUNNING:
+                raise TableError("The game has already started.", "started")
+            if t.phase == Phase.FINISHED:
+                raise TableError("This table has closed.", "finished")
+            entry = t.entry
+            players = max(len(t.seats), t.min_seats)
+            seed = self.rng.getrandbits(63)
+            try:
+                state = entry.game.create(players, t.options, seed)
+            except ValueError as e:
+                raise TableError(str(e), "cannot_start") from None
+            while len(t.seats) < players:
+                t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
+            t.seed, t.state, t.phase = seed, state, Phase.RUNNING
+            live.ai = entry.ai()
+            self._after_change(t, [], ())
+            return t
+
+    async def end(self, table_id: str, user_id: int, *, admin: bool = False) -> Table:
+        t = self.get(table_id)
+        async with self._live[t.id].lock:
+            if t.phase == Phase.FINISHED:
+                raise TableError("This table has already ended.", "finished")
+            if not admin and user_id != t.host_id:
+                raise TableError(
+                    f"Only the host, {_md(t.host_name)}, or a server manager can end this table.", "not_host"
+                )
+            self._finish(t, early=True)
+            self._notify(t, "summary", t, [])
+            self._request_redraw(t)
+            return t
+
+    # ==== playing ==============================================================================
+    async def act(
+        self, table_id: str, user_id: int, action: str | Action, *, version: int | None = None
+    ) -> list[Event]:
+        """Apply a person's move.  ``version`` is the table version their button or hand view was
+        made at: it is stale once that seat's decision has changed since (so a pass chosen while
+        others pass at the same time still counts, but a card button from an earlier trick does
+        not).  Returns every event, private ones included: the caller filters by ``to``."""
+        t = self.get(table_id)
+        live = self._live[t.id]
+        async with live.lock:
+            self._require_running(t)
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not seated at this table.", "not_seated")
+            if version is not None and (version > t.version or version < live.since.get(seat, t.version)):
+                raise TableError(STALE, "stale")
+            state = t.state
+            assert state is not None
+            if seat not in state.to_act():
+                raise TableError(self._not_your_turn(t), "not_your_turn")
+            s = t.seats[seat]
+            if s.left:
+                self._refuse_if_elsewhere(t.guild_id, user_id, t)
+            try:
+                if isinstance(action, str):
+                    action = state.parse_action(seat, action)
+                events = self._apply(t, seat, action, auto=False)
+            except IllegalAction as e:
+                raise TableError(e.reason, e.code) from None
+            # Whoever acts is present again.
+            s.missed = 0
+            s.away = s.left = False
+            self._after_change(t, events, (seat,), quiet=(seat,))
+            return events
+
+    async def back(self, table_id: str, user_id: int) -> Table:
+        t = self.get(table_id)
+        async with self._live[t.id].lock:
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not seated at this table.", "not_seated")
+            if t.phase != Phase.RUNNING:
+                raise TableError("There is no game running at this table.", "not_running")
+            self._come_back(t, seat)
+            return t
+
+    async def close(self) -> None:
+        tasks = [task for task in self._tasks if not task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ==== refusals =============================================================================
+    def _require_host(self, t: Table, user_id: int, what: str) -> None:
+        if user_id != t.host_id:
+            raise TableError(f"Only the host, {_md(t.host_name)}, can {what}.", "not_host")
+
+    def _require_running(self, t: Table) -> None:
+        if t.phase == Phase.LOBBY:
+            raise TableError("The game has not started yet.", "not_running")
+        if t.phase == Phase.FINISHED:
+            raise TableError("This game is over.", "finished")
+
+    def _refuse_if_elsewhere(self, guild_id: int, user_id: int, here: Table | None) -> None:
+        # One table per person per server keeps /hand and /play unambiguous.
+        for other in self.tables.values():
+            if other is here or other.guild_id != guild_id or other.phase == Phase.FINISHED:
+                continue
+            s = other.seat_of(user_id)
+            if s is not None and not other.seats[s].left:
+                raise TableError(
+                    f"You are already seated at table `{other.id}` ({other.entry.game.title}); "
+                    "leave it first with `/game leave`.",
+                    "elsewhere",
+                )
+
+    def _not_your_turn(self, t: Table) -> str:
+        acting = [_md(t.seats[s].name) for s in t.to_act()]
+        if not acting:
+            return "Nobody can move right now."
+        if len(acting) == 1:
+            return f"It is not your turn — {acting[0]} is playing."
+        return f"It is not your turn — waiting for {_and(acting)}."
+
+    # ==== the one path every change takes =====================================================
+    def _apply(self, t: Table, seat: int, action: Action, *, auto: bool) -> list[Event]:
+        assert t.state is not None
+        events = t.state.apply(seat, action)  # raises IllegalAction having changed nothing
+        t.version += 1
+        t.log.append(LogEntry(t.version, seat, action.code, self.clock.now(), auto))
+        return events
+
+    def _auto_apply(self, t: Table, seat: int) -> list[Event]:
+        """The AI's move for ``seat`` — also the safe move at a deadline.  A failing AI must not
+        stall a game people are playing, so it falls back to a random legal move."""
+        live = self._live[t.id]
+        state = t.state
+        assert state is not None and t.seed is not None
+        try:
+            ai = live.ai if live.ai is not None else t.entry.ai()
+            action = ai.choose(state, seat, rng_for(t.seed, "ai", t.version, seat))
+            return self._apply(t, seat, action, auto=True)
+        except Exception:
+            log.exception("AI move failed at table %s seat %d; playing a random legal move", t.id, seat)
+        action = state.random_action(seat, rng_for(t.seed, "fallback", t.version, seat))
+        return self._apply(t, seat, action, auto=True)
+
+    def _after_change(
+        self, t: Table, events: list[Event], actors: Collection[int], quiet: Collection[int] = ()
+    ) -> None:
+        """Under the lock, after a move (or the start): record, notify, re-plan who acts when."""
+        public = [e for e in events if e.to is None]
+        if public:
+            t.recent.extend(public)
+            del t.recent[:-RECENT_EVENTS]
+        ends = [e for e in public if e.kind in SUMMARY_EVENTS]
+        if ends:
+            self._notify(t, "summary", t, ends)
+        assert t.state is not None
+        if t.state.is_over:
+            self._finish(t)
+        else:
+            self._reschedule(t, actors, quiet=quiet)
+        self._request_redraw(t)
+
+    def _reschedule(
+        self,
+        t: Table,
+        actors: Collection[int] = (),
+        restart: Collection[int] = (),
+        quiet: Collection[int] = (),
+    ) -> None:
+        """Deadlines for people, an AI task for AI/away seats, pings for people newly due.
+
+        A seat still facing the very decision it faced before keeps its deadline (one passer
+        choosing must not reset the others' clocks); ``actors`` just moved and ``restart`` came
+        back, so theirs start afresh."""
+        live = self._live[t.id]
+        state = t.state
+        assert state is not None
+        now = self.clock.now()
+        factor = SPEEDS[t.speed]
+        pending: dict[int, Decision | None] = {}
+        since: dict[int, int] = {}
+        deadlines: dict[int, float] = {}
+        newly: list[int] = []
+        auto_due = False
+        for s in state.to_act():
+            d = state.decision(s)
+            pending[s] = d
+            changed = s in actors or s not in live.pending or live.pending[s] != d
+            since[s] = t.version if changed else live.since.get(s, t.version)
+            if t.seats[s].auto:
+                auto_due = True
+                continue
+            fresh = changed or s in restart
+            if fresh and s not in quiet:
+                newly.append(s)
+            if factor is None:
+                continue
+            if not fresh and s in t.deadlines:
+                deadlines[s] = t.deadlines[s]
+            else:
+                deadlines[s] = now + (d.timer if d is not None else DEFAULT_TIMER) * factor
+        live.pending, live.since, t.deadlines = pending, since, deadlines
+        self._arm_deadlines(t)
+        self._cancel(live.ai_task)
+        live.ai_task = None
+        if auto_due and live.stuck_at != t.version:
+            live.ai_task = self._spawn(self._ai_move(t, live, t.version), f"ai:{t.id}")
+        if newly:
+            self._notify(t, "turn", t, tuple(newly))
+
+    def _finish(self, t: Table, *, early: bool = False) -> None:
+        live = self._live[t.id]
+        t.phase = Phase.FINISHED
+        t.ended_early = early
+        t.finished_at = self.clock.now()
+        t.deadlines = {}
+        live.pending, live.since = {}, {}
+        self._cancel(live.ai_task)
+        self._cancel(live.deadline_task)
+        live.ai_task = live.deadline_task = None
+        live.deadline_at = None
+
+    def _come_back(self, t: Table, seat: int) -> None:
+        s = t.seats[seat]
+        if s.left:
+            self._refuse_if_elsewhere(t.guild_id, s.user_id, t)  # type: ignore[arg-type]
+        s.away = s.left = False
+        s.missed = 0
+        self._reschedule(t, restart=(seat,))
+        self._request_redraw(t)
+
+    # ==== deadlines ============================================================================
+    def _arm_deadlines(self, t: Table) -> None:
+        live = self._live[t.id]
+        earliest = min(t.deadlines.values(), default=None)
+        task = live.deadline_task
+        current = asyncio.current_task()
+        if earliest is not None and earliest == live.deadline_at and task is not None:
+            if not task.done() and task is not current:
+                return  # already sleeping until exactly that time
+        self._cancel(task)
+        live.deadline_task, live.deadline_at = None, earliest
+        if earliest is not None:
+            live.deadline_task = self._spawn(self._deadline_wait(t, live, earliest), f"deadline:{t.id}")
+
+    async def _deadline_wait(self, t: Table, live: _Live, when: float) -> None:
+        await self.clock.sleep(when - self.clock.now())
+        async with live.lock:
+            if live.deadline_task is not asyncio.current_task() or t.phase != Phase.RUNNING:
+                return  # superseded while waiting for the lock
+            assert t.state is not None
+            now = self.clock.now()
+            due = sorted((d, s) for s, d in t.deadlines.items() if d <= now)
+            events: list[Event] = []
+            actors: list[int] = []
+            for _, s in due:
+                if s not in t.state.to_act():
+                    continue
+                seat = t.seats[s]
+                seat.missed += 1
+                if seat.missed >= MISSES_TO_AWAY:
+                    seat.away = True
+                try:
+                    events.extend(self._auto_apply(t, s))
+                except Exception:
+                    log.exception("Safe move failed at table %s seat %d; leaving it to the player", t.id, s)
+                    t.deadlines.pop(s, None)  # never retry in a loop
+                    continue
+                actors.append(s)
+                if t.state.is_over:
+                    break
+            if actors:
+                self._after_change(t, events, actors)
+            else:
+                live.deadline_task = None
+                live.deadline_at = None
+                self._arm_deadlines(t)
+
+    # ==== AI moves =============================================================================
+    async def _ai_move(self, t: Table, live: _Live, version: int) -> None:
+        if self.ai_delay > 0:
+            await self.clock.sleep(self.ai_delay)
+        else:
+            await asyncio.sleep(0)
+        async with live.lock:
+            if t.phase != Phase.RUNNING or t.version != version:
+                return
+            state = t.state
+            assert state is not None
+            events: list[Event] = []
+            actors: list[int] = []
+            try:
+                # Simultaneous decisions (passing) are all made at once.
+                for s in tuple(state.to_act()):
+                    if t.seats[s].auto and s in state.to_act():
+                        events.extend(self._auto_apply(t, s))
+                        actors.append(s)
+                        if state.is_over:
+                            break
+            except Exception:
+                log.exception("AI could not move at table %s (version %d); waiting for a person", t.id, t.version)
+                live.stuck_at = t.version
+            if actors:
+                self._after_change(t, events, actors)
+
+    # ==== listener calls =======================================================================
+    def _request_redraw(self, t: Table) -> None:
+        live = self._live.get(t.id)
+        if live is None:
+            return
+        live.redraw_wanted = True
+        if live.redraw_task is None or live.redraw_task.done():
+            live.redraw_task = self._spawn(self._redraw_loop(t, live), f"redraw:{t.id}")
+
+    async def _redraw_loop(self, t: Table, live: _Live) -> None:
+        # The first request redraws at once; any made during the pause after it cause exactly
+        # one more redraw when the pause ends.
+        while live.redraw_wanted:
+            live.redraw_wanted = False
+            await self._call(t, "redraw", t)
+            await self.clock.sleep(self.redraw_interval)
+
+    def _notify(self, t: Table, method: str, *args: Any) -> None:
+        live = self._live.get(t.id)
+        if live is None:
+            return
+        live.notes.append((method, args))
+        if live.notify_task is None or live.notify_task.done():
+            live.notify_task = self._spawn(self._notify_loop(t, live), f"notify:{t.id}")
+
+    async def _notify_loop(self, t: Table, live: _Live) -> None:
+        while live.notes:
+            method, args = live.notes.popleft()
+            await self._call(t, method, *args)
+
+    async def _call(self, t: Table, method: str, *args: Any) -> None:
+        try:
+            await getattr(self.listener, method)(*args)
+        except Exception:
+            log.exception("Listener %s failed for table %s", method, t.id)
+
+    # ==== housekeeping =========================================================================
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("Table task %s failed", task.get_name(), exc_info=exc)
+
+    @staticmethod
+    def _cancel(task: asyncio.Task[None] | None) -> None:
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    def _ai_name(self, t: Table) -> str:
+        used = {s.name for s in t.seats}
+        n = 1
+        while f"AI {n}" in used:
+            n += 1
+        return f"AI {n}"
+
+    def _prune(self) -> None:
+        cutoff = self.clock.now() - self.keep_finished
+        for tid, t in list(self.tables.items()):
+            if t.phase == Phase.FINISHED and t.finished_at is not None and t.finished_at < cutoff:
+                del self.tables[tid]
+                self._live.pop(tid, None)

@@ -1,0 +1,125 @@
+"""The record of one table: who sits where, the game state, deadlines and the log.
+
+A :class:`Table` is plain data.  Only :class:`tables.runtime.Runtime` changes it (under the
+table's lock); the Discord layer reads it to render messages, and may set ``thread_id`` and
+``message_id`` once it has posted them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+import engine
+from engine.core import Event, Game, GameEntry
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+# Factor on each engine Decision.timer; None means no deadlines at all.
+SPEEDS: dict[str, float | None] = {"normal": 1.0, "blitz": 0.5, "relaxed": 2.0, "untimed": None}
+
+RECENT_EVENTS = 20
+
+
+@dataclass
+class Seat:
+    user_id: int | None
+    name: str
+    is_ai: bool = False
+    away: bool = False  # a human seat the AI plays for now (timed out 3 times, or left)
+    missed: int = 0  # deadlines missed in a row
+    left: bool = False  # the person chose to leave a running game; frees them for another table
+
+    @property
+    def auto(self) -> bool:
+        return self.is_ai or self.away
+
+
+class LogEntry(NamedTuple):
+    seq: int  # equals the table version right after this action
+    seat: int
+    code: str
+    time: float
+    auto: bool = False  # made by the AI or at a deadline, not by the person
+
+
+# eq=False: two tables are the same table only if they are the same object.
+@dataclass(eq=False)
+class Table:
+    id: str
+    game: str
+    options: dict[str, Any]
+    speed: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    seats: list[Seat] = field(default_factory=list)
+    phase: Phase = Phase.LOBBY
+    seed: int | None = None
+    state: Game | None = None
+    version: int = 0
+    thread_id: int | None = None
+    message_id: int | None = None
+    deadlines: dict[int, float] = field(default_factory=dict)
+    log: list[LogEntry] = field(default_factory=list)
+    recent: list[Event] = field(default_factory=list)
+    created_at: float = 0.0
+    ended_early: bool = False
+    finished_at: float | None = None
+
+    # ---- lookups --------------------------------------------------------------------------
+    @property
+    def entry(self) -> GameEntry:
+        return engine.get(self.game)
+
+    @property
+    def title(self) -> str:
+        return f"{self.entry.game.title} · {self.id}"
+
+    @property
+    def max_seats(self) -> int:
+        return self.entry.game.max_players
+
+    @property
+    def min_seats(self) -> int:
+        return self.entry.game.min_players
+
+    @property
+    def channel_ids(self) -> tuple[int, ...]:
+        return (self.channel_id,) if self.thread_id is None else (self.channel_id, self.thread_id)
+
+    @property
+    def host_name(self) -> str:
+        s = self.seat_of(self.host_id)
+        return self.seats[s].name if s is not None else "the host"
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.is_ai:
+                return i
+        return None
+
+    def free_seats(self) -> int:
+        if self.phase != Phase.LOBBY:
+            return 0
+        return max(0, self.max_seats - len(self.seats))
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase != Phase.RUNNING or self.state is None:
+            return ()
+        return tuple(self.state.to_act())
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def humans(self) -> list[int]:
+        """Seats held by people, in seat order."""
+        return [i for i, s in enumerate(self.seats) if not s.is_ai]
