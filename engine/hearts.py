@@ -17,7 +17,6 @@ from typing import Any
 
 from engine.cards import ALL_CARDS, Card, card, sort_key
 from engine.core import (
-    AI,
     Action,
     Decision,
     Event,
@@ -481,20 +480,7 @@ class Hearts(Game):
         return g
 
 
-class RandomAI(AI):
-    """Placeholder policy: a random legal move.  Replaced by :mod:`engine.hearts_ai`."""
+# The AI module refers to Hearts only for type hints, so importing it here is not circular.
+from engine.hearts_ai import HeartsAI  # noqa: E402
 
-    def choose(self, state: Game, seat: int, rng: Any) -> Action:
-        return state.random_action(seat, rng)
-
-
-def _register() -> None:
-    try:
-        from engine.hearts_ai import HeartsAI
-    except ImportError:  # the AI module is optional while it is being written
-        register(Hearts, RandomAI)
-    else:
-        register(Hearts, HeartsAI)
-
-
-_register()
+register(Hearts, HeartsAI)
