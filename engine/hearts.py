@@ -298,7 +298,10 @@ class Hearts(Game):
         if len(cs) != 1:
             raise IllegalAction("Play exactly one card.", "wrong_count")
         c = cs[0]
-        if c not in self.legal_plays(seat):
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_plays(seat)
+        if c not in legal:
             if c not in self.hands[seat]:
                 raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
             raise IllegalAction(self._why_illegal(seat, c), "illegal_card")
@@ -314,16 +317,19 @@ class Hearts(Game):
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return events
-        led = trick[0][1].suit
-        winner, best = trick[0]
-        pts = _POINTS[best]
-        for s, tc in trick[1:]:
-            pts += _POINTS[tc]
-            if tc.suit == led and tc.value > best.value:
-                winner, best = s, tc
-        self.won[winner].extend(tc for _, tc in trick)
+        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
+        led = c0.suit
+        winner, best = s0, c0
+        if c1.suit == led and c1.value > best.value:
+            winner, best = s1, c1
+        if c2.suit == led and c2.value > best.value:
+            winner, best = s2, c2
+        if c3.suit == led and c3.value > best.value:
+            winner, best = s3, c3
+        pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
+        self.won[winner] += (c0, c1, c2, c3)
         self.hand_points[winner] += pts
-        events.append(Event("trick", winner, (self.trick_no, pts, trick[0][1], trick[1][1], trick[2][1], trick[3][1])))
+        events.append(Event("trick", winner, (self.trick_no, pts, c0, c1, c2, c3)))
         self.last_trick = (winner, pts, tuple(trick))
         self.trick = []
         self.trick_no += 1
