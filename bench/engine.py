@@ -34,13 +34,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import engine  # noqa: E402
 from engine.core import Game  # noqa: E402
 
-# Option names that make a game end after one hand, set to their lowest allowed value.
-_ONE_HAND_OPTIONS = ("target", "hands")
-
 
 def one_hand_options(game: type[Game]) -> dict[str, Any]:
-    """Options that end ``game`` after its first hand (empty if it has no such option)."""
-    return {o.name: (o.low if o.low is not None else 1) for o in game.options_spec if o.name in _ONE_HAND_OPTIONS}
+    """Options that end ``game`` after its first hand: the first of the game's ``short_options``."""
+    return dict(game.short_options[0])
 
 
 def random_playout(game: type[Game], options: dict[str, Any], seed: int) -> int:
@@ -114,7 +111,7 @@ def measure(name: str, seconds: float) -> dict[str, Any]:
         "one_hand_options": one,
         "games": games,
         "full_games_per_s": full_per_s,
-        "full_game_options": {o.name: o.default for o in game.options_spec if o.name in _ONE_HAND_OPTIONS},
+        "full_game_options": {o.name: o.default for o in game.options_spec},
         "full_games": full,
     }
     out.update(ai_decisions(game, one, seconds))

@@ -145,6 +145,8 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_spec: ClassVar[tuple[Option, ...]] = ()
+    #: Option sets that keep a game short (one hand), for the conformance test and the bench.
+    short_options: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     summary: ClassVar[str] = ""  # one line of rules for the lobby
     rules_text: ClassVar[str] = ""  # a short readable rules text for /game rules
 
@@ -176,6 +178,12 @@ class Game(ABC):
     ) -> Game:
         """A new game.  ``seed`` drives every shuffle; ``deal`` (one card list per seat) replaces
         the first shuffle, for tests, replays and comparisons with other implementations."""
+
+    @classmethod
+    def action_from_code(cls, code: str) -> Action:
+        """Read a strict action code as the log stores it.  Games whose cards are not standard
+        playing cards override this."""
+        return Action.parse(code)
 
     @classmethod
     @abstractmethod
@@ -321,10 +329,11 @@ def replay(
     deal: Sequence[Sequence[Card]] | None = None,
 ) -> tuple[Game, list[Event]]:
     """Rebuild a game from its creation arguments and its log of ``(seat, action code)``."""
-    g = get(name).game.create(players, options, seed, deal)
+    cls = get(name).game
+    g = cls.create(players, options, seed, deal)
     events: list[Event] = []
     for seat, code in actions:
-        events.extend(g.apply(seat, Action.parse(code)))
+        events.extend(g.apply(seat, cls.action_from_code(code)))
     return g, events
 
 

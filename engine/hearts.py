@@ -65,6 +65,11 @@ class Hearts(Game):
         Option("moon", "others_plus_26", ("others_plus_26", "shooter_minus_26"),
                help="shooting the moon: everyone else +26, or the shooter −26"),
     )
+    short_options = (
+        {"rules": "classic", "target": 1},
+        {"rules": "mcgill", "target": 1},
+        {"rules": "classic", "target": 1, "moon": "shooter_minus_26"},
+    )
     summary = "Avoid hearts (1 each) and Q♠ (13); lowest score when someone reaches the target wins."
     rules_text = (
         "**Hearts** — 4 players, 13 cards each, ace high.\n"

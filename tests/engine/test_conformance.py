@@ -19,16 +19,18 @@ STEP_CAP = 20_000
 # Actions whose cards stay hidden (given face down): their public events must not show them.
 PRIVATE_KINDS = {"pass", "bury", "tax", "give", "return"}
 
-# Option sets the playouts cycle through (short targets keep the run quick; one long one each).
-OPTIONS: dict[str, list[dict[str, Any]]] = {
+# Option sets the playouts cycle through: each game's short ones plus these longer ones.
+LONGER: dict[str, list[dict[str, Any]]] = {
     "hearts": [
-        {"rules": "classic", "target": 1},
-        {"rules": "mcgill", "target": 1},
         {"rules": "classic", "target": 40},
         {"rules": "classic", "target": 30, "moon": "shooter_minus_26"},
         {"rules": "mcgill", "target": 100},
     ],
 }
+
+
+def option_sets(name: str) -> list[dict[str, Any]]:
+    return list(engine.get(name).game.short_options) + LONGER.get(name, [])
 
 
 def strings_in(obj: Any) -> set[str]:
@@ -116,7 +118,7 @@ def playout(name: str, seed: int, options: dict[str, Any], full: bool) -> None:
                 expected = {26, 78} if options.get("moon", "others_plus_26") == "others_plus_26" else {26, -26}
                 assert sum(pts) in expected, f"hand points {pts} do not add up"
         if sample:
-            restored.apply(seat, Action.parse(action.code))
+            restored.apply(seat, cls.action_from_code(action.code))
             assert restored.to_dict() == g.to_dict(), "a restored game continued differently"
     else:
         pytest.fail(f"{name} seed {seed} did not end within {STEP_CAP} steps")
@@ -131,9 +133,9 @@ def playout(name: str, seed: int, options: dict[str, Any], full: bool) -> None:
 
 @pytest.mark.parametrize("name", sorted(engine.games()))
 def test_random_playouts_keep_every_invariant(name):
-    option_sets = OPTIONS.get(name, [{}])
+    sets = option_sets(name)
     for i in range(GAMES_TOTAL):
-        playout(name, seed=i, options=option_sets[i % len(option_sets)], full=i % FULL_CHECK_EVERY == 0)
+        playout(name, seed=i, options=sets[i % len(sets)], full=i % FULL_CHECK_EVERY == 0)
 
 
 @pytest.mark.parametrize("name", sorted(engine.games()))
