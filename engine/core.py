@@ -17,6 +17,10 @@ from typing import Any, ClassVar, NamedTuple
 
 from engine.cards import Card, card
 
+#: The seat number of the table itself, for steps the rules make on a timer (dealing the next card,
+#: closing a declaration window): see :meth:`Game.table_timer`.
+TABLE = -1
+
 _CARD_CODE = re.compile(r"^(?:[2-9TJQKA][CDHS]|~[BR])$")
 
 
@@ -202,6 +206,12 @@ class Game(ABC):
     @abstractmethod
     def decision(self, seat: int) -> Decision | None:
         """What ``seat`` must decide now, or ``None`` if it has nothing to do."""
+
+    def table_timer(self) -> tuple[float, Action] | None:
+        """A step the rules make by themselves after a delay, unless a player acts first: ``(base
+        seconds, action)``; the runtime applies ``action`` with seat :data:`TABLE` when the
+        (speed-scaled) delay runs out.  Most games have none."""
+        return None
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (enumerates picks — meant for tests and small picks)."""
