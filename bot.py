@@ -1,0 +1,142 @@
+"""Deckhand: card games with friends in a Discord server.  Run ``python bot.py`` (or ``make run``).
+
+Configuration comes from the environment, or from a ``.env`` file next to this script
+(see ``.env.example``):
+
+* ``DISCORD_TOKEN`` — the bot token (required).
+* ``DEV_GUILD_ID`` — a server id to sync slash commands to instantly while developing; without it
+  commands are synced globally (Discord may take a while to show changes).
+* ``LOG_LEVEL`` — ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
+
+Importing this module has no side effects: tests import it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from cogs.components import DYNAMIC_ITEMS
+from cogs.game import GameCog
+from cogs.listener import DiscordListener
+from tables.runtime import Runtime
+
+log = logging.getLogger("deckhand")
+
+ENV_FILE = Path(__file__).resolve().with_name(".env")
+EXIT_CONFIG = 2
+
+NO_TOKEN = (
+    "Deckhand needs a Discord bot token and none was found. Create an application at "
+    "https://discord.com/developers/applications (New Application, then the Bot page: Reset Token), "
+    "copy the token into a file named .env next to bot.py as DISCORD_TOKEN=your-token (start from "
+    ".env.example), invite the bot to your server with the bot and applications.commands scopes, "
+    "and run `make run` again. The README walks through every step."
+)
+
+
+class ConfigError(Exception):
+    """The configuration cannot work; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+
+def load_config(env: Mapping[str, str] | None = None) -> Config:
+    """Read the configuration from ``env`` (default: the process environment)."""
+    env = os.environ if env is None else env
+    token = (env.get("DISCORD_TOKEN") or "").strip()
+    if not token:
+        raise ConfigError(NO_TOKEN)
+    guild = (env.get("DEV_GUILD_ID") or "").strip()
+    try:
+        dev_guild_id = int(guild) if guild else None
+    except ValueError:
+        raise ConfigError(
+            f"DEV_GUILD_ID must be a server id (a number; right-click the server with Developer Mode on, "
+            f"then Copy Server ID), not {guild!r}. Leave it empty to sync commands globally."
+        ) from None
+    level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
+    if not isinstance(logging.getLevelName(level), int):
+        raise ConfigError(f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, not {level!r}.")
+    return Config(token=token, dev_guild_id=dev_guild_id, log_level=level)
+
+
+class Deckhand(commands.Bot):
+    """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""
+
+    def __init__(self, config: Config) -> None:
+        # Default intents only: slash commands and components need no privileged intent.
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        self.config = config
+        self.runtime: Runtime | None = None
+
+    async def setup_hook(self) -> None:
+        self.runtime = Runtime(listener=DiscordListener(self))
+        await self.add_cog(GameCog(self.runtime))
+        # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.config.dev_guild_id is not None:
+            guild = discord.Object(id=self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to the development server %s", len(synced), self.config.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands (Discord may take a while to show them)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def close(self) -> None:
+        if self.runtime is not None:
+            try:
+                await self.runtime.close()
+            except Exception:
+                log.exception("The runtime did not close cleanly")
+        await super().close()
+
+
+def main(env: Mapping[str, str] | None = None) -> int:
+    """Start the bot; return an exit status (2 for a configuration problem, with a readable reason)."""
+    if env is None:
+        try:
+            from dotenv import load_dotenv
+
+            # Only the .env beside this file: the bot does not pick up whatever .env the cwd has.
+            if ENV_FILE.is_file():
+                load_dotenv(ENV_FILE, override=False)
+        except ImportError:
+            pass
+    try:
+        config = load_config(env)
+    except ConfigError as e:
+        print(e, file=sys.stderr)
+        return EXIT_CONFIG
+    discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
+    bot = Deckhand(config)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "Discord rejected DISCORD_TOKEN. Copy a fresh token from the Bot page of your application at "
+            "https://discord.com/developers/applications into .env as DISCORD_TOKEN=... and try again.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

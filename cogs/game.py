@@ -1,0 +1,535 @@
+"""Slash commands and component clicks for card tables: parse the interaction, call the runtime,
+render the answer.
+
+The cog holds no game state: the runtime owns tables, the renderer turns them into text, and the
+components carry what a click means in their custom ids.  Every refusal is a ``TableError`` whose
+sentence goes back to the one user as an ephemeral reply; any other failure is logged and answered
+with an apology, so a user never meets "This interaction failed".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs import render
+from cogs.components import hand_view, table_view
+from engine.cards import CardError, card
+from engine.core import Action, Event
+from tables.ids import normalise
+from tables.runtime import Runtime, TableError
+from tables.table import SPEEDS, Phase
+
+log = logging.getLogger(__name__)
+
+# The contract's game list (DISCORD.md); games the engine does not have yet answer "coming soon".
+GAMES = {"hearts": "Hearts", "tricks": "Tricks", "dalmuti": "The Great Dalmuti", "koth": "King of the Hill",
+         "siege": "Siege"}
+GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
+SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in SPEEDS]
+MAX_CHOICES = 25
+NO_PINGS = discord.AllowedMentions.none()
+OOPS = "Sorry — something went wrong on my side. It has been logged; please try again."
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"rules=mcgill target=50"`` (spaces or commas between pairs) as a dict of raw strings."""
+    out: dict[str, str] = {}
+    for token in (text or "").replace(",", " ").split():
+        key, eq, value = token.partition("=")
+        if not eq or not key or not value:
+            raise TableError(f"I can't read `{token}`: options look like `key=value`, e.g. `rules=mcgill target=50`.")
+        out[key.strip().lower()] = value.strip()
+    return out
+
+
+def coming_soon(game: str) -> str:
+    title = GAMES.get(game, game)
+    ready = ", ".join(f"`{name}`" for name in sorted(engine.games()))
+    return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
+
+
+class GameCog(commands.Cog):
+    """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
+
+    # ==== plumbing =============================================================================
+    async def _safely(self, interaction: discord.Interaction, work: Awaitable[Any]) -> None:
+        """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology."""
+        try:
+            await work
+        except TableError as e:
+            await self._say(interaction, e.message)
+        except Exception:
+            log.exception("Interaction failed: %s", _describe(interaction))
+            await self._say(interaction, OOPS)
+
+    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> None:
+        """An ephemeral reply, whether or not the interaction was answered (deferred) already."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+            else:
+                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+        except discord.HTTPException:
+            log.exception("Could not reply to %s", _describe(interaction))
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        # Last line of defence for anything the handlers did not catch (transformer or check errors).
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            await self._say(interaction, original.message)
+            return
+        log.error("Command error: %s", _describe(interaction), exc_info=original)
+        await self._say(interaction, OOPS)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None:
+            await self._say(interaction, "Deckhand tables live in servers: use these commands in a server channel.")
+            return False
+        return True
+
+    def _guild(self, interaction: discord.Interaction) -> int:
+        if interaction.guild_id is None:
+            raise TableError("Deckhand tables live in servers: use these commands in a server channel.")
+        return interaction.guild_id
+
+    def _table(self, interaction: discord.Interaction, table_id: str | None) -> Any:
+        """The table named by id — only if it belongs to this server."""
+        guild_id = self._guild(interaction)
+        tid = normalise(table_id or "")
+        table = self.runtime.tables.get(tid)
+        if table is None or table.guild_id != guild_id:
+            raise TableError(f"There is no table with id `{tid or '?'}` in this server. `/game list` shows them.")
+        return table
+
+    def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Any:
+        """The table given by id, else the one the user sits at in this server."""
+        if table_id:
+            return self._table(interaction, table_id)
+        table = self.runtime.find(self._guild(interaction), user_id=interaction.user.id)
+        if table is None:
+            raise TableError("You are not seated at a table in this server. Open one with `/game new` "
+                             "or take a seat with `/game join`.")
+        return table
+
+    def _channel_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Any:
+        """The table given by id, else the one meant in this channel (yours first, then an open lobby)."""
+        if table_id:
+            return self._table(interaction, table_id)
+        guild_id = self._guild(interaction)
+        table = self.runtime.find(guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id)
+        if table is None:
+            table = self.runtime.find(guild_id, user_id=interaction.user.id)
+        if table is None:
+            raise TableError("There is no open table here. Open one with `/game new`, or give a table id "
+                             "(`/game list` shows them).")
+        return table
+
+    # ==== /game ================================================================================
+    @game.command(name="new", description="Open a table: posts the lobby with Join, Add AI and Start buttons.")
+    @app_commands.describe(game="Which game", options="Table options as key=value (autocompleted)",
+                           speed="How long each decision may take (default normal)")
+    @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
+    async def game_new(
+        self, interaction: discord.Interaction, game: str, options: str | None = None, speed: str = "normal"
+    ) -> None:
+        await self._safely(interaction, self._new(interaction, game, options, speed))
+
+    async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str) -> None:
+        guild_id = self._guild(interaction)
+        name = game.strip().lower()
+        entry = engine.games().get(name)
+        if entry is None:
+            await self._say(interaction, coming_soon(name))
+            return
+        given = parse_options(options)
+        try:
+            entry.game.read_options(given)  # a precise sentence before anything is created
+        except ValueError as e:
+            raise TableError(str(e)) from None
+        table = await self.runtime.create(
+            game=name, guild_id=guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
+            host_name=interaction.user.display_name, options=given, speed=speed or "normal",
+        )
+        rendered = render.table_message(table)
+        try:
+            callback = await interaction.response.send_message(
+                content=rendered.content, embed=rendered.embed, view=table_view(table), allowed_mentions=NO_PINGS
+            )
+            # The callback response names the message; asking Discord again is only a fallback.
+            message_id = getattr(callback, "message_id", None) or (await interaction.original_response()).id
+        except Exception:
+            # No message, no way to join: do not leave an invisible table holding the host's seat.
+            with contextlib.suppress(TableError):
+                await self.runtime.end(table.id, interaction.user.id, admin=True)
+            raise
+        table.message_id = message_id
+
+    @game_new.autocomplete("options")
+    async def game_new_options_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            return option_choices(getattr(interaction.namespace, "game", None), current)
+        except Exception:
+            log.exception("Options autocomplete failed")
+            return []
+
+    @game.command(name="join", description="Take a free seat (default: the open table in this channel).")
+    @app_commands.describe(id="Table id, as shown on the table message")
+    async def game_join(self, interaction: discord.Interaction, id: str | None = None) -> None:  # noqa: A002
+        await self._safely(interaction, self._join(interaction, id))
+
+    async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        if table_id:
+            table = self._table(interaction, table_id)
+        else:
+            table = self.runtime.find(self._guild(interaction), channel_id=interaction.channel_id)
+            if table is None:
+                raise TableError("There is no open table in this channel. Give its id (`/game list` shows them) "
+                                 "or open one with `/game new`.")
+        was_running = table.phase == Phase.RUNNING
+        await self.runtime.join(table.id, interaction.user.id, interaction.user.display_name)
+        seat = table.seat_of(interaction.user.id)
+        where = f"seat {seat + 1} at table `{table.id}`" if seat is not None else f"table `{table.id}`"
+        if was_running:
+            await self._say(interaction, f"Welcome back — you have {where} again. Press **My hand** or use `/hand`.")
+        else:
+            await self._say(interaction, f"You took {where} ({render.game_title(table)}).")
+
+    @game.command(name="leave", description="Leave your table (during a game an AI takes your seat).")
+    async def game_leave(self, interaction: discord.Interaction) -> None:
+        await self._safely(interaction, self._leave(interaction, None))
+
+    async def _leave(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        table = self._my_table(interaction, table_id)
+        running = table.phase == Phase.RUNNING
+        await self.runtime.leave(table.id, interaction.user.id)
+        if running:
+            await self._say(interaction, f"You left table `{table.id}`; an AI plays your seat. "
+                                         f"`/game join {table.id}` brings you back.")
+        else:
+            await self._say(interaction, f"You left table `{table.id}`.")
+
+    @game.command(name="ai", description="Host: fill free seats with AI players.")
+    @app_commands.describe(count="How many AI players (default: every free seat)")
+    async def game_ai(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 8] | None = None
+    ) -> None:
+        await self._safely(interaction, self._ai(interaction, None, count))
+
+    async def _ai(self, interaction: discord.Interaction, table_id: str | None, count: int | None) -> None:
+        table = self._my_table(interaction, table_id)
+        added = await self.runtime.add_ai(table.id, interaction.user.id, count)
+        await self._say(interaction, f"Added {added} AI player{'s' if added != 1 else ''} to table `{table.id}`.")
+
+    @game.command(name="start", description="Host: start the game (empty seats become AI players).")
+    async def game_start(self, interaction: discord.Interaction) -> None:
+        await self._safely(interaction, self._start(interaction, None))
+
+    async def _start(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        table = self._my_table(interaction, table_id)
+        listener = self.runtime.listener
+        hold = getattr(listener, "hold", None)
+        # Turn pings wait until the thread exists, so the first one lands in the thread too.
+        async with hold(table.id) if hold is not None else contextlib.nullcontext():
+            await self.runtime.start(table.id, interaction.user.id)
+            # Creating a thread is an API call that can be slow: acknowledge first.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            thread = await self._open_thread(interaction, table)
+        if thread is not None:
+            await self._say(interaction, f"The game is on — play in <#{thread.id}>. Press **My hand** for your cards.")
+        else:
+            await self._say(interaction, "The game is on! Press **My hand** on the table message for your cards.")
+
+    async def _open_thread(self, interaction: discord.Interaction, table: Any) -> Any:
+        """A public thread from the table message, when the bot may create one; else ``None`` and the
+        game stays in the channel."""
+        if table.thread_id is not None or table.message_id is None:
+            return None
+        channel = interaction.client.get_channel(table.channel_id) or interaction.channel
+        if channel is None or isinstance(channel, discord.Thread) or not hasattr(channel, "get_partial_message"):
+            return None
+        try:
+            thread = await channel.get_partial_message(table.message_id).create_thread(
+                name=f"{render.game_title(table)} · {table.id}", auto_archive_duration=1440
+            )
+        except discord.HTTPException as e:  # Forbidden included: no thread permission
+            log.info("No thread for table %s (%s); playing in the channel", table.id, e)
+            return None
+        table.thread_id = thread.id
+        return thread
+
+    @game.command(name="end", description="End a table (host, or a member with Manage Server).")
+    @app_commands.describe(id="Table id (default: the table in this channel)")
+    async def game_end(self, interaction: discord.Interaction, id: str | None = None) -> None:  # noqa: A002
+        await self._safely(interaction, self._end(interaction, id))
+
+    async def _end(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        table = self._channel_table(interaction, table_id)
+        perms = getattr(interaction, "permissions", None)
+        admin = bool(perms is not None and perms.manage_guild)
+        await self.runtime.end(table.id, interaction.user.id, admin=admin)
+        await self._say(interaction, f"Table `{table.id}` has ended; the final standings are posted.")
+
+    @game.command(name="list", description="The tables open or running in this server.")
+    async def game_list(self, interaction: discord.Interaction) -> None:
+        await self._safely(interaction, self._list(interaction))
+
+    async def _list(self, interaction: discord.Interaction) -> None:
+        tables = self.runtime.list(self._guild(interaction))
+        if not tables:
+            await self._say(interaction, "No tables are open in this server. Open one with `/game new`.")
+            return
+        lines = []
+        for t in sorted(tables, key=lambda t: t.created_at):
+            seats = ", ".join(render.seat_badge(t, i) for i in range(len(t.seats)))
+            where = f"<#{t.thread_id or t.channel_id}>"
+            lines.append(f"`{t.id}` **{render.game_title(t)}** — {render.phase_of(t)} · "
+                         f"{len(t.seats)}/{t.max_seats} seats · {seats} · {where}")
+        embed = discord.Embed(title="Tables in this server", description="\n".join(lines)[:4000],
+                              colour=render.LOBBY_COLOUR)
+        await self._say(interaction, None, embed=embed)
+
+    @game.command(name="rules", description="The rules of a game and its table options.")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def game_rules(self, interaction: discord.Interaction, game: str) -> None:
+        await self._safely(interaction, self._rules(interaction, game))
+
+    async def _rules(self, interaction: discord.Interaction, game: str) -> None:
+        entry = engine.games().get(game.strip().lower())
+        if entry is None:
+            await self._say(interaction, coming_soon(game.strip().lower()))
+            return
+        g = entry.game
+        players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
+        embed = discord.Embed(title=f"{g.title} — {players} players", description=g.rules_text or g.summary,
+                              colour=render.LOBBY_COLOUR)
+        opts = []
+        for o in g.options_spec:
+            values = " / ".join(f"`{c}`" for c in o.choices) if o.choices else f"{o.low}–{o.high}"
+            opts.append(f"`{o.name}` (default `{o.default}`; {values}) — {o.help}")
+        opts.append(f"`speed` (default `normal`; {' / '.join(f'`{s}`' for s in SPEEDS)}) — how long each "
+                    "decision may take before a safe move is made for you")
+        embed.add_field(name="Table options", value="\n".join(opts)[:1024], inline=False)
+        embed.set_footer(text=f"/game new game:{g.name} options:key=value … to play")
+        await self._say(interaction, None, embed=embed)
+
+    # ==== /hand and /play ======================================================================
+    @app_commands.command(name="hand", description="Your hand and what you may do now (only you see it).")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self._safely(interaction, self._hand(interaction, None))
+
+    async def _hand(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        table = self._table(interaction, table_id) if table_id else self._my_table(interaction)
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None and table.phase == Phase.RUNNING:
+            s = table.seats[seat]
+            if s.away and not s.left:
+                # Looking at your hand after timing out means you are back (DISCORD.md, Timers).
+                await self.runtime.back(table.id, interaction.user.id)
+        sv = self.runtime.seat_view(table.id, interaction.user.id)
+        if sv.view is None:
+            raise TableError(f"The game at table `{table.id}` has not started yet.")
+        content, view = hand_view(sv)
+        await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
+    @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, cards: str) -> None:
+        await self._safely(interaction, self._play(interaction, cards))
+
+    async def _play(self, interaction: discord.Interaction, text: str) -> None:
+        table = self._my_table(interaction)
+        if not text.strip():
+            raise TableError("Say what to play, e.g. `QS` or `10h`.")
+        events = await self.runtime.act(table.id, interaction.user.id, text.strip())
+        content, view = self._after_move(table, interaction.user.id, events)
+        await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    @play.autocomplete("cards")
+    async def play_cards_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            if interaction.guild_id is None:
+                return []
+            table = self.runtime.find(interaction.guild_id, user_id=interaction.user.id)
+            if table is None:
+                return []
+            sv = self.runtime.seat_view(table.id, interaction.user.id)
+        except TableError:
+            return []
+        except Exception:
+            log.exception("Play autocomplete failed")
+            return []
+        if sv.decision is None:
+            return []
+        return legal_choices(sv.decision, current, (sv.view or {}).get("hand"))
+
+    # ==== components ===========================================================================
+    async def on_table_button(self, interaction: discord.Interaction, act: str, table_id: str) -> None:
+        work = {
+            "join": lambda: self._join(interaction, table_id),
+            "leave": lambda: self._leave(interaction, table_id),
+            "ai": lambda: self._ai(interaction, table_id, None),
+            "start": lambda: self._start(interaction, table_id),
+            "hand": lambda: self._hand(interaction, table_id),
+            "back": lambda: self._back(interaction, table_id),
+        }.get(act)
+        if work is None:
+            await self._say(interaction, "That button does nothing any more.")
+            return
+        await self._safely(interaction, work())
+
+    async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
+        table = self._table(interaction, table_id)
+        await self.runtime.back(table.id, interaction.user.id)
+        await self._say(interaction, "Welcome back — you play your seat again. Press **My hand** for your cards.")
+
+    async def on_action_button(
+        self, interaction: discord.Interaction, table_id: str, version: int, code: str
+    ) -> None:
+        await self._safely(interaction, self._act(interaction, table_id, version, code))
+
+    async def on_pick(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, values: list[str]
+    ) -> None:
+        async def work() -> None:
+            try:
+                action = Action(kind, tuple(card(v) for v in values))
+            except CardError:
+                raise TableError("That menu sent cards I can't read; open your hand again with **My hand**.") from None
+            await self._act(interaction, table_id, version, action)
+
+        await self._safely(interaction, work())
+
+    async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
+        table = self._table(interaction, table_id)
+        events = await self.runtime.act(table.id, interaction.user.id, action, version=version)
+        content, view = self._after_move(table, interaction.user.id, events)
+        # The hand view the click came from becomes the fresh one (it is this user's ephemeral message).
+        await interaction.response.edit_message(content=content, view=view, embed=None)
+
+    def _after_move(self, table: Any, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
+        sv = self.runtime.seat_view(table.id, user_id)
+        content, view = hand_view(sv)
+        ack = render.renderer_for(table.game).ack(table, sv.seat, events)
+        return f"✅ {ack}\n{content}", view
+
+
+# ==== autocomplete (pure) ========================================================================
+def legal_choices(decision: Any, current: str, hand: Sequence[str] | None = None) -> list[app_commands.Choice[str]]:
+    """Exactly the legal choices of ``decision`` matching what was typed, at most 25.
+
+    Explicit actions are offered as they are (value: the action code).  A "choose N cards"
+    decision is completed one card at a time: after ``2C 3D`` come ``2C 3D 4H``, ``2C 3D 5S``…
+    (values are card codes; names use card labels)."""
+    typed = current.strip().lower()
+    if not decision.pick:
+        out = []
+        for a in render.in_hand_order(decision.actions, hand):
+            name = render.action_label(a)
+            words = [a.code.lower(), name.lower(), *(c.name for c in a.cards)]
+            if not typed or any(typed in w for w in words):
+                spoken = f" · {a.cards[0].name}" if len(a.cards) == 1 and not a.args else ""
+                out.append(app_commands.Choice(name=f"{name}{spoken}"[:100], value=a.code))
+        return out[:MAX_CHOICES]
+    allowed = list(decision.cards)
+    tokens = current.split()
+    if tokens and tokens[0].lower() == decision.kind:
+        tokens = tokens[1:]
+    finished = current.endswith(" ") or not tokens
+    chosen: list[Any] = []
+    partial = ""
+    for i, tok in enumerate(tokens):
+        last = i == len(tokens) - 1
+        try:
+            c = card(tok)
+        except CardError:
+            c = None
+        if c is not None and c in allowed and c not in chosen and (not last or finished or _exact(tok, c)):
+            chosen.append(c)
+        elif last and not finished:
+            partial = tok.lower()
+        # Unreadable words in the middle are dropped: the suggestions show what will be sent.
+    if len(chosen) >= decision.pick:
+        chosen = chosen[: decision.pick]
+        return [_pick_choice(chosen, decision.pick)]
+    out = []
+    for c in allowed:
+        if c in chosen:
+            continue
+        if partial and not any(w.startswith(partial) for w in (c.code.lower(), c.label.lower(), c.name)):
+            continue
+        out.append(_pick_choice([*chosen, c], decision.pick))
+    return out[:MAX_CHOICES]
+
+
+def _exact(tok: str, c: Any) -> bool:
+    # "q" is the start of several cards, "qs" already means one: accept it without a trailing space.
+    return tok.upper() in (c.code, c.label.upper()) or (len(tok) >= 2 and tok[-1].lower() in "cdhs♣♦♥♠")
+
+
+def _pick_choice(cs: Sequence[Any], pick: int) -> app_commands.Choice[str]:
+    more = pick - len(cs)
+    name = " ".join(c.label for c in cs) + (f" … ({more} more)" if more > 0 else "")
+    return app_commands.Choice(name=name[:100], value=" ".join(c.code for c in cs)[:100])
+
+
+def option_choices(game: str | None, current: str) -> list[app_commands.Choice[str]]:
+    """Suggestions for ``/game new options``: the typed pairs kept, plus each remaining option."""
+    entry = engine.games().get(str(game or "hearts").lower())
+    if entry is None:
+        return []
+    tokens = current.replace(",", " ").split()
+    finished = current.endswith(" ") or not tokens
+    done = tokens if finished else tokens[:-1]
+    partial = "" if finished else tokens[-1].lower()
+    given = {t.partition("=")[0].lower() for t in done}
+    prefix = " ".join(done)
+    out: list[app_commands.Choice[str]] = []
+    for opt in entry.game.options_spec:
+        if opt.name in given:
+            continue
+        if opt.choices:
+            values = [str(c) for c in opt.choices]
+        else:
+            values = [str(v) for v in dict.fromkeys([opt.default, *_round_numbers(opt.low, opt.high)])]
+        for v in values:
+            pair = f"{opt.name}={v}"
+            if partial and not pair.lower().startswith(partial):
+                continue
+            value = f"{prefix} {pair}".strip()
+            if len(value) <= 100:
+                out.append(app_commands.Choice(name=value, value=value))
+    if not out and current.strip():
+        out.append(app_commands.Choice(name=current.strip()[:100], value=current.strip()[:100]))
+    return out[:MAX_CHOICES]
+
+
+def _round_numbers(low: int | None, high: int | None) -> list[int]:
+    return [n for n in (25, 50, 100) if (low is None or n >= low) and (high is None or n <= high)]
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    data = getattr(interaction, "data", None) or {}
+    name = data.get("name") or data.get("custom_id") or "?"
+    return f"{name} by {getattr(interaction.user, 'id', '?')} in guild {interaction.guild_id}"

@@ -1,0 +1,147 @@
+"""How the table runtime reaches Discord: redraw the table message, ping whoever must act, post
+summaries.
+
+The runtime calls these from its own tasks, so every Discord error is caught and logged here: a
+deleted channel, a missing permission or an outage must never stop a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import discord
+
+from cogs import render
+from cogs.components import table_view
+from engine.core import Event
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
+
+
+class DiscordListener:
+    """The runtime's ``Listener``, backed by a discord.py client."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        # The last turn notice per table, deleted when the next one is posted so threads stay quiet.
+        self._notices: dict[str, Any] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._gates: dict[str, asyncio.Event] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, table_id: str) -> AsyncIterator[None]:
+        """Keep a table's turn notices and summaries waiting while the cog opens its thread, so the
+        first ping of a game lands in the thread like every later one."""
+        gate = asyncio.Event()
+        self._gates[table_id] = gate
+        try:
+            yield
+        finally:
+            gate.set()
+            if self._gates.get(table_id) is gate:
+                del self._gates[table_id]
+
+    async def _wait_gate(self, table_id: str) -> None:
+        gate = self._gates.get(table_id)
+        if gate is not None:
+            await gate.wait()
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def channel(self, channel_id: int | None) -> Any:
+        """A channel to send to, from the cache, else a partial one (no API call needed)."""
+        if channel_id is None:
+            return None
+        ch = self.bot.get_channel(channel_id)
+        if ch is None and hasattr(self.bot, "get_partial_messageable"):
+            ch = self.bot.get_partial_messageable(channel_id)
+        return ch
+
+    def where(self, table: Any) -> Any:
+        """Where a table talks: its thread once it has one, else the channel it was opened in."""
+        return self.channel(table.thread_id or table.channel_id)
+
+    # ---- Listener ---------------------------------------------------------------------------
+    async def redraw(self, table: Any) -> None:
+        try:
+            await self._redraw(table)
+        except Exception:
+            log.exception("Could not redraw table %s", table.id)
+
+    async def turn(self, table: Any, seats: Sequence[int]) -> None:
+        try:
+            await self._wait_gate(table.id)
+            await self._turn(table, seats)
+        except Exception:
+            log.exception("Could not post the turn notice of table %s", table.id)
+
+    async def summary(self, table: Any, events: Sequence[Event]) -> None:
+        try:
+            await self._wait_gate(table.id)
+            await self._summary(table, events)
+        except Exception:
+            log.exception("Could not post the summary of table %s", table.id)
+
+    # ---- the work ---------------------------------------------------------------------------
+    async def _redraw(self, table: Any) -> None:
+        if table.message_id is None:
+            return  # /game new posts the first message and records its id
+        channel = self.channel(table.channel_id)
+        if channel is None:
+            return
+        rendered = render.table_message(table)
+        view = table_view(table)
+        try:
+            await channel.get_partial_message(table.message_id).edit(
+                content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS
+            )
+        except discord.NotFound:
+            # Someone deleted the table message: post it again so the game stays playable.
+            msg = await channel.send(
+                content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS
+            )
+            table.message_id = msg.id
+
+    async def _turn(self, table: Any, seats: Sequence[int]) -> None:
+        people = [s for s in seats if 0 <= s < len(table.seats) and not table.seats[s].auto
+                  and table.seats[s].user_id is not None]
+        if not people:
+            return
+        async with self._lock(table.id):
+            await self._drop_notice(table.id)
+            where = self.where(table)
+            if where is None:
+                return
+            self._notices[table.id] = await where.send(
+                render.turn_notice(table, people), allowed_mentions=USER_PINGS
+            )
+
+    async def _summary(self, table: Any, events: Sequence[Event]) -> None:
+        rendered = render.summary(table, [e for e in events if e.to is None])
+        over = render.phase_of(table) == "finished"
+        if over:
+            async with self._lock(table.id):
+                await self._drop_notice(table.id)
+            self._locks.pop(table.id, None)
+        if rendered is None:
+            return
+        where = self.where(table)
+        if where is not None:
+            await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+
+    async def _drop_notice(self, table_id: str) -> None:
+        old = self._notices.pop(table_id, None)
+        if old is None:
+            return
+        try:
+            await old.delete()
+        except discord.HTTPException:
+            pass  # already gone, or no permission: a stale ping is harmless

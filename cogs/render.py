@@ -1,0 +1,521 @@
+"""Text for Discord: the public table message, the private hand view, event sentences, summaries.
+
+Pure functions over a ``Table`` and its engine state: no I/O, nothing awaited.  A public render
+reads only ``state.public_view()`` and public events (``event.to is None``), so nothing hidden can
+reach a channel through here; the hand text reads the one seat's ``SeatView`` and is only ever sent
+as an ephemeral reply to that player.
+
+Each game gets a :class:`Renderer` in :data:`RENDERERS`; a game without one falls back to the
+generic renderer, which shows seats, scores, whose turn it is and raw public events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from engine.cards import SUIT_SYMBOLS, Card, card
+from engine.core import Action, Decision, Event
+
+LOBBY_COLOUR = discord.Colour.blurple()
+RUNNING_COLOUR = discord.Colour.green()
+FINISHED_COLOUR = discord.Colour.gold()
+RECENT_LINES = 5
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A message to send or edit: text content and/or one embed."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+
+    def text(self) -> str:
+        """Every visible character (content and embed), for checks and logs."""
+        parts = [self.content or "", embed_text(self.embed) if self.embed is not None else ""]
+        return "\n".join(p for p in parts if p)
+
+
+def embed_text(embed: discord.Embed) -> str:
+    d = embed.to_dict()
+    parts = [d.get("title", ""), d.get("description", "")]
+    for f in d.get("fields", []):
+        parts += [f.get("name", ""), f.get("value", "")]
+    parts += [d.get("footer", {}).get("text", ""), d.get("author", {}).get("name", "")]
+    return "\n".join(p for p in parts if p)
+
+
+# ---- small helpers ---------------------------------------------------------------------------
+def label(c: Card | str) -> str:
+    """``Q♠`` for a card or a card code."""
+    return (c if isinstance(c, Card) else card(str(c))).label
+
+
+def labels(cs: Iterable[Card | str]) -> str:
+    return " ".join(label(c) for c in cs)
+
+
+def when(epoch: float | None) -> str:
+    """A Discord relative timestamp: every client shows a live countdown ("in 25 seconds")."""
+    return "" if epoch is None else f"<t:{int(epoch)}:R>"
+
+
+def clean(name: str) -> str:
+    # Display names are user-chosen: keep their markdown from restyling our message.
+    return discord.utils.escape_markdown(name)
+
+
+def seat_name(table: Any, seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(table.seats):
+        return "nobody"
+    return clean(table.seats[seat].name)
+
+
+def seat_badge(table: Any, seat: int) -> str:
+    s = table.seats[seat]
+    if s.is_ai:
+        return f"🤖 {clean(s.name)}"
+    if s.away or getattr(s, "left", False):
+        return f"🤖 {clean(s.name)} (away — AI playing)"
+    return clean(s.name)
+
+
+def player_name(table: Any, seat: int) -> str:
+    """A name for results: AIs marked, but not whether a person was away at some point."""
+    s = table.seats[seat]
+    return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
+
+
+def phase_of(table: Any) -> str:
+    return str(getattr(table.phase, "value", table.phase))
+
+
+def options_line(table: Any) -> str:
+    opts = " · ".join(f"{k} `{v}`" for k, v in (table.options or {}).items())
+    speed = f"speed `{table.speed}`"
+    return f"{opts} · {speed}" if opts else speed
+
+
+def game_title(table: Any) -> str:
+    try:
+        return str(table.entry.game.title)
+    except KeyError:
+        return str(table.game).capitalize()
+
+
+def table_title(table: Any) -> str:
+    return f"{game_title(table)} · table `{table.id}`"
+
+
+def action_label(action: Action) -> str:
+    """How a legal action reads on a button or in autocomplete: ``Q♠`` for a plain card play,
+    else the kind followed by card labels and words (``pass 2♣ 3♦ 4♥``)."""
+    if action.kind == "play" and action.cards and not action.args:
+        return labels(action.cards)
+    return " ".join([action.kind, *(c.label for c in action.cards), *action.args])
+
+
+def in_hand_order(actions: Sequence[Action], hand: Sequence[str] | None) -> list[Action]:
+    """Actions in the order the hand is fanned (the engine lists them in whatever order it found
+    them, which after a pass is not sorted)."""
+    pos = {code: i for i, code in enumerate(hand or ())}
+    return sorted(actions, key=lambda a: min((pos.get(c.code, len(pos)) for c in a.cards), default=len(pos)))
+
+
+def group_by_suit(codes: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """The hand fanned by suit in the order the engine sorted it: ``[("♣", ["2♣", "J♣"]), ...]``."""
+    groups: list[tuple[str, list[str]]] = []
+    for code in codes:
+        c = card(code)
+        sym = SUIT_SYMBOLS.get(c.suit, "🃏")
+        if not groups or groups[-1][0] != sym:
+            groups.append((sym, []))
+        groups[-1][1].append(c.label)
+    return groups
+
+
+def _public_events(events: Iterable[Event]) -> list[Event]:
+    return [e for e in events if e.to is None]
+
+
+# ---- the generic renderer -------------------------------------------------------------------
+class Renderer:
+    """Works for any game from what every engine provides (seats, scores, turn, public events);
+    a game's own renderer overrides the parts it can say better."""
+
+    lowest_wins = False
+
+    # -- public: the table message --
+    def table_message(self, table: Any) -> Rendered:
+        phase = phase_of(table)
+        if phase == "lobby":
+            return self.lobby(table)
+        if phase == "finished":
+            return self.finished(table)
+        return self.running(table)
+
+    def lobby(self, table: Any) -> Rendered:
+        entry_game = table.entry.game
+        e = discord.Embed(title=table_title(table), colour=LOBBY_COLOUR)
+        e.description = f"{entry_game.summary}\n{options_line(table)}".strip()
+        lines = []
+        for i, s in enumerate(table.seats):
+            host = " (host)" if s.user_id is not None and s.user_id == table.host_id else ""
+            lines.append(f"`{i + 1}` {seat_badge(table, i)}{host}")
+        free = _count(table.free_seats())
+        lines += ["`·` *free seat*"] * free
+        lo, hi = table.min_seats, table.max_seats
+        players = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        e.add_field(name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines) or "—", inline=False)
+        e.set_footer(text=f"{players} players. Join, or let the host add AIs and press Start "
+                          f"(empty seats become AIs). /game rules {table.game} for the rules.")
+        return Rendered(embed=e)
+
+    def running(self, table: Any) -> Rendered:
+        pv = table.state.public_view() if table.state is not None else {}
+        e = discord.Embed(title=table_title(table), colour=RUNNING_COLOUR)
+        e.description = self.status_line(table, pv)
+        e.add_field(name="Players", value=self.seat_lines(table, pv), inline=False)
+        recent = self.recent_lines(table)
+        if recent:
+            e.add_field(name="Recent", value="\n".join(recent), inline=False)
+        e.set_footer(text=f"{options_line(table).replace('`', '')} · press My hand to see your cards")
+        return Rendered(embed=e)
+
+    def finished(self, table: Any) -> Rendered:
+        e = discord.Embed(title=f"{table_title(table)} — finished", colour=FINISHED_COLOUR)
+        e.description = self.standings_text(table)
+        return Rendered(embed=e)
+
+    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+        return self.turn_line(table)
+
+    def turn_line(self, table: Any) -> str:
+        seats = list(table.to_act()) if table.state is not None else []
+        if not seats:
+            return ""
+        who = ", ".join(f"**{seat_name(table, s)}**" for s in seats)
+        deadline = self.deadline_of(table, seats)
+        return f"▶ {who} to act" + (f" · ⏰ {when(deadline)}" if deadline else "")
+
+    def deadline_of(self, table: Any, seats: Sequence[int]) -> float | None:
+        times = [table.deadlines[s] for s in seats if table.deadlines.get(s) is not None]
+        return min(times) if times else None
+
+    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+        scores = pv.get("scores") or [None] * len(table.seats)
+        acting = set(table.to_act()) if table.state is not None else set()
+        lines = []
+        for i in range(len(table.seats)):
+            mark = "▶" if i in acting else "·"
+            score = "" if i >= len(scores) or scores[i] is None else f" — **{scores[i]}**"
+            lines.append(f"{mark} `{i + 1}` {seat_badge(table, i)}{score}")
+        return "\n".join(lines)
+
+    def recent_lines(self, table: Any) -> list[str]:
+        out = [s for s in (self.event_text(table, e) for e in self.current_events(table)) if s]
+        return out[-RECENT_LINES:]
+
+    def current_events(self, table: Any) -> list[Event]:
+        """Recent public events of the current round only: cards named in earlier rounds may be back
+        in someone's hand after a new deal, and the message should be about the game as it is now."""
+        events = _public_events(table.recent)
+        for i in range(len(events) - 1, -1, -1):
+            if events[i].kind == "deal":
+                return events[i:]
+        return events
+
+    def event_text(self, table: Any, event: Event) -> str | None:
+        """A sentence for one public event, or ``None`` for events not worth a line."""
+        if event.to is not None:
+            return None
+        who = seat_name(table, event.seat) if event.seat is not None else ""
+        words = [label(x) if isinstance(x, Card) else str(x) for x in event.data]
+        return " ".join(p for p in (who, event.kind.replace("_", " "), *words) if p) + "."
+
+    def standings(self, table: Any) -> list[tuple[int, int, int | None]]:
+        """``(place, seat, score)`` best first.  The engine's outcome when the game finished; from
+        the public scores when the table was ended early."""
+        state = table.state
+        if state is None:
+            return []
+        outcome = state.outcome() if state.is_over else None
+        if outcome is not None:
+            rows = [(outcome.places[s], s, outcome.scores[s]) for s in range(len(outcome.scores))]
+            return sorted(rows)
+        scores = state.public_view().get("scores")
+        if not scores:
+            return [(1, s, None) for s in range(len(table.seats))]
+        sign = 1 if self.lowest_wins else -1
+        rows = []
+        for s, sc in enumerate(scores):
+            place = 1 + sum(1 for o in scores if sign * o < sign * sc)
+            rows.append((place, s, sc))
+        return sorted(rows)
+
+    def standings_text(self, table: Any) -> str:
+        rows = self.standings(table)
+        if not rows:
+            return f"The table was closed before the game started.\nSeed: `{table.seed}`"
+        lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
+        for place, seat, score in rows:
+            medal = MEDALS.get(place, f"{place}.")
+            pts = "" if score is None else f" — {score}"
+            lines.append(f"{medal} {player_name(table, seat)}{pts}")
+        lines.append(f"Seed: `{table.seed}` (replay it with the same seed and the game log)")
+        return "\n".join(lines)
+
+    # -- public: end of hand / game --
+    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+        events = _public_events(events)
+        ends = [e for e in events if e.kind.endswith("_end")]
+        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
+        if not ends and not over:
+            return None
+        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
+        lines = [s for s in (self.event_text(table, ev) for ev in ends if ev.kind != "game_end") if s]
+        if over:
+            lines.append(self.standings_text(table))
+        e.description = "\n".join(lines)
+        return Rendered(embed=e)
+
+    # -- private: what the player just did, to head their refreshed hand view --
+    def ack(self, table: Any, seat: int, events: Sequence[Event]) -> str:
+        for e in events:
+            if e.seat == seat and e.to is None:
+                text = self.own_text(table, e)
+                if text:
+                    return text
+        return "Done."
+
+    def own_text(self, table: Any, event: Event) -> str | None:
+        return self.event_text(table, event)
+
+    # -- public: turn notice --
+    def turn_notice(self, table: Any, seats: Sequence[int]) -> str:
+        mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in seats if table.seats[s].user_id is not None)
+        deadline = self.deadline_of(table, seats)
+        tail = f" ({when(deadline)})" if deadline else ""
+        return f"{mentions}, your turn — press **My hand**{tail}"
+
+    # -- private: the hand view --
+    def hand_text(self, sv: Any) -> str:
+        table, seat, view = sv.table, sv.seat, sv.view or {}
+        lines = [f"**Your hand** · {table_title(table)} · seat {seat + 1}"]
+        hand = view.get("hand")
+        if hand is not None:
+            if hand:
+                lines += [" ".join(cards) for _, cards in group_by_suit(hand)]
+            else:
+                lines.append("*(no cards)*")
+        lines += self.hand_extra(sv)
+        lines.append(self.decision_line(sv))
+        return "\n".join(line for line in lines if line)
+
+    def hand_extra(self, sv: Any) -> list[str]:
+        return []
+
+    def decision_line(self, sv: Any) -> str:
+        table, decision = sv.table, sv.decision
+        if phase_of(table) == "finished" or (table.state is not None and table.state.is_over):
+            return "The game is over."
+        if decision is None:
+            waiting = [seat_name(table, s) for s in table.to_act()] if table.state is not None else []
+            return f"Waiting for {', '.join(waiting)}." if waiting else "Nothing to decide right now."
+        deadline = f" ⏰ {when(sv.deadline)}" if sv.deadline else ""
+        return f"**Your move:** {self.decision_prompt(sv, decision)}{deadline}"
+
+    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+        if decision.pick:
+            return f"{decision.prompt} Pick {decision.pick} in the menu (or use /play)."
+        return f"{decision.prompt} Use the buttons (or /play)."
+
+
+def _count(free: Any) -> int:
+    return free if isinstance(free, int) else len(free)
+
+
+# ---- Hearts ------------------------------------------------------------------------------------
+_PASS_OFFSET = {"left": 1, "right": 3, "across": 2, "hold": 0}
+
+
+def _winning_card(cards: Sequence[Card | str]) -> Card:
+    cs = [c if isinstance(c, Card) else card(str(c)) for c in cards]
+    led = cs[0].suit
+    return max((c for c in cs if c.suit == led), key=lambda c: c.value)
+
+
+class HeartsRenderer(Renderer):
+    lowest_wins = True
+
+    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+        hand_no = pv.get("hand_no", 0) + 1
+        phase = pv.get("phase")
+        if phase == "pass":
+            head = f"Hand {hand_no} · passing 3 cards **{pv['pass_dir']}**"
+        else:
+            broken = "♥ broken" if pv.get("hearts_broken") else "♥ not broken yet"
+            dir_ = "no passing" if pv.get("pass_dir") == "hold" else f"passed {pv.get('pass_dir')}"
+            head = f"Hand {hand_no} ({dir_}) · trick {min(pv.get('trick_no', 0) + 1, 13)}/13 · {broken}"
+        lines = [head]
+        if phase == "pass":
+            waiting = [s for s in range(len(pv.get("passed", []))) if not pv["passed"][s]]
+            if waiting:
+                who = ", ".join(f"**{seat_name(table, s)}**" for s in waiting)
+                deadline = self.deadline_of(table, waiting)
+                lines.append(f"Waiting for {who} to choose" + (f" · ⏰ {when(deadline)}" if deadline else ""))
+        elif pv.get("turn") is not None:
+            turn = pv["turn"]
+            deadline = self.deadline_of(table, [turn])
+            lines.append(f"▶ **{seat_name(table, turn)}** to play" + (f" · ⏰ {when(deadline)}" if deadline else ""))
+        trick = pv.get("trick") or []
+        if trick:
+            lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
+        elif pv.get("last_trick"):
+            lt = pv["last_trick"]
+            best = _winning_card([c for _, c in lt["cards"]])
+            lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {best.label} (+{lt['points']})")
+        return "\n".join(lines)
+
+    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+        scores, points = pv.get("scores", []), pv.get("hand_points", [])
+        left, passed = pv.get("cards_left", []), pv.get("passed", [])
+        phase, turn = pv.get("phase"), pv.get("turn")
+        lines = []
+        for i in range(len(table.seats)):
+            if phase == "play" and i == turn:
+                mark = "▶"
+            elif phase == "pass":
+                mark = "✅" if i < len(passed) and passed[i] else "⏳"
+            else:
+                mark = "·"
+            hand_pts = points[i] if i < len(points) else 0
+            cards = f" · {left[i]} cards" if i < len(left) else ""
+            lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
+                         f"(+{hand_pts} this hand){cards}")
+        return "\n".join(lines)
+
+    def event_text(self, table: Any, event: Event) -> str | None:
+        if event.to is not None:
+            return None
+        k, d = event.kind, event.data
+        who = seat_name(table, event.seat)
+        if k == "deal":
+            hand_no, direction = d[0], d[1]
+            tail = "no passing this hand" if direction == "hold" else f"pass 3 cards {direction}"
+            return f"Hand {int(hand_no) + 1} dealt — {tail}."
+        if k == "pass_chosen":
+            return f"{who} chose 3 cards to pass."
+        if k == "exchange":
+            return f"Cards passed {d[0]}." if d else "Cards passed."
+        if k == "play":
+            return f"{who} played {label(d[0])}."
+        if k == "hearts_broken":
+            return "Hearts are broken! 💔"
+        if k == "trick":
+            pts, cards = d[1], d[2:]
+            return f"{who} took the trick with {_winning_card(cards).label} (+{pts})."
+        if k == "hand_end":
+            n = len(table.seats)
+            pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
+            parts = " · ".join(f"{seat_name(table, s)} +{pts[s]} → {scores[s]}" for s in range(n))
+            moon_text = f" 🌙 {seat_name(table, moon)} shot the moon!" if moon is not None and moon >= 0 else ""
+            return f"Hand over: {parts}.{moon_text}"
+        if k == "game_end":
+            best = min(d)
+            winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
+            return f"Game over — {winners} won with {best}."
+        return super().event_text(table, event)
+
+    def own_text(self, table: Any, event: Event) -> str | None:
+        if event.kind == "play":
+            return f"You played {label(event.data[0])}."
+        if event.kind == "pass_chosen":
+            return "You chose your 3 cards to pass."
+        return super().own_text(table, event)
+
+    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+        events = _public_events(events)
+        hand_end = next((e for e in events if e.kind == "hand_end"), None)
+        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
+        if hand_end is None and not over:
+            return None
+        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
+        if hand_end is not None:
+            n = len(table.seats)
+            d = hand_end.data
+            pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
+            pv = table.state.public_view() if table.state is not None else {}
+            hand_no = pv.get("hand_no", 0) + (1 if pv.get("phase") == "over" else 0)
+            lines = [f"**End of hand {hand_no}**"]
+            if moon is not None and moon >= 0:
+                lines.append(f"🌙 **{seat_name(table, moon)} shot the moon!**")
+            for s in range(n):
+                lines.append(f"{player_name(table, s)}: +{pts[s]} → **{scores[s]}**")
+            e.description = "\n".join(lines)
+        if over:
+            e.add_field(name="Game over", value=self.standings_text(table), inline=False)
+        return Rendered(embed=e)
+
+    def hand_extra(self, sv: Any) -> list[str]:
+        table, view, seat = sv.table, sv.view or {}, sv.seat
+        lines = []
+        direction = view.get("pass_dir")
+        n = len(table.seats)
+        passing, received = view.get("passing") or [], view.get("received") or []
+        if direction and direction != "hold" and passing:
+            to = seat_name(table, (seat + _PASS_OFFSET[direction]) % n)
+            verb = "You pass" if view.get("phase") == "pass" else "You passed"
+            lines.append(f"{verb} {labels(passing)} {direction} to {to}.")
+        if direction and direction != "hold" and received:
+            frm = seat_name(table, (seat - _PASS_OFFSET[direction]) % n)
+            lines.append(f"You received {labels(received)} from {frm}.")
+        trick = view.get("trick") or []
+        if trick:
+            lines.append("On the table: " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
+        scores = view.get("scores")
+        if scores and seat < len(scores):
+            lines.append(f"Your score: {scores[seat]} (+{view.get('hand_points', [0] * n)[seat]} this hand)")
+        return lines
+
+    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+        if decision.kind == "pass" and decision.pick:
+            direction = (sv.view or {}).get("pass_dir", "")
+            to = seat_name(sv.table, (sv.seat + _PASS_OFFSET.get(direction, 0)) % len(sv.table.seats))
+            return f"choose {decision.pick} cards to pass {direction} to {to} in the menu below (or /play)."
+        if decision.kind == "play":
+            return "play a card — press one of the buttons below (or /play)."
+        return super().decision_prompt(sv, decision)
+
+
+RENDERERS: dict[str, Renderer] = {"hearts": HeartsRenderer()}
+GENERIC = Renderer()
+
+
+def renderer_for(game: str) -> Renderer:
+    """The game's renderer, or the generic one: a new game shows up before it gets its own."""
+    return RENDERERS.get(game, GENERIC)
+
+
+def table_message(table: Any) -> Rendered:
+    return renderer_for(table.game).table_message(table)
+
+
+def hand_text(sv: Any) -> str:
+    return renderer_for(sv.table.game).hand_text(sv)
+
+
+def event_text(table: Any, event: Event) -> str | None:
+    return renderer_for(table.game).event_text(table, event)
+
+
+def summary(table: Any, events: Sequence[Event]) -> Rendered | None:
+    return renderer_for(table.game).summary(table, events)
+
+
+def turn_notice(table: Any, seats: Sequence[int]) -> str:
+    return renderer_for(table.game).turn_notice(table, seats)

@@ -1,0 +1,370 @@
+"""Small stand-ins for the parts of Discord the cog touches: channels, threads, messages,
+interactions and the bot.  They record what was sent where, and every PUBLIC send or edit is
+inspected the moment it happens against the cards hidden at that moment.
+
+A later issue builds a full fake Discord server; these are deliberately light.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord.components import _component_factory
+from discord.ui.view import _component_to_item
+
+from cogs.components import DYNAMIC_ITEMS, TABLE_TEMPLATE
+from cogs.render import embed_text
+from engine.cards import ALL_CARDS, card
+
+ALL_CODES = {c.code for c in ALL_CARDS}
+MISSING: Any = object()
+
+
+def _http_error(cls: type[discord.HTTPException], status: int, text: str) -> discord.HTTPException:
+    return cls(SimpleNamespace(status=status, reason=text), text)
+
+
+def custom_ids(view: discord.ui.View | None) -> list[str]:
+    if view is None:
+        return []
+    return [getattr(item, "custom_id", "") for item in view.walk_children()]
+
+
+class World:
+    """The fake server: ids, channels, and the inspector of public output."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(10_000)
+        self.channels: dict[int, FakeChannel] = {}
+        self.runtime: Any = None
+        self.public: list[tuple[str, str]] = []  # (where, text) of every public send/edit
+        self.violations: list[str] = []
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def channel(self, name: str = "cards", *, threads: bool = True) -> FakeChannel:
+        ch = FakeChannel(self, self.new_id(), name, threads=threads)
+        self.channels[ch.id] = ch
+        return ch
+
+    def hidden_now(self) -> set[str]:
+        hidden: set[str] = set()
+        for t in (self.runtime.tables.values() if self.runtime is not None else ()):
+            if t.state is not None:
+                hidden |= t.state.hidden_from(None)
+        return hidden
+
+    def check_public(self, where: str, content: str | None, embed: discord.Embed | None, view: Any) -> None:
+        """Nothing in any hand may show in public: neither as a label (Q♠) nor as a code (QS),
+        and no public component id may carry a card at all."""
+        text = "\n".join(p for p in (content or "", embed_text(embed) if embed is not None else "") if p)
+        self.public.append((where, text))
+        for code in sorted(self.hidden_now()):
+            if card(code).label in text:
+                self.violations.append(f"{where}: hidden {card(code).label} shown in {text!r}")
+            if re.search(rf"(?<![A-Za-z0-9]){re.escape(code)}(?![A-Za-z0-9])", text):
+                self.violations.append(f"{where}: hidden {code} shown in {text!r}")
+        for cid in custom_ids(view if isinstance(view, discord.ui.View) else None):
+            if not re.fullmatch(TABLE_TEMPLATE, cid) or any(part in ALL_CODES for part in cid.split(":")):
+                self.violations.append(f"{where}: public component id {cid!r}")
+
+
+class FakeMessage:
+    def __init__(
+        self,
+        world: World,
+        channel: FakeChannel | None,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+        *,
+        ephemeral: bool = False,
+    ) -> None:
+        self.world = world
+        self.id = world.new_id()
+        self.channel = channel
+        self.content = content
+        self.embed = embed
+        self.view = view
+        self.ephemeral = ephemeral
+        self.deleted = False
+        self.edits = 0
+
+    @property
+    def text(self) -> str:
+        return "\n".join(p for p in (self.content or "", embed_text(self.embed) if self.embed else "") if p)
+
+    def apply_edit(self, content: Any = MISSING, embed: Any = MISSING, view: Any = MISSING) -> None:
+        if content is not MISSING:
+            self.content = content
+        if embed is not MISSING:
+            self.embed = embed
+        if view is not MISSING:
+            self.view = view
+        self.edits += 1
+        if not self.ephemeral:
+            self.world.check_public(f"edit in #{self.channel.name if self.channel else '?'}", self.content,
+                                    self.embed, self.view)
+
+    async def edit(self, *, content: Any = MISSING, embed: Any = MISSING, view: Any = MISSING, **_: Any) -> None:
+        if self.deleted:
+            raise _http_error(discord.NotFound, 404, "Unknown Message")
+        self.apply_edit(content, embed, view)
+
+    async def delete(self) -> None:
+        if self.deleted:
+            raise _http_error(discord.NotFound, 404, "Unknown Message")
+        self.deleted = True
+        if self.channel is not None:
+            self.channel.messages.pop(self.id, None)
+
+    async def create_thread(self, *, name: str, auto_archive_duration: int | None = None, **_: Any) -> FakeThread:
+        assert self.channel is not None
+        if not self.channel.threads:
+            raise _http_error(discord.Forbidden, 403, "Missing Permissions")
+        thread = FakeThread(self.world, self.id, name, parent=self.channel)
+        self.world.channels[thread.id] = thread
+        return thread
+
+
+class FakePartialMessage:
+    def __init__(self, channel: FakeChannel, message_id: int) -> None:
+        self.channel = channel
+        self.id = message_id
+
+    def _resolve(self) -> FakeMessage:
+        msg = self.channel.messages.get(self.id)
+        if msg is None:
+            raise _http_error(discord.NotFound, 404, "Unknown Message")
+        return msg
+
+    async def edit(self, **kwargs: Any) -> None:
+        await self._resolve().edit(**kwargs)
+
+    async def delete(self) -> None:
+        await self._resolve().delete()
+
+    async def create_thread(self, **kwargs: Any) -> FakeThread:
+        return await self._resolve().create_thread(**kwargs)
+
+
+class FakeChannel:
+    def __init__(self, world: World, channel_id: int, name: str, *, threads: bool = True) -> None:
+        self.world = world
+        self.id = channel_id
+        self.name = name
+        self.threads = threads  # False: the bot lacks Create Public Threads here
+        self.messages: dict[int, FakeMessage] = {}
+        self.sent: list[FakeMessage] = []
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def add(self, msg: FakeMessage) -> FakeMessage:
+        self.messages[msg.id] = msg
+        self.sent.append(msg)
+        return msg
+
+    async def send(
+        self, content: str | None = None, *, embed: discord.Embed | None = None, view: Any = None, **_: Any
+    ) -> FakeMessage:
+        msg = self.add(FakeMessage(self.world, self, content, embed, view))
+        self.world.check_public(f"send in #{self.name}", content, embed, view)
+        return msg
+
+    def get_partial_message(self, message_id: int) -> FakePartialMessage:
+        return FakePartialMessage(self, message_id)
+
+
+class FakeThread(FakeChannel):
+    def __init__(self, world: World, thread_id: int, name: str, *, parent: FakeChannel) -> None:
+        super().__init__(world, thread_id, name, threads=False)
+        self.parent = parent
+
+
+@dataclass
+class FakeUser:
+    id: int
+    display_name: str
+
+    @property
+    def name(self) -> str:
+        return self.display_name.lower()
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+class FakeBot:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.cogs: dict[str, Any] = {}
+        self.user = FakeUser(1, "Deckhand")
+
+    def get_channel(self, channel_id: int) -> FakeChannel | None:
+        return self.world.channels.get(channel_id)
+
+    def get_cog(self, name: str) -> Any:
+        return self.cogs.get(name)
+
+
+class FakeResponse:
+    """``interaction.response``: exactly one answer per interaction, as Discord enforces."""
+
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self._i = interaction
+        self._done = False
+        self.deferred: dict[str, bool] | None = None
+
+    def is_done(self) -> bool:
+        return self._done
+
+    def _answer(self) -> None:
+        if self._done:
+            self._i.errors.append("answered twice")
+            raise AssertionError("This interaction has already been responded to")
+        self._done = True
+
+    async def send_message(
+        self,
+        content: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        view: Any = None,
+        ephemeral: bool = False,
+        **_: Any,
+    ) -> SimpleNamespace:
+        self._answer()
+        channel = self._i.channel
+        msg = FakeMessage(self._i.world, channel, content, embed, view, ephemeral=ephemeral)
+        if not ephemeral:
+            channel.add(msg)
+            self._i.world.check_public(f"response in #{channel.name}", content, embed, view)
+        self._i.replies.append(msg)
+        self._i.original = msg
+        return SimpleNamespace(resource=msg, message_id=msg.id)
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        self._answer()
+        self.deferred = {"ephemeral": ephemeral, "thinking": thinking}
+
+    async def edit_message(
+        self, *, content: Any = MISSING, embed: Any = MISSING, view: Any = MISSING, **_: Any
+    ) -> None:
+        self._answer()
+        target = self._i.message
+        if target is None:
+            raise AssertionError("edit_message needs a component interaction")
+        target.apply_edit(content, embed, view)
+        self._i.edited.append(target)
+
+
+class FakeFollowup:
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self._i = interaction
+
+    async def send(
+        self,
+        content: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        view: Any = None,
+        ephemeral: bool = False,
+        **_: Any,
+    ) -> FakeMessage:
+        if not self._i.response.is_done():
+            self._i.errors.append("followup before response")
+            raise AssertionError("followup before the interaction was answered")
+        channel = self._i.channel
+        msg = FakeMessage(self._i.world, channel, content, embed, view, ephemeral=ephemeral)
+        if not ephemeral:
+            channel.add(msg)
+            self._i.world.check_public(f"followup in #{channel.name}", content, embed, view)
+        self._i.replies.append(msg)
+        return msg
+
+
+@dataclass
+class FakeInteraction:
+    world: World
+    client: FakeBot
+    user: FakeUser
+    channel: FakeChannel
+    guild_id: int | None = 1
+    message: FakeMessage | None = None  # the message a component was on
+    manage_guild: bool = False
+    namespace: Any = field(default_factory=SimpleNamespace)
+    data: dict[str, Any] = field(default_factory=dict)
+    replies: list[FakeMessage] = field(default_factory=list)
+    edited: list[FakeMessage] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    original: FakeMessage | None = None
+
+    def __post_init__(self) -> None:
+        self.response = FakeResponse(self)
+        self.followup = FakeFollowup(self)
+
+    @property
+    def channel_id(self) -> int:
+        return self.channel.id
+
+    @property
+    def guild(self) -> Any:
+        return None if self.guild_id is None else SimpleNamespace(id=self.guild_id)
+
+    @property
+    def permissions(self) -> discord.Permissions:
+        return discord.Permissions(manage_guild=self.manage_guild)
+
+    async def original_response(self) -> FakeMessage:
+        if self.original is None:
+            raise _http_error(discord.NotFound, 404, "Unknown interaction")
+        return self.original
+
+    async def edit_original_response(self, *, content: Any = MISSING, embed: Any = MISSING, view: Any = MISSING,
+                                     **_: Any) -> FakeMessage:
+        msg = await self.original_response()
+        msg.apply_edit(content, embed, view)
+        return msg
+
+    # -- what the user saw --
+    @property
+    def last(self) -> FakeMessage:
+        assert self.replies or self.edited, "the interaction got no answer"
+        return self.edited[-1] if self.edited else self.replies[-1]
+
+
+async def click(
+    world: World, bot: FakeBot, user: FakeUser, message: FakeMessage, custom_id: str,
+    values: list[str] | None = None,
+) -> FakeInteraction:
+    """Use a component the way discord.py dispatches it: rebuild the item from its wire form (as
+    ``View.from_message`` does), find the DynamicItem whose template matches the id, let it rebuild
+    itself from the id, refresh its state from the payload, then check and call it."""
+    item = next((i for i in message.view.walk_children() if getattr(i, "custom_id", None) == custom_id), None)
+    assert item is not None, f"no component {custom_id!r} on the message"
+    wire = item.to_component_dict()
+    base = _component_to_item(_component_factory(wire))
+    interaction = FakeInteraction(world, bot, user, message.channel, message=message)
+    interaction.data = {"custom_id": custom_id, "component_type": wire["type"]}
+    if values is not None:
+        interaction.data["values"] = values
+    for cls in DYNAMIC_ITEMS:
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            break
+    else:
+        raise AssertionError(f"{custom_id!r} matches no registered DynamicItem")
+    dynamic = await cls.from_custom_id(interaction, base, match)
+    dynamic._refresh_state(interaction, interaction.data)
+    if await dynamic.interaction_check(interaction):
+        await dynamic.callback(interaction)
+    return interaction

@@ -1,0 +1,71 @@
+"""bot.py: configuration, the exit without a token, and what setup_hook wires together."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+import bot
+from cogs.components import DYNAMIC_ITEMS
+from cogs.game import GameCog
+from cogs.listener import DiscordListener
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_no_token_exits_2_with_one_helpful_paragraph(tmp_path: Path) -> None:
+    # A copy of bot.py in an empty directory: it reads only the .env beside itself, so a developer's
+    # real .env (next to the real bot.py) cannot leak into this run.
+    shutil.copy(ROOT / "bot.py", tmp_path / "bot.py")
+    result = subprocess.run(
+        [sys.executable, str(tmp_path / "bot.py")],
+        cwd=tmp_path, env={"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    out = result.stderr.strip()
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "\n" not in out  # one paragraph
+    for words in ("DISCORD_TOKEN=", ".env", "discord.com/developers", "README"):
+        assert words in out
+
+
+def test_config_reading() -> None:
+    assert bot.load_config({"DISCORD_TOKEN": " t0k "}) == bot.Config("t0k", None, "INFO")
+    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"})
+    assert cfg.dev_guild_id == 123 and cfg.log_level == "DEBUG"
+    for bad in ({}, {"DISCORD_TOKEN": "  "}, {"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "my server"},
+                {"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}):
+        with pytest.raises(bot.ConfigError):
+            bot.load_config(bad)
+    assert bot.main({}) == 2
+
+
+async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
+    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
+    intents = deckhand.intents
+    assert not (intents.members or intents.presences or intents.message_content)
+    synced: list[object] = []
+
+    async def fake_sync(*, guild=None):
+        synced.append(guild)
+        return []
+
+    deckhand.tree.sync = fake_sync  # no network in tests
+    await deckhand.setup_hook()
+    try:
+        assert isinstance(deckhand.runtime.listener, DiscordListener)
+        cog = deckhand.get_cog("GameCog")
+        assert isinstance(cog, GameCog) and cog.runtime is deckhand.runtime
+        registered = set(deckhand._connection._view_store._dynamic_items.values())
+        assert set(DYNAMIC_ITEMS) <= registered
+        assert [getattr(g, "id", None) for g in synced] == [42]
+        names = {c.qualified_name for c in deckhand.tree.walk_commands(guild=discord.Object(42))}
+        assert {"game new", "game join", "game leave", "game ai", "game start", "game end", "game list",
+                "game rules", "hand", "play"} <= names
+    finally:
+        await deckhand.runtime.close()

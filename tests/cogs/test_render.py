@@ -1,0 +1,103 @@
+"""The renderer on its own: sentences, hands, summaries, and the generic fallback."""
+
+from __future__ import annotations
+
+from cogs import render
+from engine.cards import card
+from engine.core import Event
+from engine.hearts import Hearts
+from tables.runtime import SeatView
+from tables.table import Phase, Seat, Table
+
+QS, AS, TH, TWO_C = card("QS"), card("AS"), card("TH"), card("2C")
+
+
+def hearts_table(**kw) -> Table:
+    t = Table(id="ABC234", game="hearts", options=Hearts.read_options({}), speed="normal", guild_id=1,
+              channel_id=2, host_id=10, seats=[Seat(10, "Ali"), Seat(11, "Bea"), Seat(None, "AI 1", is_ai=True),
+                                               Seat(12, "Cy", away=True)], **kw)
+    return t
+
+
+def test_event_sentences() -> None:
+    t = hearts_table()
+    say = render.renderer_for("hearts").event_text
+    # Bea led A♠, Ali dropped Q♠ on it: Bea's A♠ wins, not the first card and not the Q♠.
+    assert say(t, Event("trick", 1, (4, 13, AS, card("3S"), QS, card("5S")))) == "Bea took the trick with A♠ (+13)."
+    assert say(t, Event("trick", 0, (4, 13, QS, card("3S"), card("2H"), TH))) == "Ali took the trick with Q♠ (+13)."
+    assert say(t, Event("play", 3, (TH,))) == "Cy played 10♥."
+    assert say(t, Event("deal", None, (2, "across"))) == "Hand 3 dealt — pass 3 cards across."
+    assert say(t, Event("deal", None, (3, "hold"))) == "Hand 4 dealt — no passing this hand."
+    assert say(t, Event("pass_chosen", 2, ())) == "AI 1 chose 3 cards to pass."
+    assert "shot the moon" in say(t, Event("hand_end", None, (0, 26, 26, 26, 0, 10, 40, 30, 26)))
+    assert say(t, Event("game_end", None, (40, 101, 40, 77))) == "Game over — Ali and AI 1 won with 40."
+    # Private events never become public sentences.
+    assert say(t, Event("received", 0, (3, QS, AS, TH), 0)) is None
+
+
+def test_lobby_message() -> None:
+    t = hearts_table()
+    t.seats = t.seats[:2]
+    text = render.table_message(t).text()
+    assert "Hearts · table `ABC234`" in text
+    assert Hearts.summary in text
+    assert "rules `classic`" in text and "target `100`" in text and "speed `normal`" in text
+    assert "Ali (host)" in text and "Bea" in text and text.count("free seat") == 2
+
+
+def test_running_message_shows_public_state_only() -> None:
+    t = hearts_table(phase=Phase.RUNNING, seed=99)
+    t.state = Hearts.create(4, {"rules": "mcgill"}, seed=5)
+    t.deadlines = {t.state.public_view()["turn"]: 1_700_000_030.0}
+    leader = t.state.public_view()["turn"]
+    lead = t.state.decision(leader).actions[0]
+    t.recent = [e for e in t.state.apply(leader, lead) if e.to is None]
+    t.deadlines = {t.state.public_view()["turn"]: 1_700_000_030.0}
+    text = render.table_message(t).text()
+    assert "<t:1700000030:R>" in text
+    assert f"{render.seat_name(t, leader)} {lead.cards[0].label}" in text  # the card on the table
+    assert "🤖 AI 1" in text and "🤖 Cy (away" in text
+    hidden = t.state.hidden_from(None)
+    assert hidden and not any(card(c).label in text for c in hidden)
+
+
+def test_hand_text_groups_by_suit_and_says_what_to_do() -> None:
+    t = hearts_table(phase=Phase.RUNNING, seed=1)
+    t.state = Hearts.create(4, {}, seed=3)
+    view = t.state.view(0)
+    sv = SeatView(t, 0, view, t.state.decision(0), 1_700_000_060.0)
+    text = render.hand_text(sv)
+    lines = text.splitlines()
+    for _, labels in render.group_by_suit(view["hand"]):
+        assert " ".join(labels) in lines
+    assert "pass left to Bea" in text and "<t:1700000060:R>" in text
+
+
+def test_generic_renderer_for_a_game_without_its_own() -> None:
+    assert render.renderer_for("siege") is render.GENERIC
+    t = hearts_table(phase=Phase.RUNNING, seed=1)
+    t.state = Hearts.create(4, {}, seed=3)
+    text = render.GENERIC.table_message(t).text()
+    assert "Ali" in text and "▶" in text
+    assert render.GENERIC.event_text(t, Event("play", 1, (QS,))) == "Bea play Q♠."
+
+
+def test_final_standings_and_seed() -> None:
+    t = hearts_table(phase=Phase.FINISHED, seed=4242, ended_early=True)
+    t.state = Hearts.create(4, {}, seed=3)
+    t.state.scores = [30, 12, 50, 12]
+    text = render.table_message(t).text()
+    assert "**Final standings** (ended early)" in text and "Seed: `4242`" in text
+    lines = text.splitlines()
+    assert lines.index("🥇 Bea — 12") < lines.index("🥉 Ali — 30") < lines.index("4. 🤖 AI 1 — 50")
+    assert "🥇 Cy — 12" in lines  # a shared first place
+
+
+def test_summary_of_a_hand_names_no_card() -> None:
+    t = hearts_table(phase=Phase.RUNNING, seed=1)
+    t.state = Hearts.create(4, {}, seed=3)
+    r = render.summary(t, [Event("hand_end", None, (0, 26, 26, 26, 0, 0, 26, 26, 26))])
+    text = r.text()
+    assert "Ali shot the moon" in text and "+26 → **26**" in text
+    assert not any(c.label in text for c in Hearts.create(4, {}, 0).all_cards())
+    assert render.summary(t, [Event("play", 0, (TWO_C,))]) is None
