@@ -252,11 +252,14 @@ class Hearts(Game):
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        # The hot path first: during play, _play's own turn check also refuses unknown seats.
+        if kind == "play" and self.phase == PLAY_PHASE:
+            return self._play(seat, action)
         if self.phase == OVER:
             raise IllegalAction("The game is over.", "game_over")
         if not 0 <= seat < 4:
             raise IllegalAction("There is no such seat.", "bad_seat")
-        kind = action.kind
         if kind == "play":
             return self._play(seat, action)
         if kind == "pass":
