@@ -50,9 +50,15 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
+def playable() -> dict[str, engine.core.GameEntry]:
+    """Games a table can be opened for: in the engine AND drawn by a renderer of their own (a game
+    whose engine lands before its Discord screens stays "coming soon")."""
+    return {name: e for name, e in engine.games().items() if name in render.RENDERERS}
+
+
 def coming_soon(game: str) -> str:
     title = GAMES.get(game, game)
-    ready = ", ".join(f"`{name}`" for name in sorted(engine.games()))
+    ready = ", ".join(f"`{name}`" for name in sorted(playable()))
     return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
 
 
@@ -152,7 +158,7 @@ class GameCog(commands.Cog):
     async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str) -> None:
         guild_id = self._guild(interaction)
         name = game.strip().lower()
-        entry = engine.games().get(name)
+        entry = playable().get(name)
         if entry is None:
             await self._say(interaction, coming_soon(name))
             return

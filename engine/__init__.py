@@ -1,6 +1,7 @@
 """Deckhand's rules engine: pure, synchronous and deterministic.  Importing it registers every game."""
 
-from engine import hearts as _hearts  # noqa: F401,E402  (registers itself)
+from engine import dalmuti as _dalmuti  # noqa: F401  (each game module registers itself)
+from engine import hearts as _hearts  # noqa: F401
 from engine.core import (  # noqa: F401
     AI,
     Action,
