@@ -2,6 +2,9 @@
 
 from engine import dalmuti as _dalmuti  # noqa: F401  (each game module registers itself)
 from engine import hearts as _hearts  # noqa: F401
+from engine import koth as _koth  # noqa: F401
+from engine import siege as _siege  # noqa: F401
+from engine import tricks as _tricks  # noqa: F401
 from engine.core import (  # noqa: F401
     AI,
     Action,

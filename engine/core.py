@@ -305,6 +305,11 @@ class AI(ABC):
     @abstractmethod
     def choose(self, state: Game, seat: int, rng: random.Random) -> Action: ...
 
+    def choose_optional(self, state: Game, seat: int, rng: random.Random) -> Action | None:
+        """While the table itself is acting (:meth:`Game.table_timer`), the other seats' decisions
+        are optional: the move this AI wants to make now, or ``None`` to let the table go on."""
+        return self.choose(state, seat, rng)
+
 
 class GameEntry(NamedTuple):
     game: type[Game]

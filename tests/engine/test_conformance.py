@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -14,7 +15,7 @@ import engine
 from engine.core import Action, Game, IllegalAction
 
 GAMES_TOTAL = 2000  # seeded games per registered game
-FULL_CHECK_EVERY = 10  # views and serialisation on every step of every 10th game, sampled on the rest
+FULL_CHECK_EVERY = 10  # every check on every step of every 10th game; sampled steps on the rest
 STEP_CAP = 20_000
 # Actions whose cards stay hidden (given face down): their public events must not show them.
 PRIVATE_KINDS = {"pass", "bury", "tax", "give", "return"}
@@ -26,6 +27,8 @@ LONGER: dict[str, list[dict[str, Any]]] = {
         {"rules": "classic", "target": 30, "moon": "shooter_minus_26"},
         {"rules": "mcgill", "target": 100},
     ],
+    "dalmuti": [{"hands": 3}],
+    "koth": [{"rounds": 3, "called_copy": "second", "ready_trick": 1}],
 }
 
 
@@ -33,19 +36,13 @@ def option_sets(name: str) -> list[dict[str, Any]]:
     return list(engine.get(name).game.short_options) + LONGER.get(name, [])
 
 
+_TOKEN = re.compile(r'[^\s"\[\]{},:]+')
+
+
 def strings_in(obj: Any) -> set[str]:
-    """Every string inside a JSON-safe value, split on spaces (card codes are single tokens)."""
-    out: set[str] = set()
-    if isinstance(obj, str):
-        out.update(obj.split())
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            out.update(strings_in(k))
-            out.update(strings_in(v))
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            out.update(strings_in(v))
-    return out
+    """Every token inside a JSON-safe value (card codes are single tokens).  Read off the JSON text,
+    which is many times faster than walking the value in Python."""
+    return set(_TOKEN.findall(obj if isinstance(obj, str) else json.dumps(obj, ensure_ascii=False)))
 
 
 def check_turns(g: Game) -> None:
@@ -77,9 +74,9 @@ def check_restore(g: Game, cls: type[Game]) -> Game:
     r = cls.from_dict(data)
     assert r.to_dict() == g.to_dict()
     for seat in range(g.players):
-        assert [a.code for a in r.legal_actions(seat)] == [a.code for a in g.legal_actions(seat)] or (
-            r.decision(seat) == g.decision(seat)
-        )
+        # Comparing decisions says the same as comparing legal actions, without enumerating a big
+        # pick (King of the Hill's bury: 8 of 28 cards is three million actions).
+        assert r.decision(seat) == g.decision(seat)
     return r
 
 
@@ -94,12 +91,13 @@ def playout(name: str, seed: int, options: dict[str, Any], full: bool) -> None:
     log: list[tuple[int, str]] = []
     hand_total = 0 if name == "hearts" else None
     for step in range(STEP_CAP):
-        check_turns(g)
+        sample = full or step % 17 == 0
+        if sample or g.is_over:
+            check_turns(g)
         if g.is_over:
             break
-        assert Counter(c.code for c in g.all_cards()) == deck, "a card was lost or duplicated"
-        sample = full or step % 17 == 0
         if sample:
+            assert Counter(c.code for c in g.all_cards()) == deck, "a card was lost or duplicated"
             check_views(g)
             restored = check_restore(g, cls)
         seat = rng.choice(g.to_act())
@@ -131,10 +129,13 @@ def playout(name: str, seed: int, options: dict[str, Any], full: bool) -> None:
     assert again.to_dict() == g.to_dict()
 
 
-@pytest.mark.parametrize("name", sorted(engine.games()))
-def test_random_playouts_keep_every_invariant(name):
+CHUNK = 500  # seeds per test item, so parallel workers share the load evenly
+
+
+@pytest.mark.parametrize("name,start", [(n, s) for n in sorted(engine.games()) for s in range(0, GAMES_TOTAL, CHUNK)])
+def test_random_playouts_keep_every_invariant(name, start):
     sets = option_sets(name)
-    for i in range(GAMES_TOTAL):
+    for i in range(start, start + CHUNK):
         playout(name, seed=i, options=sets[i % len(sets)], full=i % FULL_CHECK_EVERY == 0)
 
 

@@ -1,0 +1,401 @@
+"""The line protocol of Tricks (RULES.md §2, seed 004) for players that are programs.
+
+A program player is a process that talks on stdin/stdout, one message a line::
+
+    |MESSAGE_TYPE|MESSAGE_KEY|DATA...|END|
+
+Faces are ``23456789TJQKA``, suits ``SCHD`` (so ``10S`` and ``1S`` are bad cards).  What a player
+hears, in order (hands and tricks count from 0; names are the seats' names)::
+
+    |INFO|start game|n1|n2|n3|n4|END|              seat order
+    |INFO|start hand|h|END|                         per hand
+    |INFO|cards|6H 7D AC ...|END|                   privately, the 13 cards dealt
+    |INFO|start trick|t|leader|n|n|n|END|           per trick: players in order, leader first
+    |QUERY|card|END|                                to each player in turn, answered by
+    |RESPONSE|card|QS|END|                          ... this
+    |INFO|played|name|QS|END|                       each valid card
+    |INFO|end trick|t|winner|running total|END|     the winner's game score after the trick
+    |INFO|end hand|h|END|                          after 13 tricks
+    |INFO|bad card|name|what|END|                   a bad answer, then end hand and a fresh deal
+    |INFO|end game|n1 s1|n2 s2|n3 s3|n4 s4|END|     seat order
+
+``bad card`` carries what the program answered, as the seed's example does (the card field of a
+well-formed response, else the whole line, cut to 40 characters and without ``|``), or, when it
+answered nothing, ``(timeout)``, ``(exit)``, ``(closed)`` (it closed its output but still runs),
+``(too long)`` (a line over :data:`MAX_LINE` bytes) or ``(not reading)`` (it stopped reading its
+input).
+
+:class:`ProgramPlayer` runs one program: never through a shell (``shlex.split(command)`` plus the
+player's name as its first argument), in its own process group, which is killed on close.  A
+program can be slow, silent, noisy, dead or hostile; none of it can hang or crash the caller:
+every answer has a deadline, lines are bounded, unsolicited output is discarded, and a program
+that stops reading its input is dropped before its pending output can fill memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import subprocess
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from engine.cards import Card, card
+from engine.core import Action, Event
+from engine.tricks import BAD, PLAY, clean_bad_text
+
+FACES = "23456789TJQKA"
+SUITS = "SCHD"
+END = "END"
+QUERY_CARD = "|QUERY|card|END|"
+DEFAULT_TIMEOUT = 2.0
+#: The longest line a program may print (bytes, without the newline).  A card answer is 21.
+MAX_LINE = 4096
+#: Output waiting for a program that does not read it; past this the program is dropped.
+MAX_PENDING = 1 << 20
+#: After its output closes, how long to wait for a program to exit before calling it ``closed``.
+EXIT_WAIT = 0.5
+
+TIMEOUT, EXIT, CLOSED, TOO_LONG, NOT_READING = "timeout", "exit", "closed", "too long", "not reading"
+#: Problems after which the program can never answer again.
+FATAL = frozenset({EXIT, CLOSED, NOT_READING})
+
+
+class ProtocolError(ValueError):
+    """A line that does not follow the protocol.  ``text`` is what a ``bad card`` line reports."""
+
+    def __init__(self, reason: str, text: str) -> None:
+        super().__init__(reason)
+        self.text = text
+
+
+class Message(NamedTuple):
+    type: str
+    key: str
+    data: tuple[str, ...] = ()
+
+
+# ---- messages ----------------------------------------------------------------------------------
+def format_message(type_: str, key: str, *data: object) -> str:
+    """One protocol line, without its newline.  Fields must not hold ``|`` or line breaks."""
+    fields = [type_, key, *(str(d) for d in data)]
+    for f in fields:
+        if "|" in f or "\n" in f or "\r" in f:
+            raise ValueError(f"A protocol field cannot hold '|' or a line break: {f!r}.")
+    return "|" + "|".join(fields) + "|" + END + "|"
+
+
+def parse_message(line: str) -> Message:
+    """Read one line (a trailing newline or carriage return is allowed)."""
+    text = line.rstrip("\r\n")
+    parts = text.split("|")
+    # "|A|B|END|" splits into ["", "A", "B", "END", ""].
+    if len(parts) < 5 or parts[0] or parts[-1] or parts[-2] != END:
+        raise ProtocolError(f"Not a protocol message: {text!r}.", clean_bad_text(text))
+    return Message(parts[1], parts[2], tuple(parts[3:-2]))
+
+
+def parse_card(text: str) -> Card:
+    """A card exactly as the protocol writes it: face then suit, ``QS``, ``TD``."""
+    if len(text) != 2 or text[0] not in FACES or text[1] not in SUITS:
+        raise ProtocolError(f"{text!r} is not a card (faces {FACES}, suits {SUITS}).", clean_bad_text(text))
+    return card(text)
+
+
+def card_text(c: Card) -> str:
+    return c.code
+
+
+def response(c: Card) -> str:
+    """A program's answer to ``|QUERY|card|END|``."""
+    return format_message("RESPONSE", "card", card_text(c))
+
+
+def read_response(line: str) -> Card:
+    """The card in a ``|RESPONSE|card|XX|END|`` line; :class:`ProtocolError` for anything else."""
+    msg = parse_message(line)
+    if msg.type != "RESPONSE" or msg.key != "card" or len(msg.data) != 1:
+        raise ProtocolError(f"Expected |RESPONSE|card|XX|END|, got {line.strip()!r}.", clean_bad_text(line))
+    return parse_card(msg.data[0])
+
+
+def start_game(names: Sequence[str]) -> str:
+    return format_message("INFO", "start game", *names)
+
+
+def event_lines(event: Event, names: Sequence[str]) -> list[tuple[int | None, str]]:
+    """The protocol lines for one Tricks engine event: ``(seat, line)`` with ``seat`` ``None`` for
+    every player.  Events the protocol does not speak of give no line."""
+    k, d = event.kind, event.data
+    if k == "deal":
+        return [(None, format_message("INFO", "start hand", d[0]))]
+    if k == "dealt":
+        return [(event.to, format_message("INFO", "cards", " ".join(card_text(c) for c in d)))]
+    if k == "trick_start":
+        return [(None, format_message("INFO", "start trick", d[0], *(names[s] for s in d[1:])))]
+    if k == "play":
+        return [(None, format_message("INFO", "played", names[event.seat], card_text(d[0])))]  # type: ignore[index]
+    if k == "trick":
+        return [(None, format_message("INFO", "end trick", d[0], names[event.seat], d[1]))]  # type: ignore[index]
+    if k == "bad_card":
+        return [(None, format_message("INFO", "bad card", names[event.seat], d[0]))]  # type: ignore[index]
+    if k == "hand_end":
+        return [(None, format_message("INFO", "end hand", d[0]))]
+    if k == "game_end":
+        return [(None, format_message("INFO", "end game", *(f"{names[s]} {d[s]}" for s in range(len(names)))))]
+    return []
+
+
+class Answer(NamedTuple):
+    """What a program said to a query: its ``line``, or ``None`` and the ``problem``."""
+
+    line: str | None
+    problem: str | None = None
+
+
+def answer_action(answer: Answer, legal: Sequence[Card]) -> Action:
+    """The engine action for a program's answer: ``play`` for a legal card, else ``bad`` carrying
+    what it said (unreadable, ``10S``, not in its hand, not following suit, nothing at all)."""
+    if answer.line is None:
+        return Action(BAD, (), (f"({answer.problem})",))
+    try:
+        c = read_response(answer.line)
+    except ProtocolError as e:
+        return Action(BAD, (), tuple(e.text.split()))
+    if c not in legal:
+        return Action(BAD, (), (c.code,))
+    return PLAY[c]
+
+
+# ---- running a program -------------------------------------------------------------------------
+class ProgramError(Exception):
+    """A program that could not be started (the operator's command is wrong)."""
+
+
+_EOF: Any = object()
+
+
+def _expire(waiter: asyncio.Future[Any]) -> None:
+    if not waiter.done():
+        waiter.set_result(Answer(None, TIMEOUT))
+
+
+class _Pipes(asyncio.SubprocessProtocol):
+    def __init__(self, owner: ProgramPlayer) -> None:
+        self.owner = owner
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1:
+            self.owner._on_data(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            self.owner._on_eof()
+        elif fd == 0:
+            self.owner._stdin_open = False
+
+    def process_exited(self) -> None:
+        self.owner._on_exit()
+
+
+class ProgramPlayer:
+    """One program player.  ``send`` queues lines (they go out with the next query or at
+    close, which keeps a hand to a few writes); ``ask`` sends a query and waits for one answer
+    line at most ``timeout`` seconds.  Blank lines are ignored; any line printed when no query is
+    pending is discarded.  A late answer that arrives after the next query was sent is taken as
+    that query's answer: the protocol has no way to tell them apart."""
+
+    def __init__(
+        self,
+        command: str,
+        name: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_line: int = MAX_LINE,
+        stderr: int | None = subprocess.DEVNULL,
+        cwd: str | None = None,
+    ) -> None:
+        self.command = command
+        self.name = name
+        self.timeout = timeout
+        self.max_line = max_line
+        self.stderr = stderr
+        self.cwd = cwd
+        self.pid: int | None = None
+        #: Why the program can no longer play (one of :data:`FATAL`), or ``None``.
+        self.dead: str | None = None
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._stdin: asyncio.WriteTransport | None = None
+        self._stdin_open = False
+        self._out: list[str] = []
+        self._partial = b""
+        self._skipping = False
+        self._eof = False
+        self._waiter: asyncio.Future[Any] | None = None
+        self._exited: asyncio.Future[None] | None = None
+
+    @property
+    def argv(self) -> list[str]:
+        return [*shlex.split(self.command), self.name]
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._exited = loop.create_future()
+        try:
+            argv = self.argv
+            if len(argv) < 2:
+                raise ValueError("the command is empty")
+            transport, _ = await loop.subprocess_exec(
+                lambda: _Pipes(self), *argv,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                cwd=self.cwd, start_new_session=True,  # its own process group, killed as one on close
+            )
+        except (OSError, ValueError) as e:
+            raise ProgramError(f"Cannot start {self.command!r}: {e}") from None
+        self._transport = transport
+        self.pid = transport.get_pid()
+        self._stdin = transport.get_pipe_transport(0)  # type: ignore[assignment]
+        self._stdin_open = True
+
+    # ---- output -------------------------------------------------------------------------------
+    def send(self, *lines: str) -> None:
+        """Queue lines for the program (dropped once it is dead)."""
+        if self.dead is None:
+            self._out.extend(lines)
+
+    def _flush(self) -> None:
+        if not self._out:
+            return
+        data = ("\n".join(self._out) + "\n").encode()
+        self._out.clear()
+        stdin = self._stdin
+        if stdin is None or not self._stdin_open or stdin.is_closing():
+            return
+        stdin.write(data)
+        if stdin.get_write_buffer_size() > MAX_PENDING:
+            self._die(NOT_READING)
+
+    # ---- input --------------------------------------------------------------------------------
+    def _on_data(self, data: bytes) -> None:
+        if self._skipping:  # the rest of an over-long line
+            i = data.find(b"\n")
+            if i < 0:
+                return
+            self._skipping = False
+            data = data[i + 1:]
+        buf = self._partial + data if self._partial else data
+        lines = buf.split(b"\n")
+        rest = lines.pop()
+        for raw in lines:
+            self._line(raw)
+        if len(rest) > self.max_line:
+            self._deliver(Answer(None, TOO_LONG))
+            self._skipping = True
+            rest = b""
+        self._partial = rest
+
+    def _line(self, raw: bytes) -> None:
+        if len(raw) > self.max_line:
+            self._deliver(Answer(None, TOO_LONG))
+            return
+        text = raw.decode("utf-8", "replace").rstrip("\r")
+        if text.strip():
+            self._deliver(Answer(text))
+
+    def _deliver(self, result: Any) -> None:
+        w = self._waiter
+        if w is not None and not w.done():
+            w.set_result(result)
+        # With nobody waiting the line answers nothing: a late answer or chatter, dropped.
+
+    def _on_eof(self) -> None:
+        self._eof = True
+        self._deliver(_EOF)
+
+    def _on_exit(self) -> None:
+        if self._exited is not None and not self._exited.done():
+            self._exited.set_result(None)
+
+    async def _gone(self) -> str:
+        """Why a program whose output closed is gone: it exited, or it closed its output."""
+        if self.dead is None:
+            exited = self._exited
+            if exited is not None and not exited.done():
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(EXIT_WAIT):
+                        await asyncio.shield(exited)
+            self._die(EXIT if exited is not None and exited.done() else CLOSED)
+        return self.dead  # type: ignore[return-value]
+
+    async def ask(self, line: str = QUERY_CARD) -> Answer:
+        """Send ``line`` (after any queued ones) and wait for the answer."""
+        if self.dead is not None:
+            return Answer(None, self.dead)
+        if self._eof:
+            return Answer(None, await self._gone())
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[Any] = loop.create_future()
+        self._waiter = waiter
+        # A bare timer rather than asyncio.timeout(): this is the arena's hot path.
+        timer = loop.call_later(self.timeout, _expire, waiter)
+        try:
+            self._out.append(line)
+            self._flush()
+            if self.dead is not None:
+                return Answer(None, self.dead)
+            result = await waiter
+        finally:
+            timer.cancel()
+            self._waiter = None
+        if result is _EOF:
+            return Answer(None, await self._gone())
+        return result  # type: ignore[no-any-return]
+
+    # ---- the end ------------------------------------------------------------------------------
+    def _die(self, problem: str) -> None:
+        if self.dead is None:
+            self.dead = problem
+        self._out.clear()
+        self._kill()
+
+    def _kill(self) -> None:
+        if self.pid is not None:
+            # The whole group: a program may have started helpers of its own.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+
+    async def close(self, grace: float = 0.5) -> int | None:
+        """Send what is queued, close the program's input, give it ``grace`` seconds to exit, then
+        kill its process group.  Returns its exit status (``None`` if unknown)."""
+        transport = self._transport
+        if transport is None:
+            return None
+        if self.dead is None:
+            self._flush()
+        stdin = self._stdin
+        if stdin is not None and not stdin.is_closing():
+            stdin.close()
+        exited = self._exited
+        if exited is not None and not exited.done() and self.dead is None and grace > 0:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(grace):
+                    await asyncio.shield(exited)
+        self._kill()
+        if exited is not None and not exited.done():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await asyncio.shield(exited)
+        code = transport.get_returncode()
+        transport.close()
+        self._transport = None
+        return code
+
+    async def __aenter__(self) -> ProgramPlayer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
