@@ -7,6 +7,11 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
 * ``DEV_GUILD_ID`` — a server id to sync slash commands to instantly while developing; without it
   commands are synced globally (Discord may take a while to show changes).
 * ``LOG_LEVEL`` — ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
+* ``DATABASE_URL`` — where tables, game logs and stats are kept (default ``sqlite:///deckhand.db``:
+  a file next to this script; relative paths are relative to this script's folder, not the
+  working directory).  Created and migrated on start; running tables are restored from it.
+* ``DATA_RETENTION_DAYS`` — finished tables and their logs older than this are deleted (default 90;
+  0 keeps them for ever).  Results for ``/stats`` are always kept.
 
 Importing this module has no side effects: tests import it.
 """
@@ -17,20 +22,25 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
-from cogs.listener import DiscordListener
+from cogs.listener import USER_PINGS, DiscordListener
+from cogs.stats import StatsCog
 from tables.runtime import Runtime
+from tables.storage import DEFAULT_URL, StorageError, open_storage, parse_url
 
 log = logging.getLogger("deckhand")
 
 ENV_FILE = Path(__file__).resolve().with_name(".env")
+HERE = ENV_FILE.parent  # relative database paths are relative to this folder
+DEFAULT_RETENTION_DAYS = 90.0
 EXIT_CONFIG = 2
 
 NO_TOKEN = (
@@ -51,6 +61,10 @@ class Config:
     token: str
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    # None (a Config built in code, as tests do): nothing is kept.  load_config always names a
+    # database, DEFAULT_URL unless DATABASE_URL says otherwise.
+    database_url: str | None = field(default=None, compare=False)
+    retention_days: float = DEFAULT_RETENTION_DAYS  # 0: keep finished tables for ever
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -70,23 +84,66 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, not {level!r}.")
-    return Config(token=token, dev_guild_id=dev_guild_id, log_level=level)
+    database_url = (env.get("DATABASE_URL") or "").strip() or DEFAULT_URL
+    try:
+        parse_url(database_url, HERE)
+    except StorageError as e:
+        raise ConfigError(str(e)) from None
+    days = (env.get("DATA_RETENTION_DAYS") or "").strip()
+    try:
+        retention_days = float(days) if days else DEFAULT_RETENTION_DAYS
+        if retention_days < 0 or retention_days != retention_days:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"DATA_RETENTION_DAYS must be a number of days (0 keeps everything), not {days!r}.") from None
+    return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
+                  retention_days=retention_days)
+
+
+class DeckhandListener(DiscordListener):
+    """The Discord listener plus the runtime's optional ``broken`` notice."""
+
+    async def broken(self, table: Any, reason: str) -> None:
+        """A table could not be restored after a restart: say so where it was played."""
+        try:
+            where = self.where(table)
+            if where is None:
+                return
+            people = [f"<@{s.user_id}>" for s in table.seats if s.user_id is not None and not s.is_ai]
+            text = (f"⚠️ Table `{table.id}` could not be restored after Deckhand restarted, so it has ended "
+                    f"({reason[:300]}). Sorry about that! Start a new game with `/game new`.")
+            await where.send(" ".join([*people, text]), allowed_mentions=USER_PINGS)
+        except Exception:
+            log.exception("Could not tell the players of table %s that it is broken", table.id)
 
 
 class Deckhand(commands.Bot):
     """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, runtime_options: Mapping[str, Any] | None = None,
+                 **client_options: Any) -> None:
+        # runtime_options go to the table Runtime (tests: ai_delay=0, ...); client_options to discord.py
+        # (tests: guild_ready_timeout).  Production passes neither.
         # Default intents only: slash commands and components need no privileged intent.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
+                         **client_options)
         self.config = config
+        self.runtime_options = dict(runtime_options or {})
         self.runtime: Runtime | None = None
 
     async def setup_hook(self) -> None:
-        self.runtime = Runtime(listener=DiscordListener(self))
+        options: dict[str, Any] = {}
+        if self.config.database_url:
+            options["storage"] = await open_storage(self.config.database_url, base=HERE)
+            options["retention"] = self.config.retention_days * 86400 if self.config.retention_days else None
+        options.update(self.runtime_options)
+        self.runtime = Runtime(listener=DeckhandListener(self), **options)
         await self.add_cog(GameCog(self.runtime))
+        await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # Every table that was running (or waiting in its lobby) carries on where it stopped.
+        await self.runtime.recover()
         if self.config.dev_guild_id is not None:
             guild = discord.Object(id=self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -134,6 +191,9 @@ def main(env: Mapping[str, str] | None = None) -> int:
             "https://discord.com/developers/applications into .env as DISCORD_TOKEN=... and try again.",
             file=sys.stderr,
         )
+        return EXIT_CONFIG
+    except StorageError as e:
+        print(f"Deckhand cannot use its database: {e}", file=sys.stderr)
         return EXIT_CONFIG
     return 0
 

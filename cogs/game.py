@@ -10,6 +10,8 @@ with an apology, so a user never meets "This interaction failed".
 from __future__ import annotations
 
 import contextlib
+import io
+import json
 import logging
 from collections.abc import Awaitable, Sequence
 from typing import Any
@@ -24,6 +26,7 @@ from cogs.components import hand_view, table_view
 from engine.cards import CardError, card
 from engine.core import Action, Event
 from tables.ids import normalise
+from tables.replay import recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import SPEEDS, Phase
 
@@ -184,6 +187,8 @@ class GameCog(commands.Cog):
                 await self.runtime.end(table.id, interaction.user.id, admin=True)
             raise
         table.message_id = message_id
+        with contextlib.suppress(TableError):  # stored, so a restart can edit this message again
+            await self.runtime.attach(table.id, message_id=message_id)
 
     @game_new.autocomplete("options")
     async def game_new_options_autocomplete(
@@ -278,6 +283,8 @@ class GameCog(commands.Cog):
             log.info("No thread for table %s (%s); playing in the channel", table.id, e)
             return None
         table.thread_id = thread.id
+        with contextlib.suppress(TableError):
+            await self.runtime.attach(table.id, thread_id=thread.id)
         return thread
 
     @game.command(name="end", description="End a table (host, or a member with Manage Server).")
@@ -310,6 +317,41 @@ class GameCog(commands.Cog):
         embed = discord.Embed(title="Tables in this server", description="\n".join(lines)[:4000],
                               colour=render.LOBBY_COLOUR)
         await self._say(interaction, None, embed=embed)
+
+    @game.command(name="replay", description="A finished game's recap, with its seed and log as a file.")
+    @app_commands.describe(id="Table id of a finished game")
+    async def game_replay(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
+        await self._safely(interaction, self._replay(interaction, id))
+
+    async def _replay(self, interaction: discord.Interaction, table_id: str) -> None:
+        record = await self.runtime.history(table_id, self._guild(interaction))
+        if not record.finished:
+            # The log of a game in play would show everyone's hands.
+            raise TableError(f"Table `{record.id}` is still open: its replay is available once the game is over.")
+        if record.seed is None:
+            raise TableError(f"Table `{record.id}` closed before its game started: there is nothing to replay.")
+        try:
+            state, events = record.replay()
+        except Exception:
+            log.exception("Table %s no longer replays", record.id)
+            raise TableError(f"The log of table `{record.id}` no longer replays, sorry.") from None
+        outcome = state.outcome()
+        title = GAMES.get(record.game, record.game.capitalize())
+        lines = [f"**{'Final standings' if outcome is not None else 'Standings when it ended'}**"]
+        lines += standings(record, outcome)
+        hands = recap(record, events)
+        if hands:
+            lines += ["", "**Hand by hand**", *hands]
+        text = "\n".join(lines)
+        if len(text) > 4000:
+            text = text[:3990].rsplit("\n", 1)[0] + "\n…"
+        embed = discord.Embed(title=f"{title} · table {record.id} — replay", description=text,
+                              colour=render.FINISHED_COLOUR)
+        embed.set_footer(text=f"Seed {record.seed} · {len(record.log)} moves. The attached file replays with "
+                              "python -m tables.replay FILE.")
+        data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
+        file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
+        await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @game.command(name="rules", description="The rules of a game and its table options.")
     @app_commands.describe(game="Which game")

@@ -111,8 +111,11 @@ class DiscordListener:
             table.message_id = msg.id
 
     async def _turn(self, table: Any, seats: Sequence[int]) -> None:
+        # Notices are delivered in order, and may wait behind Discord's rate limit (5 messages per
+        # 5 s in a thread): one whose turn has been taken meanwhile would ping for nothing.
+        acting = set(table.to_act())
         people = [s for s in seats if 0 <= s < len(table.seats) and not table.seats[s].auto
-                  and table.seats[s].user_id is not None]
+                  and table.seats[s].user_id is not None and s in acting]
         if not people:
             return
         async with self._lock(table.id):

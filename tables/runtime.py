@@ -11,12 +11,19 @@ contains failures:
 * one AI task, waiting ``ai_delay`` before moving for every AI/away seat that must act;
 * one redraw task, coalescing redraw requests to one per ``redraw_interval``;
 * one notifier task delivering ``turn``/``summary`` callbacks in order, so a slow or failing
-  Discord call never holds the lock or stops the game.
+  Discord call never holds the lock or stops the game;
+* in the lobby, one task that closes it when nobody started it in time (``lobby_ttl``).
+
+With a :class:`~tables.storage.Storage`, every change is committed before anyone hears of it: the
+public methods write before they return (still under the lock), and listener calls wait for the
+lock, so nothing is redrawn, pinged or summarised that a crash could take back.  :meth:`recover`
+rebuilds the unfinished tables at start-up.  Without a storage nothing is kept (the tests' default).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 from collections import deque
@@ -26,8 +33,12 @@ from typing import Any, NamedTuple, Protocol
 
 import engine
 from engine.core import AI, Action, Decision, Event, IllegalAction, rng_for
+from tables import records, stats
 from tables.clock import Clock, SystemClock
 from tables.ids import new_id, normalise
+from tables.records import Unrecoverable
+from tables.replay import GameRecord
+from tables.storage import DuplicateTable, StaleWrite, Storage, Stored
 from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -36,6 +47,10 @@ MISSES_TO_AWAY = 3
 SUMMARY_EVENTS = frozenset({"hand_end", "game_end"})
 DEFAULT_TIMER = 30.0
 STALE = "That button is from an earlier turn; open your hand again with **My hand**."
+LOBBY_TTL = 30 * 60.0  # a lobby nobody starts closes after this long
+SNAPSHOT_EVERY = 200  # actions between state snapshots, besides one at every new deal
+NOT_SAVED = "Sorry — I could not save that just now, so it did not happen. Please try again."
+MOVED = "This table is now being run by another Deckhand process; try again in a moment."
 
 
 class TableError(Exception):
@@ -61,6 +76,10 @@ class Listener(Protocol):
         """The public ``hand_end``/``game_end`` events, or ``[]`` when a table is ended early."""
         ...
 
+    # Optional (looked up with getattr, so older listeners keep working):
+    # async def broken(self, table: Table, reason: str) -> None — a stored table could not be
+    # restored after a restart; tell its players (``table`` may have no state, only ids and seats).
+
 
 class NullListener:
     async def redraw(self, table: Table) -> None:
@@ -71,6 +90,14 @@ class NullListener:
 
     async def summary(self, table: Table, events: list[Event]) -> None:
         pass
+
+
+class Recovery(NamedTuple):
+    """What :meth:`Runtime.recover` did: the tables back in play, and ``(id, reason)`` of those
+    that could not be restored."""
+
+    restored: list[Table]
+    broken: list[tuple[str, str]]
 
 
 class SeatView(NamedTuple):
@@ -99,6 +126,16 @@ class _Live:
     redraw_wanted: bool = False
     notify_task: asyncio.Task[None] | None = None
     notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+    lobby_task: asyncio.Task[None] | None = None
+    # What the storage holds (when there is one): the row's (version, rev), how much of the log,
+    # the version of the last snapshot, and whether this game's results are in.
+    stored: bool = False
+    saved_version: int = 0
+    rev: int = 0
+    saved_log: int = 0
+    snap_version: int = 0
+    snap_due: bool = False
+    results_saved: bool = False
 
 
 def _md(name: str) -> str:
@@ -119,16 +156,30 @@ class Runtime:
         ai_delay: float = 1.0,
         redraw_interval: float = 1.0,
         keep_finished: float = 3600.0,
+        storage: Storage | None = None,
+        lobby_ttl: float | None = LOBBY_TTL,
+        retention: float | None = None,
+        prune_every: float = 3600.0,
     ) -> None:
+        """``storage``: where tables are kept across restarts (``None``: nothing is kept); the
+        runtime owns it and :meth:`close` closes it.  ``lobby_ttl``: seconds before an unstarted
+        lobby closes (``None``: never).  ``retention``: seconds a finished table and its log are
+        kept in the storage (``None``: for ever; results for /stats are always kept), checked every
+        ``prune_every`` seconds once :meth:`recover` has run."""
         self.listener: Listener = listener if listener is not None else NullListener()
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.rng = rng if rng is not None else random.Random()
         self.ai_delay = ai_delay
         self.redraw_interval = redraw_interval
         self.keep_finished = keep_finished  # finished tables stay readable this long
+        self.storage = storage
+        self.lobby_ttl = lobby_ttl
+        self.retention = retention
+        self.prune_every = prune_every
         self.tables: dict[str, Table] = {}
         self._live: dict[str, _Live] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._housekeeping: asyncio.Task[None] | None = None
 
     # ==== lookups ==============================================================================
     def get(self, table_id: str) -> Table:
@@ -213,8 +264,23 @@ class Runtime:
             seats=[Seat(host_id, host_name)],
             created_at=self.clock.now(),
         )
+        live = _Live()
+        if self.storage is not None:
+            for _ in range(5):
+                try:
+                    await self.storage.insert_table(records.record_of(t))
+                    break
+                except DuplicateTable:  # an old table in the storage has that id: pick another
+                    t.id = new_id(self.rng, self.tables)
+                except Exception:
+                    log.exception("Could not store the new table %s", t.id)
+                    raise TableError(NOT_SAVED, "not_saved") from None
+            else:
+                raise TableError(NOT_SAVED, "not_saved")
+            live.stored = True
         self.tables[t.id] = t
-        self._live[t.id] = _Live()
+        self._live[t.id] = live
+        self._arm_lobby_expiry(t, live)
         self._request_redraw(t)
         return t
 
@@ -229,6 +295,7 @@ class Runtime:
                     raise TableError(f"Table `{t.id}` is full.", "full")
                 self._refuse_if_elsewhere(t.guild_id, user_id, t)
                 t.seats.append(Seat(user_id, name))
+                await self._commit(t)
                 self._request_redraw(t)
                 return t
             if t.phase == Phase.FINISHED:
@@ -241,6 +308,7 @@ class Runtime:
             if not s.away:
                 raise TableError("You are already playing at this table.", "already_seated")
             self._come_back(t, seat)
+            await self._commit(t)
             return t
 
     async def leave(self, table_id: str, user_id: int) -> Table:
@@ -258,6 +326,7 @@ class Runtime:
                     t.host_id = t.seats[humans[0]].user_id  # type: ignore[assignment]
                 if not humans:
                     self._finish(t, early=True)
+                await self._commit(t)
                 self._request_redraw(t)  # before forgetting the table: its message should say so
                 if not humans:
                     self.tables.pop(t.id, None)
@@ -273,6 +342,7 @@ class Runtime:
                 if present:
                     t.host_id = t.seats[present[0]].user_id  # type: ignore[assignment]
             self._reschedule(t)
+            await self._commit(t)
             self._request_redraw(t)
             return t
 
@@ -291,6 +361,7 @@ class Runtime:
             n = min(n, free)
             for _ in range(n):
                 t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
+            await self._commit(t)
             self._request_redraw(t)
             return n
 
@@ -314,7 +385,10 @@ class Runtime:
                 t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
             t.seed, t.state, t.phase = seed, state, Phase.RUNNING
             live.ai = entry.ai()
+            self._cancel(live.lobby_task)
+            live.lobby_task = None
             self._after_change(t, [], ())
+            await self._commit(t)
             return t
 
     async def end(self, table_id: str, user_id: int, *, admin: bool = False) -> Table:
@@ -329,6 +403,7 @@ class Runtime:
             self._finish(t, early=True)
             self._notify(t, "summary", t, [])
             self._request_redraw(t)
+            await self._commit(t)
             return t
 
     # ==== playing ==============================================================================
@@ -365,6 +440,7 @@ class Runtime:
             s.missed = 0
             s.away = s.left = False
             self._after_change(t, events, (seat,), quiet=(seat,))
+            await self._commit(t)
             return events
 
     async def back(self, table_id: str, user_id: int) -> Table:
@@ -376,6 +452,7 @@ class Runtime:
             if t.phase != Phase.RUNNING:
                 raise TableError("There is no game running at this table.", "not_running")
             self._come_back(t, seat)
+            await self._commit(t)
             return t
 
     async def close(self) -> None:
@@ -383,6 +460,247 @@ class Runtime:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.storage is not None:
+            await self.storage.close()
+
+    async def attach(self, table_id: str, *, message_id: int | None = None, thread_id: int | None = None) -> Table:
+        """Record where the Discord layer posted the table message / opened its thread (kept across
+        restarts, so the message can be edited again)."""
+        t = self.get(table_id)
+        live = self._live[t.id]
+        async with live.lock:
+            if message_id is not None:
+                t.message_id = message_id
+            if thread_id is not None:
+                t.thread_id = thread_id
+            await self._commit_quietly(t)
+        return t
+
+    async def history(self, table_id: str, guild_id: int | None = None) -> GameRecord:
+        """A game's record (seed, seats, whole log) for ``/game replay``: from memory while the table
+        is here, else from the storage.  Only tables of ``guild_id`` when it is given."""
+        tid = normalise(table_id)
+        missing = TableError(f"There is no game with id `{tid or '?'}` in my records.", "unknown_table")
+        t = self.tables.get(tid)
+        if t is not None:
+            if guild_id is not None and t.guild_id != guild_id:
+                raise missing
+            return GameRecord.of_table(t)
+        if self.storage is None:
+            raise missing
+        try:
+            stored = await self.storage.load(tid)
+        except Exception:
+            log.exception("Could not read table %s from the storage", tid)
+            raise TableError("I could not read my records just now; please try again.", "storage") from None
+        if stored is None or (guild_id is not None and stored.record.get("guild_id") != guild_id):
+            raise missing
+        try:
+            return GameRecord.of_stored(stored.record, stored.log)
+        except ValueError as e:
+            raise TableError(f"The record of `{tid}` is damaged: {e}.", "damaged") from None
+
+    # ==== storage: writes, recovery, housekeeping ==============================================
+    async def _commit(self, t: Table) -> None:
+        """Under the table's lock, after a change: write it (new log entries, the row, a snapshot at
+        a new deal, the results when the game just ended) before anyone is told.  If it cannot be
+        written, the table is put back as stored and the change is refused with ``TableError``."""
+        storage = self.storage
+        live = self._live.get(t.id)
+        if storage is None or live is None or not live.stored:
+            return
+        changes = records.changes_of(t, live.since)
+        changes["rev"] = live.rev + 1
+        state = t.state
+        if (state is not None and t.phase == Phase.RUNNING and t.version > live.snap_version
+                and (live.snap_due or t.version - live.snap_version >= SNAPSHOT_EVERY)):
+            changes["snapshot"] = records.snapshot_of(state)
+            changes["snapshot_version"] = t.version
+        results: list[dict[str, Any]] = []
+        ended = t.phase == Phase.FINISHED and not t.ended_early and state is not None and state.is_over
+        if ended and not live.results_saved:
+            results = stats.results_of(t, t.finished_at if t.finished_at is not None else self.clock.now())
+        actions = t.log[live.saved_log:]
+        try:
+            await storage.write(t.id, changes, actions, expect=(live.saved_version, live.rev), results=results)
+        except StaleWrite as e:
+            log.warning("Table %s was written by someone else (%s); this process lets it go", t.id, e)
+            self._forget(t)
+            raise TableError(MOVED, "moved") from None
+        except Exception:
+            log.exception("Could not store table %s at version %d", t.id, t.version)
+            await self._restore(t, live)
+            raise TableError(NOT_SAVED, "not_saved") from None
+        live.rev += 1
+        live.saved_version = t.version
+        live.saved_log = len(t.log)
+        if "snapshot" in changes:
+            live.snap_version = t.version
+            live.snap_due = False
+        live.results_saved = live.results_saved or ended
+
+    async def _commit_quietly(self, t: Table) -> None:
+        """:meth:`_commit` for background work (AI, deadlines): a failure is logged, not raised."""
+        try:
+            await self._commit(t)
+        except TableError:
+            pass
+
+    async def _save_ids(self, t: Table, live: _Live) -> None:
+        async with live.lock:
+            if self.tables.get(t.id) is t:
+                await self._commit_quietly(t)
+
+    async def _restore(self, t: Table, live: _Live) -> None:
+        """After a failed write: put the table back exactly as stored (the change did not happen)."""
+        assert self.storage is not None
+        try:
+            stored = await self.storage.load(t.id)
+            if stored is None:
+                raise Unrecoverable("it is not in the storage any more")
+            fresh, since = records.rebuild(stored.record, stored.log)
+        except Exception:
+            # The storage is unreachable: keep the table as it is; the next write that works writes
+            # everything not yet stored (the log entries after ``saved_log``).
+            log.exception("Could not reload table %s after a failed write; it stays unsaved for now", t.id)
+            return
+        for task in (live.ai_task, live.deadline_task, live.lobby_task):
+            self._cancel(task)
+        live.ai_task = live.deadline_task = live.lobby_task = None
+        live.deadline_at = None
+        for f in dataclasses.fields(Table):
+            setattr(t, f.name, getattr(fresh, f.name))
+        self._resume(t, live, stored.record, since)
+
+    def _forget(self, t: Table) -> None:
+        live = self._live.pop(t.id, None)
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        if live is not None:
+            for task in (live.ai_task, live.deadline_task, live.lobby_task):
+                self._cancel(task)
+
+    def _resume(self, t: Table, live: _Live, record: dict[str, Any], since: dict[int, int]) -> None:
+        """Bring a table rebuilt from the storage back to life: deadlines re-armed at their stored
+        absolute times (an overdue one fires at once), AI seats moving, the message redrawn."""
+        live.stored = True
+        live.rev = int(record.get("rev") or 0)
+        live.saved_version = t.version
+        live.saved_log = len(t.log)
+        live.snap_version = int(record.get("snapshot_version") or 0) if record.get("snapshot") else 0
+        live.results_saved = t.phase == Phase.FINISHED
+        if t.phase == Phase.RUNNING:
+            state = t.state
+            assert state is not None
+            live.ai = t.entry.ai()
+            # Seats face the decisions they faced before the restart: no new pings, same deadlines.
+            live.pending = {s: state.decision(s) for s in state.to_act()}
+            live.since = {s: since.get(s, t.version) for s in state.to_act()}
+            self._reschedule(t)
+        elif t.phase == Phase.LOBBY:
+            self._arm_lobby_expiry(t, live)
+        self._request_redraw(t)
+
+    async def recover(self) -> Recovery:
+        """At start-up: rebuild every unfinished table in the storage and carry on with it.  A table
+        that cannot be rebuilt is marked broken (and its players told, through the listener's
+        optional ``broken``); it never stops the others.  Also starts the storage housekeeping."""
+        report = Recovery([], [])
+        if self.storage is None:
+            return report
+        for item in await self.storage.unfinished():
+            tid = item.record.get("id")
+            if isinstance(tid, str) and tid in self.tables:
+                continue  # already live in this process
+            try:
+                t, since = records.rebuild(item.record, item.log)
+                before = dict(t.deadlines)
+                live = _Live()
+                self.tables[t.id] = t
+                self._live[t.id] = live
+                try:
+                    self._resume(t, live, item.record, since)
+                except Exception:
+                    self._forget(t)
+                    raise
+            except Exception as e:
+                reason = e.reason if isinstance(e, Unrecoverable) else f"{type(e).__name__}: {e}"
+                await self._broken(item, reason)
+                report.broken.append((str(tid), reason))
+                continue
+            report.restored.append(t)
+            if t.deadlines != before:  # a seat that had none (e.g. it was away) has one now
+                async with live.lock:
+                    await self._commit_quietly(t)
+        if report.broken:
+            log.warning("Restored %d tables; %d could not be restored", len(report.restored), len(report.broken))
+        else:
+            log.info("Restored %d tables", len(report.restored))
+        self._start_housekeeping()
+        return report
+
+    async def _broken(self, item: Stored, reason: str) -> None:
+        tid = item.record.get("id")
+        log.error("Table %s cannot be restored: %s", tid, reason)
+        assert self.storage is not None
+        try:
+            await self.storage.mark_broken(str(tid), reason, self.clock.now())
+        except Exception:
+            log.exception("Could not mark table %s broken", tid)
+        tell = getattr(self.listener, "broken", None)
+        stub = records.stub(item.record)
+        if tell is not None and stub is not None:
+            async def call() -> None:
+                try:
+                    await tell(stub, reason)
+                except Exception:
+                    log.exception("Listener broken failed for table %s", tid)
+
+            self._spawn(call(), f"broken:{tid}")
+
+    def _start_housekeeping(self) -> None:
+        if self.storage is None or self.retention is None:
+            return
+        if self._housekeeping is None or self._housekeeping.done():
+            self._housekeeping = self._spawn(self._housekeep(), "housekeeping")
+
+    async def _housekeep(self) -> None:
+        while True:
+            try:
+                await self.prune_storage()
+            except Exception:
+                log.exception("Pruning old tables failed; trying again later")
+            await self.clock.sleep(self.prune_every)
+
+    async def prune_storage(self) -> int:
+        """Delete finished tables and logs older than ``retention`` (results stay); returns how
+        many tables went."""
+        self._prune()
+        if self.storage is None or self.retention is None:
+            return 0
+        gone = await self.storage.prune(self.clock.now() - self.retention)
+        if gone:
+            log.info("Pruned %d finished tables older than %.0f days", gone, self.retention / 86400)
+        return gone
+
+    # ==== lobby expiry =========================================================================
+    def _arm_lobby_expiry(self, t: Table, live: _Live) -> None:
+        if self.lobby_ttl is None or t.phase != Phase.LOBBY:
+            return
+        self._cancel(live.lobby_task)
+        live.lobby_task = self._spawn(self._lobby_wait(t, live), f"lobby:{t.id}")
+
+    async def _lobby_wait(self, t: Table, live: _Live) -> None:
+        assert self.lobby_ttl is not None
+        await self.clock.sleep(t.created_at + self.lobby_ttl - self.clock.now())
+        async with live.lock:
+            if live.lobby_task is not asyncio.current_task() or t.phase != Phase.LOBBY:
+                return
+            log.info("Table %s: nobody started the lobby in %.0f minutes; closing it", t.id, self.lobby_ttl / 60)
+            self._finish(t, early=True)
+            self._notify(t, "summary", t, [])
+            self._request_redraw(t)
+            await self._commit_quietly(t)
 
     # ==== refusals =============================================================================
     def _require_host(self, t: Table, user_id: int, what: str) -> None:
@@ -447,6 +765,8 @@ class Runtime:
         if public:
             t.recent.extend(public)
             del t.recent[:-RECENT_EVENTS]
+            if any(e.kind == "deal" for e in public):
+                self._live[t.id].snap_due = True  # a new hand: replay after a restart starts here
         ends = [e for e in public if e.kind in SUMMARY_EVENTS]
         if ends:
             self._notify(t, "summary", t, ends)
@@ -514,7 +834,8 @@ class Runtime:
         live.pending, live.since = {}, {}
         self._cancel(live.ai_task)
         self._cancel(live.deadline_task)
-        live.ai_task = live.deadline_task = None
+        self._cancel(live.lobby_task)
+        live.ai_task = live.deadline_task = live.lobby_task = None
         live.deadline_at = None
 
     def _come_back(self, t: Table, seat: int) -> None:
@@ -568,6 +889,7 @@ class Runtime:
                     break
             if actors:
                 self._after_change(t, events, actors)
+                await self._commit_quietly(t)
             else:
                 live.deadline_task = None
                 live.deadline_at = None
@@ -599,6 +921,7 @@ class Runtime:
                 live.stuck_at = t.version
             if actors:
                 self._after_change(t, events, actors)
+                await self._commit_quietly(t)
 
     # ==== listener calls =======================================================================
     def _request_redraw(self, t: Table) -> None:
@@ -631,10 +954,19 @@ class Runtime:
             await self._call(t, method, *args)
 
     async def _call(self, t: Table, method: str, *args: Any) -> None:
+        live = self._live.get(t.id)
+        if self.storage is not None and live is not None and live.lock.locked():
+            # A change is being committed: show nothing of it before it is safely stored.
+            async with live.lock:
+                pass
+        ids = (t.message_id, t.thread_id)
         try:
             await getattr(self.listener, method)(*args)
         except Exception:
             log.exception("Listener %s failed for table %s", method, t.id)
+        if live is not None and live.stored and (t.message_id, t.thread_id) != ids:
+            # The listener re-posted a deleted table message: remember where it is now.
+            self._spawn(self._save_ids(t, live), f"ids:{t.id}")
 
     # ==== housekeeping =========================================================================
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:

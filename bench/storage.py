@@ -1,0 +1,222 @@
+"""How fast tables are stored and restored, on this machine's disk.
+
+* ``actions_per_s`` — actions committed per second through the storage interface
+  (``Storage.write``: one action, the table row with its seats and deadlines, one transaction, each
+  awaited before the next, as the runtime does) by ONE table, on a SQLite file with the default
+  settings (WAL, ``synchronous=NORMAL``): the worst case, bound by the latency of a commit.
+  ``actions_per_s_32_tables`` is 32 tables writing at once (their writes share commits), and
+  ``actions_per_s_full`` one table with ``synchronous=FULL``.
+* ``runtime_actions_per_s`` — the whole path: AI-only tables playing on the real clock with no AI
+  pause, every move committed before the next.
+* ``recover_1000_tables_s`` — start-up recovery of 1,000 running Hearts tables caught at random points
+  of their games (open the database, read rows and logs, rebuild each from its snapshot plus the
+  rest of its log, re-arm deadlines and AI turns).
+* ``kib_per_table`` — resident memory (RSS) added per restored running table.
+
+Targets: at least 2,000 committed actions/s; 1,000 tables recovered in under 5 s; under 200 KiB per
+table.
+
+    python bench/storage.py [--json] [--tables N] [--actions N] [--dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import engine  # noqa: E402
+from tables import records  # noqa: E402
+from tables.clock import SystemClock  # noqa: E402
+from tables.runtime import Runtime  # noqa: E402
+from tables.storage import TABLE_COLUMNS, SQLiteStorage  # noqa: E402
+from tables.table import LogEntry, Phase, Seat, Table  # noqa: E402
+
+
+def rss_kib() -> float:
+    """Resident memory of this process in KiB (Linux /proc; else the peak from getrusage)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return float(line.split()[1])
+    except OSError:
+        pass
+    import resource
+
+    return float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def running_table(i: int, rng: random.Random, now: float) -> tuple[Table, str | None, int]:
+    """A Hearts table (one person, three AIs) stopped at a random point of its game, with the
+    snapshot the runtime would have taken at the last new deal."""
+    seed = rng.getrandbits(63)
+    game = engine.get("hearts").game
+    options = game.read_options({})
+    state = game.create(4, options, seed)
+    full = game.create(4, options, seed)
+    total = 0
+    while not full.is_over:  # how long this game is
+        for s in full.to_act():
+            full.apply(s, full.random_action(s, random.Random(total)))
+            total += 1
+    stop = rng.randrange(1, total)
+    log: list[LogEntry] = []
+    snapshot, snap_version = None, 0
+    for n in range(stop):
+        seat = state.to_act()[0]
+        action = state.random_action(seat, random.Random(n))
+        events = state.apply(seat, action)
+        log.append(LogEntry(n + 1, seat, action.code, now - (stop - n), seat != 0))
+        if any(e.kind == "deal" for e in events):
+            snapshot, snap_version = records.snapshot_of(state), n + 1
+    t = Table(id=f"B{i:05d}", game="hearts", options=options, speed="normal", guild_id=1 + i % 50,
+              channel_id=1000 + i, host_id=10_000 + i,
+              seats=[Seat(10_000 + i, f"P{i}")] + [Seat(None, f"AI {k}", is_ai=True) for k in (1, 2, 3)],
+              phase=Phase.RUNNING, seed=seed, state=state, version=stop, message_id=5000 + i, created_at=now - stop,
+              log=log)
+    if 0 in state.to_act():
+        t.deadlines = {0: now + 25.0}
+    return t, snapshot, snap_version
+
+
+def fill(path: Path, n: int) -> int:
+    """Write ``n`` running tables straight into the database; returns the number of actions."""
+    rng = random.Random(2024)
+    now = time.time()
+    table_rows, action_rows = [], []
+    for i in range(n):
+        t, snapshot, at = running_table(i, rng, now)
+        rec = records.record_of(t, {s: t.version for s in t.state.to_act()})
+        rec.update(snapshot=snapshot, snapshot_version=at, broken=None)
+        table_rows.append([rec[c] for c in TABLE_COLUMNS])
+        action_rows += [(t.id, e.seq, e.seat, e.code, e.time, int(e.auto)) for e in t.log]
+    with sqlite3.connect(path) as conn:
+        marks = ", ".join("?" * len(TABLE_COLUMNS))
+        conn.executemany(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({marks})", table_rows)
+        conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", action_rows)
+    return len(action_rows)
+
+
+async def commit_rate(path: Path, actions: int, synchronous: str = "NORMAL", writers: int = 1) -> float:
+    """``writers`` tables each committing its actions one after the other, all at once."""
+    storage = await SQLiteStorage.open(f"sqlite:///{path}?synchronous={synchronous.lower()}")
+    try:
+        tables = []
+        for w in range(writers):
+            t, _, _ = running_table(w, random.Random(w), time.time())
+            t.id = f"W{synchronous[0]}{writers:03d}{w:03d}"
+            t.version, t.log = 0, []
+            await storage.insert_table(records.record_of(t))
+            tables.append(t)
+
+        async def writer(t: Table, n: int) -> None:
+            since = {0: 0}
+            for v in range(1, n + 1):
+                t.version = v
+                changes = records.changes_of(t, since)
+                changes["rev"] = v
+                entry = LogEntry(v, v % 4, "play QS", time.time(), v % 4 != 0)
+                await storage.write(t.id, changes, [entry], expect=(v - 1, v - 1))
+
+        each = max(1, actions // writers)
+        start = time.perf_counter()
+        await asyncio.gather(*(writer(t, each) for t in tables))
+        return each * writers / (time.perf_counter() - start)
+    finally:
+        await storage.close()
+
+
+async def runtime_rate(path: Path, seconds: float) -> float:
+    storage = await SQLiteStorage.open(f"sqlite:///{path}")
+    rt = Runtime(storage=storage, clock=SystemClock(), rng=random.Random(5), ai_delay=0)
+    tables = []
+    for host in range(8):
+        t = await rt.create(game="hearts", guild_id=7, channel_id=70 + host, host_id=700 + host, host_name="P")
+        await rt.start(t.id, 700 + host)
+        await rt.leave(t.id, 700 + host)
+        tables.append(t)
+    start_versions = sum(t.version for t in tables)
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    done = sum(t.version for t in tables) - start_versions
+    elapsed = time.perf_counter() - start
+    await rt.close()
+    return done / elapsed
+
+
+async def recovery(path: Path, n: int) -> tuple[float, float, int]:
+    gc.collect()
+    before = rss_kib()
+    start = time.perf_counter()
+    storage = await SQLiteStorage.open(f"sqlite:///{path}")
+    rt = Runtime(storage=storage, clock=SystemClock(), rng=random.Random(9), ai_delay=1.0)
+    report = await rt.recover()
+    elapsed = time.perf_counter() - start
+    gc.collect()
+    per_table = (rss_kib() - before) / max(1, len(report.restored))
+    restored = len(report.restored)
+    await rt.close()
+    if report.broken:
+        raise SystemExit(f"{len(report.broken)} tables did not recover: {report.broken[:3]}")
+    return elapsed, per_table, restored
+
+
+async def measure(args: argparse.Namespace) -> dict[str, Any]:
+    base = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="deckhand-bench-"))
+    base.mkdir(parents=True, exist_ok=True)
+    out: dict[str, Any] = {}
+    out["actions_per_s"] = round(await commit_rate(base / "commits.db", args.actions), 1)
+    out["actions_per_s_32_tables"] = round(await commit_rate(base / "commits-32.db", args.actions * 4, writers=32), 1)
+    out["actions_per_s_full"] = round(await commit_rate(base / "commits-full.db", args.actions // 4, "FULL"), 1)
+    out["runtime_actions_per_s"] = round(await runtime_rate(base / "runtime.db", 2.0), 1)
+    path = base / "recover.db"
+    await (await SQLiteStorage.open(f"sqlite:///{path}")).close()  # create and migrate
+    logged = fill(path, args.tables)
+    seconds, kib, restored = await recovery(path, args.tables)
+    out[f"recover_{args.tables}_tables_s" if args.tables != 1000 else "recover_1000_tables_s"] = round(seconds, 3)
+    out["kib_per_table"] = round(kib, 1)
+    out["tables_restored"] = restored
+    out["actions_replayable"] = logged
+    if not args.dir:
+        for f in base.iterdir():
+            f.unlink()
+        base.rmdir()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--json", action="store_true", help="print only a JSON object")
+    p.add_argument("--tables", type=int, default=1000, help="running tables to recover (default 1000)")
+    p.add_argument("--actions", type=int, default=4000, help="actions to commit for actions_per_s")
+    p.add_argument("--dir", help="where to put the database files (default: a temporary folder)")
+    args = p.parse_args(argv)
+    results = asyncio.run(measure(args))
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    print(f"committed actions/s (storage, synchronous=NORMAL): {results['actions_per_s']:,.0f}  (target ≥ 2,000)")
+    print(f"committed actions/s (storage, 32 tables at once):  {results['actions_per_s_32_tables']:,.0f}")
+    print(f"committed actions/s (storage, synchronous=FULL):   {results['actions_per_s_full']:,.0f}")
+    print(f"committed actions/s (runtime, AI tables):          {results['runtime_actions_per_s']:,.0f}")
+    key = next(k for k in results if k.startswith("recover_"))
+    print(f"recovery of {results['tables_restored']:,} running tables: {results[key]:.2f} s  (target < 5 s)")
+    print(f"memory per running table: {results['kib_per_table']:.0f} KiB  (target < 200 KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

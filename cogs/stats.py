@@ -1,0 +1,131 @@
+"""``/stats [user]`` and ``/leaderboard game:``: per-server results of finished games.
+
+Thin like the game cog: read the results through the runtime's storage, turn them into an embed.
+Your own stats are ephemeral; someone else's, and the leaderboard, are public.  Mentions in these
+embeds never ping anyone.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs.game import GAME_CHOICES, GAMES
+from tables.runtime import Runtime
+from tables.stats import FIGURE_NAMES, GameStats, summarise
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+COLOUR = discord.Colour.gold()
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+NO_DATABASE = "Stats are not kept: this Deckhand runs without a database (see DATABASE_URL in .env.example)."
+OOPS = "Sorry — I could not read the stats just now. It has been logged; please try again."
+
+
+def game_title(game: str) -> str:
+    entry = engine.games().get(game)
+    return entry.game.title if entry is not None else GAMES.get(game, game)
+
+
+def stats_line(g: GameStats) -> str:
+    parts = [
+        f"**{g.games}** game{'s' if g.games != 1 else ''}",
+        f"**{g.wins}** win{'s' if g.wins != 1 else ''} ({g.win_rate:.0%})",
+        f"average finish **{g.average_place:.2f}**",
+        f"average score {g.average_score:.1f}",
+    ]
+    if g.best is not None:
+        parts.append(f"best {g.best}")
+    for key, n in sorted(g.figures.items()):
+        if n and key != "hands":
+            parts.append(f"{FIGURE_NAMES.get(key, key.replace('_', ' '))} {n}")
+    return " · ".join(parts)
+
+
+def stats_embed(name: str, games: list[GameStats]) -> discord.Embed:
+    e = discord.Embed(title=f"{name}'s results in this server", colour=COLOUR)
+    if not games:
+        e.description = "No finished games yet. Open a table with `/game new`."
+        return e
+    for g in games[:25]:
+        e.add_field(name=game_title(g.game), value=stats_line(g), inline=False)
+    return e
+
+
+def leaderboard_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
+    e = discord.Embed(title=f"{game_title(game)} leaderboard", colour=COLOUR)
+    if not rows:
+        e.description = f"Nobody has finished a game of {game_title(game)} in this server yet."
+        return e
+    lines = []
+    for i, r in enumerate(rows, start=1):
+        medal = MEDALS.get(i, f"`{i}.`")
+        games, wins = int(r["games"]), int(r["wins"] or 0)
+        lines.append(f"{medal} <@{r['user_id']}> — **{wins}** win{'s' if wins != 1 else ''} in {games} "
+                     f"game{'s' if games != 1 else ''} · average finish {float(r['avg_place']):.2f}")
+    e.description = "\n".join(lines)
+    e.set_footer(text="Ranked by wins, then average finish. Only finished games count.")
+    return e
+
+
+class StatsCog(commands.Cog):
+    """``/stats`` and ``/leaderboard``."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    async def _reply(self, interaction: discord.Interaction, *, ephemeral: bool, text: str | None = None,
+                     embed: discord.Embed | None = None) -> None:
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
+        if embed is not None:
+            kwargs["embed"] = embed
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, **kwargs)
+            else:
+                await interaction.response.send_message(text, **kwargs)
+        except discord.HTTPException:
+            log.exception("Could not answer a stats command")
+
+    @app_commands.command(name="stats", description="Results in this server: games, wins, average finish.")
+    @app_commands.describe(user="Whose results (default: yours)")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        who = user or interaction.user
+        own = who.id == interaction.user.id
+        storage = self.runtime.storage
+        if storage is None or interaction.guild_id is None:
+            await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
+            return
+        try:
+            rows = await storage.player_results(interaction.guild_id, who.id)
+        except Exception:
+            log.exception("Reading the stats of %s failed", who.id)
+            await self._reply(interaction, ephemeral=True, text=OOPS)
+            return
+        name = getattr(who, "display_name", None) or getattr(who, "name", "Someone")
+        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows)))
+
+    @app_commands.command(name="leaderboard", description="The best players of a game in this server.")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        storage = self.runtime.storage
+        if storage is None or interaction.guild_id is None:
+            await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
+            return
+        name = game.strip().lower()
+        try:
+            rows = await storage.leaderboard(interaction.guild_id, name)
+        except Exception:
+            log.exception("Reading the %s leaderboard failed", name)
+            await self._reply(interaction, ephemeral=True, text=OOPS)
+            return
+        await self._reply(interaction, ephemeral=False, embed=leaderboard_embed(name, rows))

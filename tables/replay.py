@@ -1,0 +1,207 @@
+"""A finished game as a small JSON file, and replaying it.
+
+``/game replay id:`` attaches :meth:`GameRecord.to_json` (the seed, the options, the seats' names
+and the whole action log); anyone can check the result with::
+
+    python -m tables.replay deckhand-F9V56G.json
+
+which replays the log through the engine, prints a hand-by-hand recap and the final scores, and
+exits 0 when they equal the result written in the file (1 when they do not, 2 when the file cannot
+be read or replayed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.core import Event, Game, Outcome
+from tables.table import LogEntry, Phase, Table
+
+FORMAT = "deckhand-replay"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to replay one game, and to say who played it."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    names: list[str]
+    ai: list[bool]
+    log: list[LogEntry]
+    phase: str = "finished"
+    speed: str = "normal"
+    ended_early: bool = False
+    created_at: float | None = None
+    finished_at: float | None = None
+    result: dict[str, list[int]] | None = field(default=None, compare=False)  # as written in a file
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == Phase.FINISHED
+
+    # ---- from the runtime and the storage -------------------------------------------------
+    @classmethod
+    def of_table(cls, t: Table) -> GameRecord:
+        return cls(
+            id=t.id, game=t.game, options=dict(t.options), seed=t.seed, names=t.names(),
+            ai=[s.is_ai for s in t.seats], log=list(t.log), phase=str(t.phase), speed=t.speed,
+            ended_early=t.ended_early, created_at=t.created_at, finished_at=t.finished_at,
+        )
+
+    @classmethod
+    def of_stored(cls, record: Mapping[str, Any], log: Sequence[LogEntry]) -> GameRecord:
+        """From a storage row; raises ``ValueError`` naming what is damaged."""
+        try:
+            options = json.loads(record["options"])
+            seats = json.loads(record["seats"])
+            names = [str(s["name"]) for s in seats]
+            ai = [bool(s["is_ai"]) for s in seats]
+        except (ValueError, KeyError, TypeError):
+            raise ValueError("its options or seats cannot be read") from None
+        return cls(
+            id=str(record["id"]), game=str(record["game"]), options=options, seed=record.get("seed"),
+            names=names, ai=ai, log=list(log), phase=str(record.get("phase")), speed=str(record.get("speed")),
+            ended_early=bool(record.get("ended_early")), created_at=record.get("created_at"),
+            finished_at=record.get("finished_at"),
+        )
+
+    # ---- replaying ---------------------------------------------------------------------------
+    def replay(self) -> tuple[Game, list[Event]]:
+        """The game state after every logged action, and all the events on the way."""
+        if self.seed is None:
+            raise ValueError("this table never started, so there is nothing to replay")
+        return engine.replay(self.game, self.players, self.options, self.seed, [(e.seat, e.code) for e in self.log])
+
+    # ---- the file ----------------------------------------------------------------------------
+    def to_json(self, outcome: Outcome | None = None) -> dict[str, Any]:
+        if outcome is None and self.seed is not None:
+            state, _ = self.replay()
+            outcome = state.outcome()
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "speed": self.speed,
+            "seed": self.seed,
+            "seats": [{"name": n, "ai": a} for n, a in zip(self.names, self.ai, strict=True)],
+            "ended_early": self.ended_early,
+            "created_at": self.created_at,
+            "finished_at": self.finished_at,
+            "actions": [[e.seq, e.seat, e.code, e.time, e.auto] for e in self.log],
+            "result": None if outcome is None else {
+                "scores": list(outcome.scores), "places": list(outcome.places), "winners": list(outcome.winners),
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read an exported file's JSON; raises ``ValueError`` with a reason."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"this is not a {FORMAT} file")
+        if data.get("format_version") != FORMAT_VERSION:
+            raise ValueError(f"format version {data.get('format_version')!r} is not {FORMAT_VERSION}")
+        try:
+            seats = data["seats"]
+            log = [LogEntry(int(seq), int(seat), str(code), float(at), bool(auto))
+                   for seq, seat, code, at, auto in data["actions"]]
+            return cls(
+                id=str(data["id"]), game=str(data["game"]), options=dict(data["options"]), seed=data["seed"],
+                names=[str(s["name"]) for s in seats], ai=[bool(s["ai"]) for s in seats], log=log,
+                speed=str(data.get("speed", "normal")), ended_early=bool(data.get("ended_early")),
+                created_at=data.get("created_at"), finished_at=data.get("finished_at"), result=data.get("result"),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"the file is incomplete or damaged ({type(e).__name__}: {e})") from None
+
+
+# ==== words ======================================================================================
+def recap(record: GameRecord, events: Sequence[Event]) -> list[str]:
+    """One line per hand (plain text, for the CLI and the cogs alike)."""
+    names = record.names
+    public = [e for e in events if e.to is None]
+    if record.game == "hearts":
+        return _hearts_recap(names, public)
+    return [f"{e.kind.replace('_', ' ')}: {' '.join(str(x) for x in e.data)}"
+            for e in public if e.kind.endswith("_end") and e.kind != "game_end"]
+
+
+def _hearts_recap(names: Sequence[str], events: Sequence[Event]) -> list[str]:
+    lines = []
+    pass_dir = None
+    n = len(names)
+    for e in events:
+        if e.kind == "deal" and len(e.data) >= 2:
+            pass_dir = e.data[1]
+        elif e.kind == "hand_end" and len(e.data) >= 2 * n + 1:
+            pts, moon, totals = e.data[:n], e.data[n], e.data[n + 1: 2 * n + 1]
+            hand = len(lines) + 1
+            passed = f" (pass {pass_dir})" if pass_dir and pass_dir != "hold" else " (no pass)"
+            taken = ", ".join(f"{names[s]} {pts[s]:+d}" for s in range(n))
+            moon_text = f" — {names[moon]} shot the moon!" if isinstance(moon, int) and 0 <= moon < n else ""
+            lines.append(f"Hand {hand}{passed}: {taken}{moon_text} · totals "
+                         + " / ".join(str(x) for x in totals))
+    return lines
+
+
+def standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
+    if outcome is None:
+        return ["The game did not finish (ended early)."] if record.ended_early else ["The game is not over."]
+    order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
+    return [f"{outcome.places[s]}. {record.names[s]} — {outcome.scores[s]}" for s in order]
+
+
+# ==== python -m tables.replay FILE ================================================================
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tables.replay",
+                                description="Replay an exported Deckhand game and check its result.")
+    p.add_argument("file", type=Path, help="the JSON file attached by /game replay")
+    p.add_argument("--quiet", action="store_true", help="print only the final scores")
+    args = p.parse_args(argv)
+    try:
+        record = GameRecord.from_json(json.loads(args.file.read_text()))
+        state, events = record.replay()
+    except (OSError, ValueError) as e:
+        print(f"Cannot replay {args.file}: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # an illegal action, an unknown game: the file does not replay
+        print(f"Cannot replay {args.file}: {getattr(e, 'reason', None) or e}", file=sys.stderr)
+        return 2
+    outcome = state.outcome()
+    title = engine.get(record.game).game.title
+    if not args.quiet:
+        print(f"{title} · table {record.id} · seed {record.seed} · {len(record.log)} actions")
+        for line in recap(record, events):
+            print(line)
+    for line in standings(record, outcome):
+        print(line)
+    got = None if outcome is None else list(outcome.scores)
+    want = (record.result or {}).get("scores") if record.result is not None else None
+    if want is None:
+        print("The file records no result to compare with.")
+        return 0
+    if got == want:
+        print("The replay gives the recorded result.")
+        return 0
+    print(f"MISMATCH: the replay gives {got}, the file records {want}.", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""History and retention: a finished game's record, its JSON export replaying to the same result
+(``python -m tables.replay``), ``/game replay``, pruning old tables, and lobbies that expire."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cogs.game import GameCog
+from tables import Phase, TableError
+from tables.replay import GameRecord, main
+from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
+
+from .conftest import GUILD, HOST, new_table, run_until, started
+from .test_stats import BOB, finished_game
+from .test_storage import StoredClock, db, rows
+
+ROOT = Path(__file__).resolve().parents[2]
+DAY = 86400.0
+
+
+@pytest.fixture
+def clock() -> StoredClock:
+    return StoredClock()
+
+
+def export(record: GameRecord, path: Path) -> Path:
+    path.write_text(json.dumps(record.to_json()))
+    return path
+
+
+async def test_the_export_replays_to_the_same_result(make_runtime, clock, tmp_path, capsys):
+    rt = make_runtime(storage=await db(tmp_path / "d.db"))
+    t = await finished_game(rt, clock, options={"target": 30})
+    record = await rt.history(t.id, GUILD)
+    data = record.to_json()
+    assert data["seed"] == t.seed and len(data["actions"]) == t.version
+    assert data["result"]["scores"] == list(t.state.outcome().scores)
+    assert [s["name"] for s in data["seats"]] == t.names() and "user_id" not in json.dumps(data["seats"])
+    file = export(record, tmp_path / "game.json")
+    assert main([str(file)]) == 0
+    out = capsys.readouterr().out
+    assert "Hand 1" in out and "The replay gives the recorded result." in out
+    assert out.count("Hand ") == t.state.hand_no + 1
+    # A file whose recorded result was changed does not match ...
+    data["result"]["scores"][0] += 1
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    assert main([str(tmp_path / "bad.json")]) == 1
+    # ... and one that is not a Deckhand file, or whose log was tampered with, does not replay.
+    (tmp_path / "junk.json").write_text("{}")
+    assert main([str(tmp_path / "junk.json")]) == 2
+    data["actions"][5][2] = "play ZZ"
+    (tmp_path / "tampered.json").write_text(json.dumps(data))
+    assert main([str(tmp_path / "tampered.json")]) == 2
+
+
+async def test_python_dash_m_tables_replay(make_runtime, clock, tmp_path):
+    rt = make_runtime(storage=await db(tmp_path / "d.db"))
+    t = await finished_game(rt, clock)
+    file = export(await rt.history(t.id), tmp_path / "g.json")
+    done = subprocess.run([sys.executable, "-m", "tables.replay", str(file), "--quiet"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "recorded result" in done.stdout
+    winner = t.names()[t.state.outcome().winners[0]]
+    assert f"1. {winner}" in done.stdout
+
+
+async def test_history_comes_from_the_storage_once_the_table_left_memory(make_runtime, clock, tmp_path):
+    path = tmp_path / "d.db"
+    rt = make_runtime(storage=await db(path))
+    t = await finished_game(rt, clock)
+    await rt.close()
+    rt2 = make_runtime(storage=await db(path))
+    record = await rt2.history(t.id.lower(), GUILD)
+    assert record.finished and record.log == t.log and record.names == t.names()
+    state, _ = record.replay()
+    assert state.to_dict() == t.state.to_dict()
+    with pytest.raises(TableError):
+        await rt2.history(t.id, GUILD + 1)  # another server's game
+    with pytest.raises(TableError):
+        await rt2.history("ZZZZZZ", GUILD)
+
+
+async def test_game_replay_command(make_runtime, clock, tmp_path):
+    rt = make_runtime(storage=await db(tmp_path / "d.db"))
+    w = World()
+    w.runtime = rt
+    bot = FakeBot(w)
+    cog = GameCog(rt)
+    channel = w.channel("cards")
+    ann = FakeUser(HOST, "Ann")
+    t = await finished_game(rt, clock, options={"target": 30})
+    i = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.game_replay.callback(cog, i, t.id)
+    msg = i.last
+    assert msg.ephemeral and f"table {t.id}" in msg.embed.title
+    assert "Final standings" in msg.embed.description and "Hand 1" in msg.embed.description
+    assert str(t.seed) in msg.embed.footer.text
+    # A game still in play has no replay: its log would show the hands.
+    running = await started(rt, host=BOB)
+    j = FakeInteraction(w, bot, FakeUser(BOB, "Bob"), channel, guild_id=GUILD)
+    await cog.game_replay.callback(cog, j, running.id)
+    assert j.last.ephemeral and "still open" in j.last.content
+    assert not w.violations
+
+
+async def test_old_finished_tables_are_pruned_but_results_stay(make_runtime, clock, tmp_path):
+    path = tmp_path / "d.db"
+    rt = make_runtime(storage=await db(path), retention=30 * DAY, prune_every=DAY)
+    old = await finished_game(rt, clock)
+    lobby = await new_table(rt, host=BOB)  # expires after 30 minutes: finished, ended early
+    await clock.advance(20 * DAY)
+    recent = await finished_game(rt, clock)
+    running = await started(rt, host=HOST + 5)
+    await rt.recover()  # starts the housekeeping; nothing to restore in this process
+    await clock.advance(11 * DAY)  # the daily pruning has run since `old` turned 30 days old
+    tables = {r[0] for r in rows(path, "SELECT id FROM tables")}
+    assert old.id not in tables and lobby.id not in tables
+    assert {recent.id, running.id} <= tables
+    assert rows(path, "SELECT COUNT(*) FROM actions WHERE table_id = ?", (old.id,)) == [(0,)]
+    assert rows(path, "SELECT COUNT(*) FROM results WHERE table_id = ?", (old.id,)) != [(0,)]
+    assert old.id not in rt.tables  # gone from memory as well
+
+
+async def test_without_retention_nothing_is_pruned(make_runtime, clock, tmp_path):
+    path = tmp_path / "d.db"
+    rt = make_runtime(storage=await db(path))
+    old = await finished_game(rt, clock)
+    await clock.advance(400 * DAY)
+    assert await rt.prune_storage() == 0
+    assert rows(path, "SELECT id FROM tables") == [(old.id,)]
+
+
+async def test_a_lobby_nobody_starts_expires_after_30_minutes(rt, clock, listener):
+    t = await new_table(rt)
+    await clock.advance(29 * 60)
+    assert t.phase == Phase.LOBBY
+    await clock.advance(61)
+    assert t.phase == Phase.FINISHED and t.ended_early and t.state is None
+    assert (t.id, []) in listener.summaries  # the lobby message says it closed
+    assert listener.redraws[-1][1:] == (t.id, 0, Phase.FINISHED)
+    # The host is free to open another table.
+    await new_table(rt)
+
+
+async def test_a_started_lobby_does_not_expire(rt, clock):
+    t = await started(rt)
+    await rt.leave(t.id, HOST)
+    await run_until(clock, lambda: t.phase == Phase.FINISHED, step=60)
+    assert not t.ended_early
