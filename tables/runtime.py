@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 import engine
-from engine.core import AI, Action, Decision, Event, IllegalAction, rng_for
+from engine.core import AI, TABLE, Action, Decision, Event, IllegalAction, rng_for
 from tables import records, stats
 from tables.clock import Clock, SystemClock
 from tables.ids import new_id, normalise
@@ -727,7 +727,7 @@ class Runtime:
                 )
 
     def _not_your_turn(self, t: Table) -> str:
-        acting = [_md(t.seats[s].name) for s in t.to_act()]
+        acting = [_md(t.seats[s].name) for s in t.to_act()]  # players only: never the table's step
         if not acting:
             return "Nobody can move right now."
         if len(acting) == 1:
@@ -756,6 +756,17 @@ class Runtime:
             log.exception("AI move failed at table %s seat %d; playing a random legal move", t.id, seat)
         action = state.random_action(seat, rng_for(t.seed, "fallback", t.version, seat))
         return self._apply(t, seat, action, auto=True)
+
+    def _optional_move(self, t: Table, seat: int) -> Action | None:
+        """What an AI seat wants to do while the table acts (declare during a deal), if anything."""
+        live = self._live[t.id]
+        assert t.state is not None and t.seed is not None
+        ai = live.ai if live.ai is not None else t.entry.ai()
+        try:
+            return ai.choose_optional(t.state, seat, rng_for(t.seed, "ai", t.version, seat))
+        except Exception:
+            log.exception("AI optional move failed at table %s seat %d; skipping it", t.id, seat)
+            return None
 
     def _after_change(
         self, t: Table, events: list[Event], actors: Collection[int], quiet: Collection[int] = ()
@@ -799,13 +810,27 @@ class Runtime:
         deadlines: dict[int, float] = {}
         newly: list[int] = []
         auto_due = False
-        for s in state.to_act():
+        acting = state.to_act()
+        # While the table itself acts (dealing, a closing window), the seats' decisions are optional:
+        # no deadline, no ping, and an AI moves only if it wants to.  See engine.core.Game.table_timer.
+        table_step = TABLE in acting
+        for s in acting:
             d = state.decision(s)
             pending[s] = d
             changed = s in actors or s not in live.pending or live.pending[s] != d
             since[s] = t.version if changed else live.since.get(s, t.version)
+            if s == TABLE:
+                timer = state.table_timer()
+                if not changed and s in t.deadlines:
+                    deadlines[s] = t.deadlines[s]  # players' moves do not restart the table's clock
+                else:
+                    # "untimed" slows people down, not the dealer: the table keeps its own pace.
+                    deadlines[s] = now + (timer[0] if timer is not None else 0.0) * (factor or 1.0)
+                continue
             if t.seats[s].auto:
                 auto_due = True
+                continue
+            if table_step:
                 continue
             fresh = changed or s in restart
             if fresh and s not in quiet:
@@ -874,6 +899,12 @@ class Runtime:
             for _, s in due:
                 if s not in t.state.to_act():
                     continue
+                if s == TABLE:
+                    timer = t.state.table_timer()
+                    if timer is not None:
+                        events.extend(self._apply(t, TABLE, timer[1], auto=True))
+                        actors.append(s)
+                    continue
                 seat = t.seats[s]
                 seat.missed += 1
                 if seat.missed >= MISSES_TO_AWAY:
@@ -911,11 +942,18 @@ class Runtime:
             try:
                 # Simultaneous decisions (passing) are all made at once.
                 for s in tuple(state.to_act()):
-                    if t.seats[s].auto and s in state.to_act():
+                    if s == TABLE or not t.seats[s].auto or s not in state.to_act():
+                        continue
+                    if TABLE in state.to_act():
+                        optional = self._optional_move(t, s)
+                        if optional is None:
+                            continue
+                        events.extend(self._apply(t, s, optional, auto=True))
+                    else:
                         events.extend(self._auto_apply(t, s))
-                        actors.append(s)
-                        if state.is_over:
-                            break
+                    actors.append(s)
+                    if state.is_over:
+                        break
             except Exception:
                 log.exception("AI could not move at table %s (version %d); waiting for a person", t.id, t.version)
                 live.stuck_at = t.version

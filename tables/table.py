@@ -113,9 +113,10 @@ class Table:
         return max(0, self.max_seats - len(self.seats))
 
     def to_act(self) -> tuple[int, ...]:
+        """The players' seats that may act now (never the table's own timed step)."""
         if self.phase != Phase.RUNNING or self.state is None:
             return ()
-        return tuple(self.state.to_act())
+        return tuple(s for s in self.state.to_act() if s >= 0)
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
