@@ -23,5 +23,11 @@ lint: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python bench/engine.py
 
+.PHONY: demo
+# A table of each game, two scripted people and AIs, through the real bot and a fake Discord on
+# 127.0.0.1: the channel is printed as they saw it.  No token needed.
+demo: $(BIN)/.installed
+	$(BIN)/python -m tests.fakediscord.demo
+
 clean:
 	rm -rf $(VENV)

@@ -12,6 +12,10 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   working directory).  Created and migrated on start; running tables are restored from it.
 * ``DATA_RETENTION_DAYS`` — finished tables and their logs older than this are deleted (default 90;
   0 keeps them for ever).  Results for ``/stats`` are always kept.
+* ``DECKHAND_PROGRAMS`` — trusted programs a table host may seat at Tricks (``/game ai program:``):
+  ``name=command line;name2=command line`` (see :func:`tables.programs.parse_programs`).  Commands
+  run without a shell, from this script's folder, with the seat's name as their first argument.
+* ``DECKHAND_PROGRAM_TIMEOUT`` — seconds a program has for each card (default 2).
 
 Importing this module has no side effects: tests import it.
 """
@@ -33,6 +37,8 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import USER_PINGS, DiscordListener
 from cogs.stats import StatsCog
+from tables.programs import ProgramSettings, parse_programs
+from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
 from tables.storage import DEFAULT_URL, StorageError, open_storage, parse_url
 
@@ -65,6 +71,9 @@ class Config:
     # database, DEFAULT_URL unless DATABASE_URL says otherwise.
     database_url: str | None = field(default=None, compare=False)
     retention_days: float = DEFAULT_RETENTION_DAYS  # 0: keep finished tables for ever
+    # name -> command line: the only programs the bot ever runs (DECKHAND_PROGRAMS).
+    programs: dict[str, str] = field(default_factory=dict)
+    program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -96,8 +105,20 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
             raise ValueError
     except ValueError:
         raise ConfigError(f"DATA_RETENTION_DAYS must be a number of days (0 keeps everything), not {days!r}.") from None
+    try:
+        programs = parse_programs(env.get("DECKHAND_PROGRAMS"))
+    except ValueError as e:
+        raise ConfigError(f"DECKHAND_PROGRAMS: {e} The format is name=command line;name2=command line.") from None
+    raw_timeout = (env.get("DECKHAND_PROGRAM_TIMEOUT") or "").strip()
+    try:
+        program_timeout = float(raw_timeout) if raw_timeout else DEFAULT_PROGRAM_TIMEOUT
+        if not 0 < program_timeout <= 60:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"DECKHAND_PROGRAM_TIMEOUT must be a number of seconds above 0 (at most 60), "
+                          f"not {raw_timeout!r}.") from None
     return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
-                  retention_days=retention_days)
+                  retention_days=retention_days, programs=programs, program_timeout=program_timeout)
 
 
 class DeckhandListener(DiscordListener):
@@ -136,6 +157,10 @@ class Deckhand(commands.Bot):
         if self.config.database_url:
             options["storage"] = await open_storage(self.config.database_url, base=HERE)
             options["retention"] = self.config.retention_days * 86400 if self.config.retention_days else None
+        if self.config.programs:
+            options["programs"] = ProgramSettings(dict(self.config.programs), timeout=self.config.program_timeout,
+                                                  cwd=str(HERE))
+            log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options.update(self.runtime_options)
         self.runtime = Runtime(listener=DeckhandListener(self), **options)
         await self.add_cog(GameCog(self.runtime))

@@ -3,15 +3,29 @@
 Every component is a :class:`discord.ui.DynamicItem`: everything it needs is in its custom id, so
 the bot rebuilds it from the id when someone clicks, however old the message or the process is.
 A View here is only a box of such items — no game state lives in it; clicks go to the cog, which
-asks the runtime.
+asks the runtime.  Controls are built only from the seat's legal actions (its engine
+``Decision``); the game's renderer says how they read and how they group.
 
 Custom ids (at most 100 characters):
 
-* ``dh:t:{act}:{table}`` — table buttons on the PUBLIC message: join, leave, ai, start, hand, back.
-  They never carry a card.
+* ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back on the PUBLIC message,
+  and refresh on a hand view.  They never carry a card.
 * ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
   EPHEMERAL hand view of the seat that may take it.
-* ``dh:s:{table}:{version}:{kind}`` — a "choose exactly N cards" menu, also only on the hand view.
+* ``dh:m:{table}:{version}:{n}`` — action menu ``n`` (up to four) when the legal actions are more
+  than 25 buttons: each option's value is one legal action's code; choosing it is that action
+  (the actions the renderer keeps ungrouped — pass, end turn — stay buttons below).  The
+  renderer groups the actions (Dalmuti by number, Siege by kind, King of the Hill by effective
+  suit) and adjacent small groups share a menu.
+* ``dh:s:{table}:{version}:{kind}`` — a "choose exactly N cards" menu (at most 25 cards).  Option
+  values are card codes, with ``#1``, ``#2``… appended when a code is there more than once
+  (Dalmuti's three 5s), so every value is unique and maps back to a card.  Also used to choose the
+  cards of a combination when the legal combinations are too many to list (a pair lead in King of
+  the Hill): the chosen cards are matched against the legal actions.
+* ``dh:p:{table}:{version}:{kind}:{n}`` and ``dh:k:{table}:{version}:{kind}:{ok|clear}`` — a pick
+  over more than 25 cards (King of the Hill's bury: 8 of 28): up to four menus, one per group of
+  suits, each a part of the choice, then **OK** / **Clear**.  The partial choice between clicks is
+  kept by the cog (``GameCog.chosen``, keyed by table, seat and version), never in a View.
 
 The version is the table's version when the view was drawn: the runtime refuses a click made on an
 out-of-date view (or a second click on the same one) instead of playing something unintended.
@@ -21,23 +35,33 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from cogs import render
-from engine.cards import Card
-from engine.core import Action
+from engine.core import TABLE, Action, Decision
 
 log = logging.getLogger(__name__)
 
 TABLE_ID = r"[A-Z0-9]{6}"
-TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back):(?P<tid>{TABLE_ID})"
-ACTION_TEMPLATE = rf"dh:a:(?P<tid>{TABLE_ID}):(?P<ver>[0-9]{{1,9}}):(?P<code>[A-Za-z0-9~_]{{1,80}})"
-PICK_TEMPLATE = rf"dh:s:(?P<tid>{TABLE_ID}):(?P<ver>[0-9]{{1,9}}):(?P<kind>[a-z_]{{1,40}})"
+VERSION = r"[0-9]{1,9}"
+KIND = r"[a-z_]{1,40}"
+TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh):(?P<tid>{TABLE_ID})"
+ACTION_TEMPLATE = rf"dh:a:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<code>[A-Za-z0-9~_]{{1,80}})"
+PICK_TEMPLATE = rf"dh:s:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND})"
+MENU_TEMPLATE = rf"dh:m:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<n>[0-3])"
+PART_TEMPLATE = rf"dh:p:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<part>[0-3])"
+DONE_TEMPLATE = rf"dh:k:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<op>ok|clear)"
 
 MAX_BUTTONS = 25  # 5 rows of 5
 MAX_OPTIONS = 25  # Discord's limit for one select menu
+MAX_ROWS = 5
+MAX_MENUS = 4  # leaves a row for buttons (pass, end turn, OK)
+ROW_BUTTONS = 5
+VALUE_SEP = "#"  # a card code's copy number in a menu value: "D5#2"
 
 _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "join": ("Join", discord.ButtonStyle.success, "🪑"),
@@ -46,6 +70,7 @@ _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "start": ("Start", discord.ButtonStyle.primary, "▶️"),
     "hand": ("My hand", discord.ButtonStyle.primary, "🃏"),
     "back": ("I'm back", discord.ButtonStyle.secondary, "👋"),
+    "refresh": ("Refresh", discord.ButtonStyle.secondary, "🔄"),
 }
 LOBBY_BUTTONS = ("join", "leave", "ai", "start")
 RUNNING_BUTTONS = ("hand", "back")
@@ -62,6 +87,14 @@ class Handler(Protocol):
 
     async def on_pick(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, values: list[str]
+    ) -> None: ...
+
+    async def on_part(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, part: int, values: list[str]
+    ) -> None: ...
+
+    async def on_pick_done(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, op: str
     ) -> None: ...
 
 
@@ -84,8 +117,34 @@ def decode_code(text: str) -> str:
     return text.replace("_", " ")
 
 
+def card_values(cards: Sequence[Any]) -> list[str]:
+    """A unique menu value per card: its code, with ``#n`` when the code is there more than once."""
+    total = Counter(c.code for c in cards)
+    seen: Counter[str] = Counter()
+    out = []
+    for c in cards:
+        seen[c.code] += 1
+        out.append(c.code if total[c.code] == 1 else f"{c.code}{VALUE_SEP}{seen[c.code]}")
+    return out
+
+
+def value_code(value: str) -> str:
+    """The card code of a menu value (``D5#2`` → ``D5``)."""
+    return value.split(VALUE_SEP, 1)[0]
+
+
+def _values(item: Any, interaction: discord.Interaction) -> list[str]:
+    return list(getattr(item, "values", None) or ()) or list((interaction.data or {}).get("values", []))
+
+
+def _received_select(item: Any) -> discord.ui.Select | None:
+    return item if isinstance(item, discord.ui.Select) else None
+
+
+# ---- the items ---------------------------------------------------------------------------------
 class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_TEMPLATE):
-    """Join / Leave / Add AI / Start / My hand / I'm back on the public table message."""
+    """Join / Leave / Add AI / Start / My hand / I'm back on the public table message; Refresh on a
+    hand view."""
 
     def __init__(self, act: str, table_id: str) -> None:
         label, style, emoji = _TABLE_BUTTONS[act]
@@ -106,14 +165,26 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_TEMP
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
-    """One legal action (a card to play) on a player's own hand view."""
+    """One legal action (a card to play, pass, end turn) on a player's own hand view."""
 
-    def __init__(self, table_id: str, version: int, code: str, label: str | None = None) -> None:
-        action = Action.parse(code)
-        red = any(c.suit in "HD" or c.code == "~R" for c in action.cards)
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        code: str,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
+        if label is None or style is None:
+            try:
+                action = Action.parse(code)
+                label = label or render.action_label(action)
+                style = style or render.GENERIC.action_style(action)
+            except Exception:  # a code of a game with its own cards: words are the renderer's job
+                label = label or code
         button = discord.ui.Button(
-            label=(label or render.action_label(action))[:80],
-            style=discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary,
+            label=label[:80],
+            style=style or discord.ButtonStyle.secondary,
             custom_id=f"dh:a:{table_id}:{version}:{encode_code(code)}",
         )
         super().__init__(button)
@@ -125,7 +196,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
-        return cls(match["tid"], int(match["ver"]), decode_code(match["code"]), getattr(item, "label", None))
+        return cls(match["tid"], int(match["ver"]), decode_code(match["code"]), getattr(item, "label", None),
+                   getattr(item, "style", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
@@ -133,28 +205,71 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
             await handler.on_action_button(interaction, self.table_id, self.version, self.code)
 
 
+class ActionMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLATE):
+    """One menu of legal actions (when they are too many for buttons): choosing an option is that
+    action, exactly as its button would be."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        n: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+        select: discord.ui.Select | None = None,
+    ) -> None:
+        if select is None:
+            select = discord.ui.Select(custom_id=f"dh:m:{table_id}:{version}:{n}", placeholder=(placeholder or
+                                       "Choose")[:150], min_values=1, max_values=1, options=list(options))
+        super().__init__(select)
+        self.table_id = table_id
+        self.version = version
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionMenu:
+        return cls(match["tid"], int(match["ver"]), int(match["n"]), select=_received_select(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is None:
+            return
+        values = _values(self.item, interaction)
+        if len(values) != 1:
+            await interaction.response.send_message("Choose one option in the menu.", ephemeral=True)
+            return
+        await handler.on_action_button(interaction, self.table_id, self.version, values[0])
+
+
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
-    """Choose exactly ``pick`` cards (the Hearts pass) on a player's own hand view."""
+    """Choose exactly ``pick`` cards (the Hearts pass, a Dalmuti tax return, two cards for a King of
+    the Hill pair lead) on a player's own hand view."""
 
     def __init__(
         self,
         table_id: str,
         version: int,
         kind: str,
-        cards: tuple[Card, ...] = (),
+        cards: tuple[Any, ...] = (),
         pick: int = 1,
         placeholder: str | None = None,
         select: discord.ui.Select | None = None,
+        options: Sequence[discord.SelectOption] | None = None,
     ) -> None:
         if select is None:
-            options = [discord.SelectOption(label=c.label, value=c.code, description=c.name) for c in cards]
+            if options is None:
+                options = [discord.SelectOption(label=render.label(c), value=v, description=getattr(c, "name", None))
+                           for c, v in zip(cards, card_values(cards), strict=True)]
+            options = list(options)[:MAX_OPTIONS]
             n = min(pick, len(options))
             select = discord.ui.Select(
                 custom_id=f"dh:s:{table_id}:{version}:{kind}",
-                placeholder=placeholder or f"Choose {pick} cards",
+                placeholder=(placeholder or f"Choose {pick} cards")[:150],
                 min_values=n,
                 max_values=n,
-                options=options[:MAX_OPTIONS],
+                options=options,
             )
         super().__init__(select)
         self.table_id = table_id
@@ -166,19 +281,95 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
         # Keep the received select: its options and the chosen values come from the click.
-        select = item if isinstance(item, discord.ui.Select) else None
-        return cls(match["tid"], int(match["ver"]), match["kind"], select=select)
+        return cls(match["tid"], int(match["ver"]), match["kind"], select=_received_select(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
-            values = list(self.item.values) or list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+            values = _values(self.item, interaction)
             await handler.on_pick(interaction, self.table_id, self.version, self.kind, values)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, ActionButton, PickSelect)
+class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLATE):
+    """One part of a pick over more than 25 cards: the cards of some suits.  Each change is sent at
+    once; the cog remembers it until **OK**."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        kind: str,
+        part: int,
+        options: Sequence[discord.SelectOption] = (),
+        max_values: int = 1,
+        placeholder: str | None = None,
+        select: discord.ui.Select | None = None,
+    ) -> None:
+        if select is None:
+            select = discord.ui.Select(
+                custom_id=f"dh:p:{table_id}:{version}:{kind}:{part}",
+                placeholder=(placeholder or "Choose")[:150],
+                min_values=0,
+                max_values=max(1, min(max_values, len(options))),
+                options=list(options),
+            )
+        super().__init__(select)
+        self.table_id = table_id
+        self.version = version
+        self.kind = kind
+        self.part = part
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PartSelect:
+        return cls(match["tid"], int(match["ver"]), match["kind"], int(match["part"]), select=_received_select(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            values = list(getattr(self.item, "values", None) or (interaction.data or {}).get("values", []))
+            await handler.on_part(interaction, self.table_id, self.version, self.kind, self.part, values)
 
 
+class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE):
+    """**OK** (carry out the pick chosen across the part menus) or **Clear** (start again)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        kind: str,
+        op: str,
+        label: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        style = discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary
+        button = discord.ui.Button(label=(label or ("OK" if op == "ok" else "Clear"))[:80], style=style,
+                                   disabled=disabled, custom_id=f"dh:k:{table_id}:{version}:{kind}:{op}")
+        super().__init__(button)
+        self.table_id = table_id
+        self.version = version
+        self.kind = kind
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickDone:
+        return cls(match["tid"], int(match["ver"]), match["kind"], match["op"], getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            await handler.on_pick_done(interaction, self.table_id, self.version, self.kind, self.op)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    TableButton, ActionButton, PickSelect, ActionMenu, PartSelect, PickDone)
+
+
+# ---- views -------------------------------------------------------------------------------------
 def table_view(table: Any) -> discord.ui.View:
     """The buttons of the public table message for its phase (none once it has finished)."""
     view = discord.ui.View(timeout=None)
@@ -189,25 +380,193 @@ def table_view(table: Any) -> discord.ui.View:
     return view
 
 
-def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
-    """The ephemeral hand message of one seat: its text and one control per legal choice."""
-    content = render.hand_text(seat_view)
-    view = discord.ui.View(timeout=None)
+def hand_view(seat_view: Any, chosen: Mapping[int, Sequence[str]] | None = None) -> tuple[str, discord.ui.View]:
+    """The ephemeral hand message of one seat: its text and one control per legal choice.
+
+    ``chosen``: the partial choice of a pick over more than 25 cards, by part menu (the cog keeps
+    it between clicks)."""
     table, decision = seat_view.table, seat_view.decision
-    if decision is None or render.phase_of(table) != "running":
+    r = render.renderer_for(table.game)
+    content = r.hand_text(seat_view)
+    view = discord.ui.View(timeout=None)
+    if render.phase_of(table) != "running":
         return content, view
-    if decision.pick:
-        placeholder = f"Choose {decision.pick} card{'s' if decision.pick != 1 else ''}"
-        view.add_item(PickSelect(table.id, table.version, decision.kind, decision.cards, decision.pick, placeholder))
-        if len(decision.cards) > MAX_OPTIONS:
-            content += "\n*Too many cards for one menu: use `/play` to name them.*"
-        return content, view
-    shown = 0
-    for action in render.in_hand_order(decision.actions, (seat_view.view or {}).get("hand")):
-        custom_id = f"dh:a:{table.id}:{table.version}:{encode_code(action.code)}"
-        if shown >= MAX_BUTTONS or len(custom_id) > 100 or not re.fullmatch(ACTION_TEMPLATE, custom_id):
-            content += "\n*Some choices have no button: use `/play` for them.*"
-            break
-        view.add_item(ActionButton(table.id, table.version, action.code))
-        shown += 1
+    items: list[discord.ui.Item[Any]] = []
+    if decision is not None:
+        if decision.pick and len(decision.cards) > MAX_OPTIONS:
+            items, note = _big_pick(seat_view, r, decision, chosen or {})
+        elif decision.pick:
+            items, note = [_pick_select(seat_view, r, decision, decision.cards, decision.pick)], ""
+        else:
+            k = r.combo_pick(seat_view, decision)
+            combo = _combo_pick(seat_view, r, decision, k) if k else None
+            items, note = ([combo], "") if combo is not None else _action_controls(seat_view, r, decision)
+        if note:
+            content += "\n" + note
+    # Nothing to do yet, or a live step the table drives (a deal): a way to look again in place.
+    table_step = table.state is not None and TABLE in table.state.to_act()
+    if (decision is None or table_step) and _room(items):
+        items.append(TableButton("refresh", table.id))
+    for item in items:
+        view.add_item(item)
     return content, view
+
+
+def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:
+    menus = sum(1 for i in items if isinstance(getattr(i, "item", i), discord.ui.Select))
+    buttons = len(items) - menus
+    return menus + -(-(buttons + 1) // ROW_BUTTONS) <= MAX_ROWS
+
+
+def _pick_select(sv: Any, r: render.Renderer, decision: Decision, cards: Sequence[Any], pick: int) -> PickSelect:
+    table = sv.table
+    total = Counter(c.code for c in cards)
+    seen: Counter[str] = Counter()
+    options = []
+    for c, value in zip(cards, card_values(cards), strict=True):
+        seen[c.code] += 1
+        text, description = r.pick_option(sv, c, seen[c.code], total[c.code])
+        options.append(discord.SelectOption(label=text[:100], value=value,
+                                            description=(description or None) and description[:100]))
+    placeholder = f"Choose {pick} card{'s' if pick != 1 else ''}"
+    return PickSelect(table.id, table.version, decision.kind, pick=pick, placeholder=placeholder, options=options)
+
+
+def _combo_pick(sv: Any, r: render.Renderer, decision: Decision, k: int) -> PickSelect | None:
+    """The cards of the legal combinations in one "choose k" menu (each card as many times as one
+    combination can use it), when every action is ``k`` cards of one kind and no more."""
+    actions = decision.actions
+    if not actions or any(a.args or len(a.cards) != k or a.kind != decision.kind for a in actions):
+        return None
+    most: dict[str, int] = {}
+    objs: dict[str, Any] = {}
+    for a in actions:
+        for code, n in Counter(c.code for c in a.cards).items():
+            most[code] = max(most.get(code, 0), n)
+        for c in a.cards:
+            objs.setdefault(c.code, c)
+    hand = (sv.view or {}).get("hand") or []
+    order = {code: i for i, code in enumerate(hand)}
+    codes = sorted(most, key=lambda code: order.get(code, len(order)))
+    cards = [objs[code] for code in codes for _ in range(most[code])]
+    if len(cards) > MAX_OPTIONS:
+        return None
+    return _pick_select(sv, r, decision, cards, k)
+
+
+def _big_pick(
+    sv: Any, r: render.Renderer, decision: Decision, chosen: Mapping[int, Sequence[str]]
+) -> tuple[list[discord.ui.Item[Any]], str]:
+    """Up to four part menus (the cards grouped by the renderer, adjacent groups sharing a menu),
+    then OK / Clear.  The chosen values are shown as defaults."""
+    table = sv.table
+    cards = list(decision.cards)
+    values = card_values(cards)
+    total = Counter(c.code for c in cards)
+    seen: Counter[str] = Counter()
+    groups: dict[str, list[tuple[str, Any, int]]] = {}
+    for c, value in zip(cards, values, strict=True):
+        seen[c.code] += 1
+        groups.setdefault(r.pick_group(sv, c), []).append((value, c, seen[c.code]))
+    parts = _pack(list(groups.items()), MAX_OPTIONS, MAX_MENUS)
+    if parts is None:
+        return [], "*Too many cards for the menus: use `/play` to name them.*"
+    picked = {v for part in chosen.values() for v in part}
+    valid = set(values)
+    count = len(picked & valid)
+    items: list[discord.ui.Item[Any]] = []
+    for n, (names, members) in enumerate(parts):
+        options = []
+        for value, c, copy in members:
+            text, description = r.pick_option(sv, c, copy, total[c.code])
+            options.append(discord.SelectOption(label=text[:100], value=value, default=value in picked,
+                                                description=(description or None) and description[:100]))
+        items.append(PartSelect(table.id, table.version, decision.kind, n, options, decision.pick,
+                                placeholder=" · ".join(names)))
+    verb = decision.kind.replace("_", " ").capitalize()
+    items.append(PickDone(table.id, table.version, decision.kind, "ok", f"{verb} {count}/{decision.pick}",
+                          disabled=count != decision.pick))
+    items.append(PickDone(table.id, table.version, decision.kind, "clear", disabled=count == 0))
+    by_value = dict(zip(values, cards, strict=True))
+    shown = " ".join(render.label(by_value[v]) for v in values if v in picked)
+    note = f"Chosen ({count}/{decision.pick}): {shown}" if count else ""
+    if count > decision.pick:
+        note += f" — that is {count - decision.pick} too many."
+    return items, note
+
+
+def _pack(
+    groups: list[tuple[str, list[Any]]], size: int, most: int
+) -> list[tuple[list[str], list[Any]]] | None:
+    """Groups into at most ``most`` menus of at most ``size`` options, in order: a group too big for
+    one menu is split ("♠ 1/2", "♠ 2/2"), then adjacent menus are merged, smallest pair first."""
+    menus: list[tuple[list[str], list[Any]]] = []
+    for name, members in groups:
+        chunks = [members[i:i + size] for i in range(0, len(members), size)] or [[]]
+        for i, chunk in enumerate(chunks):
+            menus.append(([name if len(chunks) == 1 else f"{name} {i + 1}/{len(chunks)}"], list(chunk)))
+    while len(menus) > most:
+        fits = [(len(menus[i][1]) + len(menus[i + 1][1]), i) for i in range(len(menus) - 1)
+                if len(menus[i][1]) + len(menus[i + 1][1]) <= size]
+        if not fits:
+            return _flat(groups, size, most)
+        _, i = min(fits)
+        menus[i:i + 2] = [(menus[i][0] + menus[i + 1][0], menus[i][1] + menus[i + 1][1])]
+    return menus
+
+
+def _flat(groups: list[tuple[str, list[Any]]], size: int, most: int) -> list[tuple[list[str], list[Any]]] | None:
+    """Full menus in order, a group running on into the next menu when it must."""
+    items = [(name, m) for name, members in groups for m in members]
+    if len(items) > size * most:
+        return None
+    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    return [(list(dict.fromkeys(name for name, _ in chunk)), [m for _, m in chunk]) for chunk in chunks]
+
+
+def _action_controls(sv: Any, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+    """Buttons when the legal actions fit (25), else menus grouped by the renderer with the
+    ungrouped actions (pass, end turn) as buttons below; else the combination menu; else as many
+    buttons as fit and a pointer to /play."""
+    table = sv.table
+    ordered = list(dict.fromkeys(a for a in r.order_actions(sv, decision.actions)
+                                 if _fits_id(table, a.code)))
+    skipped = len(dict.fromkeys(decision.actions)) - len(ordered)
+    more = "\n*Some choices have no button: use `/play` for them.*" if skipped else ""
+    if len(ordered) <= MAX_BUTTONS:
+        return [_button(sv, r, a) for a in ordered], more.strip()
+    loose = [a for a in ordered if r.action_group(sv, a) is None]
+    groups: dict[str, list[Action]] = {}
+    for a in ordered:
+        g = r.action_group(sv, a)
+        if g is not None:
+            groups.setdefault(g, []).append(a)
+    if len(loose) > ROW_BUTTONS:
+        groups.setdefault("More", []).extend(loose[ROW_BUTTONS:])
+        loose = loose[:ROW_BUTTONS]
+    menus = _pack(list(groups.items()), MAX_OPTIONS, MAX_MENUS)
+    if menus is not None:
+        items: list[discord.ui.Item[Any]] = []
+        for n, (names, members) in enumerate(menus):
+            options = [discord.SelectOption(label=r.action_label(a, sv)[:100], value=a.code,
+                                            description=(r.action_description(sv, a) or None)
+                                            and r.action_description(sv, a)[:100])  # type: ignore[index]
+                       for a in members]
+            items.append(ActionMenu(table.id, table.version, n, options, placeholder=r.menu_placeholder(sv, names)))
+        items += [_button(sv, r, a) for a in loose]
+        return items, more.strip()
+    k = {len(a.cards) for a in decision.actions}
+    combo = _combo_pick(sv, r, decision, k.pop()) if len(k) == 1 else None
+    if combo is not None:
+        return [combo], ""
+    return [_button(sv, r, a) for a in ordered[:MAX_BUTTONS]], "*Some choices have no button: use `/play` for them.*"
+
+
+def _fits_id(table: Any, code: str) -> bool:
+    custom_id = f"dh:a:{table.id}:{table.version}:{encode_code(code)}"
+    return len(custom_id) <= 100 and re.fullmatch(ACTION_TEMPLATE, custom_id) is not None and len(code) <= 100
+
+
+def _button(sv: Any, r: render.Renderer, action: Action) -> ActionButton:
+    table = sv.table
+    return ActionButton(table.id, table.version, action.code, r.action_label(action, sv), r.action_style(action))

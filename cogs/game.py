@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
@@ -22,8 +23,8 @@ from discord.ext import commands
 
 import engine
 from cogs import render
-from cogs.components import hand_view, table_view
-from engine.cards import CardError, card
+from cogs.components import hand_view, table_view, value_code
+from engine.cards import Card, CardError, card
 from engine.core import Action, Event
 from tables.ids import normalise
 from tables.replay import recap, standings
@@ -70,6 +71,10 @@ class GameCog(commands.Cog):
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
+        # The partial choice of a pick over more than 25 cards (King of the Hill's bury), between the
+        # clicks on its part menus: (table id, seat, version of the view) -> {part: menu values}.
+        # Never in a View; lost on a restart, when the player simply chooses again.
+        self.chosen: dict[tuple[str, int, int], dict[int, list[str]]] = {}
 
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
@@ -237,16 +242,38 @@ class GameCog(commands.Cog):
             await self._say(interaction, f"You left table `{table.id}`.")
 
     @game.command(name="ai", description="Host: fill free seats with AI players.")
-    @app_commands.describe(count="How many AI players (default: every free seat)")
+    @app_commands.describe(count="How many AI players (default: every free seat; one with a program)",
+                           program="Tricks only: seat a program the bot's operator set up, by name")
     async def game_ai(
-        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 8] | None = None
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 8] | None = None,
+        program: str | None = None,
     ) -> None:
-        await self._safely(interaction, self._ai(interaction, None, count))
+        await self._safely(interaction, self._ai(interaction, None, count, program))
 
-    async def _ai(self, interaction: discord.Interaction, table_id: str | None, count: int | None) -> None:
+    async def _ai(self, interaction: discord.Interaction, table_id: str | None, count: int | None,
+                  program: str | None = None) -> None:
         table = self._my_table(interaction, table_id)
+        if program is not None and program.strip():
+            # Only a name the operator configured is ever looked up; anything else is refused.
+            added = await self.runtime.add_ai(table.id, interaction.user.id, count, program=program)
+            name = program.strip()
+            what = f"the program `{name}`" if added == 1 else f"{added} copies of the program `{name}`"
+            await self._say(interaction, f"Seated {what} at table `{table.id}`: it plays its seat like an AI.")
+            return
         added = await self.runtime.add_ai(table.id, interaction.user.id, count)
         await self._say(interaction, f"Added {added} AI player{'s' if added != 1 else ''} to table `{table.id}`.")
+
+    @game_ai.autocomplete("program")
+    async def game_ai_program_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            typed = current.strip().lower()
+            names = [n for n in self.runtime.program_names() if typed in n.lower()]
+            return [app_commands.Choice(name=n, value=n) for n in names[:MAX_CHOICES]]
+        except Exception:
+            log.exception("Program autocomplete failed")
+            return []
 
     @game.command(name="start", description="Host: start the game (empty seats become AI players).")
     async def game_start(self, interaction: discord.Interaction) -> None:
@@ -395,7 +422,7 @@ class GameCog(commands.Cog):
         sv = self.runtime.seat_view(table.id, interaction.user.id)
         if sv.view is None:
             raise TableError(f"The game at table `{table.id}` has not started yet.")
-        content, view = hand_view(sv)
+        content, view = hand_view(sv, self._chosen(table, sv.seat))
         await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
@@ -430,7 +457,7 @@ class GameCog(commands.Cog):
             return []
         if sv.decision is None:
             return []
-        return legal_choices(sv.decision, current, (sv.view or {}).get("hand"))
+        return legal_choices(sv.decision, current, (sv.view or {}).get("hand"), render.renderer_for(table.game), sv)
 
     # ==== components ===========================================================================
     async def on_table_button(self, interaction: discord.Interaction, act: str, table_id: str) -> None:
@@ -441,6 +468,7 @@ class GameCog(commands.Cog):
             "start": lambda: self._start(interaction, table_id),
             "hand": lambda: self._hand(interaction, table_id),
             "back": lambda: self._back(interaction, table_id),
+            "refresh": lambda: self._refresh(interaction, table_id),
         }.get(act)
         if work is None:
             await self._say(interaction, "That button does nothing any more.")
@@ -452,22 +480,123 @@ class GameCog(commands.Cog):
         await self.runtime.back(table.id, interaction.user.id)
         await self._say(interaction, "Welcome back — you play your seat again. Press **My hand** for your cards.")
 
+    async def _refresh(self, interaction: discord.Interaction, table_id: str) -> None:
+        """The hand view redrawn in place (the Refresh button on a hand view)."""
+        table = self._table(interaction, table_id)
+        sv = self.runtime.seat_view(table.id, interaction.user.id)
+        if sv.view is None:
+            raise TableError(f"The game at table `{table.id}` has not started yet.")
+        content, view = hand_view(sv, self._chosen(table, sv.seat))
+        await interaction.response.edit_message(content=content, view=view, embed=None)
+
     async def on_action_button(
         self, interaction: discord.Interaction, table_id: str, version: int, code: str
     ) -> None:
-        await self._safely(interaction, self._act(interaction, table_id, version, code))
+        async def work() -> None:
+            table = self._table(interaction, table_id)
+            await self._act(interaction, table_id, version, self._action_of(table, interaction.user.id, code))
+
+        await self._safely(interaction, work())
+
+    @staticmethod
+    def _action_of(table: Any, user_id: int, code: str) -> str | Action:
+        """The legal action a button or menu names by its code (the engine's own value, whatever its
+        cards are); the code itself when it names none now (the runtime then says why)."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.state is None or table.phase != Phase.RUNNING:
+            return code
+        decision = table.state.decision(seat)
+        for a in decision.actions if decision is not None else ():
+            if a.code == code:
+                return a
+        return code
 
     async def on_pick(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, values: list[str]
     ) -> None:
         async def work() -> None:
-            try:
-                action = Action(kind, tuple(card(v) for v in values))
-            except CardError:
-                raise TableError("That menu sent cards I can't read; open your hand again with **My hand**.") from None
+            table = self._table(interaction, table_id)
+            action = self._picked(table, interaction.user.id, kind, values)
             await self._act(interaction, table_id, version, action)
 
         await self._safely(interaction, work())
+
+    def _picked(self, table: Any, user_id: int, kind: str, values: Sequence[str]) -> Action:
+        """The action chosen in a card menu.  Values are card codes (``D5#2`` for a second copy),
+        read as the decision's own cards; for a decision with explicit actions (two cards for a pair
+        lead) the legal action with exactly those cards."""
+        codes = [value_code(v) for v in values]
+        seat = table.seat_of(user_id)
+        decision = table.state.decision(seat) if seat is not None and table.state is not None else None
+        if decision is not None and decision.kind == kind:
+            objs = {c.code: c for c in decision.cards}
+            for a in decision.actions:
+                objs.update((c.code, c) for c in a.cards)
+            if all(code in objs for code in codes):
+                chosen = tuple(objs[code] for code in codes)
+                if not decision.pick:
+                    want = sorted(codes)
+                    for a in decision.actions:
+                        if sorted(c.code for c in a.cards) == want:
+                            return a
+                return Action(kind, chosen)
+        try:
+            return Action(kind, tuple(card(code) for code in codes))
+        except CardError:
+            # Not a card of this decision: the menu is from an earlier view (or another table).
+            raise TableError("That menu is out of date; open your hand again with **My hand**.") from None
+
+    async def on_part(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, part: int, values: list[str]
+    ) -> None:
+        """One part menu of a pick over more than 25 cards changed: remember it, redraw the view."""
+
+        async def work() -> None:
+            table, seat = self._chooser(interaction, table_id, version)
+            self._forget_stale()
+            # Kept at the version the redrawn view carries, so its OK finds it.
+            self.chosen.setdefault((table.id, seat, table.version), {})[part] = list(values)
+            await self._refresh(interaction, table.id)
+
+        await self._safely(interaction, work())
+
+    async def on_pick_done(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, op: str
+    ) -> None:
+        async def work() -> None:
+            table, seat = self._chooser(interaction, table_id, version)
+            key = (table.id, seat, version)
+            if op == "clear":
+                self.chosen.pop(key, None)
+                await self._refresh(interaction, table.id)
+                return
+            values = [v for part in sorted(self.chosen.get(key, {}).items()) for v in part[1]]
+            if not values:
+                raise TableError("Nothing is chosen yet: pick the cards in the menus first.")
+            action = self._picked(table, interaction.user.id, kind, values)
+            await self._act(interaction, table.id, version, action)
+            self.chosen.pop(key, None)
+
+        await self._safely(interaction, work())
+
+    def _chooser(self, interaction: discord.Interaction, table_id: str, version: int) -> tuple[Any, int]:
+        table = self._table(interaction, table_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        if table.phase != Phase.RUNNING or version > table.version or table.state.decision(seat) is None:
+            raise TableError("That menu is out of date; open your hand again with **My hand**.")
+        return table, seat
+
+    def _chosen(self, table: Any, seat: int | None) -> dict[int, list[str]] | None:
+        return None if seat is None else self.chosen.get((table.id, seat, table.version))
+
+    def _forget_stale(self) -> None:
+        """Partial choices of views that can no longer be used (the table moved on, or closed)."""
+        for key in list(self.chosen):
+            t = self.runtime.tables.get(key[0])
+            if t is None or t.phase != Phase.RUNNING or t.version != key[2]:
+                del self.chosen[key]
 
     async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
         table = self._table(interaction, table_id)
@@ -478,29 +607,36 @@ class GameCog(commands.Cog):
 
     def _after_move(self, table: Any, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
         sv = self.runtime.seat_view(table.id, user_id)
-        content, view = hand_view(sv)
+        content, view = hand_view(sv, self._chosen(table, sv.seat))
         ack = render.renderer_for(table.game).ack(table, sv.seat, events)
         return f"✅ {ack}\n{content}", view
 
 
 # ==== autocomplete (pure) ========================================================================
-def legal_choices(decision: Any, current: str, hand: Sequence[str] | None = None) -> list[app_commands.Choice[str]]:
+def legal_choices(
+    decision: Any, current: str, hand: Sequence[str] | None = None, renderer: render.Renderer | None = None,
+    sv: Any = None,
+) -> list[app_commands.Choice[str]]:
     """Exactly the legal choices of ``decision`` matching what was typed, at most 25.
 
-    Explicit actions are offered as they are (value: the action code).  A "choose N cards"
-    decision is completed one card at a time: after ``2C 3D`` come ``2C 3D 4H``, ``2C 3D 5S``…
-    (values are card codes; names use card labels)."""
+    Explicit actions are offered as they are (value: the action code; name: the game renderer's
+    words, ``three 5s``).  A "choose N cards" decision is completed one card at a time: after
+    ``2C 3D`` come ``2C 3D 4H``, ``2C 3D 5S``… (values are card codes; names use card labels); a
+    card the decision holds several times (Dalmuti's 5s) may be chosen that many times."""
+    r = renderer or render.GENERIC
     typed = current.strip().lower()
     if not decision.pick:
         out = []
         for a in render.in_hand_order(decision.actions, hand):
-            name = render.action_label(a)
-            words = [a.code.lower(), name.lower(), *(c.name for c in a.cards)]
+            name = r.action_label(a, sv)
+            words = [a.code.lower(), name.lower(), *(str(getattr(c, "name", "")).lower() for c in a.cards)]
             if not typed or any(typed in w for w in words):
-                spoken = f" · {a.cards[0].name}" if len(a.cards) == 1 and not a.args else ""
+                one = len(a.cards) == 1 and not a.args and isinstance(a.cards[0], Card)
+                spoken = f" · {a.cards[0].name}" if one else ""
                 out.append(app_commands.Choice(name=f"{name}{spoken}"[:100], value=a.code))
         return out[:MAX_CHOICES]
     allowed = list(decision.cards)
+    have = Counter(c.code for c in allowed)
     tokens = current.split()
     if tokens and tokens[0].lower() == decision.kind:
         tokens = tokens[1:]
@@ -509,11 +645,9 @@ def legal_choices(decision: Any, current: str, hand: Sequence[str] | None = None
     partial = ""
     for i, tok in enumerate(tokens):
         last = i == len(tokens) - 1
-        try:
-            c = card(tok)
-        except CardError:
-            c = None
-        if c is not None and c in allowed and c not in chosen and (not last or finished or _exact(tok, c)):
+        c = _read_card(tok, allowed)
+        free = c is not None and sum(1 for x in chosen if x.code == c.code) < have[c.code]
+        if free and (not last or finished or _exact(tok, c, allowed)):
             chosen.append(c)
         elif last and not finished:
             partial = tok.lower()
@@ -521,19 +655,43 @@ def legal_choices(decision: Any, current: str, hand: Sequence[str] | None = None
     if len(chosen) >= decision.pick:
         chosen = chosen[: decision.pick]
         return [_pick_choice(chosen, decision.pick)]
+    left = have - Counter(c.code for c in chosen)
     out = []
+    offered: set[str] = set()
     for c in allowed:
-        if c in chosen:
+        if left[c.code] <= 0 or c.code in offered:
             continue
-        if partial and not any(w.startswith(partial) for w in (c.code.lower(), c.label.lower(), c.name)):
+        words = (c.code.lower(), render.label(c).lower(), str(getattr(c, "name", "")).lower())
+        if partial and not any(w.startswith(partial) for w in words):
             continue
+        offered.add(c.code)
         out.append(_pick_choice([*chosen, c], decision.pick))
     return out[:MAX_CHOICES]
 
 
-def _exact(tok: str, c: Any) -> bool:
+def _read_card(tok: str, allowed: Sequence[Any]) -> Any:
+    """The card among ``allowed`` that ``tok`` names: its code, label or name, else a standard card
+    read forgivingly (``10h``)."""
+    t = tok.strip().lower()
+    for c in allowed:
+        if t in (c.code.lower(), render.label(c).lower(), str(getattr(c, "name", "")).lower()):
+            return c
+    try:
+        code = card(tok).code
+    except CardError:
+        return None
+    return next((c for c in allowed if c.code == code), None)
+
+
+def _exact(tok: str, c: Any, allowed: Sequence[Any] = ()) -> bool:
     # "q" is the start of several cards, "qs" already means one: accept it without a trailing space.
-    return tok.upper() in (c.code, c.label.upper()) or (len(tok) >= 2 and tok[-1].lower() in "cdhs♣♦♥♠")
+    # A Dalmuti "1" is a card but also the start of 10, 11 and 12: wait for more.
+    t = tok.lower()
+    if any(c2.code != c.code and (render.label(c2).lower().startswith(t) or c2.code.lower().startswith(t))
+           for c2 in allowed):
+        return False
+    return tok.upper() in (c.code, render.label(c).upper()) or (
+        isinstance(c, Card) and len(tok) >= 2 and tok[-1].lower() in "cdhs♣♦♥♠")
 
 
 def _pick_choice(cs: Sequence[Any], pick: int) -> app_commands.Choice[str]:
@@ -557,7 +715,11 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
     for opt in entry.game.options_spec:
         if opt.name in given:
             continue
-        if opt.choices:
+        suggested = render.renderer_for(entry.game.name).lobby_values.get(opt.name)
+        if suggested:
+            # The game's own suggestions first (Tricks: 25/50/100 for people; 1000 is for programs).
+            values = [str(v) for v in dict.fromkeys([*suggested, *(opt.choices or (opt.default,))])]
+        elif opt.choices:
             values = [str(c) for c in opt.choices]
         else:
             values = [str(v) for v in dict.fromkeys([opt.default, *_round_numbers(opt.low, opt.high)])]

@@ -5,8 +5,12 @@ reads only ``state.public_view()`` and public events (``event.to is None``), so 
 reach a channel through here; the hand text reads the one seat's ``SeatView`` and is only ever sent
 as an ephemeral reply to that player.
 
-Each game gets a :class:`Renderer` in :data:`RENDERERS`; a game without one falls back to the
-generic renderer, which shows seats, scores, whose turn it is and raw public events.
+Each game gets a :class:`Renderer` in :data:`RENDERERS` (Hearts here; the others in
+``cogs/render_<game>.py``, which register themselves when imported at the bottom of this module);
+a game without one falls back to the generic renderer, which shows seats, scores, whose turn it is
+and raw public events.  The renderer also says how the hand view's controls read and group
+(:meth:`Renderer.action_label`, :meth:`Renderer.action_group`…); :mod:`cogs.components` builds
+them from the legal actions alone.
 """
 
 from __future__ import annotations
@@ -50,12 +54,16 @@ def embed_text(embed: discord.Embed) -> str:
 
 
 # ---- small helpers ---------------------------------------------------------------------------
-def label(c: Card | str) -> str:
-    """``Q♠`` for a card or a card code."""
-    return (c if isinstance(c, Card) else card(str(c))).label
+def label(c: Any) -> str:
+    """``Q♠`` for a card or a standard card code; a game's own card values (a Dalmuti ``D5``, a
+    Siege blank ``5X``) carry their own ``label``."""
+    if isinstance(c, str):
+        return card(c).label
+    own = getattr(c, "label", None)
+    return own if isinstance(own, str) else card(str(c)).label
 
 
-def labels(cs: Iterable[Card | str]) -> str:
+def labels(cs: Iterable[Any]) -> str:
     return " ".join(label(c) for c in cs)
 
 
@@ -111,12 +119,11 @@ def table_title(table: Any) -> str:
     return f"{game_title(table)} · table `{table.id}`"
 
 
-def action_label(action: Action) -> str:
-    """How a legal action reads on a button or in autocomplete: ``Q♠`` for a plain card play,
-    else the kind followed by card labels and words (``pass 2♣ 3♦ 4♥``)."""
-    if action.kind == "play" and action.cards and not action.args:
-        return labels(action.cards)
-    return " ".join([action.kind, *(c.label for c in action.cards), *action.args])
+def action_label(action: Action, game: str | None = None) -> str:
+    """How a legal action reads on a button, in a menu or in autocomplete — in the words of the
+    game's renderer (``three 5s`` in Dalmuti), else generically: ``Q♠`` for a plain card play, the
+    kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``)."""
+    return (renderer_for(game) if game else GENERIC).action_label(action)
 
 
 def in_hand_order(actions: Sequence[Action], hand: Sequence[str] | None) -> list[Action]:
@@ -148,6 +155,11 @@ class Renderer:
     a game's own renderer overrides the parts it can say better."""
 
     lowest_wins = False
+    #: Public events that start a new deal: recent lines never reach back past the last one.
+    new_round_events: frozenset[str] = frozenset({"deal"})
+    #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the
+    #: engine's default and round numbers otherwise).
+    lobby_values: dict[str, tuple[Any, ...]] = {}
 
     # -- public: the table message --
     def table_message(self, table: Any) -> Rendered:
@@ -225,7 +237,7 @@ class Renderer:
         in someone's hand after a new deal, and the message should be about the game as it is now."""
         events = _public_events(table.recent)
         for i in range(len(events) - 1, -1, -1):
-            if events[i].kind == "deal":
+            if events[i].kind in self.new_round_events:
                 return events[i:]
         return events
 
@@ -264,10 +276,14 @@ class Renderer:
         lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
         for place, seat, score in rows:
             medal = MEDALS.get(place, f"{place}.")
-            pts = "" if score is None else f" — {score}"
+            pts = "" if score is None else f" — {self.score_text(table, seat, score)}"
             lines.append(f"{medal} {player_name(table, seat)}{pts}")
         lines.append(f"Seed: `{table.seed}` (replay it with the same seed and the game log)")
         return "\n".join(lines)
+
+    def score_text(self, table: Any, seat: int, score: Any) -> str:
+        """A final score as the standings show it (a rank, a count of cards…)."""
+        return str(score)
 
     # -- public: end of hand / game --
     def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
@@ -308,13 +324,14 @@ class Renderer:
         lines = [f"**Your hand** · {table_title(table)} · seat {seat + 1}"]
         hand = view.get("hand")
         if hand is not None:
-            if hand:
-                lines += [" ".join(cards) for _, cards in group_by_suit(hand)]
-            else:
-                lines.append("*(no cards)*")
+            lines += self.hand_lines(sv, hand) if hand else ["*(no cards)*"]
         lines += self.hand_extra(sv)
         lines.append(self.decision_line(sv))
         return "\n".join(line for line in lines if line)
+
+    def hand_lines(self, sv: Any, hand: Sequence[str]) -> list[str]:
+        """The hand fanned for reading: one line per suit by default."""
+        return [" ".join(cards) for _, cards in group_by_suit(hand)]
 
     def hand_extra(self, sv: Any) -> list[str]:
         return []
@@ -333,6 +350,58 @@ class Renderer:
         if decision.pick:
             return f"{decision.prompt} Pick {decision.pick} in the menu (or use /play)."
         return f"{decision.prompt} Use the buttons (or /play)."
+
+    # -- private: how the hand view's controls read (cogs.components builds them from the legal
+    # actions only; these hooks say the words and the grouping) --
+    def action_label(self, action: Action, sv: Any = None) -> str:
+        """A legal action on a button, as a menu option or an autocomplete name; ``sv`` (the seat's
+        view, when there is one) lets it name players and piles."""
+        if action.kind == "play" and action.cards and not action.args:
+            return labels(action.cards)
+        return " ".join([action.kind.replace("_", " "), *(label(c) for c in action.cards), *action.args])
+
+    def action_description(self, sv: Any, action: Action) -> str | None:
+        """The small second line under a menu option."""
+        if len(action.cards) == 1 and not action.args:
+            return getattr(action.cards[0], "name", None)
+        return None
+
+    def action_style(self, action: Action) -> discord.ButtonStyle:
+        red = any(getattr(c, "suit", "") in ("H", "D") or getattr(c, "code", "") == "~R" for c in action.cards)
+        return discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary
+
+    def order_actions(self, sv: Any, actions: Sequence[Action]) -> list[Action]:
+        """The order controls appear in: as the hand is fanned."""
+        return in_hand_order(actions, (sv.view or {}).get("hand"))
+
+    def action_group(self, sv: Any, action: Action) -> str | None:
+        """When the actions are too many for buttons they go into menus: the name of the menu this
+        one belongs in (adjacent small groups share a menu), or ``None`` to keep it a button of its
+        own (pass, end turn).  Default: by the suit of its first card."""
+        if not action.cards:
+            return None
+        return SUIT_SYMBOLS.get(getattr(action.cards[0], "suit", ""), "Other")
+
+    def menu_placeholder(self, sv: Any, groups: Sequence[str]) -> str:
+        """The placeholder of a menu holding these groups of actions."""
+        return " · ".join(groups)
+
+    def combo_pick(self, sv: Any, decision: Decision) -> int:
+        """How many cards to pick from one menu instead of listing every combination as its own
+        choice (King of the Hill's two cards on a pair lead): a number, or 0 for a list."""
+        return 0
+
+    def pick_option(self, sv: Any, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
+        """``(label, description)`` of one card in a "choose N cards" menu; ``copy`` counts from 1
+        when the same card is there ``copies`` times."""
+        name = getattr(c, "name", None)
+        if copies > 1:
+            name = f"{name} ({copy} of {copies})" if name else f"{copy} of {copies}"
+        return label(c), name
+
+    def pick_group(self, sv: Any, c: Any) -> str:
+        """The menu a card goes in when a pick has more cards than one menu holds."""
+        return SUIT_SYMBOLS.get(getattr(c, "suit", ""), "Other")
 
 
 def _count(free: Any) -> int:
@@ -519,3 +588,10 @@ def summary(table: Any, events: Sequence[Event]) -> Rendered | None:
 
 def turn_notice(table: Any, seats: Sequence[int]) -> str:
     return renderer_for(table.game).turn_notice(table, seats)
+
+
+# Each game's renderer registers itself into RENDERERS (a game with one becomes playable).
+from cogs import render_tricks  # noqa: E402,F401,I001
+from cogs import render_dalmuti  # noqa: E402,F401,I001
+from cogs import render_koth  # noqa: E402,F401,I001
+from cogs import render_siege  # noqa: E402,F401,I001

@@ -31,12 +31,14 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from engine.cards import Card
 from engine.core import AI, Action, Event, rng_for
 from engine.tricks import BAD, Tricks
 from engine.tricks_ai import TricksAI
 from tables.protocol import (
     DEFAULT_TIMEOUT,
     QUERY_CARD,
+    Answer,
     ProgramError,
     ProgramPlayer,
     answer_action,
@@ -48,10 +50,10 @@ from tables.protocol import (
 AI_COMMAND = "ai"
 GAMES = ("tricks",)
 DEFAULT_STRIKES = 10
-_NAME_OK = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
+NAME_OK = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
 
 
-class _Seat:
+class PlayerSeat:
     """One seat as the arena sees it: what it is told, and how it decides."""
 
     def __init__(self, name: str, record: bool) -> None:
@@ -89,7 +91,7 @@ class _Seat:
         pass
 
 
-class _ProgramSeat(_Seat):
+class ProgramSeat(PlayerSeat):
     def __init__(self, name: str, command: str, record: bool, timeout: float, strikes: int,
                  stderr: int | None, cwd: str | None) -> None:
         super().__init__(name, record)
@@ -108,18 +110,30 @@ class _ProgramSeat(_Seat):
     async def decide(self, state: Tricks, seat: int, step: int, seed: int | str) -> Action:
         if self.retired is not None:
             return self.ai_action(state, seat, step, seed)
+        action = self.judge(await self.ask(), state.legal_plays(seat))
+        if self.retired is not None:
+            await self.player.close(grace=0)
+        return action
+
+    async def ask(self) -> Answer:
+        """Query the program and wait for its answer (at most the timeout).  The table runtime
+        calls this outside its lock, then :meth:`judge` under it."""
         super().tell([QUERY_CARD])
         answer = await self.player.ask()
         if self.transcript is not None:
             self.transcript.append("> " + answer.line if answer.line is not None else f"# no answer: {answer.problem}")
-        action = answer_action(answer, state.legal_plays(seat))
+        return answer
+
+    def judge(self, answer: Answer, legal: Sequence[Card]) -> Action:
+        """The action for ``answer`` (``bad`` for anything but a legal card); a program that is
+        gone, or has played ``strikes`` bad cards, is marked ``retired`` (the caller closes it)."""
+        action = answer_action(answer, legal)
         if action.kind == BAD:
             self.bad += 1
             why = self.player.dead or (f"{self.bad} bad cards" if self.bad >= self.strikes else None)
             if why is not None:
                 self.retired = why
                 self.note(f"retired ({why}): the built-in AI plays this seat from now on")
-                await self.player.close(grace=0)
         return action
 
     async def close(self) -> None:
@@ -161,7 +175,7 @@ def check_names(names: Sequence[str]) -> None:
     if len(names) != 4:
         raise ValueError("Tricks needs exactly 4 names.")
     for n in names:
-        if not _NAME_OK.match(n):
+        if not NAME_OK.match(n):
             raise ValueError(f"Name {n!r}: use 1-32 letters, digits, '_', '.' or '-' (it is a protocol field).")
     if len(set(names)) != 4:
         raise ValueError("The 4 names must differ.")
@@ -188,9 +202,9 @@ async def play_game(
     names = list(names) if names is not None else default_names(commands)
     check_names(names)
     state = Tricks.create(4, {"target": target}, seed)
-    seats: list[_Seat] = [
-        _Seat(n, record) if c.strip().lower() == AI_COMMAND
-        else _ProgramSeat(n, c, record, timeout, strikes, stderr, cwd)
+    seats: list[PlayerSeat] = [
+        PlayerSeat(n, record) if c.strip().lower() == AI_COMMAND
+        else ProgramSeat(n, c, record, timeout, strikes, stderr, cwd)
         for n, c in zip(names, commands, strict=True)
     ]
     answers = 0
@@ -201,8 +215,8 @@ async def play_game(
                 raise r
         for s in seats:
             s.tell([start_game(names)])
-        lines = _Lines(names)
-        _deliver(seats, lines, state.opening_events())
+        lines = Lines(names)
+        deliver(seats, lines, state.opening_events())
         step = 0
         while not state.is_over:
             seat = state.turn
@@ -210,7 +224,7 @@ async def play_game(
             action = await seats[seat].decide(state, seat, step, seed)
             if seats[seat].retired is None or action.kind == BAD:
                 answers += 1
-            _deliver(seats, lines, state.apply(seat, action))
+            deliver(seats, lines, state.apply(seat, action))
             step += 1
     finally:
         await asyncio.gather(*(s.close() for s in seats), return_exceptions=True)
@@ -230,7 +244,7 @@ async def play_game(
     )
 
 
-class _Lines:
+class Lines:
     """The protocol lines of events, remembering those that recur (a card played, a trick begun)."""
 
     CACHED = frozenset({"play", "trick_start"})
@@ -248,7 +262,7 @@ class _Lines:
         return found
 
 
-def _deliver(seats: Sequence[_Seat], lines: _Lines, events: list[Event]) -> None:
+def deliver(seats: Sequence[PlayerSeat], lines: Lines, events: list[Event]) -> None:
     public: list[str] = []
     for e in events:
         for to, line in lines(e):

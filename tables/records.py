@@ -22,6 +22,8 @@ from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 log = logging.getLogger("deckhand.tables")
 
 SEAT_FIELDS = ("user_id", "name", "is_ai", "away", "missed", "left")
+# Written only when set, so seats stored before it existed (and every other seat) read the same.
+OPTIONAL_SEAT_FIELDS = ("program",)
 
 
 class Unrecoverable(Exception):
@@ -37,7 +39,12 @@ def _dumps(value: Any) -> str:
 
 
 def seats_json(seats: Sequence[Seat]) -> str:
-    return _dumps([{f: getattr(s, f) for f in SEAT_FIELDS} for s in seats])
+    out = []
+    for s in seats:
+        d = {f: getattr(s, f) for f in SEAT_FIELDS}
+        d.update({f: getattr(s, f) for f in OPTIONAL_SEAT_FIELDS if getattr(s, f) is not None})
+        out.append(d)
+    return _dumps(out)
 
 
 def changes_of(t: Table, since: Mapping[int, int]) -> dict[str, Any]:
@@ -106,7 +113,7 @@ def _json(text: Any, what: str, kind: type) -> Any:
 
 
 def _seat(d: Any, i: int) -> Seat:
-    if not isinstance(d, dict) or set(d) != set(SEAT_FIELDS):
+    if not isinstance(d, dict) or not set(SEAT_FIELDS) <= set(d) <= {*SEAT_FIELDS, *OPTIONAL_SEAT_FIELDS}:
         raise Unrecoverable(f"seat {i + 1} is malformed")
     if not isinstance(d["name"], str):
         raise Unrecoverable(f"seat {i + 1} has no name")
@@ -116,7 +123,11 @@ def _seat(d: Any, i: int) -> Seat:
         raise Unrecoverable(f"seat {i + 1} has malformed flags")
     if user_id is None and not d["is_ai"]:
         raise Unrecoverable(f"seat {i + 1} is a person without a user id")
-    return Seat(user_id, d["name"], d["is_ai"], d["away"], _int(d["missed"], f"seat {i + 1}'s misses"), d["left"])
+    program = d.get("program")
+    if program is not None and (not isinstance(program, str) or not d["is_ai"]):
+        raise Unrecoverable(f"seat {i + 1} has a malformed program")
+    return Seat(user_id, d["name"], d["is_ai"], d["away"], _int(d["missed"], f"seat {i + 1}'s misses"), d["left"],
+                program)
 
 
 def _seat_map(text: Any, what: str, value: type) -> dict[int, Any]:

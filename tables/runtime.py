@@ -12,7 +12,9 @@ contains failures:
 * one redraw task, coalescing redraw requests to one per ``redraw_interval``;
 * one notifier task delivering ``turn``/``summary`` callbacks in order, so a slow or failing
   Discord call never holds the lock or stops the game;
-* in the lobby, one task that closes it when nobody started it in time (``lobby_ttl``).
+* in the lobby, one task that closes it when nobody started it in time (``lobby_ttl``);
+* at a Tricks table with program seats, the programs' processes (:mod:`tables.programs`): asked
+  for their card outside the lock, their answer applied under it if nothing changed meanwhile.
 
 With a :class:`~tables.storage.Storage`, every change is committed before anyone hears of it: the
 public methods write before they return (still under the lock), and listener calls wait for the
@@ -27,7 +29,7 @@ import dataclasses
 import logging
 import random
 from collections import deque
-from collections.abc import Collection, Coroutine
+from collections.abc import Collection, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -36,6 +38,7 @@ from engine.core import AI, TABLE, Action, Decision, Event, IllegalAction, rng_f
 from tables import records, stats
 from tables.clock import Clock, SystemClock
 from tables.ids import new_id, normalise
+from tables.programs import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms
 from tables.records import Unrecoverable
 from tables.replay import GameRecord
 from tables.storage import DuplicateTable, StaleWrite, Storage, Stored
@@ -136,6 +139,7 @@ class _Live:
     snap_version: int = 0
     snap_due: bool = False
     results_saved: bool = False
+    programs: TablePrograms | None = None  # the program seats' processes, while the game runs
 
 
 def _md(name: str) -> str:
@@ -160,12 +164,15 @@ class Runtime:
         lobby_ttl: float | None = LOBBY_TTL,
         retention: float | None = None,
         prune_every: float = 3600.0,
+        programs: ProgramSettings | Mapping[str, str] | None = None,
     ) -> None:
         """``storage``: where tables are kept across restarts (``None``: nothing is kept); the
         runtime owns it and :meth:`close` closes it.  ``lobby_ttl``: seconds before an unstarted
         lobby closes (``None``: never).  ``retention``: seconds a finished table and its log are
         kept in the storage (``None``: for ever; results for /stats are always kept), checked every
-        ``prune_every`` seconds once :meth:`recover` has run."""
+        ``prune_every`` seconds once :meth:`recover` has run.  ``programs``: the programs a host
+        may seat at a Tricks table, by name (:class:`~tables.programs.ProgramSettings`, or just a
+        name → command line mapping); only the operator's configuration may give these."""
         self.listener: Listener = listener if listener is not None else NullListener()
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.rng = rng if rng is not None else random.Random()
@@ -176,9 +183,14 @@ class Runtime:
         self.lobby_ttl = lobby_ttl
         self.retention = retention
         self.prune_every = prune_every
+        if programs is None or isinstance(programs, ProgramSettings):
+            self.programs = programs or ProgramSettings()
+        else:
+            self.programs = ProgramSettings(dict(programs))
         self.tables: dict[str, Table] = {}
         self._live: dict[str, _Live] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closing_programs: set[TablePrograms] = set()
         self._housekeeping: asyncio.Task[None] | None = None
 
     # ==== lookups ==============================================================================
@@ -212,6 +224,10 @@ class Runtime:
 
         # max() keeps the first of equals; reversed() makes that the most recently created.
         return max(reversed(live), key=rank)
+
+    def program_names(self) -> list[str]:
+        """The programs a host may seat (at Tricks tables), as the operator named them."""
+        return self.programs.names
 
     def list(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id and t.phase != Phase.FINISHED]
@@ -346,21 +362,29 @@ class Runtime:
             self._request_redraw(t)
             return t
 
-    async def add_ai(self, table_id: str, user_id: int, count: int | None = None) -> int:
+    async def add_ai(self, table_id: str, user_id: int, count: int | None = None, *,
+                     program: str | None = None) -> int:
+        """Seat ``count`` AI players (default: every free seat), or with ``program`` that many
+        copies (default one) of a program the operator configured, chosen by its name only."""
         t = self.get(table_id)
         async with self._live[t.id].lock:
             self._require_host(t, user_id, "add AI players")
+            if program is not None:
+                program = self._program_of(t, program)
             if t.phase != Phase.LOBBY:
                 raise TableError("AI players can only be added before the game starts.", "started")
             free = t.free_seats()
             if free <= 0:
                 raise TableError("There is no free seat for an AI.", "full")
-            n = free if count is None else count
+            n = (free if program is None else 1) if count is None else count
             if n < 1:
                 raise TableError("Add at least one AI player.", "bad_count")
             n = min(n, free)
             for _ in range(n):
-                t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
+                if program is None:
+                    t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
+                else:
+                    t.seats.append(Seat(None, self._program_seat_name(t, program), is_ai=True, program=program))
             await self._commit(t)
             self._request_redraw(t)
             return n
@@ -387,6 +411,7 @@ class Runtime:
             live.ai = entry.ai()
             self._cancel(live.lobby_task)
             live.lobby_task = None
+            self._setup_programs(t, live)
             self._after_change(t, [], ())
             await self._commit(t)
             return t
@@ -433,6 +458,7 @@ class Runtime:
             try:
                 if isinstance(action, str):
                     action = state.parse_action(seat, action)
+                self._check_offered(state.decision(seat), action)
                 events = self._apply(t, seat, action, auto=False)
             except IllegalAction as e:
                 raise TableError(e.reason, e.code) from None
@@ -460,6 +486,11 @@ class Runtime:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        # Every program process goes, whatever its table was doing (a close is safe to repeat).
+        programs = [live.programs for live in self._live.values() if live.programs is not None]
+        programs += list(self._closing_programs)
+        self._closing_programs = set()
+        await asyncio.gather(*(p.close() for p in programs), return_exceptions=True)
         if self.storage is not None:
             await self.storage.close()
 
@@ -579,6 +610,7 @@ class Runtime:
         if live is not None:
             for task in (live.ai_task, live.deadline_task, live.lobby_task):
                 self._cancel(task)
+            self._stop_programs(t, live)
 
     def _resume(self, t: Table, live: _Live, record: dict[str, Any], since: dict[int, int]) -> None:
         """Bring a table rebuilt from the storage back to life: deadlines re-armed at their stored
@@ -589,6 +621,7 @@ class Runtime:
         live.saved_log = len(t.log)
         live.snap_version = int(record.get("snapshot_version") or 0) if record.get("snapshot") else 0
         live.results_saved = t.phase == Phase.FINISHED
+        self._setup_programs(t, live)  # started afresh, brought up to the current point
         if t.phase == Phase.RUNNING:
             state = t.state
             assert state is not None
@@ -757,6 +790,21 @@ class Runtime:
         action = state.random_action(seat, rng_for(t.seed, "fallback", t.version, seat))
         return self._apply(t, seat, action, auto=True)
 
+    @staticmethod
+    def _check_offered(decision: Decision | None, action: Action) -> None:
+        """A person may take only what their decision offers.  The engine would accept more from
+        the runtime itself (Tricks' ``bad`` card, applied for a program), and a component's custom
+        id arrives from the client, so a crafted click must not reach those."""
+        if decision is None:
+            return
+        if decision.pick:
+            if action.kind != decision.kind:
+                raise IllegalAction("That is not something you can do right now.", "not_offered")
+        elif action not in decision.actions:
+            # Compared by code too: a game may build equal actions as different objects.
+            if action.code not in {a.code for a in decision.actions}:
+                raise IllegalAction("That is not something you can do right now.", "not_offered")
+
     def _optional_move(self, t: Table, seat: int) -> Action | None:
         """What an AI seat wants to do while the table acts (declare during a deal), if anything."""
         live = self._live[t.id]
@@ -772,12 +820,16 @@ class Runtime:
         self, t: Table, events: list[Event], actors: Collection[int], quiet: Collection[int] = ()
     ) -> None:
         """Under the lock, after a move (or the start): record, notify, re-plan who acts when."""
+        live = self._live[t.id]
+        if live.programs is not None:
+            live.programs.deliver(events)  # queued: the programs hear it with their next query
         public = [e for e in events if e.to is None]
         if public:
             t.recent.extend(public)
             del t.recent[:-RECENT_EVENTS]
             if any(e.kind == "deal" for e in public):
-                self._live[t.id].snap_due = True  # a new hand: replay after a restart starts here
+                live.snap_due = True  # a new hand: replay after a restart starts here
+        self._sync_programs(t, live)
         ends = [e for e in public if e.kind in SUMMARY_EVENTS]
         if ends:
             self._notify(t, "summary", t, ends)
@@ -862,6 +914,7 @@ class Runtime:
         self._cancel(live.lobby_task)
         live.ai_task = live.deadline_task = live.lobby_task = None
         live.deadline_at = None
+        self._stop_programs(t, live)
 
     def _come_back(self, t: Table, seat: int) -> None:
         s = t.seats[seat]
@@ -928,10 +981,14 @@ class Runtime:
 
     # ==== AI moves =============================================================================
     async def _ai_move(self, t: Table, live: _Live, version: int) -> None:
-        if self.ai_delay > 0:
-            await self.clock.sleep(self.ai_delay)
+        pause = self.clock.sleep(self.ai_delay) if self.ai_delay > 0 else asyncio.sleep(0)
+        answers: dict[int, Any] = {}
+        if live.programs is None:
+            await pause
         else:
-            await asyncio.sleep(0)
+            # A program is asked outside the lock (people's clicks go on meanwhile), during the
+            # usual pause; its answer counts only if the table is still at ``version`` below.
+            _, answers = await asyncio.gather(pause, self._program_answers(t, live, version))
         async with live.lock:
             if t.phase != Phase.RUNNING or t.version != version:
                 return
@@ -949,6 +1006,8 @@ class Runtime:
                         if optional is None:
                             continue
                         events.extend(self._apply(t, s, optional, auto=True))
+                    elif s in answers:
+                        events.extend(self._program_apply(t, live, s, answers[s]))
                     else:
                         events.extend(self._auto_apply(t, s))
                     actors.append(s)
@@ -960,6 +1019,136 @@ class Runtime:
             if actors:
                 self._after_change(t, events, actors)
                 await self._commit_quietly(t)
+
+    # ==== program seats (tables/programs.py) ===================================================
+    def _program_of(self, t: Table, name: str) -> str:
+        """The configured program a host named, or a refusal.  Only names are ever accepted here:
+        a command line typed in a chat is just an unknown name."""
+        if t.game not in PROGRAM_GAMES:
+            raise TableError("Programs can only play Tricks; this table plays "
+                             f"{t.entry.game.title}.", "not_program_game")
+        known = self.programs.names
+        if not known:
+            raise TableError("No programs are set up on this bot (its operator lists them in its "
+                             "configuration).", "no_programs")
+        wanted = str(name).strip()
+        if wanted not in self.programs.commands:
+            shown = _md(wanted[:40]) or "?"
+            raise TableError(f"There is no program called `{shown}`. Programs: "
+                             f"{', '.join(f'`{n}`' for n in known)}.", "unknown_program")
+        return wanted
+
+    def _program_seat_name(self, t: Table, program: str) -> str:
+        used = {s.name for s in t.seats}
+        name, n = program, 2
+        while name in used:
+            name, n = f"{program}-{n}", n + 1
+        return name
+
+    def _setup_programs(self, t: Table, live: _Live) -> None:
+        """(Re)start a running table's programs from scratch: at the start of the game, after a
+        restart, after a failed write put the table back.  The processes start in the background."""
+        self._stop_programs(t, live)
+        if t.phase != Phase.RUNNING or t.state is None:
+            return
+        seats = {i: s.program for i, s in enumerate(t.seats) if s.is_ai and s.program}
+        if not seats:
+            return
+        commands: dict[int, str] = {}
+        for i, name in seats.items():
+            command = self.programs.commands.get(name) if t.game in PROGRAM_GAMES else None
+            if command is None:
+                self._program_note(t, i, "not configured")
+            else:
+                commands[i] = command
+        if not commands:
+            return
+        try:
+            drv = TablePrograms(self.programs, commands, t.names(), lambda: t.state, label=t.id)
+        except Exception:
+            log.exception("Table %s: cannot seat its programs", t.id)
+            for i in commands:
+                self._program_note(t, i, "failed")
+            return
+        live.programs = drv
+        self._spawn(self._start_programs(t, live, drv), f"programs:{t.id}")
+
+    async def _start_programs(self, t: Table, live: _Live, drv: TablePrograms) -> None:
+        await drv.start()
+        if drv.retired():  # a program that could not start: say so now, not at its first turn
+            async with live.lock:
+                if live.programs is drv and t.phase == Phase.RUNNING and self._sync_programs(t, live):
+                    self._request_redraw(t)
+                    await self._commit_quietly(t)
+
+    def _stop_programs(self, t: Table, live: _Live) -> None:
+        drv, live.programs = live.programs, None
+        if drv is not None:
+            # Runtime.close() closes it again should this task be cancelled: keep it reachable.
+            self._closing_programs.add(drv)
+            self._spawn(self._close_programs(drv), f"programs-close:{t.id}")
+
+    async def _close_programs(self, drv: TablePrograms) -> None:
+        await drv.close()
+        self._closing_programs.discard(drv)
+
+    def _program_note(self, t: Table, seat: int, why: str) -> None:
+        """Hand a program's seat to the built-in AI for good, and say so on the table."""
+        s = t.seats[seat]
+        if s.program is None:
+            return
+        s.program = None
+        text = WHY.get(why, why)
+        t.recent.append(Event("program_replaced", seat, (f"by the built-in AI: {text}",)))
+        del t.recent[:-RECENT_EVENTS]
+        log.info("Table %s: the program of seat %d is replaced by the built-in AI (%s)", t.id, seat, why)
+
+    def _sync_programs(self, t: Table, live: _Live) -> bool:
+        """Under the lock: seats whose program was retired become built-in AI seats."""
+        drv = live.programs
+        if drv is None:
+            return False
+        changed = False
+        for seat, why in drv.retired().items():
+            if t.seats[seat].program is not None:
+                self._program_note(t, seat, why)
+                changed = True
+        return changed
+
+    async def _program_answers(self, t: Table, live: _Live, version: int) -> dict[int, Any]:
+        """Outside the lock: the answers of the programs that must play now, by seat."""
+        drv = live.programs
+        if drv is None or t.phase != Phase.RUNNING or t.version != version or t.state is None:
+            return {}
+        out: dict[int, Any] = {}
+        for s in t.state.to_act():
+            if s < 0 or not drv.playing(s):
+                continue
+            try:
+                answer = await drv.answer(s, version)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("Table %s: the program of seat %d could not be asked", t.id, s)
+                drv.retire(s, "failed")
+                continue
+            if answer is not None:
+                out[s] = answer
+        return out
+
+    def _program_apply(self, t: Table, live: _Live, seat: int, answer: Any) -> list[Event]:
+        """Under the lock, the version unchanged: the program's card, or the engine's ``bad`` action
+        for anything else.  Should the program be gone meanwhile, the built-in AI moves."""
+        drv = live.programs
+        state = t.state
+        assert state is not None
+        action = drv.judge(seat, answer, state.legal_plays(seat)) if drv is not None else None  # type: ignore[attr-defined]
+        if action is not None:
+            try:
+                return self._apply(t, seat, action, auto=True)
+            except IllegalAction:
+                log.exception("Table %s: the program's move for seat %d was refused; the AI moves", t.id, seat)
+        return self._auto_apply(t, seat)
 
     # ==== listener calls =======================================================================
     def _request_redraw(self, t: Table) -> None:

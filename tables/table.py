@@ -35,6 +35,9 @@ class Seat:
     away: bool = False  # a human seat the AI plays for now (timed out 3 times, or left)
     missed: int = 0  # deadlines missed in a row
     left: bool = False  # the person chose to leave a running game; frees them for another table
+    # An AI seat played by a program the operator configured (its name there; tables/programs.py).
+    # None: the built-in AI — also once a program is replaced for the rest of the game.
+    program: str | None = None
 
     @property
     def auto(self) -> bool:

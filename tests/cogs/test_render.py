@@ -74,7 +74,7 @@ def test_hand_text_groups_by_suit_and_says_what_to_do() -> None:
 
 
 def test_generic_renderer_for_a_game_without_its_own() -> None:
-    assert render.renderer_for("siege") is render.GENERIC
+    assert render.renderer_for("no-such-game") is render.GENERIC
     t = hearts_table(phase=Phase.RUNNING, seed=1)
     t.state = Hearts.create(4, {}, seed=3)
     text = render.GENERIC.table_message(t).text()

@@ -136,3 +136,21 @@ async def test_two_simultaneous_acts_with_one_version_apply_once(rt, clock):
     assert len(errors) == 1 and errors[0].code == "stale"
     assert sum(isinstance(r, list) for r in results) == 1
     assert [(e.seat, e.auto) for e in t.log] == [(0, False)]
+
+
+async def test_a_person_can_take_only_what_their_decision_offers(make_runtime, clock):
+    """The engine accepts Tricks' `bad` card from the runtime (for programs); a crafted click by a
+    person must not reach it — people are never penalised."""
+    rt = make_runtime(ai_delay=0.0)
+    t = await rt.create(game="tricks", guild_id=1, channel_id=10, host_id=100, host_name="Ann",
+                        options={"target": 25})
+    await rt.start(t.id, 100)
+    await run_until(clock, lambda: 0 in t.state.to_act(), step=0.5)
+    before = (t.version, t.state.to_dict())
+    with pytest.raises(TableError) as e:
+        await rt.act(t.id, 100, Action("bad", args=("x",)))
+    assert e.value.code == "not_offered"
+    assert (t.version, t.state.to_dict()) == before
+    sv = rt.seat_view(t.id, 100)
+    await rt.act(t.id, 100, sv.decision.actions[0])  # what is offered still works
+    assert t.version == before[0] + 1

@@ -1,0 +1,238 @@
+"""How the real bot behaves on the wire: Hearts tables played through ``bot.Deckhand`` (in its own
+process, real discord.py) against the fake Discord on 127.0.0.1 (``tests/fakediscord``).
+
+Each table: two scripted people and two AIs play one hand (``target=1``).  The people think for
+``--think`` seconds (±50 %) before each move and open their hand with **My hand** or ``/hand``;
+the bot runs with its production defaults (AI pause 1 s, one table edit per second) unless told
+otherwise.  Discord's real rate limits apply.  It reports:
+
+* ``interaction_p50_ms`` / ``interaction_p99_ms`` — from the fake sending INTERACTION_CREATE to
+  the interaction callback arriving, over every interaction of the run;
+* ``rest_calls_per_hearts_hand`` — REST calls the bot made per hand of 52 plays, interaction
+  callbacks excluded (the lobby, thread and summary included), and ``rest_calls_by_route``;
+* ``max_edits_per_message_5s`` — the most edits any one message got within 5 seconds;
+* ``tables`` — how many were playing at once;
+
+and, to explain those: ``hands``, ``seconds``, ``peak_rest_calls_per_s`` (Discord's default
+global limit is 50/s), ``provoked_429`` and ``problems`` (anything the fake would refuse).
+
+Targets: p99 under 25 ms with 100 tables at once; at most 120 REST calls per hand; never more
+than 5 edits to one message in 5 s.
+
+    python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
+                            [--same-process] [--global-limit 50]
+
+``BENCH_PROFILE=/tmp/bot.prof`` writes a cProfile of the bot process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+# This file is named like the discord package: keep its folder off the path so `import discord`
+# finds discord.py, and put the project root on it.
+sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
+
+from tests.fakediscord.play import open_table, play_seat  # noqa: E402
+from tests.fakediscord.server import FakeDiscord  # noqa: E402
+
+BOT_CPU: list[float] = []  # CPU seconds the bot process used (Linux)
+TARGETS = {"interaction_p99_ms": 25.0, "rest_calls_per_hearts_hand": 120, "max_edits_per_message_5s": 5}
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+@contextlib.asynccontextmanager
+async def bot_process(fd: FakeDiscord, runtime: dict[str, Any]):
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.fakediscord.botprocess", "--port", str(fd.port), "--token", fd.token,
+        "--guild", str(fd.guild_id), "--runtime", json.dumps(runtime),
+        *(["--profile", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []),
+        *[f"--without-intent={x}" for x in os.environ.get("BENCH_WITHOUT_INTENTS", "").split(",") if x],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=None,
+    )
+    try:
+        line = await asyncio.wait_for(proc.stdout.readline(), 30)  # type: ignore[union-attr]
+        if line.strip() != b"ready":
+            raise RuntimeError(f"the bot process did not start: {line!r}")
+        yield proc
+    finally:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()
+            tick = os.sysconf("SC_CLK_TCK")
+            BOT_CPU.append((int(fields[11]) + int(fields[12])) / tick)
+        if proc.returncode is None:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except TimeoutError:
+                proc.kill()
+
+
+@contextlib.asynccontextmanager
+async def bot_here(fd: FakeDiscord, runtime: dict[str, Any]):
+    from tests.fakediscord.botrunner import running_bot
+
+    async with running_bot(fd, runtime_options=runtime) as bot:
+        yield bot
+
+
+async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: float, timeout: float,
+                    stagger: float) -> None:
+    rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, stagger))  # people do not all press Start in the same second
+    table_message = await open_table(host, [guest], options="target=1")
+
+    async def person(p: Any, use: str) -> None:
+        r = random.Random(rng.random())
+        # A person waits for their ping (or their own reply showing their next move), not for every
+        # table edit; after 5 s without one they look anyway.
+        await play_seat(p, table_message, rng=r, think=think * (0.5 + r.random()), timeout=timeout,
+                        open_with="mix", use=use, watch_table=False, patience=5.0)
+
+    await asyncio.gather(person(host, "components"), person(guest, "components"))
+    await fd.wait_for(lambda: "— finished" in table_message.text, 10.0, "the finished table")
+
+
+def summaries(fd: FakeDiscord) -> int:
+    """Hands played, counted from the end-of-hand summaries posted."""
+    return sum(1 for m in fd.messages.values() if not m.ephemeral and "End of hand" in m.text)
+
+
+def slow_seconds(fd: FakeDiscord, started: float, over_ms: float = 25.0) -> dict[int, int]:
+    """Interactions slower than ``over_ms``, by second of the run: spread out, or a few stalls?"""
+    out: Counter[int] = Counter()
+    for i in fd.interactions.values():
+        if i.latency is not None and i.latency * 1000 > over_ms and i.sent_at is not None:
+            out[int(i.sent_at - started)] += 1
+    return dict(sorted(out.items()))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    fd = FakeDiscord(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit)
+    await fd.start()
+    try:
+        seats = []
+        for i in range(args.tables):
+            ch = fd.add_channel(f"table-{i + 1}")
+            host, guest = fd.add_member(f"Host {i + 1}"), fd.add_member(f"Guest {i + 1}")
+            host.where = guest.where = ch
+            seats.append((host, guest))
+        runtime = {"ai_delay": args.ai_delay}
+        bot = bot_here if args.same_process else bot_process
+        async with bot(fd, runtime):
+            await asyncio.sleep(0.2)
+            # The fake keeps every version of every message; its garbage collector would pause for
+            # 100+ ms and count against the bot.  (The bot's process keeps its normal collector.)
+            gc.collect()
+            gc.disable()
+            first_request = len(fd.requests)
+            started = time.perf_counter()
+            timeout = 120 + 60 * (args.think + args.ai_delay)
+            results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger)
+                                             for n, (h, g) in enumerate(seats)), return_exceptions=True)
+            seconds = time.perf_counter() - started
+            finished = sum(1 for r in results if not isinstance(r, BaseException))
+            # Summaries come after the table is drawn finished, behind any notices still queued.
+            end = time.perf_counter() + 30
+            while summaries(fd) < finished and time.perf_counter() < end:
+                await asyncio.sleep(0.5)
+            await asyncio.sleep(1.5)  # the last coalesced redraws
+            gc.enable()
+        failures = [repr(r) for r in results if isinstance(r, BaseException)]
+        calls = [r for r in fd.requests[first_request:] if not r.is_callback]
+        hands = summaries(fd)
+        per_second = Counter(int(r.at - started) for r in calls)
+        latencies = [i.latency * 1000 for i in fd.interactions.values() if i.latency is not None]
+        edits, _ = fd.edits_per_window(5.0)
+        by_route = Counter(r.route for r in calls)
+        return {
+            "interaction_p50_ms": round(percentile(latencies, 0.50), 2),
+            "interaction_p99_ms": round(percentile(latencies, 0.99), 2),
+            "interaction_p90_ms": round(percentile(latencies, 0.90), 2),
+            "interaction_max_ms": round(max(latencies, default=float("nan")), 2),
+            "slow_seconds": slow_seconds(fd, started),
+            "rest_calls_per_hearts_hand": round(len(calls) / hands, 1) if hands else None,
+            "max_edits_per_message_5s": edits,
+            "tables": args.tables,
+            "hands": hands,
+            "interactions": len(latencies),
+            "seconds": round(seconds, 1),
+            "peak_rest_calls_per_s": max(per_second.values(), default=0),
+            "bot_cpu_s": round(BOT_CPU[-1], 1) if BOT_CPU else None,
+            "fake_cpu_s": round(time.process_time(), 1),
+            "provoked_429": len(fd.ratelimited),
+            "rest_calls_by_route": {k: round(v / hands, 1) for k, v in by_route.most_common()} if hands else {},
+            "problems": fd.problems[:20] + failures[:20],
+        }
+    finally:
+        await fd.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--json", action="store_true", help="print only a JSON object")
+    p.add_argument("--tables", type=int, default=100, help="tables playing at once (default 100)")
+    p.add_argument("--think", type=float, default=1.0, help="a person's mean think time per move, seconds")
+    p.add_argument("--ai-delay", type=float, default=1.0, help="the runtime's AI pause (production: 1.0)")
+    p.add_argument("--quick", action="store_true", help="think 0.25 s and AI pause 0.25 s (a shorter run)")
+    p.add_argument("--same-process", action="store_true", help="run the bot in this process (default: its own)")
+    p.add_argument("--ratelimit-scale", type=float, default=1.0, help="scale Discord's rate-limit windows")
+    p.add_argument("--global-limit", type=int, default=None, help="enforce a global limit (Discord's default: 50/s)")
+    p.add_argument("--stagger", type=float, default=5.0, help="tables open within this many seconds (default 5)")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    if args.quick:
+        args.think, args.ai_delay = 0.25, 0.25
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    ok = {
+        "interaction_p99_ms": result["interaction_p99_ms"] < TARGETS["interaction_p99_ms"],
+        "rest_calls_per_hearts_hand": (result["rest_calls_per_hearts_hand"] or 1e9)
+        <= TARGETS["rest_calls_per_hearts_hand"],
+        "max_edits_per_message_5s": result["max_edits_per_message_5s"] <= TARGETS["max_edits_per_message_5s"],
+    }
+    mark = {True: "ok", False: "MISSED"}
+    print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "
+          f"in {result['seconds']} s (people think ~{args.think:g} s, AI pause {args.ai_delay:g} s)")
+    print(f"interaction round trip   p50 {result['interaction_p50_ms']} ms · p99 {result['interaction_p99_ms']} ms "
+          f"(target p99 < {TARGETS['interaction_p99_ms']:g} ms: {mark[ok['interaction_p99_ms']]})")
+    print(f"                         p90 {result['interaction_p90_ms']} ms · max {result['interaction_max_ms']} ms · "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"REST calls per hand      {result['rest_calls_per_hearts_hand']} (target ≤ "
+          f"{TARGETS['rest_calls_per_hearts_hand']}: {mark[ok['rest_calls_per_hearts_hand']]})")
+    for route, n in result["rest_calls_by_route"].items():
+        print(f"    {n:6.1f}  {route}")
+    print(f"most edits of a message  {result['max_edits_per_message_5s']} in 5 s (target ≤ "
+          f"{TARGETS['max_edits_per_message_5s']}: {mark[ok['max_edits_per_message_5s']]})")
+    print(f"peak REST calls/s        {result['peak_rest_calls_per_s']} (Discord's default global limit: 50/s)")
+    print(f"429s provoked            {result['provoked_429']}")
+    print(f"CPU seconds              bot {result['bot_cpu_s']} · fake and people {result['fake_cpu_s']} "
+          f"(of {result['seconds']} s)")
+    for problem in result["problems"]:
+        print(f"problem: {problem}")
+    return 0 if all(ok.values()) and not result["problems"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

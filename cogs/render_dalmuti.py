@@ -1,0 +1,343 @@
+"""The Great Dalmuti on Discord (RULES.md §3): the play to beat, who passed, who is out with their
+new title, cards left per player and the ranking with titles; a hand grouped by number; plays
+offered as single choices ("three 5s", "two 9s + Jester", "pass").
+
+Copies of a number are alike, so a public text names numbers only when they are on the table
+(played this hand) — never the taxes, which are private to the two players concerned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from cogs.render import (
+    FINISHED_COLOUR,
+    RENDERERS,
+    RUNNING_COLOUR,
+    Rendered,
+    Renderer,
+    phase_of,
+    player_name,
+    seat_badge,
+    seat_name,
+    table_title,
+    when,
+)
+from engine.core import Action, Decision, Event
+from engine.dalmuti import JESTER_NUMBER, dcard, set_name, title_of
+
+TITLE_MARKS = {"Greater Dalmuti": "👑", "Lesser Dalmuti": "🎩", "Merchant": "💼", "Lesser Peon": "🧹",
+               "Greater Peon": "🪣"}
+PLACES = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def place_word(n: int) -> str:
+    return PLACES.get(n, f"{n}th")
+
+
+def spec_of(cards: Sequence[Any]) -> tuple[int, int, int]:
+    """``(number, count, jesters)`` of a set of Dalmuti cards (or codes)."""
+    cs = [dcard(c) if isinstance(c, str) else c for c in cards]
+    jesters = sum(1 for c in cs if c.number == JESTER_NUMBER)
+    numbers = [c.number for c in cs if c.number != JESTER_NUMBER]
+    return (numbers[0] if numbers else JESTER_NUMBER), len(cs), (jesters if numbers else 0)
+
+
+def set_words(cards: Sequence[Any]) -> str:
+    """``three 5s``, ``two 9s + Jester``, ``a Jester``."""
+    number, count, jesters = spec_of(cards)
+    words = set_name(number, count, jesters)
+    return "an " + words[2:] if words.startswith(("a 8", "a 11")) else words
+
+
+def counts_line(codes: Sequence[str]) -> str:
+    """``1 ×1 · 5 ×3 · 9 ×2 · Jester ×1``."""
+    counts = Counter(dcard(c).number for c in codes)
+    return " · ".join(f"{'Jester' if n == JESTER_NUMBER else n} ×{counts[n]}" for n in sorted(counts))
+
+
+class DalmutiRenderer(Renderer):
+    new_round_events = frozenset({"hand_start"})
+    lobby_values = {"hands": (5, 1, 3, 10)}
+
+    # -- public --------------------------------------------------------------------------------
+    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+        hand_no, hands = pv.get("hand_no", 0), pv.get("hands", 1)
+        passing = "a passer sits out the round" if pv.get("pass") == "locked" else "open passing"
+        lines = [f"Hand {hand_no + 1} of {hands} · lower numbers are better · {passing}"]
+        rev, holder = pv.get("revolution"), pv.get("revolution_holder")
+        phase = pv.get("phase")
+        if rev == "greater" and holder is not None:
+            lines.append(f"✊ **{seat_name(table, holder)}** led a greater revolution: the ranking is reversed "
+                         "and no taxes this hand.")
+        elif rev == "revolution" and holder is not None:
+            lines.append(f"✊ **{seat_name(table, holder)}** called a revolution: no taxes this hand.")
+        if phase == "revolution" and holder is not None:
+            deadline = self.deadline_of(table, [holder])
+            lines.append(f"✊ **{seat_name(table, holder)}** may call a revolution before taxes"
+                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+        elif phase == "tax" and pv.get("tax"):
+            tax = pv["tax"]
+            giver, peon, k = tax["giver"], tax["receiver"], tax["count"]
+            titles = pv.get("titles") or []
+            deadline = self.deadline_of(table, [giver])
+            cards = "card" if k == 1 else "cards"
+            lines.append(f"💰 Taxes: **{seat_name(table, peon)}** ({titles[peon] if peon < len(titles) else ''}) "
+                         f"paid their {k} best {cards}; **{seat_name(table, giver)}** is choosing {k} {cards} "
+                         f"to give back" + (f" · ⏰ {when(deadline)}" if deadline else ""))
+        elif phase == "play":
+            cur = pv.get("current")
+            turn = pv.get("turn")
+            if cur:
+                what = set_words(cur["cards"])
+                lines.append(f"**To beat:** {what} (played by {seat_name(table, cur['by'])}) — "
+                             f"{cur['count']} card{'s' if cur['count'] != 1 else ''} of a lower number, or pass")
+            elif turn is not None:
+                lines.append(f"**{seat_name(table, turn)}** leads a new round")
+            if turn is not None:
+                deadline = self.deadline_of(table, [turn])
+                clock = f" · ⏰ {when(deadline)}" if deadline else ""
+                lines.append(f"▶ **{seat_name(table, turn)}** to play{clock}")
+            passed = [s for s, p in enumerate(pv.get("passed") or []) if p]
+            if passed and cur:
+                lines.append("Passed: " + ", ".join(seat_name(table, s) for s in passed))
+        out = pv.get("finish_order") or []
+        if out and phase != "over":
+            n = pv.get("players", len(table.seats))
+            lines.append("🏁 Out: " + " · ".join(
+                f"{place_word(i + 1)} {seat_name(table, s)} (next: {title_of(i, n)})" for i, s in enumerate(out)))
+        return "\n".join(lines)
+
+    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+        ranking = pv.get("ranking") or list(range(len(table.seats)))
+        titles, left = pv.get("titles") or [], pv.get("cards_left") or []
+        scores, passed, out = pv.get("scores") or [], pv.get("passed") or [], pv.get("out") or []
+        phase, turn, cur = pv.get("phase"), pv.get("turn"), pv.get("current")
+        acting = set(table.to_act()) if table.state is not None else set()
+        lines = []
+        for s in ranking:
+            title = titles[s] if s < len(titles) else ""
+            if s < len(out) and out[s]:
+                mark = "🏁"
+                state = f"out {place_word(out[s])}"
+            elif (phase == "play" and s == turn) or (phase != "play" and s in acting):
+                mark, state = "▶", f"{left[s]} cards" if s < len(left) else ""
+            elif phase == "play" and cur and s < len(passed) and passed[s]:
+                mark, state = "✋", f"passed · {left[s]} cards" if s < len(left) else "passed"
+            else:
+                mark, state = "·", f"{left[s]} cards" if s < len(left) else ""
+            pts = scores[s] if s < len(scores) else 0
+            lines.append(f"{mark} {TITLE_MARKS.get(title, '')} {title} — {seat_badge(table, s)} · {state} · "
+                         f"{pts} pt{'s' if pts != 1 else ''}")
+        return "\n".join(lines)
+
+    def running(self, table: Any) -> Rendered:
+        rendered = super().running(table)
+        pv = table.state.public_view() if table.state is not None else {}
+        draw = pv.get("opening_draw")
+        if draw and rendered.embed is not None and pv.get("phase") != "play":
+            last = {s: dcard(c).label for rnd in draw for s, c in rnd}
+            text = " · ".join(f"{seat_name(table, s)} {last[s]}" for s in pv.get("ranking", []) if s in last)
+            rendered.embed.add_field(name="Opening draw (lowest is Greater Dalmuti)", value=text[:1024], inline=False)
+        return rendered
+
+    def event_text(self, table: Any, event: Event) -> str | None:
+        if event.to is not None:
+            return None
+        k, d = event.kind, event.data
+        who = seat_name(table, event.seat)
+        n = len(table.seats)
+        if k == "draw":
+            return f"{who} drew {d[0].label}."
+        if k == "ranking":
+            return "Ranking: " + " › ".join(seat_name(table, s) for s in d) + "."
+        if k == "hand_start":
+            return f"Hand {int(d[0]) + 1} dealt by {seat_name(table, d[1])}, the Greater Dalmuti."
+        if k == "revolution":
+            if d and d[0] == "greater":
+                return f"✊ {who}, the Greater Peon, called a greater revolution: the ranking is reversed, no taxes!"
+            return f"✊ {who} called a revolution: no taxes this hand."
+        if k == "no_revolution":
+            return f"{who} chose not to call a revolution."
+        if k == "taxes_skipped":
+            return None
+        if k == "tax":
+            cards = "card" if d[1] == 1 else "cards"
+            return f"💰 {who} paid {d[1]} best {cards} in tax to {seat_name(table, d[0])}."
+        if k == "tax_return":
+            cards = "card" if d[1] == 1 else "cards"
+            return f"{who} gave {d[1]} {cards} back to {seat_name(table, d[0])}."
+        if k == "play":
+            return f"{who} played {set_words(d)}."
+        if k == "pass":
+            return f"{who} passed."
+        if k == "auto_pass":
+            return f"{who} cannot beat it and passes."
+        if k == "out":
+            place = int(d[0])
+            return f"🏁 {who} is out {place_word(place)} — next hand: {title_of(place - 1, n)}."
+        if k == "round_end":
+            lead = d[0] if d else event.seat
+            tail = "" if lead == event.seat else f"; {seat_name(table, lead)} leads"
+            return f"Everyone passed: {who} won the round{tail}."
+        if k == "hand_end":
+            order = d[1:1 + n]
+            return "Hand over: " + " · ".join(f"{place_word(i + 1)} {seat_name(table, s)}"
+                                              for i, s in enumerate(order)) + "."
+        if k == "game_end":
+            best = max(d)
+            winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
+            return f"Game over — {winners} won with {best} points."
+        return super().event_text(table, event)
+
+    def own_text(self, table: Any, event: Event) -> str | None:
+        k, d = event.kind, event.data
+        if k == "play":
+            return f"You played {set_words(d)}."
+        if k == "pass":
+            return "You passed."
+        if k == "tax_return":
+            return f"You gave {d[1]} card{'s' if d[1] != 1 else ''} back to {seat_name(table, d[0])}."
+        if k == "revolution":
+            return "You called a revolution!"
+        if k == "no_revolution":
+            return "No revolution: taxes are paid as usual."
+        return super().own_text(table, event)
+
+    def ack(self, table: Any, seat: int, events: Sequence[Event]) -> str:
+        text = super().ack(table, seat, events)
+        out = next((e for e in events if e.kind == "out" and e.seat == seat and e.to is None), None)
+        if out is not None:
+            place = int(out.data[0])
+            text += f" 🏁 You are out {place_word(place)}: next hand you are {title_of(place - 1, len(table.seats))}."
+        return text
+
+    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+        events = [e for e in events if e.to is None]
+        hand_end = next((e for e in events if e.kind == "hand_end"), None)
+        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
+        if hand_end is None and not over:
+            return None
+        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
+        if hand_end is not None:
+            n = len(table.seats)
+            d = hand_end.data
+            order, scores = d[1:1 + n], d[1 + n:1 + 2 * n]
+            lines = [f"**End of hand {int(d[0]) + 1}** — finishing order and new titles"]
+            for i, s in enumerate(order):
+                title = title_of(i, n)
+                lines.append(f"{place_word(i + 1)} {TITLE_MARKS.get(title, '')} {player_name(table, s)} → "
+                             f"**{title}** (+{n - 1 - i}, total {scores[s]})")
+            e.description = "\n".join(lines)
+        if over:
+            e.add_field(name="Game over", value=self.standings_text(table), inline=False)
+        return Rendered(embed=e)
+
+    def score_text(self, table: Any, seat: int, score: Any) -> str:
+        return f"{score} point{'s' if score != 1 else ''}"
+
+    # -- private -------------------------------------------------------------------------------
+    def hand_lines(self, sv: Any, hand: Sequence[str]) -> list[str]:
+        return [counts_line(hand)]
+
+    def hand_extra(self, sv: Any) -> list[str]:
+        table, view, seat = sv.table, sv.view or {}, sv.seat
+        lines = []
+        titles = view.get("titles") or []
+        if seat < len(titles):
+            lines.append(f"You are the **{titles[seat]}** {TITLE_MARKS.get(titles[seat], '')}")
+        given, received = view.get("tax_given") or [], view.get("tax_received") or []
+        ranking = view.get("ranking") or []
+        if received or given:
+            n = len(ranking)
+            pos = ranking.index(seat) if seat in ranking else -1
+            peon_side = pos >= n - 2 if n else False
+            words = lambda codes: ", ".join(dcard(c).label for c in codes)  # noqa: E731
+            if peon_side and given:
+                lines.append(f"Taxes: you paid {words(given)}" + (f"; you got back {words(received)}." if received
+                                                                   else "."))
+            elif received:
+                lines.append(f"Taxes: you received {words(received)}" + (f"; you gave back {words(given)}." if given
+                                                                         else "."))
+        cur = view.get("current")
+        if cur and view.get("phase") == "play":
+            lines.append(f"To beat: {set_words(cur['cards'])} (by {seat_name(table, cur['by'])})")
+        return lines
+
+    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+        view = sv.view or {}
+        if decision.kind == "play":
+            cur = view.get("current")
+            if cur:
+                return (f"beat **{set_words(cur['cards'])}** with {cur['count']} card"
+                        f"{'s' if cur['count'] != 1 else ''} of a lower number, or pass.")
+            return "lead any set of one number (Jesters are wild beside a number)."
+        if decision.kind == "give":
+            tax = view.get("tax") or {}
+            to = seat_name(sv.table, tax.get("receiver"))
+            cards = "card" if decision.pick == 1 else "cards"
+            return f"choose {decision.pick} {cards} to give back to **{to}** (any you like)."
+        if decision.kind == "revolution":
+            ranking = view.get("ranking") or []
+            greater = bool(ranking) and ranking[-1] == sv.seat
+            what = "a greater revolution (the ranking reverses, no taxes)" if greater else \
+                "a revolution (no taxes this hand)"
+            return f"you hold both Jesters: call {what}?"
+        return super().decision_prompt(sv, decision)
+
+    # -- controls ------------------------------------------------------------------------------
+    def action_label(self, action: Action, sv: Any = None) -> str:
+        if action.kind == "play" and action.cards:
+            return set_words(action.cards)
+        if action.kind == "pass":
+            return "Pass"
+        if action.kind == "revolution":
+            return "✊ Call the revolution"
+        if action.kind == "no_revolution":
+            return "No revolution"
+        if action.kind == "give":
+            return "give " + " ".join(c.label for c in action.cards)
+        return super().action_label(action)
+
+    def action_description(self, sv: Any, action: Action) -> str | None:
+        if action.kind == "play" and action.cards:
+            number, count, jesters = spec_of(action.cards)
+            cards = f"{count} card{'s' if count != 1 else ''}"
+            if jesters:
+                return f"{cards}, with {'a Jester' if jesters == 1 else 'both Jesters'}"
+            return cards
+        return None
+
+    def action_style(self, action: Action) -> discord.ButtonStyle:
+        if action.kind == "play":
+            return discord.ButtonStyle.primary
+        if action.kind == "revolution":
+            return discord.ButtonStyle.success
+        return discord.ButtonStyle.secondary
+
+    def order_actions(self, sv: Any, actions: Sequence[Action]) -> list[Action]:
+        # The engine lists plays by number, then size: keep that, with pass last.
+        return [a for a in actions if a.kind != "pass"] + [a for a in actions if a.kind == "pass"]
+
+    def action_group(self, sv: Any, action: Action) -> str | None:
+        if action.kind != "play" or not action.cards:
+            return None
+        number = spec_of(action.cards)[0]
+        return "Jesters" if number == JESTER_NUMBER else f"{number}s"
+
+    def menu_placeholder(self, sv: Any, groups: Sequence[str]) -> str:
+        return "Play " + " · ".join(groups)
+
+    def pick_option(self, sv: Any, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
+        name = "Jester" if c.number == JESTER_NUMBER else set_words([c])
+        return c.label, (f"{name} — you hold {copies}" if copies > 1 else name)
+
+    def pick_group(self, sv: Any, c: Any) -> str:
+        return "Jesters" if c.number == JESTER_NUMBER else f"{c.number}s"
+
+
+RENDERERS["dalmuti"] = DalmutiRenderer()

@@ -1,0 +1,361 @@
+"""Siege on Discord (RULES.md §5): every player's King pile progress (``♥ King 2 3 4 · · 7 · · 10``),
+house piles in slot order with kind, cards and score, stock and discard counts and the last
+attack; the hand view offers the legal actions of the current step and refreshes after each.
+
+Blank codes repeat and cards taken in a fight go into a hand, so public lines name a card only
+while it is surely on the table: the cards placed during the turn being played (attacks come
+before building, so nothing placed this turn leaves the table before the turn ends) and the last
+attack as ``public_view()`` shows it.  Older lines keep their numbers and drop the card names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from cogs.render import (
+    FINISHED_COLOUR,
+    RECENT_LINES,
+    RENDERERS,
+    RUNNING_COLOUR,
+    Rendered,
+    Renderer,
+    options_line,
+    phase_of,
+    player_name,
+    seat_badge,
+    seat_name,
+    table_title,
+    when,
+)
+from engine.core import Action, Decision, Event
+from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS
+
+KINDS = {"queen": "Queen", "jack": "Jack", "ace": "Ace"}
+SLOT_MARKS = ("①", "②", "③")
+NUMBERS = "23456789T"
+GROUPS = {"attack": "⚔️ Attack", "start": "🏰 Start a pile", "place": "➕ Place a card", "swap": "⇄ Swap slots"}
+KING_GOAL = 9
+
+
+def lab(code: str) -> str:
+    return BY_CODE[code].label
+
+
+def labs(codes: Sequence[str]) -> str:
+    return " ".join(lab(c) for c in codes)
+
+
+def king_progress(suit: str, codes: Sequence[str]) -> str:
+    """``♥ King 2 3 4 · · 7 · · 10``."""
+    have = {c[0] for c in codes}
+    marks = [("10" if n == "T" else n) if n in have else "·" for n in NUMBERS]
+    return f"{SUIT_SYMBOLS[suit]} King {' '.join(marks)}"
+
+
+def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
+    if pile is None:
+        return f"{SLOT_MARKS[slot]} —"
+    cards = labs(pile["cards"]) or "(no cards yet)"
+    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {lab(pile['special'])}: {cards} — **{pile['score']}**"
+
+
+def defender_slot(houses: Sequence[dict[str, Any] | None]) -> int | None:
+    return next((i for i, p in enumerate(houses) if p is not None), None)
+
+
+class SiegeRenderer(Renderer):
+    new_round_events = frozenset()  # one deal for the whole game
+    lobby_values = {"max_rounds": (0, 5, 10, 20)}
+
+    # -- public --------------------------------------------------------------------------------
+    def running(self, table: Any) -> Rendered:
+        pv = table.state.public_view() if table.state is not None else {}
+        e = discord.Embed(title=table_title(table), colour=RUNNING_COLOUR)
+        e.description = self.status_line(table, pv)
+        for s in range(len(table.seats)):
+            name, value = self.player_block(table, pv, s)
+            e.add_field(name=name[:256], value=value[:1024], inline=False)
+        recent = self.recent_lines(table)
+        if recent:
+            e.add_field(name="Recent", value="\n".join(recent)[:1024], inline=False)
+        e.set_footer(text=f"{options_line(table).replace('`', '')} · press My hand to see your cards")
+        return Rendered(embed=e)
+
+    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+        rounds = pv.get("max_rounds") or 0
+        head = f"Round {pv.get('round', 1)}" + (f" of {rounds}" if rounds else "")
+        head += f" · stock {pv.get('stock', 0)} · discard pile {pv.get('discard', 0)}"
+        lines = [head]
+        turn = pv.get("turn")
+        if turn is not None:
+            step = "attack step (attack, or start building)" if pv.get("phase") == "attack" else "building"
+            deadline = self.deadline_of(table, [turn])
+            lines.append(f"▶ **{seat_name(table, turn)}**'s turn — {step}"
+                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+            if pv.get("attacked"):
+                lines.append("Piles that attacked this turn: " + ", ".join(SLOT_MARKS[i - 1] for i in pv["attacked"]))
+        la = pv.get("last_attack")
+        if la:
+            lines.append(self.attack_line(table, pv, la))
+        return "\n".join(lines)
+
+    def attack_line(self, table: Any, pv: dict[str, Any], la: dict[str, Any]) -> str:
+        att, dfd, win = la["seat"], la["target"], la["winner"]
+        text = (f"⚔️ Last attack: {seat_name(table, att)}'s pile {SLOT_MARKS[la['slot'] - 1]} "
+                f"({la['attack_score']}) against {seat_name(table, dfd)}'s pile {SLOT_MARKS[la['target_slot'] - 1]} "
+                f"({la['defend_score']}) — **{seat_name(table, win)}** won")
+        if la.get("taken"):
+            text += f" and took {labs(la['taken'])}"
+        if la.get("discarded"):
+            text += f"; discarded {labs(la['discarded'])}"
+        return text + "."
+
+    def player_block(self, table: Any, pv: dict[str, Any], s: int) -> tuple[str, str]:
+        suits = pv.get("suits") or list(SEAT_SUITS)
+        kings, houses = pv.get("kings") or [], pv.get("houses") or []
+        counts = pv.get("hand_counts") or []
+        mark = "▶ " if s == pv.get("turn") else "🏆 " if s == pv.get("winner") else ""
+        name = f"{mark}{SUIT_SYMBOLS[suits[s]]} {seat_badge(table, s)}"
+        king = kings[s] if s < len(kings) else []
+        lines = [f"{king_progress(suits[s], king)} ({len(king)}/{KING_GOAL})"]
+        mine = houses[s] if s < len(houses) else [None, None, None]
+        lines.append(" · ".join(pile_text(i, p) for i, p in enumerate(mine)))
+        if s < len(counts) and pv.get("phase") != "over":
+            lines.append(f"{counts[s]} card{'s' if counts[s] != 1 else ''} in hand")
+        return name, "\n".join(lines)
+
+    def recent_lines(self, table: Any) -> list[str]:
+        events = self.current_events(table)
+        start = max((i for i, e in enumerate(events) if e.kind == "turn"), default=0)
+        out = []
+        for i, e in enumerate(events):
+            text = self.event_words(table, e, named=i >= start)
+            if text:
+                out.append(text)
+        return out[-RECENT_LINES:]
+
+    def event_text(self, table: Any, event: Event) -> str | None:
+        return self.event_words(table, event, named=True)
+
+    def event_words(self, table: Any, event: Event, named: bool) -> str | None:
+        """A sentence for a public event; ``named=False`` leaves out which cards (they may have
+        moved into a hand since)."""
+        if event.to is not None:
+            return None
+        k, d = event.kind, event.data
+        who = seat_name(table, event.seat)
+
+        def card_words(c: Any, what: str = "a card") -> str:
+            return c.label if named else what
+
+        if k == "turn":
+            return f"— {who}'s turn (round {d[0]}) —"
+        if k == "draw":
+            n = d[0]
+            return f"{who} drew {n} card{'s' if n != 1 else ''}." if n else None
+        if k == "reshuffle":
+            return f"🔀 The discard pile was shuffled into a new stock ({d[0]} cards)."
+        if k == "build":
+            return None
+        if k == "attack":
+            slot, target, tslot, a, dfd = d
+            return (f"⚔️ {who}'s pile {SLOT_MARKS[slot - 1]} ({a}) attacked {seat_name(table, target)}'s pile "
+                    f"{SLOT_MARKS[tslot - 1]} ({dfd}).")
+        if k == "fight":
+            n = len(d) - 1
+            return f"{who} won the fight and took {n} card{'s' if n != 1 else ''}."
+        if k == "discarded":
+            return None  # the last attack's line says which
+        if k == "start":
+            c, slot = d
+            kind = KINDS.get({"Q": "queen", "J": "jack", "A": "ace"}.get(c.rank, ""), "house")
+            article = "an" if kind == "Ace" else "a"
+            return f"🏰 {who} started {article} {kind} pile in slot {SLOT_MARKS[int(slot) - 1]} with {card_words(c)}."
+        if k == "place":
+            c, where, n = d
+            if where == KING:
+                return f"👑 {who} added {card_words(c)} to their King pile ({n}/{KING_GOAL})."
+            return f"{who} placed {card_words(c)} on pile {SLOT_MARKS[int(where) - 1]} (score {n})."
+        if k == "swap":
+            return f"{who} swapped slots {SLOT_MARKS[d[0] - 1]} and {SLOT_MARKS[d[1] - 1]}."
+        if k == "end":
+            n = d[0]
+            return f"{who} ended the turn" + (f", discarding {n} card{'s' if n != 1 else ''}." if n else ".")
+        if k == "win":
+            return f"🏆 {who} completed their King pile!"
+        if k == "game_end":
+            return "Game over."
+        return super().event_text(table, event)
+
+    def own_text(self, table: Any, event: Event) -> str | None:
+        k, d = event.kind, event.data
+        if k == "place":
+            c, where, n = d
+            if where == KING:
+                return f"You added {c.label} to your King pile ({n}/{KING_GOAL})."
+            return f"You placed {c.label} on pile {SLOT_MARKS[int(where) - 1]} (score {n})."
+        if k == "start":
+            return f"You started a pile in slot {SLOT_MARKS[int(d[1]) - 1]} with {d[0].label}."
+        if k == "attack":
+            return None  # the fight says who won
+        if k == "build":
+            return "No more attacks this turn: build."
+        if k == "end":
+            return "Turn over."
+        if k == "swap":
+            return f"You swapped slots {SLOT_MARKS[d[0] - 1]} and {SLOT_MARKS[d[1] - 1]}."
+        return super().own_text(table, event)
+
+    def ack(self, table: Any, seat: int, events: Sequence[Event]) -> str:
+        fight = next((e for e in events if e.kind == "fight" and e.to is None), None)
+        if fight is not None:
+            n = len(fight.data) - 1
+            won = fight.seat == seat
+            taken = f"took {n} card{'s' if n != 1 else ''}" if n else "took nothing"
+            return (f"⚔️ You won the fight and {taken}." if won else
+                    f"⚔️ You lost the fight: {seat_name(table, fight.seat)} {taken}.")
+        return super().ack(table, seat, events)
+
+    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+        events = [e for e in events if e.to is None]
+        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
+        if not over:
+            return None
+        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR)
+        pv = table.state.public_view() if table.state is not None else {}
+        lines = []
+        win = pv.get("winner")
+        if win is not None:
+            lines.append(f"🏆 **{player_name(table, win)}** completed their King pile!")
+        elif pv:
+            lines.append(f"The game stopped after {pv.get('round', 1) - 1 or 1} round(s): King piles decide.")
+        suits = pv.get("suits") or list(SEAT_SUITS)
+        for s, king in enumerate(pv.get("kings") or []):
+            lines.append(f"{player_name(table, s)}: {king_progress(suits[s], king)} ({len(king)}/{KING_GOAL})")
+        e.description = "\n".join(lines)
+        e.add_field(name="Game over", value=self.standings_text(table), inline=False)
+        return Rendered(embed=e)
+
+    def score_text(self, table: Any, seat: int, score: Any) -> str:
+        return f"{score}/{KING_GOAL} on the King pile"
+
+    # -- private -------------------------------------------------------------------------------
+    def hand_lines(self, sv: Any, hand: Sequence[str]) -> list[str]:
+        groups: list[tuple[str, list[str]]] = []
+        for code in hand:
+            c = BY_CODE[code]
+            sym = SUIT_SYMBOLS[c.suit] if c.suit != "X" else "▫ blank"
+            if not groups or groups[-1][0] != sym:
+                groups.append((sym, []))
+            groups[-1][1].append(c.label)
+        return [" · ".join(" ".join(cs) for _, cs in groups)]
+
+    def hand_extra(self, sv: Any) -> list[str]:
+        view, seat = sv.view or {}, sv.seat
+        suit = view.get("suit") or SEAT_SUITS[seat]
+        kings, houses = view.get("kings") or [], view.get("houses") or []
+        king = kings[seat] if seat < len(kings) else []
+        lines = [f"Your suit: {SUIT_SYMBOLS[suit]} · {king_progress(suit, king)} ({len(king)}/{KING_GOAL})"]
+        mine = houses[seat] if seat < len(houses) else [None, None, None]
+        lines.append("Your piles: " + " · ".join(pile_text(i, p) for i, p in enumerate(mine)))
+        if view.get("turn") == seat and view.get("attacked"):
+            lines.append("Already attacked this turn: " + ", ".join(SLOT_MARKS[i - 1] for i in view["attacked"]))
+        la = view.get("last_attack")
+        if la and seat in (la["seat"], la["target"]):
+            lines.append(self.attack_line(sv.table, view, la))
+        return lines
+
+    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+        if decision.kind == "attack":
+            return ("attack a rival with a house pile (the pile nearest their King pile defends; ties go to the "
+                    "defender), or build, or end your turn.")
+        if decision.kind == "build":
+            return "build: start piles, place number cards, swap slots — then **End turn** (your hand is discarded)."
+        return super().decision_prompt(sv, decision)
+
+    # -- controls ------------------------------------------------------------------------------
+    def action_label(self, action: Action, sv: Any = None) -> str:
+        k, a = action.kind, action.args
+        if sv is not None:
+            return self._in_context(sv, action)
+        if k == "attack" and len(a) == 2:
+            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} attacks seat {a[1]}"
+        if k == "build":
+            return "🔨 Start building"
+        if k == "end":
+            return "End turn"
+        if k == "swap" and len(a) == 2:
+            return f"⇄ Swap {SLOT_MARKS[int(a[0]) - 1]} and {SLOT_MARKS[int(a[1]) - 1]}"
+        if k == "start" and action.cards and a:
+            c = action.cards[0]
+            kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
+            article = "an" if kind == "Ace" else "a"
+            return f"{c.label} starts {article} {kind} pile in {SLOT_MARKS[int(a[0]) - 1]}"
+        if k == "place" and action.cards and a:
+            c = action.cards[0]
+            return f"{c.label} → King pile" if a[0] == KING else f"{c.label} → pile {SLOT_MARKS[int(a[0]) - 1]}"
+        return super().action_label(action)
+
+    def _in_context(self, sv: Any, action: Action) -> str:
+        """The label with the table's names in it (who is attacked, which pile takes the card)."""
+        k, a = action.kind, action.args
+        view = sv.view or {}
+        houses = view.get("houses") or []
+        if k == "attack" and len(a) == 2:
+            target = int(a[1]) - 1
+            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} → {seat_name(sv.table, target)}"
+        if k == "place" and action.cards and a and a[0] != KING and sv.seat < len(houses):
+            pile = houses[sv.seat][int(a[0]) - 1]
+            if pile is not None:
+                return f"{action.cards[0].label} → {KINDS[pile['kind']]} pile {SLOT_MARKS[int(a[0]) - 1]}"
+        if k == "end":
+            n = len(view.get("hand") or [])
+            return f"End turn (discard {n})" if n else "End turn"
+        return self.action_label(action)
+
+    def action_description(self, sv: Any, action: Action) -> str | None:
+        k, a = action.kind, action.args
+        view = sv.view or {}
+        houses = view.get("houses") or []
+        if k == "attack" and len(a) == 2 and sv.seat < len(houses):
+            mine = houses[sv.seat][int(a[0]) - 1]
+            target = int(a[1]) - 1
+            slot = defender_slot(houses[target]) if target < len(houses) else None
+            if mine is not None and slot is not None:
+                theirs = houses[target][slot]
+                return (f"your {KINDS[mine['kind']]} ({mine['score']}) vs their {KINDS[theirs['kind']]} "
+                        f"({theirs['score']}) — ties go to them")
+        if k == "place" and action.cards and a:
+            if a[0] == KING:
+                return "your King pile"
+            pile = houses[sv.seat][int(a[0]) - 1] if sv.seat < len(houses) else None
+            if pile is not None:
+                return f"{KINDS[pile['kind']]} pile, score {pile['score']} now"
+        if k == "start" and action.cards:
+            return action.cards[0].name
+        return None
+
+    def action_style(self, action: Action) -> discord.ButtonStyle:
+        k = action.kind
+        if k == "attack":
+            return discord.ButtonStyle.danger
+        if k == "build":
+            return discord.ButtonStyle.primary
+        if k == "place" and action.args and action.args[0] == KING:
+            return discord.ButtonStyle.success
+        return discord.ButtonStyle.secondary
+
+    def order_actions(self, sv: Any, actions: Sequence[Action]) -> list[Action]:
+        return list(actions)  # the engine's order: attacks, build, cards in hand order, swaps, end
+
+    def action_group(self, sv: Any, action: Action) -> str | None:
+        return GROUPS.get(action.kind)
+
+    def menu_placeholder(self, sv: Any, groups: Sequence[str]) -> str:
+        return " · ".join(groups)
+
+
+RENDERERS["siege"] = SiegeRenderer()

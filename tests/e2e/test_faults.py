@@ -1,0 +1,103 @@
+"""Discord misbehaves; the bot copes and the table still finishes.  Each test injects one kind of
+fault into the fake — 429s with proper headers, 500s, a dropped gateway, slow answers, an answer
+after Discord's 3 s — then plays a whole one-hand game through it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from tests.e2e.conftest import World, make_world
+from tests.fakediscord.play import open_table, play_seat
+
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+POST = "POST /channels/{channel_id}/messages"
+
+
+async def play_to_the_end(w: World, table_message, seed: int = 1) -> None:
+    await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(seed)),
+                         play_seat(w.bob, table_message, rng=random.Random(seed + 1)))
+    await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    assert w.table(table_message).state.is_over
+
+
+async def test_429s_with_proper_headers_are_waited_out(w: World) -> None:
+    w.fd.rate_limit(EDIT, retry_after=0.3, times=2)
+    w.fd.rate_limit(POST, retry_after=0.2, times=1, global_=True)
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    await play_to_the_end(w, table_message)
+    assert len(w.fd.injected) == 3
+    # Each was retried after retry_after: the request after an injected 429 went to the same route.
+    for n, r in enumerate(w.fd.requests[:-1]):
+        if r.injected:
+            assert any(x.route == r.route and x.status == 200 and x.at - r.at >= 0.19
+                       for x in w.fd.requests[n + 1:])
+    assert not w.fd.ratelimited  # none provoked
+
+
+async def test_500s_are_retried(w: World) -> None:
+    w.fd.fail(POST, status=500, times=1)
+    w.fd.fail(EDIT, status=502, times=1)
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    await play_to_the_end(w, table_message)
+    assert [r.status for r in w.fd.requests if r.injected] == [500, 502]
+
+
+async def test_gateway_disconnect_and_resume_mid_game(w: World) -> None:
+    fd = w.fd
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    table = w.table(table_message)
+    players = asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(5)),
+                             play_seat(w.bob, table_message, rng=random.Random(6)))
+    await w.until(lambda: table.version >= 8, what="a few moves")
+    await fd.drop_gateway(code=4000)
+    # Someone acts while the bot is away: Discord keeps the event and replays it on RESUME.
+    listed = await w.stranger.slash("game list")
+    assert not listed.failed and table.id in listed.text
+    await w.until(lambda: table.version >= 30, what="more moves after the resume")
+    await fd.request_reconnect()  # opcode 7: reconnect and resume
+    await players
+    await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    assert fd.identifies == 1 and fd.resumes == 2 and fd.connections == 3
+    assert "INTERACTION_CREATE" in fd.replayed  # the /game list sent while the bot was away
+
+
+async def test_slow_discord_does_not_slow_the_answers(w: World) -> None:
+    w.fd.slow(EDIT, seconds=1.0, times=3)
+    w.fd.slow(POST, seconds=1.0, times=2)
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    start = time.perf_counter()
+    await play_to_the_end(w, table_message)
+    answered = [i.answered_in for i in w.fd.interactions.values() if i.created >= start and i.answered_in]
+    assert max(answered) < 0.8, max(answered)  # answers never wait for a table edit or a ping
+
+
+async def test_an_answer_after_the_deadline_is_caught() -> None:
+    # Discord's 3 s, shortened to 0.5 s for the test; the handler is made slow on purpose.
+    async with make_world(answer_within=0.5) as w:
+        table_message = await open_table(w.ali, [w.bob], options="target=1")
+        runtime = w.runtime
+        real_act = runtime.act
+
+        async def slow_act(*args, **kwargs):
+            await asyncio.sleep(0.7)
+            return await real_act(*args, **kwargs)
+
+        hand = await w.ali.click(table_message, "My hand")
+        menu = hand.message.selects()[0]
+        runtime.act = slow_act
+        try:
+            late = await w.ali.choose(hand.message, [o["value"] for o in menu["options"][:3]])
+        finally:
+            runtime.act = real_act
+        assert late.failed and late.text == "This interaction failed"
+        i = late.interaction
+        await w.until(lambda: i.late_by is not None, what="the late answer")
+        assert i.late_by >= 0.5
+        assert any("not answered within 0.5 s" in p for p in w.fd.problems)
+        assert any("answered after" in p for p in w.fd.problems)
+        w.allow("not answered within", "answered after")
+        w.allow_errors("Interaction failed", "Could not reply")
+        # The table carries on: Ali's pass went through late; the game still finishes.
+        await play_to_the_end(w, table_message)

@@ -1,0 +1,119 @@
+"""Whole Hearts games through the real bot, played the way people play: Ali opens a table, Bob
+joins by its id, Ali adds two AIs and starts, and both play every turn from what their hand view
+(or ``/play``'s suggestions) offers them until the final standings.  The world's closing checks
+(privacy, answers within 3 s, no 429, no errors, edit pacing) run after each test."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+
+from tests.e2e.conftest import World
+from tests.fakediscord.play import open_table, play_seat, table_id_of
+
+
+async def test_whole_game_two_people_two_ais(w: World) -> None:
+    ali, bob, fd = w.ali, w.bob, w.fd
+
+    # Ali opens a table: one public message with the id, the rules line and the lobby buttons.
+    choices = await ali.autocomplete("game new", "options", "tar", game="hearts")
+    assert choices and all(c["value"].startswith("target=") for c in choices)
+    new = await ali.slash("game new", game="hearts", options="target=30")
+    table_message = new.message
+    assert table_message is not None and not new.ephemeral
+    tid = table_id_of(table_message)
+    assert "target `30`" in table_message.text
+    assert [b["label"] for b in table_message.buttons()] == ["Join", "Leave", "Add AI", "Start"]
+
+    # Bob finds it in /game list and joins by id; Ali fills the table with AIs and starts.
+    listed = await bob.slash("game list")
+    assert listed.ephemeral and tid in listed.text
+    joined = await bob.slash("game join", id=tid.lower())
+    assert joined.ephemeral and f"seat 2 at table `{tid}`" in joined.text
+    added = await ali.slash("game ai")
+    assert added.ephemeral and "Added 2 AI players" in added.text
+    await w.until(lambda: "AI 2" in table_message.text, what="the lobby redrawn with the AIs")
+    started = await ali.slash("game start")
+    assert started.ephemeral and "game is on" in started.text
+    thread = w.thread_of(table_message)
+    assert thread.is_thread and tid in thread.name and f"<#{thread.id}>" in started.text
+    await w.until(lambda: [b["label"] for b in table_message.buttons()] == ["My hand", "I'm back"],
+                  what="the running table's buttons")
+
+    # Everyone is told to pass: one ping naming both people, in the thread.
+    await w.until(lambda: ali.pings() and bob.pings(), what="the first turn notice")
+    assert ali.pings()[0].channel_id == thread.id
+
+    # Both play until the end: Ali from her hand view, Bob by typing /play with the suggestions.
+    logs = await asyncio.gather(
+        play_seat(ali, table_message, rng=random.Random(1), open_with="mix"),
+        play_seat(bob, table_message, rng=random.Random(2), use="play"),
+    )
+    table = w.table(tid)
+    assert table.state.is_over and str(table.phase) == "finished"
+    hands = table.state.public_view()["hand_no"] + 1
+    plays_each = 13 * hands
+    assert all(log.moves >= plays_each for log in logs), [log.moves for log in logs]
+    assert not any(log.refusals for log in logs), [log.refusals for log in logs]
+
+    # What everyone sees at the end: the final standings with the seed, the table marked finished,
+    # a summary per hand, and no turn notice left over.
+    await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    assert table_message.buttons() == []
+    assert f"Seed: `{table.seed}`" in table_message.text
+    summaries = [m for m in fd.public(thread.id) if "End of hand" in m.text]
+    assert len(summaries) == hands
+    assert "Game over" in summaries[-1].text
+    notices = [m for m in fd.messages.values() if m.channel_id == thread.id and "your turn" in m.content]
+    assert notices and all(m.deleted for m in notices)
+    # Each notice pinged exactly the people it named; nothing else pinged anyone.
+    for m in fd.messages.values():
+        assert m.pinged == {int(x) for x in re.findall(r"<@(\d+)>", m.content)} or not m.pinged
+        if m.pinged:
+            assert "your turn" in m.content
+
+    # Hands were only ever shown to their owner.
+    for log in logs:
+        for reply in log.replies:
+            for m in reply.messages:
+                if "Your hand" in m.text:
+                    assert m.ephemeral_to == log.person.id
+
+
+async def test_plain_game_with_buttons_in_the_channel_without_threads(w: World) -> None:
+    """Where the bot may not create threads, the game is played in the channel itself."""
+    w.fd.channel.threads_allowed = False
+    table_message = await open_table(w.ali, [w.bob], options="target=1", join_by="button")
+    assert table_message.thread_id is None
+    await asyncio.gather(
+        play_seat(w.ali, table_message, rng=random.Random(3), open_with="button"),
+        play_seat(w.bob, table_message, rng=random.Random(4), open_with="slash"),
+    )
+    await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    assert any("Game over" in m.text for m in w.fd.public(w.fd.channel.id))
+
+
+async def test_results_reach_stats_and_the_leaderboard(tmp_path) -> None:
+    """With a database, a finished game shows in /stats and /leaderboard (DISCORD.md)."""
+    from tests.e2e.conftest import make_world
+
+    async with make_world(config={"database_url": f"sqlite:///{tmp_path / 'deckhand.db'}"}) as w:
+        table_message = await open_table(w.ali, [w.bob], options="target=1")
+        await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(7)),
+                             play_seat(w.bob, table_message, rng=random.Random(8)))
+        await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+
+        async def recorded() -> str:
+            return (await w.stranger.slash("stats", user=w.bob)).text
+
+        stats = await recorded()
+        for _ in range(20):  # results are written as the game ends; give the writer a moment
+            if "Bob" in stats and "1" in stats:
+                break
+            await asyncio.sleep(0.1)
+            stats = await recorded()
+        assert "Bob" in stats, stats
+        board = await w.stranger.slash("leaderboard", game="hearts")
+        assert w.ali.mention in board.text and w.bob.mention in board.text, board.text
+        assert not board.message.pinged  # named, not notified

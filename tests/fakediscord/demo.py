@@ -1,0 +1,221 @@
+"""``make demo``: Deckhand at work, without a bot token.
+
+Starts the fake Discord on 127.0.0.1, logs the real bot in to it, and has two scripted people play
+one short table of each game Deckhand knows (Ali and Bob play Hearts; each game has its own pair,
+since a person sits at one table per server), with AI players in the other seats.  The tables play
+at the same time; as each ends, its channel is printed as the people saw it, in order: what each
+person did, the table message at every edit, the turn notices, and each person's private
+(ephemeral) views, marked as such.  King of the Hill deals its cards live, so it ends last.
+
+    python -m tests.fakediscord.demo [--game hearts] [--speed normal] [--seed 3] [--brief]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from tests.fakediscord import payloads as P  # noqa: E402
+from tests.fakediscord.botrunner import running_bot  # noqa: E402
+from tests.fakediscord.play import PlayError, open_table, play_seat  # noqa: E402
+from tests.fakediscord.privacy import check_privacy  # noqa: E402
+from tests.fakediscord.server import FakeDiscord, Message, Version  # noqa: E402
+
+RULE = "─" * 72
+
+
+def landed_games() -> dict[str, Any]:
+    """The games a table can be opened for (engine and Discord screens both landed)."""
+    try:
+        from cogs.game import playable
+    except ImportError:
+        return engine.games()
+    return playable()
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in options.items())
+
+
+class Transcript:
+    """The fake's record, turned back into what a person's screen showed."""
+
+    def __init__(self, fd: FakeDiscord) -> None:
+        self.fd = fd
+        self.names = {m.id: m.name for m in fd.members.values()} | {fd.bot.id: fd.bot.name}
+
+    def where(self, channel_id: int) -> str:
+        ch = self.fd.channels.get(channel_id)
+        if ch is None:
+            return f"#{channel_id}"
+        return f"🧵 {ch.name}" if ch.is_thread else f"#{ch.name}"
+
+    def humanise(self, text: str, at: float) -> str:
+        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
+        text = re.sub(r"<#(\d+)>", lambda m: self.where(int(m.group(1))), text)
+
+        def stamp(m: re.Match[str]) -> str:
+            left = int(m.group(1)) - at
+            return f"in {round(left)} seconds" if left >= 0 else f"{round(-left)} seconds ago"
+
+        text = re.sub(r"<t:(\d+):R>", stamp, text)
+        return text.replace("**", "").replace("`", "")
+
+    def render(self, v: Version) -> list[str]:
+        out = [self.humanise(line, v.at) for line in (v.content or "").splitlines()]
+        for e in v.embeds:
+            title = e.get("title")
+            if title:
+                out.append(f"┃ {self.humanise(title, v.at)}")
+            for line in (e.get("description") or "").splitlines():
+                out.append(f"┃ {self.humanise(line, v.at)}")
+            for f in e.get("fields") or []:
+                out.append(f"┃ {self.humanise(f.get('name', ''), v.at)}")
+                out += [f"┃   {self.humanise(line, v.at)}" for line in (f.get("value") or "").splitlines()]
+            footer = (e.get("footer") or {}).get("text")
+            if footer:
+                out.append(f"┃ · {self.humanise(footer, v.at)}")
+        buttons = [c for c in P.walk_components(v.components) if c.get("type") == P.BUTTON]
+        if buttons:
+            out.append(" ".join(f"[{((c.get('emoji') or {}).get('name', '') + ' ').lstrip()}{c.get('label', '')}]"
+                                for c in buttons))
+        for c in P.walk_components(v.components):
+            if c.get("type") == P.STRING_SELECT:
+                options = ", ".join(o["label"] for o in c.get("options") or [])
+                out.append(f"[▾ {c.get('placeholder', 'Choose')}: {options}]")
+        return out
+
+    def lines(self, channels: set[int], brief: bool = False) -> list[str]:
+        events: list[tuple[float, int, list[str]]] = []
+        order = 0
+        for i in self.fd.interactions.values():
+            if i.channel_id not in channels or i.type == P.AUTOCOMPLETE:
+                continue
+            who = self.names.get(i.user_id, str(i.user_id))
+            typed = i.options_text()
+            what = i.label + (f" {typed}" if typed and i.label.startswith("/") else "")
+            order += 1
+            events.append((i.created_wall, order, [f"▸ {who}: {what}"]))
+        for m in self.fd.messages.values():
+            if m.channel_id not in channels:
+                continue
+            for n, v in enumerate(m.versions):
+                if brief and m.ephemeral:
+                    continue
+                if brief and not m.ephemeral and n < len(m.versions) - 1 and "your turn" not in v.content:
+                    continue
+                order += 1
+                events.append((v.at, order, self.block(m, n, v)))
+            if m.deleted_at is not None and not brief:
+                order += 1
+                events.append((m.deleted_at, order, [f"  ✗ {self.where(m.channel_id)}: Deckhand deleted "
+                                                     f"“{self.humanise(m.content, m.deleted_at)[:50]}”"]))
+        events.sort(key=lambda e: (e[0], e[1]))
+        out: list[str] = []
+        for _, _, block in events:
+            out += block
+        return out
+
+    def block(self, m: Message, n: int, v: Version) -> list[str]:
+        if m.ephemeral:
+            head = f"🔒 only {self.names.get(m.ephemeral_to or 0, '?')} sees this, in {self.where(m.channel_id)}"
+        else:
+            head = f"{self.where(m.channel_id)} · Deckhand"
+        if n > 0:
+            head += " (edited)" if v.source != "followup" else ""
+        if v.flags & P.LOADING:
+            return [f"  {head}", "    Deckhand is thinking…"]
+        body = self.render(v)
+        return [f"  {head}"] + [f"    {line}" for line in body]
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+PAIRS = [("Ali", "Bob"), ("Cat", "Dev"), ("Eve", "Fin"), ("Gus", "Hal"), ("Ivy", "Jo"), ("Kit", "Lou")]
+
+
+async def play_game(fd: FakeDiscord, game: str, pair: tuple[str, str], options: dict[str, Any], speed: str,
+                    seed: int) -> set[int]:
+    """One table from the lobby to the final standings; returns the channels it used."""
+    channel = fd.add_channel(f"{game}-table")
+    host, guest = fd.add_member(pair[0]), fd.add_member(pair[1])
+    host.where = guest.where = channel
+    table_message = await open_table(host, [guest], game=game, options=_options_text(options) or None, ai=False,
+                                     speed=speed)
+    rng = random.Random(seed)
+    await asyncio.gather(
+        play_seat(host, table_message, rng=random.Random(rng.random()), open_with="mix", timeout=180),
+        play_seat(guest, table_message, rng=random.Random(rng.random()), use="play", timeout=180),
+    )
+    await fd.wait_for(lambda: "— finished" in table_message.text, 5.0, "the finished table")
+    return {channel.id, table_message.thread_id or channel.id}
+
+
+async def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="a game to play (default: every game Deckhand has)")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--speed", default="blitz", help="table speed (default blitz: half the usual timers)")
+    parser.add_argument("--brief", action="store_true", help="only the public messages as they ended, and pings")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    games = args.game or sorted(landed_games(), key=lambda g: (g != "hearts", g))  # Ali and Bob play Hearts
+    started = time.perf_counter()
+    failures: list[str] = []
+    async with FakeDiscord(ratelimit_scale=0.05, guild_name="Demo Server") as fd:
+        options = {"ai_delay": 0, "rng": random.Random(args.seed)}
+        async with running_bot(fd, runtime_options=options) as bot:
+            landed = landed_games()
+            unknown = [g for g in games if g not in landed]
+            if unknown:
+                print(f"There is no game called {unknown[0]!r}; Deckhand has: {', '.join(sorted(landed))}.")
+                return 2
+
+            async def one(n: int, game: str) -> tuple[str, set[int] | Exception]:
+                short = dict((getattr(landed[game].game, "short_options", None) or ({},))[0])
+                try:
+                    return game, await play_game(fd, game, PAIRS[n % len(PAIRS)], short, args.speed, args.seed)
+                except (PlayError, TimeoutError) as e:
+                    return game, e
+
+            for done in asyncio.as_completed([one(n, g) for n, g in enumerate(games)]):
+                game, outcome = await done
+                entry = landed[game]
+                short = dict((getattr(entry.game, "short_options", None) or ({},))[0])
+                out = [RULE, f"{entry.game.title} · options {_options_text(short) or '—'} · speed {args.speed}", RULE]
+                if isinstance(outcome, Exception):
+                    failures.append(f"{game}: {outcome}")
+                else:
+                    out += Transcript(fd).lines(outcome, brief=args.brief) + [""]
+                # Written from a thread: a slow terminal must not hold up the tables still playing.
+                await asyncio.to_thread(_write, "\n".join(out) + "\n")
+            problems = list(fd.problems) + bot.error_log.lines()
+            problems += check_privacy(fd, list(bot.runtime.tables.values()))
+    took = time.perf_counter() - started
+    print(RULE)
+    answered = sorted(i.answered_in for i in fd.interactions.values() if i.answered_in is not None)
+    if answered:
+        print(f"{len(answered)} interactions, each answered in at most {max(answered) * 1000:.0f} ms "
+              f"(median {answered[len(answered) // 2] * 1000:.0f} ms); {took:.1f} s in all, no token needed.")
+    for p in problems + failures:
+        print(f"problem: {p}")
+    return 1 if problems or failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,248 @@
+"""Scripted play: people who open a table and play their seat from what their hand view shows.
+
+Only what a person sees drives them: the lobby message, pings, the table message, and the
+ephemeral hand view (opened with **My hand** or ``/hand``) whose buttons and menu are the legal
+moves.  Nothing here reads the bot's runtime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import payloads as P
+from .server import FakeDiscord, Message
+from .users import Person, Reply
+
+TABLE_ID = re.compile(r"table `([A-Z0-9]{6})`")
+
+
+def table_id_of(message: Message) -> str:
+    m = TABLE_ID.search(message.text)
+    if m is None:
+        raise AssertionError(f"no table id in {message.text[:200]!r}")
+    return m.group(1)
+
+
+def is_over(fd: FakeDiscord, table_message: Message) -> bool:
+    """What a player sees when the game has ended: the table message says finished."""
+    return "— finished" in table_message.text
+
+
+@dataclass
+class SeatLog:
+    person: Person
+    moves: int = 0
+    opened: int = 0  # hand views opened
+    replies: list[Reply] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+
+
+class PlayError(AssertionError):
+    pass
+
+
+async def open_table(host: Person, guests: list[Person], *, game: str = "hearts", options: str | None = None,
+                     speed: str | None = None, ai: bool = True, join_by: str = "id") -> Message:
+    """Host opens a table, guests take seats (``/game join id:`` or the Join button), AIs fill the
+    rest, the host starts.  Returns the table message."""
+    kwargs = {"game": game}
+    if options:
+        kwargs["options"] = options
+    if speed:
+        kwargs["speed"] = speed
+    new = await host.slash("game new", **kwargs)
+    if new.failed or new.ephemeral or new.message is None:
+        raise PlayError(f"/game new did not post a table: {new.text!r}")
+    table_message = new.message
+    tid = table_id_of(table_message)
+    for g in guests:
+        g.where = host.where
+        if join_by == "button":
+            r = await g.click(table_message, "Join")
+        else:
+            r = await g.slash("game join", id=tid)
+        if r.failed or "took seat" not in r.text:
+            raise PlayError(f"{g.name} could not join: {r.text!r}")
+    if ai:
+        r = await host.slash("game ai")
+        if r.failed:
+            raise PlayError(f"/game ai failed: {r.text!r}")
+    r = await host.slash("game start")
+    if r.failed or "game is on" not in r.text.lower():
+        raise PlayError(f"/game start failed: {r.text!r}")
+    # The table message is redrawn (at most once a second) with the running game's buttons.
+    await host.fd.wait_for(lambda: any(b.get("label") == "My hand" for b in table_message.buttons()), 5.0,
+                           "the running table message")
+    return table_message
+
+
+async def play_seat(
+    person: Person,
+    table_message: Message,
+    *,
+    rng: random.Random,
+    open_with: str = "mix",
+    think: float = 0.0,
+    timeout: float = 60.0,
+    over: Callable[[], bool] | None = None,
+    use: str = "components",
+    watch_table: bool = True,
+    patience: float = 1.0,
+) -> SeatLog:
+    """Play one seat until the game is over: open the hand, take one of the offered moves (a random
+    button, or a random pick in the menu), and when there is nothing to do wait for a ping or for
+    the table message to change (``watch_table=False``: only for a ping), looking again anyway after
+    ``patience`` seconds.  With ``use="play"`` the person types ``/play`` instead, choosing among
+    the autocomplete suggestions (one card at a time for a pass)."""
+    fd = person.fd
+    done = over or (lambda: is_over(fd, table_message))
+    log = SeatLog(person)
+    deadline = time.perf_counter() + timeout
+    view: Reply | None = None
+    mark = 0  # the newest message id when the hand view was last drawn: later pings are news
+    while not done():
+        if time.perf_counter() > deadline:
+            raise PlayError(f"{person.name} was still playing after {timeout} s")
+        if use == "play":
+            mark = fd.ids.last
+            if think:
+                await asyncio.sleep(think)
+            reply = await _play_by_text(person, table_message, rng)
+            if reply is not None:
+                log.replies.append(reply)
+                if reply.failed:
+                    raise PlayError(f"{person.name}'s /play failed: {reply.text}")
+                if reply.text.startswith("✅"):
+                    log.moves += 1
+                    continue
+                log.refusals.append(reply.text)
+            await _wait_for_news(person, table_message if watch_table else None, mark, done, patience)
+            continue
+        if view is None:
+            mark = fd.ids.last
+            view = await _open_hand(person, table_message, rng, open_with)
+            log.opened += 1
+            log.replies.append(view)
+            if view.failed:
+                raise PlayError(f"{person.name}'s hand did not open: {view.text}")
+            if "Your hand" not in view.text:
+                if done():
+                    break
+                log.refusals.append(view.text)
+                view = None
+                await fd.changed(0.2)
+                continue
+        msg = view.message
+        assert msg is not None
+        if _has_controls(msg):
+            if think:
+                await asyncio.sleep(think)
+            mark = fd.ids.last
+            reply = await _use_controls(person, msg, rng)
+            log.replies.append(reply)
+            if reply.failed:
+                raise PlayError(f"{person.name}'s move failed: {reply.text}")
+            if reply.interaction.callback_type == P.UPDATE_MESSAGE:
+                # The same hand view, redrawn: after a move (✅) or a step of a bigger choice.
+                log.moves += reply.text.startswith("✅")
+                view = reply
+            else:
+                log.refusals.append(reply.text)
+                view = None
+            continue
+        # Nothing to do: wait until pinged or the table moves on, then look again.
+        await _wait_for_news(person, table_message if watch_table else None, mark, done, patience)
+        view = None
+    return log
+
+
+def _controls(msg: Message) -> dict[str, list[dict[str, Any]]]:
+    """The hand view's controls by kind (see ``cogs/components.py`` for the custom ids)."""
+    out: dict[str, list[dict[str, Any]]] = {"a": [], "m": [], "s": [], "p": [], "k": []}
+    for c in P.walk_components(msg.components):
+        cid = str(c.get("custom_id") or "")
+        if cid.startswith("dh:") and cid[3:4] in out and cid[4:5] == ":":
+            out[cid[3]].append(c)
+    return out
+
+
+def _has_controls(msg: Message) -> bool:
+    c = _controls(msg)
+    return bool(c["a"] or c["m"] or c["s"] or c["p"])
+
+
+async def _use_controls(person: Person, msg: Message, rng: random.Random) -> Reply:
+    """One step with the controls a hand view offers: a legal action (a button, or an option of an
+    action menu), a pick of exactly N cards, or one part of a pick over several menus then OK."""
+    c = _controls(msg)
+    if c["p"]:
+        ok = next(b for b in c["k"] if b["custom_id"].endswith(":ok"))
+        have, need = (int(x) for x in re.search(r"(\d+)/(\d+)", ok.get("label", "0/0")).groups())
+        if have == need and not ok.get("disabled"):
+            return await person.click(msg, custom_id=ok["custom_id"])
+        if have > need:
+            clear = next(b for b in c["k"] if b["custom_id"].endswith(":clear"))
+            return await person.click(msg, custom_id=clear["custom_id"])
+        for menu in c["p"]:
+            options = menu.get("options") or []
+            chosen = [o["value"] for o in options if o.get("default")]
+            free = [o["value"] for o in options if not o.get("default")]
+            room = min(len(free), menu.get("max_values", 1) - len(chosen), need - have)
+            if room > 0:
+                values = chosen + rng.sample(free, room)
+                return await person.choose(msg, values, custom_id=menu["custom_id"])
+        raise PlayError(f"{person.name} cannot complete the pick ({have}/{need})")
+    if c["s"]:
+        menu = c["s"][0]
+        values = [o["value"] for o in menu.get("options") or []]
+        return await person.choose(msg, rng.sample(values, menu.get("min_values", 1)), custom_id=menu["custom_id"])
+    choices: list[tuple[dict[str, Any], str | None]] = [(b, None) for b in c["a"] if not b.get("disabled")]
+    choices += [(m, o["value"]) for m in c["m"] for o in m.get("options") or []]
+    control, value = rng.choice(choices)
+    if value is None:
+        return await person.click(msg, custom_id=control["custom_id"])
+    return await person.choose(msg, [value], custom_id=control["custom_id"])
+
+
+async def _wait_for_news(person: Person, table_message: Message | None, mark: int, done: Callable[[], bool],
+                         patience: float = 1.0) -> None:
+    """Until a ping newer than ``mark`` or a table message edit (at most ``patience`` seconds)."""
+    versions = len(table_message.versions) if table_message is not None else 0
+    end = time.perf_counter() + patience
+    while not done():
+        if person.pings(mark) or (table_message is not None and len(table_message.versions) != versions):
+            return
+        left = end - time.perf_counter()
+        if left <= 0:
+            return
+        await person.fd.news(user=person.id, message=table_message.id if table_message is not None else None,
+                             timeout=min(left, 0.25))
+
+
+async def _play_by_text(person: Person, table_message: Message, rng: random.Random) -> Reply | None:
+    """``/play cards:`` built from autocomplete suggestions; None when nothing is suggested."""
+    where = person.fd.channels.get(table_message.thread_id or table_message.channel_id)
+    current = ""
+    for _ in range(30):
+        choices = await person.autocomplete("play", "cards", current, where=where)
+        if not choices:
+            return None
+        pick = rng.choice(choices)
+        if "more)" not in pick["name"]:
+            return await person.slash("play", cards=pick["value"], where=where)
+        current = pick["value"] + " "
+    raise PlayError(f"{person.name} never completed a /play from the suggestions")
+
+
+async def _open_hand(person: Person, table_message: Message, rng: random.Random, open_with: str) -> Reply:
+    use_button = open_with == "button" or (open_with == "mix" and rng.random() < 0.5)
+    if use_button and any(b.get("label") == "My hand" for b in table_message.buttons()):
+        return await person.click(table_message, "My hand")
+    where = person.fd.channels.get(table_message.thread_id or table_message.channel_id)
+    return await person.slash("hand", where=where)

@@ -1,0 +1,147 @@
+"""The privacy check: nothing anyone could see shows a card hidden from them.
+
+For every message version (deleted ones too) and every autocomplete answer the fake recorded, the
+cards named in it — as labels (``Q♠``), codes (``QS``) or names (``queen of spades``) — are
+compared with what the engine says is hidden from that viewer (``state.hidden_from(seat)``;
+``None`` for anything public) at the moment it was sent.  The state at any moment is rebuilt by
+replaying the table's log from its seed (the engine is deterministic), so the check needs no hook
+in the bot.
+
+A message is rendered a moment before it reaches Discord, and a new deal hides cards that were on
+the table a moment ago, so a card counts as leaked only if it was hidden throughout the
+``window`` seconds before the message arrived.  Text that names cards without saying where
+they are is left out: a game's summary, rules and option help ("Q♠ scores 13"), the few fixed
+sentences in :data:`STATIC_PHRASES`, and — in the answer to someone's own command — the cards they
+typed themselves ("Q♠ is not in your hand").  Public component custom ids must never carry a card.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import engine
+from engine.core import Action
+
+from . import payloads as P
+from .server import FakeDiscord
+
+_RANK_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+               "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+_SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+_SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+LABEL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([♣♦♥♠])")
+CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS])(?![A-Za-z0-9])")
+NAME = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
+                  r"(clubs|diamonds|hearts|spades)\b", re.IGNORECASE)
+
+
+# Fixed sentences that name cards by rule or as an example, whatever the deal.
+STATIC_PHRASES = (
+    "(try QS, 10h or queen of spades)",  # engine.cards: a word that is no card
+    "e.g. `QS` or `10h`",  # cogs.game: an empty /play
+    "No hearts or Q♠ on the first trick",  # engine.hearts: a refused first-trick card
+)
+
+
+def cards_in(text: str) -> set[str]:
+    """Card codes named anywhere in ``text``."""
+    found = {("T" if r == "10" else r) + _SUIT_SYMBOLS[s] for r, s in LABEL.findall(text)}
+    found |= {r + s for r, s in CODE.findall(text)}
+    found |= {_RANK_WORDS[r.lower()] + _SUIT_WORDS[s.lower()] for r, s in NAME.findall(text)}
+    return found
+
+
+def static_texts() -> list[str]:
+    """Text every game shows whatever the deal: summaries, rules, option help (longest first)."""
+    out: set[str] = set()
+    for entry in engine.games().values():
+        g = entry.game
+        for s in (getattr(g, "summary", ""), getattr(g, "rules_text", "")):
+            if s:
+                out.add(s)
+        for o in getattr(g, "options_spec", ()):
+            if getattr(o, "help", ""):
+                out.add(o.help)
+    out.update(STATIC_PHRASES)
+    return sorted(out, key=len, reverse=True)
+
+
+class Timeline:
+    """What each seat (and the public) could not see, version by version, from a table's log."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        self.times: list[float] = []
+        self.hidden: list[dict[int | None, frozenset[str]]] = []
+        if table.state is None or table.seed is None:
+            return
+        game = table.entry.game
+        read = getattr(game, "action_from_code", Action.parse)  # codes are read through the game
+        state = game.create(len(table.seats), table.options, table.seed)
+        self._snap(-math.inf, state)
+        for entry in table.log:
+            state.apply(entry.seat, read(entry.code))
+            self._snap(entry.time, state)
+
+    def _snap(self, at: float, state: Any) -> None:
+        seats: list[int | None] = [None, *range(len(self.table.seats))]
+        self.times.append(at)
+        self.hidden.append({s: frozenset(state.hidden_from(s)) for s in seats})
+
+    def hidden_throughout(self, seat: int | None, start: float, end: float) -> frozenset[str]:
+        """Cards hidden from ``seat`` at every moment between ``start`` and ``end``."""
+        if not self.times:
+            return frozenset()
+        first = max(0, bisect.bisect_right(self.times, start) - 1)
+        last = max(0, bisect.bisect_right(self.times, end) - 1)
+        out: frozenset[str] | None = None
+        for i in range(first, last + 1):
+            h = self.hidden[i][seat]
+            out = h if out is None else out & h
+        return out or frozenset()
+
+
+def check_privacy(fd: FakeDiscord, tables: Iterable[Any], *, window: float = 2.0) -> list[str]:
+    """Every leak found, as sentences (empty: nothing leaked)."""
+    timelines = [Timeline(t) for t in tables]
+    by_channel: dict[int, list[Timeline]] = {}
+    for tl in timelines:
+        for cid in {tl.table.channel_id, tl.table.thread_id}:
+            if cid is not None:
+                by_channel.setdefault(cid, []).append(tl)
+    statics = static_texts()
+    violations: list[str] = []
+    for s in fd.seen():
+        tls = by_channel.get(s.channel_id)
+        if not tls:
+            continue
+        text = s.text
+        for st in statics:
+            text = text.replace(st, "")
+        named = cards_in(text)
+        if named and s.by is not None and s.viewer is not None:
+            i = fd.interactions.get(s.by)
+            if i is not None and i.user_id == s.viewer:
+                named -= cards_in(i.typed())
+        if not named:
+            continue
+        for tl in tls:
+            seat = None if s.viewer is None else tl.table.seat_of(s.viewer)
+            leaked = named & tl.hidden_throughout(seat, s.at - window, s.at)
+            if leaked:
+                who = "everyone" if s.viewer is None else f"user {s.viewer} (seat {seat})"
+                violations.append(f"table {tl.table.id}: {who} could see {sorted(leaked)} in a {s.what} "
+                                  f"(message {s.message_id}): {s.text[:300]!r}")
+    for m in fd.messages.values():
+        if m.ephemeral:
+            continue
+        for v in m.versions:
+            for c in P.walk_components(v.components):
+                cid = str(c.get("custom_id") or "")
+                if cards_in(cid.replace(":", " ").replace("_", " ")):
+                    violations.append(f"public message {m.id} carries a card in component id {cid!r}")
+    return sorted(set(violations))

@@ -1,0 +1,1274 @@
+"""A fake Discord on 127.0.0.1: enough of the REST API and the gateway for discord.py 2.x.
+
+One :class:`FakeDiscord` is one Discord with one guild.  It speaks real HTTP and a real websocket,
+so the bot under test runs unchanged (see :mod:`tests.fakediscord.botrunner`).  Besides answering,
+it keeps a model of what each person can see — channel and thread messages are seen by everyone in
+the guild, an ephemeral message only by its recipient, autocomplete choices only by whoever asked —
+with every version of every message, so tests can read the product as a person would and check
+privacy afterwards (:mod:`tests.fakediscord.privacy`).
+
+What it enforces like Discord does (each breach is answered as Discord would and recorded in
+:attr:`FakeDiscord.problems`, which :meth:`FakeDiscord.assert_clean` turns into a test failure):
+
+* an interaction must be answered within ``answer_within`` seconds (3 s) and only once; a late
+  answer gets ``10062 Unknown interaction``, a second one ``40060``;
+* per-route rate limits in fixed windows with Discord's headers (``X-RateLimit-*``): going over
+  one is a *provoked* 429; an optional global limit;
+* message bodies within Discord's limits (2000 characters, 5 rows of 5 buttons, 25 options, ...);
+* the interaction token (followups, ``@original``) lives 15 minutes.
+
+Faults a test can inject: :meth:`fail` (HTTP 500/502/...), :meth:`rate_limit` (a 429 with proper
+headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`drop_gateway` (a disconnect the bot
+resumes from) and :meth:`request_reconnect` (opcode 7).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import re
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from . import payloads as P
+
+log = logging.getLogger("fakediscord")
+
+TOKEN_LIFETIME = 15 * 60.0
+GUILDS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 9
+INTENT_OF = {"GUILD_CREATE": GUILDS_INTENT, "CHANNEL_CREATE": GUILDS_INTENT, "THREAD_CREATE": GUILDS_INTENT,
+             "MESSAGE_CREATE": GUILD_MESSAGES_INTENT, "MESSAGE_UPDATE": GUILD_MESSAGES_INTENT,
+             "MESSAGE_DELETE": GUILD_MESSAGES_INTENT}
+GRACE = 0.005  # a request this close to a window's reset counts in the next window
+
+
+# ==== the model ===================================================================================
+@dataclass
+class Version:
+    at: float  # time.time() when Discord stored it
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    flags: int
+    source: str  # "create", "edit", "update" (interaction callback), "followup", ...
+    by: int | None = None  # the interaction whose answer this is (its user typed what it echoes)
+
+    @property
+    def text(self) -> str:
+        return P.visible_text(self.content, self.embeds, self.components)
+
+
+@dataclass
+class Message:
+    id: int
+    channel_id: int
+    author: dict[str, Any]
+    created: float
+    versions: list[Version]
+    ephemeral_to: int | None = None  # the only user who sees it; None: everyone in the channel
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    type: int = 0
+    pinged: frozenset[int] = frozenset()
+    deleted_at: float | None = None
+    thread_id: int | None = None
+
+    @property
+    def current(self) -> Version:
+        return self.versions[-1]
+
+    @property
+    def content(self) -> str:
+        return self.current.content
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.current.embeds
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.current.components
+
+    @property
+    def flags(self) -> int:
+        return self.current.flags
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_to is not None
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & P.LOADING)
+
+    @property
+    def deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    @property
+    def text(self) -> str:
+        """Everything a person sees in the current version (content, embeds, components)."""
+        return self.current.text
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in P.walk_components(self.components) if c.get("custom_id")]
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in P.walk_components(self.components) if c.get("type") == P.BUTTON]
+
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in P.walk_components(self.components) if c.get("type") == P.STRING_SELECT]
+
+    def __repr__(self) -> str:
+        kind = f"ephemeral to {self.ephemeral_to}" if self.ephemeral else "public"
+        return f"<Message {self.id} in {self.channel_id} {kind}: {self.text[:60]!r}>"
+
+
+@dataclass
+class Channel:
+    id: int
+    name: str
+    type: int = 0  # 0 text, 11 public thread
+    parent_id: int | None = None
+    threads_allowed: bool = True  # False: the bot lacks Create Public Threads here
+    messages: list[int] = field(default_factory=list)
+    owner_id: int | None = None
+    auto_archive_duration: int = 1440
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == 11
+
+
+@dataclass
+class Member:
+    id: int
+    name: str
+    manage_guild: bool = False
+    bot: bool = False
+
+    @property
+    def permissions(self) -> int:
+        return P.MEMBER_PERMISSIONS | (P.MANAGE_GUILD if self.manage_guild else 0)
+
+    def user(self) -> dict[str, Any]:
+        return P.user_payload(self.id, self.name, bot=self.bot)
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    data: dict[str, Any]
+    label: str  # "/game new", "click Join", ...
+    created: float  # perf_counter()
+    created_wall: float
+    message_id: int | None = None  # the message a component was on
+    sent_at: float | None = None  # when INTERACTION_CREATE went out on the websocket
+    callback_at: float | None = None
+    callback_type: int | None = None
+    original_id: int | None = None  # the response message (or the component's message once updated)
+    followups: list[int] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    failed: str | None = None  # why the user saw "This interaction failed"
+    late_by: float | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def typed(self) -> str:
+        """What the person typed into the command's options (all values, subcommands flattened)."""
+        out: list[str] = []
+
+        def walk(options: list[dict[str, Any]]) -> None:
+            for o in options or []:
+                if "value" in o:
+                    out.append(str(o["value"]))
+                walk(o.get("options") or [])
+
+        walk(self.data.get("options") or [])
+        return " ".join(out)
+
+    def options_text(self) -> str:
+        """The options as a person typed them: ``game:hearts options:target=30``."""
+        out: list[str] = []
+
+        def walk(options: list[dict[str, Any]]) -> None:
+            for o in options or []:
+                if "value" in o:
+                    out.append(f"{o['name']}:{o['value']}")
+                walk(o.get("options") or [])
+
+        walk(self.data.get("options") or [])
+        return " ".join(out)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from INTERACTION_CREATE leaving the fake to the callback arriving."""
+        if self.callback_at is None:
+            return None
+        return self.callback_at - (self.sent_at if self.sent_at is not None else self.created)
+
+    @property
+    def answered_in(self) -> float | None:
+        """Seconds from the interaction's creation to its callback (what Discord's 3 s counts)."""
+        return None if self.callback_at is None else self.callback_at - self.created
+
+
+@dataclass
+class Sighting:
+    """One thing someone could see: a message version or an autocomplete answer."""
+
+    at: float
+    channel_id: int
+    viewer: int | None  # None: everyone in the guild
+    text: str
+    what: str
+    message_id: int | None = None
+    by: int | None = None  # the interaction this answers
+
+
+@dataclass
+class RequestRecord:
+    at: float  # perf_counter() when it arrived
+    method: str
+    route: str  # "PATCH /channels/{channel_id}/messages/{message_id}"
+    path: str
+    status: int = 0
+    injected: str | None = None
+    duration: float = 0.0
+
+    @property
+    def is_callback(self) -> bool:
+        return self.route.endswith("/callback")
+
+
+# ==== routes, buckets, faults =====================================================================
+@dataclass(frozen=True)
+class Route:
+    method: str
+    template: str
+    handler: str
+    limit: tuple[int, float] | None = None  # (requests, seconds) per window and major parameter
+    auth: bool = True  # webhook and interaction routes are authorised by their token instead
+
+    @property
+    def key(self) -> str:
+        return f"{self.method} {self.template}"
+
+
+def _route_regex(template: str) -> re.Pattern[str]:
+    return re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(template).replace(r"\{", "{")
+                                   .replace(r"\}", "}")) + "$")
+
+
+ROUTES = [
+    Route("GET", "/users/@me", "me"),
+    Route("GET", "/oauth2/applications/@me", "application"),
+    Route("GET", "/applications/@me", "application"),
+    Route("GET", "/gateway", "gateway_url", auth=False),
+    Route("GET", "/gateway/bot", "gateway_url"),
+    Route("PUT", "/applications/{application_id}/commands", "sync_commands", (2, 20.0)),
+    Route("GET", "/applications/{application_id}/commands", "get_commands"),
+    Route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "sync_commands", (2, 20.0)),
+    Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "get_commands"),
+    Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback", "callback", auth=False),
+    Route("POST", "/webhooks/{webhook_id}/{webhook_token}", "followup", (5, 2.0), auth=False),
+    Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", "get_webhook_message",
+          (5, 2.0), auth=False),
+    Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", "edit_webhook_message",
+          (5, 2.0), auth=False),
+    Route("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", "delete_webhook_message",
+          (5, 2.0), auth=False),
+    Route("GET", "/channels/{channel_id}", "get_channel"),
+    Route("POST", "/channels/{channel_id}/messages", "create_message", (5, 5.0)),
+    Route("GET", "/channels/{channel_id}/messages/{message_id}", "get_message", (5, 1.0)),
+    Route("PATCH", "/channels/{channel_id}/messages/{message_id}", "edit_message", (5, 5.0)),
+    Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
+    Route("POST", "/channels/{channel_id}/messages/{message_id}/threads", "create_thread", (10, 10.0)),
+    Route("POST", "/channels/{channel_id}/typing", "typing", (5, 5.0)),
+]
+_COMPILED = [(r, _route_regex(r.template)) for r in ROUTES]
+
+
+def find_route(method: str, path: str) -> tuple[Route | None, dict[str, str]]:
+    for route, rx in _COMPILED:
+        if route.method == method:
+            m = rx.match(path)
+            if m:
+                return route, m.groupdict()
+    return None, {}
+
+
+def major_of(params: dict[str, str]) -> str:
+    for key in ("channel_id", "guild_id"):
+        if key in params:
+            return params[key]
+    if "webhook_id" in params:
+        return f"{params['webhook_id']}/{params.get('webhook_token', '')}"
+    return ""
+
+
+@dataclass
+class Bucket:
+    limit: int
+    window: float
+    start: float = -math.inf
+    count: int = 0
+
+    def reset_after(self, now: float) -> float:
+        return max(0.0, self.start + self.window - now)
+
+
+@dataclass
+class Fault:
+    route: str  # a route key ("PATCH /channels/{channel_id}/messages/{message_id}") or "*"
+    times: int = 1
+    status: int | None = None  # 500, 502, 429 ...
+    delay: float = 0.0
+    retry_after: float = 0.1
+    global_: bool = False
+    when: Callable[[dict[str, str]], bool] | None = None
+    hits: int = 0
+
+    def matches(self, route: Route, params: dict[str, str]) -> bool:
+        if self.hits >= self.times:
+            return False
+        if self.route not in ("*", route.key, route.template):
+            return False
+        return self.when is None or bool(self.when(params))
+
+
+class HTTPError(Exception):
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+
+def _json(status: int, data: Any, headers: dict[str, str] | None = None) -> web.Response:
+    # discord.py parses a body only when Content-Type is exactly application/json (no charset).
+    h = {"Content-Type": "application/json"}
+    h.update(headers or {})
+    return web.Response(status=status, body=json.dumps(data).encode(), headers=h)
+
+
+# ==== the gateway =================================================================================
+@dataclass(eq=False)
+class _Conn:
+    ws: web.WebSocketResponse
+    queue: asyncio.Queue[tuple[str, Callable[[], None] | None]] = field(default_factory=asyncio.Queue)
+    session: _Session | None = None
+
+
+@dataclass(eq=False)
+class _Session:
+    id: str
+    intents: int = 0
+    seq: int = 0
+    buffer: deque[tuple[int, str, str, Callable[[], None] | None]] = field(
+        default_factory=lambda: deque(maxlen=50_000))
+    conn: _Conn | None = None
+
+
+# ==== the server ==================================================================================
+class FakeDiscord:
+    def __init__(
+        self,
+        *,
+        answer_within: float = 3.0,
+        ratelimit_scale: float = 1.0,
+        global_limit: int | None = None,
+        heartbeat_interval: float = 41.25,
+        token: str = "fake-bot-token",
+        guild_name: str = "Card Club",
+    ) -> None:
+        self.answer_within = answer_within
+        self.ratelimit_scale = ratelimit_scale
+        self.global_limit = global_limit
+        self.heartbeat_interval = heartbeat_interval
+        self.token = token
+        self.ids = P.Snowflakes()
+        self.application_id = self.ids.next()
+        self.bot = Member(self.application_id, "Deckhand", bot=True)
+        self.owner = Member(self.ids.next(), "Owner")
+        self.guild_id = self.ids.next()
+        self.guild_name = guild_name
+        self.channels: dict[int, Channel] = {}
+        self.members: dict[int, Member] = {}
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self._by_token: dict[str, Interaction] = {}
+        self.commands: dict[int | None, dict[str, dict[str, Any]]] = {}
+        self.requests: list[RequestRecord] = []
+        self.problems: list[str] = []
+        self.sightings: list[Sighting] = []
+        self.faults: list[Fault] = []
+        self._buckets: dict[str, Bucket] = {}
+        self._global = Bucket(global_limit or 0, 1.0)
+        self.ratelimited: list[str] = []  # provoked 429s (the bot went over a limit it was told)
+        self.injected: list[str] = []
+        self.seq = 0  # bumps on every visible change
+        self._waiters: list[asyncio.Future[None]] = []
+        self._watchers: dict[tuple[str, int], list[asyncio.Future[None]]] = {}
+        self.pinged: dict[int, list[Message]] = {}  # user id -> messages that notified them, oldest first
+        self._sessions: dict[str, _Session] = {}
+        self.session: _Session | None = None
+        self.identifies = 0
+        self.resumes = 0
+        self.replayed: list[str] = []  # events sent again on RESUME (missed while disconnected)
+        self.connections = 0
+        self._conns: set[_Conn] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.channel = self.add_channel("cards")
+
+    # ---- life ----------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @property
+    def resume_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/resume"
+
+    async def start(self) -> FakeDiscord:
+        app = web.Application(client_max_size=16 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/resume", self._gateway)
+        app.router.add_route("*", "/api/v{version:\\d+}/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)  # loopback only
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def close(self) -> None:
+        for conn in list(self._conns):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1001)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ---- the world -----------------------------------------------------------------------------
+    def add_channel(self, name: str, *, threads: bool = True) -> Channel:
+        ch = Channel(self.ids.next(), name, threads_allowed=threads)
+        self.channels[ch.id] = ch
+        if self.session is not None:
+            self._dispatch("CHANNEL_CREATE", self._channel_payload(ch))
+        return ch
+
+    def add_member(self, name: str, *, manage_guild: bool = False) -> Any:
+        """A person in the guild, as a scripted user (:class:`tests.fakediscord.users.Person`)."""
+        from .users import Person
+
+        m = Member(self.ids.next(), name, manage_guild=manage_guild)
+        self.members[m.id] = m
+        return Person(self, m)
+
+    def member(self, user_id: int) -> Member | None:
+        if user_id == self.bot.id:
+            return self.bot
+        return self.members.get(user_id)
+
+    def visible_to(self, user_id: int | None, channel_id: int | None = None) -> list[Message]:
+        """Messages someone sees now, oldest first: the channel's and the ones only they were sent."""
+        out = []
+        for m in self.messages.values():
+            if m.deleted or (channel_id is not None and m.channel_id != channel_id):
+                continue
+            if m.ephemeral_to is None or m.ephemeral_to == user_id:
+                out.append(m)
+        return sorted(out, key=lambda m: m.id)
+
+    def public(self, channel_id: int | None = None) -> list[Message]:
+        return [m for m in self.visible_to(None, channel_id)]
+
+    def threads(self) -> list[Channel]:
+        return [c for c in self.channels.values() if c.is_thread]
+
+    # ---- waiting for things to happen ------------------------------------------------------------
+    def _bump(self) -> None:
+        self.seq += 1
+        waiters, self._waiters = self._waiters, []
+        for w in waiters:
+            if not w.done():
+                w.set_result(None)
+
+    async def changed(self, timeout: float | None = None) -> bool:
+        """Wait for the next visible change; False on timeout."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        try:
+            await asyncio.wait_for(fut, timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    def _wake(self, key: tuple[str, int]) -> None:
+        for w in self._watchers.pop(key, ()):
+            if not w.done():
+                w.set_result(None)
+
+    async def news(self, *, user: int | None = None, message: int | None = None, timeout: float = 1.0) -> bool:
+        """Wait until ``user`` is pinged or ``message`` is edited (cheaper than :meth:`changed` when
+        hundreds of people wait at once); False on timeout."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        keys = [k for k in (("user", user), ("message", message)) if k[1] is not None]
+        for k in keys:
+            self._watchers.setdefault(k, []).append(fut)  # type: ignore[arg-type]
+        try:
+            await asyncio.wait_for(fut, timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            for k in keys:
+                lst = self._watchers.get(k)  # type: ignore[arg-type]
+                if lst and fut in lst:
+                    lst.remove(fut)
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "") -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every change); return its value."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError(f"waited {timeout} s for {what or predicate}")
+            await self.changed(min(left, 0.25))
+
+    # ---- faults ----------------------------------------------------------------------------------
+    def fail(self, route: str = "*", *, status: int = 500, times: int = 1,
+             when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
+        f = Fault(route, times, status=status, when=when)
+        self.faults.append(f)
+        return f
+
+    def rate_limit(self, route: str = "*", *, retry_after: float = 0.1, times: int = 1, global_: bool = False,
+                   when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
+        f = Fault(route, times, status=429, retry_after=retry_after, global_=global_, when=when)
+        self.faults.append(f)
+        return f
+
+    def slow(self, route: str = "*", *, seconds: float, times: int = 1,
+             when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
+        f = Fault(route, times, delay=seconds, when=when)
+        self.faults.append(f)
+        return f
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's websocket the way a network blip or a Discord restart does."""
+        session = self.session
+        conn = session.conn if session is not None else None
+        if conn is None:
+            raise RuntimeError("the bot is not connected")
+        session.conn = None  # type: ignore[union-attr]
+        await conn.ws.close(code=code)
+
+    async def request_reconnect(self) -> None:
+        """Opcode 7: Discord asks the bot to reconnect and resume."""
+        session = self.session
+        if session is None or session.conn is None:
+            raise RuntimeError("the bot is not connected")
+        conn = session.conn
+        session.conn = None
+        conn.queue.put_nowait((json.dumps({"op": 7, "d": None}), None))
+
+    # ---- checks ----------------------------------------------------------------------------------
+    def problem(self, text: str) -> None:
+        log.warning("fake Discord: %s", text)
+        self.problems.append(text)
+
+    def unanswered(self) -> list[Interaction]:
+        return [i for i in self.interactions.values() if i.callback_at is None and i.failed is None]
+
+    def assert_clean(self, allow: tuple[str, ...] = ()) -> None:
+        """Fail if anything went wrong that a user or Discord would have noticed."""
+        problems = [p for p in self.problems if not any(re.search(a, p) for a in allow)]
+        problems += [f"interaction {i.label} by {i.user_id} still unanswered" for i in self.unanswered()
+                     if time.perf_counter() - i.created > 0.5]
+        if problems:
+            raise AssertionError("fake Discord saw problems:\n" + "\n".join(f"- {p}" for p in problems[:30]))
+
+    def latencies(self) -> list[float]:
+        return [i.latency for i in self.interactions.values() if i.latency is not None]
+
+    def rest_calls(self, *, since: float = 0.0) -> list[RequestRecord]:
+        return [r for r in self.requests if r.at >= since and not r.is_callback]
+
+    def edits_per_window(self, window: float = 5.0) -> tuple[int, int | None]:
+        """The most REST edits one message got inside any ``window`` seconds, and which message."""
+        best, which = 0, None
+        for m in self.messages.values():
+            times = [v.at for v in m.versions if v.source == "edit"]
+            j = 0
+            for i in range(len(times)):
+                while times[i] - times[j] >= window:
+                    j += 1
+                if i - j + 1 > best:
+                    best, which = i - j + 1, m.id
+        return best, which
+
+    def seen(self) -> Iterator[Sighting]:
+        """Everything anyone could see, every version of every message (deleted ones included)."""
+        for m in self.messages.values():
+            for v in m.versions:
+                yield Sighting(v.at, m.channel_id, m.ephemeral_to, v.text, v.source, m.id, v.by)
+        yield from self.sightings
+
+    # ==== gateway ==================================================================================
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        conn = _Conn(ws)
+        self._conns.add(conn)
+        self.connections += 1
+        if request.query.get("encoding", "json") != "json":
+            self.problem(f"gateway asked for encoding {request.query.get('encoding')}")
+        writer = self._spawn(self._writer(conn))
+        conn.queue.put_nowait((json.dumps({"op": 10, "d": {"heartbeat_interval": int(self.heartbeat_interval * 1000)}}),
+                               None))
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self._on_gateway(conn, json.loads(msg.data))
+                elif msg.type == WSMsgType.BINARY:
+                    self.problem("the bot sent a binary gateway frame")
+        finally:
+            self._conns.discard(conn)
+            if conn.session is not None and conn.session.conn is conn:
+                conn.session.conn = None
+            writer.cancel()
+        return ws
+
+    async def _writer(self, conn: _Conn) -> None:
+        # Text frames only: discord.py decompresses binary frames, and sends us no zlib context.
+        while True:
+            text, on_sent = await conn.queue.get()
+            if conn.ws.closed:
+                return
+            if on_sent is not None:
+                on_sent()
+            try:
+                await conn.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+
+    async def _on_gateway(self, conn: _Conn, msg: dict[str, Any]) -> None:
+        op, d = msg.get("op"), msg.get("d")
+        if op == 1:  # heartbeat
+            conn.queue.put_nowait((json.dumps({"op": 11}), None))
+        elif op == 2:  # identify
+            if (d or {}).get("token") != self.token:
+                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                return
+            self.identifies += 1
+            session = _Session(secrets.token_hex(16), intents=int((d or {}).get("intents") or 0))
+            self._sessions[session.id] = session
+            old = self.session
+            if old is not None and old.conn is not None and old.conn is not conn:
+                with contextlib.suppress(Exception):
+                    await old.conn.ws.close(code=4000)
+            self.session = session
+            session.conn = conn
+            conn.session = session
+            self._dispatch("READY", {
+                "v": 10, "user": self.bot.user(), "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": session.id, "resume_gateway_url": self.resume_url, "session_type": "normal",
+                "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
+                "relationships": [], "presences": [], "geo_ordered_rtc_regions": [], "user_settings": {},
+                "guild_join_requests": [], "auth": {},
+            })
+            self._dispatch("GUILD_CREATE", self._guild_payload())
+        elif op == 6:  # resume
+            session = self._sessions.get((d or {}).get("session_id", ""))
+            if session is None or (d or {}).get("token") != self.token:
+                conn.queue.put_nowait((json.dumps({"op": 9, "d": False}), None))
+                return
+            self.resumes += 1
+            after = int((d or {}).get("seq") or 0)
+            for seq, event, text, on_sent in session.buffer:
+                if seq > after:
+                    self.replayed.append(event)
+                    conn.queue.put_nowait((text, on_sent))
+            session.conn = conn
+            conn.session = session
+            self.session = session
+            self._dispatch("RESUMED", {})
+        # presence updates (3), member requests (8) and the rest need no answer here
+
+    def _dispatch(self, event: str, data: dict[str, Any], on_sent: Callable[[], None] | None = None) -> None:
+        session = self.session
+        if session is None:
+            return
+        needs = INTENT_OF.get(event)
+        if needs is not None and not session.intents & needs:
+            return  # Discord sends only what the bot's intents asked for
+        session.seq += 1
+        text = json.dumps({"op": 0, "t": event, "s": session.seq, "d": data})
+        session.buffer.append((session.seq, event, text, on_sent))
+        if session.conn is not None:
+            session.conn.queue.put_nowait((text, on_sent))
+
+    # ---- payloads ----------------------------------------------------------------------------------
+    def _channel_payload(self, ch: Channel) -> dict[str, Any]:
+        base: dict[str, Any] = {"id": str(ch.id), "type": ch.type, "guild_id": str(self.guild_id), "name": ch.name,
+                                "position": 0, "permission_overwrites": [], "nsfw": False, "topic": None,
+                                "rate_limit_per_user": 0, "flags": 0,
+                                "last_message_id": str(ch.messages[-1]) if ch.messages else None}
+        if ch.is_thread:
+            base.update({
+                "parent_id": str(ch.parent_id), "owner_id": str(ch.owner_id or self.bot.id),
+                "message_count": len(ch.messages), "member_count": 1, "total_message_sent": len(ch.messages),
+                "thread_metadata": {"archived": False, "auto_archive_duration": ch.auto_archive_duration,
+                                    "archive_timestamp": P.iso(), "locked": False, "create_timestamp": P.iso()},
+            })
+            del base["permission_overwrites"], base["position"]
+        else:
+            base["parent_id"] = None
+        return base
+
+    def _guild_payload(self) -> dict[str, Any]:
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": str(P.MEMBER_PERMISSIONS),
+                    "position": 0, "color": 0, "colors": {"primary_color": 0}, "hoist": False, "managed": False,
+                    "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}
+        return {
+            "id": str(self.guild_id), "name": self.guild_name, "icon": None, "splash": None, "discovery_splash": None,
+            "owner_id": str(self.owner.id), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
+            "default_message_notifications": 1, "explicit_content_filter": 0, "roles": [everyone], "emojis": [],
+            "stickers": [], "features": [], "mfa_level": 0, "system_channel_id": None, "system_channel_flags": 0,
+            "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
+            "premium_subscription_count": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
+            "nsfw_level": 0, "premium_progress_bar_enabled": False, "joined_at": P.iso(), "large": False,
+            "unavailable": False, "member_count": len(self.members) + 1, "voice_states": [],
+            "members": [P.member_payload(self.bot.user())], "presences": [], "stage_instances": [],
+            "guild_scheduled_events": [], "soundboard_sounds": [],
+            "channels": [self._channel_payload(c) for c in self.channels.values() if not c.is_thread],
+            "threads": [self._channel_payload(c) for c in self.channels.values() if c.is_thread],
+        }
+
+    def message_payload(self, m: Message, *, gateway: bool = False) -> dict[str, Any]:
+        v = m.current
+        out: dict[str, Any] = {
+            "id": str(m.id), "channel_id": str(m.channel_id), "author": m.author, "content": v.content,
+            "timestamp": P.iso(m.created), "edited_timestamp": P.iso(v.at) if len(m.versions) > 1 else None,
+            "tts": False, "mention_everyone": False,
+            "mentions": [self.members[u].user() for u in sorted(m.pinged) if u in self.members],
+            "mention_roles": [], "attachments": [], "embeds": v.embeds, "pinned": False, "type": m.type,
+            "flags": v.flags, "components": v.components,
+        }
+        if m.webhook_id is not None:
+            out["webhook_id"] = str(m.webhook_id)
+            out["application_id"] = str(self.application_id)
+        if m.interaction_id is not None and m.interaction_id in self.interactions:
+            i = self.interactions[m.interaction_id]
+            user = self.members[i.user_id].user() if i.user_id in self.members else None
+            out["interaction_metadata"] = {"id": str(i.id), "type": i.type, "user": user,
+                                           "authorizing_integration_owners": {"0": str(self.guild_id)}}
+        if m.thread_id is not None and m.thread_id in self.channels:
+            out["thread"] = self._channel_payload(self.channels[m.thread_id])
+        if gateway:
+            out["guild_id"] = str(self.guild_id)
+            out["member"] = {k: v for k, v in P.member_payload(m.author).items() if k != "user"}
+        return out
+
+    # ---- messages ----------------------------------------------------------------------------------
+    def _pings(self, content: str, allowed: dict[str, Any] | None) -> frozenset[int]:
+        ids = {int(x) for x in re.findall(r"<@!?(\d+)>", content or "")}
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            if "users" not in parse:
+                ids &= {int(x) for x in allowed.get("users") or []}
+        return frozenset(i for i in ids if i in self.members)
+
+    def _new_message(self, channel_id: int, body: dict[str, Any], *, source: str, ephemeral_to: int | None = None,
+                     interaction: Interaction | None = None, flags: int = 0, type_: int = 0) -> Message:
+        now = time.time()
+        content = body.get("content") or ""
+        m = Message(
+            id=self.ids.next(), channel_id=channel_id, author=self.bot.user(), created=now,
+            versions=[Version(now, content, _embeds(body), list(body.get("components") or []), flags, source,
+                              interaction.id if interaction else None)],
+            ephemeral_to=ephemeral_to, interaction_id=interaction.id if interaction else None,
+            webhook_id=self.application_id if interaction else None, type=type_,
+            pinged=self._pings(content, body.get("allowed_mentions")),
+        )
+        self.messages[m.id] = m
+        ch = self.channels.get(channel_id)
+        if ch is not None:
+            ch.messages.append(m.id)
+        if ephemeral_to is None:
+            self._dispatch("MESSAGE_CREATE", self.message_payload(m, gateway=True))
+        for uid in m.pinged:
+            self.pinged.setdefault(uid, []).append(m)
+            self._wake(("user", uid))
+        self._bump()
+        return m
+
+    def _edit(self, m: Message, body: dict[str, Any], source: str, by: Interaction | None = None) -> Message:
+        v = m.current
+        content = v.content if "content" not in body else (body["content"] or "")
+        embeds = v.embeds if "embeds" not in body else _embeds(body)
+        components = v.components if "components" not in body else list(body["components"] or [])
+        flags = v.flags & ~P.LOADING
+        m.versions.append(Version(time.time(), content, embeds, components, flags, source, by.id if by else None))
+        if not m.ephemeral:
+            self._dispatch("MESSAGE_UPDATE", self.message_payload(m, gateway=True))
+        self._wake(("message", m.id))
+        self._bump()
+        return m
+
+    def _delete(self, m: Message) -> None:
+        m.deleted_at = time.time()
+        if not m.ephemeral:
+            self._dispatch("MESSAGE_DELETE", {"id": str(m.id), "channel_id": str(m.channel_id),
+                                              "guild_id": str(self.guild_id)})
+        self._bump()
+
+    def _check_body(self, body: dict[str, Any], *, creating: bool) -> None:
+        problems = P.message_problems(body)
+        if creating and not (body.get("content") or body.get("embeds") or body.get("components")):
+            problems.append("an empty message")
+        if problems:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"problems": problems})
+
+    # ==== interactions (sent by scripted users) ====================================================
+    def interaction_payload(self, i: Interaction) -> dict[str, Any]:
+        member = self.members[i.user_id]
+        ch = self.channels[i.channel_id]
+        out: dict[str, Any] = {
+            "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
+            "version": 1, "guild_id": str(self.guild_id), "channel_id": str(ch.id),
+            "channel": self._channel_payload(ch) | {"permissions": str(member.permissions)},
+            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "member": P.member_payload(member.user(), member.permissions),
+            "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-GB", "guild_locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
+        }
+        if i.message_id is not None:
+            out["message"] = self.message_payload(self.messages[i.message_id])
+        return out
+
+    def send_interaction(self, user_id: int, type_: int, data: dict[str, Any], channel_id: int, label: str,
+                         message_id: int | None = None) -> Interaction:
+        """Create an interaction as Discord does when a person acts, and send it to the bot."""
+        i = Interaction(self.ids.next(), "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48), type_, user_id, channel_id,
+                        data, label, time.perf_counter(), time.time(), message_id=message_id)
+        self.interactions[i.id] = i
+        self._by_token[i.token] = i
+
+        def sent() -> None:
+            if i.sent_at is None:
+                i.sent_at = time.perf_counter()
+
+        self._dispatch("INTERACTION_CREATE", self.interaction_payload(i), on_sent=sent)
+        asyncio.get_running_loop().call_later(self.answer_within, self._expire, i)
+        return i
+
+    def _expire(self, i: Interaction) -> None:
+        if i.callback_at is None and i.failed is None:
+            i.failed = f"not answered within {self.answer_within:g} s"
+            self.problem(f"interaction {i.label} by {self.members[i.user_id].name}: {i.failed} "
+                         "(the user saw 'This interaction failed')")
+            i.done.set()
+            self._bump()
+        elif i.callback_type in (P.DEFERRED_CHANNEL_MESSAGE, P.DEFERRED_UPDATE) and not i.done.is_set():
+            pass  # deferred: a followup may take up to 15 minutes
+
+    # ==== REST =====================================================================================
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        route, params = find_route(request.method, path)
+        rec = RequestRecord(time.perf_counter(), request.method, route.key if route else f"{request.method} {path}",
+                            path)
+        self.requests.append(rec)
+        try:
+            if route is None:
+                self.problem(f"unknown route {request.method} {path}")
+                return self._finish(rec, _json(404, {"message": "404: Not Found", "code": 0}))
+            if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                return self._finish(rec, _json(401, {"message": "401: Unauthorized", "code": 0}))
+            fault = next((f for f in self.faults if f.matches(route, params)), None)
+            if fault is not None:
+                fault.hits += 1
+                rec.injected = f"{fault.status or ''} delay {fault.delay:g}".strip()
+                self.injected.append(f"{route.key}: {rec.injected}")
+                if fault.delay:
+                    await asyncio.sleep(fault.delay)
+                if fault.status == 429:
+                    return self._finish(rec, self._too_many(route, params, fault.retry_after, fault.global_))
+                if fault.status:
+                    return self._finish(rec, _json(fault.status, {"message": f"{fault.status}: injected fault",
+                                                                  "code": 0}))
+            headers: dict[str, str] = {}
+            limited = self._take_token(route, params, headers)
+            if limited is not None:
+                return self._finish(rec, limited)
+            body: Any = None
+            if request.can_read_body:
+                raw = await request.read()
+                if raw:
+                    if request.content_type != "application/json":
+                        raise HTTPError(400, 50035, f"unexpected body type {request.content_type}")
+                    body = json.loads(raw)
+            handler = getattr(self, "_h_" + route.handler)
+            status, data = await handler(params, body or {}, request.query)
+            if status == 204:
+                return self._finish(rec, web.Response(status=204, headers=headers))
+            return self._finish(rec, _json(status, data, headers))
+        except HTTPError as e:
+            if e.code in (50035, 50006) or e.status >= 500:
+                self.problem(f"{rec.route}: {e.status} {e.message} {e.errors or ''}".strip())
+            data = {"message": e.message, "code": e.code}
+            if e.errors:
+                data["errors"] = e.errors
+            return self._finish(rec, _json(e.status, data))
+        except Exception as e:  # the fake itself broke: say so loudly
+            log.exception("fake Discord failed on %s %s", request.method, path)
+            self.problem(f"fake Discord crashed on {request.method} {path}: {e!r}")
+            return self._finish(rec, _json(500, {"message": "500: fake crashed", "code": 0}))
+
+    def _finish(self, rec: RequestRecord, response: web.Response) -> web.Response:
+        rec.status = response.status
+        rec.duration = time.perf_counter() - rec.at
+        return response
+
+    def _take_token(self, route: Route, params: dict[str, str], headers: dict[str, str]) -> web.Response | None:
+        now = time.perf_counter()
+        if self.global_limit and not route.template.startswith(("/interactions/", "/webhooks/")):
+            g = self._global
+            g.limit, g.window = self.global_limit, 1.0
+            if now >= g.start + g.window - GRACE:
+                g.start, g.count = now, 0
+            if g.count >= g.limit:
+                self.ratelimited.append(f"global ({route.key})")
+                self.problem(f"429 provoked: the global limit of {g.limit}/s ({route.key})")
+                return self._too_many(route, params, g.reset_after(now), True, provoked=True)
+            g.count += 1
+        if route.limit is None:
+            return None
+        limit, window = route.limit
+        window *= self.ratelimit_scale
+        key = f"{route.key}:{major_of(params)}"
+        b = self._buckets.get(key)
+        if b is None:
+            b = self._buckets[key] = Bucket(limit, window)
+        if now >= b.start + b.window - GRACE:
+            b.start, b.count = now, 0
+        if b.count >= b.limit:
+            self.ratelimited.append(key)
+            self.problem(f"429 provoked: {route.key} for {major_of(params)} went over {limit} per {window:g} s")
+            return self._too_many(route, params, b.reset_after(now), False, provoked=True)
+        b.count += 1
+        headers.update(self._limit_headers(route, b, now))
+        return None
+
+    def _limit_headers(self, route: Route, b: Bucket, now: float) -> dict[str, str]:
+        after = math.ceil(b.reset_after(now) * 1000) / 1000
+        return {"X-RateLimit-Limit": str(b.limit), "X-RateLimit-Remaining": str(max(0, b.limit - b.count)),
+                "X-RateLimit-Reset": f"{time.time() + after:.3f}", "X-RateLimit-Reset-After": f"{after:.3f}",
+                "X-RateLimit-Bucket": _bucket_hash(route)}
+
+    def _too_many(self, route: Route, params: dict[str, str], retry_after: float, global_: bool,
+                  provoked: bool = False) -> web.Response:
+        retry_after = max(0.001, math.ceil(retry_after * 1000) / 1000)
+        headers = {"Retry-After": str(math.ceil(retry_after)), "Via": "1.1 google",
+                   "X-RateLimit-Scope": "global" if global_ else "user"}
+        if global_:
+            headers["X-RateLimit-Global"] = "true"
+        elif route.limit is not None:
+            limit, _ = route.limit
+            headers.update({"X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": "0",
+                            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+                            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                            "X-RateLimit-Bucket": _bucket_hash(route)})
+        return _json(429, {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_,
+                           "code": 0}, headers)
+
+    # ---- login, gateway, commands --------------------------------------------------------------
+    async def _h_me(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        return 200, self.bot.user() | {"verified": True, "mfa_enabled": False, "locale": "en-US", "email": None}
+
+    async def _h_application(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        return 200, {
+            "id": str(self.application_id), "name": "Deckhand", "icon": None, "description": "Card games",
+            "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False, "owner": self.owner.user(),
+            "team": None, "verify_key": secrets.token_hex(32), "flags": 0, "summary": "", "bot": self.bot.user(),
+            "interactions_endpoint_url": None, "tags": [], "install_params": None, "custom_install_url": None,
+            "approximate_guild_count": 1, "redirect_uris": [], "role_connections_verification_url": None,
+            "integration_types_config": {},
+        }
+
+    async def _h_gateway_url(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": {
+            "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
+
+    async def _h_sync_commands(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        guild = int(params["guild_id"]) if "guild_id" in params else None
+        if guild is not None and guild != self.guild_id:
+            raise HTTPError(403, 50001, "Missing Access")
+        out = {}
+        for cmd in body or []:
+            c = dict(cmd)
+            c.update({"id": str(self.ids.next()), "application_id": str(self.application_id),
+                      "version": str(self.ids.next())})
+            c.setdefault("type", 1)
+            if guild is not None:
+                c["guild_id"] = str(guild)
+            out[c["name"]] = c
+        self.commands[guild] = out
+        self._bump()
+        return 200, list(out.values())
+
+    async def _h_get_commands(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        guild = int(params["guild_id"]) if "guild_id" in params else None
+        return 200, list(self.commands.get(guild, {}).values())
+
+    # ---- interaction callbacks --------------------------------------------------------------------
+    async def _h_callback(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        now = time.perf_counter()
+        i = self.interactions.get(int(params["interaction_id"]))
+        if i is None or i.token != params["interaction_token"]:
+            raise HTTPError(404, 10062, "Unknown interaction")
+        if i.failed is not None:
+            i.late_by = now - i.created
+            self.problem(f"interaction {i.label}: answered after {i.late_by:.2f} s (Discord allows "
+                         f"{self.answer_within:g} s)")
+            raise HTTPError(404, 10062, "Unknown interaction")
+        if i.callback_type is not None:
+            self.problem(f"interaction {i.label}: answered twice")
+            raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        kind = body.get("type")
+        data = body.get("data") or {}
+        allowed = {P.APPLICATION_COMMAND: {4, 5, 9}, P.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+                   P.AUTOCOMPLETE: {8}, P.MODAL_SUBMIT: {4, 5, 6, 7}}.get(i.type, set())
+        if kind not in allowed:
+            self.problem(f"interaction {i.label}: callback type {kind} does not fit interaction type {i.type}")
+            raise HTTPError(400, 50035, "Invalid interaction response type")
+        resource: dict[str, Any] = {"type": kind}
+        if kind == P.CHANNEL_MESSAGE:
+            self._check_body(data, creating=True)
+            ephemeral = bool((data.get("flags") or 0) & P.EPHEMERAL)
+            m = self._new_message(i.channel_id, data, source="response", interaction=i,
+                                  ephemeral_to=i.user_id if ephemeral else None,
+                                  flags=P.EPHEMERAL if ephemeral else 0,
+                                  type_=20 if i.type == P.APPLICATION_COMMAND else 0)
+            i.original_id = m.id
+            resource["message"] = self.message_payload(m)
+        elif kind == P.DEFERRED_CHANNEL_MESSAGE:
+            ephemeral = bool((data.get("flags") or 0) & P.EPHEMERAL)
+            m = self._new_message(i.channel_id, {"content": ""}, source="loading", interaction=i,
+                                  ephemeral_to=i.user_id if ephemeral else None,
+                                  flags=P.LOADING | (P.EPHEMERAL if ephemeral else 0),
+                                  type_=20 if i.type == P.APPLICATION_COMMAND else 0)
+            i.original_id = m.id
+            resource["message"] = self.message_payload(m)
+        elif kind == P.UPDATE_MESSAGE:
+            self._check_body(data, creating=False)
+            m = self.messages[i.message_id]  # type: ignore[index]
+            self._edit(m, data, "update", i)
+            i.original_id = m.id
+            resource["message"] = self.message_payload(m)
+        elif kind == P.DEFERRED_UPDATE:
+            i.original_id = i.message_id
+        elif kind == P.AUTOCOMPLETE_RESULT:
+            choices = list(data.get("choices") or [])
+            bad = P.choice_problems(choices)
+            if bad:
+                raise HTTPError(400, 50035, "Invalid Form Body", {"problems": bad})
+            i.choices = choices
+            text = "\n".join(f"{c.get('name')}\n{c.get('value')}" for c in choices)
+            self.sightings.append(Sighting(time.time(), i.channel_id, i.user_id, text, "autocomplete", by=i.id))
+        i.callback_at = now
+        i.callback_type = kind
+        if kind not in (P.DEFERRED_CHANNEL_MESSAGE, P.DEFERRED_UPDATE):
+            i.done.set()
+        self._bump()
+        out = {"interaction": {"id": str(i.id), "type": i.type,
+                               "response_message_loading": kind == P.DEFERRED_CHANNEL_MESSAGE,
+                               "response_message_ephemeral": bool((data.get("flags") or 0) & P.EPHEMERAL)}}
+        if i.original_id is not None and kind in (4, 5, 7):
+            out["interaction"]["response_message_id"] = str(i.original_id)
+        if kind != P.AUTOCOMPLETE_RESULT:
+            out["resource"] = resource
+        if query.get("with_response") in ("1", "true", "True"):
+            return 200, out
+        return 204, None
+
+    def _token_interaction(self, params: dict[str, str]) -> Interaction:
+        i = self._by_token.get(params["webhook_token"])
+        if i is None or str(self.application_id) != params["webhook_id"]:
+            raise HTTPError(404, 10015, "Unknown Webhook")
+        if time.perf_counter() - i.created > TOKEN_LIFETIME:
+            self.problem(f"interaction {i.label}: token used after 15 minutes")
+            raise HTTPError(401, 50027, "Invalid Webhook Token")
+        if i.callback_type is None:
+            self.problem(f"interaction {i.label}: followup or edit before the interaction was answered")
+            raise HTTPError(404, 10015, "Unknown Webhook")
+        return i
+
+    def _token_message(self, i: Interaction, message_id: str) -> Message:
+        if message_id == "@original":
+            mid = i.original_id
+        else:
+            mid = int(message_id)
+            if mid != i.original_id and mid not in i.followups:
+                mid = None
+        m = self.messages.get(mid) if mid is not None else None
+        if m is None or m.deleted:
+            raise HTTPError(404, 10008, "Unknown Message")
+        return m
+
+    async def _h_followup(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        i = self._token_interaction(params)
+        self._check_body(body, creating=True)
+        original = self.messages.get(i.original_id) if i.original_id is not None else None
+        if i.callback_type == P.DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading:
+            # The first followup after "thinking..." becomes that message (and keeps its visibility).
+            m = self._edit(original, {"content": body.get("content") or "", "embeds": body.get("embeds") or [],
+                                      "components": body.get("components") or []}, "followup", i)
+        else:
+            ephemeral = bool((body.get("flags") or 0) & P.EPHEMERAL)
+            m = self._new_message(i.channel_id, body, source="followup", interaction=i,
+                                  ephemeral_to=i.user_id if ephemeral else None,
+                                  flags=P.EPHEMERAL if ephemeral else 0)
+            i.followups.append(m.id)
+        i.done.set()
+        self._bump()
+        if query.get("wait") in ("1", "true", "True"):
+            return 200, self.message_payload(m)
+        return 204, None
+
+    async def _h_get_webhook_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        i = self._token_interaction(params)
+        return 200, self.message_payload(self._token_message(i, params["message_id"]))
+
+    async def _h_edit_webhook_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        i = self._token_interaction(params)
+        m = self._token_message(i, params["message_id"])
+        self._check_body(body, creating=False)
+        self._edit(m, body, "edit", i)
+        i.done.set()
+        return 200, self.message_payload(m)
+
+    async def _h_delete_webhook_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        i = self._token_interaction(params)
+        self._delete(self._token_message(i, params["message_id"]))
+        return 204, None
+
+    # ---- channels ---------------------------------------------------------------------------------
+    def _channel(self, params: dict[str, str]) -> Channel:
+        ch = self.channels.get(int(params["channel_id"]))
+        if ch is None:
+            raise HTTPError(404, 10003, "Unknown Channel")
+        return ch
+
+    def _message(self, ch: Channel, params: dict[str, str]) -> Message:
+        m = self.messages.get(int(params["message_id"]))
+        if m is None or m.deleted or m.channel_id != ch.id or m.ephemeral:
+            raise HTTPError(404, 10008, "Unknown Message")
+        return m
+
+    async def _h_get_channel(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        return 200, self._channel_payload(self._channel(params))
+
+    async def _h_create_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        ch = self._channel(params)
+        self._check_body(body, creating=True)
+        m = self._new_message(ch.id, body, source="create")
+        return 200, self.message_payload(m)
+
+    async def _h_get_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        ch = self._channel(params)
+        return 200, self.message_payload(self._message(ch, params))
+
+    async def _h_edit_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        ch = self._channel(params)
+        m = self._message(ch, params)
+        if m.author.get("id") != str(self.bot.id):
+            raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self._check_body(body, creating=False)
+        self._edit(m, body, "edit")
+        return 200, self.message_payload(m)
+
+    async def _h_delete_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        ch = self._channel(params)
+        self._delete(self._message(ch, params))
+        return 204, None
+
+    async def _h_create_thread(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        ch = self._channel(params)
+        m = self._message(ch, params)
+        if ch.is_thread:
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        if not ch.threads_allowed:
+            raise HTTPError(403, 50013, "Missing Permissions")
+        if m.thread_id is not None:
+            raise HTTPError(400, 160004, "A thread has already been created for this message")
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"name": "1 to 100 characters"})
+        # A thread started from a message has that message's id.
+        thread = Channel(m.id, name, type=11, parent_id=ch.id, owner_id=self.bot.id,
+                         auto_archive_duration=int(body.get("auto_archive_duration") or 1440))
+        self.channels[thread.id] = thread
+        m.thread_id = thread.id
+        self._dispatch("THREAD_CREATE", self._channel_payload(thread) | {"newly_created": True})
+        self._bump()
+        return 201, self._channel_payload(thread)
+
+    async def _h_typing(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        self._channel(params)
+        return 204, None
+
+
+def _embeds(body: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for e in body.get("embeds") or []:
+        e = dict(e)
+        e.setdefault("type", "rich")
+        out.append(e)
+    return out
+
+
+def _bucket_hash(route: Route) -> str:
+    return format(abs(hash(route.key)) % (1 << 40), "x")
