@@ -113,6 +113,14 @@ class Outcome(NamedTuple):
     places: tuple[int, ...]
     winners: tuple[int, ...]
 
+    @classmethod
+    def ranked(cls, scores: Sequence[int], *, lowest_wins: bool = False) -> Outcome:
+        """Places from scores (equal scores share a place; the next place skips, as in 1, 1, 3)."""
+        sc = tuple(scores)
+        better = (lambda o, x: o < x) if lowest_wins else (lambda o, x: o > x)
+        places = tuple(1 + sum(1 for o in sc if better(o, x)) for x in sc)
+        return cls(sc, places, tuple(s for s, p in enumerate(places) if p == 1))
+
 
 class Option(NamedTuple):
     """A table setting.  ``choices`` lists allowed values (the default first) or is empty when any

@@ -784,9 +784,7 @@ class Siege(Game):
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        sc = tuple(len(k) for k in self.kings)
-        places = tuple(1 + sum(1 for o in sc if o > x) for x in sc)
-        return Outcome(sc, places, tuple(s for s in range(4) if places[s] == 1))
+        return Outcome.ranked([len(k) for k in self.kings])
 
     # ---- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -353,10 +353,7 @@ class Tricks(Game):
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        sc = tuple(self.scores)
-        places = tuple(1 + sum(1 for o in sc if o > x) for x in sc)
-        best = max(sc)
-        return Outcome(sc, places, tuple(s for s in range(4) if sc[s] == best))
+        return Outcome.ranked(self.scores)
 
     # ---- serialisation ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
