@@ -22,7 +22,8 @@ than 5 edits to one message in 5 s.
     python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
                             [--same-process] [--global-limit 50]
 
-``BENCH_PROFILE=/tmp/bot.prof`` writes a cProfile of the bot process.
+``BENCH_PROFILE=/tmp/bot.prof`` writes a cProfile of the bot process; ``BENCH_GC_LOG=1`` has it
+report its heap every 20 s and its garbage-collector pauses at exit (on stderr).
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ async def bot_process(fd: FakeDiscord, runtime: dict[str, Any]):
         "--guild", str(fd.guild_id), "--runtime", json.dumps(runtime),
         *(["--profile", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []),
         *[f"--without-intent={x}" for x in os.environ.get("BENCH_WITHOUT_INTENTS", "").split(",") if x],
+        *(["--gc-log"] if os.environ.get("BENCH_GC_LOG") else []),
         cwd=ROOT, stdout=subprocess.PIPE, stderr=None,
     )
     try:

@@ -424,6 +424,9 @@ class GameCog(commands.Cog):
             raise TableError(f"The game at table `{table.id}` has not started yet.")
         content, view = hand_view(sv, self._chosen(table, sv.seat))
         await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        # discord.py gives an ephemeral view a 15-minute timeout task that keeps it alive; ours holds
+        # only DynamicItems, dispatched by their ids, so let it go at once (no task per hand shown).
+        view.stop()
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
@@ -438,6 +441,7 @@ class GameCog(commands.Cog):
         events = await self.runtime.act(table.id, interaction.user.id, text.strip())
         content, view = self._after_move(table, interaction.user.id, events)
         await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        view.stop()  # as in _hand: no 15-minute task per hand shown
 
     @play.autocomplete("cards")
     async def play_cards_autocomplete(

@@ -117,3 +117,21 @@ async def test_results_reach_stats_and_the_leaderboard(tmp_path) -> None:
         board = await w.stranger.slash("leaderboard", game="hearts")
         assert w.ali.mention in board.text and w.bob.mention in board.text, board.text
         assert not board.message.pinged  # named, not notified
+
+
+async def test_a_hand_shown_leaves_no_task_behind(w: World) -> None:
+    """discord.py would keep each ephemeral view alive for 15 minutes in a timeout task; the bot
+    lets its hand views go once sent (their buttons work from their ids alone)."""
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    for _ in range(3):
+        await w.ali.click(table_message, "My hand")
+        await w.bob.slash("hand", where=w.thread_of(table_message))
+    await asyncio.sleep(0)  # let the cancelled ones finish
+    lingering = [t for t in asyncio.all_tasks()
+                 if "timeout_task_impl" in repr(t.get_coro()) and not t.cancelling()]
+    assert not lingering, f"{len(lingering)} view timeout tasks alive"
+    # ... and the buttons of those views still work.
+    hand = await w.ali.click(table_message, "My hand")
+    menu = hand.message.selects()[0]
+    passed = await w.ali.choose(hand.message, [o["value"] for o in menu["options"][:3]])
+    assert passed.text.startswith("✅"), passed.text

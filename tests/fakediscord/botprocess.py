@@ -32,6 +32,7 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--guild", type=int, required=True)
     parser.add_argument("--runtime", default="{}", help="Runtime options as JSON, e.g. {\"ai_delay\": 1.0}")
     parser.add_argument("--profile", help="write a cProfile of the run to this file")
+    parser.add_argument("--gc-log", action="store_true", help="report garbage-collector pauses on stderr at exit")
     parser.add_argument("--without-intent", action="append", default=[],
                         help="experiment: identify without this intent (e.g. guild_messages)")
     args = parser.parse_args(argv)
@@ -51,6 +52,32 @@ async def main(argv: list[str] | None = None) -> int:
                    guild_ready_timeout=0.01)
     for name in args.without_intent:
         setattr(bot._connection._intents, name, False)  # an experiment, not how Deckhand runs
+    pauses: list[tuple[float, int]] = []
+    if args.gc_log:
+        import gc
+        import time
+
+        started = [0.0]
+
+        def on_gc(phase: str, info: dict) -> None:
+            if phase == "start":
+                started[0] = time.perf_counter()
+            else:
+                pauses.append((time.perf_counter() - started[0], info["generation"]))
+
+        gc.callbacks.append(on_gc)
+
+        async def sample() -> None:
+            import collections
+
+            while True:
+                await asyncio.sleep(20)
+                objects = gc.get_objects()
+                kinds = collections.Counter(type(o).__qualname__ for o in objects).most_common(8)
+                print(f"bot heap: {len(objects)} tracked objects, most {kinds}", file=sys.stderr)
+                del objects
+
+        sampler = asyncio.create_task(sample())  # noqa: F841 (kept alive until exit)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -62,6 +89,18 @@ async def main(argv: list[str] | None = None) -> int:
     await asyncio.wait({runner, asyncio.create_task(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
     await bot.close()
     runner.cancel()
+    if args.gc_log:
+        import collections
+        import gc
+
+        objects = gc.get_objects()
+        kinds = collections.Counter(type(o).__qualname__ for o in objects)
+        print(f"bot heap at exit: {len(objects)} tracked objects, most {kinds.most_common(12)}", file=sys.stderr)
+    if pauses:
+        worst = sorted(pauses)[-5:]
+        total = sum(p for p, _ in pauses)
+        print(f"bot gc: {len(pauses)} collections, {total * 1000:.0f} ms in all, worst "
+              f"{[(round(p * 1000, 1), g) for p, g in worst]} (ms, generation)", file=sys.stderr)
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)

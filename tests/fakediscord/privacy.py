@@ -9,10 +9,12 @@ in the bot.
 
 A message is rendered a moment before it reaches Discord, and a new deal hides cards that were on
 the table a moment ago, so a card counts as leaked only if it was hidden throughout the
-``window`` seconds before the message arrived.  Text that names cards without saying where
-they are is left out: a game's summary, rules and option help ("Q♠ scores 13"), the few fixed
-sentences in :data:`STATIC_PHRASES`, and — in the answer to someone's own command — the cards they
-typed themselves ("Q♠ is not in your hand").  Public component custom ids must never carry a card.
+``window`` seconds before the message arrived.  Text that names cards without saying where they
+are is left out: a game's summary, rules and option help ("Q♠ scores 13"), the few fixed sentences
+in :data:`STATIC_PHRASES`, the cards the engine offers a seat to choose from (its ``Decision``:
+King of the Hill's "call a card" menu names cards others hold), and — in the answer to someone's
+own command — the cards they typed themselves ("Q♠ is not in your hand").  Public component
+custom ids must never carry a card.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ class Timeline:
     def _snap(self, at: float, state: Any) -> None:
         seats: list[int | None] = [None, *range(len(self.table.seats))]
         self.times.append(at)
-        self.hidden.append({s: frozenset(state.hidden_from(s)) for s in seats})
+        self.hidden.append({s: frozenset(state.hidden_from(s)) - _offered(state, s) for s in seats})
 
     def hidden_throughout(self, seat: int | None, start: float, end: float) -> frozenset[str]:
         """Cards hidden from ``seat`` at every moment between ``start`` and ``end``."""
@@ -103,6 +105,19 @@ class Timeline:
             h = self.hidden[i][seat]
             out = h if out is None else out & h
         return out or frozenset()
+
+
+def _offered(state: Any, seat: int | None) -> frozenset[str]:
+    """Cards the engine offers ``seat`` to choose from now (King of the Hill's "call a card" lists
+    cards others hold): naming them tells where none of them is."""
+    if seat is None or state.is_over or seat not in state.to_act():
+        return frozenset()
+    d = state.decision(seat)
+    if d is None:
+        return frozenset()
+    codes = {c.code for c in d.cards or ()}
+    codes |= {c.code for a in d.actions or () for c in a.cards}
+    return frozenset(codes)
 
 
 def check_privacy(fd: FakeDiscord, tables: Iterable[Any], *, window: float = 2.0) -> list[str]:
