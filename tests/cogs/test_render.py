@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cogs import render
 from engine.cards import card
 from engine.core import Event
@@ -101,3 +103,29 @@ def test_summary_of_a_hand_names_no_card() -> None:
     assert "Ali shot the moon" in text and "+26 → **26**" in text
     assert not any(c.label in text for c in Hearts.create(4, {}, 0).all_cards())
     assert render.summary(t, [Event("play", 0, (TWO_C,))]) is None
+
+
+async def test_rest_budget_spaces_requests_to_its_rate() -> None:
+    """Table messages share one budget under Discord's global limit: past the burst, each request
+    waits for its token (a fake clock: no real time passes)."""
+    from cogs.listener import RestBudget
+
+    clock = {"t": 100.0}
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock["t"] += seconds
+
+    budget = RestBudget(per_second=10, burst=3, now=lambda: clock["t"], sleep=sleep)
+    for _ in range(3):
+        await budget.take()
+    assert slept == []  # the burst is free
+    for _ in range(5):
+        await budget.take()
+    assert clock["t"] == pytest.approx(100.5)  # 5 more at 10 a second
+    clock["t"] += 10  # idle: the bucket refills, but only up to the burst
+    slept.clear()
+    for _ in range(4):
+        await budget.take()
+    assert len(slept) == 1
