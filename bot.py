@@ -35,7 +35,7 @@ from discord.ext import commands
 
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
-from cogs.listener import USER_PINGS, DiscordListener
+from cogs.listener import USER_PINGS, DiscordListener, RestBudget
 from cogs.stats import StatsCog
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
@@ -162,7 +162,7 @@ class Deckhand(commands.Bot):
                                                   cwd=str(HERE))
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options.update(self.runtime_options)
-        self.runtime = Runtime(listener=DeckhandListener(self), **options)
+        self.runtime = Runtime(listener=DeckhandListener(self, budget=RestBudget()), **options)
         await self.add_cog(GameCog(self.runtime))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.

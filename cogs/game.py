@@ -302,6 +302,9 @@ class GameCog(commands.Cog):
         channel = interaction.client.get_channel(table.channel_id) or interaction.channel
         if channel is None or isinstance(channel, discord.Thread) or not hasattr(channel, "get_partial_message"):
             return None
+        budget = getattr(self.runtime.listener, "budget", None)  # the bot-wide REST budget
+        if budget is not None:
+            await budget.take()
         try:
             thread = await channel.get_partial_message(table.message_id).create_thread(
                 name=f"{render.game_title(table)} · {table.id}", auto_archive_duration=1440
