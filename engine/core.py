@@ -94,7 +94,8 @@ class Decision(NamedTuple):
     """What one seat must decide now.  Either a list of explicit ``actions`` to choose from, or
     (``pick`` > 0) exactly ``pick`` cards out of ``cards``, which makes the action
     ``Action(kind, chosen_cards)``.  ``timer`` is the base number of seconds before the runtime
-    makes the safe move; the table's speed scales it."""
+    makes the safe move; the table's speed scales it (see ``clock_key`` for a clock that spans
+    several decisions)."""
 
     seat: int
     kind: str
@@ -103,6 +104,9 @@ class Decision(NamedTuple):
     cards: tuple[Card, ...] = ()
     timer: float = 30.0
     prompt: str = ""
+    #: Decisions of one seat with the same non-None key share one deadline: a Siege turn is
+    #: several actions against one 90-second clock.
+    clock_key: str | None = None
 
 
 class Outcome(NamedTuple):

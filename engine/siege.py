@@ -445,7 +445,8 @@ class Siege(Game):
             prompt = "Attack a rival with one of your house piles, or build, or end your turn."
         else:
             prompt = "Build: start piles, place number cards, swap slots; then end your turn."
-        return Decision(seat, self.phase, self.legal(seat), timer=TURN_TIMER, prompt=prompt)
+        return Decision(seat, self.phase, self.legal(seat), timer=TURN_TIMER, prompt=prompt,
+                        clock_key=f"turn {self.turn_no}")
 
     def random_action(self, seat: int, rng: Any) -> Action:
         legal = self.legal(seat)

@@ -120,6 +120,8 @@ class _Live:
     # The decision each acting seat had after the last change, to tell a new decision from the
     # same one still waiting (simultaneous passing) — and the version at which it began.
     pending: dict[int, Decision | None] = field(default_factory=dict)
+    # The clock key of the last missed deadline per seat: a turn of several actions counts once.
+    missed_key: dict[int, str] = field(default_factory=dict)
     since: dict[int, int] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
     stuck_at: int | None = None  # version at which an automatic move failed outright
@@ -885,11 +887,15 @@ class Runtime:
             if table_step:
                 continue
             fresh = changed or s in restart
-            if fresh and s not in quiet:
+            before = live.pending.get(s)
+            # One clock for several decisions (a Siege turn): acting does not restart it.
+            same_clock = (d is not None and d.clock_key is not None and before is not None
+                          and before.clock_key == d.clock_key and s not in restart)
+            if fresh and not same_clock and s not in quiet:
                 newly.append(s)
             if factor is None:
                 continue
-            if not fresh and s in t.deadlines:
+            if (not fresh or same_clock) and s in t.deadlines:
                 deadlines[s] = t.deadlines[s]
             else:
                 deadlines[s] = now + (d.timer if d is not None else DEFAULT_TIMER) * factor
@@ -959,7 +965,12 @@ class Runtime:
                         actors.append(s)
                     continue
                 seat = t.seats[s]
-                seat.missed += 1
+                due_decision = t.state.decision(s)
+                key = due_decision.clock_key if due_decision is not None else None
+                if key is None or live.missed_key.get(s) != key:
+                    seat.missed += 1
+                    if key is not None:
+                        live.missed_key[s] = key
                 if seat.missed >= MISSES_TO_AWAY:
                     seat.away = True
                 try:
