@@ -154,7 +154,7 @@ def offered_actions(msg: FakeMessage) -> dict[str, tuple[str, str | None]]:
         if _matches(ACTION_TEMPLATE, item):
             out[decode_code(item.custom_id.rsplit(":", 1)[1])] = (item.custom_id, None)
         elif _matches(MENU_TEMPLATE, item):
-            assert 1 <= len(item.options) <= 25
+            assert len(item.options) in range(1, 26)
             for o in item.options:
                 out[o.value] = (item.custom_id, o.value)
     return out

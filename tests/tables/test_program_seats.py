@@ -448,6 +448,6 @@ async def test_a_program_no_longer_configured_is_replaced_after_a_restart(make_r
 
 
 def test_strikes_default_is_small_for_tables():
-    assert 1 <= DEFAULT_TABLE_STRIKES <= 5
+    assert DEFAULT_TABLE_STRIKES in range(1, 6)
     assert ProgramSettings().timeout == 2.0
 
