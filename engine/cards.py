@@ -172,6 +172,16 @@ def deck(jokers: bool = False, copies: int = 1) -> list[Card]:
     return one * copies
 
 
+def four_hands_of_thirteen(deal: Iterable[Iterable[Card]], title: str) -> list[list[Card]]:
+    """A given 52-card deal (Hearts, Tricks) as four hand lists, or ``ValueError`` naming the game."""
+    hands = [list(h) for h in deal]
+    if len(hands) != 4 or any(len(h) != 13 for h in hands) or sorted(
+        c.index for h in hands for c in h
+    ) != list(range(52)):
+        raise ValueError(f"A {title} deal is 4 hands of 13 that make one 52-card deck.")
+    return hands
+
+
 def shuffled(cs: list[Card], rng: random.Random) -> list[Card]:
     out = list(cs)
     rng.shuffle(out)

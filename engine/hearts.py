@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import ALL_CARDS, Card, card, sort_key
+from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
 from engine.core import (
     Action,
     Decision,
@@ -120,14 +120,7 @@ class Hearts(Game):
         g.seed = seed
         g.options = cls.read_options(options)
         g.classic = g.options["rules"] == "classic"
-        if deal is not None:
-            hands = [list(h) for h in deal]
-            if len(hands) != 4 or any(len(h) != 13 for h in hands) or sorted(
-                c.index for h in hands for c in h
-            ) != list(range(52)):
-                raise ValueError("A Hearts deal is 4 hands of 13 that make one 52-card deck.")
-        else:
-            hands = None
+        hands = None if deal is None else four_hands_of_thirteen(deal, "Hearts")
         g._start_hand(hands, [])
         return g
 

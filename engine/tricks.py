@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import ALL_CARDS, Card, CardError, card, sort_key
+from engine.cards import ALL_CARDS, Card, CardError, card, four_hands_of_thirteen, sort_key
 from engine.core import (
     Action,
     Decision,
@@ -126,13 +126,7 @@ class Tricks(Game):
         g = cls()
         g.seed = seed
         g.options = cls.read_options(options)
-        hands = None
-        if deal is not None:
-            hands = [list(h) for h in deal]
-            if len(hands) != 4 or any(len(h) != 13 for h in hands) or sorted(
-                c.index for h in hands for c in h
-            ) != list(range(52)):
-                raise ValueError("A Tricks deal is 4 hands of 13 that make one 52-card deck.")
+        hands = None if deal is None else four_hands_of_thirteen(deal, "Tricks")
         g._start_hand(hands, [])
         return g
 
