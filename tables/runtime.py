@@ -167,6 +167,7 @@ class Runtime:
         retention: float | None = None,
         prune_every: float = 3600.0,
         programs: ProgramSettings | Mapping[str, str] | None = None,
+        table_pace: float = 1.0,
     ) -> None:
         """``storage``: where tables are kept across restarts (``None``: nothing is kept); the
         runtime owns it and :meth:`close` closes it.  ``lobby_ttl``: seconds before an unstarted
@@ -174,7 +175,10 @@ class Runtime:
         kept in the storage (``None``: for ever; results for /stats are always kept), checked every
         ``prune_every`` seconds once :meth:`recover` has run.  ``programs``: the programs a host
         may seat at a Tricks table, by name (:class:`~tables.programs.ProgramSettings`, or just a
-        name → command line mapping); only the operator's configuration may give these."""
+        name → command line mapping); only the operator's configuration may give these.
+        ``table_pace``: multiplies the table's own timers (King of the Hill's live deal and its
+        windows), never a person's — so tests and demos can deal 100 cards in a second while people
+        keep their real time to think."""
         self.listener: Listener = listener if listener is not None else NullListener()
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.rng = rng if rng is not None else random.Random()
@@ -185,6 +189,9 @@ class Runtime:
         self.lobby_ttl = lobby_ttl
         self.retention = retention
         self.prune_every = prune_every
+        if not table_pace > 0:
+            raise ValueError("table_pace must be a positive number of times the table's own timers.")
+        self.table_pace = float(table_pace)
         if programs is None or isinstance(programs, ProgramSettings):
             self.programs = programs or ProgramSettings()
         else:
@@ -879,7 +886,7 @@ class Runtime:
                     deadlines[s] = t.deadlines[s]  # players' moves do not restart the table's clock
                 else:
                     # "untimed" slows people down, not the dealer: the table keeps its own pace.
-                    deadlines[s] = now + (timer[0] if timer is not None else 0.0) * (factor or 1.0)
+                    deadlines[s] = now + (timer[0] if timer is not None else 0.0) * (factor or 1.0) * self.table_pace
                 continue
             if t.seats[s].auto:
                 auto_due = True

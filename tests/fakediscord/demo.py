@@ -5,9 +5,10 @@ one short table of each game Deckhand knows (Ali and Bob play Hearts; each game 
 since a person sits at one table per server), with AI players in the other seats.  The tables play
 at the same time; as each ends, its channel is printed as the people saw it, in order: what each
 person did, the table message at every edit, the turn notices, and each person's private
-(ephemeral) views, marked as such.  King of the Hill deals its cards live, so it ends last.
+(ephemeral) views, marked as such.  King of the Hill deals its cards live (``--table-pace`` speeds
+the deal up), so it ends last.
 
-    python -m tests.fakediscord.demo [--game hearts] [--speed normal] [--seed 3] [--brief]
+    python -m tests.fakediscord.demo [--game hearts] [--speed normal] [--seed 3] [--table-pace 0.1] [--brief]
 """
 
 from __future__ import annotations
@@ -171,6 +172,9 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", action="append", help="a game to play (default: every game Deckhand has)")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--speed", default="blitz", help="table speed (default blitz: half the usual timers)")
+    parser.add_argument("--table-pace", type=float, default=0.1,
+                        help="King of the Hill's live deal at this many times its real timers (default 0.1: a "
+                             "deal in about 3 s; 1: as at a real table)")
     parser.add_argument("--brief", action="store_true", help="only the public messages as they ended, and pings")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
@@ -178,7 +182,7 @@ async def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     failures: list[str] = []
     async with FakeDiscord(ratelimit_scale=0.05, guild_name="Demo Server") as fd:
-        options = {"ai_delay": 0, "rng": random.Random(args.seed)}
+        options = {"ai_delay": 0, "rng": random.Random(args.seed), "table_pace": args.table_pace}
         async with running_bot(fd, runtime_options=options) as bot:
             landed = landed_games()
             unknown = [g for g in games if g not in landed]

@@ -46,3 +46,24 @@ async def test_untimed_tables_still_deal(rt, clock):
     await clock.advance(5.0)
     assert sum(1 for e in t.log if e.code == "deal") > before
     assert t.to_act() == tuple(s for s in t.state.to_act() if s != TABLE)
+
+
+async def test_table_pace_speeds_the_deal_but_not_the_people(make_runtime, clock):
+    rt = make_runtime(table_pace=0.1)
+    t = await new_table(rt, game="koth", options=ONE_ROUND)
+    await rt.start(t.id, HOST)
+    await clock.settle()
+    dealt = lambda: sum(1 for e in t.log if e.code == "deal")  # noqa: E731
+    before = dealt()
+    await clock.advance(1.0)
+    assert dealt() - before == 10  # a card every 0.1 s instead of every second
+    # the host's 10 s to play a card are untouched by the table's pace
+    await run_until(clock, lambda: t.state.phase == "play" and t.state.to_act() == (0,), step=0.1, limit=20000)
+    assert not t.seats[0].auto and t.deadlines[0] - clock.now() > 9.0
+
+
+def test_table_pace_must_be_positive(make_runtime):
+    import pytest
+
+    with pytest.raises(ValueError):
+        make_runtime(table_pace=0)
