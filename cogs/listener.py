@@ -32,7 +32,13 @@ class RestBudget:
     Discord lets a bot make 50 requests a second across all routes (interaction answers aside, and
     they are not made here).  Past that it answers 429 — for the whole bot.  Table messages take a
     token before each request, so a hundred busy tables slow their redraws down, which the runtime
-    coalesces into fewer edits, instead of running into the global limit."""
+    coalesces into fewer edits, instead of running into the global limit.
+
+    Waiters are served first come, first served: with a hundred tables redrawing, a waiter that
+    merely retried could lose the race again and again and wait for minutes (a table's first
+    redraw, or a host's ``/game start``, never came).  An ``urgent`` request — one a person is
+    waiting on right now — does not queue: it takes a token at once, borrowing up to a burst ahead,
+    and the queue pays the debt back."""
 
     def __init__(
         self,
@@ -47,20 +53,32 @@ class RestBudget:
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
         self._stamp = self._now()
+        self._queue = asyncio.Lock()  # asyncio's lock wakes its waiters in the order they came
 
-    async def take(self) -> None:
-        while True:
-            now = self._now()
-            self.tokens = min(self.burst, self.tokens + (now - self._stamp) * self.rate)
-            self._stamp = now
-            if self.tokens >= 1 - 1e-9:  # float sums of refills land a hair under 1
-                self.tokens = max(0.0, self.tokens - 1)
-                return
-            await self._sleep(max((1 - self.tokens) / self.rate, 1e-3))
+    def _refill(self) -> None:
+        now = self._now()
+        self.tokens = min(self.burst, self.tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+
+    async def take(self, urgent: bool = False) -> None:
+        if urgent:
+            self._refill()
+            while self.tokens < 1 - self.burst - 1e-9:  # never more than a burst in debt
+                await self._sleep(max((1 - self.burst - self.tokens) / self.rate, 1e-3))
+                self._refill()
+            self.tokens -= 1
+            return
+        async with self._queue:
+            while True:
+                self._refill()
+                if self.tokens >= 1 - 1e-9:  # float sums of refills land a hair under 1
+                    self.tokens = max(0.0, self.tokens - 1)
+                    return
+                await self._sleep(max((1 - self.tokens) / self.rate, 1e-3))
 
 
 class _Unlimited:
-    async def take(self) -> None:
+    async def take(self, urgent: bool = False) -> None:
         return None
 
 

@@ -1,0 +1,88 @@
+"""The REST budget every table message shares: fair to waiters, and quick for a person waiting."""
+
+from __future__ import annotations
+
+import asyncio
+
+from cogs.listener import RestBudget
+
+
+class Time:
+    """A clock that only moves when someone sleeps on it: no real time passes."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        self.t += seconds
+        await asyncio.sleep(0)
+
+
+async def test_waiters_are_served_in_the_order_they_came() -> None:
+    clock = Time()
+    budget = RestBudget(per_second=10, burst=1, now=clock.now, sleep=clock.sleep)
+    served: list[int] = []
+
+    async def one(n: int) -> None:
+        await budget.take()
+        served.append(n)
+
+    # Started one after another, each while the others wait: a retrying waiter never jumps ahead.
+    tasks = []
+    for n in range(30):
+        tasks.append(asyncio.create_task(one(n)))
+        await asyncio.sleep(0)
+    await asyncio.gather(*tasks)
+    assert served == list(range(30))
+    assert clock.t - 100.0 < 3.5  # 29 tokens at 10 a second, not more
+
+
+async def test_an_urgent_request_does_not_queue_but_the_debt_is_paid_back() -> None:
+    clock = Time()
+    budget = RestBudget(per_second=10, burst=2, now=clock.now, sleep=clock.sleep)
+    for _ in range(2):
+        await budget.take()  # the bucket is empty now
+    before = clock.t
+    await budget.take(urgent=True)
+    assert clock.t == before  # went straight through
+    await budget.take()  # the next ordinary request waits for the borrowed token too
+    assert clock.t - before >= 0.2 - 1e-9
+
+
+async def test_urgent_requests_borrow_at_most_a_burst() -> None:
+    clock = Time()
+    budget = RestBudget(per_second=10, burst=3, now=clock.now, sleep=clock.sleep)
+    for _ in range(3 + 3):
+        await budget.take(urgent=True)  # the burst, then a burst of debt: no waiting
+    assert clock.t == 100.0
+    await budget.take(urgent=True)
+    assert clock.t > 100.0  # past the debt limit even an urgent request waits
+
+
+async def test_a_newcomer_does_not_take_the_token_a_waiter_was_waiting_for() -> None:
+    from tables.clock import FakeClock
+
+    clock = FakeClock()
+    budget = RestBudget(per_second=10, burst=1, now=clock.now, sleep=clock.sleep)
+    await budget.take()  # empty: the next token comes in 0.1 s
+    served: list[str] = []
+
+    async def newcomer() -> None:
+        await clock.sleep(0.1)  # arrives just as the token does (and wakes before the waiter)
+        await budget.take()
+        served.append("newcomer")
+
+    async def waiter() -> None:
+        await budget.take()
+        served.append("waiter")
+
+    tasks = [asyncio.create_task(newcomer())]
+    await clock.settle()
+    tasks.append(asyncio.create_task(waiter()))
+    await clock.settle()
+    await clock.advance(0.5)
+    await asyncio.gather(*tasks)
+    assert served == ["waiter", "newcomer"]
