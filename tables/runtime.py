@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 import engine
-from engine.core import AI, TABLE, Action, Decision, Event, IllegalAction, rng_for
+from engine.core import AI, TABLE, Action, Decision, Event, Game, IllegalAction, rng_for
 from tables import records, stats
 from tables.clock import Clock, SystemClock
 from tables.ids import new_id, normalise
@@ -467,7 +467,7 @@ class Runtime:
             try:
                 if isinstance(action, str):
                     action = state.parse_action(seat, action)
-                self._check_offered(state.decision(seat), action)
+                self._check_offered(state, seat, action)
                 events = self._apply(t, seat, action, auto=False)
             except IllegalAction as e:
                 raise TableError(e.reason, e.code) from None
@@ -800,19 +800,29 @@ class Runtime:
         return self._apply(t, seat, action, auto=True)
 
     @staticmethod
-    def _check_offered(decision: Decision | None, action: Action) -> None:
+    def _check_offered(state: Game, seat: int, action: Action) -> None:
         """A person may take only what their decision offers.  The engine would accept more from
         the runtime itself (Tricks' ``bad`` card, applied for a program), and a component's custom
         id arrives from the client, so a crafted click must not reach those."""
+        decision = state.decision(seat)
         if decision is None:
             return
         if decision.pick:
-            if action.kind != decision.kind:
-                raise IllegalAction("That is not something you can do right now.", "not_offered")
-        elif action not in decision.actions:
+            offered = action.kind == decision.kind
+        else:
             # Compared by code too: a game may build equal actions as different objects.
-            if action.code not in {a.code for a in decision.actions}:
-                raise IllegalAction("That is not something you can do right now.", "not_offered")
+            offered = action in decision.actions or action.code in {a.code for a in decision.actions}
+        if offered:
+            return
+        # Not offered: say why in the game's own words ("You must follow suit"), which only the
+        # engine knows — asked of a copy, so nothing changes whatever it answers.
+        try:
+            type(state).from_dict(state.to_dict()).apply(seat, action)
+        except IllegalAction as e:
+            raise IllegalAction(e.reason, e.code) from None
+        except Exception:
+            log.exception("Explaining a refused %r for seat %d failed", action.code, seat)
+        raise IllegalAction("That is not something you can do right now.", "not_offered")
 
     def _optional_move(self, t: Table, seat: int) -> Action | None:
         """What an AI seat wants to do while the table acts (declare during a deal), if anything."""

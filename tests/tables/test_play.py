@@ -154,3 +154,22 @@ async def test_a_person_can_take_only_what_their_decision_offers(make_runtime, c
     sv = rt.seat_view(t.id, 100)
     await rt.act(t.id, 100, sv.decision.actions[0])  # what is offered still works
     assert t.version == before[0] + 1
+
+
+async def test_a_refused_card_is_explained_in_the_games_own_words(make_runtime, clock):
+    """Not offered, but the engine knows why: the person reads the rule they broke, not a shrug."""
+    rt = make_runtime(ai_delay=0.0)
+    t = await rt.create(game="tricks", guild_id=1, channel_id=10, host_id=100, host_name="Ann",
+                        options={"target": 25})
+    await rt.start(t.id, 100)
+    # Ann's turn, following a lead she can follow: a card of another suit from her hand is refused.
+    await run_until(clock, lambda: 0 in t.state.to_act() and bool(t.state.trick), step=0.5, limit=2000)
+    offered = {a.code for a in rt.seat_view(t.id, 100).decision.actions}
+    hand = t.state.hands[0]
+    wrong = [c for c in hand if Action("play", (c,)).code not in offered]
+    assert wrong, "this seed should give Ann a suit to follow"
+    before = (t.version, t.state.to_dict())
+    with pytest.raises(TableError) as e:
+        await rt.act(t.id, 100, Action("play", (wrong[0],)))
+    assert "follow" in e.value.message.lower() and e.value.code != "not_offered", e.value.message
+    assert (t.version, t.state.to_dict()) == before
