@@ -564,9 +564,14 @@ class Dalmuti(Game):
                 return REVOLT
             if t in ("no revolution", "no", "n", "decline", "skip", "pass", "no revolt"):
                 return NO_REVOLT
-            raise IllegalAction("Answer revolution (yes) or no_revolution (no).", "bad_action")
-        if d.kind == "play" and t in ("pass", "p", "no", "skip"):
-            return PASS_ACTION
+            raise IllegalAction("Answer `yes` to call a revolution, or `no` to pay the taxes as usual.",
+                                "bad_action")
+        if t in ("pass", "p", "no", "skip"):
+            if d.kind == "play":
+                return PASS_ACTION
+            # Taxes cannot be skipped: say what is owed rather than "I can't read 'pass'".
+            raise IllegalAction(f"Taxes come first: give back {d.pick} card{'s' if d.pick != 1 else ''} of your "
+                                f"choice, e.g. `give {' '.join(['3', '7', '9'][:d.pick])}`.", "wrong_phase")
         for word in (d.kind, "play", "give", "tax"):
             if t == word:
                 raise IllegalAction("Say which cards, e.g. `5 5 5`, `three 5s` or `2 9 jester`.", "bad_card")

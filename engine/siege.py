@@ -554,7 +554,9 @@ class Siege(Game):
             return [Event("build", seat, ()), *do()]
         if self.phase == BUILD_PHASE:
             if kind == "attack":
-                raise IllegalAction("Attacks come before building, and you have started building.", "wrong_phase")
+                raise IllegalAction(
+                    "No attack is possible now: attacks open a turn, from house piles that have not "
+                    "attacked yet and against rival house piles, and they end once you build.", "wrong_phase")
             if kind == "build":
                 raise IllegalAction("You are already building.", "wrong_phase")
             return self._check_build(seat, action)()

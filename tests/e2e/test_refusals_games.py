@@ -242,7 +242,7 @@ async def test_dalmuti_illegal_taxes_and_plays() -> None:
         await r.play(w.ali, str(most), "exactly 2")
         await r.play(w.ali, f"{most} {most} {most}" if ali[most] >= 3 else f"{most} x3", "exactly 2")
         await r.play(w.ali, f"{lacking} {lacking}", "from your hand")
-        await r.play(w.ali, "pass")  # play-phase words while taxes are paid
+        await r.play(w.ali, "pass", "Taxes come first", "give back 2")  # play-phase words while taxes are paid
         await r.play(w.ali, "yes")  # and a revolution's answer
         await r.play(w.ali, "banana", "can't read")
         await moved(w.ali, where, f"{most} {most}")
@@ -354,7 +354,7 @@ async def test_siege_illegal_builds_and_attacks() -> None:
         await r.play(w.ali, "KH king", "no kings")
         await r.play(w.ali, "swap 2 3", "Both slots are empty")
         await r.play(w.ali, "swap 1 1", "two different slots")
-        await r.play(w.ali, "attack 1 2", "before building")  # the build step: no attacks
+        await r.play(w.ali, "attack 1 2", "No attack is possible now")  # the build step: no attacks
         await r.play(w.ali, "build", "already building")
         await moved(w.ali, where, "start JX 1")
         await r.play(w.ali, "place 5S 1", "takes only blank")  # a blank Jack pile
@@ -376,7 +376,7 @@ async def test_siege_illegal_builds_and_attacks() -> None:
         await r.play(w.ali, "attack 2 2", "Slot 2 is empty")
         await r.play(w.ali, "attack 1 5", "no seat")
         await moved(w.ali, where, "build")
-        await r.play(w.ali, "attack 1 2", "before building")  # an attack in the build step
+        await r.play(w.ali, "attack 1 2", "No attack is possible now")  # an attack in the build step
         await r.play(w.bob, "end", "not your turn", "Ali")
         r.check()
 
