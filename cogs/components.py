@@ -24,11 +24,18 @@ Custom ids (at most 100 characters):
   the Hill): the chosen cards are matched against the legal actions.
 * ``dh:p:{table}:{version}:{kind}:{n}`` and ``dh:k:{table}:{version}:{kind}:{ok|clear}`` — a pick
   over more than 25 cards (King of the Hill's bury: 8 of 28): up to four menus, one per group of
-  suits, each a part of the choice, then **OK** / **Clear**.  The partial choice between clicks is
-  kept by the cog (``GameCog.chosen``, keyed by table, seat and version), never in a View.
+  suits, each a part of the choice, then **OK** / **Clear**.  The partial choice lives in the
+  engine's state (the seat's ``view["marked"]``; each menu change is one ``{kind} … mark`` action,
+  **Clear** is ``{kind} mark``, **OK** is ``{kind}`` alone), so it survives a restart; the menus show
+  it as their defaults.  A game whose view has no ``marked`` gets no part menus (``/play`` instead).
 
 The version is the table's version when the view was drawn: the runtime refuses a click made on an
-out-of-date view (or a second click on the same one) instead of playing something unintended.
+out-of-date view (or a second click on the same one) instead of playing something unintended.  The
+part menus and **Clear** are the exception: their version is the one since which the seat has only
+marked cards (:func:`marking_since`), so their ids stay the same while the choice is built up (the
+redrawn message keeps the other menus usable, and so does an older hand view of the same bury),
+and the cog accepts them while that still holds.  **OK** carries the current version: it buries
+only the choice the person saw.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import discord
@@ -62,6 +69,7 @@ MAX_ROWS = 5
 MAX_MENUS = 4  # leaves a row for buttons (pass, end turn, OK)
 ROW_BUTTONS = 5
 VALUE_SEP = "#"  # a card code's copy number in a menu value: "D5#2"
+MARK = "mark"  # the argument that makes a pick's action a step of the choice (``bury 5H mark``)
 
 _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "join": ("Join", discord.ButtonStyle.success, "🪑"),
@@ -292,7 +300,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
 
 class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLATE):
     """One part of a pick over more than 25 cards: the cards of some suits.  Each change is sent at
-    once; the cog remembers it until **OK**."""
+    once and marked in the engine (the seat's ``marked`` cards) until **OK**."""
 
     def __init__(
         self,
@@ -304,6 +312,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
         max_values: int = 1,
         placeholder: str | None = None,
         select: discord.ui.Select | None = None,
+        disabled: bool = False,
     ) -> None:
         if select is None:
             select = discord.ui.Select(
@@ -312,6 +321,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
                 min_values=0,
                 max_values=max(1, min(max_values, len(options))),
                 options=list(options),
+                disabled=disabled,
             )
         super().__init__(select)
         self.table_id = table_id
@@ -333,7 +343,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
 
 
 class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE):
-    """**OK** (carry out the pick chosen across the part menus) or **Clear** (start again)."""
+    """**OK** (carry out the pick marked across the part menus) or **Clear** (unmark them all)."""
 
     def __init__(
         self,
@@ -380,11 +390,9 @@ def table_view(table: Any) -> discord.ui.View:
     return view
 
 
-def hand_view(seat_view: Any, chosen: Mapping[int, Sequence[str]] | None = None) -> tuple[str, discord.ui.View]:
-    """The ephemeral hand message of one seat: its text and one control per legal choice.
-
-    ``chosen``: the partial choice of a pick over more than 25 cards, by part menu (the cog keeps
-    it between clicks)."""
+def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
+    """The ephemeral hand message of one seat: its text and one control per legal choice (a pick
+    over more than 25 cards shows the cards marked so far, from the seat's view)."""
     table, decision = seat_view.table, seat_view.decision
     r = render.renderer_for(table.game)
     content = r.hand_text(seat_view)
@@ -394,7 +402,7 @@ def hand_view(seat_view: Any, chosen: Mapping[int, Sequence[str]] | None = None)
     items: list[discord.ui.Item[Any]] = []
     if decision is not None:
         if decision.pick and len(decision.cards) > MAX_OPTIONS:
-            items, note = _big_pick(seat_view, r, decision, chosen or {})
+            items, note = _big_pick(seat_view, r, decision)
         elif decision.pick:
             items, note = [_pick_select(seat_view, r, decision, decision.cards, decision.pick)], ""
         else:
@@ -454,26 +462,63 @@ def _combo_pick(sv: Any, r: render.Renderer, decision: Decision, k: int) -> Pick
     return _pick_select(sv, r, decision, cards, k)
 
 
-def _big_pick(
-    sv: Any, r: render.Renderer, decision: Decision, chosen: Mapping[int, Sequence[str]]
-) -> tuple[list[discord.ui.Item[Any]], str]:
-    """Up to four part menus (the cards grouped by the renderer, adjacent groups sharing a menu),
-    then OK / Clear.  The chosen values are shown as defaults."""
-    table = sv.table
+def is_mark(code: str, kind: str) -> bool:
+    """Whether a logged action code is a marking step of a ``kind`` pick (``bury 5H 9S mark``)."""
+    words = code.split()
+    return len(words) >= 2 and words[0] == kind and words[-1] == MARK
+
+
+def marking_since(table: Any, seat: int, kind: str) -> int:
+    """The table version since which ``seat`` has done nothing but mark cards for its ``kind`` pick
+    (nobody else has moved): part menus drawn at that version or later still stand."""
+    for e in reversed(getattr(table, "log", None) or ()):
+        if e.seat != seat or not is_mark(e.code, kind):
+            return int(e.seq)
+    return 0
+
+
+def pick_parts(
+    sv: Any, r: render.Renderer, decision: Decision
+) -> list[tuple[list[str], list[tuple[str, Any, int]]]] | None:
+    """The part menus of a pick over more than 25 cards: (group names, [(menu value, card, copy
+    number)]) each — the cards grouped by the renderer, adjacent groups sharing a menu — or ``None``
+    when they do not fit in four menus."""
     cards = list(decision.cards)
-    values = card_values(cards)
-    total = Counter(c.code for c in cards)
     seen: Counter[str] = Counter()
     groups: dict[str, list[tuple[str, Any, int]]] = {}
-    for c, value in zip(cards, values, strict=True):
+    for c, value in zip(cards, card_values(cards), strict=True):
         seen[c.code] += 1
         groups.setdefault(r.pick_group(sv, c), []).append((value, c, seen[c.code]))
-    parts = _pack(list(groups.items()), MAX_OPTIONS, MAX_MENUS)
-    if parts is None:
+    return _pack(list(groups.items()), MAX_OPTIONS, MAX_MENUS)
+
+
+def marked_values(cards: Sequence[Any], marked: Sequence[str]) -> set[str]:
+    """The menu values of the marked card codes among ``cards`` (a code marked once is its first copy)."""
+    want = Counter(marked)
+    seen: Counter[str] = Counter()
+    out = set()
+    for c, value in zip(cards, card_values(cards), strict=True):
+        seen[c.code] += 1
+        if seen[c.code] <= want[c.code]:
+            out.add(value)
+    return out
+
+
+def _big_pick(sv: Any, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+    """Up to four part menus, then OK / Clear.  The cards the seat marked so far (kept by the
+    engine) are the menus' defaults; a menu lets at most as many cards be chosen as the pick leaves
+    room for."""
+    table = sv.table
+    marked = (sv.view or {}).get("marked")
+    parts = pick_parts(sv, r, decision)
+    if marked is None or parts is None:
         return [], "*Too many cards for the menus: use `/play` to name them.*"
-    picked = {v for part in chosen.values() for v in part}
-    valid = set(values)
-    count = len(picked & valid)
+    cards = list(decision.cards)
+    total = Counter(c.code for c in cards)
+    picked = marked_values(cards, marked)
+    count = len(picked)
+    room = max(0, decision.pick - count)
+    since = marking_since(table, sv.seat, decision.kind)
     items: list[discord.ui.Item[Any]] = []
     for n, (names, members) in enumerate(parts):
         options = []
@@ -481,17 +526,19 @@ def _big_pick(
             text, description = r.pick_option(sv, c, copy, total[c.code])
             options.append(discord.SelectOption(label=text[:100], value=value, default=value in picked,
                                                 description=(description or None) and description[:100]))
-        items.append(PartSelect(table.id, table.version, decision.kind, n, options, decision.pick,
-                                placeholder=" · ".join(names)))
+        here = sum(1 for value, _, _ in members if value in picked)
+        full = here + room == 0  # nothing marked here and the pick is full: unmark elsewhere first
+        placeholder = " · ".join(names) + (f" (all {decision.pick} chosen)" if full else "")
+        items.append(PartSelect(table.id, since, decision.kind, n, options, here + room, placeholder=placeholder,
+                                disabled=full))
     verb = decision.kind.replace("_", " ").capitalize()
     items.append(PickDone(table.id, table.version, decision.kind, "ok", f"{verb} {count}/{decision.pick}",
                           disabled=count != decision.pick))
-    items.append(PickDone(table.id, table.version, decision.kind, "clear", disabled=count == 0))
+    items.append(PickDone(table.id, since, decision.kind, "clear", disabled=count == 0))
+    values = card_values(cards)
     by_value = dict(zip(values, cards, strict=True))
     shown = " ".join(render.label(by_value[v]) for v in values if v in picked)
     note = f"Chosen ({count}/{decision.pick}): {shown}" if count else ""
-    if count > decision.pick:
-        note += f" — that is {count - decision.pick} too many."
     return items, note
 
 

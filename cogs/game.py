@@ -23,7 +23,16 @@ from discord.ext import commands
 
 import engine
 from cogs import render
-from cogs.components import hand_view, table_view, value_code
+from cogs.components import (
+    MARK,
+    card_values,
+    hand_view,
+    marked_values,
+    marking_since,
+    pick_parts,
+    table_view,
+    value_code,
+)
 from engine.cards import Card, CardError, card
 from engine.core import Action, Event
 from tables.ids import normalise
@@ -71,10 +80,6 @@ class GameCog(commands.Cog):
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
-        # The partial choice of a pick over more than 25 cards (King of the Hill's bury), between the
-        # clicks on its part menus: (table id, seat, version of the view) -> {part: menu values}.
-        # Never in a View; lost on a restart, when the player simply chooses again.
-        self.chosen: dict[tuple[str, int, int], dict[int, list[str]]] = {}
 
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
@@ -425,7 +430,7 @@ class GameCog(commands.Cog):
         sv = self.runtime.seat_view(table.id, interaction.user.id)
         if sv.view is None:
             raise TableError(f"The game at table `{table.id}` has not started yet.")
-        content, view = hand_view(sv, self._chosen(table, sv.seat))
+        content, view = hand_view(sv)
         await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
         # discord.py gives an ephemeral view a 15-minute timeout task that keeps it alive; ours holds
         # only DynamicItems, dispatched by their ids, so let it go at once (no task per hand shown).
@@ -493,7 +498,7 @@ class GameCog(commands.Cog):
         sv = self.runtime.seat_view(table.id, interaction.user.id)
         if sv.view is None:
             raise TableError(f"The game at table `{table.id}` has not started yet.")
-        content, view = hand_view(sv, self._chosen(table, sv.seat))
+        content, view = hand_view(sv)
         await interaction.response.edit_message(content=content, view=view, embed=None)
 
     async def on_action_button(
@@ -556,13 +561,27 @@ class GameCog(commands.Cog):
     async def on_part(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, part: int, values: list[str]
     ) -> None:
-        """One part menu of a pick over more than 25 cards changed: remember it, redraw the view."""
+        """One part menu of a pick over more than 25 cards changed: the seat's marked cards become
+        those marked in the other menus plus the ones chosen here (one engine action, so the choice
+        is stored and survives a restart), and the hand view is redrawn with fresh components."""
 
         async def work() -> None:
-            table, seat = self._chooser(interaction, table_id, version)
-            self._forget_stale()
-            # Kept at the version the redrawn view carries, so its OK finds it.
-            self.chosen.setdefault((table.id, seat, table.version), {})[part] = list(values)
+            table, _ = self._chooser(interaction, table_id, version, kind, marking=True)
+            sv = self.runtime.seat_view(table.id, interaction.user.id)
+            decision = sv.decision
+            parts = pick_parts(sv, render.renderer_for(table.game), decision)
+            if parts is None or not 0 <= part < len(parts):
+                raise TableError("That menu is out of date; open your hand again with **My hand**.")
+            cards = list(decision.cards)
+            before = marked_values(cards, (sv.view or {}).get("marked") or [])
+            here = {value for value, _, _ in parts[part][1]}
+            chosen = set(values) & here
+            after = (before - here) | chosen
+            if after != before:
+                by_value = dict(zip(card_values(cards), cards, strict=True))
+                marked = tuple(by_value[v] for v in card_values(cards) if v in after)
+                await self.runtime.act(table.id, interaction.user.id, Action(kind, marked, (MARK,)),
+                                       version=table.version)
             await self._refresh(interaction, table.id)
 
         await self._safely(interaction, work())
@@ -571,39 +590,36 @@ class GameCog(commands.Cog):
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, op: str
     ) -> None:
         async def work() -> None:
-            table, seat = self._chooser(interaction, table_id, version)
-            key = (table.id, seat, version)
             if op == "clear":
-                self.chosen.pop(key, None)
+                table, seat = self._chooser(interaction, table_id, version, kind, marking=True)
+                if table.state.view(seat).get("marked"):
+                    await self.runtime.act(table.id, interaction.user.id, Action(kind, (), (MARK,)),
+                                           version=table.version)
                 await self._refresh(interaction, table.id)
                 return
-            values = [v for part in sorted(self.chosen.get(key, {}).items()) for v in part[1]]
-            if not values:
-                raise TableError("Nothing is chosen yet: pick the cards in the menus first.")
-            action = self._picked(table, interaction.user.id, kind, values)
-            await self._act(interaction, table.id, version, action)
-            self.chosen.pop(key, None)
+            # OK buries what is marked now, only if that is what this view showed: its exact version.
+            table, _ = self._chooser(interaction, table_id, version, kind)
+            await self._act(interaction, table.id, version, Action(kind))
 
         await self._safely(interaction, work())
 
-    def _chooser(self, interaction: discord.Interaction, table_id: str, version: int) -> tuple[Any, int]:
+    def _chooser(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, marking: bool = False
+    ) -> tuple[Any, int]:
+        """The table and seat of a click on a part menu or OK / Clear, refused when the view it came
+        from is out of date.  ``marking`` (a part menu, Clear): it still stands while the seat has
+        done nothing but mark cards since it was drawn."""
         table = self._table(interaction, table_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise TableError("You are not seated at this table.")
-        if table.phase != Phase.RUNNING or version > table.version or table.state.decision(seat) is None:
+        decision = table.state.decision(seat) if table.phase == Phase.RUNNING and table.state is not None else None
+        stale = (decision is None or decision.kind != kind or not decision.pick or version > table.version
+                 or "marked" not in table.state.view(seat)
+                 or (marking and version < marking_since(table, seat, kind)))
+        if stale:
             raise TableError("That menu is out of date; open your hand again with **My hand**.")
         return table, seat
-
-    def _chosen(self, table: Any, seat: int | None) -> dict[int, list[str]] | None:
-        return None if seat is None else self.chosen.get((table.id, seat, table.version))
-
-    def _forget_stale(self) -> None:
-        """Partial choices of views that can no longer be used (the table moved on, or closed)."""
-        for key in list(self.chosen):
-            t = self.runtime.tables.get(key[0])
-            if t is None or t.phase != Phase.RUNNING or t.version != key[2]:
-                del self.chosen[key]
 
     async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
         table = self._table(interaction, table_id)
@@ -614,7 +630,7 @@ class GameCog(commands.Cog):
 
     def _after_move(self, table: Any, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
         sv = self.runtime.seat_view(table.id, user_id)
-        content, view = hand_view(sv, self._chosen(table, sv.seat))
+        content, view = hand_view(sv)
         ack = render.renderer_for(table.game).ack(table, sv.seat, events)
         return f"✅ {ack}\n{content}", view
 

@@ -403,7 +403,8 @@ class KothRenderer(Renderer):
         if k == "declare":
             return "you may declare trumps (optional) — or let the deal go on."
         if k == "bury":
-            return "bury 8 cards: choose them in the menus below, then press **Bury** (or /play)."
+            return ("bury 8 cards: choose them in the menus below (your choice is kept as you go), then press "
+                    "**Bury** (or name all 8 with /play).")
         if k == "call":
             which = "second" if (sv.view or {}).get("called_copy") == "second" else "first"
             return f"call a card (not a joker, not a {rank_text((sv.view or {}).get('trump_rank'))}): whoever " \

@@ -19,7 +19,9 @@ Phases (an explicit state machine; ``apply`` dispatches on (phase, action))::
 * ``late``: the 3 s window for late declarations, closed by the table (``close``).
 * ``suit`` (later rounds, nobody declared): the KotH may choose (``suit H``) for 5 s; then the
   table (``close``) picks a random suit.
-* ``bury``: the KotH has taken the dead hand (28 cards) and buries 8 (``bury`` + 8 cards, 60 s).
+* ``bury``: the KotH has taken the dead hand (28 cards) and buries 8 (``bury`` + 8 cards, 60 s), at
+  once or step by step: ``bury 5H 9S mark`` sets the KotH's private *marked* cards (at most 8; ``bury
+  mark`` clears them) and ``bury`` alone buries exactly the 8 marked (see :meth:`KingOfTheHill._bury`).
 * ``call``: the KotH calls a card (``call AH``: not a joker, not a trump-rank card; 15 s).
 * ``play``: ``play 5H`` or ``play 5H 5H`` (10 s).
 
@@ -49,12 +51,12 @@ What each seat sees: its hand, sorted by effective suit with trumps first; every
 progress, every declaration, the trump, the KotH, the called card, the known defenders, the points
 taken so far (by seat, and by seats not known to defend), the tricks and every player's rank.  The
 8 dead-hand cards go to the KotH alone (a private ``dead_hand`` event and ``view["dead_hand"]``
-while burying); the buried cards stay private to the KotH (``view["buried"]``) until the round is
-scored.  They are then shown in ``public_view()["last_round"]["dead_hand"]`` while the finished
-round is on the table (the ``round_ready`` step before the next round, or the end of the game;
-with ``ready_round`` 0 the next deal starts at once and hides every code again) — not in an
-event: the scoring event carries only numbers, since public events may show only the cards their
-own action put on the table.
+while burying, with the cards marked so far in ``view["marked"]``); the buried cards stay private
+to the KotH (``view["buried"]``) until the round is scored.  They are then shown in
+``public_view()["last_round"]["dead_hand"]`` while the finished round is on the table (the
+``round_ready`` step before the next round, or the end of the game; with ``ready_round`` 0 the next
+deal starts at once and hides every code again) — not in an event: the scoring event carries only
+numbers, since public events may show only the cards their own action put on the table.
 
 Events (``Event.kind``, ``seat``, ``data``): ``round`` (start, (round, trump_rank, koth or -1));
 ``dealt`` (seat, (card,), to=seat); ``declare`` (seat, cards); ``trump`` (koth, (suit, rank,
@@ -74,7 +76,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.cards import Card, card, deck
+from engine.cards import Card, CardError, card, deck
+from engine.cards import cards as read_cards
 from engine.core import (
     TABLE,
     Action,
@@ -108,6 +111,10 @@ DEFEND_BELOW = 80  # a challenge score under this is a successful defence
 
 ROUND_READY, DEAL, LATE, SUIT, BURY, CALL, TRICK_READY, PLAY, OVER = (
     "round_ready", "deal", "late", "suit", "bury", "call", "trick_ready", "play", "over")
+
+#: The word that makes a ``bury`` action a step of the choice rather than the bury itself.
+MARK = "mark"
+CONFIRM_BURY = Action("bury")
 
 DEAL_ACTION = Action("deal")
 CLOSE_ACTION = Action("close")
@@ -243,6 +250,7 @@ class KingOfTheHill(Game):
         self.trump = Trump(None, "2")
         self.trump_how: str | None = None
         self.dead: list[Card] = []  # the 8 cards the KotH took
+        self.marked: list[Card] = []  # the KotH's bury choice so far (private), in hand order
         self.buried: list[Card] = []
         self.called: Card | None = None
         self.called_seen = 0
@@ -332,6 +340,7 @@ class KingOfTheHill(Game):
         self.trump = Trump(None, rank)
         self.trump_how = None
         self.dead = []
+        self.marked = []
         self.buried = []
         self.called = None
         self.called_seen = 0
@@ -427,8 +436,9 @@ class KingOfTheHill(Game):
             return Decision(seat, "suit", tuple(SUIT_ACTIONS[s] for s in SUITS), timer=SUIT_TIMER,
                             prompt="Nobody declared: choose the trump suit.")
         if ph == BURY:
+            # One clock for the whole bury: marking cards (see _bury) must not restart it.
             return Decision(seat, "bury", pick=DEAD, cards=tuple(self.sorted_hand(seat)), timer=BURY_TIMER,
-                            prompt="Bury 8 cards.")
+                            prompt="Bury 8 cards.", clock_key=f"bury {self.round_no}")
         if ph == CALL:
             return Decision(seat, "call", tuple(_CALL[c] for c in self.callable()), timer=CALL_TIMER,
                             prompt="Call a card: whoever plays it joins you.")
@@ -489,8 +499,22 @@ class KingOfTheHill(Game):
         if ph == DEAL and seat == TABLE:
             return DEAL_ACTION
         if ph == BURY and seat == self.koth:
-            return Action("bury", tuple(rng.sample(self.hands[seat], DEAD)))
+            # Always the bury itself (never a marking step), so it is also a sound move at a
+            # timeout: the cards the KotH marked, and random others to make 8.
+            if not self.marked:
+                return Action("bury", tuple(rng.sample(self.hands[seat], DEAD)))
+            rest = self.unmarked(seat)
+            return Action("bury", (*self.marked, *rng.sample(rest, DEAD - len(self.marked))))
         return super().random_action(seat, rng)
+
+    def unmarked(self, seat: int) -> list[Card]:
+        """The cards of ``seat``'s hand not marked for the bury (a card held twice and marked once
+        is here once)."""
+        rest = list(self.hands[seat])
+        if seat == self.koth:
+            for c in self.marked:
+                rest.remove(c)
+        return rest
 
     def parse_action(self, seat: int, text: str) -> Action:
         t = text.strip().lower()
@@ -500,6 +524,12 @@ class KingOfTheHill(Game):
                 return SUIT_ACTIONS[SUIT_WORDS[word]]
         if self.phase == PLAY and seat == self.turn and t.startswith("play "):
             text = text.strip()[5:]
+        if self.phase == BURY and seat == self.koth and t.split()[-1:] == [MARK]:
+            words = t.split()[:-1]
+            try:
+                return Action("bury", read_cards(" ".join(words[1:] if words[:1] == ["bury"] else words)), (MARK,))
+            except CardError as e:
+                raise IllegalAction(str(e), "bad_card") from None
         return super().parse_action(seat, text)
 
     # ---- applying actions -------------------------------------------------------------------
@@ -645,22 +675,52 @@ class KingOfTheHill(Game):
         self.phase = BURY
 
     def _bury(self, seat: int, action: Action) -> list[Event]:
+        """Three codes, all of kind ``bury``:
+
+        * ``bury`` + 8 cards: bury those at once (the AI, random playouts, ``/play``, and every log
+          written before marking existed);
+        * ``bury C1 … Cn mark`` (0 <= n <= 8): the KotH's marked cards become exactly these — the
+          choice built up across several menus, kept in the state so it survives a restart; no event,
+          nothing public;
+        * ``bury`` alone: bury exactly the 8 marked cards.
+
+        Marking is a ``bury`` with an argument rather than an action kind of its own because the
+        decision stays one "choose 8 of 28" pick (``Decision.pick``): the runtime offers a person
+        every action of the pick's kind and nothing else (``Runtime._check_offered``), random
+        playouts and timeouts keep burying at once, and one clock (``clock_key``) covers all the
+        steps.  A whole set per step (not one card) makes a menu's choice one atomic step that reads
+        the same whichever menu it came from."""
         if seat != self.koth:
             raise IllegalAction("Only the KotH buries cards.", "not_your_turn")
         cs = action.cards
-        if len(cs) != DEAD or action.args:
+        if action.args == (MARK,):
+            if len(cs) > DEAD:
+                raise IllegalAction(f"You can mark at most {DEAD} cards to bury: unmark some first.", "too_many")
+            self._check_held(seat, cs)
+            key = self._order
+            self.marked = sorted(cs, key=lambda c: (key[c][2], c.index))
+            return []
+        if not cs and not action.args:
+            if len(self.marked) != DEAD:
+                raise IllegalAction(f"Mark {DEAD} cards to bury first ({len(self.marked)} marked so far).",
+                                    "wrong_count")
+            cs = tuple(self.marked)
+        elif len(cs) != DEAD or action.args:
             raise IllegalAction(f"Bury exactly {DEAD} cards.", "wrong_count")
-        need = Counter(cs)
-        have = Counter(self.hands[seat])
-        for c, n in need.items():
-            if have[c] < n:
-                raise IllegalAction(f"You don't hold {'two' if n == 2 else 'that'} {c.label}.", "not_in_hand")
+        self._check_held(seat, cs)
         hand = self.hands[seat]
         for c in cs:
             hand.remove(c)
         self.buried = list(cs)
+        self.marked = []
         self.phase = CALL
         return [Event("buried", seat, ())]
+
+    def _check_held(self, seat: int, cs: Sequence[Card]) -> None:
+        have = Counter(self.hands[seat])
+        for c, n in Counter(cs).items():
+            if have[c] < n:
+                raise IllegalAction(f"You don't hold {'two' if n == 2 else 'that'} {c.label}.", "not_in_hand")
 
     def _call(self, seat: int, action: Action) -> list[Event]:
         if seat != self.koth:
@@ -875,6 +935,7 @@ class KingOfTheHill(Game):
         if seat == self.koth and self.dead:
             if self.phase == BURY:
                 v["dead_hand"] = [c.code for c in self.dead]
+                v["marked"] = [c.code for c in self.marked]
             elif self.buried and self.phase not in (ROUND_READY, OVER):
                 v["buried"] = [c.code for c in self.buried]
         return v
@@ -947,6 +1008,7 @@ class KingOfTheHill(Game):
             "trump": [self.trump.suit, self.trump.rank],
             "trump_how": self.trump_how,
             "dead": cs(self.dead),
+            "marked": cs(self.marked),
             "buried": cs(self.buried),
             "called": None if self.called is None else self.called.code,
             "called_seen": self.called_seen,
@@ -989,6 +1051,7 @@ class KingOfTheHill(Game):
         g.trump = Trump(data["trump"][0], data["trump"][1])
         g.trump_how = data["trump_how"]
         g.dead = cs(data["dead"])
+        g.marked = cs(data.get("marked", ()))  # absent from snapshots written before marking existed
         g.buried = cs(data["buried"])
         g.called = None if data["called"] is None else card(data["called"])
         g.called_seen = data["called_seen"]

@@ -9,6 +9,7 @@ so far.  No search: rules of thumb, each well under a millisecond.
   single only for a clearly better suit.  As KotH with nobody declaring: its longest suit.
 * Burying: voids its short plain suits (aces kept), then buries the points it cannot protect (a
   king or ten without the ace above it), then its lowest plain cards; never a trump unless forced.
+  Cards the KotH has marked (its person timed out) are buried first, the rest chosen as above.
 * Calling: an ace it does not hold (with ``called_copy: second``, preferably one whose other copy
   it holds), in the plain suit where it holds most cards, so it can lead the suit to its partner.
 * Playing: leads pairs and sure winners, else low cards from short suits; follows the team's
@@ -79,7 +80,13 @@ class KothAI(AI):
         if d.kind == "suit":
             return self.choose_suit(state, seat)
         if d.kind == "bury":
-            return Action("bury", tuple(self.choose_bury(state.hands[seat], state.trump)))
+            # Cards the KotH marked (a person whose time ran out, or who went away) are buried; the
+            # rest of the 8 are this AI's choice among the others.
+            marked = state.marked if seat == state.koth else []
+            if not marked:
+                return Action("bury", tuple(self.choose_bury(state.hands[seat], state.trump)))
+            rest = self.choose_bury(state.unmarked(seat), state.trump, 8 - len(marked))
+            return Action("bury", (*marked, *rest))
         if d.kind == "call":
             return Action("call", (self.choose_call(state, seat),))
         if d.kind == "play":

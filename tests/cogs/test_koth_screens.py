@@ -21,7 +21,7 @@ from cogs.components import (
 )
 from cogs.game import GameCog
 from engine.cards import card
-from engine.core import TABLE, Event
+from engine.core import TABLE, Action, Event
 from engine.koth import CLOSE_ACTION, DEAL_ACTION, KingOfTheHill
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
@@ -110,18 +110,22 @@ def test_bury_eight_of_twenty_eight_with_part_menus() -> None:
     assert parts[0].placeholder.startswith("Trumps")
     assert [b.label for b in done] == ["Bury 0/8", "Clear"] and all(b.disabled for b in done)
     assert "bury 8 cards: choose them in the menus below" in content and "You took the dead hand" in content
-    # Eight chosen over two menus: shown as defaults, OK enabled.
+    # Eight marked (in the engine) over two menus: shown as defaults, OK enabled.
     chosen = {0: [o.value for o in parts[0].options][:3], 1: [o.value for o in parts[1].options][:5]}
-    content, view = hand_view(sv, chosen)
+    # The values map back to the hand's own cards (a card held twice has two values).
+    action = GameCog._picked(GameCog(None), t, 10, "bury", chosen[0] + chosen[1])
+    assert action.kind == "bury" and len(action.cards) == 8
+    g.apply(ALI, Action("bury", action.cards, ("mark",)))
+    content, view = hand_view(seat_view(t, ALI))
     parts = [i.item for i in view.children if re.fullmatch(PART_TEMPLATE, i.item.custom_id or "")]
     ok = next(i.item for i in view.children if (i.item.custom_id or "").endswith(":ok"))
     assert ok.label == "Bury 8/8" and not ok.disabled
     assert sum(o.default for p in parts for o in p.options) == 8 and "Chosen (8/8)" in content
-    # The values map back to the hand's own cards (a card held twice has two values).
-    action = GameCog._picked(GameCog(None), t, 10, "bury", chosen[0] + chosen[1])
-    assert action.kind == "bury" and len(action.cards) == 8
-    g.apply(ALI, action)
-    assert g.phase == "call"
+    assert {o.value for p in parts for o in p.options if o.default} == {*chosen[0], *chosen[1]}
+    # The pick is full: a menu with nothing chosen in it waits until a card is unmarked elsewhere.
+    assert all(p.disabled == (not any(o.default for o in p.options)) for p in parts)
+    g.apply(ALI, Action("bury"))
+    assert g.phase == "call" and sorted(c.code for c in g.buried) == sorted(c.code for c in action.cards)
     text = render.table_message(t).text()
     public_ok(t, text)
 
