@@ -309,7 +309,7 @@ class GameCog(commands.Cog):
             return None
         budget = getattr(self.runtime.listener, "budget", None)  # the bot-wide REST budget
         if budget is not None:
-            await budget.take()
+            await budget.take(urgent=True)  # the host is waiting on this answer: it does not queue
         try:
             thread = await channel.get_partial_message(table.message_id).create_thread(
                 name=f"{render.game_title(table)} · {table.id}", auto_archive_duration=1440

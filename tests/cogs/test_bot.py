@@ -69,3 +69,38 @@ async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
                 "game rules", "hand", "play"} <= names
     finally:
         await deckhand.runtime.close()
+
+
+async def test_the_bot_process_freezes_its_start_up_heap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full collections walked the whole start-up heap (the longest pauses in interaction answers);
+    the bot freezes it once set up — only when asked, as main() does, never in a test process."""
+    import gc
+
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+
+    async def no_sync(*, guild=None):
+        return []
+
+    for freeze in (False, True):
+        deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42), freeze_heap=freeze)
+        deckhand.tree.sync = no_sync
+        await deckhand.setup_hook()
+        await deckhand.runtime.close()
+    assert frozen == [True]
+
+
+def test_main_asks_for_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[dict] = []
+
+    class Stop(Exception):
+        pass
+
+    def fake(config, **kw):
+        made.append(kw)
+        raise Stop
+
+    monkeypatch.setattr(bot, "Deckhand", fake)
+    with pytest.raises(Stop):
+        bot.main({"DISCORD_TOKEN": "t"})
+    assert made == [{"freeze_heap": True}]
