@@ -666,6 +666,14 @@ def legal_choices(
     finished = current.endswith(" ") or not tokens
     chosen: list[Any] = []
     partial = ""
+    marked = _marked_cards(sv, allowed)[: decision.pick]
+    if not tokens and marked:
+        # Nothing typed yet, cards marked in the menus: carry on from them (King of the Hill's bury).
+        if len(marked) == decision.pick:
+            labels = " ".join(c.label for c in marked)
+            return [app_commands.Choice(name=f"{decision.kind.capitalize()} the {decision.pick} marked: {labels}"[:100],
+                                        value=decision.kind)]
+        chosen = marked
     for i, tok in enumerate(tokens):
         last = i == len(tokens) - 1
         c = _read_card(tok, allowed)
@@ -690,6 +698,18 @@ def legal_choices(
         offered.add(c.code)
         out.append(_pick_choice([*chosen, c], decision.pick))
     return out[:MAX_CHOICES]
+
+
+def _marked_cards(sv: Any, allowed: Sequence[Any]) -> list[Any]:
+    """The cards the seat has marked for a pick so far (``view["marked"]``), one per marked copy."""
+    pool = list(allowed)
+    out = []
+    for code in ((getattr(sv, "view", None) or {}).get("marked") or []):
+        c = next((x for x in pool if x.code == code), None)
+        if c is not None:
+            pool.remove(c)
+            out.append(c)
+    return out
 
 
 def _read_card(tok: str, allowed: Sequence[Any]) -> Any:

@@ -209,3 +209,25 @@ async def test_a_timeout_buries_the_marked_cards(h: Harness) -> None:
     assert len(buried) == 8 and all(buried.count(c) >= marked.count(c) for c in marked)
     entry = next(e for e in reversed(table.log) if e.seat == alice and e.code.startswith("bury "))
     assert entry.auto and len(entry.code.split()) == 9  # the safe move names its 8 cards
+
+
+async def test_play_suggestions_carry_on_from_the_marked_cards(h: Harness) -> None:
+    from cogs import render
+    from cogs.game import legal_choices
+
+    table, lobby, alice = await to_bury(h)
+    hand = table.state.sorted_hand(alice)
+    await h.runtime.act(table.id, h.alice.id, f"bury {' '.join(c.code for c in hand[:3])} mark")
+    sv = h.runtime.seat_view(table.id, h.alice.id)
+    r = render.renderer_for("koth")
+    first = legal_choices(sv.decision, "", sv.view["hand"], r, sv)
+    assert first and all(c.value.split()[:3] == [x.code for x in hand[:3]] for c in first)
+    assert all(len(c.value.split()) == 4 and "(4 more)" in c.name for c in first)
+    await h.runtime.act(table.id, h.alice.id, f"bury {' '.join(c.code for c in hand[:8])} mark")
+    sv = h.runtime.seat_view(table.id, h.alice.id)
+    (only,) = legal_choices(sv.decision, "", sv.view["hand"], r, sv)
+    assert only.value == "bury" and "8 marked" in only.name
+    # what the suggestion sends buries exactly the marked cards
+    await h.runtime.act(table.id, h.alice.id, only.value)
+    assert sorted(c.code for c in table.state.buried) == sorted(c.code for c in hand[:8])
+    assert table.state.phase == "call"
