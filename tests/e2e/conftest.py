@@ -11,17 +11,23 @@ Every test ends with the same checks, run when its world closes:
 
 A test that injects a fault and expects a complaint says so with ``w.allow(...)`` /
 ``w.allow_errors(...)`` (regular expressions).
+
+:class:`RestartWorld` (``make_restart_world``, fixture ``rw``) is the same with the bot in a child
+process on a SQLite file, which a test may kill and start again; its closing checks are the same.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import random
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +38,7 @@ from tests.fakediscord.server import Message
 
 FAST_LIMITS = 0.05  # Discord's rate-limit windows, 20 times shorter: same rules, quicker tests
 MAX_EDITS_PER_5S = 5
+MIN_DOWNTIME = 1.0  # seconds between a bot going and the next one starting
 
 
 @dataclass
@@ -89,15 +96,20 @@ async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = 
             errors = [e for e in bot.error_log.lines() if not any(re.search(a, e) for a in w.allowed_errors)]
         assert not leaks, "hidden cards were visible:\n" + "\n".join(leaks[:10])
         fd.assert_clean(allow=tuple(w.allowed))
-        slow = [(i.label, round(i.answered_in, 3)) for i in fd.interactions.values()
-                if i.answered_in is not None and i.answered_in >= 3.0]
-        assert not slow, f"interactions answered after 3 s: {slow}"
-        assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
-        edits, which = fd.edits_per_window(5.0)
-        assert edits <= MAX_EDITS_PER_5S, f"message {which} was edited {edits} times within 5 s"
-        assert not errors, "the bot logged errors:\n" + "\n".join(errors[:10])
+        _check_pace(fd, errors)
     finally:
         await fd.close()
+
+
+def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:
+    """The closing checks every world shares: answers within 3 s, no 429, edit pacing, no errors."""
+    slow = [(i.label, round(i.answered_in, 3)) for i in fd.interactions.values()
+            if i.answered_in is not None and i.answered_in >= 3.0]
+    assert not slow, f"interactions answered after 3 s: {slow}"
+    assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
+    edits, which = fd.edits_per_window(5.0)
+    assert edits <= MAX_EDITS_PER_5S, f"message {which} was edited {edits} times within 5 s"
+    assert not errors, "the bot logged errors:\n" + "\n".join(errors[:10])
 
 
 async def _settle(fd: FakeDiscord, quiet: float = 0.05, limit: float = 2.0) -> None:
@@ -111,4 +123,179 @@ async def _settle(fd: FakeDiscord, quiet: float = 0.05, limit: float = 2.0) -> N
 @pytest.fixture
 async def w() -> AsyncIterator[World]:
     async with make_world() as world:
+        yield world
+
+
+# ==== a bot that restarts =========================================================================
+@dataclass
+class RestartWorld:
+    """The fake Discord and its people in this process, the real bot in a child process
+    (:class:`~tests.fakediscord.botprocess.BotProcess`) on a SQLite file, so a test can kill it
+    (``kill -9``) and start another on the same database while the fake Discord keeps running.
+
+    People wait for :meth:`ready` before each interaction (nobody clicks while no bot is up); the
+    interactions a killed bot never answered are :attr:`lost`, the only ones allowed to fail.  The
+    closing checks are the World's: privacy (tables rebuilt from the database), every interaction
+    answered once within 3 s (the lost ones aside), no 429, no error logged by any of the bot
+    processes, at most 5 edits of a message in 5 s."""
+
+    fd: FakeDiscord
+    ali: Person
+    bob: Person
+    stranger: Person
+    path: Path
+    runtime_options: dict[str, Any]
+    seed: int
+    bot: Any = None  # the BotProcess running now, if any
+    bots: list[Any] = field(default_factory=list)  # every one started
+    up: asyncio.Event = field(default_factory=asyncio.Event)
+    lost: set[int] = field(default_factory=set)  # ids of interactions a dying bot left unanswered
+    down_since: float = -math.inf  # when the last bot went
+    allowed: list[str] = field(default_factory=list)
+    allowed_errors: list[str] = field(default_factory=list)
+
+    @property
+    def database(self) -> str:
+        return f"sqlite:///{self.path}"
+
+    def allow(self, *patterns: str) -> None:
+        self.allowed.extend(patterns)
+
+    def allow_errors(self, *patterns: str) -> None:
+        self.allowed_errors.extend(patterns)
+
+    async def until(self, predicate: Any, timeout: float = 5.0, what: str = "") -> Any:
+        return await self.fd.wait_for(predicate, timeout, what)
+
+    def thread_of(self, table_message: Message) -> Any:
+        return self.fd.channels[table_message.thread_id] if table_message.thread_id else self.fd.channel
+
+    # ---- the bot's life ------------------------------------------------------------------------
+    async def start_bot(self) -> Any:
+        from tests.fakediscord.botprocess import BotProcess
+
+        assert self.bot is None, "a bot is running already"
+        # A restart takes at least a second in life.  A quicker one could redraw the table message
+        # within a second of the dead process's last edit (the contract's one edit per table per
+        # second): the new process cannot know when that edit was.
+        down = time.perf_counter() - self.down_since
+        if down < MIN_DOWNTIME:
+            await asyncio.sleep(MIN_DOWNTIME - down)
+        self.bot = await BotProcess.start(self.fd, database=self.database, runtime=self.runtime_options,
+                                          seed=self.seed)
+        self.bots.append(self.bot)
+        self.up.set()
+        return self.bot
+
+    async def kill_bot(self) -> list[Any]:
+        """``kill -9`` the bot; returns the interactions it had not answered (they will fail)."""
+        return await self._down(kill=True)
+
+    async def stop_bot(self) -> list[Any]:
+        """Stop the bot gracefully (SIGTERM)."""
+        return await self._down(kill=False)
+
+    async def restart_bot(self, *, kill: bool = True) -> Any:
+        await self._down(kill=kill)
+        return await self.start_bot()
+
+    async def _down(self, *, kill: bool) -> list[Any]:
+        assert self.bot is not None, "no bot is running"
+        self.up.clear()  # people hold back from now on
+        await (self.bot.kill() if kill else self.bot.stop())
+        self.down_since = time.perf_counter()
+        self.bot = None
+        await asyncio.sleep(0.05)  # requests the bot sent before it died still land
+        lost = [i for i in self.fd.interactions.values() if i.callback_at is None and i.failed is None]
+        self.lost.update(i.id for i in lost)
+        return lost
+
+    async def ready(self) -> None:
+        """What a person waits for before clicking: a bot that is up."""
+        await self.up.wait()
+
+    def tolerate(self, reply: Any) -> bool:
+        """A failed interaction is forgiven only if a bot died before answering it."""
+        return reply.interaction.id in self.lost
+
+    # ---- the database, as the test reads it ----------------------------------------------------
+    def row(self, table_id: str) -> dict[str, Any]:
+        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
+            conn.row_factory = sqlite3.Row
+            row = conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        assert row is not None, f"table {table_id} is not in the database"
+        return dict(row)
+
+    def actions(self, table_id: str) -> list[tuple[int, int, str, bool]]:
+        """The stored log: (seq, seat, code, auto)."""
+        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
+            rows = conn.execute("SELECT seq, seat, code, auto FROM actions WHERE table_id = ? ORDER BY seq",
+                                (table_id,)).fetchall()
+        return [(seq, seat, code, bool(auto)) for seq, seat, code, auto in rows]
+
+    def version(self, table_id: str) -> int:
+        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
+            row = conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return -1 if row is None else int(row[0])
+
+    def stored(self) -> list[Any]:
+        """Every table in the database, rebuilt as the bot would (finished ones too)."""
+        from tables.records import rebuild
+        from tables.table import LogEntry
+
+        out = []
+        if not self.path.exists():
+            return out
+        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
+            conn.row_factory = sqlite3.Row
+            rows = [dict(r) for r in conn.execute("SELECT * FROM tables WHERE broken IS NULL")]
+            for r in rows:
+                log = [LogEntry(a["seq"], a["seat"], a["code"], a["time"], bool(a["auto"])) for a in
+                       conn.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY seq", (r["id"],))]
+                out.append(rebuild(r, log)[0])
+        return out
+
+    def errors(self) -> list[str]:
+        return [e for b in self.bots for e in b.errors]
+
+
+@contextlib.asynccontextmanager
+async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict[str, Any] | None = None,
+                             **fd_options: Any) -> AsyncIterator[RestartWorld]:
+    """A :class:`RestartWorld` on the database file ``path``; the first bot is started."""
+    fd_options.setdefault("ratelimit_scale", FAST_LIMITS)
+    fd = FakeDiscord(**fd_options)
+    await fd.start()
+    w: RestartWorld | None = None
+    try:
+        people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
+        options = {"ai_delay": 0.05} | (runtime_options or {})
+        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed)
+        await w.start_bot()
+        yield w
+        await _settle(fd)
+        # The interactions a dying bot left unanswered have failed by now (Discord's 3 s).
+        lost = [fd.interactions[i] for i in w.lost]
+        await fd.wait_for(lambda: all(i.done.is_set() for i in lost), fd.answer_within + 1, "the lost interactions")
+        if w.bot is not None:
+            await w.stop_bot()
+        leaks = check_privacy(fd, w.stored())
+        errors = [e for e in w.errors() if not any(re.search(a, e) for a in w.allowed_errors)]
+        assert not leaks, "hidden cards were visible:\n" + "\n".join(leaks[:10])
+        failed = [i for i in fd.interactions.values() if i.failed is not None]
+        unexpected = [f"{i.label}: {i.failed}" for i in failed if i.id not in w.lost]
+        assert not unexpected, f"interactions failed with a bot up: {unexpected}"
+        fd.assert_clean(allow=(*w.allowed, *(["not answered within"] if failed else [])))
+        _check_pace(fd, errors)
+    finally:
+        if w is not None:
+            for b in w.bots:
+                if b.running:
+                    await b.kill()
+        await fd.close()
+
+
+@pytest.fixture
+async def rw(tmp_path: Path) -> AsyncIterator[RestartWorld]:
+    async with make_restart_world(tmp_path / "deckhand.db") as world:
         yield world

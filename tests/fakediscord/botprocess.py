@@ -1,20 +1,30 @@
 """The real bot in its own process, pointed at a fake Discord that runs elsewhere (the bench runs
 the fake and its scripted people in one process and the bot in this one, so each has a core).
 
-    python -m tests.fakediscord.botprocess --port 8123 --token T --guild 123 [--ai-delay 1.0]
+    python -m tests.fakediscord.botprocess --port 8123 --token T --guild 123 [--runtime '{"ai_delay": 1.0}']
+        [--database sqlite:///path/deckhand.db] [--seed 7]
 
-Prints ``ready`` on stdout once logged in; stops on SIGTERM or SIGINT.
+Prints ``ready`` on stdout once logged in; stops on SIGTERM or SIGINT.  With ``--database`` the
+tables live in that SQLite file (the bot's ``DATABASE_URL``), so a second process started on the
+same file after this one is killed carries on with them: :class:`BotProcess` runs it for tests.
+Errors are logged to stderr as ``bot ERROR <logger>: <message>``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import os
+import random
+import re
 import signal
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -31,6 +41,9 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", required=True)
     parser.add_argument("--guild", type=int, required=True)
     parser.add_argument("--runtime", default="{}", help="Runtime options as JSON, e.g. {\"ai_delay\": 1.0}")
+    parser.add_argument("--database", help="the bot's DATABASE_URL, e.g. sqlite:///tmp/deckhand.db (default: "
+                                           "nothing is kept)")
+    parser.add_argument("--seed", type=int, help="seed the runtime's generator (table ids, game seeds)")
     parser.add_argument("--profile", help="write a cProfile of the run to this file")
     parser.add_argument("--gc-log", action="store_true", help="report garbage-collector pauses on stderr at exit")
     parser.add_argument("--without-intent", action="append", default=[],
@@ -48,8 +61,12 @@ async def main(argv: list[str] | None = None) -> int:
 
     from bot import Config, Deckhand
 
-    bot = Deckhand(Config(token=args.token, dev_guild_id=args.guild), runtime_options=json.loads(args.runtime),
-                   guild_ready_timeout=0.01)
+    runtime_options = json.loads(args.runtime)
+    if args.seed is not None:
+        runtime_options["rng"] = random.Random(args.seed)
+    config = Config(token=args.token, dev_guild_id=args.guild, database_url=args.database)
+    # As in production (bot.main): the start-up heap frozen, out of the collector's way.
+    bot = Deckhand(config, runtime_options=runtime_options, guild_ready_timeout=0.01, freeze_heap=True)
     for name in args.without_intent:
         setattr(bot._connection._intents, name, False)  # an experiment, not how Deckhand runs
     pauses: list[tuple[float, int]] = []
@@ -105,6 +122,106 @@ async def main(argv: list[str] | None = None) -> int:
         profiler.disable()
         profiler.dump_stats(args.profile)
     return 0
+
+
+# ==== for tests: start it, kill it, start it again =================================================
+ERROR_LINE = re.compile(r"^bot (ERROR|CRITICAL) ")
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before it runs: SIGKILL it if the test process dies (Linux), so a test killed
+    half way never leaves a bot reconnecting to a fake Discord that is gone."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class BotProcess:
+    """This module run as a child process against ``fd`` (a :class:`~tests.fakediscord.FakeDiscord`
+    in the test's own process).  :meth:`start` returns once the child printed ``ready``; its stderr
+    is collected (:attr:`errors`: what it logged at ERROR and above).  :meth:`kill` is ``kill -9``,
+    :meth:`stop` a graceful SIGTERM."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.stderr: list[str] = []
+        self.ready_in: float | None = None  # seconds from the start to ``ready``
+        self._reader = asyncio.create_task(self._read(), name=f"botprocess-stderr:{proc.pid}")
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def running(self) -> bool:
+        return self.proc.returncode is None
+
+    @classmethod
+    async def start(cls, fd: Any, *, database: str | None = None, runtime: dict[str, Any] | None = None,
+                    seed: int | None = None, ready_timeout: float = 30.0) -> BotProcess:
+        args = ["--port", str(fd.port), "--token", fd.token, "--guild", str(fd.guild_id),
+                "--runtime", json.dumps(runtime or {})]
+        if database:
+            args += ["--database", database]
+        if seed is not None:
+            args += ["--seed", str(seed)]
+        began = time.perf_counter()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.fakediscord.botprocess", *args, cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=_die_with_parent,
+        )
+        bot = cls(proc)
+        try:
+            assert proc.stdout is not None
+            line = await asyncio.wait_for(proc.stdout.readline(), ready_timeout)
+        except TimeoutError:
+            line = b"(nothing after %d s)" % ready_timeout
+        if line.strip() != b"ready":
+            await bot.kill()
+            tail = "\n".join(bot.stderr[-30:])
+            raise RuntimeError(f"the bot process did not start: {line!r}\n{tail}")
+        bot.ready_in = time.perf_counter() - began
+        return bot
+
+    async def _read(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        while line := await stream.readline():
+            self.stderr.append(line.decode(errors="replace").rstrip("\n"))
+
+    @property
+    def errors(self) -> list[str]:
+        """What the bot logged at ERROR or above, one line each."""
+        return [line[len("bot "):] for line in self.stderr if ERROR_LINE.match(line)]
+
+    async def kill(self) -> None:
+        """SIGKILL: the process gets no chance to finish anything."""
+        if self.running:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGKILL)
+        await self._finish()
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM: the bot closes (its runtime and database) and exits."""
+        if self.running:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except TimeoutError:
+                self.stderr.append(f"bot ERROR botprocess: did not stop within {timeout:g} s of SIGTERM; killed")
+        await self.kill()
+
+    async def _finish(self) -> None:
+        await self.proc.wait()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._reader), 5)
+        if self.proc.stdout is not None:
+            with contextlib.suppress(Exception):
+                await self.proc.stdout.read()
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import asyncio
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,7 @@ class SeatLog:
     opened: int = 0  # hand views opened
     replies: list[Reply] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    lost: list[Reply] = field(default_factory=list)  # failed, and forgiven by ``tolerate`` (the bot died)
 
 
 class PlayError(AssertionError):
@@ -94,12 +95,19 @@ async def play_seat(
     use: str = "components",
     watch_table: bool = True,
     patience: float = 1.0,
+    ready: Callable[[], Awaitable[Any]] | None = None,
+    tolerate: Callable[[Reply], bool] | None = None,
 ) -> SeatLog:
     """Play one seat until the game is over: open the hand, take one of the offered moves (a random
     button, or a random pick in the menu), and when there is nothing to do wait for a ping or for
     the table message to change (``watch_table=False``: only for a ping), looking again anyway after
     ``patience`` seconds.  With ``use="play"`` the person types ``/play`` instead, choosing among
-    the autocomplete suggestions (one card at a time for a pass)."""
+    the autocomplete suggestions (one card at a time for a pass).
+
+    ``ready`` is awaited before every interaction the person sends (a test holds people back while
+    the bot is down); a failed interaction for which ``tolerate(reply)`` is true (one the bot was
+    killed before answering) goes to :attr:`SeatLog.lost` and the person looks again, instead of
+    raising :class:`PlayError`."""
     fd = person.fd
     done = over or (lambda: is_over(fd, table_message))
     log = SeatLog(person)
@@ -113,9 +121,14 @@ async def play_seat(
             mark = fd.ids.last
             if think:
                 await asyncio.sleep(think)
+            if ready is not None:
+                await ready()
             reply = await _play_by_text(person, table_message, rng)
             if reply is not None:
                 log.replies.append(reply)
+                if reply.failed and tolerate is not None and tolerate(reply):
+                    log.lost.append(reply)
+                    continue
                 if reply.failed:
                     raise PlayError(f"{person.name}'s /play failed: {reply.text}")
                 if reply.text.startswith("✅"):
@@ -126,9 +139,15 @@ async def play_seat(
             continue
         if view is None:
             mark = fd.ids.last
+            if ready is not None:
+                await ready()
             view = await _open_hand(person, table_message, rng, open_with)
             log.opened += 1
             log.replies.append(view)
+            if view.failed and tolerate is not None and tolerate(view):
+                log.lost.append(view)
+                view = None
+                continue
             if view.failed:
                 raise PlayError(f"{person.name}'s hand did not open: {view.text}")
             if "Your hand" not in view.text:
@@ -144,8 +163,14 @@ async def play_seat(
             if think:
                 await asyncio.sleep(think)
             mark = fd.ids.last
+            if ready is not None:
+                await ready()
             reply = await _use_controls(person, msg, rng)
             log.replies.append(reply)
+            if reply.failed and tolerate is not None and tolerate(reply):
+                log.lost.append(reply)
+                view = None
+                continue
             if reply.failed:
                 raise PlayError(f"{person.name}'s move failed: {reply.text}")
             if reply.interaction.callback_type == P.UPDATE_MESSAGE:
@@ -246,3 +271,38 @@ async def _open_hand(person: Person, table_message: Message, rng: random.Random,
         return await person.click(table_message, "My hand")
     where = person.fd.channels.get(table_message.thread_id or table_message.channel_id)
     return await person.slash("hand", where=where)
+
+
+def move_of(reply: Reply) -> tuple[str, tuple[str, ...]] | None:
+    """The move a click or menu choice asked for, as ``(kind, sorted card codes)`` (compare with a
+    logged action code through :func:`move_of_code`); None for anything that is not a move
+    (opening a hand, a slash command, a part of a bigger pick)."""
+    data = reply.interaction.data
+    cid = str(data.get("custom_id") or "")
+    parts = cid.split(":")
+    if cid.startswith("dh:a:") and len(parts) == 5:
+        return move_of_code(parts[4].replace("_", " "))
+    if cid.startswith("dh:m:") and data.get("values"):
+        return move_of_code(str(data["values"][0]))
+    if cid.startswith("dh:s:") and len(parts) == 5:
+        return parts[4], tuple(sorted(str(v).split("#", 1)[0] for v in data.get("values") or ()))
+    return None
+
+
+def move_of_code(code: str) -> tuple[str, tuple[str, ...]]:
+    """``"pass 4H 2C 3D"`` as ``("pass", ("2C", "3D", "4H"))``."""
+    kind, *cards = code.split()
+    return kind, tuple(sorted(cards))
+
+
+def accepted_moves(log: SeatLog) -> list[tuple[str, tuple[str, ...]]]:
+    """The moves the bot accepted from this person, in order: each answered with the hand view
+    redrawn under a ✅."""
+    out = []
+    for r in log.replies:
+        if r.failed or r.interaction.callback_type != P.UPDATE_MESSAGE or not r.text.startswith("✅"):
+            continue
+        move = move_of(r)
+        if move is not None:
+            out.append(move)
+    return out

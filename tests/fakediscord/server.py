@@ -426,6 +426,9 @@ class FakeDiscord:
         self.identifies = 0
         self.resumes = 0
         self.replayed: list[str] = []  # events sent again on RESUME (missed while disconnected)
+        # Called with each interaction a person sends, once it is on its way to the bot (a test may
+        # act at that moment, e.g. kill the bot while a click is in flight).
+        self.interaction_hooks: list[Callable[[Interaction], None]] = []
         self.connections = 0
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -611,6 +614,15 @@ class FakeDiscord:
         conn = session.conn
         session.conn = None
         conn.queue.put_nowait((json.dumps({"op": 7, "d": None}), None))
+
+    def delete_message(self, message_id: int) -> Message:
+        """Someone else deletes a message (a moderator, the channel's owner): it is gone for
+        everyone, the bot hears MESSAGE_DELETE if it is connected, and editing it answers 404."""
+        m = self.messages[message_id]
+        if m.deleted or m.ephemeral:
+            raise ValueError(f"message {message_id} is {'gone already' if m.deleted else 'ephemeral'}")
+        self._delete(m)
+        return m
 
     # ---- checks ----------------------------------------------------------------------------------
     def problem(self, text: str) -> None:
@@ -902,6 +914,8 @@ class FakeDiscord:
 
         self._dispatch("INTERACTION_CREATE", self.interaction_payload(i), on_sent=sent)
         asyncio.get_running_loop().call_later(self.answer_within, self._expire, i)
+        for hook in list(self.interaction_hooks):
+            hook(i)
         return i
 
     def _expire(self, i: Interaction) -> None:
