@@ -641,7 +641,8 @@ class Runtime:
             self._reschedule(t)
         elif t.phase == Phase.LOBBY:
             self._arm_lobby_expiry(t, live)
-        self._request_redraw(t)
+        # The bot that went may have edited this message a moment ago: keep to one edit a second.
+        self._request_redraw(t, pause_first=True)
 
     async def recover(self) -> Recovery:
         """At start-up: rebuild every unfinished table in the storage and carry on with it.  A table
@@ -1179,17 +1180,19 @@ class Runtime:
         return self._auto_apply(t, seat)
 
     # ==== listener calls =======================================================================
-    def _request_redraw(self, t: Table) -> None:
+    def _request_redraw(self, t: Table, pause_first: bool = False) -> None:
         live = self._live.get(t.id)
         if live is None:
             return
         live.redraw_wanted = True
         if live.redraw_task is None or live.redraw_task.done():
-            live.redraw_task = self._spawn(self._redraw_loop(t, live), f"redraw:{t.id}")
+            live.redraw_task = self._spawn(self._redraw_loop(t, live, pause_first), f"redraw:{t.id}")
 
-    async def _redraw_loop(self, t: Table, live: _Live) -> None:
-        # The first request redraws at once; any made during the pause after it cause exactly
-        # one more redraw when the pause ends.
+    async def _redraw_loop(self, t: Table, live: _Live, pause_first: bool = False) -> None:
+        # The first request redraws at once (unless ``pause_first``); any made during the pause
+        # after it cause exactly one more redraw when the pause ends.
+        if pause_first:
+            await self.clock.sleep(self.redraw_interval)
         while live.redraw_wanted:
             live.redraw_wanted = False
             await self._call(t, "redraw", t)

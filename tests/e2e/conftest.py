@@ -38,7 +38,7 @@ from tests.fakediscord.server import Message
 
 FAST_LIMITS = 0.05  # Discord's rate-limit windows, 20 times shorter: same rules, quicker tests
 MAX_EDITS_PER_5S = 5
-MIN_DOWNTIME = 1.0  # seconds between a bot going and the next one starting
+MIN_DOWNTIME = 0.0  # seconds between a bot going and the next one starting (none: the worst case)
 
 
 @dataclass
@@ -175,9 +175,9 @@ class RestartWorld:
         from tests.fakediscord.botprocess import BotProcess
 
         assert self.bot is None, "a bot is running already"
-        # A restart takes at least a second in life.  A quicker one could redraw the table message
-        # within a second of the dead process's last edit (the contract's one edit per table per
-        # second): the new process cannot know when that edit was.
+        # The new process cannot know when the dead one last edited the table message, so it waits
+        # a redraw interval before its first edit (Runtime._resume): even an immediate restart keeps
+        # to one edit per table per second.
         down = time.perf_counter() - self.down_since
         if down < MIN_DOWNTIME:
             await asyncio.sleep(MIN_DOWNTIME - down)
