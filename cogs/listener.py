@@ -173,11 +173,14 @@ class DiscordListener:
 
     async def _turn(self, table: Any, seats: Sequence[int]) -> None:
         # Notices are delivered in order, and may wait behind Discord's rate limit (5 messages per
-        # 5 s in a thread): one whose turn has been taken meanwhile would ping for nothing.
-        acting = set(table.to_act())
-        people = [s for s in seats if 0 <= s < len(table.seats) and not table.seats[s].auto
-                  and table.seats[s].user_id is not None and s in acting]
-        if not people:
+        # 5 s in a thread) and the REST budget: one whose turn has been taken meanwhile would ping
+        # for nothing, so who is still due is asked again after every wait.
+        def due() -> list[int]:
+            acting = set(table.to_act())
+            return [s for s in seats if 0 <= s < len(table.seats) and not table.seats[s].auto
+                    and table.seats[s].user_id is not None and s in acting]
+
+        if not due():
             return
         async with self._lock(table.id):
             await self._drop_notice(table.id)
@@ -185,6 +188,9 @@ class DiscordListener:
             if where is None:
                 return
             await self.budget.take()
+            people = due()
+            if not people:
+                return
             self._notices[table.id] = await where.send(
                 render.turn_notice(table, people), allowed_mentions=USER_PINGS
             )

@@ -3,9 +3,11 @@ and the listener's resilience."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from itertools import combinations
 from types import SimpleNamespace
+from typing import Any
 
 import discord
 
@@ -186,3 +188,37 @@ async def test_public_buttons_never_carry_cards_and_hand_controls_do(h: Harness)
     assert all(cid.split(":")[3] == str(table.version) for cid in custom_ids(view))
     assert isinstance(view.children[0], discord.ui.DynamicItem)
     assert TableButton("hand", table.id).custom_id == f"dh:t:hand:{table.id}"
+
+
+async def test_a_turn_taken_while_its_notice_waited_pings_nobody(h: Harness) -> None:
+    """A notice waits for the REST budget; if the person played meanwhile, it is not sent at all
+    (it would ping for nothing, with no time left to show)."""
+    table, _ = await h.running_table()
+    await pass_all(h, table)
+    player, _ = await human_on_turn(h, table)
+    seat = table.seat_of(player.id)
+    thread = h.where(table)
+    gate = asyncio.Event()
+
+    class Held:
+        async def take(self, urgent: bool = False) -> None:
+            await gate.wait()
+
+    h.listener.budget = Held()
+    await h.settle()
+    sent: list[str] = []
+    send = thread.send
+
+    async def recording(content: Any = None, **kw: Any) -> Any:
+        sent.append(str(content))
+        return await send(content, **kw)
+
+    thread.send = recording
+    waiting = asyncio.create_task(h.listener.turn(table, (seat,)))
+    await asyncio.sleep(0)
+    sv = h.runtime.seat_view(table.id, player.id)
+    await h.runtime.act(table.id, player.id, sv.decision.actions[0])  # the turn is taken meanwhile
+    gate.set()
+    await waiting
+    assert seat not in table.to_act()
+    assert not [m for m in sent if f"<@{player.id}>" in m], sent
