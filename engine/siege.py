@@ -492,7 +492,7 @@ class Siege(Game):
                 for sym, letter in _SYMBOLS_TO_LETTER.items():
                     args[1] = args[1].replace(sym, letter)
                 suit = _WORD_SUIT.get(args[1])
-                if suit in SEAT_SUITS:
+                if suit is not None and suit in SEAT_SUITS:
                     args[1] = str(SEAT_SUITS.index(suit) + 1)
             return Action("attack", (), tuple(args))
         kind = head if head in ("start", "place", "play") else None
@@ -523,6 +523,8 @@ class Siege(Game):
                     return options[0]
                 raise IllegalAction(f"Say where {c.label} goes (king or a slot 1-3).", "need_target")
             return Action(kind, (c,), args)
+        if not rest:
+            raise IllegalAction("Say which card and where, e.g. `start QH 1` or `place 5H king`.", "bad_code")
         try:
             siege_card(rest[0])
         except SiegeCardError as e:

@@ -440,6 +440,15 @@ def test_action_codes_round_trip_and_people_can_type_loosely():
         p(0, "kh king")
     with pytest.raises(IllegalAction):
         p(1, "end")
+    # half-typed moves are refused with a sentence, never a crash
+    for text in ("start", "place", "play", "attack 1 x", "attack 1 ?"):
+        try:
+            a = p(0, text)
+        except IllegalAction as e:
+            assert e.reason
+        else:
+            with pytest.raises(IllegalAction):
+                g.apply(0, a)
 
 
 # ---- games end --------------------------------------------------------------------------------
