@@ -21,19 +21,18 @@ WORDS = (
 )
 
 
-def garbage(rng: random.Random, hand: list[str]) -> str | Action:
-    """Typed text from the words above and the person's own cards, or a crafted action."""
-    pool = list(WORDS) + hand * 2
+def garbage(rng: random.Random, game: type, hand: list[str]) -> str | Action:
+    """Typed text from the words above and the person's own cards, or a crafted action (what a
+    forged custom id would carry): any kind, any of the person's cards, any arguments."""
     if rng.random() < 0.25:
         kind = rng.choice(["play", "pass", "bury", "call", "declare", "give", "bad", "attack", "end", "zz"])
-        cards = tuple(rng.sample(hand, min(len(hand), rng.randint(0, 9)))) if hand else ()
-        args = tuple(rng.choice(WORDS) for _ in range(rng.randint(0, 2)))
+        cards = rng.sample(hand, min(len(hand), rng.randint(0, 9)))
+        args = [w for w in (rng.choice(WORDS) for _ in range(rng.randint(0, 2))) if w.strip()]
         try:
-            from engine.cards import card
-
-            return Action(kind, tuple(card(c) for c in cards if c[:1] not in "D~J5Q"), args)
-        except Exception:  # a card code of another game: send the text instead
+            return game.action_from_code(" ".join([kind, *cards, *args]))
+        except Exception:  # not even a well-formed code: send it as typed text instead
             pass
+    pool = list(WORDS) + hand * 2
     return " ".join(rng.choice(pool) for _ in range(rng.randint(0, 6)))
 
 
@@ -66,7 +65,7 @@ async def test_garbage_is_refused_without_change_and_the_game_still_ends(make_ru
             moved += 1
         else:
             try:
-                await rt.act(t.id, user, garbage(rng, hand))
+                await rt.act(t.id, user, garbage(rng, type(t.state), hand))
                 moved += 1
             except TableError as e:
                 assert e.message and "Traceback" not in e.message and len(e.message) < 400, e.message
