@@ -1,0 +1,58 @@
+"""Every bench still runs and prints the figures its issue names (``--json`` keys).
+
+Smallest settings, and no figure is compared with a target here: speed is the benches' business
+(run them on a quiet machine), never a test's.  What a test can check is that a refactor did not
+leave a bench broken or silently measuring nothing."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bench(name: str, *args: str, timeout: float = 120.0) -> dict:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / name), "--json", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def positive(value: object) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+
+
+def test_engine_bench_measures_every_game() -> None:
+    figures = run_bench("engine.py", "--seconds", "0.02")
+    import engine
+
+    assert set(engine.games()) <= set(figures)
+    for game, f in figures.items():
+        assert positive(f["games_per_s"]) and positive(f["ai_decisions_per_s"]), (game, f)
+        assert f["ai_ms_p999"] >= f["ai_ms_mean"] > 0, (game, f)
+    assert positive(figures["siege"]["turns_per_s"])
+
+
+def test_storage_bench_commits_recovers_and_weighs_tables(tmp_path: Path) -> None:
+    f = run_bench("storage.py", "--tables", "20", "--actions", "200", "--dir", str(tmp_path))
+    assert positive(f["actions_per_s"]) and positive(f["kib_per_table"])
+    recover = [k for k in f if k.startswith("recover_") and k.endswith("_tables_s")]
+    assert recover and all(positive(f[k]) for k in recover)
+    assert f["tables_restored"] == 20
+
+
+def test_arena_bench_plays_hands_with_a_program() -> None:
+    f = run_bench("arena.py", "--target", "30", "--rounds", "1")
+    assert positive(f["hands_per_s"]) and f["hands"] > 0 and f["bad_cards"] == 0
+
+
+def test_discord_bench_plays_tables_through_the_real_bot() -> None:
+    f = run_bench("discord.py", "--tables", "2", "--think", "0.02", "--ai-delay", "0", "--stagger", "0.2",
+                  "--ratelimit-scale", "0.05")
+    assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == [] and f["provoked_429"] == 0
+    assert positive(f["interaction_p50_ms"]) and f["interaction_p99_ms"] >= f["interaction_p50_ms"]
+    assert positive(f["rest_calls_per_hearts_hand"]) and f["max_edits_per_message_5s"] >= 1
