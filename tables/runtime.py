@@ -822,7 +822,7 @@ class Runtime:
         except IllegalAction as e:
             raise IllegalAction(e.reason, e.code) from None
         except Exception:
-            log.exception("Explaining a refused %r for seat %d failed", action.code, seat)
+            log.exception("Explaining a refused %r for seat %d failed", action.kind, seat)  # no cards in logs
         raise IllegalAction("That is not something you can do right now.", "not_offered")
 
     def _optional_move(self, t: Table, seat: int) -> Action | None:
