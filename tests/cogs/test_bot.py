@@ -76,8 +76,17 @@ async def test_the_bot_process_freezes_its_start_up_heap(monkeypatch: pytest.Mon
     the bot freezes it once set up — only when asked, as main() does, never in a test process."""
     import gc
 
-    frozen: list[bool] = []
-    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    from tables.runtime import Runtime
+
+    steps: list[str] = []
+    monkeypatch.setattr(gc, "freeze", lambda: steps.append("freeze"))
+    recover = Runtime.recover
+
+    async def recording_recover(self):
+        steps.append("recover")
+        return await recover(self)
+
+    monkeypatch.setattr(Runtime, "recover", recording_recover)
 
     async def no_sync(*, guild=None):
         return []
@@ -87,7 +96,8 @@ async def test_the_bot_process_freezes_its_start_up_heap(monkeypatch: pytest.Mon
         deckhand.tree.sync = no_sync
         await deckhand.setup_hook()
         await deckhand.runtime.close()
-    assert frozen == [True]
+    # Frozen before recovery: a recovered table ends some day, and frozen cycles are never collected.
+    assert steps == ["recover", "freeze", "recover"]
 
 
 def test_main_asks_for_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> None:
