@@ -96,7 +96,8 @@ async def test_ali_is_the_koth_from_the_deal_to_the_final_standings() -> None:
         await _koth_game(w)
 
 
-async def _open(w: World) -> Message:
+async def open_koth(w: Any) -> Message:
+    """Ali opens a KotH table, Bob joins, three AIs, started (a World or a RestartWorld)."""
     new = await w.ali.slash("game new", game="koth", options=OPTIONS)
     table_message = new.message
     assert table_message is not None and not new.ephemeral
@@ -112,7 +113,7 @@ async def _open(w: World) -> Message:
 
 
 async def _koth_game(w: World) -> None:
-    table_message = await _open(w)
+    table_message = await open_koth(w)
     table = w.table(table_message)
     assert table.seed == TABLE_SEED, "the world's seed no longer gives the table seed this test was made for"
     assert [s.user_id for s in table.seats[:2]] == [w.ali.id, w.bob.id]

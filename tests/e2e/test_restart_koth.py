@@ -29,13 +29,13 @@ from tests.e2e.conftest import RestartWorld, make_restart_world
 from tests.e2e.test_koth_game import (
     BURY,
     DECLARE,
-    OPTIONS,
     SEED,
     TABLE_PACE,
     TABLE_SEED,
     buttons,
     menu_with,
     ok_button,
+    open_koth,
     part_menus,
     value_for,
 )
@@ -73,21 +73,6 @@ def defaults(msg: Message) -> Counter[str]:
 
 
 # ---- the table ----------------------------------------------------------------------------------
-async def open_koth(w: RestartWorld) -> Message:
-    new = await w.ali.slash("game new", game="koth", options=OPTIONS)
-    table_message = new.message
-    assert table_message is not None and not new.ephemeral
-    tid = table_id_of(table_message)
-    joined = await w.bob.slash("game join", id=tid)
-    assert "took seat 2" in joined.text, joined.text
-    assert "Added 3 AI players" in (await w.ali.slash("game ai")).text
-    started = await w.ali.slash("game start")
-    assert "game is on" in started.text.lower(), started.text
-    await w.until(lambda: any(b.get("label") == "My hand" for b in table_message.buttons()),
-                  what="the running table message")
-    return table_message
-
-
 async def declare(w: RestartWorld, table_message: Message) -> Reply:
     """Ali opens her hand and presses Refresh until she may declare, then declares 2♥."""
     view = await w.ali.click(table_message, "My hand")
