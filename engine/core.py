@@ -305,6 +305,20 @@ class Game(ABC):
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else ``None``."""
 
+    # ---- search ---------------------------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy of the state (search copies a state per playout).  Games override
+        this with a direct copy that costs microseconds; this default is the serialised round trip."""
+        return type(self).from_dict(self.to_dict())
+
+    def sample_world(self, seat: int, rng: random.Random) -> Game:
+        """A random full state consistent with everything ``seat`` may know — its hand, everything
+        public, its own passes, what play has shown (a seat that did not follow is void) — with the
+        cards it cannot see dealt again (like OpenSpiel's ``resample_from_infostate``).
+        ``sampled.view(seat) == state.view(seat)`` always holds; the world has a fresh seed, so its
+        later deals are unknown too.  Games that support search override it."""
+        raise NotImplementedError(f"{self.title} cannot sample worlds")
+
     def all_cards(self) -> list[Card]:
         """Every card the game holds, wherever it is (hands, tricks, piles): the conformance
         test checks that none is lost or duplicated."""
