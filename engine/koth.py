@@ -1194,7 +1194,7 @@ class KingOfTheHill(Game):
                 return s is None or order[c][0] not in nopair[s] or c not in dealt
 
         dealt = deal_constrained(pool, allowed, capacity, rng, ok)
-        for (kind, s), cs in zip(holders, dealt):
+        for (kind, s), cs in zip(holders, dealt, strict=True):
             if kind == "hand":
                 w.hands[s] = cs
             elif kind == "stock":
