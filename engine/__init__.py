@@ -14,8 +14,12 @@ from engine.core import (  # noqa: F401
     IllegalAction,
     Option,
     Outcome,
+    ai_for,
     games,
     get,
+    levels,
     register,
+    register_level,
     replay,
 )
+from engine import search as _search  # noqa: E402, F401  (registers the strong levels)

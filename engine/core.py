@@ -361,6 +361,34 @@ def get(name: str) -> GameEntry:
         raise KeyError(f"Unknown game {name!r}; games: {', '.join(sorted(_REGISTRY))}.") from None
 
 
+#: AI levels beyond each game's registered AI (which is ``normal``): (game, level) -> factory.
+_LEVELS: dict[tuple[str, str], Any] = {}
+
+
+def register_level(name: str, level: str, factory: Any) -> None:
+    """Offer ``level`` for game ``name``: ``factory(playouts=None, time_left=None) -> AI``."""
+    _LEVELS[(name, level)] = factory
+
+
+def levels(name: str) -> tuple[str, ...]:
+    """The AI levels game ``name`` offers, ``normal`` first."""
+    get(name)
+    return ("normal", *sorted(lv for n, lv in _LEVELS if n == name))
+
+
+def ai_for(name: str, level: str = "normal", **budget: Any) -> AI:
+    """A computer player for game ``name`` at ``level``.  ``normal`` is the game's registered AI
+    (instant); ``strong`` searches, within ``budget``: ``playouts`` (a number) and/or ``time_left``
+    (a callable giving the seconds left: the engine never reads a clock itself).  Raises
+    ``KeyError`` naming the levels offered when the game has no such level."""
+    if level == "normal":
+        return get(name).ai()
+    factory = _LEVELS.get((name, level))
+    if factory is None:
+        raise KeyError(f"{name} has no AI level {level!r}; levels: {', '.join(levels(name))}.")
+    return factory(**budget)
+
+
 def replay(
     name: str,
     players: int,
