@@ -3,6 +3,7 @@
 from engine import dalmuti as _dalmuti  # noqa: F401  (each game module registers itself)
 from engine import hearts as _hearts  # noqa: F401
 from engine import koth as _koth  # noqa: F401
+from engine import search as _search  # noqa: F401  (registers the strong levels)
 from engine import siege as _siege  # noqa: F401
 from engine import tricks as _tricks  # noqa: F401
 from engine.core import (  # noqa: F401
@@ -22,4 +23,3 @@ from engine.core import (  # noqa: F401
     register_level,
     replay,
 )
-from engine import search as _search  # noqa: E402, F401  (registers the strong levels)
