@@ -29,6 +29,7 @@ _DECK: tuple[Card, ...] = ALL_CARDS[:52]
 _QS = card("QS")
 _QUEEN = 12
 _SUITS = "CDHS"
+_BY_SUIT = tuple((s, tuple(c for c in _DECK if c.suit == s)) for s in _SUITS)
 
 
 def _points(c: Card) -> int:
@@ -52,10 +53,8 @@ class _Knowledge:
         gone.update(c for _, c in state.trick)
         # Cards still in someone else's hand (including those this seat passed: it knows where
         # they went, but they can still be played against it).
-        self.unseen: dict[str, list[int]] = {s: [] for s in _SUITS}
-        for c in _DECK:
-            if c not in gone:
-                self.unseen[c.suit].append(c.value)
+        # One comprehension per suit: this runs in every step of every search playout.
+        self.unseen: dict[str, list[int]] = {s: [c.value for c in cs if c not in gone] for s, cs in _BY_SUIT}
         self.qs_out = _QS not in gone
         # The one card whose holder can be known: the Q♠ this seat passed away.
         self.qs_holder: int | None = None
