@@ -162,7 +162,7 @@ def copy_costs(game: type[Game], options: dict[str, Any], seconds: float) -> dic
     g = halfway(game, options)
     out = {}
     for key, fn in (("copy_us", g.copy), ("roundtrip_us", lambda: type(g).from_dict(g.to_dict()))):
-        per_s, _ = _rate(lambda _s: fn(), seconds / 4)
+        per_s, _ = _rate(lambda _s, fn=fn: fn(), seconds / 4)
         out[key] = 1e6 / per_s
     return out
 

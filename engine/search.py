@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import AI, Action, Game, get, register_level
+from engine.worlds import NoWorld
 
 #: Default playouts per decision: about 100-150 ms for Hearts and Tricks on one core.
 DEFAULT_PLAYOUTS = {"hearts": 480, "tricks": 480, "koth": 120}
@@ -117,7 +118,11 @@ class SearchAI(AI):
         run = 0
         # At least two worlds, so a short budget still compares moves rather than returning the first.
         while worlds < 2 or (run + n <= playouts and (time_left is None or time_left() > 0)):
-            world = state.sample_world(seat, rng)
+            try:
+                world = state.sample_world(seat, rng)
+            except NoWorld:
+                # Knowledge that admits no deal (a state built by hand, say): no search, the sound move.
+                return default
             worlds += 1
             for j, a in enumerate(cands):
                 x = world.copy()
