@@ -54,8 +54,8 @@ def result(name: str, start: Game, end: Game, seat: int) -> float:
     return -s if seat in lr["defenders"] else s
 
 
-def play_hand(name: str, deal_seed: int, strong_seat: int | None, playouts: int | None) -> tuple[list[float],
-                                                                                                  list[float]]:
+def play_hand(name: str, deal_seed: int, strong_seat: int | None,
+              playouts: int | None) -> tuple[list[float], list[tuple[float, float]]]:
     """One hand on deal ``deal_seed``; returns (every seat's result, the strong seat's decision times)."""
     entry = engine.get(name)
     g = entry.game.create(entry.game.min_players, OPTIONS[name], deal_seed)
@@ -63,7 +63,7 @@ def play_hand(name: str, deal_seed: int, strong_seat: int | None, playouts: int 
     normal = entry.ai()
     strong = engine.ai_for(name, "strong", playouts=playouts) if strong_seat is not None else None
     rng = random.Random(f"{deal_seed}/{strong_seat}")
-    times: list[float] = []
+    times: list[tuple[float, float]] = []  # (wall, CPU) seconds of each searched decision
     hooks = HOOKS[name]
     while not hooks.done(start, g):
         acting = g.to_act()
@@ -81,22 +81,22 @@ def play_hand(name: str, deal_seed: int, strong_seat: int | None, playouts: int 
         s = acting[0]
         if s == strong_seat:
             searched = hooks.searchable(g, s)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             a = strong.choose(g, s, rng)
             if searched:
-                times.append(time.perf_counter() - t)
+                times.append((time.perf_counter() - t, time.process_time() - c))
         else:
             a = normal.choose(g, s, rng)
         g.apply(s, a)
     return [result(name, start, g, s) for s in range(g.players)], times
 
 
-def one_deal(args: tuple[str, int, int | None]) -> tuple[list[float], list[float]]:
+def one_deal(args: tuple[str, int, int | None]) -> tuple[list[float], list[tuple[float, float]]]:
     """Every seat's difference strong − normal on one deal, and the strong decision times."""
     name, deal_seed, playouts = args
     base, _ = play_hand(name, deal_seed, None, playouts)
     diffs: list[float] = []
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     for seat in range(len(base)):
         res, t = play_hand(name, deal_seed, seat, playouts)
         diffs.append(res[seat] - base[seat])
@@ -114,7 +114,8 @@ def measure(name: str, hands: int, playouts: int | None, jobs: int) -> dict[str,
     else:
         done = [one_deal(w) for w in work]
     per_deal = [statistics.fmean(d) for d, _ in done]
-    times = sorted(t for _, ts in done for t in ts)
+    times = sorted(t for _, ts in done for t, _ in ts)
+    cpu = sorted(c for _, ts in done for _, c in ts)
     mean = statistics.fmean(per_deal)
     ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else float("nan")
     return {
@@ -126,6 +127,9 @@ def measure(name: str, hands: int, playouts: int | None, jobs: int) -> dict[str,
         "strong_ms_p50": 1000 * times[len(times) // 2] if times else 0.0,
         "strong_ms_p99": 1000 * times[int(0.99 * (len(times) - 1))] if times else 0.0,
         "strong_ms_max": 1000 * times[-1] if times else 0.0,
+        # CPU time of the deciding process: the one-core cost even on a machine busy with others.
+        "strong_cpu_ms_p50": 1000 * cpu[len(cpu) // 2] if cpu else 0.0,
+        "strong_cpu_ms_p99": 1000 * cpu[int(0.99 * (len(cpu) - 1))] if cpu else 0.0,
         "playouts": playouts or engine.search.DEFAULT_PLAYOUTS[name],
     }
 
@@ -147,7 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     for g, r in out.items():
         print(f"{g:7} strong − normal {r['strong_minus_normal']:+.2f} ± {r['ci95']:.2f} {units[g]}  "
               f"({r['hands']} hands, {r['decisions']} searched decisions: p50 {r['strong_ms_p50']:.0f} ms, "
-              f"p99 {r['strong_ms_p99']:.0f} ms, max {r['strong_ms_max']:.0f} ms; {r['playouts']} playouts)")
+              f"p99 {r['strong_ms_p99']:.0f} ms, max {r['strong_ms_max']:.0f} ms; "
+              f"CPU p50 {r['strong_cpu_ms_p50']:.0f} ms, "
+              f"p99 {r['strong_cpu_ms_p99']:.0f} ms; {r['playouts']} playouts)")
     return 0
 
 
