@@ -201,6 +201,8 @@ class Turns:
     def _arm_deadlines(self, t: Table) -> None:
         live = self._live(t)
         earliest = min(t.deadlines.values(), default=None)
+        if earliest is not None and live.hold_until > earliest:
+            earliest = live.hold_until  # the last write failed: an overdue deadline waits too
         task = live.deadline_task
         current = asyncio.current_task()
         if earliest is not None and earliest == live.deadline_at and task is not None:
@@ -258,7 +260,8 @@ class Turns:
 
     # ==== AI moves =============================================================================
     async def _ai_move(self, t: Table, live: Live, version: int) -> None:
-        pause = self.clock.sleep(self.ai_delay) if self.ai_delay > 0 else asyncio.sleep(0)
+        delay = max(self.ai_delay, live.hold_until - self.clock.now())
+        pause = self.clock.sleep(delay) if delay > 0 else asyncio.sleep(0)
         answers: dict[int, Any] = {}
         if live.programs is None:
             await pause
