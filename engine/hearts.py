@@ -24,7 +24,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 
@@ -538,6 +537,12 @@ class Hearts(Game):
                         may[p] &= hearts | {QUEEN_SPADES}  # points on the first trick: nothing clean held
                 if c.suit == "H":
                     broken = True
+        if self.phase == PLAY_PHASE and TWO_CLUBS in unseen:
+            # The 2♣ holder leads the first trick (and in McGill rules may keep 2♣ for later).
+            first = self.history[0][0] if self.history else self.leader
+            for s in range(4):
+                if s != first:
+                    may[s].discard(TWO_CLUBS)
         sure: list[list[Card]] = [[], [], [], []]
         if self.phase == PLAY_PHASE and self.passed[seat]:
             to = (seat + _PASS_OFFSET[self.pass_dir]) % 4
@@ -566,9 +571,3 @@ class Hearts(Game):
             if self.phase == PASS and self.pass_choice[s] is not None:
                 w.pass_choice[s] = tuple(rng.sample(w.hands[s], 3))
         return w
-
-
-# The AI module refers to Hearts only for type hints, so importing it here is not circular.
-from engine.hearts_ai import HeartsAI  # noqa: E402
-
-register(Hearts, HeartsAI)

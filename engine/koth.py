@@ -87,7 +87,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 from engine.koth_trump import TRUMPS, Trump
@@ -1210,9 +1209,3 @@ class KingOfTheHill(Game):
                 w.dead = list(w.buried) if buried_hidden else w.dead
         w._reset_derived()
         return w
-
-
-# The AI module refers to the game only for type hints, so importing it here is not circular.
-from engine.koth_ai import KothAI  # noqa: E402
-
-register(KingOfTheHill, KothAI)

@@ -40,7 +40,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 
@@ -434,9 +433,3 @@ class Tricks(Game):
         for i, s in enumerate(others):
             w.hands[s] = dealt[i]
         return w
-
-
-# The AI module refers to Tricks only for type hints, so importing it here is not circular.
-from engine.tricks_ai import TricksAI  # noqa: E402
-
-register(Tricks, TricksAI)

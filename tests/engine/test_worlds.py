@@ -69,6 +69,13 @@ def check_world(real: Game, w: Game, seat: int, start: Game | None) -> None:
     assert w.decision(seat) == real.decision(seat)
     if -1 not in real.to_act():  # while the table deals, who may declare is itself hidden
         assert w.to_act() == real.to_act()
+    # Whoever acts next in the world can make every move its decision offers (Hearts: the seat
+    # leading the first trick holds 2♣, which is public knowledge).
+    if not w.is_over:
+        mover = w.to_act()[0]
+        d = w.decision(mover)
+        for a in (d.actions if not d.pick else [w.random_action(mover, random.Random(0))]):
+            w.copy().apply(mover, a)
     # The sampled hands could have played what was played: rebuild each hand as it was at the
     # start of play and replay every card of the hand from there; the engine refuses any renege.
     if start is not None and start_of_play(start) and not isinstance(real, KingOfTheHill) or (
