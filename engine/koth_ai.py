@@ -139,10 +139,10 @@ class KothAI(AI):
         return Action("suit", (), (suit,))
 
     # ---- burying ----------------------------------------------------------------------------
-    def choose_bury(self, hand: Sequence[Card], trump: Trump, count: int = 8, multiplier: int = 0) -> list[Card]:
+    def choose_bury(self, hand: Sequence[Card], trump: Trump, count: int = 8, multiplier: int = 2) -> list[Card]:
         """The ``count`` cards to bury out of ``hand``.  ``multiplier`` is the table's
-        ``dead_hand_multiplier``: buried points count that many times for the challengers if they
-        take the last trick, so with a bonus points stay out of the bury."""
+        ``dead_hand_multiplier`` (default 2, the rules' default): buried points count that many
+        times for the challengers if they take the last trick, so with a bonus points stay out."""
         order = trump.table()
         plain: dict[str, list[Card]] = {s: [] for s in _PLAIN}
         trumps: list[Card] = []
