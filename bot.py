@@ -22,6 +22,7 @@ Importing this module has no side effects: tests import it.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -34,6 +35,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import USER_PINGS, DiscordListener, RestBudget
@@ -75,6 +77,8 @@ class Config:
     # name -> command line: the only programs the bot ever runs (DECKHAND_PROGRAMS).
     programs: dict[str, str] = field(default_factory=dict)
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
+    # Card faces as application emoji, synced in the background at start-up (off: cards stay text).
+    card_emoji: bool = True
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -154,6 +158,7 @@ class Deckhand(commands.Bot):
         # The bot process (main) freezes its start-up heap; a test process running many bots does not.
         self.freeze_heap = freeze_heap
         self.runtime: Runtime | None = None
+        self.emoji_task: asyncio.Task[str] | None = None
 
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
@@ -165,7 +170,13 @@ class Deckhand(commands.Bot):
                                                   cwd=str(HERE))
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options.update(self.runtime_options)
-        self.runtime = Runtime(listener=DeckhandListener(self, budget=RestBudget()), **options)
+        budget = RestBudget()
+        self.runtime = Runtime(listener=DeckhandListener(self, budget=budget), **options)
+        # Cards read as text until this background sync has every face as an emoji (never waited on).
+        card_emoji.REGISTRY.clear()
+        if self.config.card_emoji:
+            self.emoji_task = asyncio.create_task(card_emoji.sync_card_emoji(self, take=budget.take),
+                                                  name="deckhand-card-emoji")
         await self.add_cog(GameCog(self.runtime))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
@@ -192,6 +203,8 @@ class Deckhand(commands.Bot):
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def close(self) -> None:
+        if self.emoji_task is not None:
+            self.emoji_task.cancel()
         if self.runtime is not None:
             try:
                 await self.runtime.close()

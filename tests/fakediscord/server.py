@@ -297,6 +297,9 @@ ROUTES = [
     Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
     Route("POST", "/channels/{channel_id}/messages/{message_id}/threads", "create_thread", (10, 10.0)),
     Route("POST", "/channels/{channel_id}/typing", "typing", (5, 5.0)),
+    Route("GET", "/applications/{application_id}/emojis", "list_app_emojis"),
+    Route("POST", "/applications/{application_id}/emojis", "create_app_emoji", (50, 1.0)),
+    Route("DELETE", "/applications/{application_id}/emojis/{emoji_id}", "delete_app_emoji", (50, 1.0)),
 ]
 _COMPILED = [(r, _route_regex(r.template)) for r in ROUTES]
 
@@ -435,6 +438,10 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.channel = self.add_channel("cards")
+        # Application emojis (name -> payload) and the switch that makes Discord refuse them
+        # (``emoji_refusal = (403, 50013, "Missing Permissions")``, or a full application).
+        self.app_emojis: dict[str, dict[str, Any]] = {}
+        self.emoji_refusal: tuple[int, int, str] | None = None
 
     # ---- life ----------------------------------------------------------------------------------
     @property
@@ -876,7 +883,7 @@ class FakeDiscord:
         self._bump()
 
     def _check_body(self, body: dict[str, Any], *, creating: bool) -> None:
-        problems = P.message_problems(body)
+        problems = P.message_problems(body) + self._emoji_problems(body)
         if creating and not (body.get("content") or body.get("embeds") or body.get("components")):
             problems.append("an empty message")
         if problems:
@@ -1273,6 +1280,75 @@ class FakeDiscord:
     async def _h_typing(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         self._channel(params)
         return 204, None
+
+
+    # ---- application emojis ----------------------------------------------------------------
+    EMOJI_LIMIT = 2000
+    EMOJI_BYTES = 256 * 1024
+    _EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
+    _EMOJI_MARKUP = re.compile(r"<a?:(\w+):(\d+)>")
+
+    def _emoji_payload(self, e: dict[str, Any]) -> dict[str, Any]:
+        return {"id": e["id"], "name": e["name"], "roles": [], "user": self.owner.user(), "require_colons": True,
+                "managed": False, "animated": False, "available": True}
+
+    def _check_app(self, params: dict[str, str]) -> None:
+        if params["application_id"] != str(self.application_id):
+            raise HTTPError(403, 50001, "Missing Access")
+        if self.emoji_refusal is not None:
+            status, code, message = self.emoji_refusal
+            raise HTTPError(status, code, message)
+
+    async def _h_list_app_emojis(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        self._check_app(params)
+        return 200, {"items": [self._emoji_payload(e) for e in self.app_emojis.values()]}
+
+    async def _h_create_app_emoji(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        import base64
+        import binascii
+
+        self._check_app(params)
+        name, image = str(body.get("name") or ""), str(body.get("image") or "")
+        if not self._EMOJI_NAME.match(name):
+            raise HTTPError(400, 50035, "Invalid Form Body", {"name": "2 to 32 characters of A-Z a-z 0-9 _"})
+        if name in self.app_emojis:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"name": "an emoji with this name already exists"})
+        m = re.match(r"^data:image/(png|jpeg|gif|webp);base64,(.*)$", image, re.S)
+        try:
+            raw = base64.b64decode(m.group(2), validate=True) if m else b""
+        except binascii.Error:
+            raw = b""
+        if not raw:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"image": "not a data URI of an image"})
+        if len(raw) > self.EMOJI_BYTES:
+            raise HTTPError(400, 50045, "File uploaded exceeds the maximum size")
+        if len(self.app_emojis) >= self.EMOJI_LIMIT:
+            raise HTTPError(400, 30008, "Maximum number of emojis reached (2000)")
+        e = {"id": str(self.ids.next()), "name": name, "image": raw}
+        self.app_emojis[name] = e
+        return 201, self._emoji_payload(e)
+
+    async def _h_delete_app_emoji(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        self._check_app(params)
+        for name, e in list(self.app_emojis.items()):
+            if e["id"] == params["emoji_id"]:
+                del self.app_emojis[name]
+                return 204, None
+        raise HTTPError(404, 10014, "Unknown Emoji")
+
+    def _emoji_problems(self, body: dict[str, Any]) -> list[str]:
+        """Custom emoji a message uses must exist (Discord refuses a component with an unknown one
+        and shows the raw markup in text)."""
+        ids = {e["id"]: name for name, e in self.app_emojis.items()}
+        used: list[tuple[str, str]] = []
+        for row in body.get("components") or []:
+            for c in row.get("components") or []:
+                for emoji in [c.get("emoji")] + [o.get("emoji") for o in c.get("options") or []]:
+                    if emoji and emoji.get("id"):
+                        used.append((str(emoji.get("name")), str(emoji["id"])))
+        text = json.dumps([body.get("content"), body.get("embeds")])
+        used += self._EMOJI_MARKUP.findall(text)
+        return [f"unknown emoji {name}:{id_}" for name, id_ in used if ids.get(id_) != name]
 
 
 def _embeds(body: dict[str, Any]) -> list[dict[str, Any]]:
