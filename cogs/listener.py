@@ -18,6 +18,7 @@ import discord
 
 from cogs import render
 from cogs.components import table_view
+from cogs.endgame import end_of_game_extras
 from engine.core import Event
 
 log = logging.getLogger(__name__)
@@ -206,8 +207,9 @@ class DiscordListener:
             return
         where = self.where(table)
         if where is not None:
+            extra = await end_of_game_extras(self.bot, table, rendered) if over else {}
             await self.budget.take()
-            await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+            await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS, **extra)
 
     async def _drop_notice(self, table_id: str) -> None:
         old = self._notices.pop(table_id, None)

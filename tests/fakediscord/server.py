@@ -442,6 +442,7 @@ class FakeDiscord:
         # (``emoji_refusal = (403, 50013, "Missing Permissions")``, or a full application).
         self.app_emojis: dict[str, dict[str, Any]] = {}
         self.emoji_refusal: tuple[int, int, str] | None = None
+        self.files: dict[int, list[tuple[str, bytes]]] = {}  # message id -> its uploaded files
 
     # ---- life ----------------------------------------------------------------------------------
     @property
@@ -965,7 +966,9 @@ class FakeDiscord:
             if limited is not None:
                 return self._finish(rec, limited)
             body: Any = None
-            if request.can_read_body:
+            if request.can_read_body and request.content_type == "multipart/form-data":
+                body = await self._multipart(request)  # a message with files
+            elif request.can_read_body:
                 raw = await request.read()
                 if raw:
                     if request.content_type != "application/json":
@@ -1234,8 +1237,12 @@ class FakeDiscord:
 
     async def _h_create_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         ch = self._channel(params)
+        files = body.pop("_files", None) or []
         self._check_body(body, creating=True)
+        self._check_files(body, files)
         m = self._new_message(ch.id, body, source="create")
+        if files:
+            self.files[m.id] = files
         return 200, self.message_payload(m)
 
     async def _h_get_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
@@ -1281,6 +1288,33 @@ class FakeDiscord:
         self._channel(params)
         return 204, None
 
+
+    # ---- files ------------------------------------------------------------------------------------
+    FILE_BYTES = 10 * 1024 * 1024
+
+    async def _multipart(self, request: web.Request) -> dict[str, Any]:
+        """``payload_json`` and ``files[n]`` parts, as discord.py sends a message with files."""
+        body: dict[str, Any] = {}
+        files: list[tuple[str, bytes]] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                body = json.loads(await part.text())
+            elif part.name and part.name.startswith("files["):
+                files.append((part.filename or "", bytes(await part.read())))
+        body["_files"] = files
+        return body
+
+    def _check_files(self, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        problems = [f"file {name} is {len(data)} bytes (max {self.FILE_BYTES})" for name, data in files
+                    if len(data) > self.FILE_BYTES]
+        names = {name for name, _ in files}
+        for e in body.get("embeds") or []:
+            url = (e.get("image") or {}).get("url") or ""
+            if url.startswith("attachment://") and url[len("attachment://"):] not in names:
+                problems.append(f"embed image {url} names no uploaded file")
+        if problems:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"problems": problems})
 
     # ---- application emojis ----------------------------------------------------------------
     EMOJI_LIMIT = 2000
