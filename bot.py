@@ -205,6 +205,7 @@ class Deckhand(commands.Bot):
     async def close(self) -> None:
         if self.emoji_task is not None:
             self.emoji_task.cancel()
+            card_emoji.REGISTRY.clear()  # its ids belong to this login (tests run many bots in one process)
         if self.runtime is not None:
             try:
                 await self.runtime.close()
