@@ -1,9 +1,10 @@
 """What the game-over summary carries besides its text: everyone's rating change and one picture.
 
-Called once per finished game by the listener, before the summary is sent.  The ratings are updated
-here (the runtime has stored the results by then); the chart is drawn in a worker thread within a
-time budget.  Either may fail or be slow — the summary then goes out without it, never later than
-:data:`CHART_BUDGET` seconds.
+The listener calls :func:`add_rating_changes` once per finished game before it sends the summary
+(the runtime has stored the results by then: a quick database step), and
+:func:`attach_picture_later` after: the chart is drawn in a worker thread within
+:data:`CHART_BUDGET` seconds and attached to the summary with one edit.  Either may fail — the text
+summary stands on its own.
 """
 
 from __future__ import annotations
@@ -60,22 +61,51 @@ async def picture(table: Any) -> bytes | None:
         return None
 
 
-async def end_of_game_extras(bot: Any, table: Any, rendered: Any) -> dict[str, Any]:
-    """Add the rating changes and the chart to the game-over summary's embed; returns the extra
-    keyword arguments for ``send`` (the file)."""
-    embed = getattr(rendered, "embed", None)
-    if embed is None or getattr(table, "ended_early", False) or table.state is None or not table.state.is_over:
-        return {}
+def _finished(table: Any, rendered: Any) -> bool:
+    state = getattr(table, "state", None)
+    return (getattr(rendered, "embed", None) is not None and not getattr(table, "ended_early", False)
+            and state is not None and state.is_over)
+
+
+async def add_rating_changes(bot: Any, table: Any, rendered: Any) -> None:
+    """Rate the finished game and add everyone's change to the game-over summary's embed (nothing
+    without a database, or when the rating fails: the summary goes out all the same)."""
+    if not _finished(table, rendered):
+        return
     ratings = ratings_for(getattr(getattr(bot, "runtime", None), "storage", None))
-    if ratings is not None:
-        try:
-            lines = change_lines(table, await ratings.rate_table(table))
-            if lines:
-                embed.add_field(name="Ratings", value="\n".join(lines)[:1024], inline=False)
-        except Exception:
-            log.exception("Could not rate table %s", table.id)
+    if ratings is None:
+        return
+    try:
+        lines = change_lines(table, await ratings.rate_table(table))
+        if lines:
+            rendered.embed.add_field(name="Ratings", value="\n".join(lines)[:1024], inline=False)
+    except Exception:
+        log.exception("Could not rate table %s", table.id)
+
+
+_PENDING: set[asyncio.Task[None]] = set()
+
+
+def attach_picture_later(budget: Any, table: Any, message: Any, rendered: Any) -> None:
+    """Draw the chart in a worker and attach it to the summary already sent (one edit per game):
+    the summary never waits for the picture, and a picture that fails or runs over its budget is
+    simply left out."""
+    if message is None or not _finished(table, rendered):
+        return
+    task = asyncio.get_running_loop().create_task(_attach(budget, table, message, rendered),
+                                                  name=f"chart-{table.id}")
+    _PENDING.add(task)
+    task.add_done_callback(_PENDING.discard)
+
+
+async def _attach(budget: Any, table: Any, message: Any, rendered: Any) -> None:
     png = await picture(table)
     if png is None:
-        return {}
-    embed.set_image(url=f"attachment://{CHART_NAME}")
-    return {"file": discord.File(io.BytesIO(png), filename=CHART_NAME)}
+        return
+    try:
+        embed = rendered.embed.copy()
+        embed.set_image(url=f"attachment://{CHART_NAME}")
+        await budget.take()
+        await message.edit(embed=embed, attachments=[discord.File(io.BytesIO(png), filename=CHART_NAME)])
+    except Exception:  # the message was deleted, or Discord refused: the text summary stands
+        log.warning("Could not attach the picture of table %s", table.id, exc_info=True)

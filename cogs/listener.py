@@ -18,7 +18,7 @@ import discord
 
 from cogs import render
 from cogs.components import table_view
-from cogs.endgame import end_of_game_extras
+from cogs.endgame import add_rating_changes, attach_picture_later
 from engine.core import Event
 
 log = logging.getLogger(__name__)
@@ -207,9 +207,12 @@ class DiscordListener:
             return
         where = self.where(table)
         if where is not None:
-            extra = await end_of_game_extras(self.bot, table, rendered) if over else {}
+            if over:
+                await add_rating_changes(self.bot, table, rendered)
             await self.budget.take()
-            await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS, **extra)
+            sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+            if over:
+                attach_picture_later(self.budget, table, sent, rendered)
 
     async def _drop_notice(self, table_id: str) -> None:
         old = self._notices.pop(table_id, None)

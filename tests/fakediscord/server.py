@@ -1254,8 +1254,12 @@ class FakeDiscord:
         m = self._message(ch, params)
         if m.author.get("id") != str(self.bot.id):
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        files = body.pop("_files", None) or []
         self._check_body(body, creating=False)
+        self._check_files(body, files or self.files.get(m.id, []))
         self._edit(m, body, "edit")
+        if files:
+            self.files[m.id] = files
         return 200, self.message_payload(m)
 
     async def _h_delete_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
