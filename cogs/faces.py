@@ -6,7 +6,7 @@ changed.  Drawing everything takes a fraction of a second; callers still run :fu
 worker so start-up never blocks the event loop.
 
 The art is made for Discord's inline emoji size (about 22 px): the rank fills the top half, the
-suit the bottom half, and the card fills the whole square.  Shapes are drawn at 4x and scaled down
+suit the bottom half, and the card fills the whole square.  Shapes are drawn at 3x and scaled down
 (anti-aliasing without depending on a font's hinting); the rank uses Pillow's bundled font
 (``ImageFont.load_default``) thickened with a stroke, so no system font is needed.
 """
@@ -23,7 +23,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 SIZE = 128
-_SS = 4  # supersampling factor
+_SS = 3  # supersampling factor (3x3 samples a pixel: smooth edges, a third of a second for all)
 _W = SIZE * _SS
 MAX_BYTES = 256 * 1024
 
@@ -176,11 +176,11 @@ def _text(d: ImageDraw.ImageDraw, text: str, centre: tuple[float, float], height
 
 
 def _finish(img: Image.Image) -> bytes:
-    # A box filter over the 4x4 supersample: fast, and exact (integer arithmetic, same bytes).
+    # A box filter over the 3x3 supersample: fast, and exact (integer arithmetic, same bytes).
     small = img.reduce(_SS)
     buf = io.BytesIO()
     # No metadata, fixed compression level: same pixels → same bytes.
-    small.save(buf, format="PNG", compress_level=6)
+    small.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
 
 
@@ -313,14 +313,15 @@ def main() -> None:  # pragma: no cover - `make cards`
     import time
     from pathlib import Path
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     faces = all_faces()
-    took = time.perf_counter() - t0
+    took, cpu = time.perf_counter() - t0, time.process_time() - c0
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "build/cards.png")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(contact_sheet(faces))
     biggest = max(len(b) for b in faces.values())
-    print(f"{len(faces)} faces drawn in {took * 1000:.0f} ms (largest {biggest} bytes) → {out}")
+    print(f"{len(faces)} faces drawn in {took * 1000:.0f} ms ({cpu * 1000:.0f} ms of CPU; largest {biggest} bytes)"
+          f" → {out}")
 
 
 if __name__ == "__main__":  # pragma: no cover
