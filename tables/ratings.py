@@ -132,7 +132,7 @@ class Ratings:
         """Recompute every rating from the stored finishing orders (but the game ``skip``'s);
         returns how many games."""
         rows = [r for r in await self.storage.rating_inputs() if str(r["table_id"]) != skip]
-        ratings = recompute(rows)
+        ratings = await asyncio.to_thread(recompute, rows)  # thousands of games: off the event loop
         records = [{"guild_id": g, "game": game, "user_id": uid, "mu": r.mu, "sigma": r.sigma, "games": r.games}
                    for (g, game, uid), r in ratings.items()]
         tables = sorted({str(r["table_id"]) for r in rows})
