@@ -126,7 +126,7 @@ class StatsCog(commands.Cog):
         except discord.HTTPException:
             log.exception("Could not answer a stats command")
 
-    @app_commands.command(name="stats", description="Results in this server: games, wins, average finish.")
+    @app_commands.command(name="stats", description="Results in this server: rating, games, wins, average finish.")
     @app_commands.describe(user="Whose results (default: yours)")
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
@@ -146,7 +146,7 @@ class StatsCog(commands.Cog):
         name = getattr(who, "display_name", None) or getattr(who, "name", "Someone")
         await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), ratings))
 
-    @app_commands.command(name="leaderboard", description="The best players of a game in this server.")
+    @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
