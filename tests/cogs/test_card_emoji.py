@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import discord
 import pytest
 
-from cogs import emoji, faces, render
+from cogs import emoji, faces, render, renderers
 from cogs.components import hand_view
 from engine.tricks import Tricks
 from tables.runtime import SeatView
@@ -54,7 +54,7 @@ def test_tricks_buttons_and_table_carry_the_emoji(ready: dict[str, discord.Parti
     leader = g.public_view()["turn"]
     lead = g.decision(leader).actions[0]
     t.recent = [e for e in g.apply(leader, lead) if e.to is None]
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert f"{render.seat_name(t, leader)} {ready[lead.cards[0].code]}" in text
     seat = g.public_view()["turn"]
     sv = SeatView(t, seat, g.view(seat), g.decision(seat), None)
