@@ -205,8 +205,13 @@ class ProgramPlayer:
     """One program player.  ``send`` queues lines (they go out with the next query or at
     close, which keeps a hand to a few writes); ``ask`` sends a query and waits for one answer
     line at most ``timeout`` seconds.  Blank lines are ignored; any line printed when no query is
-    pending is discarded.  A late answer that arrives after the next query was sent is taken as
-    that query's answer: the protocol has no way to tell them apart."""
+    pending is discarded.
+
+    Late answers (RULES.md §2): a query that timed out (or was given up) still owns the next line
+    the program prints, which is read and dropped.  The protocol cannot tell a late answer from an
+    answer to the next query, so without this one slow answer would shift every later answer by
+    one query and cost a bad card for each (a 5 s stall cost 5).  One line is owed per query given
+    up; a program that never answers a query loses its next line, which is the rule."""
 
     def __init__(
         self,
@@ -235,6 +240,10 @@ class ProgramPlayer:
         self._skipping = False
         self._eof = False
         self._waiter: asyncio.Future[Any] | None = None
+        #: Lines still owed to queries given up (timed out or cancelled): dropped when they come.
+        self.owed = 0
+        #: Late lines dropped so far (for transcripts and tests).
+        self.late = 0
         self._exited: asyncio.Future[None] | None = None
 
     @property
@@ -306,6 +315,11 @@ class ProgramPlayer:
             self._deliver(Answer(text))
 
     def _deliver(self, result: Any) -> None:
+        if self.owed > 0:
+            # The answer (or over-long line) of a query that was given up: it answers nothing.
+            self.owed -= 1
+            self.late += 1
+            return
         w = self._waiter
         if w is not None and not w.done():
             w.set_result(result)
@@ -341,15 +355,21 @@ class ProgramPlayer:
         self._waiter = waiter
         # A bare timer rather than asyncio.timeout(): this is the arena's hot path.
         timer = loop.call_later(self.timeout, _expire, waiter)
+        sent = False
         try:
             self._out.append(line)
             self._flush()
             if self.dead is not None:
                 return Answer(None, self.dead)
+            sent = True
             result = await waiter
         finally:
             timer.cancel()
             self._waiter = None
+            # A query that got no line (its deadline passed, or the caller gave up on it) still
+            # owns the program's next line: see the class docstring.
+            if sent and (not waiter.done() or waiter.cancelled() or waiter.result() == Answer(None, TIMEOUT)):
+                self.owed += 1
         if result is _EOF:
             return Answer(None, await self._gone())
         return result  # type: ignore[no-any-return]
