@@ -16,12 +16,18 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   ``name=command line;name2=command line`` (see :func:`tables.programs.parse_programs`).  Commands
   run without a shell, from this script's folder, with the seat's name as their first argument.
 * ``DECKHAND_PROGRAM_TIMEOUT`` — seconds a program has for each card (default 2).
+* ``DECKHAND_PROGRAM_ENV`` — names of environment variables programs may see besides ``PATH``,
+  ``HOME`` and ``LANG`` (comma or space separated).  Nothing else of the bot's environment, its
+  token least of all, reaches a program.
+* ``DECKHAND_RUNTIME_DIR`` — a folder for the record of running programs (default: next to the
+  SQLite database file), which the next start reads to kill whatever a crash left running.
 
 Importing this module has no side effects: tests import it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -38,6 +44,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import USER_PINGS, DiscordListener, RestBudget
 from cogs.stats import StatsCog
+from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
@@ -75,6 +82,21 @@ class Config:
     # name -> command line: the only programs the bot ever runs (DECKHAND_PROGRAMS).
     programs: dict[str, str] = field(default_factory=dict)
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
+    program_env: tuple[str, ...] = ()  # DECKHAND_PROGRAM_ENV
+    runtime_dir: str | None = None  # DECKHAND_RUNTIME_DIR
+
+    def program_record(self) -> Path | None:
+        """Where the running programs are recorded: in DECKHAND_RUNTIME_DIR, else next to the
+        SQLite database file; nowhere for a database in memory (or none)."""
+        if self.runtime_dir:
+            return Path(self.runtime_dir) / "deckhand-programs"
+        if not self.database_url:
+            return None
+        try:
+            path = parse_url(self.database_url, HERE).path
+        except StorageError:
+            return None
+        return None if path == ":memory:" else Path(f"{path}.programs")
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -118,8 +140,16 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     except ValueError:
         raise ConfigError(f"DECKHAND_PROGRAM_TIMEOUT must be a number of seconds above 0 (at most 60), "
                           f"not {raw_timeout!r}.") from None
+    try:
+        program_env = parse_env_names(env.get("DECKHAND_PROGRAM_ENV"))
+    except ValueError as e:
+        raise ConfigError(f"DECKHAND_PROGRAM_ENV: {e} List variable names separated by commas.") from None
+    runtime_dir = (env.get("DECKHAND_RUNTIME_DIR") or "").strip() or None
+    if runtime_dir is not None:
+        runtime_dir = str(HERE / runtime_dir)  # relative to this script's folder, like the database
     return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
-                  retention_days=retention_days, programs=programs, program_timeout=program_timeout)
+                  retention_days=retention_days, programs=programs, program_timeout=program_timeout,
+                  program_env=program_env, runtime_dir=runtime_dir)
 
 
 class DeckhandListener(DiscordListener):
@@ -160,9 +190,15 @@ class Deckhand(commands.Bot):
         if self.config.database_url:
             options["storage"] = await open_storage(self.config.database_url, base=HERE)
             options["retention"] = self.config.retention_days * 86400 if self.config.retention_days else None
+        # Whatever programs a killed predecessor left running go first, configured or not now.
+        record_path = self.config.program_record()
+        processes = ProcessRecord(record_path) if record_path is not None else None
+        if processes is not None:
+            await asyncio.to_thread(processes.sweep)
         if self.config.programs:
             options["programs"] = ProgramSettings(dict(self.config.programs), timeout=self.config.program_timeout,
-                                                  cwd=str(HERE))
+                                                  cwd=str(HERE), env_names=self.config.program_env,
+                                                  processes=processes)
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options.update(self.runtime_options)
         self.runtime = Runtime(listener=DeckhandListener(self, budget=RestBudget()), **options)

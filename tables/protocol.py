@@ -26,7 +26,8 @@ answered nothing, ``(timeout)``, ``(exit)``, ``(closed)`` (it closed its output 
 input).
 
 :class:`ProgramPlayer` runs one program: never through a shell (``shlex.split(command)`` plus the
-player's name as its first argument), in its own process group, which is killed on close.  A
+player's name as its first argument), in its own process group; on close its whole process tree
+is killed, and it dies with the bot (see :mod:`tables.procs`).  A
 program can be slow, silent, noisy, dead or hostile; none of it can hang or crash the caller:
 every answer has a deadline, lines are bounded, unsolicited output is discarded, and a program
 that stops reading its input is dropped before its pending output can fill memory.
@@ -38,14 +39,14 @@ import asyncio
 import contextlib
 import os
 import shlex
-import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.cards import Card, card
 from engine.core import Action, Event
 from engine.tricks import BAD, PLAY, clean_bad_text
+from tables.procs import MARK, ProcessRecord, kill_group, kill_tree, new_mark, pdeathsig
 
 FACES = "23456789TJQKA"
 SUITS = "SCHD"
@@ -222,6 +223,8 @@ class ProgramPlayer:
         max_line: int = MAX_LINE,
         stderr: int | None = subprocess.DEVNULL,
         cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        record: ProcessRecord | None = None,
     ) -> None:
         self.command = command
         self.name = name
@@ -229,6 +232,11 @@ class ProgramPlayer:
         self.max_line = max_line
         self.stderr = stderr
         self.cwd = cwd
+        #: The program's whole environment (``None``: the caller's, as the arena runs programs).
+        self.env = env
+        self.record = record
+        #: Carried in the environment of every process of this program's tree (tables/procs.py).
+        self.mark = new_mark()
         self.pid: int | None = None
         #: Why the program can no longer play (one of :data:`FATAL`), or ``None``.
         self.dead: str | None = None
@@ -257,15 +265,20 @@ class ProgramPlayer:
             argv = self.argv
             if len(argv) < 2:
                 raise ValueError("the command is empty")
+            env = dict(os.environ if self.env is None else self.env)
+            env[MARK] = self.mark
             transport, _ = await loop.subprocess_exec(
                 lambda: _Pipes(self), *argv,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env,
                 cwd=self.cwd, start_new_session=True,  # its own process group, killed as one on close
+                preexec_fn=pdeathsig(),  # and killed by the kernel if the bot dies first
             )
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, subprocess.SubprocessError) as e:
             raise ProgramError(f"Cannot start {self.command!r}: {e}") from None
         self._transport = transport
         self.pid = transport.get_pid()
+        if self.record is not None:
+            self.record.add(self.mark, self.pid)
         self._stdin = transport.get_pipe_transport(0)  # type: ignore[assignment]
         self._stdin_open = True
 
@@ -383,9 +396,15 @@ class ProgramPlayer:
 
     def _kill(self) -> None:
         if self.pid is not None:
-            # The whole group: a program may have started helpers of its own.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGKILL)
+            # The whole group at once (cheap); close() sweeps the rest of the tree.
+            kill_group(self.pid)
+
+    async def _kill_tree(self) -> None:
+        """Kill every process of the program's tree, wherever it moved (tables/procs.py); the
+        scan of /proc runs in a worker thread, off the event loop."""
+        await asyncio.to_thread(kill_tree, self.pid, self.mark)
+        if self.record is not None:
+            self.record.remove(self.mark)
 
     async def close(self, grace: float = 0.5) -> int | None:
         """Send what is queued, close the program's input, give it ``grace`` seconds to exit, then
@@ -404,6 +423,7 @@ class ProgramPlayer:
                 async with asyncio.timeout(grace):
                     await asyncio.shield(exited)
         self._kill()
+        await self._kill_tree()
         if exited is not None and not exited.done():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(1.0):
