@@ -42,7 +42,7 @@ from discord.ext import commands
 
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
-from cogs.listener import USER_PINGS, DiscordListener, RestBudget
+from cogs.listener import DiscordListener, RestBudget, pings_for
 from cogs.stats import StatsCog
 from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
@@ -161,10 +161,10 @@ class DeckhandListener(DiscordListener):
             where = self.where(table)
             if where is None:
                 return
-            people = [f"<@{s.user_id}>" for s in table.seats if s.user_id is not None and not s.is_ai]
+            ids = [s.user_id for s in table.seats if s.user_id is not None and not s.is_ai]
             text = (f"⚠️ Table `{table.id}` could not be restored after Deckhand restarted, so it has ended "
                     f"({reason[:300]}). Sorry about that! Start a new game with `/game new`.")
-            await where.send(" ".join([*people, text]), allowed_mentions=USER_PINGS)
+            await where.send(" ".join([*(f"<@{u}>" for u in ids), text]), allowed_mentions=pings_for(ids))
         except Exception:
             log.exception("Could not tell the players of table %s that it is broken", table.id)
 
@@ -177,6 +177,9 @@ class Deckhand(commands.Bot):
         # runtime_options go to the table Runtime (tests: ai_delay=0, ...); client_options to discord.py
         # (tests: guild_ready_timeout).  Production passes neither.
         # Default intents only: slash commands and components need no privileged intent.
+        # No message pings anyone unless it says whom (issue 14 item 10): names are user-chosen
+        # and may hold mention markup, and a message edited without allowed_mentions would parse it.
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
                          **client_options)
         self.config = config

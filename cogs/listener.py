@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -22,8 +22,14 @@ from engine.core import Event
 
 log = logging.getLogger(__name__)
 
-NO_PINGS = discord.AllowedMentions.none()
+NO_PINGS = discord.AllowedMentions.none()  # also the bot-wide default (bot.py)
 USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
+
+
+def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Ping exactly these people, whatever else the text holds (a name with mention markup)."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
 
 
 class RestBudget:
@@ -191,8 +197,9 @@ class DiscordListener:
             people = due()
             if not people:
                 return
+            ids = [table.seats[s].user_id for s in people]
             self._notices[table.id] = await where.send(
-                render.turn_notice(table, people), allowed_mentions=USER_PINGS
+                render.turn_notice(table, people), allowed_mentions=pings_for(ids)
             )
 
     async def _summary(self, table: Any, events: Sequence[Event]) -> None:

@@ -61,6 +61,9 @@ class Version:
     flags: int
     source: str  # "create", "edit", "update" (interaction callback), "followup", ...
     by: int | None = None  # the interaction whose answer this is (its user typed what it echoes)
+    # Who the mentions in this version's content would notify under the allowed_mentions it was
+    # sent with (Discord notifies on a new message only, but an edit's body says what the bot allowed).
+    pings: frozenset[int] = frozenset()
 
     @property
     def text(self) -> str:
@@ -835,13 +838,14 @@ class FakeDiscord:
                      interaction: Interaction | None = None, flags: int = 0, type_: int = 0) -> Message:
         now = time.time()
         content = body.get("content") or ""
+        pinged = self._pings(content, body.get("allowed_mentions"))
         m = Message(
             id=self.ids.next(), channel_id=channel_id, author=self.bot.user(), created=now,
             versions=[Version(now, content, _embeds(body), list(body.get("components") or []), flags, source,
-                              interaction.id if interaction else None)],
+                              interaction.id if interaction else None, pinged)],
             ephemeral_to=ephemeral_to, interaction_id=interaction.id if interaction else None,
             webhook_id=self.application_id if interaction else None, type=type_,
-            pinged=self._pings(content, body.get("allowed_mentions")),
+            pinged=pinged,
         )
         self.messages[m.id] = m
         ch = self.channels.get(channel_id)
@@ -861,7 +865,9 @@ class FakeDiscord:
         embeds = v.embeds if "embeds" not in body else _embeds(body)
         components = v.components if "components" not in body else list(body["components"] or [])
         flags = v.flags & ~P.LOADING
-        m.versions.append(Version(time.time(), content, embeds, components, flags, source, by.id if by else None))
+        pings = self._pings(content, body.get("allowed_mentions")) if "content" in body else frozenset()
+        m.versions.append(Version(time.time(), content, embeds, components, flags, source, by.id if by else None,
+                                  pings))
         if not m.ephemeral:
             self._dispatch("MESSAGE_UPDATE", self.message_payload(m, gateway=True))
         self._wake(("message", m.id))
