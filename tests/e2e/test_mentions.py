@@ -29,3 +29,23 @@ async def test_a_hand_view_edit_that_names_players_pings_nobody(w: World) -> Non
     assert not w.stranger.pings()
     notices = [m for m in w.fd.messages.values() if m.versions[0].pings]
     assert notices and all(m.versions[0].pings <= {w.ali.id, w.bob.id} for m in notices)
+
+
+async def test_slash_commands_are_guild_only_and_a_dm_gets_one_refusal(w: World) -> None:
+    # Issue 14 item 9.  Every command is marked for servers only, so Discord does not offer it in DMs.
+    synced = w.fd.commands.get(w.fd.guild_id) or w.fd.commands.get(None) or {}
+    assert {"game", "hand", "play", "stats", "leaderboard"} <= set(synced)
+    for name, cmd in synced.items():
+        assert cmd.get("contexts") == [0] or cmd.get("dm_permission") is False, (name, cmd)
+    # A DM interaction that arrives anyway (a client with a stale command list) gets one sentence.
+    dm = w.fd.add_dm(w.ali.id)
+    for command, options in [("game new", {"game": "hearts"}), ("game list", {}), ("hand", {}),
+                             ("play", {"cards": "QS"}), ("stats", {}), ("leaderboard", {"game": "hearts"})]:
+        reply = await w.ali.slash(command, where=dm, **options)
+        assert not reply.failed and reply.ephemeral, (command, reply.text)
+        assert "server" in reply.text and "went wrong" not in reply.text and "database" not in reply.text, \
+            (command, reply.text)
+    await w.until(lambda: all(i.done.is_set() for i in w.fd.interactions.values()), what="the answers")
+    for i in w.fd.interactions.values():
+        assert not i.followups, f"{i.label} was answered twice"
+    assert not w.runtime.tables  # nothing was opened from the DM

@@ -889,9 +889,29 @@ class FakeDiscord:
             raise HTTPError(400, 50035, "Invalid Form Body", {"problems": problems})
 
     # ==== interactions (sent by scripted users) ====================================================
+    def add_dm(self, user_id: int) -> Channel:
+        """The direct-message channel between a person and the bot (interactions from it carry no
+        guild, as Discord's do when a command is used in the bot's DMs)."""
+        for ch in self.channels.values():
+            if ch.type == 1 and ch.owner_id == user_id:
+                return ch
+        ch = Channel(self.ids.next(), "dm", type=1, owner_id=user_id)
+        self.channels[ch.id] = ch
+        return ch
+
     def interaction_payload(self, i: Interaction) -> dict[str, Any]:
         member = self.members[i.user_id]
         ch = self.channels[i.channel_id]
+        if ch.type == 1:
+            return {
+                "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
+                "version": 1, "channel_id": str(ch.id),
+                "channel": {"id": str(ch.id), "type": 1, "recipients": [member.user()], "flags": 0,
+                            "last_message_id": None},
+                "user": member.user(), "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-GB",
+                "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 1,
+                "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
+            }
         out: dict[str, Any] = {
             "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
             "version": 1, "guild_id": str(self.guild_id), "channel_id": str(ch.id),
