@@ -187,6 +187,7 @@ class Deckhand(commands.Bot):
         # The bot process (main) freezes its start-up heap; a test process running many bots does not.
         self.freeze_heap = freeze_heap
         self.runtime: Runtime | None = None
+        self._telling: set[asyncio.Future[None]] = set()
 
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
@@ -226,6 +227,14 @@ class Deckhand(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("Synced %d global commands (Discord may take a while to show them)", len(synced))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # A host whose table's channel refuses the bot's posts hears it here, once (cogs/listener.py).
+        listener = getattr(self.runtime, "listener", None)
+        if isinstance(listener, DiscordListener) and listener.has_notices:
+            task = asyncio.ensure_future(listener.tell_host(interaction))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

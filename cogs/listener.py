@@ -32,6 +32,22 @@ def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:
                                    users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
 
 
+def missing_permissions(channel: Any, error: discord.Forbidden) -> str:
+    """What the bot lacks to post in ``channel``: from its cached permissions there when discord.py
+    knows them, else from the kind of channel and Discord's error code."""
+    thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+        discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    send = "Send Messages in Threads" if thread else "Send Messages"
+    with contextlib.suppress(Exception):
+        perms = channel.permissions_for(channel.guild.me)
+        lacking = [label for ok, label in ((perms.view_channel, "View Channel"),
+                                           (perms.send_messages_in_threads if thread else perms.send_messages, send),
+                                           (perms.embed_links, "Embed Links")) if not ok]
+        if lacking:
+            return ", ".join(lacking)
+    return "View Channel" if error.code == 50001 else send
+
+
 class RestBudget:
     """A token bucket shared by every table's messages.
 
@@ -99,6 +115,10 @@ class DiscordListener:
         self._notices: dict[str, Any] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._gates: dict[str, asyncio.Event] = {}
+        # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
+        # until the host has been told; then the id moves to _told (once per table and process).
+        self._blocked: dict[str, tuple[int | None, int | None, str]] = {}
+        self._told: set[str] = set()
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: str) -> AsyncIterator[None]:
@@ -138,6 +158,8 @@ class DiscordListener:
     async def redraw(self, table: Any) -> None:
         try:
             await self._redraw(table)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
         except Exception:
             log.exception("Could not redraw table %s", table.id)
 
@@ -145,6 +167,8 @@ class DiscordListener:
         try:
             await self._wait_gate(table.id)
             await self._turn(table, seats)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
         except Exception:
             log.exception("Could not post the turn notice of table %s", table.id)
 
@@ -152,8 +176,64 @@ class DiscordListener:
         try:
             await self._wait_gate(table.id)
             await self._summary(table, events)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
         except Exception:
             log.exception("Could not post the summary of table %s", table.id)
+
+    # ---- a channel the bot may not post in ----------------------------------------------------
+    def _forbidden(self, table: Any, error: discord.Forbidden) -> None:
+        """Discord refused a post for want of a permission.  The game goes on (every answer to a
+        click still arrives: interaction answers need no permission); the host is told once, at
+        their next interaction (:meth:`tell_host`), and the log gets one warning per table."""
+        if table.id in self._blocked or table.id in self._told:
+            return
+        where = self.where(table)
+        missing = missing_permissions(where, error)
+        name = getattr(where, "mention", None) or "the table's channel"
+        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), (
+            f"⚠️ I cannot post in {name} for table `{table.id}`: I am missing the **{missing}** "
+            f"permission there, so turn pings and summaries are not shown. The game goes on; ask a server "
+            f"admin to give Deckhand {missing} in that channel."))
+        log.warning("Table %s: Discord refused a post in channel %s (%s: missing %s); the host will be told, "
+                    "further refusals are not logged", table.id, getattr(where, "id", "?"), error.text or error.code,
+                    missing)
+
+    @property
+    def has_notices(self) -> bool:
+        return bool(self._blocked)
+
+    def notices_for(self, user_id: int, guild_id: int | None) -> list[str]:
+        """The permission problems to tell this user now (each only once): those of the tables they
+        host in this server."""
+        out = []
+        for tid, (host, guild, text) in list(self._blocked.items()):
+            if host == user_id and (guild is None or guild == guild_id):
+                del self._blocked[tid]
+                self._told.add(tid)
+                out.append(text)
+        return out
+
+    async def tell_host(self, interaction: Any, wait: float = 3.0) -> None:
+        """Once the bot has answered ``interaction``, add an ephemeral followup with what the user
+        (a host) needs to know about a channel the bot may not post in.  Followups ride on the
+        interaction's token: no channel permission, no REST budget."""
+        if not self._blocked:
+            return
+        user = getattr(interaction, "user", None)
+        texts = self.notices_for(getattr(user, "id", 0), getattr(interaction, "guild_id", None))
+        if not texts:
+            return
+        loop = asyncio.get_running_loop()
+        end = loop.time() + wait
+        while not interaction.response.is_done():
+            if loop.time() > end:
+                return  # nobody answered it: no followup is possible
+            await asyncio.sleep(0.05)
+        try:
+            await interaction.followup.send("\n".join(texts), ephemeral=True, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as e:
+            log.warning("Could not tell %s about a missing permission: %s", getattr(user, "id", "?"), e)
 
     # ---- the work ---------------------------------------------------------------------------
     async def _redraw(self, table: Any) -> None:

@@ -143,6 +143,7 @@ class Channel:
     type: int = 0  # 0 text, 11 public thread
     parent_id: int | None = None
     threads_allowed: bool = True  # False: the bot lacks Create Public Threads here
+    can_send: bool = True  # False: the bot lacks Send Messages (in Threads) here: posts get a 403
     messages: list[int] = field(default_factory=list)
     owner_id: int | None = None
     auto_archive_duration: int = 1440
@@ -1253,6 +1254,8 @@ class FakeDiscord:
 
     async def _h_create_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         ch = self._channel(params)
+        if not ch.can_send:
+            raise HTTPError(403, 50013, "Missing Permissions")
         self._check_body(body, creating=True)
         m = self._new_message(ch.id, body, source="create")
         return 200, self.message_payload(m)
