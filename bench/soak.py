@@ -60,7 +60,7 @@ CLIENT = Path(ROOT) / "clients" / "python_client.py"
 PROGRAM = "pybot"
 # King of the Hill deals its cards live: the table's own timers run 40 times faster here.
 RUNTIME = {"ai_delay": 0.05, "table_pace": 0.025}
-MOVE_IDS = ("dh:a:", "dh:s:", "dh:m:")  # a click or menu choice that is a move (cogs/components.py)
+MOVE_IDS = ("dh:a:", "dh:s:", "dh:m:", "dh:p:", "dh:k:")  # components that may make a move (cogs/components.py)
 
 
 # ==== the database, as the checks read it ==========================================================
