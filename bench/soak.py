@@ -15,8 +15,8 @@ over), and a new process is started at once.  It reports:
 * ``actions_lost`` — moves a person saw accepted (a ✅ answer) missing from the log;
   ``actions_doubled`` — logged moves of a person beyond the move clicks they made (each click is
   one action at most; clicks a dying bot never answered count) (target 0 for both);
-* ``leftover_processes`` — bot and program processes still running after the last bot stopped
-  (target 0);
+* ``leftover_processes`` — bot and program processes (and anything a program started) still
+  running after the last bot stopped (target 0), of ``programs_started`` program trees;
 
 and, to explain those: ``games``, ``finished_view_missing`` (games finished in the database whose
 table message never said so), ``lost_clicks`` (clicks a dying bot never answered), ``seconds``,
@@ -182,6 +182,9 @@ async def soak_game(w: RestartWorld, game: str, kills: int, rng: random.Random, 
             break
         await w.kill_bot()
         sent += 1
+        # A fresh seed for each process: the same one would deal the same table ids again, which
+        # the database refuses (a real bot seeds from the system, never the same way twice).
+        w.seed = rng.randrange(1 << 30)
         await w.start_bot()
     logs = await players
     failures = [repr(x) for x in logs if isinstance(x, BaseException)]
@@ -218,8 +221,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             try:
                 results.append(await soak_game(w, game, args.kills, rng, marks))
             except Exception as e:
-                results.append({"game": game, "kills": 0, "finished": False, "ok": False, "problems": [repr(e)],
-                                "lost": 0, "doubled": 0, "actions": 0})
+                said = [ln for b in w.bots[-2:] for ln in b.stderr[-6:]]  # what the bot said about it
+                results.append({"game": game, "kills": 0, "finished": False, "ok": False,
+                                "problems": [repr(e), *said], "lost": 0, "doubled": 0, "actions": 0})
             if not args.json:
                 r = results[-1]
                 print(f"{game}: {r['kills']} kill(s), {'ok' if r['ok'] else 'FAILED ' + str(r['problems'])}, "
@@ -247,6 +251,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "actions_lost": sum(r["lost"] for r in results),
         "actions_doubled": sum(r["doubled"] for r in results),
         "leftover_processes": len(leftovers),
+        "programs_started": len(marks),  # program trees the leftover check looked for (Tricks tables)
         "finished_view_missing": sum(1 for r in finished if not r.get("view_finished", True)),
         "seconds": round(time.perf_counter() - started, 1),
         "errors": errors[:20],
@@ -273,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures))
         return 0
     for key in ("games", "games_checked", "kills", "kills_survived", "actions_lost", "actions_doubled",
-                "leftover_processes", "finished_view_missing", "lost_clicks", "seconds"):
+                "leftover_processes", "programs_started", "finished_view_missing", "lost_clicks", "seconds"):
         print(f"{key:>22}: {figures[key]}")
     for line in figures["errors"] + figures["problems"]:
         print(f"  ! {line}")
