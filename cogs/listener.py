@@ -218,22 +218,23 @@ class DiscordListener:
         """Once the bot has answered ``interaction``, add an ephemeral followup with what the user
         (a host) needs to know about a channel the bot may not post in.  Followups ride on the
         interaction's token: no channel permission, no REST budget."""
-        if not self._blocked:
-            return
-        user = getattr(interaction, "user", None)
-        texts = self.notices_for(getattr(user, "id", 0), getattr(interaction, "guild_id", None))
-        if not texts:
+        user_id = getattr(getattr(interaction, "user", None), "id", 0)
+        guild_id = getattr(interaction, "guild_id", None)
+        if not any(host == user_id and guild in (None, guild_id) for host, guild, _ in self._blocked.values()):
             return
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         while not interaction.response.is_done():
             if loop.time() > end:
-                return  # nobody answered it: no followup is possible
+                return  # nobody answered it: no followup is possible; the next interaction tells
             await asyncio.sleep(0.05)
+        texts = self.notices_for(user_id, guild_id)  # taken only now: each is told once
+        if not texts:
+            return
         try:
             await interaction.followup.send("\n".join(texts), ephemeral=True, allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
-            log.warning("Could not tell %s about a missing permission: %s", getattr(user, "id", "?"), e)
+            log.warning("Could not tell %s about a missing permission: %s", user_id, e)
 
     # ---- the work ---------------------------------------------------------------------------
     async def _redraw(self, table: Any) -> None:

@@ -402,7 +402,10 @@ class ProgramPlayer:
     async def _kill_tree(self) -> None:
         """Kill every process of the program's tree, wherever it moved (tables/procs.py); the
         scan of /proc runs in a worker thread, off the event loop."""
-        await asyncio.to_thread(kill_tree, self.pid, self.mark)
+        # Its descendants are looked up by parent id only while it runs: once it has been reaped
+        # its pid may belong to someone else (its orphans are found by their mark anyway).
+        exited = self._exited is not None and self._exited.done()
+        await asyncio.to_thread(kill_tree, None if exited else self.pid, self.mark)
         if self.record is not None:
             self.record.remove(self.mark)
 
