@@ -39,6 +39,8 @@ def missing_permissions(channel: Any, error: discord.Forbidden) -> str:
         discord.ChannelType.public_thread, discord.ChannelType.private_thread)
     send = "Send Messages in Threads" if thread else "Send Messages"
     with contextlib.suppress(Exception):
+        if not isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
+            raise LookupError  # a partial channel knows no permissions (it would say "none")
         perms = channel.permissions_for(channel.guild.me)
         lacking = [label for ok, label in ((perms.view_channel, "View Channel"),
                                            (perms.send_messages_in_threads if thread else perms.send_messages, send),
