@@ -44,6 +44,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
 from cogs.stats import StatsCog
+from tables.offers import Limits
 from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
@@ -82,6 +83,8 @@ class Config:
     # name -> command line: the only programs the bot ever runs (DECKHAND_PROGRAMS).
     programs: dict[str, str] = field(default_factory=dict)
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
+    # Caps per person, per server and on program processes (0: none).
+    limits: Limits = field(default_factory=Limits)
     program_env: tuple[str, ...] = ()  # DECKHAND_PROGRAM_ENV
     runtime_dir: str | None = None  # DECKHAND_RUNTIME_DIR
 
@@ -147,9 +150,28 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     runtime_dir = (env.get("DECKHAND_RUNTIME_DIR") or "").strip() or None
     if runtime_dir is not None:
         runtime_dir = str(HERE / runtime_dir)  # relative to this script's folder, like the database
+    limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
     return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
-                  program_env=program_env, runtime_dir=runtime_dir)
+                  program_env=program_env, runtime_dir=runtime_dir, limits=limits)
+
+
+LIMIT_VARIABLES = {
+    "tables_per_person": "DECKHAND_MAX_TABLES_PER_PERSON",
+    "running_per_server": "DECKHAND_MAX_GAMES_PER_SERVER",
+    "programs": "DECKHAND_MAX_PROGRAMS",
+}
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = (env.get(name) or "").strip()
+    try:
+        value = int(raw) if raw else default
+        if value < 0:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number (0 for no limit), not {raw!r}.") from None
+    return value
 
 
 class DeckhandListener(DiscordListener):
@@ -204,7 +226,10 @@ class Deckhand(commands.Bot):
                                                   cwd=str(HERE), env_names=self.config.program_env,
                                                   processes=processes)
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
+        options["limits"] = self.config.limits
         options.update(self.runtime_options)
+        if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
+            options["limits"] = Limits(**options["limits"])
         self.runtime = Runtime(listener=DeckhandListener(self, budget=RestBudget()), **options)
         await self.add_cog(GameCog(self.runtime))
         await self.add_cog(StatsCog(self.runtime))
