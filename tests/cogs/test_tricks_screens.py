@@ -93,7 +93,7 @@ def test_what_a_program_sends_cannot_restyle_the_table_message() -> None:
     bad = g.apply(turn, action)[0]
     assert bad.kind == "bad_card"
     # The recent lines of the table message (a game's last hand ends on it) use the same sentence.
-    line = render.renderer_for("tricks").event_text(t, bad)
+    line = renderers.renderer_for("tricks").event_text(t, bad)
     assert "sent a bad card" in line
     assert "[win](https://evil.example/)" in line.replace("\u02cb", "")  # shown, not lost
     assert line.count("`") == 2, line  # one code span, closed where it should be
