@@ -336,7 +336,7 @@ STALLER = (
     "    elif k == 'QUERY':\n"
     "        if not stalled:\n"
     "            stalled = True\n"
-    "            time.sleep(0.5)\n"
+    "            time.sleep(3.0)\n"
     "        same = [c for c in hand if trick and c[1] == trick[0][1]]\n"
     "        pick = min(same or hand, key=lambda c: '23456789TJQKA'.index(c[0]))\n"
     "        print('|RESPONSE|card|' + pick + '|END|', flush=True)\n"
@@ -348,7 +348,9 @@ async def test_a_program_that_stalls_once_plays_one_bad_card_not_several(rt_prog
     # the next query's answer it would be a card of the abandoned hand, a bad card again, and so on.
     path = tmp_path / "staller.py"
     path.write_text(STALLER)
-    rt = rt_programs({"staller": f"{PY} {shlex.quote(str(path))}"}, timeout=0.3)
+    # A 2 s deadline, a 3 s stall: the late answer lands a second before the next query's deadline,
+    # and a loaded machine still answers every other query in time.
+    rt = rt_programs({"staller": f"{PY} {shlex.quote(str(path))}"}, timeout=2.0)
     t = await tricks_table(rt, "staller")
     await rt.start(t.id, HOST)
     drv = rt._live[t.id].programs
