@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import Action, Decision, Event
+from engine.core import TABLE, Action, Decision, Event
 
 LOBBY_COLOUR = discord.Colour.blurple()
 RUNNING_COLOUR = discord.Colour.green()
@@ -96,6 +96,16 @@ def player_name(table: Any, seat: int) -> str:
     """A name for results: AIs marked, but not whether a person was away at some point."""
     s = table.seats[seat]
     return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
+
+
+def required_seats(table: Any) -> tuple[int, ...]:
+    """The players whose move is required now, the only ones a screen may name as acting.  While the
+    table itself acts (a deal, a look at the cards) nobody is: the seats with an optional move then
+    are those holding certain cards (a trump-rank card, both Jesters), which others may not know."""
+    state = table.state
+    if state is None or TABLE in state.to_act():
+        return ()
+    return tuple(table.to_act())
 
 
 def phase_of(table: Any) -> str:
@@ -207,7 +217,7 @@ class Renderer:
         return self.turn_line(table)
 
     def turn_line(self, table: Any) -> str:
-        seats = list(table.to_act()) if table.state is not None else []
+        seats = list(required_seats(table))
         if not seats:
             return ""
         who = ", ".join(f"**{seat_name(table, s)}**" for s in seats)
@@ -220,7 +230,7 @@ class Renderer:
 
     def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
         scores = pv.get("scores") or [None] * len(table.seats)
-        acting = set(table.to_act()) if table.state is not None else set()
+        acting = set(required_seats(table))
         lines = []
         for i in range(len(table.seats)):
             mark = "▶" if i in acting else "·"
@@ -341,7 +351,7 @@ class Renderer:
         if phase_of(table) == "finished" or (table.state is not None and table.state.is_over):
             return "The game is over."
         if decision is None:
-            waiting = [seat_name(table, s) for s in table.to_act()] if table.state is not None else []
+            waiting = [seat_name(table, s) for s in required_seats(table)]
             return f"Waiting for {', '.join(waiting)}." if waiting else "Nothing to decide right now."
         deadline = f" ⏰ {when(sv.deadline)}" if sv.deadline else ""
         return f"**Your move:** {self.decision_prompt(sv, decision)}{deadline}"
