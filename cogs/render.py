@@ -437,9 +437,12 @@ class HeartsRenderer(Renderer):
         if phase == "pass":
             head = f"Hand {hand_no} · passing 3 cards **{pv['pass_dir']}**"
         else:
-            broken = "♥ broken" if pv.get("hearts_broken") else "♥ not broken yet"
+            # Hearts broken is a classic rule only: a mcgill table has no such limit to show.
+            broken = ""
+            if pv.get("rules", "classic") == "classic":
+                broken = " · " + ("♥ broken" if pv.get("hearts_broken") else "♥ not broken yet")
             dir_ = "no passing" if pv.get("pass_dir") == "hold" else f"passed {pv.get('pass_dir')}"
-            head = f"Hand {hand_no} ({dir_}) · trick {min(pv.get('trick_no', 0) + 1, 13)}/13 · {broken}"
+            head = f"Hand {hand_no} ({dir_}) · trick {min(pv.get('trick_no', 0) + 1, 13)}/13{broken}"
         lines = [head]
         if phase == "pass":
             waiting = [s for s in range(len(pv.get("passed", []))) if not pv["passed"][s]]
