@@ -317,7 +317,12 @@ async def _compare(game: str, seed: int, keep: Callable[[str], bool]) -> tuple[i
 async def test_nothing_an_observer_receives_depends_on_cards_they_cannot_see(game: str) -> None:
     compared, problems = await _compare(game, seed=11, keep=lambda k: k != "refusals during a table step")
     assert compared >= 8, "too few twins to mean anything"
-    assert not problems, "\n\n".join(problems[:3])
+    assert not problems, _report(problems)
+
+
+def _report(problems: list[str]) -> str:
+    heads = [p.split("\n", 2)[0] + " " + p.split("\n", 2)[1] for p in problems]
+    return f"{len(problems)} leaks:\n" + "\n".join(heads) + "\n\nFirst:\n" + problems[0]
 
 
 @pytest.mark.parametrize("game", ["dalmuti", "koth"])
@@ -326,7 +331,7 @@ async def test_an_out_of_turn_refusal_during_a_table_step_names_nobody(game: str
     act are the holders of certain cards: the refusal is one sentence for everyone."""
     compared, problems = await _compare(game, seed=11, keep=lambda k: k == "refusals during a table step")
     assert compared >= 8
-    assert not problems, "\n\n".join(problems[:3])
+    assert not problems, _report(problems)
     # And it names nobody, whoever holds what.
     players, options = GAMES[game]
     state = engine.get(game).game.create(players, options, 3)
