@@ -43,7 +43,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 
@@ -1112,9 +1111,3 @@ def _item(tok: str) -> int | None:
             tok = tok[: -len(suffix)]
             break
     return _card_number(tok)
-
-
-# The AI module refers to Dalmuti only for type hints, so importing it here is not circular.
-from engine.dalmuti_ai import DalmutiAI  # noqa: E402
-
-register(Dalmuti, DalmutiAI)

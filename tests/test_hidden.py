@@ -27,10 +27,11 @@ import discord
 import pytest
 
 import engine
-from cogs import render
+from cogs import renderers
 from cogs.components import hand_view, table_view
 from engine.core import TABLE, Event, Game
 from tables.clock import FakeClock
+from tables.offers import WAIT_FOR_TABLE
 from tables.runtime import Runtime, TableError
 from tables.table import Table
 
@@ -239,7 +240,7 @@ async def observe(state: Game, observer: int, tries: list[str]) -> dict[str, Any
 
         def look(when: str, own: bool = True) -> None:
             seen[f"{when}: public view"] = t.state.public_view()
-            seen[f"{when}: table message"] = render.table_message(t).text()
+            seen[f"{when}: table message"] = renderers.table_message(t).text()
             seen[f"{when}: table buttons"] = _controls(table_view(t))
             if own:
                 content, view = hand_view(rt.seat_view(t.id, user))
@@ -339,4 +340,4 @@ async def test_an_out_of_turn_refusal_during_a_table_step_names_nobody(game: str
     idle = next(s for s in range(players) if s not in state.to_act())
     seen = await observe(state, idle, ["xyzzy"])
     first = seen["refusals during a table step"][0]
-    assert first == "It is not your turn — the cards are still being dealt.", first
+    assert first == WAIT_FOR_TABLE == "It is not your turn — wait a moment for the table.", first

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from cogs import render
+from cogs import renderers
 from engine.dalmuti import Dalmuti
 from engine.hearts import Hearts
 from tables.table import Phase, Seat, Table
@@ -27,8 +27,8 @@ def hearts_table(rules: str) -> Table:
 
 
 def test_a_mcgill_table_shows_no_hearts_broken_state() -> None:
-    classic = render.table_message(hearts_table("classic")).text()
-    mcgill = render.table_message(hearts_table("mcgill")).text()
+    classic = renderers.table_message(hearts_table("classic")).text()
+    mcgill = renderers.table_message(hearts_table("mcgill")).text()
     assert "♥ not broken yet" in classic or "♥ broken" in classic
     assert "broken" not in mcgill and "/13" in mcgill
 
