@@ -65,3 +65,10 @@ def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:
         r = f[game]
         assert r["hands"] >= 4 and r["decisions"] > 0 and math.isfinite(r["strong_minus_normal"]), (game, r)
         assert r["strong_ms_p99"] >= r["strong_ms_p50"] > 0, (game, r)
+
+
+def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:
+    f = run_bench("soak.py", "--games", "1", "--kills", "1", timeout=240.0)
+    assert f["games"] == 1 and f["kills"] == 1 and f["games_checked"] == 1, f
+    assert f["kills_survived"] == 1 and f["actions_lost"] == 0 and f["actions_doubled"] == 0, f
+    assert f["leftover_processes"] == 0 and f["errors"] == [] and f["problems"] == [], f
