@@ -80,6 +80,11 @@ class GameCog(commands.Cog):
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
+        # The listener's live hand views (cogs/live.py), when it keeps any: a hand view this cog
+        # answers with is registered there and kept current through the interaction's token.
+        self.live = getattr(getattr(runtime, "listener", None), "live", None)
+        if self.live is not None and getattr(self.live, "runtime", None) is None:
+            self.live.runtime = runtime
 
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
@@ -435,6 +440,7 @@ class GameCog(commands.Cog):
         # discord.py gives an ephemeral view a 15-minute timeout task that keeps it alive; ours holds
         # only DynamicItems, dispatched by their ids, so let it go at once (no task per hand shown).
         view.stop()
+        self._live(interaction, sv)
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
@@ -450,6 +456,7 @@ class GameCog(commands.Cog):
         content, view = self._after_move(table, interaction.user.id, events)
         await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
         view.stop()  # as in _hand: no 15-minute task per hand shown
+        self._live(interaction, self._seat_view(table.id, interaction.user.id))
 
     @play.autocomplete("cards")
     async def play_cards_autocomplete(
@@ -489,8 +496,22 @@ class GameCog(commands.Cog):
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        if table.phase != Phase.RUNNING:
+            raise TableError("There is no game running at this table.")
+        s = table.seats[seat]
+        if not (s.away or s.left):
+            # Not away: say so (and keep the clock as it is: coming back restarts it).
+            await self._say(interaction, "You are not away — you are playing your seat already.")
+            return
         await self.runtime.back(table.id, interaction.user.id)
-        await self._say(interaction, "Welcome back — you play your seat again. Press **My hand** for your cards.")
+        # Welcome back with the hand itself, kept current from now on.
+        sv = self.runtime.seat_view(table.id, interaction.user.id)
+        content, view = hand_view(sv)
+        await self._show(interaction, f"👋 Welcome back — you play your seat again.\n{content}", view)
+        self._live(interaction, sv)
 
     async def _refresh(self, interaction: discord.Interaction, table_id: str) -> None:
         """The hand view redrawn in place (the Refresh button on a hand view)."""
@@ -500,6 +521,34 @@ class GameCog(commands.Cog):
             raise TableError(f"The game at table `{table.id}` has not started yet.")
         content, view = hand_view(sv)
         await interaction.response.edit_message(content=content, view=view, embed=None)
+        view.stop()
+        self._live(interaction, sv)
+
+    # ---- live hand views ---------------------------------------------------------------------
+    async def _show(self, interaction: discord.Interaction, content: str, view: discord.ui.View) -> None:
+        """A hand view as the answer: in place of the hand view the click came from, else new."""
+        message = getattr(interaction, "message", None)
+        flags = getattr(message, "flags", None)
+        if message is not None and getattr(flags, "ephemeral", False):
+            await interaction.response.edit_message(content=content, view=view, embed=None)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        view.stop()
+
+    def _seat_view(self, table_id: str, user_id: int) -> Any:
+        try:
+            return self.runtime.seat_view(table_id, user_id)
+        except TableError:
+            return None
+
+    def _live(self, interaction: discord.Interaction, sv: Any) -> None:
+        """This interaction was answered with the person's hand view: keep it current from now on."""
+        if self.live is None or sv is None or sv.view is None:
+            return
+        try:
+            self.live.opened(interaction, sv.table.id, interaction.user.id, sv)
+        except Exception:
+            log.exception("Could not keep a hand view current: %s", _describe(interaction))
 
     async def on_action_button(
         self, interaction: discord.Interaction, table_id: str, version: int, code: str
@@ -627,6 +676,8 @@ class GameCog(commands.Cog):
         content, view = self._after_move(table, interaction.user.id, events)
         # The hand view the click came from becomes the fresh one (it is this user's ephemeral message).
         await interaction.response.edit_message(content=content, view=view, embed=None)
+        view.stop()
+        self._live(interaction, self._seat_view(table.id, interaction.user.id))
 
     def _after_move(self, table: Any, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
         sv = self.runtime.seat_view(table.id, user_id)
