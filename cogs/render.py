@@ -697,7 +697,9 @@ def unplayable(sv: Any) -> list[str]:
     return [code for code in dict.fromkeys(hand) if code not in used]
 
 
-_WHY: dict[tuple[str, int, int, str], str | None] = {}
+# (id of the state, version, seat, card) -> (the state, the reason): asked once per state and card,
+# the state kept with its answer so a recycled id can never hit (test tables share ids and versions).
+_WHY: dict[tuple[int, int, int, str], tuple[Any, str | None]] = {}
 
 
 def restriction(sv: Any) -> str | None:
@@ -707,9 +709,10 @@ def restriction(sv: Any) -> str | None:
     table, d = sv.table, sv.decision
     if not cards or table.state is None or d is None:
         return None
-    key = (table.id, table.version, sv.seat, cards[0])
-    if key in _WHY:
-        return _WHY[key]
+    key = (id(table.state), table.version, sv.seat, cards[0])
+    hit = _WHY.get(key)
+    if hit is not None and hit[0] is table.state:
+        return hit[1]
     why: str | None = None
     try:
         state = table.state
@@ -725,7 +728,7 @@ def restriction(sv: Any) -> str | None:
         why = None
     if len(_WHY) > 512:
         _WHY.clear()
-    _WHY[key] = why
+    _WHY[key] = (table.state, why)
     return why
 
 

@@ -113,6 +113,8 @@ async def play_seat(
     log = SeatLog(person)
     deadline = time.perf_counter() + timeout
     view: Reply | None = None
+    idle = 0.0  # seconds the open hand view has shown nothing to do without changing
+    stale_after = max(4 * patience, 4.0)
     mark = 0  # the newest message id when the hand view was last drawn: later pings are news
     while not done():
         if time.perf_counter() > deadline:
@@ -159,6 +161,9 @@ async def play_seat(
                 continue
         msg = view.message
         assert msg is not None
+        if msg.deleted:
+            view = None
+            continue
         if _has_controls(msg):
             if think:
                 await asyncio.sleep(think)
@@ -181,10 +186,49 @@ async def play_seat(
                 log.refusals.append(reply.text)
                 view = None
             continue
-        # Nothing to do: wait until pinged or the table moves on, then look again.
-        await _wait_for_news(person, table_message if watch_table else None, mark, done, patience)
-        view = None
+        # Nothing to do: wait until pinged, the table moves on or the hand view changes (the bot
+        # keeps it current), then look at it again.
+        seen = len(msg.versions)
+        await _wait_for_news(person, table_message if watch_table else None, mark, done, patience, view=msg)
+        if done():
+            break
+        button = _ping_button(person, mark)
+        if button is not None:
+            # The hand view can no longer be kept current: the ping brings a fresh one.
+            mark = fd.ids.last
+            if ready is not None:
+                await ready()
+            view = await person.click(button, "My hand")
+            log.opened += 1
+            log.replies.append(view)
+            if view.failed and tolerate is not None and tolerate(view):
+                log.lost.append(view)
+                view = None
+            elif view.failed:
+                raise PlayError(f"{person.name}'s hand did not open from the ping: {view.text}")
+            continue
+        if len(msg.versions) != seen or _has_controls(msg):
+            idle = 0.0
+            continue
+        idle += patience
+        if idle >= stale_after or (person.pings(mark) and not _has_controls(msg)):
+            # Pinged but the view shows nothing to do (or silent for long): open it again.
+            if person.pings(mark):
+                await _wait_for_news(person, None, fd.ids.last, done, patience, view=msg)
+                if _has_controls(msg) or len(msg.versions) != seen:
+                    idle = 0.0
+                    continue
+            view = None
+            idle = 0.0
     return log
+
+
+def _ping_button(person: Person, mark: int) -> Message | None:
+    """The newest ping to this person since ``mark`` that carries a **My hand** button."""
+    for m in reversed(person.pings(mark)):
+        if not m.deleted and any(b.get("label") == "My hand" for b in m.buttons()):
+            return m
+    return None
 
 
 def _controls(msg: Message) -> dict[str, list[dict[str, Any]]]:
@@ -198,8 +242,9 @@ def _controls(msg: Message) -> dict[str, list[dict[str, Any]]]:
 
 
 def _has_controls(msg: Message) -> bool:
+    """Whether the hand view offers a move now (Hearts and Tricks show unplayable cards disabled)."""
     c = _controls(msg)
-    return bool(c["a"] or c["m"] or c["s"] or c["p"])
+    return bool([b for b in c["a"] if not b.get("disabled")] or c["m"] or c["s"] or c["p"])
 
 
 async def _use_controls(person: Person, msg: Message, rng: random.Random) -> Reply:
@@ -236,18 +281,22 @@ async def _use_controls(person: Person, msg: Message, rng: random.Random) -> Rep
 
 
 async def _wait_for_news(person: Person, table_message: Message | None, mark: int, done: Callable[[], bool],
-                         patience: float = 1.0) -> None:
-    """Until a ping newer than ``mark`` or a table message edit (at most ``patience`` seconds)."""
+                         patience: float = 1.0, view: Message | None = None) -> None:
+    """Until a ping newer than ``mark``, a table message edit or a change of the hand view ``view``
+    (at most ``patience`` seconds)."""
     versions = len(table_message.versions) if table_message is not None else 0
+    mine = len(view.versions) if view is not None else 0
     end = time.perf_counter() + patience
     while not done():
         if person.pings(mark) or (table_message is not None and len(table_message.versions) != versions):
+            return
+        if view is not None and (len(view.versions) != mine or view.deleted):
             return
         left = end - time.perf_counter()
         if left <= 0:
             return
         await person.fd.news(user=person.id, message=table_message.id if table_message is not None else None,
-                             timeout=min(left, 0.25))
+                             timeout=min(left, 0.25), also=view.id if view is not None else None)
 
 
 async def _play_by_text(person: Person, table_message: Message, rng: random.Random) -> Reply | None:

@@ -205,6 +205,11 @@ class Person:
                                      label=f"choose {' '.join(values)}", message_id=m.id)
         return await self._wait(i)
 
+    def dismiss(self, message: Message | int) -> Message:
+        """"Dismiss message" on an ephemeral message only this person sees."""
+        m = self._usable(message)
+        return self.fd.dismiss(m.id, self.id)
+
     # ---- plumbing ------------------------------------------------------------------------------
     def _usable(self, message: Message | int) -> Message:
         mid = message.id if isinstance(message, Message) else int(message)
