@@ -235,7 +235,10 @@ class GameCog(commands.Cog):
         if was_running:
             await self._say(interaction, f"Welcome back — you have {where} again. Press **My hand** or use `/hand`.")
         else:
-            await self._say(interaction, f"You took {where} ({render.game_title(table)}).")
+            await self._say(interaction, f"You took {where} ({render.game_title(table)}). Your hand will show up "
+                                         "here when the game starts.")
+            # This answer becomes the person's live hand view once the game starts.
+            self._live(interaction, self._seat_view(table.id, interaction.user.id), lobby=True)
 
     @game.command(name="leave", description="Leave your table (during a game an AI takes your seat).")
     async def game_leave(self, interaction: discord.Interaction) -> None:
@@ -300,9 +303,18 @@ class GameCog(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             thread = await self._open_thread(interaction, table)
         if thread is not None:
-            await self._say(interaction, f"The game is on — play in <#{thread.id}>. Press **My hand** for your cards.")
+            head = f"The game is on — play in <#{thread.id}>."
         else:
-            await self._say(interaction, "The game is on! Press **My hand** on the table message for your cards.")
+            head = "The game is on!"
+        sv = self._seat_view(table.id, interaction.user.id)
+        if sv is None or sv.view is None:
+            await self._say(interaction, f"{head} Press **My hand** for your cards.")
+            return
+        # The host's answer is their hand, kept current from now on (one click less to play).
+        content, view = hand_view(sv)
+        await self._say(interaction, f"{head}\n{content}", view=view)
+        view.stop()
+        self._live(interaction, sv)
 
     async def _open_thread(self, interaction: discord.Interaction, table: Any) -> Any:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
@@ -541,12 +553,13 @@ class GameCog(commands.Cog):
         except TableError:
             return None
 
-    def _live(self, interaction: discord.Interaction, sv: Any) -> None:
-        """This interaction was answered with the person's hand view: keep it current from now on."""
-        if self.live is None or sv is None or sv.view is None:
+    def _live(self, interaction: discord.Interaction, sv: Any, lobby: bool = False) -> None:
+        """This interaction was answered with the person's hand view (``lobby``: with their seat in a
+        lobby, to become their hand view when the game starts): keep it current from now on."""
+        if self.live is None or sv is None or (sv.view is None and not lobby):
             return
         try:
-            self.live.opened(interaction, sv.table.id, interaction.user.id, sv)
+            self.live.opened(interaction, sv.table.id, interaction.user.id, sv if sv.view is not None else None)
         except Exception:
             log.exception("Could not keep a hand view current: %s", _describe(interaction))
 

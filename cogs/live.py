@@ -10,6 +10,9 @@ message shows now (its :func:`live_key`).  When the table changes (the runtime's
 ended, a missed turn — are edited, at most once per view per ``interval`` (later changes are
 coalesced into the next edit).
 
+A seat taken in the lobby (``/game join``, **Join**) registers its answer too: it becomes the
+person's hand when the game starts, as does the host's answer to ``/game start``.
+
 Only the (table id, user id) → token mapping and what was last shown live here: no game state (the
 view is drawn from the runtime's seat view at the moment of the edit).  It is lost on a restart, and
 that is fine: the person's next turn ping then carries a **My hand** button.  A view whose token ran
@@ -92,15 +95,28 @@ class LiveViews:
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
     ) -> None:
-        self.runtime = runtime  # set by the cog: seat views come from it
         self.lifetime = lifetime
         self.interval = interval
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
+        self._own_clock = now is None and sleep is None
+        self.runtime = runtime  # seat views come from it (the cog sets it when the listener could not)
         self._views: dict[tuple[str, int], LiveView] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.failures = 0
+
+    @property
+    def runtime(self) -> Any:
+        return self._runtime
+
+    @runtime.setter
+    def runtime(self, runtime: Any) -> None:
+        self._runtime = runtime
+        clock = getattr(runtime, "clock", None)
+        if clock is not None and self._own_clock:
+            # The table's clock paces the edits too (a test's fake clock drives both).
+            self._now, self._sleep = clock.now, clock.sleep
 
     # ---- the cog: a person's interaction answered with their hand view -------------------------
     def opened(self, interaction: Any, table_id: str, user_id: int, sv: Any = None) -> None:
@@ -146,8 +162,8 @@ class LiveViews:
             if sv is None:
                 self.drop(v.table_id, v.user_id)
                 continue
-            if live_key(sv) != v.shown:
-                self._want(v)
+            if sv.view is not None and live_key(sv) != v.shown:
+                self._want(v)  # (a lobby seat's view waits for the game to start)
 
     async def push(self, table: Any, user_id: int) -> bool:
         """Bring ``user_id``'s view up to date now (or as soon as its pace allows) and say whether it
@@ -156,7 +172,7 @@ class LiveViews:
             return False
         v = self._views[(table.id, user_id)]
         sv = self._seat_view(v)
-        if sv is None:
+        if sv is None or sv.view is None:
             return False
         if live_key(sv) == v.shown and (v.task is None or v.task.done()):
             return True
@@ -169,7 +185,7 @@ class LiveViews:
             return False
         current = self._views.get((table.id, user_id))
         sv = self._seat_view(current) if current is not None else None
-        return current is not None and sv is not None and current.shown == live_key(sv)
+        return current is not None and sv is not None and sv.view is not None and current.shown == live_key(sv)
 
     def forget_table(self, table_id: str) -> None:
         for v in self.views_of(table_id):
@@ -188,10 +204,10 @@ class LiveViews:
         if runtime is None:
             return None
         try:
-            sv = runtime.seat_view(v.table_id, v.user_id)
+            # (its ``view`` is None while the table is a lobby)
+            return runtime.seat_view(v.table_id, v.user_id)
         except Exception:  # the table is gone, or the person no longer sits there
             return None
-        return sv if sv.view is not None else None
 
     def _want(self, v: LiveView) -> None:
         if v.dead:
@@ -226,6 +242,8 @@ class LiveViews:
         sv = self._seat_view(v)
         if sv is None:
             self.drop(v.table_id, v.user_id)
+            return
+        if sv.view is None:
             return
         key = live_key(sv)
         if key == v.shown:

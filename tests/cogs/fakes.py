@@ -276,6 +276,7 @@ class FakeResponse:
             raise AssertionError("edit_message needs a component interaction")
         target.apply_edit(content, embed, view)
         self._i.edited.append(target)
+        self._i.original = target  # as on Discord: @original is now the message the click updated
 
 
 class FakeFollowup:
