@@ -111,13 +111,16 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
     """One table played to its end; returns the moves its people made."""
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, stagger))  # people do not all press Start in the same second
-    table_message = await open_table(host, [guest], options="target=1")
+    views: dict[int, Any] = {}
+    table_message = await open_table(host, [guest], options="target=1", views=views)
 
     async def person(p: Any, use: str) -> int:
         r = random.Random(rng.random())
         # A person waits for their ping or their hand view to change, not for every table edit.
         seat = await play_seat(p, table_message, rng=r, think=think * (0.5 + r.random()), timeout=timeout,
-                               open_with="mix", use=use, watch_table=False, patience=5.0)
+                               open_with="mix", use=use, watch_table=False, patience=5.0, view=views.get(p.id))
+        if os.environ.get("BENCH_WHY_OPENED") and seat.why_opened:
+            print(f"{p.name} opened their hand: {seat.why_opened}", file=sys.stderr)
         return seat.moves
 
     moves = await asyncio.gather(person(host, "components"), person(guest, "components"))

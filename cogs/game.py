@@ -296,25 +296,22 @@ class GameCog(commands.Cog):
         table = self._my_table(interaction, table_id)
         listener = self.runtime.listener
         hold = getattr(listener, "hold", None)
-        # Turn pings wait until the thread exists, so the first one lands in the thread too.
+        # Turn pings wait until the thread exists, so the first one lands in the thread too — and
+        # until the host's answer (their hand, kept current) is there, so it needs no button.
         async with hold(table.id) if hold is not None else contextlib.nullcontext():
             await self.runtime.start(table.id, interaction.user.id)
             # Creating a thread is an API call that can be slow: acknowledge first.
             await interaction.response.defer(ephemeral=True, thinking=True)
             thread = await self._open_thread(interaction, table)
-        if thread is not None:
-            head = f"The game is on — play in <#{thread.id}>."
-        else:
-            head = "The game is on!"
-        sv = self._seat_view(table.id, interaction.user.id)
-        if sv is None or sv.view is None:
-            await self._say(interaction, f"{head} Press **My hand** for your cards.")
-            return
-        # The host's answer is their hand, kept current from now on (one click less to play).
-        content, view = hand_view(sv)
-        await self._say(interaction, f"{head}\n{content}", view=view)
-        view.stop()
-        self._live(interaction, sv)
+            head = f"The game is on — play in <#{thread.id}>." if thread is not None else "The game is on!"
+            sv = self._seat_view(table.id, interaction.user.id)
+            if sv is None or sv.view is None:
+                await self._say(interaction, f"{head} Press **My hand** for your cards.")
+                return
+            content, view = hand_view(sv)
+            await self._say(interaction, f"{head}\n{content}", view=view)
+            view.stop()
+            self._live(interaction, sv)
 
     async def _open_thread(self, interaction: discord.Interaction, table: Any) -> Any:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
@@ -465,10 +462,10 @@ class GameCog(commands.Cog):
         if not text.strip():
             raise TableError("Say what to play, e.g. `QS` or `10h`.")
         events = await self.runtime.act(table.id, interaction.user.id, text.strip())
-        content, view = self._after_move(table, interaction.user.id, events)
+        content, view, sv = self._after_move(table, interaction.user.id, events)
         await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
         view.stop()  # as in _hand: no 15-minute task per hand shown
-        self._live(interaction, self._seat_view(table.id, interaction.user.id))
+        self._live(interaction, sv)
 
     @play.autocomplete("cards")
     async def play_cards_autocomplete(
@@ -686,17 +683,18 @@ class GameCog(commands.Cog):
     async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
         table = self._table(interaction, table_id)
         events = await self.runtime.act(table.id, interaction.user.id, action, version=version)
-        content, view = self._after_move(table, interaction.user.id, events)
+        content, view, sv = self._after_move(table, interaction.user.id, events)
         # The hand view the click came from becomes the fresh one (it is this user's ephemeral message).
         await interaction.response.edit_message(content=content, view=view, embed=None)
         view.stop()
-        self._live(interaction, self._seat_view(table.id, interaction.user.id))
+        self._live(interaction, sv)  # what it shows is that seat view, whatever happened since
 
-    def _after_move(self, table: Any, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
+    def _after_move(self, table: Any, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View, Any]:
+        """The hand view after a move, headed by what the move did, and the seat view it shows."""
         sv = self.runtime.seat_view(table.id, user_id)
         content, view = hand_view(sv)
         ack = render.renderer_for(table.game).ack(table, sv.seat, events)
-        return f"✅ {ack}\n{content}", view
+        return f"✅ {ack}\n{content}", view, sv
 
 
 # ==== autocomplete (pure) ========================================================================

@@ -167,7 +167,7 @@ class LiveViews:
 
     async def push(self, table: Any, user_id: int) -> bool:
         """Bring ``user_id``'s view up to date now (or as soon as its pace allows) and say whether it
-        is: False when there is none, its token ran out or the edit failed."""
+        is kept current: False when there is none, its token ran out or the edit failed."""
         if not self.alive(table.id, user_id):
             return False
         v = self._views[(table.id, user_id)]
@@ -181,11 +181,9 @@ class LiveViews:
         if task is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(task), PUSH_WAIT + self.interval)
-        if not self.alive(table.id, user_id):
-            return False
-        current = self._views.get((table.id, user_id))
-        sv = self._seat_view(current) if current is not None else None
-        return current is not None and sv is not None and sv.view is not None and current.shown == live_key(sv)
+        # Still alive after the edit (a gone message or a dead token drops it): it shows this turn, or
+        # a newer state if the table moved meanwhile (or the person clicked it).
+        return self.alive(table.id, user_id)
 
     def forget_table(self, table_id: str) -> None:
         for v in self.views_of(table_id):

@@ -42,6 +42,7 @@ class SeatLog:
     replies: list[Reply] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     lost: list[Reply] = field(default_factory=list)  # failed, and forgiven by ``tolerate`` (the bot died)
+    why_opened: list[str] = field(default_factory=list)  # why the hand was opened (again) each time
 
 
 class PlayError(AssertionError):
@@ -49,9 +50,12 @@ class PlayError(AssertionError):
 
 
 async def open_table(host: Person, guests: list[Person], *, game: str = "hearts", options: str | None = None,
-                     speed: str | None = None, ai: bool = True, join_by: str = "id") -> Message:
+                     speed: str | None = None, ai: bool = True, join_by: str = "id",
+                     views: dict[int, Reply] | None = None) -> Message:
     """Host opens a table, guests take seats (``/game join id:`` or the Join button), AIs fill the
-    rest, the host starts.  Returns the table message."""
+    rest, the host starts.  Returns the table message.  ``views`` (person id → reply) receives the
+    answers that become each person's hand view when the game starts (their join, the host's
+    start)."""
     kwargs = {"game": game}
     if options:
         kwargs["options"] = options
@@ -70,6 +74,8 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
             r = await g.slash("game join", id=tid)
         if r.failed or "took seat" not in r.text:
             raise PlayError(f"{g.name} could not join: {r.text!r}")
+        if views is not None:
+            views[g.id] = r
     if ai:
         r = await host.slash("game ai")
         if r.failed:
@@ -77,6 +83,8 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
     r = await host.slash("game start")
     if r.failed or "game is on" not in r.text.lower():
         raise PlayError(f"/game start failed: {r.text!r}")
+    if views is not None:
+        views[host.id] = r
     # The table message is redrawn (at most once a second) with the running game's buttons.
     await host.fd.wait_for(lambda: any(b.get("label") == "My hand" for b in table_message.buttons()), 5.0,
                            "the running table message")
@@ -97,6 +105,7 @@ async def play_seat(
     patience: float = 1.0,
     ready: Callable[[], Awaitable[Any]] | None = None,
     tolerate: Callable[[Reply], bool] | None = None,
+    view: Reply | None = None,
 ) -> SeatLog:
     """Play one seat until the game is over: open the hand, take one of the offered moves (a random
     button, or a random pick in the menu), and when there is nothing to do wait for a ping or for
@@ -107,13 +116,18 @@ async def play_seat(
     ``ready`` is awaited before every interaction the person sends (a test holds people back while
     the bot is down); a failed interaction for which ``tolerate(reply)`` is true (one the bot was
     killed before answering) goes to :attr:`SeatLog.lost` and the person looks again, instead of
-    raising :class:`PlayError`."""
+    raising :class:`PlayError`.  ``view``: a reply the bot keeps current as this person's hand view
+    (their join or start answer, see :func:`open_table`), used instead of opening the hand.
+
+    The bot keeps an opened hand view current, so the person opens it once and then only clicks on
+    it; they open it again only when a ping brings a **My hand** button (the view can no longer be
+    kept current), when it is gone, or when it stays silent although they were pinged."""
     fd = person.fd
     done = over or (lambda: is_over(fd, table_message))
     log = SeatLog(person)
     deadline = time.perf_counter() + timeout
-    view: Reply | None = None
     idle = 0.0  # seconds the open hand view has shown nothing to do without changing
+    reopen = ""  # why the next opening happens
     stale_after = max(4 * patience, 4.0)
     mark = 0  # the newest message id when the hand view was last drawn: later pings are news
     while not done():
@@ -145,6 +159,7 @@ async def play_seat(
                 await ready()
             view = await _open_hand(person, table_message, rng, open_with)
             log.opened += 1
+            log.why_opened.append(reopen or "first")
             log.replies.append(view)
             if view.failed and tolerate is not None and tolerate(view):
                 log.lost.append(view)
@@ -162,7 +177,7 @@ async def play_seat(
         msg = view.message
         assert msg is not None
         if msg.deleted:
-            view = None
+            view, reopen = None, "view gone"
             continue
         if _has_controls(msg):
             if think:
@@ -184,7 +199,7 @@ async def play_seat(
                 view = reply
             else:
                 log.refusals.append(reply.text)
-                view = None
+                view, reopen = None, "refused: " + reply.text[:60]
             continue
         # Nothing to do: wait until pinged, the table moves on or the hand view changes (the bot
         # keeps it current), then look at it again.
@@ -200,6 +215,7 @@ async def play_seat(
                 await ready()
             view = await person.click(button, "My hand")
             log.opened += 1
+            log.why_opened.append("ping button")
             log.replies.append(view)
             if view.failed and tolerate is not None and tolerate(view):
                 log.lost.append(view)
@@ -218,7 +234,7 @@ async def play_seat(
                 if _has_controls(msg) or len(msg.versions) != seen:
                     idle = 0.0
                     continue
-            view = None
+            view, reopen = None, "pinged, nothing to do" if person.pings(mark) else "silent"
             idle = 0.0
     return log
 
