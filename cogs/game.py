@@ -99,15 +99,20 @@ class GameCog(commands.Cog):
             log.exception("Interaction failed: %s", _describe(interaction))
             await self._say(interaction, OOPS)
 
-    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> None:
-        """An ephemeral reply, whether or not the interaction was answered (deferred) already."""
+    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None:
+        """An ephemeral reply, whether or not the interaction was answered (deferred) already; the
+        id of the message it made, when Discord says."""
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
-            else:
-                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+                sent = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,
+                                                       **kwargs)
+                return getattr(sent, "id", None)
+            callback = await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS,
+                                                               **kwargs)
+            return getattr(callback, "message_id", None)
         except discord.HTTPException:
             log.exception("Could not reply to %s", _describe(interaction))
+            return None
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -235,10 +240,10 @@ class GameCog(commands.Cog):
         if was_running:
             await self._say(interaction, f"Welcome back — you have {where} again. Press **My hand** or use `/hand`.")
         else:
-            await self._say(interaction, f"You took {where} ({render.game_title(table)}). Your hand will show up "
-                                         "here when the game starts.")
+            said = await self._say(interaction, f"You took {where} ({render.game_title(table)}). Your hand will "
+                                                "show up here when the game starts.")
             # This answer becomes the person's live hand view once the game starts.
-            self._live(interaction, self._seat_view(table.id, interaction.user.id), lobby=True)
+            self._live(interaction, self._seat_view(table.id, interaction.user.id), lobby=True, message_id=said)
 
     @game.command(name="leave", description="Leave your table (during a game an AI takes your seat).")
     async def game_leave(self, interaction: discord.Interaction) -> None:
@@ -309,9 +314,9 @@ class GameCog(commands.Cog):
                 await self._say(interaction, f"{head} Press **My hand** for your cards.")
                 return
             content, view = hand_view(sv)
-            await self._say(interaction, f"{head}\n{content}", view=view)
+            said = await self._say(interaction, f"{head}\n{content}", view=view)
             view.stop()
-            self._live(interaction, sv)
+            self._live(interaction, sv, message_id=said)
 
     async def _open_thread(self, interaction: discord.Interaction, table: Any) -> Any:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
@@ -445,11 +450,12 @@ class GameCog(commands.Cog):
         if sv.view is None:
             raise TableError(f"The game at table `{table.id}` has not started yet.")
         content, view = hand_view(sv)
-        await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        callback = await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                           allowed_mentions=NO_PINGS)
         # discord.py gives an ephemeral view a 15-minute timeout task that keeps it alive; ours holds
         # only DynamicItems, dispatched by their ids, so let it go at once (no task per hand shown).
         view.stop()
-        self._live(interaction, sv)
+        self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
@@ -463,9 +469,10 @@ class GameCog(commands.Cog):
             raise TableError("Say what to play, e.g. `QS` or `10h`.")
         events = await self.runtime.act(table.id, interaction.user.id, text.strip())
         content, view, sv = self._after_move(table, interaction.user.id, events)
-        await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        callback = await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                           allowed_mentions=NO_PINGS)
         view.stop()  # as in _hand: no 15-minute task per hand shown
-        self._live(interaction, sv)
+        self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @play.autocomplete("cards")
     async def play_cards_autocomplete(
@@ -519,8 +526,8 @@ class GameCog(commands.Cog):
         # Welcome back with the hand itself, kept current from now on.
         sv = self.runtime.seat_view(table.id, interaction.user.id)
         content, view = hand_view(sv)
-        await self._show(interaction, f"👋 Welcome back — you play your seat again.\n{content}", view)
-        self._live(interaction, sv)
+        shown = await self._show(interaction, f"👋 Welcome back — you play your seat again.\n{content}", view)
+        self._live(interaction, sv, message_id=shown)
 
     async def _refresh(self, interaction: discord.Interaction, table_id: str) -> None:
         """The hand view redrawn in place (the Refresh button on a hand view)."""
@@ -534,15 +541,18 @@ class GameCog(commands.Cog):
         self._live(interaction, sv)
 
     # ---- live hand views ---------------------------------------------------------------------
-    async def _show(self, interaction: discord.Interaction, content: str, view: discord.ui.View) -> None:
-        """A hand view as the answer: in place of the hand view the click came from, else new."""
-        message = getattr(interaction, "message", None)
-        flags = getattr(message, "flags", None)
-        if message is not None and getattr(flags, "ephemeral", False):
+    async def _show(self, interaction: discord.Interaction, content: str, view: discord.ui.View) -> int | None:
+        """A hand view as the answer: in place of the hand view the click came from, else new; the
+        id of the message that shows it, when known."""
+        message = _own_message(interaction)
+        if message is not None:
             await interaction.response.edit_message(content=content, view=view, embed=None)
-        else:
-            await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+            view.stop()
+            return int(message.id)
+        callback = await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                           allowed_mentions=NO_PINGS)
         view.stop()
+        return getattr(callback, "message_id", None)
 
     def _seat_view(self, table_id: str, user_id: int) -> Any:
         try:
@@ -550,13 +560,19 @@ class GameCog(commands.Cog):
         except TableError:
             return None
 
-    def _live(self, interaction: discord.Interaction, sv: Any, lobby: bool = False) -> None:
+    def _live(self, interaction: discord.Interaction, sv: Any, lobby: bool = False,
+              message_id: int | None = None) -> None:
         """This interaction was answered with the person's hand view (``lobby``: with their seat in a
-        lobby, to become their hand view when the game starts): keep it current from now on."""
+        lobby, to become their hand view when the game starts): keep it current from now on.
+        ``message_id``: the message that shows it (by default the hand view the click was on)."""
         if self.live is None or sv is None or (sv.view is None and not lobby):
             return
+        if message_id is None:
+            own = _own_message(interaction)
+            message_id = int(own.id) if own is not None else None
         try:
-            self.live.opened(interaction, sv.table.id, interaction.user.id, sv if sv.view is not None else None)
+            self.live.opened(interaction, sv.table.id, interaction.user.id, sv if sv.view is not None else None,
+                             message_id=message_id)
         except Exception:
             log.exception("Could not keep a hand view current: %s", _describe(interaction))
 
@@ -682,7 +698,21 @@ class GameCog(commands.Cog):
 
     async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
         table = self._table(interaction, table_id)
-        events = await self.runtime.act(table.id, interaction.user.id, action, version=version)
+        try:
+            events = await self.runtime.act(table.id, interaction.user.id, action, version=version)
+        except TableError as e:
+            own = _own_message(interaction)
+            if e.code != "stale" or own is None or self.live is None \
+                    or not self.live.shows(table.id, interaction.user.id, int(own.id)):
+                raise
+            # A click on the live view just before it was redrawn (a card dealt, a turn taken by the
+            # clock): it shows the hand as it is now, in place, and stays live.
+            sv = self.runtime.seat_view(table.id, interaction.user.id)
+            content, view = hand_view(sv)
+            await self._show(interaction, f"⚠️ That changed just before your click — here is your hand now.\n"
+                                          f"{content}", view)
+            self._live(interaction, sv)
+            return
         content, view, sv = self._after_move(table, interaction.user.id, events)
         # The hand view the click came from becomes the fresh one (it is this user's ephemeral message).
         await interaction.response.edit_message(content=content, view=view, embed=None)
@@ -842,6 +872,16 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
 
 def _round_numbers(low: int | None, high: int | None) -> list[int]:
     return [n for n in (25, 50, 100) if (low is None or n >= low) and (high is None or n <= high)]
+
+
+def _own_message(interaction: discord.Interaction) -> Any:
+    """The ephemeral message (a hand view) a component interaction came from, else ``None`` (a
+    command, or a button on a public message)."""
+    message = getattr(interaction, "message", None)
+    if message is None or getattr(interaction, "type", None) == discord.InteractionType.application_command:
+        return None
+    flags = getattr(message, "flags", None)
+    return message if getattr(flags, "ephemeral", False) else None
 
 
 def _describe(interaction: discord.Interaction) -> str:

@@ -75,6 +75,7 @@ class LiveView:
     user_id: int
     interaction: Any  # its @original is the hand message
     expires: float  # on LiveViews' clock
+    message_id: int | None = None  # the hand message, when known
     shown: Any = None  # live_key of what the message shows now (None: unknown, edit on next change)
     last_edit: float = -math.inf
     wanted: bool = False
@@ -119,11 +120,13 @@ class LiveViews:
             self._now, self._sleep = clock.now, clock.sleep
 
     # ---- the cog: a person's interaction answered with their hand view -------------------------
-    def opened(self, interaction: Any, table_id: str, user_id: int, sv: Any = None) -> None:
+    def opened(self, interaction: Any, table_id: str, user_id: int, sv: Any = None,
+               message_id: int | None = None) -> None:
         """``interaction`` was just answered with ``user_id``'s hand view at ``table_id`` (``sv``,
-        the seat view it was drawn from): from now on its token keeps that message current."""
+        the seat view it was drawn from; ``message_id``, the message showing it): from now on its
+        token keeps that message current."""
         old = self._views.get((table_id, user_id))
-        v = LiveView(table_id, user_id, interaction, self._now() + self.lifetime - MARGIN,
+        v = LiveView(table_id, user_id, interaction, self._now() + self.lifetime - MARGIN, message_id,
                      shown=live_key(sv) if sv is not None else None)
         if old is not None:
             old.dead = True
@@ -148,6 +151,11 @@ class LiveViews:
             self.drop(table_id, user_id)
             return False
         return True
+
+    def shows(self, table_id: str, user_id: int, message_id: int) -> bool:
+        """Whether ``message_id`` is ``user_id``'s live hand view at this table."""
+        v = self._views.get((table_id, user_id))
+        return v is not None and not v.dead and v.message_id == message_id
 
     def views_of(self, table_id: str) -> list[LiveView]:
         return [v for (tid, _), v in self._views.items() if tid == table_id]

@@ -204,6 +204,7 @@ async def play_seat(
         # Nothing to do: wait until pinged, the table moves on or the hand view changes (the bot
         # keeps it current), then look at it again.
         seen = len(msg.versions)
+        began = time.perf_counter()
         await _wait_for_news(person, table_message if watch_table else None, mark, done, patience, view=msg)
         if done():
             break
@@ -223,18 +224,17 @@ async def play_seat(
             elif view.failed:
                 raise PlayError(f"{person.name}'s hand did not open from the ping: {view.text}")
             continue
+        # Pings read so far are no news any more (one may be for the move just clicked: a person
+        # reacting to their view at once can be faster than the ping).
+        mark = fd.ids.last
         if len(msg.versions) != seen or _has_controls(msg):
             idle = 0.0
             continue
-        idle += patience
-        if idle >= stale_after or (person.pings(mark) and not _has_controls(msg)):
-            # Pinged but the view shows nothing to do (or silent for long): open it again.
-            if person.pings(mark):
-                await _wait_for_news(person, None, fd.ids.last, done, patience, view=msg)
-                if _has_controls(msg) or len(msg.versions) != seen:
-                    idle = 0.0
-                    continue
-            view, reopen = None, "pinged, nothing to do" if person.pings(mark) else "silent"
+        idle += time.perf_counter() - began
+        if idle >= stale_after:
+            # Silent for long although the bot keeps the view current: look again (a fallback the
+            # figures count).
+            view, reopen = None, "silent"
             idle = 0.0
     return log
 
