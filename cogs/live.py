@@ -103,6 +103,7 @@ class LiveViews:
         self._own_clock = now is None and sleep is None
         self.runtime = runtime  # seat views come from it (the cog sets it when the listener could not)
         self._views: dict[tuple[str, int], LiveView] = {}
+        self._by_table: dict[str, dict[int, LiveView]] = {}  # the same views, found by table
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.failures = 0
@@ -136,11 +137,17 @@ class LiveViews:
                 v.shown = None
                 old.task.add_done_callback(lambda _t: self._want(v))
         self._views[(table_id, user_id)] = v
+        self._by_table.setdefault(table_id, {})[user_id] = v
 
     def drop(self, table_id: str, user_id: int) -> None:
         v = self._views.pop((table_id, user_id), None)
         if v is not None:
             v.dead = True
+            mine = self._by_table.get(table_id)
+            if mine is not None:
+                mine.pop(user_id, None)
+                if not mine:
+                    del self._by_table[table_id]
 
     def alive(self, table_id: str, user_id: int) -> bool:
         """Whether ``user_id`` has a hand view at this table that can still be edited."""
@@ -158,7 +165,7 @@ class LiveViews:
         return v is not None and not v.dead and v.message_id == message_id
 
     def views_of(self, table_id: str) -> list[LiveView]:
-        return [v for (tid, _), v in self._views.items() if tid == table_id]
+        return list(self._by_table.get(table_id, {}).values())
 
     # ---- the listener: the table changed ----------------------------------------------------------
     def changed(self, table: Any) -> None:
@@ -167,8 +174,8 @@ class LiveViews:
             if not self.alive(v.table_id, v.user_id):
                 continue
             sv = self._seat_view(v)
-            if sv is None:
-                self.drop(v.table_id, v.user_id)
+            if sv is None or (sv.view is None and render.phase_of(table) == "finished"):
+                self.drop(v.table_id, v.user_id)  # gone, or a lobby that closed without a game
                 continue
             if sv.view is not None and live_key(sv) != v.shown:
                 self._want(v)  # (a lobby seat's view waits for the game to start)
