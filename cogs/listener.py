@@ -17,10 +17,11 @@ from typing import Any
 
 import discord
 
-from cogs import render
+from cogs import render, renderers
 from cogs.components import TableButton, table_view
 from cogs.live import LiveViews
 from engine.core import Event
+from tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -146,12 +147,12 @@ class DiscordListener:
             ch = self.bot.get_partial_messageable(channel_id)
         return ch
 
-    def where(self, table: Any) -> Any:
+    def where(self, table: Table) -> Any:
         """Where a table talks: its thread once it has one, else the channel it was opened in."""
         return self.channel(table.thread_id or table.channel_id)
 
     # ---- Listener ---------------------------------------------------------------------------
-    async def redraw(self, table: Any) -> None:
+    async def redraw(self, table: Table) -> None:
         news: list[tuple[str, int]] = []
         try:
             news = self._watch(table)
@@ -170,14 +171,14 @@ class DiscordListener:
             except Exception:
                 log.exception("Could not tell seat %d of table %s about its missed turns", seat, table.id)
 
-    async def turn(self, table: Any, seats: Sequence[int]) -> None:
+    async def turn(self, table: Table, seats: Sequence[int]) -> None:
         try:
             await self._wait_gate(table.id)
             await self._turn(table, seats)
         except Exception:
             log.exception("Could not post the turn notice of table %s", table.id)
 
-    async def summary(self, table: Any, events: Sequence[Event]) -> None:
+    async def summary(self, table: Table, events: Sequence[Event]) -> None:
         try:
             await self._wait_gate(table.id)
             await self._summary(table, events)
@@ -185,7 +186,7 @@ class DiscordListener:
             log.exception("Could not post the summary of table %s", table.id)
 
     # ---- the work ---------------------------------------------------------------------------
-    async def _redraw(self, table: Any) -> None:
+    async def _redraw(self, table: Table) -> None:
         if table.message_id is None:
             return  # /game new posts the first message and records its id
         channel = self.channel(table.channel_id)
@@ -194,7 +195,7 @@ class DiscordListener:
         await self.budget.take()  # before rendering: the table may have moved on while waiting
         watch = self._watches.get(table.id)
         with render.clock_notes(watch.notes if watch is not None else ()):
-            rendered = render.table_message(table)
+            rendered = renderers.table_message(table)
         view = table_view(table)
         try:
             await channel.get_partial_message(table.message_id).edit(
@@ -208,7 +209,7 @@ class DiscordListener:
             )
             table.message_id = msg.id
 
-    async def _turn(self, table: Any, seats: Sequence[int]) -> None:
+    async def _turn(self, table: Table, seats: Sequence[int]) -> None:
         # Notices are delivered in order, and may wait behind Discord's rate limit (5 messages per
         # 5 s in a thread) and the REST budget: one whose turn has been taken meanwhile would ping
         # for nothing, so who is still due is asked again after every wait.
@@ -232,7 +233,7 @@ class DiscordListener:
             if not people:
                 return
             button = not all(live.get(s, False) for s in people)
-            text = render.turn_notice(table, people, live=not button)
+            text = renderers.turn_notice(table, people, live=not button)
             if button:
                 self._notices[table.id] = await where.send(text, view=_buttons(table.id, "hand"),
                                                            allowed_mentions=USER_PINGS)
@@ -240,7 +241,7 @@ class DiscordListener:
                 self._notices[table.id] = await where.send(text, allowed_mentions=USER_PINGS)
 
     # ---- missed turns and moves made by the clock ------------------------------------------------
-    def _watch(self, table: Any) -> list[tuple[str, int]]:
+    def _watch(self, table: Table) -> list[tuple[str, int]]:
         """Compare the table with what the last redraw saw: a line on the table for every move the
         clock made for a person, and the seats to warn (second missed turn in a row) or to tell that
         the AI plays for them now (third).  Only public facts are used: who moved, that the clock
@@ -278,7 +279,7 @@ class DiscordListener:
         del w.notes[:-NOTES_KEPT]
         return news
 
-    def _clock_note(self, table: Any, seat: int, code: str, events: Sequence[Event],
+    def _clock_note(self, table: Table, seat: int, code: str, events: Sequence[Event],
                     used: set[int]) -> tuple[Event | None, str, bool]:
         """The table's line for a move the clock made: the public event of that move, reworded
         ("Ali's time ran out — played 4♣."), or a plain line after the newest event when the move
@@ -298,13 +299,13 @@ class DiscordListener:
                          and not any(hasattr(x, "code") for x in e.data)), None)
         if pick is not None:
             used.add(pick)
-            text = render.event_text(table, events[pick])
+            text = renderers.event_text(table, events[pick])
             if text:
                 rest = text[len(name) + 1:] if text.startswith(name + " ") else text
                 return events[pick], f"⏰ {name}'s time ran out — {rest}", True
         return (events[-1] if events else None), f"⏰ {name}'s time ran out — a safe move was made for them.", False
 
-    async def _seat_notice(self, table: Any, kind: str, seat: int) -> None:
+    async def _seat_notice(self, table: Table, kind: str, seat: int) -> None:
         """The second missed turn in a row: a warning; the third: the AI plays the seat now, and
         how to come back.  One short ping each, in the table's thread."""
         s = table.seats[seat]
@@ -327,8 +328,8 @@ class DiscordListener:
                     "the AI plays your seat until you press **I'm back**.")
             await where.send(text, view=_buttons(table.id, "hand"), allowed_mentions=USER_PINGS)
 
-    async def _summary(self, table: Any, events: Sequence[Event]) -> None:
-        rendered = render.summary(table, [e for e in events if e.to is None])
+    async def _summary(self, table: Table, events: Sequence[Event]) -> None:
+        rendered = renderers.summary(table, [e for e in events if e.to is None])
         over = render.phase_of(table) == "finished"
         if over:
             async with self._lock(table.id):
