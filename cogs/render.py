@@ -659,11 +659,16 @@ def unplayable(sv: Any) -> list[str]:
     """Codes of the person's cards that no action of their decision uses (a card-by-card choice
     only: a pick offers its own cards)."""
     d, hand = sv.decision, (sv.view or {}).get("hand") or []
-    if d is None or d.pick or not d.actions or not hand:
+    if d is None or d.pick or not d.actions or not hand or d.kind not in RESTRICTED_KINDS:
         return []
+    if any(a.kind != d.kind and a.cards for a in d.actions):
+        return []  # cards used in several kinds of move (Siege's turn): none is "unplayable" as such
     used = {c.code for a in d.actions for c in a.cards}
     return [code for code in dict.fromkeys(hand) if code not in used]
 
+
+#: Decisions where a card may be unplayable for a reason worth a line (a Siege turn mixes kinds).
+RESTRICTED_KINDS = frozenset({"play", "call"})
 
 # (id of the state, version, seat, card) -> (the state, the reason): asked once per state and card,
 # the state kept with its answer so a recycled id can never hit (test tables share ids and versions).
@@ -685,10 +690,9 @@ def restriction(sv: Any) -> str | None:
     try:
         state = table.state
         copy = type(state).from_dict(state.to_dict())
-        try:
-            action = Action(d.kind, (card(cards[0]),))
-        except Exception:  # a game's own cards: let it read the code
-            action = copy.parse_action(sv.seat, f"{d.kind} {cards[0]}")
+        # The game reads the code (its own cards: a Dalmuti D8 is not the 8♦); the engine's refusal,
+        # whether it comes from reading or from applying, is the reason.
+        action = copy.parse_action(sv.seat, f"{d.kind} {cards[0]}")
         copy.apply(sv.seat, action)
     except IllegalAction as e:
         why = e.reason
