@@ -222,7 +222,9 @@ class DiscordListener:
             return
         # A person whose hand view is live sees their turn there (edited now); the others get a
         # My hand button on the ping itself, which opens a fresh live view in the thread.
-        live = {s: await self.live.push(table, table.seats[s].user_id) for s in due()}
+        pinged = due()
+        shown = await asyncio.gather(*(self.live.push(table, table.seats[s].user_id) for s in pinged))
+        live = dict(zip(pinged, shown, strict=True))
         async with self._lock(table.id):
             await self._drop_notice(table.id)
             where = self.where(table)
