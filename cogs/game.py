@@ -704,8 +704,9 @@ class GameCog(commands.Cog):
         except TableError as e:
             own = _own_message(interaction)
             if e.code != "stale" or own is None or self.live is None \
-                    or not self.live.shows(table.id, interaction.user.id, int(own.id)):
-                raise
+                    or not self.live.shows(table.id, interaction.user.id, int(own.id)) \
+                    or _moved_since(table, interaction.user.id, version):
+                raise  # (a second click on the same view: the first one's answer stays as it is)
             # A click on the live view just before it was redrawn (a card dealt, a turn taken by the
             # clock): it shows the hand as it is now, in place, and stays live.
             sv = self.runtime.seat_view(table.id, interaction.user.id)
@@ -873,6 +874,17 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
 
 def _round_numbers(low: int | None, high: int | None) -> list[int]:
     return [n for n in (25, 50, 100) if (low is None or n >= low) and (high is None or n <= high)]
+
+
+def _moved_since(table: Table, user_id: int, version: int) -> bool:
+    """Whether the person made a move of their own after ``version`` (a double click)."""
+    seat = table.seat_of(user_id)
+    for e in reversed(table.log):
+        if e.seq <= version:
+            return False
+        if e.seat == seat and not e.auto:
+            return True
+    return False
 
 
 def _own_message(interaction: discord.Interaction) -> Any:
