@@ -19,6 +19,7 @@ import discord
 
 from cogs import render, renderers
 from cogs.components import TableButton, table_view
+from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews
 from engine.core import Event
 from tables.table import Table
@@ -342,8 +343,12 @@ class DiscordListener:
             return
         where = self.where(table)
         if where is not None:
+            if over:
+                await add_rating_changes(self.bot, table, rendered)
             await self.budget.take()
-            await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+            sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+            if over:
+                attach_picture_later(self.budget, table, sent, rendered)
 
     async def _drop_notice(self, table_id: str) -> None:
         old = self._notices.pop(table_id, None)
