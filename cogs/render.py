@@ -93,6 +93,15 @@ def clean(name: str) -> str:
     return discord.utils.escape_markdown(name)
 
 
+def code_span(text: str) -> str:
+    """``text`` from outside (a program's answer) shown verbatim in a code span.  Inside one,
+    Discord renders no markdown, links or mentions; a backtick would close it early and let the
+    rest render (a masked link, say), so backticks become a look-alike that cannot.  Line breaks
+    and control characters become ``?``."""
+    shown = "".join(ch if ch.isprintable() else "?" for ch in str(text)).replace("`", "\u02cb")
+    return f"`{shown}`" if shown.strip() else "`?`"
+
+
 def seat_name(table: Table, seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(table.seats):
         return "nobody"

@@ -59,3 +59,10 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     # People open their hand once and click; the bot keeps their views current through tokens.
     assert positive(f["interactions_per_person_move"]) and positive(f["live_view_edits_per_hand"])
     assert 0 < f["non_interaction_rest_calls_per_hand"] <= f["rest_calls_per_hearts_hand"]
+
+
+def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:
+    f = run_bench("soak.py", "--games", "1", "--kills", "1", timeout=240.0)
+    assert f["games"] == 1 and f["kills"] == 1 and f["games_checked"] == 1, f
+    assert f["kills_survived"] == 1 and f["actions_lost"] == 0 and f["actions_doubled"] == 0, f
+    assert f["leftover_processes"] == 0 and f["errors"] == [] and f["problems"] == [], f
