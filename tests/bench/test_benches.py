@@ -57,6 +57,9 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == [] and f["provoked_429"] == 0
     assert positive(f["interaction_p50_ms"]) and f["interaction_p99_ms"] >= f["interaction_p50_ms"]
     assert positive(f["rest_calls_per_hearts_hand"]) and f["max_edits_per_message_5s"] >= 1
+    # People open their hand once and click; the bot keeps their views current through tokens.
+    assert positive(f["interactions_per_person_move"]) and positive(f["live_view_edits_per_hand"])
+    assert 0 < f["non_interaction_rest_calls_per_hand"] <= f["rest_calls_per_hearts_hand"]
 
 
 def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:
