@@ -21,6 +21,7 @@ from typing import Any
 
 import discord
 
+from cogs import options
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import Action, Decision, Event
 
@@ -103,9 +104,13 @@ def phase_of(table: Any) -> str:
 
 
 def options_line(table: Any) -> str:
-    opts = " · ".join(f"{k} `{v}`" for k, v in (table.options or {}).items())
-    speed = f"speed `{table.speed}`"
-    return f"{opts} · {speed}" if opts else speed
+    """The table's settings in plain words ("moon: the others get 26 · normal timers")."""
+    return options.settings_line(table.game, table.options, table.speed)
+
+
+def plural(n: Any, word: str, words: str | None = None) -> str:
+    """``1 card``, ``3 cards``."""
+    return options.plural(n, word, words)
 
 
 def game_title(table: Any) -> str:
@@ -155,6 +160,8 @@ class Renderer:
     a game's own renderer overrides the parts it can say better."""
 
     lowest_wins = False
+    #: What a final score counts, spelled out in the standings ("12 points").
+    unit = "point"
     #: Public events that start a new deal: recent lines never reach back past the last one.
     new_round_events: frozenset[str] = frozenset({"deal"})
     #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the
@@ -183,6 +190,8 @@ class Renderer:
         lo, hi = table.min_seats, table.max_seats
         players = f"{lo}" if lo == hi else f"{lo}–{hi}"
         e.add_field(name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines) or "—", inline=False)
+        e.add_field(name="Options a table accepts (`/game new … options:`)",
+                    value=options.accepted_line(table.game)[:1024], inline=False)
         e.set_footer(text=f"{players} players. Join, or let the host add AIs and press Start "
                           f"(empty seats become AIs). /game rules {table.game} for the rules.")
         return Rendered(embed=e)
@@ -270,20 +279,25 @@ class Renderer:
         return sorted(rows)
 
     def standings_text(self, table: Any) -> str:
+        """The final standings, the same shape in every game: one line per player, best first, a
+        medal per place (tied players share one, and the next place takes the next medal:
+        🥇 🥇 🥈), the score in the game's own unit, then how to replay the game."""
         rows = self.standings(table)
         if not rows:
-            return f"The table was closed before the game started.\nSeed: `{table.seed}`"
+            return "The table was closed before the game started."
         lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
+        places = sorted({place for place, _, _ in rows})
         for place, seat, score in rows:
-            medal = MEDALS.get(place, f"{place}.")
+            rank = places.index(place) + 1
+            medal = MEDALS.get(rank, f"{rank}.")
             pts = "" if score is None else f" — {self.score_text(table, seat, score)}"
             lines.append(f"{medal} {player_name(table, seat)}{pts}")
-        lines.append(f"Seed: `{table.seed}` (replay it with the same seed and the game log)")
+        lines.append(f"Replay: `/game replay id:{table.id}`")
         return "\n".join(lines)
 
     def score_text(self, table: Any, seat: int, score: Any) -> str:
-        """A final score as the standings show it (a rank, a count of cards…)."""
-        return str(score)
+        """A final score as the standings show it, its unit spelled out (``12 points``, ``rank Q``)."""
+        return plural(score, self.unit)
 
     # -- public: end of hand / game --
     def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
@@ -310,6 +324,11 @@ class Renderer:
 
     def own_text(self, table: Any, event: Event) -> str | None:
         return self.event_text(table, event)
+
+    def ack_line(self, table: Any, seat: int, events: Sequence[Event]) -> str:
+        """The line heading the refreshed hand view after a move: ✅ and what was done (a game
+        overrides it where ✅ would be wrong, as on a fight the player lost)."""
+        return f"✅ {self.ack(table, seat, events)}"
 
     # -- public: turn notice --
     def turn_notice(self, table: Any, seats: Sequence[int]) -> str:
@@ -463,7 +482,7 @@ class HeartsRenderer(Renderer):
             else:
                 mark = "·"
             hand_pts = points[i] if i < len(points) else 0
-            cards = f" · {left[i]} cards" if i < len(left) else ""
+            cards = f" · {plural(left[i], 'card')}" if i < len(left) else ""
             lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
                          f"(+{hand_pts} this hand){cards}")
         return "\n".join(lines)
@@ -497,7 +516,7 @@ class HeartsRenderer(Renderer):
         if k == "game_end":
             best = min(d)
             winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
-            return f"Game over — {winners} won with {best}."
+            return f"Game over — {winners} won with {plural(best, 'point')}."
         return super().event_text(table, event)
 
     def own_text(self, table: Any, event: Event) -> str | None:

@@ -21,6 +21,7 @@ from cogs.render import (
     labels,
     phase_of,
     player_name,
+    plural,
     seat_badge,
     seat_name,
     table_title,
@@ -40,7 +41,8 @@ def winning_card(cards: Sequence[Any]) -> Any:
 
 
 class TricksRenderer(Renderer):
-    # For people the lobby suggests short games; 1000 (the default, as in the seed) is for programs.
+    # For people the lobby suggests short games (a table defaults to 50, cogs/options.py); 1000, the
+    # engine's default as in the seed, is for program contests.
     lobby_values = {"target": (25, 50, 100, 1000)}
 
     # -- public --------------------------------------------------------------------------------
@@ -73,7 +75,7 @@ class TricksRenderer(Renderer):
         for i in range(len(table.seats)):
             mark = "▶" if i == turn and pv.get("phase") == "play" else "·"
             tricks = won[i] if i < len(won) else 0
-            extra = f" · {left[i]} cards" if i < len(left) else ""
+            extra = f" · {plural(left[i], 'card')}" if i < len(left) else ""
             if i < len(bad) and bad[i]:
                 extra += f" · {bad[i]} bad card{'s' if bad[i] != 1 else ''}"
             lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
@@ -105,7 +107,7 @@ class TricksRenderer(Renderer):
         if k == "game_end":
             best = max(d)
             winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
-            return f"Game over — {winners} won with {best}."
+            return f"Game over — {winners} won with {plural(best, 'point')}."
         return super().event_text(table, event)
 
     def own_text(self, table: Any, event: Event) -> str | None:
