@@ -18,7 +18,8 @@ async def test_whole_tricks_game(h: Harness) -> None:
     assert table.state.is_over and not table.ended_early
     assert tally.moves["button"] >= 13  # two people, at least one whole hand
     final = h.table_message(table).text
-    assert "Final standings" in final and f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final
+    assert "Final standings" in final
+    assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final
     thread = h.where(table)
     assert any("End of hand 1" in m.text for m in thread.sent)
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
