@@ -15,6 +15,7 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -68,6 +69,19 @@ def playable() -> dict[str, engine.core.GameEntry]:
     """Games a table can be opened for: in the engine AND drawn by a renderer of their own (a game
     whose engine lands before its Discord screens stays "coming soon")."""
     return {name: e for name, e in engine.games().items() if name in render.RENDERERS}
+
+
+def replay_standings(record: Any, outcome: Any) -> list[str]:
+    """A replay's final standings in the shape the table showed them: medals shared by ties, each
+    score in the game's unit."""
+    if outcome is None:
+        return standings(record, outcome)
+    r = render.renderer_for(record.game)
+    order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
+    table = SimpleNamespace(id=record.id, game=record.game)
+    marks = render.medals([outcome.places[s] for s in order])
+    return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
+            for m, s in zip(marks, order, strict=True)]
 
 
 def game_over(table: Any) -> str:
@@ -392,7 +406,7 @@ class GameCog(commands.Cog):
         outcome = state.outcome()
         title = GAMES.get(record.game, record.game.capitalize())
         lines = [f"**{'Final standings' if outcome is not None else 'Standings when it ended'}**"]
-        lines += standings(record, outcome)
+        lines += replay_standings(record, outcome)
         hands = recap(record, events)
         if hands:
             lines += ["", "**Hand by hand**", *hands]

@@ -99,6 +99,13 @@ def player_name(table: Any, seat: int) -> str:
     return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
 
 
+def medals(places: Sequence[int]) -> list[str]:
+    """A medal per place, tied places sharing one and the next place taking the next medal
+    (places 1, 1, 3, 4 → 🥇 🥇 🥈 🥉); past the third, ``4.``, ``5.``…"""
+    distinct = sorted(set(places))
+    return [MEDALS.get(distinct.index(p) + 1, f"{distinct.index(p) + 1}.") for p in places]
+
+
 def phase_of(table: Any) -> str:
     return str(getattr(table.phase, "value", table.phase))
 
@@ -286,10 +293,7 @@ class Renderer:
         if not rows:
             return "The table was closed before the game started."
         lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
-        places = sorted({place for place, _, _ in rows})
-        for place, seat, score in rows:
-            rank = places.index(place) + 1
-            medal = MEDALS.get(rank, f"{rank}.")
+        for medal, (_, seat, score) in zip(medals([place for place, _, _ in rows]), rows, strict=True):
             pts = "" if score is None else f" — {self.score_text(table, seat, score)}"
             lines.append(f"{medal} {player_name(table, seat)}{pts}")
         lines.append(f"Replay: `/game replay id:{table.id}`")
