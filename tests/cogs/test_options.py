@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from cogs import options, render
+from cogs import options, renderers
 from cogs.game import option_choices
 from engine.tricks import Tricks
 from tables.table import Phase, Seat, Table
@@ -108,7 +108,7 @@ def test_the_footer_of_a_running_table_words_its_options() -> None:
     t = Table(id="ABC234", game="koth", options=g.read_options({"dead_hand_multiplier": 3}), speed="normal",
               guild_id=1, channel_id=2, host_id=10, seats=seats, phase=Phase.RUNNING, seed=1)
     t.state = g.create(5, t.options, seed=1)
-    footer = render.table_message(t).embed.footer.text
+    footer = renderers.table_message(t).embed.footer.text
     assert "dead hand ×3" in footer and "normal timers" in footer
     assert "dead_hand_multiplier" not in footer and "called_copy" not in footer
 

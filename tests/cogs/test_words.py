@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import engine
-from cogs import render
+from cogs import renderers
 from engine.core import Event, Outcome
 from engine.dalmuti import Dalmuti
 from engine.siege import BY_CODE, Siege
@@ -40,12 +40,12 @@ def test_one_card_is_one_card_in_every_seat_line() -> None:
         t = table_of(game, n)
         t.state = SimpleNamespace(public_view=lambda pv=pv: pv)
         t.to_act = lambda: ()  # type: ignore[method-assign]
-        text = render.renderer_for(game).seat_lines(t, pv)
+        text = renderers.renderer_for(game).seat_lines(t, pv)
         assert "1 card" in text and "1 cards" not in text and "2 cards" in text, (game, text)
 
 
 def test_no_next_hand_after_the_last_hand_of_dalmuti() -> None:
-    r = render.renderer_for("dalmuti")
+    r = renderers.renderer_for("dalmuti")
     out = Event("out", 0, (1,))
     play = Event("play", 0, (Dalmuti.create(5, {}, seed=3).all_cards()[0],))
     last = table_of("dalmuti", 5, Dalmuti.create(5, {"hands": 1}, seed=3), hands=1)
@@ -66,7 +66,7 @@ def siege_table(state: Siege | None = None) -> Table:
 
 
 def test_siege_confirms_what_was_done_not_the_step() -> None:
-    r = render.renderer_for("siege")
+    r = renderers.renderer_for("siege")
     t = siege_table()
     queen = BY_CODE["QX"]
     # Starting a pile during the attack step ends that step too: the player hears about the pile.
@@ -76,7 +76,7 @@ def test_siege_confirms_what_was_done_not_the_step() -> None:
 
 
 def test_siege_fights_say_who_won_and_a_won_attack_spends_the_pile() -> None:
-    r = render.renderer_for("siege")
+    r = renderers.renderer_for("siege")
     t = siege_table()
     five, six = BY_CODE["5X"], BY_CODE["6H"]
     attack = Event("attack", 0, (2, 1, 1, 4, 6))
@@ -88,7 +88,7 @@ def test_siege_fights_say_who_won_and_a_won_attack_spends_the_pile() -> None:
 
 
 def test_siege_summary_counts_rounds_in_words() -> None:
-    r = render.renderer_for("siege")
+    r = renderers.renderer_for("siege")
     kings = [["2H"], [], [], []]
     for rounds, words in ((2, "after 1 round:"), (4, "after 3 rounds:")):
         pv = {"round": rounds, "kings": kings, "winner": None, "suits": ["H", "S", "D", "C"]}
