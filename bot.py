@@ -22,6 +22,7 @@ Importing this module has no side effects: tests import it.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -34,10 +35,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import USER_PINGS, DiscordListener, RestBudget
 from cogs.stats import StatsCog
+from tables.offers import Limits
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
@@ -75,6 +78,10 @@ class Config:
     # name -> command line: the only programs the bot ever runs (DECKHAND_PROGRAMS).
     programs: dict[str, str] = field(default_factory=dict)
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
+    # Caps per person, per server and on program processes (0: none).
+    limits: Limits = field(default_factory=Limits)
+    # Card faces as application emoji, synced in the background at start-up (off: cards stay text).
+    card_emoji: bool = True
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -118,8 +125,28 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     except ValueError:
         raise ConfigError(f"DECKHAND_PROGRAM_TIMEOUT must be a number of seconds above 0 (at most 60), "
                           f"not {raw_timeout!r}.") from None
+    limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
     return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
-                  retention_days=retention_days, programs=programs, program_timeout=program_timeout)
+                  retention_days=retention_days, programs=programs, program_timeout=program_timeout,
+                  limits=limits)
+
+
+LIMIT_VARIABLES = {
+    "tables_per_person": "DECKHAND_MAX_TABLES_PER_PERSON",
+    "running_per_server": "DECKHAND_MAX_GAMES_PER_SERVER",
+    "programs": "DECKHAND_MAX_PROGRAMS",
+}
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = (env.get(name) or "").strip()
+    try:
+        value = int(raw) if raw else default
+        if value < 0:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number (0 for no limit), not {raw!r}.") from None
+    return value
 
 
 class DeckhandListener(DiscordListener):
@@ -154,6 +181,7 @@ class Deckhand(commands.Bot):
         # The bot process (main) freezes its start-up heap; a test process running many bots does not.
         self.freeze_heap = freeze_heap
         self.runtime: Runtime | None = None
+        self.emoji_task: asyncio.Task[str] | None = None
 
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
@@ -164,8 +192,17 @@ class Deckhand(commands.Bot):
             options["programs"] = ProgramSettings(dict(self.config.programs), timeout=self.config.program_timeout,
                                                   cwd=str(HERE))
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
+        options["limits"] = self.config.limits
         options.update(self.runtime_options)
-        self.runtime = Runtime(listener=DeckhandListener(self, budget=RestBudget()), **options)
+        if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
+            options["limits"] = Limits(**options["limits"])
+        budget = RestBudget()
+        self.runtime = Runtime(listener=DeckhandListener(self, budget=budget), **options)
+        # Cards read as text until this background sync has every face as an emoji (never waited on).
+        card_emoji.REGISTRY.clear()
+        if self.config.card_emoji:
+            self.emoji_task = asyncio.create_task(card_emoji.sync_card_emoji(self, take=budget.take),
+                                                  name="deckhand-card-emoji")
         await self.add_cog(GameCog(self.runtime))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
@@ -192,6 +229,9 @@ class Deckhand(commands.Bot):
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def close(self) -> None:
+        if self.emoji_task is not None:
+            self.emoji_task.cancel()
+            card_emoji.REGISTRY.clear()  # its ids belong to this login (tests run many bots in one process)
         if self.runtime is not None:
             try:
                 await self.runtime.close()

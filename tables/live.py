@@ -109,6 +109,11 @@ class Live:
     snap_version: int = 0
     snap_due: bool = False
     results_saved: bool = False
+    # After a failed write: no deadline or AI move before ``hold_until`` (the back-off doubles up
+    # to a cap while writes keep failing), and the failure logged at most once a minute.
+    hold_until: float = 0.0
+    backoff: float = 0.0
+    failure_logged_at: float | None = None
     # -- tables.program_seats: the program seats' processes, while the game runs
     programs: TablePrograms | None = None
 

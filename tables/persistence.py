@@ -28,6 +28,10 @@ log = logging.getLogger("deckhand.tables")
 SNAPSHOT_EVERY = 200  # actions between state snapshots, besides one at every new deal
 NOT_SAVED = "Sorry — I could not save that just now, so it did not happen. Please try again."
 MOVED = "This table is now being run by another Deckhand process; try again in a moment."
+# A table whose writes fail waits this long before its next automatic move, doubling up to the cap.
+BACKOFF_FIRST = 1.0
+BACKOFF_MAX = 60.0
+LOG_FAILURE_EVERY = 60.0  # seconds between two logged write failures of one table
 
 # resume(table, live, stored record, since): bring a table rebuilt from the storage back to life.
 Resume = Callable[[Table, Live, dict[str, Any], dict[int, int]], None]
@@ -103,9 +107,16 @@ class Persistence:
             self.forget(t)
             raise TableError(MOVED, "moved") from None
         except Exception:
-            log.exception("Could not store table %s at version %d", t.id, t.version)
+            self._failed(t, live)
             await self._restore(t, live)
+            t.paused = True
             raise TableError(NOT_SAVED, "not_saved") from None
+        if live.backoff:
+            log.warning("Table %s is saved again; the game goes on", t.id)
+            live.backoff, live.hold_until, live.failure_logged_at = 0.0, 0.0, None
+            if t.paused:
+                t.paused = False
+                self.delivery.redraw(t)
         live.rev += 1
         live.saved_version = t.version
         live.saved_log = len(t.log)
@@ -113,6 +124,19 @@ class Persistence:
             live.snap_version = t.version
             live.snap_due = False
         live.results_saved = live.results_saved or ended
+
+    def _failed(self, t: Table, live: Live) -> None:
+        """A write failed (a full disk, say): hold the table's automatic moves back for a while —
+        retrying at once would only fail again, in a loop — and log it, but not every time."""
+        now = self.clock.now()
+        live.backoff = min(live.backoff * 2, BACKOFF_MAX) if live.backoff else BACKOFF_FIRST
+        live.hold_until = now + live.backoff
+        if live.failure_logged_at is None or now - live.failure_logged_at >= LOG_FAILURE_EVERY:
+            live.failure_logged_at = now
+            log.exception("Could not store table %s at version %d; the table waits %.0f s before trying "
+                          "again (logged at most once a minute)", t.id, t.version, live.backoff)
+        else:
+            log.debug("Could not store table %s at version %d (again)", t.id, t.version)
 
     async def commit_quietly(self, t: Table) -> None:
         """:meth:`commit` for background work (AI, deadlines): a failure is logged, not raised."""

@@ -201,6 +201,8 @@ class Turns:
     def _arm_deadlines(self, t: Table) -> None:
         live = self._live(t)
         earliest = min(t.deadlines.values(), default=None)
+        if earliest is not None and live.hold_until > earliest:
+            earliest = live.hold_until  # the last write failed: an overdue deadline waits too
         task = live.deadline_task
         current = asyncio.current_task()
         if earliest is not None and earliest == live.deadline_at and task is not None:
@@ -240,7 +242,11 @@ class Turns:
                 if seat.missed >= MISSES_TO_AWAY:
                     seat.away = True
                 try:
-                    events.extend(self.auto_apply(t, s))
+                    forced = t.state.timeout_action(s)
+                    if forced is not None:
+                        events.extend(self.apply(t, s, forced, auto=True))
+                    else:
+                        events.extend(self.auto_apply(t, s))
                 except Exception:
                     log.exception("Safe move failed at table %s seat %d; leaving it to the player", t.id, s)
                     t.deadlines.pop(s, None)  # never retry in a loop
@@ -258,7 +264,8 @@ class Turns:
 
     # ==== AI moves =============================================================================
     async def _ai_move(self, t: Table, live: Live, version: int) -> None:
-        pause = self.clock.sleep(self.ai_delay) if self.ai_delay > 0 else asyncio.sleep(0)
+        delay = max(self.ai_delay, live.hold_until - self.clock.now())
+        pause = self.clock.sleep(delay) if delay > 0 else asyncio.sleep(0)
         answers: dict[int, Any] = {}
         if live.programs is None:
             await pause

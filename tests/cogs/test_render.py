@@ -169,3 +169,11 @@ async def test_rest_budget_spaces_requests_to_its_rate() -> None:
     for _ in range(4):
         await budget.take()
     assert len(slept) == 1
+
+
+def test_a_table_that_cannot_save_says_it_is_paused() -> None:
+    t = hearts_table(phase=Phase.RUNNING, seed=99)
+    t.state = Hearts.create(4, {}, seed=5)
+    assert "cannot save" not in renderers.table_message(t).text()
+    t.paused = True
+    assert render.PAUSED in renderers.table_message(t).text()
