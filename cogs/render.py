@@ -113,13 +113,6 @@ def player_name(table: Table, seat: int) -> str:
     return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
 
 
-def medals(places: Sequence[int]) -> list[str]:
-    """A medal per place, tied places sharing one and the next place taking the next medal
-    (places 1, 1, 3, 4 → 🥇 🥇 🥈 🥉); past the third, ``4.``, ``5.``…"""
-    distinct = sorted(set(places))
-    return [MEDALS.get(distinct.index(p) + 1, f"{distinct.index(p) + 1}.") for p in places]
-
-
 def phase_of(table: Table) -> str:
     return str(getattr(table.phase, "value", table.phase))
 
@@ -132,6 +125,13 @@ def options_line(table: Table) -> str:
 def plural(n: Any, word: str, words: str | None = None) -> str:
     """``1 card``, ``3 cards``."""
     return options.plural(n, word, words)
+
+
+def medals(places: Sequence[int]) -> list[str]:
+    """A medal per place, tied places sharing one and the next place taking the next medal
+    (places 1, 1, 3, 4 → 🥇 🥇 🥈 🥉); past the third, ``4.``, ``5.``…"""
+    distinct = sorted(set(places))
+    return [MEDALS.get(distinct.index(p) + 1, f"{distinct.index(p) + 1}.") for p in places]
 
 
 def game_title(table: Table) -> str:
@@ -174,13 +174,13 @@ class Renderer:
     a game's own renderer overrides the parts it can say better."""
 
     lowest_wins = False
-    #: What a final score counts, spelled out in the standings ("12 points").
-    unit = "point"
     #: Public events that start a new deal: recent lines never reach back past the last one.
     new_round_events: frozenset[str] = frozenset({"deal"})
     #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the
     #: engine's default and round numbers otherwise).
     lobby_values: dict[str, tuple[Any, ...]] = {}
+    #: What a final score counts, spelled out in the standings ("12 points").
+    unit = "point"
 
     # -- public: the table message --
     def table_message(self, table: Table) -> Rendered:

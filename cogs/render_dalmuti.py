@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from cogs.emoji import card_markup
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -22,7 +23,6 @@ from cogs.render import (
     Renderer,
     phase_of,
     player_name,
-    plural,
     seat_badge,
     seat_name,
     table_title,

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -25,7 +26,6 @@ from cogs.render import (
     labels,
     phase_of,
     player_name,
-    plural,
     seat_badge,
     seat_name,
     table_title,

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RECENT_LINES,
@@ -24,7 +25,6 @@ from cogs.render import (
     options_line,
     phase_of,
     player_name,
-    plural,
     seat_badge,
     seat_name,
     table_title,

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -21,7 +22,6 @@ from cogs.render import (
     labels,
     phase_of,
     player_name,
-    plural,
     seat_badge,
     seat_name,
     table_title,
@@ -43,8 +43,7 @@ def winning_card(cards: Sequence[Any]) -> Any:
 
 
 class TricksRenderer(Renderer):
-    # For people the lobby suggests short games (a table defaults to 50, cogs/options.py); 1000, the
-    # engine's default as in the seed, is for program contests.
+    # For people the lobby suggests short games; 1000 (the default, as in the seed) is for programs.
     lobby_values = {"target": (25, 50, 100, 1000)}
 
     # -- public --------------------------------------------------------------------------------
