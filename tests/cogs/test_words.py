@@ -38,7 +38,7 @@ def test_one_card_is_one_card_in_every_seat_line() -> None:
     for game, pv in pvs.items():
         n = len(pv["cards_left"])
         t = table_of(game, n)
-        t.state = SimpleNamespace(public_view=lambda pv=pv: pv)
+        t.state = SimpleNamespace(public_view=lambda pv=pv: pv, to_act=lambda: ())
         t.to_act = lambda: ()  # type: ignore[method-assign]
         text = renderers.renderer_for(game).seat_lines(t, pv)
         assert "1 card" in text and "1 cards" not in text and "2 cards" in text, (game, text)
