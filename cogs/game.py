@@ -15,6 +15,7 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -22,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from cogs import options as table_options
 from cogs import render, renderers
 from cogs.components import (
     MARK,
@@ -39,7 +41,7 @@ from tables.ids import normalise
 from tables.live import SeatView
 from tables.replay import recap, standings
 from tables.runtime import Runtime, TableError
-from tables.table import SPEEDS, Phase, Table
+from tables.table import Phase, Table
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ log = logging.getLogger(__name__)
 GAMES = {"hearts": "Hearts", "tricks": "Tricks", "dalmuti": "The Great Dalmuti", "koth": "King of the Hill",
          "siege": "Siege"}
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
-SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in SPEEDS]
+SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
 MAX_CHOICES = 25
 NO_PINGS = discord.AllowedMentions.none()
 OOPS = "Sorry — something went wrong on my side. It has been logged; please try again."
@@ -69,6 +71,27 @@ def playable() -> dict[str, engine.core.GameEntry]:
     """Games a table can be opened for: in the engine AND drawn by a renderer of their own (a game
     whose engine lands before its Discord screens stays "coming soon")."""
     return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}
+
+
+def replay_standings(record: Any, outcome: Any) -> list[str]:
+    """A replay's final standings in the shape the table showed them: medals shared by ties, each
+    score in the game's unit."""
+    if outcome is None:
+        return standings(record, outcome)
+    r = renderers.renderer_for(record.game)
+    order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
+    table = SimpleNamespace(id=record.id, game=record.game)
+    marks = render.medals([outcome.places[s] for s in order])
+    return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
+            for m, s in zip(marks, order, strict=True)]
+
+
+def game_over(table: Any) -> str:
+    """What a player hears when they ask for their hand after the game: it is over, where to look."""
+    if table.state is None:
+        return f"Table `{table.id}` was closed before its game started. Open a new one with `/game new`."
+    return (f"The game at table `{table.id}` is over — the final standings are on its table message. "
+            f"Replay: `/game replay id:{table.id}`. Open a new table with `/game new`.")
 
 
 def coming_soon(game: str) -> str:
@@ -157,11 +180,21 @@ class GameCog(commands.Cog):
         """The table given by id, else the one the user sits at in this server."""
         if table_id:
             return self._table(interaction, table_id)
-        table = self.runtime.find(self._guild(interaction), user_id=interaction.user.id)
+        guild_id = self._guild(interaction)
+        table = self.runtime.find(guild_id, user_id=interaction.user.id)
         if table is None:
+            finished = self._finished_table(guild_id, interaction.user.id)
+            if finished is not None:
+                raise TableError(game_over(finished))
             raise TableError("You are not seated at a table in this server. Open one with `/game new` "
                              "or take a seat with `/game join`.")
         return table
+
+    def _finished_table(self, guild_id: int, user_id: int) -> Any:
+        """The user's most recently finished table in this server, while the runtime still keeps it."""
+        mine = [t for t in self.runtime.tables.values()
+                if t.guild_id == guild_id and t.phase == Phase.FINISHED and t.seat_of(user_id) is not None]
+        return max(mine, key=lambda t: t.finished_at or 0.0, default=None)
 
     def _channel_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Any:
         """The table given by id, else the one meant in this channel (yours first, then an open lobby)."""
@@ -178,29 +211,29 @@ class GameCog(commands.Cog):
 
     # ==== /game ================================================================================
     @game.command(name="new", description="Open a table: posts the lobby with Join, Add AI and Start buttons.")
-    @app_commands.describe(game="Which game", options="Table options as key=value (autocompleted)",
-                           speed="How long each decision may take (default normal)")
+    @app_commands.describe(game="Which game", options="Table options as key=value, speed too (autocompleted)",
+                           speed="How long each decision may take (default normal; or speed= in options)")
     @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
     async def game_new(
-        self, interaction: discord.Interaction, game: str, options: str | None = None, speed: str = "normal"
+        self, interaction: discord.Interaction, game: str, options: str | None = None, speed: str | None = None
     ) -> None:
         await self._safely(interaction, self._new(interaction, game, options, speed))
 
-    async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str) -> None:
+    async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str | None) -> None:
         guild_id = self._guild(interaction)
         name = game.strip().lower()
         entry = playable().get(name)
         if entry is None:
             await self._say(interaction, coming_soon(name))
             return
-        given = parse_options(options)
         try:
-            entry.game.read_options(given)  # a precise sentence before anything is created
-        except ValueError as e:
+            # speed may come inside options: like any option; the runtime takes it on its own.
+            given, speed_key = table_options.read(name, parse_options(options), speed)
+        except ValueError as e:  # a precise sentence before anything is created
             raise TableError(str(e)) from None
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, options=given, speed=speed or "normal",
+            host_name=interaction.user.display_name, options=given, speed=speed_key,
         )
         rendered = renderers.table_message(table)
         try:
@@ -400,7 +433,7 @@ class GameCog(commands.Cog):
         outcome = state.outcome()
         title = GAMES.get(record.game, record.game.capitalize())
         lines = [f"**{'Final standings' if outcome is not None else 'Standings when it ended'}**"]
-        lines += standings(record, outcome)
+        lines += replay_standings(record, outcome)
         hands = recap(record, events)
         if hands:
             lines += ["", "**Hand by hand**", *hands]
@@ -430,13 +463,13 @@ class GameCog(commands.Cog):
         players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
         embed = discord.Embed(title=f"{g.title} — {players} players", description=g.rules_text or g.summary,
                               colour=render.LOBBY_COLOUR)
-        opts = []
-        for o in g.options_spec:
-            values = " / ".join(f"`{c}`" for c in o.choices) if o.choices else f"{o.low}–{o.high}"
-            opts.append(f"`{o.name}` (default `{o.default}`; {values}) — {o.help}")
-        opts.append(f"`speed` (default `normal`; {' / '.join(f'`{s}`' for s in SPEEDS)}) — how long each "
-                    "decision may take before a safe move is made for you")
-        embed.add_field(name="Table options", value="\n".join(opts)[:1024], inline=False)
+        # One field per option: a field holds 1024 characters, King of the Hill's options need more.
+        for name, text in table_options.rules_lines(g.name):
+            embed.add_field(name=f"Option {name}", value=text[:1024], inline=False)
+        embed.add_field(name="options: accepts", value=table_options.accepted_line(g.name)[:1024], inline=False)
+        embed.add_field(name="More", value=f"The full rules: `{table_options.RULE_BOOK}`, every command: "
+                                           f"`{table_options.COMMAND_GUIDE}` (in Deckhand's repository).",
+                        inline=False)
         embed.set_footer(text=f"/game new game:{g.name} options:key=value … to play")
         await self._say(interaction, None, embed=embed)
 
@@ -448,6 +481,8 @@ class GameCog(commands.Cog):
 
     async def _hand(self, interaction: discord.Interaction, table_id: str | None) -> None:
         table = self._table(interaction, table_id) if table_id else self._my_table(interaction)
+        if table.phase == Phase.FINISHED:
+            raise TableError(game_over(table))
         seat = table.seat_of(interaction.user.id)
         if seat is not None and table.phase == Phase.RUNNING:
             s = table.seats[seat]
@@ -732,8 +767,8 @@ class GameCog(commands.Cog):
         """The hand view after a move, headed by what the move did, and the seat view it shows."""
         sv = self.runtime.seat_view(table.id, user_id)
         content, view = hand_view(sv)
-        ack = renderers.renderer_for(table.game).ack(table, sv.seat, events)
-        return f"✅ {ack}\n{content}", view, sv
+        ack = renderers.renderer_for(table.game).ack_line(table, sv.seat, events)
+        return f"{ack}\n{content}", view, sv
 
 
 # ==== autocomplete (pure) ========================================================================
@@ -849,6 +884,7 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
     entry = engine.games().get(str(game or "hearts").lower())
     if entry is None:
         return []
+    spec = table_options.spec(entry.game.name)
     tokens = current.replace(",", " ").split()
     finished = current.endswith(" ") or not tokens
     done = tokens if finished else tokens[:-1]
@@ -856,15 +892,15 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
     given = {t.partition("=")[0].lower() for t in done}
     prefix = " ".join(done)
     out: list[app_commands.Choice[str]] = []
-    for opt in entry.game.options_spec:
+    for opt in spec:
         if opt.name in given:
             continue
         suggested = renderers.renderer_for(entry.game.name).lobby_values.get(opt.name)
         if suggested:
             # The game's own suggestions first (Tricks: 25/50/100 for people; 1000 is for programs).
-            values = [str(v) for v in dict.fromkeys([*suggested, *(opt.choices or (opt.default,))])]
+            values = [table_options.number(v) for v in dict.fromkeys([*suggested, *(opt.choices or (opt.default,))])]
         elif opt.choices:
-            values = [str(c) for c in opt.choices]
+            values = [table_options.number(c) for c in table_options.values(opt)]
         else:
             values = [str(v) for v in dict.fromkeys([opt.default, *_round_numbers(opt.low, opt.high)])]
         for v in values:
@@ -873,7 +909,9 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
                 continue
             value = f"{prefix} {pair}".strip()
             if len(value) <= 100:
-                out.append(app_commands.Choice(name=value, value=value))
+                # The name says what the last pair means ("moon=others_plus_26 — moon: the others get 26").
+                name = f"{value} — {table_options.say(entry.game.name, opt.name, opt.read(v))}"
+                out.append(app_commands.Choice(name=name if len(name) <= 100 else value, value=value))
     if not out and current.strip():
         out.append(app_commands.Choice(name=current.strip()[:100], value=current.strip()[:100]))
     return out[:MAX_CHOICES]

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from cogs import options
 from cogs.emoji import card_markup
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, IllegalAction
@@ -138,9 +139,20 @@ def phase_of(table: Table) -> str:
 
 
 def options_line(table: Table) -> str:
-    opts = " · ".join(f"{k} `{v}`" for k, v in (table.options or {}).items())
-    speed = f"speed `{table.speed}`"
-    return f"{opts} · {speed}" if opts else speed
+    """The table's settings in plain words ("moon: the others get 26 · normal timers")."""
+    return options.settings_line(table.game, table.options, table.speed)
+
+
+def plural(n: Any, word: str, words: str | None = None) -> str:
+    """``1 card``, ``3 cards``."""
+    return options.plural(n, word, words)
+
+
+def medals(places: Sequence[int]) -> list[str]:
+    """A medal per place, tied places sharing one and the next place taking the next medal
+    (places 1, 1, 3, 4 → 🥇 🥇 🥈 🥉); past the third, ``4.``, ``5.``…"""
+    distinct = sorted(set(places))
+    return [MEDALS.get(distinct.index(p) + 1, f"{distinct.index(p) + 1}.") for p in places]
 
 
 def game_title(table: Table) -> str:
@@ -234,6 +246,8 @@ class Renderer:
     #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the
     #: engine's default and round numbers otherwise).
     lobby_values: dict[str, tuple[Any, ...]] = {}
+    #: What a final score counts, spelled out in the standings ("12 points").
+    unit = "point"
 
     # -- public: the table message --
     def table_message(self, table: Table) -> Rendered:
@@ -257,6 +271,8 @@ class Renderer:
         lo, hi = table.min_seats, table.max_seats
         players = f"{lo}" if lo == hi else f"{lo}–{hi}"
         e.add_field(name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines) or "—", inline=False)
+        e.add_field(name="Options a table accepts (`/game new … options:`)",
+                    value=options.accepted_line(table.game)[:1024], inline=False)
         e.set_footer(text=f"{players} players. Join, or let the host add AIs and press Start "
                           f"(empty seats become AIs). /game rules {table.game} for the rules.")
         return Rendered(embed=e)
@@ -347,20 +363,22 @@ class Renderer:
         return sorted(rows)
 
     def standings_text(self, table: Table) -> str:
+        """The final standings, the same shape in every game: one line per player, best first, a
+        medal per place (tied players share one, and the next place takes the next medal:
+        🥇 🥇 🥈), the score in the game's own unit, then how to replay the game."""
         rows = self.standings(table)
         if not rows:
-            return f"The table was closed before the game started.\nSeed: `{table.seed}`"
+            return "The table was closed before the game started."
         lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
-        for place, seat, score in rows:
-            medal = MEDALS.get(place, f"{place}.")
+        for medal, (_, seat, score) in zip(medals([place for place, _, _ in rows]), rows, strict=True):
             pts = "" if score is None else f" — {self.score_text(table, seat, score)}"
             lines.append(f"{medal} {player_name(table, seat)}{pts}")
-        lines.append(f"Seed: `{table.seed}` (replay it with the same seed and the game log)")
+        lines.append(f"Replay: `/game replay id:{table.id}`")
         return "\n".join(lines)
 
     def score_text(self, table: Table, seat: int, score: Any) -> str:
-        """A final score as the standings show it (a rank, a count of cards…)."""
-        return str(score)
+        """A final score as the standings show it, its unit spelled out (``12 points``, ``rank Q``)."""
+        return plural(score, self.unit)
 
     # -- public: end of hand / game --
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
@@ -387,6 +405,11 @@ class Renderer:
 
     def own_text(self, table: Table, event: Event) -> str | None:
         return self.event_text(table, event)
+
+    def ack_line(self, table: Table, seat: int, events: Sequence[Event]) -> str:
+        """The line heading the refreshed hand view after a move: ✅ and what was done (a game
+        overrides it where ✅ would be wrong, as on a fight the player lost)."""
+        return f"✅ {self.ack(table, seat, events)}"
 
     # -- public: turn notice --
     def turn_notice(self, table: Table, seats: Sequence[int], live: bool = False) -> str:
@@ -583,7 +606,7 @@ class HeartsRenderer(Renderer):
             else:
                 mark = "·"
             hand_pts = points[i] if i < len(points) else 0
-            cards = f" · {left[i]} cards" if i < len(left) else ""
+            cards = f" · {plural(left[i], 'card')}" if i < len(left) else ""
             lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
                          f"(+{hand_pts} this hand){cards}")
         return "\n".join(lines)
@@ -617,7 +640,7 @@ class HeartsRenderer(Renderer):
         if k == "game_end":
             best = min(d)
             winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
-            return f"Game over — {winners} won with {best}."
+            return f"Game over — {winners} won with {plural(best, 'point')}."
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:

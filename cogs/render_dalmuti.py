@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from cogs.emoji import card_markup
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -61,6 +62,22 @@ def counts_line(codes: Sequence[str]) -> str:
     """``1 ×1 · 5 ×3 · 9 ×2 · Jester ×1``."""
     counts = Counter(dcard(c).number for c in codes)
     return " · ".join(f"{'Jester' if n == JESTER_NUMBER else n} ×{counts[n]}" for n in sorted(counts))
+
+
+def last_hand(table: Table, events: Sequence[Event] = ()) -> bool:
+    """Whether the hand being played — or the one that just ended in ``events`` — is the game's
+    last, so that nobody has a "next hand" to be told about."""
+    if any(e.kind == "game_end" for e in events):
+        return True
+    if any(e.kind in ("hand_end", "hand_start") for e in events):
+        return False  # the hand ended and the game goes on
+    state = table.state
+    if state is None:
+        return False
+    if state.is_over:
+        return True
+    pv = state.public_view()
+    return int(pv.get("hand_no", 0)) + 1 >= int(pv.get("hands", 1))
 
 
 class DalmutiRenderer(Renderer):
@@ -115,8 +132,10 @@ class DalmutiRenderer(Renderer):
         out = pv.get("finish_order") or []
         if out and phase != "over":
             n = pv.get("players", len(table.seats))
+            last = last_hand(table)
             lines.append("🏁 Out: " + " · ".join(
-                f"{place_word(i + 1)} {seat_name(table, s)} (next: {title_of(i, n)})" for i, s in enumerate(out)))
+                f"{place_word(i + 1)} {seat_name(table, s)}" + ("" if last else f" (next: {title_of(i, n)})")
+                for i, s in enumerate(out)))
         return "\n".join(lines)
 
     def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
@@ -132,11 +151,11 @@ class DalmutiRenderer(Renderer):
                 mark = "🏁"
                 state = f"out {place_word(out[s])}"
             elif (phase == "play" and s == turn) or (phase != "play" and s in acting):
-                mark, state = "▶", f"{left[s]} cards" if s < len(left) else ""
+                mark, state = "▶", plural(left[s], "card") if s < len(left) else ""
             elif phase == "play" and cur and s < len(passed) and passed[s]:
-                mark, state = "✋", f"passed · {left[s]} cards" if s < len(left) else "passed"
+                mark, state = "✋", f"passed · {plural(left[s], 'card')}" if s < len(left) else "passed"
             else:
-                mark, state = "·", f"{left[s]} cards" if s < len(left) else ""
+                mark, state = "·", plural(left[s], "card") if s < len(left) else ""
             pts = scores[s] if s < len(scores) else 0
             lines.append(f"{mark} {TITLE_MARKS.get(title, '')} {title} — {seat_badge(table, s)} · {state} · "
                          f"{pts} pt{'s' if pts != 1 else ''}")
@@ -184,6 +203,8 @@ class DalmutiRenderer(Renderer):
             return f"{who} cannot beat it and passes."
         if k == "out":
             place = int(d[0])
+            if last_hand(table):
+                return f"🏁 {who} is out {place_word(place)}."
             return f"🏁 {who} is out {place_word(place)} — next hand: {title_of(place - 1, n)}."
         if k == "round_end":
             lead = d[0] if d else event.seat
@@ -216,7 +237,11 @@ class DalmutiRenderer(Renderer):
         out = next((e for e in events if e.kind == "out" and e.seat == seat and e.to is None), None)
         if out is not None:
             place = int(out.data[0])
-            text += f" 🏁 You are out {place_word(place)}: next hand you are {title_of(place - 1, len(table.seats))}."
+            if last_hand(table, events):
+                text += f" 🏁 You are out {place_word(place)}."
+            else:
+                text += (f" 🏁 You are out {place_word(place)}: next hand you are "
+                         f"{title_of(place - 1, len(table.seats))}.")
         return text
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
@@ -230,7 +255,7 @@ class DalmutiRenderer(Renderer):
             n = len(table.seats)
             d = hand_end.data
             order, scores = d[1:1 + n], d[1 + n:1 + 2 * n]
-            lines = [f"**End of hand {int(d[0]) + 1}** — finishing order and new titles"]
+            lines = [f"**End of hand {int(d[0]) + 1}** — finishing order" + ("" if over else " and new titles")]
             for i, s in enumerate(order):
                 title = title_of(i, n)
                 lines.append(f"{place_word(i + 1)} {TITLE_MARKS.get(title, '')} {player_name(table, s)} → "

@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -208,7 +209,7 @@ class KothRenderer(Renderer):
             role = " 👑" if i == koth else " 🤝" if i == mate else ""
             parts = [f"rank **{rank_text(ranks[i])}**" if i < len(ranks) else ""]
             if i < len(left) and phase not in ("round_ready", "over"):
-                parts.append(f"{left[i]} cards")
+                parts.append(plural(left[i], "card"))
             if i < len(points) and phase in ("play", "trick_ready"):
                 parts.append(f"{points[i]} pts taken")
             lines.append(f"{mark} {seat_badge(table, i)}{role} — " + " · ".join(p for p in parts if p))
@@ -357,7 +358,7 @@ class KothRenderer(Renderer):
                 groups.append((eff, []))
             groups[-1][1].append(c.label)
         lines = [f"**{suit_title(eff)}** ({len(cs)}): {' '.join(cs)}" for eff, cs in groups]
-        return [f"{len(hand)} cards, trumps first:", *lines]
+        return [f"{plural(len(hand), 'card')}, trumps first:", *lines]
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         table, view, seat = sv.table, sv.view or {}, sv.seat

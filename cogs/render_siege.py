@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RECENT_LINES,
@@ -61,6 +62,13 @@ def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
         return f"{SLOT_MARKS[slot]} —"
     cards = labs(pile["cards"]) or "(no cards yet)"
     return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {lab(pile['special'])}: {cards} — **{pile['score']}**"
+
+
+def start_words(c: Any, slot: Any) -> str:
+    """``Q▫ starts a Queen pile in ①``."""
+    kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
+    article = "an" if kind == "Ace" else "a"
+    return f"{c.label} starts {article} {kind} pile in {SLOT_MARKS[int(slot) - 1]}"
 
 
 def defender_slot(houses: Sequence[dict[str, Any] | None]) -> int | None:
@@ -199,11 +207,11 @@ class SiegeRenderer(Renderer):
                 return f"You added {c.label} to your King pile ({n}/{KING_GOAL})."
             return f"You placed {c.label} on pile {SLOT_MARKS[int(where) - 1]} (score {n})."
         if k == "start":
-            return f"You started a pile in slot {SLOT_MARKS[int(d[1]) - 1]} with {d[0].label}."
+            return f"{start_words(d[0], d[1])}."
         if k == "attack":
             return None  # the fight says who won
         if k == "build":
-            return "No more attacks this turn: build."
+            return "You start building: no more attacks this turn."
         if k == "end":
             return "Turn over."
         if k == "swap":
@@ -215,10 +223,23 @@ class SiegeRenderer(Renderer):
         if fight is not None:
             n = len(fight.data) - 1
             won = fight.seat == seat
-            taken = f"took {n} card{'s' if n != 1 else ''}" if n else "took nothing"
-            return (f"⚔️ You won the fight and {taken}." if won else
-                    f"⚔️ You lost the fight: {seat_name(table, fight.seat)} {taken}.")
+            taken = f"took {plural(n, 'card')}" if n else "took nothing"
+            if not won:
+                return f"⚔️ You lost the fight: {seat_name(table, fight.seat)} {taken}."
+            attack = next((e for e in events if e.kind == "attack" and e.seat == seat), None)
+            slot = f" {SLOT_MARKS[int(attack.data[0]) - 1]}" if attack is not None else ""
+            # A winning attacker is discarded (RULES.md §5.2): say so, or the pile seems to vanish.
+            return f"⚔️ You won the fight and {taken}; your pile{slot} was spent and discarded."
+        # Starting a pile during the attack step also ends it: say what was done, not the step change.
+        done = [e for e in events if e.seat == seat and e.to is None and e.kind != "build"]
+        if done:
+            return super().ack(table, seat, done)
         return super().ack(table, seat, events)
+
+    def ack_line(self, table: Table, seat: int, events: Sequence[Event]) -> str:
+        if any(e.kind == "fight" and e.to is None for e in events):
+            return self.ack(table, seat, events)  # ⚔️ and the verdict: no ✅ on a lost fight
+        return super().ack_line(table, seat, events)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = [e for e in events if e.to is None]
@@ -232,7 +253,7 @@ class SiegeRenderer(Renderer):
         if win is not None:
             lines.append(f"🏆 **{player_name(table, win)}** completed their King pile!")
         elif pv:
-            lines.append(f"The game stopped after {pv.get('round', 1) - 1 or 1} round(s): King piles decide.")
+            lines.append(f"The game stopped after {plural(pv.get('round', 1) - 1 or 1, 'round')}: King piles decide.")
         suits = pv.get("suits") or list(SEAT_SUITS)
         for s, king in enumerate(pv.get("kings") or []):
             lines.append(f"{player_name(table, s)}: {king_progress(suits[s], king)} ({len(king)}/{KING_GOAL})")
@@ -241,7 +262,7 @@ class SiegeRenderer(Renderer):
         return Rendered(embed=e)
 
     def score_text(self, table: Table, seat: int, score: Any) -> str:
-        return f"{score}/{KING_GOAL} on the King pile"
+        return f"{score} of {KING_GOAL} King pile cards"
 
     # -- private -------------------------------------------------------------------------------
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
@@ -291,10 +312,7 @@ class SiegeRenderer(Renderer):
         if k == "swap" and len(a) == 2:
             return f"⇄ Swap {SLOT_MARKS[int(a[0]) - 1]} and {SLOT_MARKS[int(a[1]) - 1]}"
         if k == "start" and action.cards and a:
-            c = action.cards[0]
-            kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
-            article = "an" if kind == "Ace" else "a"
-            return f"{c.label} starts {article} {kind} pile in {SLOT_MARKS[int(a[0]) - 1]}"
+            return start_words(action.cards[0], a[0])
         if k == "place" and action.cards and a:
             c = action.cards[0]
             return f"{c.label} → King pile" if a[0] == KING else f"{c.label} → pile {SLOT_MARKS[int(a[0]) - 1]}"

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -77,7 +78,7 @@ class TricksRenderer(Renderer):
         for i in range(len(table.seats)):
             mark = "▶" if i == turn and pv.get("phase") == "play" else "·"
             tricks = won[i] if i < len(won) else 0
-            extra = f" · {left[i]} cards" if i < len(left) else ""
+            extra = f" · {plural(left[i], 'card')}" if i < len(left) else ""
             if i < len(bad) and bad[i]:
                 extra += f" · {bad[i]} bad card{'s' if bad[i] != 1 else ''}"
             lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
@@ -109,7 +110,7 @@ class TricksRenderer(Renderer):
         if k == "game_end":
             best = max(d)
             winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
-            return f"Game over — {winners} won with {best}."
+            return f"Game over — {winners} won with {plural(best, 'point')}."
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:

@@ -281,7 +281,7 @@ class Game(ABC):
             raise IllegalAction(str(e), "bad_card") from None
         if d.pick:
             if len(cs) != d.pick:
-                raise IllegalAction(f"Choose exactly {d.pick} cards.", "wrong_count")
+                raise IllegalAction(f"Choose exactly {d.pick} card{'s' if d.pick != 1 else ''}.", "wrong_count")
             return Action(d.kind, cs)
         for a in d.actions:
             if a.cards == cs:

@@ -233,7 +233,8 @@ async def play_decision(
         tally.moves["action menu" if value is not None else "button"] += 1
     assert not i.errors, i.errors
     assert i.last.ephemeral
-    assert i.edited == [hand] and hand.content.startswith("✅"), i.last.content
+    # ✅ and what was done; a fight (Siege) says who won instead.
+    assert i.edited == [hand] and hand.content.startswith(("✅", "⚔️")), i.last.content
     assert not discord_problems(hand.content, hand.embed, hand.view)
     return True
 

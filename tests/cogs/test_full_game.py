@@ -35,7 +35,7 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     text = lobby.text
     assert f"Hearts · table `{table.id}`" in text
     assert "Avoid hearts" in text  # the one-line rules summary
-    assert "target `40`" in text and "speed `normal`" in text
+    assert "game to 40" in text and "normal timers" in text
     assert set(_controls(lobby)) == {f"dh:t:{a}:{table.id}" for a in ("join", "leave", "ai", "start")}
 
     join = await h.click(h.bob, lobby, f"dh:t:join:{table.id}")
@@ -99,10 +99,11 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     assert passes >= 2 and plays >= 26
     assert table.state.is_over and not table.ended_early
     final = h.table_message(table).text
-    assert "Final standings" in final and f"Seed: `{table.seed}`" in final
+    assert "Final standings" in final
+    assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final
     assert _controls(h.table_message(table)) == []
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
-    assert len(summaries) == 1 and str(table.seed) in summaries[0]
+    assert len(summaries) == 1 and f"Replay: `/game replay id:{table.id}`" in summaries[0]
     assert any("End of hand" in m.text for m in thread.sent)
     for name in ("Alice", "Bob", "AI 1", "AI 2"):
         assert name in summaries[0]

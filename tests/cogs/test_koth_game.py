@@ -1,7 +1,7 @@
 """A whole round of King of the Hill through the cog: two people and three AIs, a fast live deal
 during which Alice declares from her hand view, then (as KotH, unless an AI overrode her) the bury
 from the part menus and the call from the action menus, and every trick from the hand views,
-until the final standings with the seed — nothing hidden ever shown in public."""
+until the final standings with the replay line — nothing hidden ever shown in public."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ async def test_whole_koth_round(h: Harness) -> None:
     assert table.state.is_over
     assert tally.kinds["play"] >= 20  # both people played every trick of the round
     final = h.table_message(table).text
-    assert "Final standings" in final and f"Seed: `{table.seed}`" in final and "rank" in final
+    assert "Final standings" in final
+    assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final and "rank" in final
     thread = h.where(table)
     assert any("End of round 1" in m.text for m in thread.sent)
     texts = [t for _, t in h.world.public]

@@ -190,7 +190,7 @@ def test_round_summary_and_standings() -> None:
     t.phase = Phase.FINISHED
     s = renderers.summary(t, [e for e in events if e.kind in ("hand_end", "game_end")]).text()
     assert "End of round 1" in s and "Challengers took" in s and "Final standings" in s and "rank" in s
-    assert f"Seed: `{t.seed}`" in s
+    assert f"Replay: `/game replay id:{t.id}`" in s and f"`{t.seed}`" not in s
     public_ok(t, s)
     say = renderers.renderer_for("koth").event_text
     assert say(t, Event("declare", 1, (card("2H"), card("2H")))) == "📢 Bea declared a pair 2♥ 2♥."

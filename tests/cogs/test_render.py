@@ -32,7 +32,7 @@ def test_event_sentences() -> None:
     assert say(t, Event("deal", None, (3, "hold"))) == "Hand 4 dealt — no passing this hand."
     assert say(t, Event("pass_chosen", 2, ())) == "AI 1 chose 3 cards to pass."
     assert "shot the moon" in say(t, Event("hand_end", None, (0, 26, 26, 26, 0, 10, 40, 30, 26)))
-    assert say(t, Event("game_end", None, (40, 101, 40, 77))) == "Game over — Ali and AI 1 won with 40."
+    assert say(t, Event("game_end", None, (40, 101, 40, 77))) == "Game over — Ali and AI 1 won with 40 points."
     # Private events never become public sentences.
     assert say(t, Event("received", 0, (3, QS, AS, TH), 0)) is None
 
@@ -43,7 +43,11 @@ def test_lobby_message() -> None:
     text = renderers.table_message(t).text()
     assert "Hearts · table `ABC234`" in text
     assert Hearts.summary in text
-    assert "rules `classic`" in text and "target `100`" in text and "speed `normal`" in text
+    # The settings in plain words, and exactly what options: accepts.
+    assert "classic rules" in text and "game to 100" in text and "moon: the others get 26" in text
+    assert "normal timers" in text and "others_plus_26 ·" not in text
+    assert "`rules=classic|mcgill` `target=1…1000` `moon=others_plus_26|shooter_minus_26` " \
+           "`speed=blitz|normal|relaxed|untimed`" in text
     assert "Ali (host)" in text and "Bea" in text and text.count("free seat") == 2
 
 
@@ -84,15 +88,51 @@ def test_generic_renderer_for_a_game_without_its_own() -> None:
     assert render.GENERIC.event_text(t, Event("play", 1, (QS,))) == "Bea play Q♠."
 
 
-def test_final_standings_and_seed() -> None:
+def test_final_standings_share_medals_and_say_how_to_replay() -> None:
     t = hearts_table(phase=Phase.FINISHED, seed=4242, ended_early=True)
     t.state = Hearts.create(4, {}, seed=3)
     t.state.scores = [30, 12, 50, 12]
     text = renderers.table_message(t).text()
-    assert "**Final standings** (ended early)" in text and "Seed: `4242`" in text
+    assert "**Final standings** (ended early)" in text
+    assert "Replay: `/game replay id:ABC234`" in text and "4242" not in text  # the seed stays in the replay
     lines = text.splitlines()
-    assert lines.index("🥇 Bea — 12") < lines.index("🥉 Ali — 30") < lines.index("4. 🤖 AI 1 — 50")
-    assert "🥇 Cy — 12" in lines  # a shared first place
+    # Tied players share a medal and the next player takes the next one: 🥇 🥇 🥈 🥉, not 🥇 🥇 🥉 4.
+    assert lines.index("🥇 Bea — 12 points") < lines.index("🥈 Ali — 30 points") < lines.index("🥉 🤖 AI 1 — 50 points")
+    assert "🥇 Cy — 12 points" in lines
+    t.state.scores = [1, 12, 50, 12]
+    lines = renderers.table_message(t).text().splitlines()
+    assert ["🥇 Ali — 1 point", "🥈 Bea — 12 points", "🥈 Cy — 12 points", "🥉 🤖 AI 1 — 50 points"] == \
+        [line for line in lines if line[:1] in "🥇🥈🥉"]
+
+
+def test_final_standings_have_one_shape_with_each_games_unit() -> None:
+    """Every game: "medal name — score unit", best first, ties sharing a medal, then the replay line."""
+    import re
+    from types import SimpleNamespace
+
+    import engine
+    from engine.core import Outcome
+
+    scores = {"hearts": (9, "9 points", 40, "40 points"), "tricks": (50, "50 points", 12, "12 points"),
+              "dalmuti": (14, "14 points", 1, "1 point"), "koth": (12, "rank Q", 5, "rank 5"),
+              "siege": (9, "9 of 9 King pile cards", 1, "1 of 9 King pile cards")}
+    assert set(scores) == set(engine.games())
+    for name, entry in engine.games().items():
+        g = entry.game
+        best, best_text, worst, worst_text = scores[name]
+        n = g.min_players
+        seats = [Seat(None, f"P{i}") for i in range(n)]
+        t = Table(id="ABC234", game=name, options=g.read_options({}), speed="normal", guild_id=1, channel_id=2,
+                  host_id=None, seats=seats, phase=Phase.FINISHED, seed=7)
+        result = [best, best] + [worst] * (n - 2)
+        outcome = Outcome.ranked(result, lowest_wins=name == "hearts")
+        t.state = SimpleNamespace(is_over=True, outcome=lambda o=outcome: o)
+        lines = renderers.renderer_for(name).standings_text(t).splitlines()
+        assert lines[0] == "**Final standings**", name
+        assert lines[-1] == "Replay: `/game replay id:ABC234`", name
+        assert lines[1:-1] == [f"🥇 P0 — {best_text}", f"🥇 P1 — {best_text}",
+                               *(f"🥈 P{i} — {worst_text}" for i in range(2, n))], name
+        assert all(re.fullmatch(r"(🥇|🥈) P\d — .+", line) for line in lines[1:-1])
 
 
 def test_summary_of_a_hand_names_no_card() -> None:

@@ -1,6 +1,6 @@
 """A whole game of Siege through the cog (two rounds): two people and two AIs, every attack, pile,
 card, swap and end of turn chosen from the hand views' components, which refresh after each action,
-until the final standings with the seed — no card in a hand ever shown in public."""
+until the final standings with the replay line — no card in a hand ever shown in public."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ async def test_whole_siege_game(h: Harness) -> None:
     assert tally.kinds["build"] + tally.kinds["attack"] >= 6
     assert tally.moves["button"] >= 6
     final = h.table_message(table).text
-    assert "Final standings" in final and f"Seed: `{table.seed}`" in final and "King pile" in final
+    assert "Final standings" in final
+    assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final and "King pile" in final
     texts = [t for _, t in h.world.public]
     assert any("♥ King" in t and "① " in t and "stock" in t for t in texts)
     assert h.world.violations == []

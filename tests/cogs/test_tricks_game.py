@@ -1,5 +1,5 @@
 """A whole Tricks game through the cog: two people and two AIs, every card played from the hand
-views' buttons, until the final standings with the seed; nothing hidden ever shown in public."""
+views' buttons, until the final standings and the replay line; nothing hidden ever shown in public."""
 
 from __future__ import annotations
 
@@ -12,17 +12,18 @@ async def test_whole_tricks_game(h: Harness) -> None:
     table, lobby = await open_table(h, "tricks", "target=5")
     assert table.options["target"] == 5
     lobby_texts = [t for _, t in h.world.public if "free seat" in t or "Join" in t]
-    assert any("Tricks · table" in t and "target `5`" in t for t in lobby_texts)
+    assert any("Tricks · table" in t and "first to 5 points" in t for t in lobby_texts)
     tally = await play_game(h, table, lobby)
     await h.settle(2)
     assert table.state.is_over and not table.ended_early
     assert tally.moves["button"] >= 13  # two people, at least one whole hand
     final = h.table_message(table).text
-    assert "Final standings" in final and f"Seed: `{table.seed}`" in final
+    assert "Final standings" in final
+    assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final
     thread = h.where(table)
     assert any("End of hand 1" in m.text for m in thread.sent)
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
-    assert len(summaries) == 1 and str(table.seed) in summaries[0]
+    assert len(summaries) == 1 and f"Replay: `/game replay id:{table.id}`" in summaries[0]
     # (enough public output to mean something: table edits, pings, summaries)
     assert len(h.world.public) > 20 and h.world.violations == []
 

@@ -39,5 +39,5 @@ async def _play_whole(w: Any, game: str) -> None:
         play_seat(w.bob, table_message, rng=random.Random(12), use="play", timeout=45),
     )
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
-    assert table.state.is_over and f"`{table.seed}`" in table_message.text
+    assert table.state.is_over and f"Replay: `/game replay id:{table.id}`" in table_message.text
     assert all(log.moves > 0 for log in logs), [log.moves for log in logs]

@@ -32,7 +32,7 @@ async def test_game_over_summary_has_a_chart_and_rating_changes() -> None:
         assert name == "scores.png" and summary.embeds[0]["image"]["url"] == "attachment://scores.png"
         img = Image.open(io.BytesIO(png))
         assert img.format == "PNG" and img.size == (800, 420)
-        assert "Final standings" in summary.text and "Seed" in summary.text
+        assert "Final standings" in summary.text and "Replay: `/game replay id:" in summary.text
         # Rating changes: both people, from the 25.0 start.
         assert "Ali 25.0 → " in summary.text and "Bob 25.0 → " in summary.text
         assert "AI 1 25.0" not in summary.text

@@ -23,7 +23,7 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     table_message = new.message
     assert table_message is not None and not new.ephemeral
     tid = table_id_of(table_message)
-    assert "target `30`" in table_message.text
+    assert "game to 30" in table_message.text and "`target=1…1000`" in table_message.text
     assert [b["label"] for b in table_message.buttons()] == ["Join", "Leave", "Add AI", "Start"]
 
     # Bob finds it in /game list and joins by id; Ali fills the table with AIs and starts.
@@ -57,11 +57,11 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     assert all(log.moves >= plays_each for log in logs), [log.moves for log in logs]
     assert not any(log.refusals for log in logs), [log.refusals for log in logs]
 
-    # What everyone sees at the end: the final standings with the seed, the table marked finished,
+    # What everyone sees at the end: the final standings with the replay command, the table marked finished,
     # a summary per hand, and no turn notice left over.
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
     assert table_message.buttons() == []
-    assert f"Seed: `{table.seed}`" in table_message.text
+    assert f"Replay: `/game replay id:{tid}`" in table_message.text
     summaries = [m for m in fd.public(thread.id) if "End of hand" in m.text]
     assert len(summaries) == hands
     assert "Game over" in summaries[-1].text

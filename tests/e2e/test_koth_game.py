@@ -230,13 +230,14 @@ async def _koth_game(w: World) -> None:
     assert_buried_unseen(w, table, until=scored_at)
 
     # What everyone sees at the end.  The table message: the final standings (every player's rank)
-    # and the seed.  The thread: the round's summary with the score, the buried cards (face up now)
+    # and how to replay it.  The thread: the round's summary with the score, the buried cards (face up now)
     # and the ranks.
     await settle(w)
     final = table_message.text
     last = table.state.public_view()["last_round"]
     ranks = ["10" if rank == "T" else rank for rank in last["ranks_after"]]
-    assert "— finished" in final and "Final standings" in final and f"`{table.seed}`" in final, final
+    assert "— finished" in final and "Final standings" in final, final
+    assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final, final
     for seat, rank in zip(table.seats, ranks, strict=True):
         assert f"{seat.name} — rank {rank}" in final, (seat.name, final)
     summary = next((m for m in reversed(w.fd.public(where.id)) if "End of round 1" in m.text), None)

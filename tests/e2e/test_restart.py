@@ -68,7 +68,7 @@ def check_the_game(w: RestartWorld, table_message: Message, logs: list[SeatLog])
     state, _ = record.replay()
     assert state.is_over
     outcome = state.outcome()
-    assert f"Seed: `{record.seed}`" in table_message.text
+    assert f"Replay: `/game replay id:{tid}`" in table_message.text
     for seat, name in enumerate(record.names):
         shown = re.search(rf"{re.escape(name)}\**\s*— (-?\d+)", table_message.text)
         assert shown is not None and int(shown.group(1)) == outcome.scores[seat], (name, table_message.text)

@@ -180,6 +180,6 @@ async def test_a_koth_bury_marked_half_way_survives_a_sigkill(tmp_path) -> None:
         t = stored_table(w, tid)
         assert t.state.is_over and w.row(tid)["phase"] == "finished"
         assert Counter(t.state.public_view()["last_round"]["dead_hand"]) == Counter(chosen)
-        assert "Final standings" in table_message.text and f"`{TABLE_SEED}`" in table_message.text
+        assert "Final standings" in table_message.text and f"Replay: `/game replay id:{tid}`" in table_message.text
         assert w.fd.identifies == 2 and not w.lost
 

@@ -83,3 +83,19 @@ def test_replay_rebuilds_a_game_from_its_log_and_a_deal_can_be_given():
 def test_serialised_state_is_json_safe():
     g = Hearts.create(4, None, seed=5)
     assert Hearts.from_dict(json.loads(json.dumps(g.to_dict()))).to_dict() == g.to_dict()
+
+
+def test_a_pick_of_the_wrong_size_says_how_many_in_words():
+    from engine.core import Decision
+
+    class OneCard(Hearts):
+        def decision(self, seat):
+            return Decision(seat, "give", pick=1, cards=tuple(self.hands[seat]))
+
+    g = OneCard.create(4, {}, seed=1)
+    two = " ".join(c.code for c in g.hands[0][:2])
+    with pytest.raises(IllegalAction, match=r"^Choose exactly 1 card\.$"):
+        g.parse_action(0, two)
+    h = Hearts.create(4, {}, seed=1)  # the classic pass: 3 cards
+    with pytest.raises(IllegalAction, match=r"^Choose exactly 3 cards\.$"):
+        h.parse_action(0, " ".join(c.code for c in h.hands[0][:2]))

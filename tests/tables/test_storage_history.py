@@ -100,6 +100,8 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
     msg = i.last
     assert msg.ephemeral and f"table {t.id}" in msg.embed.title
     assert "Final standings" in msg.embed.description and "Hand 1" in msg.embed.description
+    # The standings in the shape the table showed them: a medal per place, scores with their unit.
+    assert "🥇 " in msg.embed.description and " points\n" in msg.embed.description
     assert str(t.seed) in msg.embed.footer.text
     # A game still in play has no replay: its log would show the hands.
     running = await started(rt, host=BOB)

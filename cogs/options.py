@@ -1,0 +1,201 @@
+"""Table options in plain words: the one place that says what each option of each game means.
+
+The engine names options for programs (``moon=others_plus_26``, ``dead_hand_multiplier=2``); people
+read them here, everywhere a person meets them — the lobby, the table footer, ``/game rules`` and
+``/game new``'s autocomplete: "moon: the others get 26", "dead hand ×2".  ``speed`` (the runtime's,
+not a game's) is worded and accepted like every other option.
+
+A Discord table may start from other defaults than the engine, which also serves the program
+arena: Tricks plays to 50 here (about a dozen hands), to 1000 in program contests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.core import Game, Option
+from tables.table import SPEEDS
+
+#: Where the full rule book and command guide live in the repository (a user's own clone has them).
+RULE_BOOK = "docs/rules.md"
+COMMAND_GUIDE = "docs/commands.md"
+
+#: Defaults at a Discord table that differ from the engine's (RULES.md §2: 50 at a table).
+TABLE_DEFAULTS: dict[str, dict[str, Any]] = {"tricks": {"target": 50}}
+
+#: Speeds from the fastest to the slowest (the order a person compares them in).
+SPEED_ORDER = tuple(s for s in ("blitz", "normal", "relaxed", "untimed") if s in SPEEDS)
+SPEED = Option("speed", "normal", SPEED_ORDER)
+
+
+def plural(n: Any, word: str, words: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``0.5 s`` stays as it is given."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def number(v: Any) -> str:
+    """``2`` for 2.0, ``0.5`` for 0.5."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+@dataclass(frozen=True)
+class Words:
+    """How one option reads: ``about`` says what it does; ``say`` one value in plain words (the
+    lobby and footer); ``values`` a few words per choice for ``/game rules``."""
+
+    about: str
+    say: Callable[[Any], str]
+    values: Mapping[Any, str] = field(default_factory=dict)
+
+
+def _choice(table: Mapping[Any, str]) -> Callable[[Any], str]:
+    return lambda v: table.get(v, str(v))
+
+
+_HEARTS_RULES = {"classic": "classic rules (pass 3, hearts must break)",
+                 "mcgill": "McGill rules (no passing, any first lead)"}
+_MOON = {"others_plus_26": "moon: the others get 26", "shooter_minus_26": "moon: the shooter loses 26"}
+_PASS = {"locked": "a passer sits out the round", "open": "a passer may play again"}
+_COPY = {"first": "the first copy of the called card joins", "second": "the second copy of the called card joins"}
+_SPEED = {"blitz": "blitz timers (half time)", "normal": "normal timers", "relaxed": "relaxed timers (double time)",
+          "untimed": "no time limits"}
+
+WORDS: dict[str, dict[str, Words]] = {
+    "hearts": {
+        "rules": Words(
+            "which rules the table plays", _choice(_HEARTS_RULES),
+            {"classic": "pass 3 cards before each hand (left, right, across, hold); 2♣ leads the first trick; "
+                        "no heart or Q♠ on the first trick; hearts cannot be led until broken",
+             "mcgill": "no passing; the 2♣ holder leads any card; no first-trick or hearts-broken rule"}),
+        "target": Words("the game ends after the hand in which someone reaches this score; lowest score wins",
+                        lambda v: f"game to {v}"),
+        "moon": Words("shooting the moon (all 13 hearts and Q♠)", _choice(_MOON),
+                      {"others_plus_26": "the shooter scores 0, everyone else +26",
+                       "shooter_minus_26": "the shooter scores −26, the others nothing"}),
+    },
+    "tricks": {
+        "target": Words("the game ends after the hand in which someone reaches this score; highest score wins "
+                        "(program contests play to 1000)", lambda v: f"first to {v} points"),
+    },
+    "dalmuti": {
+        "hands": Words("how many hands the game lasts", lambda v: plural(v, "hand")),
+        "pass": Words("what passing means", _choice(_PASS),
+                      {"locked": "a player who passes sits out the rest of the round",
+                       "open": "a player who passes may play again when play comes back round"}),
+    },
+    "koth": {
+        "rounds": Words("the most rounds the game lasts, then the highest rank wins; 0: until a KotH or teammate "
+                        "defends at rank A",
+                        lambda v: "play until a defence at rank A" if v == 0 else f"at most {plural(v, 'round')}"),
+        "called_copy": Words("which copy of the called card makes its player the KotH's teammate", _choice(_COPY),
+                             {"first": "the first copy played", "second": "the second copy played"}),
+        "dead_hand_multiplier": Words("the buried cards' points count this many times for the challengers when "
+                                      "they win the last trick", lambda v: f"dead hand ×{v}"),
+        "deal_rate": Words("seconds between dealt cards", lambda v: f"a card every {number(v)} s"),
+        "ready_round": Words("seconds to press Ready before a round (then ready anyway); 0: no Ready step",
+                             lambda v: "no Ready before a round" if v == 0 else f"{v} s to get ready before a round"),
+        "ready_trick": Words("seconds to press Ready before each trick (then ready anyway); 0: no Ready step",
+                             lambda v: "no Ready before a trick" if v == 0 else f"{v} s to get ready before a trick"),
+    },
+    "siege": {
+        "max_rounds": Words("the most rounds the game lasts, then the most complete King pile wins; 0: until "
+                            "someone completes their King pile",
+                            lambda v: "no round limit" if v == 0 else f"at most {plural(v, 'round')}"),
+    },
+}
+
+SPEED_WORDS = Words("how long each decision may take before a safe move is made for you", _choice(_SPEED),
+                    {"blitz": "half the normal time", "normal": "the rules' own timers",
+                     "relaxed": "twice the normal time", "untimed": "no deadlines for people"})
+
+
+def spec(game: str) -> tuple[Option, ...]:
+    """The game's options as a table accepts them: the engine's, with the table's defaults, then speed."""
+    cls: type[Game] = engine.get(game).game
+    defaults = TABLE_DEFAULTS.get(game, {})
+    own = tuple(o._replace(default=defaults[o.name]) if o.name in defaults else o for o in cls.options_spec)
+    return (*own, SPEED)
+
+
+def words(game: str, name: str) -> Words:
+    """How an option reads (``KeyError`` for an option nobody worded: a test keeps that from shipping)."""
+    return SPEED_WORDS if name == "speed" else WORDS[game][name]
+
+
+def say(game: str, name: str, value: Any) -> str:
+    """One option's value in plain words; the raw ``name value`` if the option has no words yet."""
+    try:
+        return words(game, name).say(value)
+    except KeyError:
+        return f"{name} {value}"
+
+
+def values(opt: Option) -> list[Any]:
+    """An option's choices in a sensible order: numbers ascending, speeds fastest first, words as the
+    game lists them (default first)."""
+    if opt.name == "speed":
+        return list(SPEED_ORDER)
+    if opt.choices and all(isinstance(c, int | float) for c in opt.choices):
+        return sorted(opt.choices)
+    return list(opt.choices)
+
+
+def allowed(opt: Option) -> str:
+    """What ``options:`` accepts for one option: ``rules=classic|mcgill``, ``target=1…1000``."""
+    if opt.choices:
+        return f"{opt.name}=" + "|".join(number(v) for v in values(opt))
+    return f"{opt.name}={opt.low}…{opt.high}"
+
+
+def accepted_line(game: str) -> str:
+    """Every option ``options:`` accepts for ``game``, as ``key=values`` in code spans."""
+    return " ".join(f"`{allowed(o)}`" for o in spec(game))
+
+
+def settings_line(game: str, options: Mapping[str, Any] | None, speed: str | None) -> str:
+    """A table's settings in plain words, in the game's own order, speed last."""
+    given = dict(options or {})
+    parts = [say(game, o.name, given[o.name]) for o in spec(game)[:-1] if o.name in given]
+    parts += [say(game, name, v) for name, v in given.items() if name not in {o.name for o in spec(game)}]
+    parts.append(say(game, "speed", speed or SPEED.default))
+    return " · ".join(parts)
+
+
+def rules_lines(game: str) -> list[tuple[str, str]]:
+    """``(name, sentence)`` per option for ``/game rules``: what it does, what it accepts, its default."""
+    lines = []
+    for opt in spec(game):
+        w = words(game, opt.name)
+        default = number(opt.default)
+        if opt.choices:
+            each = " · ".join(f"`{number(v)}`{' (default)' if v == opt.default else ''}"
+                              + (f" {w.values[v]}" if v in w.values else f" {w.say(v)}")
+                              for v in values(opt))
+            lines.append((opt.name, f"{w.about}: {each}"))
+        else:
+            lines.append((opt.name, f"{w.about}: `{opt.low}`…`{opt.high}` (default `{default}`, "
+                                    f"{w.say(opt.default)})"))
+    return lines
+
+
+def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple[dict[str, Any], str]:
+    """``options:`` (already split into ``key: value`` strings) and the separate ``speed:`` read
+    for a new table: ``(the game's options with the table's defaults, the speed)``.  Raises
+    ``ValueError`` with a sentence for the person when something is wrong; nothing is created."""
+    opts = {k.lower(): v for k, v in given.items()}
+    typed = opts.pop("speed", None)
+    if typed is not None and speed is not None and typed.strip().lower() != speed.strip().lower():
+        raise ValueError(f"Speed given twice (`{speed}` and `speed={typed}`): give it once.")
+    chosen = SPEED.read(typed if typed is not None else speed or SPEED.default)
+    known = {o.name for o in spec(game)}
+    for name in opts:
+        if name not in known:
+            title = engine.get(game).game.title
+            raise ValueError(f"{title} has no option `{name}`. It accepts: {accepted_line(game)}.")
+    full = {o.name: o.default for o in spec(game)[:-1] if o.name in TABLE_DEFAULTS.get(game, {})}
+    full.update(opts)
+    engine.get(game).game.read_options(full)  # the engine's own sentence for a bad value
+    return full, chosen

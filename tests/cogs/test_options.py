@@ -1,0 +1,130 @@
+"""Table options: one way to set each (speed too), the table's own defaults, and plain words
+wherever a person reads them (lobby, table footer, /game rules, autocomplete)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from cogs import options, renderers
+from cogs.game import option_choices
+from engine.tricks import Tricks
+from tables.table import Phase, Seat, Table
+from tests.cogs.conftest import Harness
+from tests.cogs.test_refusals import refused
+
+
+async def open_table(h: Harness, game: str, text: str | None, speed: str | None = None) -> tuple[object, object]:
+    i = h.inter(h.alice)
+    await h.cog.game_new.callback(h.cog, i, game=game, options=text, speed=speed)
+    return i, h.runtime.find(1, channel_id=h.channel.id)
+
+
+async def test_speed_can_be_given_inside_options(h: Harness) -> None:
+    _, table = await open_table(h, "hearts", "target=40 speed=blitz")
+    assert table is not None and table.speed == "blitz" and table.options["target"] == 40
+    assert "speed" not in table.options  # the runtime keeps speed on its own
+    assert "blitz timers" in h.table_message(table).text
+
+
+async def test_the_separate_speed_parameter_still_works(h: Harness) -> None:
+    _, table = await open_table(h, "hearts", None, speed="relaxed")
+    assert table is not None and table.speed == "relaxed"
+
+
+async def test_speed_given_twice_differently_is_refused_and_nothing_is_created(h: Harness) -> None:
+    i, table = await open_table(h, "hearts", "speed=blitz", speed="relaxed")
+    refused(i, "Speed given twice")
+    assert table is None and h.runtime.tables == {}
+    i, table = await open_table(h, "hearts", "speed=fast")
+    refused(i, "speed must be one of: blitz, normal, relaxed, untimed")
+    assert table is None
+    _, table = await open_table(h, "hearts", "speed=blitz", speed="blitz")  # the same twice is fine
+    assert table is not None and table.speed == "blitz"
+
+
+async def test_a_tricks_table_plays_to_50_unless_told_otherwise(h: Harness) -> None:
+    _, table = await open_table(h, "tricks", None)
+    assert table is not None and table.options["target"] == 50
+    assert "first to 50 points" in h.table_message(table).text
+    # The engine's default (the program arena's, as in the seed) stays 1000.
+    assert Tricks.read_options({})["target"] == 1000
+    assert options.spec("tricks")[0].default == 50
+
+
+async def test_a_tricks_table_takes_the_target_it_is_given(h: Harness) -> None:
+    _, table = await open_table(h, "tricks", "target=1000")
+    assert table is not None and table.options["target"] == 1000
+
+
+@pytest.mark.parametrize("game", sorted(engine.games()))
+async def test_rules_list_exactly_what_options_accepts(h: Harness, game: str) -> None:
+    i = h.inter(h.stranger)
+    await h.cog.game_rules.callback(h.cog, i, game=game)
+    text = i.last.text
+    assert i.last.ephemeral
+    g = engine.get(game).game
+    names = [o.name for o in g.options_spec] + ["speed"]
+    assert options.accepted_line(game) in text
+    for opt in options.spec(game):
+        assert f"Option {opt.name}" in text
+        for v in opt.choices:
+            assert f"`{options.number(v)}`" in text
+        if not opt.choices:
+            assert f"`{opt.low}`…`{opt.high}`" in text
+    assert [o.name for o in options.spec(game)] == names
+    assert "docs/rules.md" in text and "docs/commands.md" in text and "../shared" not in text
+
+
+@pytest.mark.parametrize("game", sorted(engine.games()))
+async def test_every_option_of_every_game_has_plain_words(game: str) -> None:
+    for opt in options.spec(game):
+        w = options.words(game, opt.name)  # KeyError if an option was added without words
+        assert w.about
+        samples = list(opt.choices) or [opt.default, opt.low, opt.high]
+        for v in samples:
+            said = options.say(game, opt.name, v)
+            assert said and "_" not in said, (game, opt.name, v, said)
+
+
+def test_the_settings_read_in_plain_words_in_a_sensible_order() -> None:
+    hearts = options.settings_line("hearts", {"rules": "classic", "target": 100, "moon": "others_plus_26"}, "normal")
+    assert hearts == "classic rules (pass 3, hearts must break) · game to 100 · moon: the others get 26 · normal timers"
+    koth = options.settings_line("koth", engine.get("koth").game.read_options({}), "blitz")
+    assert "dead hand ×2" in koth and "dead_hand_multiplier" not in koth and koth.endswith("blitz timers (half time)")
+    assert "a card every 2 s" in koth
+    # Numbers ascending, speeds fastest first.
+    deal_rate = next(o for o in options.spec("koth") if o.name == "deal_rate")
+    assert options.values(deal_rate) == [0.5, 1, 2, 3]
+    assert options.allowed(deal_rate) == "deal_rate=0.5|1|2|3"
+    assert options.values(options.SPEED) == ["blitz", "normal", "relaxed", "untimed"]
+    assert options.say("dalmuti", "hands", 1) == "1 hand" and options.say("dalmuti", "hands", 3) == "3 hands"
+    assert options.say("siege", "max_rounds", 0) == "no round limit"
+
+
+def test_the_footer_of_a_running_table_words_its_options() -> None:
+    g = engine.get("koth").game
+    seats = [Seat(10, "Ali"), *(Seat(None, f"AI {i}", is_ai=True) for i in range(1, 5))]
+    t = Table(id="ABC234", game="koth", options=g.read_options({"dead_hand_multiplier": 3}), speed="normal",
+              guild_id=1, channel_id=2, host_id=10, seats=seats, phase=Phase.RUNNING, seed=1)
+    t.state = g.create(5, t.options, seed=1)
+    footer = renderers.table_message(t).embed.footer.text
+    assert "dead hand ×3" in footer and "normal timers" in footer
+    assert "dead_hand_multiplier" not in footer and "called_copy" not in footer
+
+
+def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
+    offered = option_choices("koth", "")
+    values = [c.value for c in offered]
+    assert "dead_hand_multiplier=2" in values
+    named = {c.value: c.name for c in offered}
+    assert "dead hand ×2" in named["dead_hand_multiplier=2"]
+    speeds = [c.value for c in option_choices("hearts", "rules=mcgill target=50 moon=others_plus_26 ")]
+    assert speeds == [f"rules=mcgill target=50 moon=others_plus_26 speed={s}"
+                      for s in ("blitz", "normal", "relaxed", "untimed")]
+    tricks = [c.value for c in option_choices("tricks", "t")]
+    assert tricks[:4] == ["target=25", "target=50", "target=100", "target=1000"]
+
+
+def test_unworded_option_falls_back_to_its_name_and_value() -> None:
+    assert options.say("hearts", "colour", "red") == "colour red"
