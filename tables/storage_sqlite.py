@@ -324,10 +324,12 @@ class SQLiteStorage:
         return await self._transaction(work)
 
     # ---- reads --------------------------------------------------------------------------------
-    async def _snapshot(self, where: str, params: Sequence[Any]) -> list[Stored]:
+    async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
+                        between: Callable[[], None] | None = None) -> list[Stored]:
         """The rows matching ``where`` (a condition on ``tables t``) and their logs, read in one
         read transaction: in WAL mode it sees one state of the file, whatever other processes
-        commit meanwhile.  One hop to the database thread."""
+        commit meanwhile.  One hop to the database thread.  (``between``: a test's hook, run
+        between the two reads.)"""
 
         def read(c: sqlite3.Connection) -> list[Stored]:
             c.execute("BEGIN")  # deferred: a read snapshot, taking no write lock
@@ -335,6 +337,8 @@ class SQLiteStorage:
                 cur = c.execute(f"SELECT {', '.join(TABLE_COLUMNS)} FROM tables t WHERE {where} "
                                 "ORDER BY t.created_at, t.id", params)
                 rows = [dict(zip(TABLE_COLUMNS, r, strict=True)) for r in cur]
+                if between is not None:
+                    between()
                 cur = c.execute(
                     "SELECT a.table_id, a.seq, a.seat, a.code, a.time, a.auto FROM actions a "
                     f"WHERE a.table_id IN (SELECT t.id FROM tables t WHERE {where}) ORDER BY a.table_id, a.seq",
@@ -351,7 +355,7 @@ class SQLiteStorage:
             return await self.conn._execute(read, self.conn._conn)
 
     async def unfinished(self) -> list[Stored]:
-        return await self._snapshot(UNFINISHED, ())
+        return await self._snapshot(UNFINISHED)
 
     async def load(self, table_id: str) -> Stored | None:
         found = await self._snapshot("t.id = ?", (table_id,))
