@@ -93,6 +93,12 @@ async def migrate(conn: Conn, upto: int | None = None) -> list[int]:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
 
+async def _keep_session(conn: Conn) -> None:
+    """Instead of asyncpg's reset of a connection given back to the pool (``RESET ALL`` and the
+    rest: one more round trip per write).  The storage sets no session state; an open transaction
+    is still rolled back by the pool before this."""
+
+
 class PostgresStorage:
     """:class:`~tables.storage.Storage` on a PostgreSQL database, through an asyncpg pool."""
 
@@ -117,7 +123,8 @@ class PostgresStorage:
                 raise StorageError(f"{url!r} is not a PostgreSQL URL.")
             url = parsed
         try:
-            pool = await asyncpg.create_pool(dsn=url.dsn, min_size=1, max_size=pool_size, timeout=15)
+            pool = await asyncpg.create_pool(dsn=url.dsn, min_size=1, max_size=pool_size, timeout=15,
+                                             reset=_keep_session)
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
             raise StorageError(f"Cannot connect to the PostgreSQL database {url.where}: {e}") from e
         try:
@@ -158,7 +165,7 @@ class PostgresStorage:
         if self.gone is not None:
             raise StorageGone(self.gone)
 
-    async def _transaction(self, work: Work, key: str = "") -> Any:
+    async def _transaction(self, work: Work, key: str = "", *, one_statement: bool = False) -> Any:
         if self._closed:
             raise StorageError("The database is closed.")
         if self.gone is not None:
@@ -168,8 +175,11 @@ class PostgresStorage:
         async def run() -> Any:
             if before is not None and not before.done():
                 await asyncio.wait([before])
-            async with self.pool.acquire() as conn, conn.transaction():
-                return await work(conn)
+            async with self.pool.acquire() as conn:
+                if one_statement:  # a single statement is a transaction by itself: no BEGIN/COMMIT trips
+                    return await work(conn)
+                async with conn.transaction():
+                    return await work(conn)
 
         # Its own task: a caller cancelled while waiting (a shutdown) cannot cut the transaction short.
         task = asyncio.get_running_loop().create_task(run(), name="storage-write")
@@ -222,7 +232,7 @@ class PostgresStorage:
             except asyncpg.UniqueViolationError as e:
                 raise DuplicateTable(f"A table with id {record.get('id')!r} is already stored.") from e
 
-        await self._transaction(work, str(record.get("id")))
+        await self._transaction(work, str(record.get("id")), one_statement=True)
 
     async def write(
         self,
@@ -241,26 +251,49 @@ class PostgresStorage:
         params = [_param(c, changes[c]) for c in cols] + [table_id, expect[0], expect[1]]
         logged = log_rows(table_id, actions)
         scored = [[_param(c, v) for c, v in zip(RESULT_COLUMNS, row, strict=True)] for row in result_rows(results)]
+        stale = f"Table {table_id} is no longer at version {expect[0]} (rev {expect[1]})."
+        twice = f"Table {table_id} already has an action numbered like these."
+
+        if not scored:
+            # The common write (a move): row and log entries in ONE statement, so one round trip and
+            # atomic without BEGIN/COMMIT.  The log rows are inserted only if the guarded UPDATE
+            # matched; a seq already logged aborts the whole statement.
+            sql = (f"WITH u AS ({update} RETURNING 1), "
+                   f"a AS (INSERT INTO actions (table_id, seq, seat, code, time, auto) "
+                   f"SELECT ${n + 1}, * FROM unnest(${n + 4}::int[], ${n + 5}::int[], ${n + 6}::text[], "
+                   f"${n + 7}::float8[], ${n + 8}::int[]) WHERE EXISTS (SELECT 1 FROM u) RETURNING 1) "
+                   "SELECT (SELECT count(*) FROM u)")
+            columns = [[row[i] for row in logged] for i in range(1, 6)]
+
+            async def one(conn: Conn) -> None:
+                try:
+                    matched = await conn.fetchval(sql, *params, *columns)
+                except asyncpg.UniqueViolationError as e:  # a seq already logged: never apply one twice
+                    raise StaleWrite(twice) from e
+                if matched != 1:
+                    raise StaleWrite(stale)
+
+            await self._transaction(one, table_id, one_statement=True)
+            return
 
         async def work(conn: Conn) -> None:
             if await conn.execute(update, *params) != "UPDATE 1":
-                raise StaleWrite(f"Table {table_id} is no longer at version {expect[0]} (rev {expect[1]}).")
+                raise StaleWrite(stale)
             if logged:
                 try:
                     await conn.executemany(
                         "INSERT INTO actions (table_id, seq, seat, code, time, auto) VALUES ($1, $2, $3, $4, $5, $6)",
                         logged,
                     )
-                except asyncpg.UniqueViolationError as e:  # a seq already logged: never apply one twice
-                    raise StaleWrite(f"Table {table_id} already has an action numbered like these.") from e
-            if scored:
-                marks = ", ".join(f"${i}" for i in range(1, len(RESULT_COLUMNS) + 1))
-                refresh = ", ".join(f"{c} = EXCLUDED.{c}" for c in RESULT_COLUMNS if c not in ("table_id", "seat"))
-                await conn.executemany(
-                    f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) VALUES ({marks}) "
-                    f"ON CONFLICT (table_id, seat) DO UPDATE SET {refresh}",
-                    scored,
-                )
+                except asyncpg.UniqueViolationError as e:
+                    raise StaleWrite(twice) from e
+            marks = ", ".join(f"${i}" for i in range(1, len(RESULT_COLUMNS) + 1))
+            refresh = ", ".join(f"{c} = EXCLUDED.{c}" for c in RESULT_COLUMNS if c not in ("table_id", "seat"))
+            await conn.executemany(
+                f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) VALUES ({marks}) "
+                f"ON CONFLICT (table_id, seat) DO UPDATE SET {refresh}",
+                scored,
+            )
 
         await self._transaction(work, table_id)
 
@@ -269,7 +302,7 @@ class PostgresStorage:
             await conn.execute("UPDATE tables SET broken = $1, finished_at = COALESCE(finished_at, $2) WHERE id = $3",
                                reason[:500], float(at), table_id)
 
-        await self._transaction(work, table_id)
+        await self._transaction(work, table_id, one_statement=True)
 
     async def prune(self, before: float) -> int:
         doomed = f"SELECT id FROM tables WHERE {PRUNABLE.format(before='$1')}"
