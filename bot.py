@@ -9,7 +9,9 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
 * ``LOG_LEVEL`` — ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
 * ``DATABASE_URL`` — where tables, game logs and stats are kept (default ``sqlite:///deckhand.db``:
   a file next to this script; relative paths are relative to this script's folder, not the
-  working directory).  Created and migrated on start; running tables are restored from it.
+  working directory), or ``postgresql://user:password@host:5432/database`` for a PostgreSQL
+  server (see :mod:`tables.storage`).  Created and migrated on start; running tables are restored
+  from it.
 * ``DATA_RETENTION_DAYS`` — finished tables and their logs older than this are deleted (default 90;
   0 keeps them for ever).  Results for ``/stats`` are always kept.
 * ``DECKHAND_PROGRAMS`` — trusted programs a table host may seat at Tricks (``/game ai program:``):

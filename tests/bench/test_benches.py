@@ -42,7 +42,13 @@ def test_storage_bench_commits_recovers_and_weighs_tables(tmp_path: Path) -> Non
     assert positive(f["actions_per_s"]) and positive(f["kib_per_table"])
     recover = [k for k in f if k.startswith("recover_") and k.endswith("_tables_s")]
     assert recover and all(positive(f[k]) for k in recover)
-    assert f["tables_restored"] == 20
+    assert f["tables_restored"] == 20 and f["database"] == "sqlite"
+
+
+def test_storage_bench_on_postgresql(pg_server: str) -> None:
+    f = run_bench("storage.py", "--tables", "20", "--actions", "200", "--database-url", pg_server)
+    assert f["database"] == "postgresql" and f["tables_restored"] == 20
+    assert positive(f["actions_per_s"]) and positive(f["actions_per_s_full"]) and positive(f["kib_per_table"])
 
 
 def test_arena_bench_plays_hands_with_a_program() -> None:
