@@ -37,7 +37,6 @@ from tables.storage import (
     check_changes,
     log_rows,
     result_rows,
-    stored_logs,
 )
 from tables.table import LogEntry
 
@@ -325,9 +324,13 @@ class PostgresStorage:
                 f"SELECT {', '.join(TABLE_COLUMNS)} FROM tables t WHERE {where} ORDER BY t.created_at, t.id", *params)]
             if between is not None:
                 between()
-            logs = stored_logs(await conn.fetch(
-                "SELECT a.table_id, a.seq, a.seat, a.code, a.time, a.auto FROM actions a "
-                f"WHERE a.table_id IN (SELECT t.id FROM tables t WHERE {where}) ORDER BY a.table_id, a.seq", *params))
+            # Through a cursor, in chunks: a thousand tables' logs are never all in memory twice.
+            logs: dict[str, list[LogEntry]] = {}
+            async for tid, seq, seat, code, at, auto in conn.cursor(
+                    "SELECT a.table_id, a.seq, a.seat, a.code, a.time, a.auto FROM actions a "
+                    f"WHERE a.table_id IN (SELECT t.id FROM tables t WHERE {where}) ORDER BY a.table_id, a.seq",
+                    *params, prefetch=4096):
+                logs.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto)))
             return [Stored(r, logs.get(r["id"], [])) for r in rows]
 
         return await self._reading(work, snapshot=True)
