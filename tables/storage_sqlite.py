@@ -121,6 +121,7 @@ class SQLiteStorage:
     #: The file's (st_dev, st_ino) when opened; None for ":memory:".
     identity: tuple[int, int] | None = None
     gone: str | None = None
+    _rescued: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _closed: bool = False
     _queue: list[tuple[Work, asyncio.Future[Any]]] = field(default_factory=list)
@@ -163,27 +164,53 @@ class SQLiteStorage:
         return bool(self._queue) or self._lock.locked() or (self._flusher is not None and not self._flusher.done())
 
     # ---- the file under us ------------------------------------------------------------------------
-    def _check_file(self) -> None:
-        """Raise :class:`StorageGone` if the file is no longer the one opened (any thread)."""
+    def _detect(self) -> None:
+        """Notice (once) that the file is no longer the one opened.  Any thread."""
         if self.gone is None and self.identity is not None:
             now = _identity(self.path)
             if now != self.identity:
                 what = "deleted" if now is None else "replaced by another file"
                 self.gone = (f"The database file {self.path} was {what} while Deckhand was running: nothing "
-                             f"can be saved any more. Restore the file (or accept the loss) and restart Deckhand.")
-                log.critical("%s Moves are refused from now on.", self.gone)
-        if self.gone is not None:
-            raise StorageGone(self.gone)
+                             f"can be saved any more, and moves are refused.")
+
+    def _gone_in_thread(self) -> None:
+        """In the database thread: raise :class:`StorageGone` if the file went away.  The first time,
+        save what this connection still sees (the old file stays readable through it, deleted or
+        not) next to the path, so a restart need not lose the games, and say so loudly."""
+        self._detect()
+        if self.gone is None:
+            return
+        if not self._rescued:
+            self._rescued = True
+            target = f"{self.path}.rescued-{time.strftime('%Y%m%d-%H%M%S')}"
+            try:
+                copy = sqlite3.connect(target)
+                try:
+                    self.conn._conn.backup(copy)
+                finally:
+                    copy.close()
+                self.gone += (f" Everything this process had stored is saved in {target}: stop Deckhand, move "
+                              f"that file to {self.path} and start it again.")
+            except (sqlite3.Error, OSError) as e:
+                self.gone += f" A copy of what it had stored could not be saved ({e}): restore a backup."
+            log.critical("%s", self.gone)
+        raise StorageGone(self.gone)
 
     async def check(self) -> None:
-        """Raise :class:`StorageGone` if the file was deleted or replaced (one ``stat``)."""
-        self._check_file()
+        """Raise :class:`StorageGone` if the file was deleted or replaced (one ``stat``; for a
+        periodic check when no write would notice)."""
+        if self.gone is None and not self._closed:
+            async with self._lock:
+                await self.conn._execute(self._gone_in_thread)
+        if self.gone is not None:
+            raise StorageGone(self.gone)
 
     # ---- plumbing -----------------------------------------------------------------------------
     async def _transaction(self, work: Work) -> Any:
         if self._closed:
             raise StorageError("The database is closed.")
-        self._check_file()
+        if self.gone is not None:
+            raise StorageGone(self.gone)
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         self._queue.append((work, fut))
@@ -220,7 +247,7 @@ class SQLiteStorage:
         out: list[tuple[bool, Any]] = []
         # Just before the transaction: a write into a deleted (or swapped) file would look
         # committed and be lost at the next start.  One stat per batch, a few microseconds.
-        self._check_file()
+        self._gone_in_thread()
         c.execute("BEGIN IMMEDIATE")
         try:
             for work in works:

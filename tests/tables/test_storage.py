@@ -281,7 +281,16 @@ async def test_a_deleted_database_file_refuses_every_write_loudly(tmp_path, make
         await rt.storage.check()
     with pytest.raises(StorageGone):
         await rt.storage.write(t.id, {"version": version}, expect=(version, 0))
-    assert any(r.levelname == "CRITICAL" and "deleted" in r.getMessage() for r in caplog.records)
+    [loud] = [r.getMessage() for r in caplog.records if r.levelname == "CRITICAL"]  # once, however many writes
+    assert "deleted" in loud
+    # What the process had stored is saved beside the path, and a restart on that copy goes on.
+    [rescued] = tmp_path.glob("gone.db.rescued-*")
+    assert str(rescued) in loud
+    await rt.close()
+    rescued.rename(path)
+    rt2 = make_runtime(storage=await db(path))
+    report = await rt2.recover()
+    assert [x.id for x in report.restored] == [t.id] and rt2.get(t.id).version == version
 
 
 async def test_a_replaced_database_file_is_noticed(tmp_path):
