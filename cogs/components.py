@@ -48,8 +48,10 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs import render
+from cogs import render, renderers
 from engine.core import TABLE, Action, Decision
+from tables.live import SeatView
+from tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +188,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         if label is None or style is None:
             try:
                 action = Action.parse(code)
-                label = label or render.action_label(action)
+                label = label or renderers.action_label(action)
                 style = style or render.GENERIC.action_style(action)
             except Exception:  # a code of a game with its own cards: words are the renderer's job
                 label = label or code
@@ -380,7 +382,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 # ---- views -------------------------------------------------------------------------------------
-def table_view(table: Any) -> discord.ui.View:
+def table_view(table: Table) -> discord.ui.View:
     """The buttons of the public table message for its phase (none once it has finished)."""
     view = discord.ui.View(timeout=None)
     phase = render.phase_of(table)
@@ -394,7 +396,7 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
     """The ephemeral hand message of one seat: its text and one control per legal choice (a pick
     over more than 25 cards shows the cards marked so far, from the seat's view)."""
     table, decision = seat_view.table, seat_view.decision
-    r = render.renderer_for(table.game)
+    r = renderers.renderer_for(table.game)
     content = r.hand_text(seat_view)
     view = discord.ui.View(timeout=None)
     if render.phase_of(table) != "running":
@@ -426,7 +428,7 @@ def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:
     return menus + -(-(buttons + 1) // ROW_BUTTONS) <= MAX_ROWS
 
 
-def _pick_select(sv: Any, r: render.Renderer, decision: Decision, cards: Sequence[Any], pick: int) -> PickSelect:
+def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Sequence[Any], pick: int) -> PickSelect:
     table = sv.table
     total = Counter(c.code for c in cards)
     seen: Counter[str] = Counter()
@@ -440,7 +442,7 @@ def _pick_select(sv: Any, r: render.Renderer, decision: Decision, cards: Sequenc
     return PickSelect(table.id, table.version, decision.kind, pick=pick, placeholder=placeholder, options=options)
 
 
-def _combo_pick(sv: Any, r: render.Renderer, decision: Decision, k: int) -> PickSelect | None:
+def _combo_pick(sv: SeatView, r: render.Renderer, decision: Decision, k: int) -> PickSelect | None:
     """The cards of the legal combinations in one "choose k" menu (each card as many times as one
     combination can use it), when every action is ``k`` cards of one kind and no more."""
     actions = decision.actions
@@ -468,7 +470,7 @@ def is_mark(code: str, kind: str) -> bool:
     return len(words) >= 2 and words[0] == kind and words[-1] == MARK
 
 
-def marking_since(table: Any, seat: int, kind: str) -> int:
+def marking_since(table: Table, seat: int, kind: str) -> int:
     """The table version since which ``seat`` has done nothing but mark cards for its ``kind`` pick
     (nobody else has moved): part menus drawn at that version or later still stand."""
     for e in reversed(getattr(table, "log", None) or ()):
@@ -478,7 +480,7 @@ def marking_since(table: Any, seat: int, kind: str) -> int:
 
 
 def pick_parts(
-    sv: Any, r: render.Renderer, decision: Decision
+    sv: SeatView, r: render.Renderer, decision: Decision
 ) -> list[tuple[list[str], list[tuple[str, Any, int]]]] | None:
     """The part menus of a pick over more than 25 cards: (group names, [(menu value, card, copy
     number)]) each — the cards grouped by the renderer, adjacent groups sharing a menu — or ``None``
@@ -504,7 +506,7 @@ def marked_values(cards: Sequence[Any], marked: Sequence[str]) -> set[str]:
     return out
 
 
-def _big_pick(sv: Any, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+def _big_pick(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
     """Up to four part menus, then OK / Clear.  The cards the seat marked so far (kept by the
     engine) are the menus' defaults; a menu lets at most as many cards be chosen as the pick leaves
     room for."""
@@ -571,7 +573,7 @@ def _flat(groups: list[tuple[str, list[Any]]], size: int, most: int) -> list[tup
     return [(list(dict.fromkeys(name for name, _ in chunk)), [m for _, m in chunk]) for chunk in chunks]
 
 
-def _action_controls(sv: Any, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
     """Buttons when the legal actions fit (25), else menus grouped by the renderer with the
     ungrouped actions (pass, end turn) as buttons below; else the combination menu; else as many
     buttons as fit and a pointer to /play."""
@@ -609,11 +611,11 @@ def _action_controls(sv: Any, r: render.Renderer, decision: Decision) -> tuple[l
     return [_button(sv, r, a) for a in ordered[:MAX_BUTTONS]], "*Some choices have no button: use `/play` for them.*"
 
 
-def _fits_id(table: Any, code: str) -> bool:
+def _fits_id(table: Table, code: str) -> bool:
     custom_id = f"dh:a:{table.id}:{table.version}:{encode_code(code)}"
     return len(custom_id) <= 100 and re.fullmatch(ACTION_TEMPLATE, custom_id) is not None and len(code) <= 100
 
 
-def _button(sv: Any, r: render.Renderer, action: Action) -> ActionButton:
+def _button(sv: SeatView, r: render.Renderer, action: Action) -> ActionButton:
     table = sv.table
     return ActionButton(table.id, table.version, action.code, r.action_label(action, sv), r.action_style(action))

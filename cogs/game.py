@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs import render
+from cogs import render, renderers
 from cogs.components import (
     MARK,
     card_values,
@@ -36,9 +36,10 @@ from cogs.components import (
 from engine.cards import Card, CardError, card
 from engine.core import Action, Event
 from tables.ids import normalise
+from tables.live import SeatView
 from tables.replay import recap, standings
 from tables.runtime import Runtime, TableError
-from tables.table import SPEEDS, Phase
+from tables.table import SPEEDS, Phase, Table
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ def parse_options(text: str | None) -> dict[str, str]:
 def playable() -> dict[str, engine.core.GameEntry]:
     """Games a table can be opened for: in the engine AND drawn by a renderer of their own (a game
     whose engine lands before its Discord screens stays "coming soon")."""
-    return {name: e for name, e in engine.games().items() if name in render.RENDERERS}
+    return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}
 
 
 def coming_soon(game: str) -> str:
@@ -184,7 +185,7 @@ class GameCog(commands.Cog):
             game=name, guild_id=guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed or "normal",
         )
-        rendered = render.table_message(table)
+        rendered = renderers.table_message(table)
         try:
             callback = await interaction.response.send_message(
                 content=rendered.content, embed=rendered.embed, view=table_view(table), allowed_mentions=NO_PINGS
@@ -299,7 +300,7 @@ class GameCog(commands.Cog):
         else:
             await self._say(interaction, "The game is on! Press **My hand** on the table message for your cards.")
 
-    async def _open_thread(self, interaction: discord.Interaction, table: Any) -> Any:
+    async def _open_thread(self, interaction: discord.Interaction, table: Table) -> Any:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
         game stays in the channel."""
         if table.thread_id is not None or table.message_id is None:
@@ -469,7 +470,7 @@ class GameCog(commands.Cog):
             return []
         if sv.decision is None:
             return []
-        return legal_choices(sv.decision, current, (sv.view or {}).get("hand"), render.renderer_for(table.game), sv)
+        return legal_choices(sv.decision, current, (sv.view or {}).get("hand"), renderers.renderer_for(table.game), sv)
 
     # ==== components ===========================================================================
     async def on_table_button(self, interaction: discord.Interaction, act: str, table_id: str) -> None:
@@ -511,7 +512,7 @@ class GameCog(commands.Cog):
         await self._safely(interaction, work())
 
     @staticmethod
-    def _action_of(table: Any, user_id: int, code: str) -> str | Action:
+    def _action_of(table: Table, user_id: int, code: str) -> str | Action:
         """The legal action a button or menu names by its code (the engine's own value, whatever its
         cards are); the code itself when it names none now (the runtime then says why)."""
         seat = table.seat_of(user_id)
@@ -533,7 +534,7 @@ class GameCog(commands.Cog):
 
         await self._safely(interaction, work())
 
-    def _picked(self, table: Any, user_id: int, kind: str, values: Sequence[str]) -> Action:
+    def _picked(self, table: Table, user_id: int, kind: str, values: Sequence[str]) -> Action:
         """The action chosen in a card menu.  Values are card codes (``D5#2`` for a second copy),
         read as the decision's own cards; for a decision with explicit actions (two cards for a pair
         lead) the legal action with exactly those cards."""
@@ -569,7 +570,7 @@ class GameCog(commands.Cog):
             table, _ = self._chooser(interaction, table_id, version, kind, marking=True)
             sv = self.runtime.seat_view(table.id, interaction.user.id)
             decision = sv.decision
-            parts = pick_parts(sv, render.renderer_for(table.game), decision)
+            parts = pick_parts(sv, renderers.renderer_for(table.game), decision)
             if parts is None or not 0 <= part < len(parts):
                 raise TableError("That menu is out of date; open your hand again with **My hand**.")
             cards = list(decision.cards)
@@ -628,17 +629,17 @@ class GameCog(commands.Cog):
         # The hand view the click came from becomes the fresh one (it is this user's ephemeral message).
         await interaction.response.edit_message(content=content, view=view, embed=None)
 
-    def _after_move(self, table: Any, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
+    def _after_move(self, table: Table, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
         sv = self.runtime.seat_view(table.id, user_id)
         content, view = hand_view(sv)
-        ack = render.renderer_for(table.game).ack(table, sv.seat, events)
+        ack = renderers.renderer_for(table.game).ack(table, sv.seat, events)
         return f"✅ {ack}\n{content}", view
 
 
 # ==== autocomplete (pure) ========================================================================
 def legal_choices(
     decision: Any, current: str, hand: Sequence[str] | None = None, renderer: render.Renderer | None = None,
-    sv: Any = None,
+    sv: SeatView = None,
 ) -> list[app_commands.Choice[str]]:
     """Exactly the legal choices of ``decision`` matching what was typed, at most 25.
 
@@ -700,7 +701,7 @@ def legal_choices(
     return out[:MAX_CHOICES]
 
 
-def _marked_cards(sv: Any, allowed: Sequence[Any]) -> list[Any]:
+def _marked_cards(sv: SeatView, allowed: Sequence[Any]) -> list[Any]:
     """The cards the seat has marked for a pick so far (``view["marked"]``), one per marked copy."""
     pool = list(allowed)
     out = []
@@ -758,7 +759,7 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
     for opt in entry.game.options_spec:
         if opt.name in given:
             continue
-        suggested = render.renderer_for(entry.game.name).lobby_values.get(opt.name)
+        suggested = renderers.renderer_for(entry.game.name).lobby_values.get(opt.name)
         if suggested:
             # The game's own suggestions first (Tricks: 25/50/100 for people; 1000 is for programs).
             values = [str(v) for v in dict.fromkeys([*suggested, *(opt.choices or (opt.default,))])]

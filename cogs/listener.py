@@ -16,9 +16,10 @@ from typing import Any
 
 import discord
 
-from cogs import render
+from cogs import render, renderers
 from cogs.components import table_view
 from engine.core import Event
+from tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -124,25 +125,25 @@ class DiscordListener:
             ch = self.bot.get_partial_messageable(channel_id)
         return ch
 
-    def where(self, table: Any) -> Any:
+    def where(self, table: Table) -> Any:
         """Where a table talks: its thread once it has one, else the channel it was opened in."""
         return self.channel(table.thread_id or table.channel_id)
 
     # ---- Listener ---------------------------------------------------------------------------
-    async def redraw(self, table: Any) -> None:
+    async def redraw(self, table: Table) -> None:
         try:
             await self._redraw(table)
         except Exception:
             log.exception("Could not redraw table %s", table.id)
 
-    async def turn(self, table: Any, seats: Sequence[int]) -> None:
+    async def turn(self, table: Table, seats: Sequence[int]) -> None:
         try:
             await self._wait_gate(table.id)
             await self._turn(table, seats)
         except Exception:
             log.exception("Could not post the turn notice of table %s", table.id)
 
-    async def summary(self, table: Any, events: Sequence[Event]) -> None:
+    async def summary(self, table: Table, events: Sequence[Event]) -> None:
         try:
             await self._wait_gate(table.id)
             await self._summary(table, events)
@@ -150,14 +151,14 @@ class DiscordListener:
             log.exception("Could not post the summary of table %s", table.id)
 
     # ---- the work ---------------------------------------------------------------------------
-    async def _redraw(self, table: Any) -> None:
+    async def _redraw(self, table: Table) -> None:
         if table.message_id is None:
             return  # /game new posts the first message and records its id
         channel = self.channel(table.channel_id)
         if channel is None:
             return
         await self.budget.take()  # before rendering: the table may have moved on while waiting
-        rendered = render.table_message(table)
+        rendered = renderers.table_message(table)
         view = table_view(table)
         try:
             await channel.get_partial_message(table.message_id).edit(
@@ -171,7 +172,7 @@ class DiscordListener:
             )
             table.message_id = msg.id
 
-    async def _turn(self, table: Any, seats: Sequence[int]) -> None:
+    async def _turn(self, table: Table, seats: Sequence[int]) -> None:
         # Notices are delivered in order, and may wait behind Discord's rate limit (5 messages per
         # 5 s in a thread) and the REST budget: one whose turn has been taken meanwhile would ping
         # for nothing, so who is still due is asked again after every wait.
@@ -192,11 +193,11 @@ class DiscordListener:
             if not people:
                 return
             self._notices[table.id] = await where.send(
-                render.turn_notice(table, people), allowed_mentions=USER_PINGS
+                renderers.turn_notice(table, people), allowed_mentions=USER_PINGS
             )
 
-    async def _summary(self, table: Any, events: Sequence[Event]) -> None:
-        rendered = render.summary(table, [e for e in events if e.to is None])
+    async def _summary(self, table: Table, events: Sequence[Event]) -> None:
+        rendered = renderers.summary(table, [e for e in events if e.to is None])
         over = render.phase_of(table) == "finished"
         if over:
             async with self._lock(table.id):

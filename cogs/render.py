@@ -5,12 +5,11 @@ reads only ``state.public_view()`` and public events (``event.to is None``), so 
 reach a channel through here; the hand text reads the one seat's ``SeatView`` and is only ever sent
 as an ephemeral reply to that player.
 
-Each game gets a :class:`Renderer` in :data:`RENDERERS` (Hearts here; the others in
-``cogs/render_<game>.py``, which register themselves when imported at the bottom of this module);
-a game without one falls back to the generic renderer, which shows seats, scores, whose turn it is
-and raw public events.  The renderer also says how the hand view's controls read and group
-(:meth:`Renderer.action_label`, :meth:`Renderer.action_group`…); :mod:`cogs.components` builds
-them from the legal actions alone.
+Each game has a :class:`Renderer` (Hearts here; the others in ``cogs/render_<game>.py``), listed
+in :data:`cogs.renderers.RENDERERS`; a game without one falls back to the generic renderer, which
+shows seats, scores, whose turn it is and raw public events.  The renderer also says how the hand
+view's controls read and group (:meth:`Renderer.action_label`, :meth:`Renderer.action_group`…);
+:mod:`cogs.components` builds them from the legal actions alone.
 """
 
 from __future__ import annotations
@@ -23,6 +22,8 @@ import discord
 
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import Action, Decision, Event
+from tables.live import SeatView
+from tables.table import Table
 
 LOBBY_COLOUR = discord.Colour.blurple()
 RUNNING_COLOUR = discord.Colour.green()
@@ -43,6 +44,9 @@ class Rendered:
         parts = [self.content or "", embed_text(self.embed) if self.embed is not None else ""]
         return "\n".join(p for p in parts if p)
 
+
+PAUSED = ("⚠️ Deckhand cannot save right now — the game is paused. It goes on by itself as soon as "
+          "saving works again.")
 
 def embed_text(embed: discord.Embed) -> str:
     d = embed.to_dict()
@@ -77,13 +81,13 @@ def clean(name: str) -> str:
     return discord.utils.escape_markdown(name)
 
 
-def seat_name(table: Any, seat: int | None) -> str:
+def seat_name(table: Table, seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(table.seats):
         return "nobody"
     return clean(table.seats[seat].name)
 
 
-def seat_badge(table: Any, seat: int) -> str:
+def seat_badge(table: Table, seat: int) -> str:
     s = table.seats[seat]
     if s.is_ai:
         return f"🤖 {clean(s.name)}"
@@ -92,38 +96,31 @@ def seat_badge(table: Any, seat: int) -> str:
     return clean(s.name)
 
 
-def player_name(table: Any, seat: int) -> str:
+def player_name(table: Table, seat: int) -> str:
     """A name for results: AIs marked, but not whether a person was away at some point."""
     s = table.seats[seat]
     return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
 
 
-def phase_of(table: Any) -> str:
+def phase_of(table: Table) -> str:
     return str(getattr(table.phase, "value", table.phase))
 
 
-def options_line(table: Any) -> str:
+def options_line(table: Table) -> str:
     opts = " · ".join(f"{k} `{v}`" for k, v in (table.options or {}).items())
     speed = f"speed `{table.speed}`"
     return f"{opts} · {speed}" if opts else speed
 
 
-def game_title(table: Any) -> str:
+def game_title(table: Table) -> str:
     try:
         return str(table.entry.game.title)
     except KeyError:
         return str(table.game).capitalize()
 
 
-def table_title(table: Any) -> str:
+def table_title(table: Table) -> str:
     return f"{game_title(table)} · table `{table.id}`"
-
-
-def action_label(action: Action, game: str | None = None) -> str:
-    """How a legal action reads on a button, in a menu or in autocomplete — in the words of the
-    game's renderer (``three 5s`` in Dalmuti), else generically: ``Q♠`` for a plain card play, the
-    kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``)."""
-    return (renderer_for(game) if game else GENERIC).action_label(action)
 
 
 def in_hand_order(actions: Sequence[Action], hand: Sequence[str] | None) -> list[Action]:
@@ -162,7 +159,7 @@ class Renderer:
     lobby_values: dict[str, tuple[Any, ...]] = {}
 
     # -- public: the table message --
-    def table_message(self, table: Any) -> Rendered:
+    def table_message(self, table: Table) -> Rendered:
         phase = phase_of(table)
         if phase == "lobby":
             return self.lobby(table)
@@ -170,7 +167,7 @@ class Renderer:
             return self.finished(table)
         return self.running(table)
 
-    def lobby(self, table: Any) -> Rendered:
+    def lobby(self, table: Table) -> Rendered:
         entry_game = table.entry.game
         e = discord.Embed(title=table_title(table), colour=LOBBY_COLOUR)
         e.description = f"{entry_game.summary}\n{options_line(table)}".strip()
@@ -187,10 +184,12 @@ class Renderer:
                           f"(empty seats become AIs). /game rules {table.game} for the rules.")
         return Rendered(embed=e)
 
-    def running(self, table: Any) -> Rendered:
+    def running(self, table: Table) -> Rendered:
         pv = table.state.public_view() if table.state is not None else {}
         e = discord.Embed(title=table_title(table), colour=RUNNING_COLOUR)
         e.description = self.status_line(table, pv)
+        if getattr(table, "paused", False):
+            e.description = f"{PAUSED}\n{e.description}"
         e.add_field(name="Players", value=self.seat_lines(table, pv), inline=False)
         recent = self.recent_lines(table)
         if recent:
@@ -198,15 +197,15 @@ class Renderer:
         e.set_footer(text=f"{options_line(table).replace('`', '')} · press My hand to see your cards")
         return Rendered(embed=e)
 
-    def finished(self, table: Any) -> Rendered:
+    def finished(self, table: Table) -> Rendered:
         e = discord.Embed(title=f"{table_title(table)} — finished", colour=FINISHED_COLOUR)
         e.description = self.standings_text(table)
         return Rendered(embed=e)
 
-    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
         return self.turn_line(table)
 
-    def turn_line(self, table: Any) -> str:
+    def turn_line(self, table: Table) -> str:
         seats = list(table.to_act()) if table.state is not None else []
         if not seats:
             return ""
@@ -214,11 +213,11 @@ class Renderer:
         deadline = self.deadline_of(table, seats)
         return f"▶ {who} to act" + (f" · ⏰ {when(deadline)}" if deadline else "")
 
-    def deadline_of(self, table: Any, seats: Sequence[int]) -> float | None:
+    def deadline_of(self, table: Table, seats: Sequence[int]) -> float | None:
         times = [table.deadlines[s] for s in seats if table.deadlines.get(s) is not None]
         return min(times) if times else None
 
-    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
         scores = pv.get("scores") or [None] * len(table.seats)
         acting = set(table.to_act()) if table.state is not None else set()
         lines = []
@@ -228,11 +227,11 @@ class Renderer:
             lines.append(f"{mark} `{i + 1}` {seat_badge(table, i)}{score}")
         return "\n".join(lines)
 
-    def recent_lines(self, table: Any) -> list[str]:
+    def recent_lines(self, table: Table) -> list[str]:
         out = [s for s in (self.event_text(table, e) for e in self.current_events(table)) if s]
         return out[-RECENT_LINES:]
 
-    def current_events(self, table: Any) -> list[Event]:
+    def current_events(self, table: Table) -> list[Event]:
         """Recent public events of the current round only: cards named in earlier rounds may be back
         in someone's hand after a new deal, and the message should be about the game as it is now."""
         events = _public_events(table.recent)
@@ -241,7 +240,7 @@ class Renderer:
                 return events[i:]
         return events
 
-    def event_text(self, table: Any, event: Event) -> str | None:
+    def event_text(self, table: Table, event: Event) -> str | None:
         """A sentence for one public event, or ``None`` for events not worth a line."""
         if event.to is not None:
             return None
@@ -249,7 +248,7 @@ class Renderer:
         words = [label(x) if isinstance(x, Card) else str(x) for x in event.data]
         return " ".join(p for p in (who, event.kind.replace("_", " "), *words) if p) + "."
 
-    def standings(self, table: Any) -> list[tuple[int, int, int | None]]:
+    def standings(self, table: Table) -> list[tuple[int, int, int | None]]:
         """``(place, seat, score)`` best first.  The engine's outcome when the game finished; from
         the public scores when the table was ended early."""
         state = table.state
@@ -269,7 +268,7 @@ class Renderer:
             rows.append((place, s, sc))
         return sorted(rows)
 
-    def standings_text(self, table: Any) -> str:
+    def standings_text(self, table: Table) -> str:
         rows = self.standings(table)
         if not rows:
             return f"The table was closed before the game started.\nSeed: `{table.seed}`"
@@ -281,12 +280,12 @@ class Renderer:
         lines.append(f"Seed: `{table.seed}` (replay it with the same seed and the game log)")
         return "\n".join(lines)
 
-    def score_text(self, table: Any, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: Any) -> str:
         """A final score as the standings show it (a rank, a count of cards…)."""
         return str(score)
 
     # -- public: end of hand / game --
-    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+    def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = _public_events(events)
         ends = [e for e in events if e.kind.endswith("_end")]
         over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
@@ -300,7 +299,7 @@ class Renderer:
         return Rendered(embed=e)
 
     # -- private: what the player just did, to head their refreshed hand view --
-    def ack(self, table: Any, seat: int, events: Sequence[Event]) -> str:
+    def ack(self, table: Table, seat: int, events: Sequence[Event]) -> str:
         for e in events:
             if e.seat == seat and e.to is None:
                 text = self.own_text(table, e)
@@ -308,18 +307,18 @@ class Renderer:
                     return text
         return "Done."
 
-    def own_text(self, table: Any, event: Event) -> str | None:
+    def own_text(self, table: Table, event: Event) -> str | None:
         return self.event_text(table, event)
 
     # -- public: turn notice --
-    def turn_notice(self, table: Any, seats: Sequence[int]) -> str:
+    def turn_notice(self, table: Table, seats: Sequence[int]) -> str:
         mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in seats if table.seats[s].user_id is not None)
         deadline = self.deadline_of(table, seats)
         tail = f" ({when(deadline)})" if deadline else ""
         return f"{mentions}, your turn — press **My hand**{tail}"
 
     # -- private: the hand view --
-    def hand_text(self, sv: Any) -> str:
+    def hand_text(self, sv: SeatView) -> str:
         table, seat, view = sv.table, sv.seat, sv.view or {}
         lines = [f"**Your hand** · {table_title(table)} · seat {seat + 1}"]
         hand = view.get("hand")
@@ -329,14 +328,14 @@ class Renderer:
         lines.append(self.decision_line(sv))
         return "\n".join(line for line in lines if line)
 
-    def hand_lines(self, sv: Any, hand: Sequence[str]) -> list[str]:
+    def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         """The hand fanned for reading: one line per suit by default."""
         return [" ".join(cards) for _, cards in group_by_suit(hand)]
 
-    def hand_extra(self, sv: Any) -> list[str]:
+    def hand_extra(self, sv: SeatView) -> list[str]:
         return []
 
-    def decision_line(self, sv: Any) -> str:
+    def decision_line(self, sv: SeatView) -> str:
         table, decision = sv.table, sv.decision
         if phase_of(table) == "finished" or (table.state is not None and table.state.is_over):
             return "The game is over."
@@ -346,21 +345,21 @@ class Renderer:
         deadline = f" ⏰ {when(sv.deadline)}" if sv.deadline else ""
         return f"**Your move:** {self.decision_prompt(sv, decision)}{deadline}"
 
-    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+    def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.pick:
             return f"{decision.prompt} Pick {decision.pick} in the menu (or use /play)."
         return f"{decision.prompt} Use the buttons (or /play)."
 
     # -- private: how the hand view's controls read (cogs.components builds them from the legal
     # actions only; these hooks say the words and the grouping) --
-    def action_label(self, action: Action, sv: Any = None) -> str:
+    def action_label(self, action: Action, sv: SeatView = None) -> str:
         """A legal action on a button, as a menu option or an autocomplete name; ``sv`` (the seat's
         view, when there is one) lets it name players and piles."""
         if action.kind == "play" and action.cards and not action.args:
             return labels(action.cards)
         return " ".join([action.kind.replace("_", " "), *(label(c) for c in action.cards), *action.args])
 
-    def action_description(self, sv: Any, action: Action) -> str | None:
+    def action_description(self, sv: SeatView, action: Action) -> str | None:
         """The small second line under a menu option."""
         if len(action.cards) == 1 and not action.args:
             return getattr(action.cards[0], "name", None)
@@ -370,11 +369,11 @@ class Renderer:
         red = any(getattr(c, "suit", "") in ("H", "D") or getattr(c, "code", "") == "~R" for c in action.cards)
         return discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary
 
-    def order_actions(self, sv: Any, actions: Sequence[Action]) -> list[Action]:
+    def order_actions(self, sv: SeatView, actions: Sequence[Action]) -> list[Action]:
         """The order controls appear in: as the hand is fanned."""
         return in_hand_order(actions, (sv.view or {}).get("hand"))
 
-    def action_group(self, sv: Any, action: Action) -> str | None:
+    def action_group(self, sv: SeatView, action: Action) -> str | None:
         """When the actions are too many for buttons they go into menus: the name of the menu this
         one belongs in (adjacent small groups share a menu), or ``None`` to keep it a button of its
         own (pass, end turn).  Default: by the suit of its first card."""
@@ -382,16 +381,16 @@ class Renderer:
             return None
         return SUIT_SYMBOLS.get(getattr(action.cards[0], "suit", ""), "Other")
 
-    def menu_placeholder(self, sv: Any, groups: Sequence[str]) -> str:
+    def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         """The placeholder of a menu holding these groups of actions."""
         return " · ".join(groups)
 
-    def combo_pick(self, sv: Any, decision: Decision) -> int:
+    def combo_pick(self, sv: SeatView, decision: Decision) -> int:
         """How many cards to pick from one menu instead of listing every combination as its own
         choice (King of the Hill's two cards on a pair lead): a number, or 0 for a list."""
         return 0
 
-    def pick_option(self, sv: Any, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
+    def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
         """``(label, description)`` of one card in a "choose N cards" menu; ``copy`` counts from 1
         when the same card is there ``copies`` times."""
         name = getattr(c, "name", None)
@@ -399,7 +398,7 @@ class Renderer:
             name = f"{name} ({copy} of {copies})" if name else f"{copy} of {copies}"
         return label(c), name
 
-    def pick_group(self, sv: Any, c: Any) -> str:
+    def pick_group(self, sv: SeatView, c: Any) -> str:
         """The menu a card goes in when a pick has more cards than one menu holds."""
         return SUIT_SYMBOLS.get(getattr(c, "suit", ""), "Other")
 
@@ -421,7 +420,7 @@ def _winning_card(cards: Sequence[Card | str]) -> Card:
 class HeartsRenderer(Renderer):
     lowest_wins = True
 
-    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
         hand_no = pv.get("hand_no", 0) + 1
         phase = pv.get("phase")
         if phase == "pass":
@@ -450,7 +449,7 @@ class HeartsRenderer(Renderer):
             lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {best.label} (+{lt['points']})")
         return "\n".join(lines)
 
-    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
         scores, points = pv.get("scores", []), pv.get("hand_points", [])
         left, passed = pv.get("cards_left", []), pv.get("passed", [])
         phase, turn = pv.get("phase"), pv.get("turn")
@@ -468,7 +467,7 @@ class HeartsRenderer(Renderer):
                          f"(+{hand_pts} this hand){cards}")
         return "\n".join(lines)
 
-    def event_text(self, table: Any, event: Event) -> str | None:
+    def event_text(self, table: Table, event: Event) -> str | None:
         if event.to is not None:
             return None
         k, d = event.kind, event.data
@@ -500,14 +499,14 @@ class HeartsRenderer(Renderer):
             return f"Game over — {winners} won with {best}."
         return super().event_text(table, event)
 
-    def own_text(self, table: Any, event: Event) -> str | None:
+    def own_text(self, table: Table, event: Event) -> str | None:
         if event.kind == "play":
             return f"You played {label(event.data[0])}."
         if event.kind == "pass_chosen":
             return "You chose your 3 cards to pass."
         return super().own_text(table, event)
 
-    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+    def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = _public_events(events)
         hand_end = next((e for e in events if e.kind == "hand_end"), None)
         over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
@@ -530,7 +529,7 @@ class HeartsRenderer(Renderer):
             e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def hand_extra(self, sv: Any) -> list[str]:
+    def hand_extra(self, sv: SeatView) -> list[str]:
         table, view, seat = sv.table, sv.view or {}, sv.seat
         lines = []
         direction = view.get("pass_dir")
@@ -551,7 +550,7 @@ class HeartsRenderer(Renderer):
             lines.append(f"Your score: {scores[seat]} (+{view.get('hand_points', [0] * n)[seat]} this hand)")
         return lines
 
-    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+    def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.kind == "pass" and decision.pick:
             direction = (sv.view or {}).get("pass_dir", "")
             to = seat_name(sv.table, (sv.seat + _PASS_OFFSET.get(direction, 0)) % len(sv.table.seats))
@@ -561,37 +560,4 @@ class HeartsRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
 
-RENDERERS: dict[str, Renderer] = {"hearts": HeartsRenderer()}
 GENERIC = Renderer()
-
-
-def renderer_for(game: str) -> Renderer:
-    """The game's renderer, or the generic one: a new game shows up before it gets its own."""
-    return RENDERERS.get(game, GENERIC)
-
-
-def table_message(table: Any) -> Rendered:
-    return renderer_for(table.game).table_message(table)
-
-
-def hand_text(sv: Any) -> str:
-    return renderer_for(sv.table.game).hand_text(sv)
-
-
-def event_text(table: Any, event: Event) -> str | None:
-    return renderer_for(table.game).event_text(table, event)
-
-
-def summary(table: Any, events: Sequence[Event]) -> Rendered | None:
-    return renderer_for(table.game).summary(table, events)
-
-
-def turn_notice(table: Any, seats: Sequence[int]) -> str:
-    return renderer_for(table.game).turn_notice(table, seats)
-
-
-# Each game's renderer registers itself into RENDERERS (a game with one becomes playable).
-from cogs import render_tricks  # noqa: E402,F401,I001
-from cogs import render_dalmuti  # noqa: E402,F401,I001
-from cogs import render_koth  # noqa: E402,F401,I001
-from cogs import render_siege  # noqa: E402,F401,I001

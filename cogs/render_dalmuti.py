@@ -16,7 +16,6 @@ import discord
 
 from cogs.render import (
     FINISHED_COLOUR,
-    RENDERERS,
     RUNNING_COLOUR,
     Rendered,
     Renderer,
@@ -29,6 +28,8 @@ from cogs.render import (
 )
 from engine.core import Action, Decision, Event
 from engine.dalmuti import JESTER_NUMBER, dcard, set_name, title_of
+from tables.live import SeatView
+from tables.table import Table
 
 TITLE_MARKS = {"Greater Dalmuti": "👑", "Lesser Dalmuti": "🎩", "Merchant": "💼", "Lesser Peon": "🧹",
                "Greater Peon": "🪣"}
@@ -65,7 +66,7 @@ class DalmutiRenderer(Renderer):
     lobby_values = {"hands": (5, 1, 3, 10)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
         hand_no, hands = pv.get("hand_no", 0), pv.get("hands", 1)
         passing = "a passer sits out the round" if pv.get("pass") == "locked" else "open passing"
         lines = [f"Hand {hand_no + 1} of {hands} · lower numbers are better · {passing}"]
@@ -112,7 +113,7 @@ class DalmutiRenderer(Renderer):
                 f"{place_word(i + 1)} {seat_name(table, s)} (next: {title_of(i, n)})" for i, s in enumerate(out)))
         return "\n".join(lines)
 
-    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
         ranking = pv.get("ranking") or list(range(len(table.seats)))
         titles, left = pv.get("titles") or [], pv.get("cards_left") or []
         scores, passed, out = pv.get("scores") or [], pv.get("passed") or [], pv.get("out") or []
@@ -135,7 +136,7 @@ class DalmutiRenderer(Renderer):
                          f"{pts} pt{'s' if pts != 1 else ''}")
         return "\n".join(lines)
 
-    def running(self, table: Any) -> Rendered:
+    def running(self, table: Table) -> Rendered:
         rendered = super().running(table)
         pv = table.state.public_view() if table.state is not None else {}
         draw = pv.get("opening_draw")
@@ -145,7 +146,7 @@ class DalmutiRenderer(Renderer):
             rendered.embed.add_field(name="Opening draw (lowest is Greater Dalmuti)", value=text[:1024], inline=False)
         return rendered
 
-    def event_text(self, table: Any, event: Event) -> str | None:
+    def event_text(self, table: Table, event: Event) -> str | None:
         if event.to is not None:
             return None
         k, d = event.kind, event.data
@@ -194,7 +195,7 @@ class DalmutiRenderer(Renderer):
             return f"Game over — {winners} won with {best} points."
         return super().event_text(table, event)
 
-    def own_text(self, table: Any, event: Event) -> str | None:
+    def own_text(self, table: Table, event: Event) -> str | None:
         k, d = event.kind, event.data
         if k == "play":
             return f"You played {set_words(d)}."
@@ -208,7 +209,7 @@ class DalmutiRenderer(Renderer):
             return "No revolution: taxes are paid as usual."
         return super().own_text(table, event)
 
-    def ack(self, table: Any, seat: int, events: Sequence[Event]) -> str:
+    def ack(self, table: Table, seat: int, events: Sequence[Event]) -> str:
         text = super().ack(table, seat, events)
         out = next((e for e in events if e.kind == "out" and e.seat == seat and e.to is None), None)
         if out is not None:
@@ -216,7 +217,7 @@ class DalmutiRenderer(Renderer):
             text += f" 🏁 You are out {place_word(place)}: next hand you are {title_of(place - 1, len(table.seats))}."
         return text
 
-    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+    def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = [e for e in events if e.to is None]
         hand_end = next((e for e in events if e.kind == "hand_end"), None)
         over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
@@ -237,14 +238,14 @@ class DalmutiRenderer(Renderer):
             e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def score_text(self, table: Any, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: Any) -> str:
         return f"{score} point{'s' if score != 1 else ''}"
 
     # -- private -------------------------------------------------------------------------------
-    def hand_lines(self, sv: Any, hand: Sequence[str]) -> list[str]:
+    def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         return [counts_line(hand)]
 
-    def hand_extra(self, sv: Any) -> list[str]:
+    def hand_extra(self, sv: SeatView) -> list[str]:
         table, view, seat = sv.table, sv.view or {}, sv.seat
         lines = []
         titles = view.get("titles") or []
@@ -268,7 +269,7 @@ class DalmutiRenderer(Renderer):
             lines.append(f"To beat: {set_words(cur['cards'])} (by {seat_name(table, cur['by'])})")
         return lines
 
-    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+    def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         view = sv.view or {}
         if decision.kind == "play":
             cur = view.get("current")
@@ -290,7 +291,7 @@ class DalmutiRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: Any = None) -> str:
+    def action_label(self, action: Action, sv: SeatView = None) -> str:
         if action.kind == "play" and action.cards:
             return set_words(action.cards)
         if action.kind == "pass":
@@ -303,7 +304,7 @@ class DalmutiRenderer(Renderer):
             return "give " + " ".join(c.label for c in action.cards)
         return super().action_label(action)
 
-    def action_description(self, sv: Any, action: Action) -> str | None:
+    def action_description(self, sv: SeatView, action: Action) -> str | None:
         if action.kind == "play" and action.cards:
             number, count, jesters = spec_of(action.cards)
             cards = f"{count} card{'s' if count != 1 else ''}"
@@ -319,25 +320,22 @@ class DalmutiRenderer(Renderer):
             return discord.ButtonStyle.success
         return discord.ButtonStyle.secondary
 
-    def order_actions(self, sv: Any, actions: Sequence[Action]) -> list[Action]:
+    def order_actions(self, sv: SeatView, actions: Sequence[Action]) -> list[Action]:
         # The engine lists plays by number, then size: keep that, with pass last.
         return [a for a in actions if a.kind != "pass"] + [a for a in actions if a.kind == "pass"]
 
-    def action_group(self, sv: Any, action: Action) -> str | None:
+    def action_group(self, sv: SeatView, action: Action) -> str | None:
         if action.kind != "play" or not action.cards:
             return None
         number = spec_of(action.cards)[0]
         return "Jesters" if number == JESTER_NUMBER else f"{number}s"
 
-    def menu_placeholder(self, sv: Any, groups: Sequence[str]) -> str:
+    def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         return "Play " + " · ".join(groups)
 
-    def pick_option(self, sv: Any, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
+    def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
         name = "Jester" if c.number == JESTER_NUMBER else set_words([c])
         return c.label, (f"{name} — you hold {copies}" if copies > 1 else name)
 
-    def pick_group(self, sv: Any, c: Any) -> str:
+    def pick_group(self, sv: SeatView, c: Any) -> str:
         return "Jesters" if c.number == JESTER_NUMBER else f"{c.number}s"
-
-
-RENDERERS["dalmuti"] = DalmutiRenderer()

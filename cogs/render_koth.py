@@ -17,7 +17,6 @@ import discord
 
 from cogs.render import (
     FINISHED_COLOUR,
-    RENDERERS,
     RUNNING_COLOUR,
     Rendered,
     Renderer,
@@ -33,6 +32,8 @@ from cogs.render import (
 from engine.cards import SUIT_SYMBOLS, card
 from engine.core import Action, Decision, Event
 from engine.koth_trump import TRUMPS, Trump
+from tables.live import SeatView
+from tables.table import Table
 
 SUIT_WORDS = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 RANK_WORDS = {"T": "10"}
@@ -72,7 +73,7 @@ class KothRenderer(Renderer):
                     "dead_hand_multiplier": (2, 1, 3)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
         phase = pv.get("phase")
         rounds = pv.get("rounds") or 0
         koth = pv.get("koth")
@@ -93,11 +94,11 @@ class KothRenderer(Renderer):
         lines += self._phase_lines(table, pv)
         return "\n".join(lines)
 
-    def _clock(self, table: Any, seats: Sequence[int]) -> str:
+    def _clock(self, table: Table, seats: Sequence[int]) -> str:
         deadline = self.deadline_of(table, [s for s in seats if s is not None])
         return f" · ⏰ {when(deadline)}" if deadline else ""
 
-    def _phase_lines(self, table: Any, pv: dict[str, Any]) -> list[str]:
+    def _phase_lines(self, table: Table, pv: dict[str, Any]) -> list[str]:
         phase, koth = pv.get("phase"), pv.get("koth")
         lines: list[str] = []
         if phase == "round_ready":
@@ -153,7 +154,7 @@ class KothRenderer(Renderer):
             lines.append(self._last_round_line(table, last))
         return lines
 
-    def _declaration_line(self, table: Any, pv: dict[str, Any]) -> str:
+    def _declaration_line(self, table: Table, pv: dict[str, Any]) -> str:
         d = pv.get("declaration")
         if d is None:
             rank = rank_text(pv.get("trump_rank"))
@@ -164,7 +165,7 @@ class KothRenderer(Renderer):
         return (f"📢 **{seat_name(table, d['seat'])}** declared {label(cards[0])} — an identical pair can still "
                 "override it.")
 
-    def _called_line(self, table: Any, pv: dict[str, Any]) -> str | None:
+    def _called_line(self, table: Table, pv: dict[str, Any]) -> str | None:
         called = pv.get("called")
         if not called:
             return None
@@ -178,7 +179,7 @@ class KothRenderer(Renderer):
         tail = " (one copy played so far)" if seen else ""
         return f"📣 Called: {label(called)} — whoever plays the {which} copy joins the KotH{tail}."
 
-    def _last_round_line(self, table: Any, last: dict[str, Any]) -> str:
+    def _last_round_line(self, table: Table, last: dict[str, Any]) -> str:
         score = last.get("challenge_score", 0)
         nxt = last.get("next_koth")
         verdict = "the hill held" if score < DEFEND_BELOW else "the hill fell"
@@ -188,7 +189,7 @@ class KothRenderer(Renderer):
             text += f" Buried: {labels(last['dead_hand'])} ({last.get('dead_hand_points', 0)} pts)."
         return text
 
-    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
         ranks, left, points = pv.get("ranks") or [], pv.get("cards_left") or [], pv.get("points") or []
         koth, mate, phase, turn = pv.get("koth"), pv.get("teammate"), pv.get("phase"), pv.get("turn")
         ready = pv.get("ready") or []
@@ -209,7 +210,7 @@ class KothRenderer(Renderer):
             lines.append(f"{mark} {seat_badge(table, i)}{role} — " + " · ".join(p for p in parts if p))
         return "\n".join(lines)
 
-    def event_text(self, table: Any, event: Event) -> str | None:
+    def event_text(self, table: Table, event: Event) -> str | None:
         if event.to is not None:
             return None
         k, d = event.kind, event.data
@@ -259,7 +260,7 @@ class KothRenderer(Renderer):
             return "Game over — " + " and ".join(seat_name(table, s) for s in winners) + " won."
         return super().event_text(table, event)
 
-    def own_text(self, table: Any, event: Event) -> str | None:
+    def own_text(self, table: Table, event: Event) -> str | None:
         k, d = event.kind, event.data
         if k == "play":
             return f"You played {play_words(d)}."
@@ -275,7 +276,7 @@ class KothRenderer(Renderer):
             return f"Trumps: {SUIT_SYMBOLS[d[0]]}."
         return super().own_text(table, event)
 
-    def turn_notice(self, table: Any, seats: Sequence[int]) -> str:
+    def turn_notice(self, table: Table, seats: Sequence[int]) -> str:
         kinds = set()
         for s in seats:
             d = table.state.decision(s) if table.state is not None else None
@@ -292,7 +293,7 @@ class KothRenderer(Renderer):
             return f"{mentions}, {what[next(iter(kinds))]}{tail}"
         return f"{mentions}, your turn — press **My hand**{tail}"
 
-    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+    def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = [e for e in events if e.to is None]
         end = next((e for e in events if e.kind == "hand_end"), None)
         over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
@@ -329,20 +330,20 @@ class KothRenderer(Renderer):
             e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def standings(self, table: Any) -> list[tuple[int, int, int | None]]:
+    def standings(self, table: Table) -> list[tuple[int, int, int | None]]:
         state = table.state
         if state is None or state.is_over:
             return super().standings(table)
         ranks = [RANKS.index(r) + 2 for r in state.public_view().get("ranks", [])]
         return sorted((1 + sum(1 for o in ranks if o > r), s, r) for s, r in enumerate(ranks))
 
-    def score_text(self, table: Any, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: Any) -> str:
         if isinstance(score, int) and 2 <= score <= 14:
             return f"rank {rank_text(RANKS[score - 2])}"
         return str(score)
 
     # -- private -------------------------------------------------------------------------------
-    def hand_lines(self, sv: Any, hand: Sequence[str]) -> list[str]:
+    def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         trump = trump_of(sv.view or {})
         groups: list[tuple[str, list[str]]] = []
         for code in hand:
@@ -354,7 +355,7 @@ class KothRenderer(Renderer):
         lines = [f"**{suit_title(eff)}** ({len(cs)}): {' '.join(cs)}" for eff, cs in groups]
         return [f"{len(hand)} cards, trumps first:", *lines]
 
-    def hand_extra(self, sv: Any) -> list[str]:
+    def hand_extra(self, sv: SeatView) -> list[str]:
         table, view, seat = sv.table, sv.view or {}, sv.seat
         lines = []
         phase, koth, mate = view.get("phase"), view.get("koth"), view.get("teammate")
@@ -386,7 +387,7 @@ class KothRenderer(Renderer):
             lines.append(f"Challengers' points so far: {view.get('challenger_points', 0)}")
         return lines
 
-    def decision_line(self, sv: Any) -> str:
+    def decision_line(self, sv: SeatView) -> str:
         view = sv.view or {}
         if sv.decision is None and view.get("phase") in ("deal", "late") and phase_of(sv.table) == "running":
             rank = view.get("trump_rank")
@@ -398,7 +399,7 @@ class KothRenderer(Renderer):
             return f"You may declare as soon as you hold a {rank_text(rank)}. The deal goes on."
         return super().decision_line(sv)
 
-    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+    def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         k = decision.kind
         if k == "declare":
             return "you may declare trumps (optional) — or let the deal go on."
@@ -423,7 +424,7 @@ class KothRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: Any = None) -> str:
+    def action_label(self, action: Action, sv: SeatView = None) -> str:
         k = action.kind
         if k == "play" and action.cards:
             cs = action.cards
@@ -443,7 +444,7 @@ class KothRenderer(Renderer):
             return "bury " + labels(action.cards)
         return super().action_label(action)
 
-    def action_description(self, sv: Any, action: Action) -> str | None:
+    def action_description(self, sv: SeatView, action: Action) -> str | None:
         if action.kind == "call":
             return f"{action.cards[0].name}: whoever plays it joins you"
         if action.kind == "play" and len(action.cards) == 2 and action.cards[0] is action.cards[1]:
@@ -459,34 +460,31 @@ class KothRenderer(Renderer):
             return discord.ButtonStyle.danger if action.args[0] in "HD" else discord.ButtonStyle.secondary
         return super().action_style(action)
 
-    def order_actions(self, sv: Any, actions: Sequence[Action]) -> list[Action]:
+    def order_actions(self, sv: SeatView, actions: Sequence[Action]) -> list[Action]:
         view = sv.view or {}
         if actions and actions[0].kind == "call":
             trump = trump_of(view)
             return sorted(actions, key=lambda a: trump.sort_key(a.cards[0]))
         return super().order_actions(sv, actions)
 
-    def action_group(self, sv: Any, action: Action) -> str | None:
+    def action_group(self, sv: SeatView, action: Action) -> str | None:
         if action.kind in ("play", "call") and action.cards:
             return suit_title(trump_of(sv.view or {}).effective_suit(action.cards[0]))
         return None
 
-    def menu_placeholder(self, sv: Any, groups: Sequence[str]) -> str:
+    def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         verb = {"call": "Call", "play": "Play"}.get(sv.decision.kind if sv.decision else "", "Choose")
         return f"{verb}: " + " · ".join(groups)
 
-    def combo_pick(self, sv: Any, decision: Decision) -> int:
+    def combo_pick(self, sv: SeatView, decision: Decision) -> int:
         # Two cards on a pair lead: when the combinations are too many to list, choose the two.
         trick = (sv.view or {}).get("trick") or []
         if decision.kind == "play" and trick and len(trick[0][1]) == 2 and len(decision.actions) > 25:
             return 2
         return 0
 
-    def pick_option(self, sv: Any, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
+    def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
         return c.label, (f"{c.name} (you hold both)" if copies > 1 else c.name)
 
-    def pick_group(self, sv: Any, c: Any) -> str:
+    def pick_group(self, sv: SeatView, c: Any) -> str:
         return suit_title(trump_of(sv.view or {}).effective_suit(c))
-
-
-RENDERERS["koth"] = KothRenderer()

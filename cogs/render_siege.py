@@ -18,7 +18,6 @@ import discord
 from cogs.render import (
     FINISHED_COLOUR,
     RECENT_LINES,
-    RENDERERS,
     RUNNING_COLOUR,
     Rendered,
     Renderer,
@@ -32,6 +31,8 @@ from cogs.render import (
 )
 from engine.core import Action, Decision, Event
 from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS
+from tables.live import SeatView
+from tables.table import Table
 
 KINDS = {"queen": "Queen", "jack": "Jack", "ace": "Ace"}
 SLOT_MARKS = ("①", "②", "③")
@@ -71,7 +72,7 @@ class SiegeRenderer(Renderer):
     lobby_values = {"max_rounds": (0, 5, 10, 20)}
 
     # -- public --------------------------------------------------------------------------------
-    def running(self, table: Any) -> Rendered:
+    def running(self, table: Table) -> Rendered:
         pv = table.state.public_view() if table.state is not None else {}
         e = discord.Embed(title=table_title(table), colour=RUNNING_COLOUR)
         e.description = self.status_line(table, pv)
@@ -84,7 +85,7 @@ class SiegeRenderer(Renderer):
         e.set_footer(text=f"{options_line(table).replace('`', '')} · press My hand to see your cards")
         return Rendered(embed=e)
 
-    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
         rounds = pv.get("max_rounds") or 0
         head = f"Round {pv.get('round', 1)}" + (f" of {rounds}" if rounds else "")
         head += f" · stock {pv.get('stock', 0)} · discard pile {pv.get('discard', 0)}"
@@ -102,7 +103,7 @@ class SiegeRenderer(Renderer):
             lines.append(self.attack_line(table, pv, la))
         return "\n".join(lines)
 
-    def attack_line(self, table: Any, pv: dict[str, Any], la: dict[str, Any]) -> str:
+    def attack_line(self, table: Table, pv: dict[str, Any], la: dict[str, Any]) -> str:
         att, dfd, win = la["seat"], la["target"], la["winner"]
         text = (f"⚔️ Last attack: {seat_name(table, att)}'s pile {SLOT_MARKS[la['slot'] - 1]} "
                 f"({la['attack_score']}) against {seat_name(table, dfd)}'s pile {SLOT_MARKS[la['target_slot'] - 1]} "
@@ -113,7 +114,7 @@ class SiegeRenderer(Renderer):
             text += f"; discarded {labs(la['discarded'])}"
         return text + "."
 
-    def player_block(self, table: Any, pv: dict[str, Any], s: int) -> tuple[str, str]:
+    def player_block(self, table: Table, pv: dict[str, Any], s: int) -> tuple[str, str]:
         suits = pv.get("suits") or list(SEAT_SUITS)
         kings, houses = pv.get("kings") or [], pv.get("houses") or []
         counts = pv.get("hand_counts") or []
@@ -127,7 +128,7 @@ class SiegeRenderer(Renderer):
             lines.append(f"{counts[s]} card{'s' if counts[s] != 1 else ''} in hand")
         return name, "\n".join(lines)
 
-    def recent_lines(self, table: Any) -> list[str]:
+    def recent_lines(self, table: Table) -> list[str]:
         events = self.current_events(table)
         start = max((i for i, e in enumerate(events) if e.kind == "turn"), default=0)
         out = []
@@ -137,10 +138,10 @@ class SiegeRenderer(Renderer):
                 out.append(text)
         return out[-RECENT_LINES:]
 
-    def event_text(self, table: Any, event: Event) -> str | None:
+    def event_text(self, table: Table, event: Event) -> str | None:
         return self.event_words(table, event, named=True)
 
-    def event_words(self, table: Any, event: Event, named: bool) -> str | None:
+    def event_words(self, table: Table, event: Event, named: bool) -> str | None:
         """A sentence for a public event; ``named=False`` leaves out which cards (they may have
         moved into a hand since)."""
         if event.to is not None:
@@ -190,7 +191,7 @@ class SiegeRenderer(Renderer):
             return "Game over."
         return super().event_text(table, event)
 
-    def own_text(self, table: Any, event: Event) -> str | None:
+    def own_text(self, table: Table, event: Event) -> str | None:
         k, d = event.kind, event.data
         if k == "place":
             c, where, n = d
@@ -209,7 +210,7 @@ class SiegeRenderer(Renderer):
             return f"You swapped slots {SLOT_MARKS[d[0] - 1]} and {SLOT_MARKS[d[1] - 1]}."
         return super().own_text(table, event)
 
-    def ack(self, table: Any, seat: int, events: Sequence[Event]) -> str:
+    def ack(self, table: Table, seat: int, events: Sequence[Event]) -> str:
         fight = next((e for e in events if e.kind == "fight" and e.to is None), None)
         if fight is not None:
             n = len(fight.data) - 1
@@ -219,7 +220,7 @@ class SiegeRenderer(Renderer):
                     f"⚔️ You lost the fight: {seat_name(table, fight.seat)} {taken}.")
         return super().ack(table, seat, events)
 
-    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+    def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = [e for e in events if e.to is None]
         over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
         if not over:
@@ -239,11 +240,11 @@ class SiegeRenderer(Renderer):
         e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def score_text(self, table: Any, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: Any) -> str:
         return f"{score}/{KING_GOAL} on the King pile"
 
     # -- private -------------------------------------------------------------------------------
-    def hand_lines(self, sv: Any, hand: Sequence[str]) -> list[str]:
+    def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         groups: list[tuple[str, list[str]]] = []
         for code in hand:
             c = BY_CODE[code]
@@ -253,7 +254,7 @@ class SiegeRenderer(Renderer):
             groups[-1][1].append(c.label)
         return [" · ".join(" ".join(cs) for _, cs in groups)]
 
-    def hand_extra(self, sv: Any) -> list[str]:
+    def hand_extra(self, sv: SeatView) -> list[str]:
         view, seat = sv.view or {}, sv.seat
         suit = view.get("suit") or SEAT_SUITS[seat]
         kings, houses = view.get("kings") or [], view.get("houses") or []
@@ -268,7 +269,7 @@ class SiegeRenderer(Renderer):
             lines.append(self.attack_line(sv.table, view, la))
         return lines
 
-    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+    def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.kind == "attack":
             return ("attack a rival with a house pile (the pile nearest their King pile defends; ties go to the "
                     "defender), or build, or end your turn.")
@@ -277,7 +278,7 @@ class SiegeRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: Any = None) -> str:
+    def action_label(self, action: Action, sv: SeatView = None) -> str:
         k, a = action.kind, action.args
         if sv is not None:
             return self._in_context(sv, action)
@@ -299,7 +300,7 @@ class SiegeRenderer(Renderer):
             return f"{c.label} → King pile" if a[0] == KING else f"{c.label} → pile {SLOT_MARKS[int(a[0]) - 1]}"
         return super().action_label(action)
 
-    def _in_context(self, sv: Any, action: Action) -> str:
+    def _in_context(self, sv: SeatView, action: Action) -> str:
         """The label with the table's names in it (who is attacked, which pile takes the card)."""
         k, a = action.kind, action.args
         view = sv.view or {}
@@ -316,7 +317,7 @@ class SiegeRenderer(Renderer):
             return f"End turn (discard {n})" if n else "End turn"
         return self.action_label(action)
 
-    def action_description(self, sv: Any, action: Action) -> str | None:
+    def action_description(self, sv: SeatView, action: Action) -> str | None:
         k, a = action.kind, action.args
         view = sv.view or {}
         houses = view.get("houses") or []
@@ -348,14 +349,11 @@ class SiegeRenderer(Renderer):
             return discord.ButtonStyle.success
         return discord.ButtonStyle.secondary
 
-    def order_actions(self, sv: Any, actions: Sequence[Action]) -> list[Action]:
+    def order_actions(self, sv: SeatView, actions: Sequence[Action]) -> list[Action]:
         return list(actions)  # the engine's order: attacks, build, cards in hand order, swaps, end
 
-    def action_group(self, sv: Any, action: Action) -> str | None:
+    def action_group(self, sv: SeatView, action: Action) -> str | None:
         return GROUPS.get(action.kind)
 
-    def menu_placeholder(self, sv: Any, groups: Sequence[str]) -> str:
+    def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         return " · ".join(groups)
-
-
-RENDERERS["siege"] = SiegeRenderer()

@@ -13,7 +13,6 @@ import discord
 
 from cogs.render import (
     FINISHED_COLOUR,
-    RENDERERS,
     RUNNING_COLOUR,
     Rendered,
     Renderer,
@@ -28,6 +27,8 @@ from cogs.render import (
 )
 from engine.cards import card
 from engine.core import Decision, Event
+from tables.live import SeatView
+from tables.table import Table
 
 TRICKS_PER_HAND = 13
 
@@ -44,7 +45,7 @@ class TricksRenderer(Renderer):
     lobby_values = {"target": (25, 50, 100, 1000)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Any, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
         hand_no = pv.get("hand_no", 0)
         trick_no = min(pv.get("trick_no", 0) + 1, TRICKS_PER_HAND)
         order = pv.get("order") or []
@@ -65,7 +66,7 @@ class TricksRenderer(Renderer):
             lines.append(f"Last trick ({played}): {seat_name(table, lt['winner'])} took it with {best.label}")
         return "\n".join(lines)
 
-    def seat_lines(self, table: Any, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
         scores, won = pv.get("scores", []), pv.get("hand_tricks", [])
         left, turn = pv.get("cards_left", []), pv.get("turn")
         bad = pv.get("bad_cards", [])
@@ -80,7 +81,7 @@ class TricksRenderer(Renderer):
                          f"({tricks} trick{'s' if tricks != 1 else ''} this hand){extra}")
         return "\n".join(lines)
 
-    def event_text(self, table: Any, event: Event) -> str | None:
+    def event_text(self, table: Table, event: Event) -> str | None:
         if event.to is not None:
             return None
         k, d = event.kind, event.data
@@ -108,12 +109,12 @@ class TricksRenderer(Renderer):
             return f"Game over — {winners} won with {best}."
         return super().event_text(table, event)
 
-    def own_text(self, table: Any, event: Event) -> str | None:
+    def own_text(self, table: Table, event: Event) -> str | None:
         if event.kind == "play":
             return f"You played {label(event.data[0])}."
         return super().own_text(table, event)
 
-    def summary(self, table: Any, events: Sequence[Event]) -> Rendered | None:
+    def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = [e for e in events if e.to is None]
         hand_end = next((e for e in events if e.kind == "hand_end"), None)
         over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
@@ -136,7 +137,7 @@ class TricksRenderer(Renderer):
         return Rendered(embed=e)
 
     # -- private -------------------------------------------------------------------------------
-    def hand_extra(self, sv: Any) -> list[str]:
+    def hand_extra(self, sv: SeatView) -> list[str]:
         table, view, seat = sv.table, sv.view or {}, sv.seat
         lines = []
         trick = view.get("trick") or []
@@ -152,7 +153,7 @@ class TricksRenderer(Renderer):
                          f"target {view.get('target')}")
         return lines
 
-    def decision_prompt(self, sv: Any, decision: Decision) -> str:
+    def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.kind == "play":
             trick = (sv.view or {}).get("trick") or []
             if trick:
@@ -160,6 +161,3 @@ class TricksRenderer(Renderer):
                 return f"follow {led.label[-1]} if you can — press a card below (or /play)."
             return "lead any card — press one below (or /play)."
         return super().decision_prompt(sv, decision)
-
-
-RENDERERS["tricks"] = TricksRenderer()

@@ -1,10 +1,5 @@
 """Deckhand's rules engine: pure, synchronous and deterministic.  Importing it registers every game."""
 
-from engine import dalmuti as _dalmuti  # noqa: F401  (each game module registers itself)
-from engine import hearts as _hearts  # noqa: F401
-from engine import koth as _koth  # noqa: F401
-from engine import siege as _siege  # noqa: F401
-from engine import tricks as _tricks  # noqa: F401
 from engine.core import (  # noqa: F401
     AI,
     Action,
@@ -19,3 +14,19 @@ from engine.core import (  # noqa: F401
     register,
     replay,
 )
+from engine.dalmuti import Dalmuti
+from engine.dalmuti_ai import DalmutiAI
+from engine.hearts import Hearts
+from engine.hearts_ai import HeartsAI
+from engine.koth import KingOfTheHill
+from engine.koth_ai import KothAI
+from engine.siege import Siege
+from engine.siege_ai import SiegeAI
+from engine.tricks import Tricks
+from engine.tricks_ai import TricksAI
+
+# Every game and its AI are registered here, in one place: a game module knows nothing of its AI,
+# and the AI imports the game, so the imports run one way.
+for _game, _ai in ((Dalmuti, DalmutiAI), (Hearts, HeartsAI), (KingOfTheHill, KothAI), (Siege, SiegeAI),
+                   (Tricks, TricksAI)):
+    register(_game, _ai)

@@ -35,7 +35,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 
@@ -1085,9 +1084,3 @@ def _item(tok: str) -> int | None:
             tok = tok[: -len(suffix)]
             break
     return _card_number(tok)
-
-
-# The AI module refers to Dalmuti only for type hints, so importing it here is not circular.
-from engine.dalmuti_ai import DalmutiAI  # noqa: E402
-
-register(Dalmuti, DalmutiAI)

@@ -19,12 +19,9 @@ rules of thumb, well under a millisecond a decision:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from engine.core import AI, Action, IllegalAction
-
-if TYPE_CHECKING:  # engine.dalmuti imports this module while registering, so no runtime import
-    from engine.dalmuti import Dalmuti
+from engine.dalmuti import Dalmuti, play_spec
 
 _J = 13
 _FULL = [0] + list(range(1, 13)) + [2]
@@ -49,7 +46,6 @@ class DalmutiAI(AI):
             return Action("give", self.choose_return(list(d.cards), d.pick))
         if len(d.actions) == 1:
             return d.actions[0]
-        from engine.dalmuti import play_spec  # engine.dalmuti is fully imported by the time anyone plays
 
         return self.choose_play(state, seat, [(play_spec(a), a) for a in d.actions])
 

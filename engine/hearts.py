@@ -24,7 +24,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 
@@ -482,9 +481,3 @@ class Hearts(Game):
         lt = data["last_trick"]
         g.last_trick = None if lt is None else (lt[0], lt[1], tuple((s, card(c)) for s, c in lt[2]))
         return g
-
-
-# The AI module refers to Hearts only for type hints, so importing it here is not circular.
-from engine.hearts_ai import HeartsAI  # noqa: E402
-
-register(Hearts, HeartsAI)

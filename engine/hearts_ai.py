@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.cards import ALL_CARDS, Card, card
 from engine.core import AI, Action, IllegalAction
-
-if TYPE_CHECKING:  # engine.hearts imports this module while registering, so no runtime import
-    from engine.hearts import Hearts
+from engine.hearts import Hearts
 
 _DECK: tuple[Card, ...] = ALL_CARDS[:52]
 _QS = card("QS")

@@ -87,7 +87,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 from engine.koth_trump import TRUMPS, Trump
@@ -1069,9 +1068,3 @@ class KingOfTheHill(Game):
         g.winners = list(data["winners"])
         g._reset_derived()
         return g
-
-
-# The AI module refers to the game only for type hints, so importing it here is not circular.
-from engine.koth_ai import KothAI  # noqa: E402
-
-register(KingOfTheHill, KothAI)

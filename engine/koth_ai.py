@@ -24,14 +24,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.cards import Card
 from engine.core import AI, TABLE, Action, IllegalAction
+from engine.koth import DECK, KingOfTheHill, trick_winner
 from engine.koth_trump import TRUMPS, Trump
-
-if TYPE_CHECKING:  # engine.koth imports this module while registering, so no runtime import
-    from engine.koth import KingOfTheHill
 
 _POINTS = {"5": 5, "T": 10, "K": 10}
 _PLAIN = "CDHS"
@@ -233,7 +230,6 @@ class KothAI(AI):
         return max(actions, key=score)
 
     def _follow(self, state: KingOfTheHill, k: _Knowledge, actions: Sequence[Action]) -> Action:
-        from engine.koth import trick_winner
 
         trick = list(state.trick)
         trump = state.trump
@@ -293,7 +289,6 @@ class _Knowledge:
         koth = state.koth
         # Every card this seat has not seen: the rest of the double deck, less its hand, less every
         # card played, less the buried cards when it buried them itself.
-        from engine.koth import DECK
 
         unseen = Counter(DECK)
         unseen.subtract(self.hand)

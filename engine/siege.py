@@ -44,7 +44,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 
@@ -831,9 +830,3 @@ class Siege(Game):
         g.last_attack = None if la is None else {k: list(v) if isinstance(v, list) else v for k, v in la.items()}
         g.winner = data["winner"]
         return g
-
-
-# The AI module refers to Siege only for type hints, so importing it here is not circular.
-from engine.siege_ai import SiegeAI  # noqa: E402
-
-register(Siege, SiegeAI)

@@ -25,12 +25,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.core import AI, Action, IllegalAction
-
-if TYPE_CHECKING:
-    from engine.siege import Siege, SiegeCard
+from engine.siege import END, SEAT_SUITS, Siege, SiegeCard, fits, pile_score
 
 
 def _potential(special: SiegeCard, numbers: Sequence[SiegeCard]) -> float:
@@ -181,8 +178,3 @@ class SiegeAI(AI):
                 if key[j] > key[i]:
                     return a  # each swap strictly sorts the slots, so this ends
         return None
-
-
-# engine.siege imports this module at its end to register the AI, so these names come last: by the
-# time they are read, SiegeAI exists for it, whichever of the two modules is imported first.
-from engine.siege import END, SEAT_SUITS, fits, pile_score  # noqa: E402

@@ -40,7 +40,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    register,
     rng_for,
 )
 
@@ -383,9 +382,3 @@ class Tricks(Game):
         g.scores = list(data["scores"])
         g.bad_cards = list(data["bad_cards"])
         return g
-
-
-# The AI module refers to Tricks only for type hints, so importing it here is not circular.
-from engine.tricks_ai import TricksAI  # noqa: E402
-
-register(Tricks, TricksAI)

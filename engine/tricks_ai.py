@@ -20,13 +20,10 @@ which players have shown out of a suit (failed to follow, so hold none of it).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from engine.cards import ALL_CARDS, Card
 from engine.core import AI, Action, IllegalAction
-
-if TYPE_CHECKING:  # engine.tricks imports this module while registering, so no runtime import
-    from engine.tricks import Tricks
+from engine.tricks import Tricks
 
 _DECK: tuple[Card, ...] = ALL_CARDS[:52]
 _PLAY: dict[Card, Action] = {c: Action("play", (c,)) for c in _DECK}

@@ -9,7 +9,7 @@ import re
 
 import discord
 
-from cogs import render
+from cogs import render, renderers
 from cogs.components import MENU_TEMPLATE, PICK_TEMPLATE, card_values, hand_view, value_code
 from cogs.game import GameCog, legal_choices
 from engine.core import Event
@@ -59,7 +59,7 @@ def test_hand_grouped_by_number_and_the_tax_return_menu() -> None:
     sv = seat_view(t, GD)
     assert sv.decision.kind == "give" and sv.decision.pick == 2
     content, view = hand_view(sv)
-    counts = render.renderer_for("dalmuti").hand_lines(sv, sv.view["hand"])[0]
+    counts = renderers.renderer_for("dalmuti").hand_lines(sv, sv.view["hand"])[0]
     assert "5 ×3 · 9 ×2 · 12 ×2 · Jester ×1" in counts and counts in content
     assert "You are the **Greater Dalmuti**" in content and "Taxes: you received" in content
     assert "give back to **Dee**" in content
@@ -75,11 +75,11 @@ def test_hand_grouped_by_number_and_the_tax_return_menu() -> None:
     action = GameCog._picked(GameCog(None), t, 10, "give", ["D5#1", "D5#3"])
     assert action.kind == "give" and [c.code for c in action.cards] == ["D5", "D5"]
     # /play autocomplete lets a repeated number be chosen as often as it is held.
-    names = [c.value for c in legal_choices(sv.decision, "D5 ", sv.view["hand"], render.renderer_for("dalmuti"))]
+    names = [c.value for c in legal_choices(sv.decision, "D5 ", sv.view["hand"], renderers.renderer_for("dalmuti"))]
     assert "D5 D5" in names and "D5 JJ" in names
-    assert legal_choices(sv.decision, "D5 D5", sv.view["hand"], render.renderer_for("dalmuti"))[0].value == "D5 D5"
+    assert legal_choices(sv.decision, "D5 D5", sv.view["hand"], renderers.renderer_for("dalmuti"))[0].value == "D5 D5"
     # The public table names no tax card.
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "choosing 2 cards to give back" in text and "Greater Peon" in text
     public_ok(t, text)
 
@@ -94,7 +94,7 @@ def test_plays_read_as_sets_and_spill_into_menus_by_number() -> None:
     g.apply(LD, Dalmuti.action_from_code("give " + g.decision(LD).cards[-1].code))
     assert g.public_view()["phase"] == "play" and g.public_view()["turn"] == GD
     sv = seat_view(t, GD)
-    r = render.renderer_for("dalmuti")
+    r = renderers.renderer_for("dalmuti")
     labels = {r.action_label(a) for a in sv.decision.actions}
     assert {"three 12s", "two 9s + Jester", "a Jester"} <= labels
     assert len(sv.decision.actions) > 25
@@ -122,7 +122,7 @@ def test_plays_read_as_sets_and_spill_into_menus_by_number() -> None:
     assert "beat **three 11s**" in content
     labels2 = [getattr(i.item, "label", None) for i in view.children]
     assert "Pass" in labels2
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "**To beat:** three 11s (played by Ali)" in text
     public_ok(t, text)
 
@@ -137,11 +137,11 @@ def test_revolution_is_offered_privately_and_announced_without_naming_cards() ->
     content, view = hand_view(sv)
     assert "greater revolution" in content
     assert [i.item.label for i in view.children] == ["✊ Call the revolution", "No revolution"]
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "**Dee** may call a revolution before taxes" in text
     public_ok(t, text)
     t.recent = [e for e in g.apply(GP, Dalmuti.action_from_code("revolution")) if e.to is None]
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "greater revolution" in text and g.public_view()["ranking"][0] == GP
     public_ok(t, text)
 
@@ -157,7 +157,7 @@ def test_table_shows_passes_who_is_out_with_new_titles_cards_left_and_ranking() 
         recent += [e for e in g.apply(seat, g.random_action(seat, rng)) if e.to is None]
     t.recent = recent[-20:]
     pv = g.public_view()
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     first = pv["finish_order"][0]
     assert f"🏁 Out: 1st {render.seat_name(t, first)} (next: Greater Dalmuti)" in text
     for s in range(5):
@@ -171,7 +171,7 @@ def test_table_shows_passes_who_is_out_with_new_titles_cards_left_and_ranking() 
 
 def test_sentences() -> None:
     t = dalmuti_table()
-    say = render.renderer_for("dalmuti").event_text
+    say = renderers.renderer_for("dalmuti").event_text
     five, nine = CARDS[5], CARDS[9]
     assert say(t, Event("play", 0, (five, five, five))) == "Ali played three 5s."
     assert say(t, Event("play", 1, (nine, nine, JESTER))) == "Bea played two 9s + Jester."

@@ -212,14 +212,14 @@ async def test_a_timeout_buries_the_marked_cards(h: Harness) -> None:
 
 
 async def test_play_suggestions_carry_on_from_the_marked_cards(h: Harness) -> None:
-    from cogs import render
+    from cogs import renderers
     from cogs.game import legal_choices
 
     table, lobby, alice = await to_bury(h)
     hand = table.state.sorted_hand(alice)
     await h.runtime.act(table.id, h.alice.id, f"bury {' '.join(c.code for c in hand[:3])} mark")
     sv = h.runtime.seat_view(table.id, h.alice.id)
-    r = render.renderer_for("koth")
+    r = renderers.renderer_for("koth")
     first = legal_choices(sv.decision, "", sv.view["hand"], r, sv)
     assert first and all(c.value.split()[:3] == [x.code for x in hand[:3]] for c in first)
     assert all(len(c.value.split()) == 4 and "(4 more)" in c.name for c in first)

@@ -10,7 +10,7 @@ import re
 
 import discord
 
-from cogs import render
+from cogs import renderers
 from cogs.components import (
     DONE_TEMPLATE,
     MENU_TEMPLATE,
@@ -73,7 +73,7 @@ def test_the_deal_shows_progress_declarations_and_a_declare_button() -> None:
             break
     t = koth_table(g)
     t.deadlines = {TABLE: 1_700_000_002.0}
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "37/100 cards" in text and "No declaration yet" in text and "trump rank **2**" in text
     assert "No KotH yet" in text
     public_ok(t, text)
@@ -84,7 +84,7 @@ def test_the_deal_shows_progress_declarations_and_a_declare_button() -> None:
     assert "37/100 cards dealt" in content and "Refresh" in content
     # Declared: the public table shows it, and the others only a Refresh button until they can override.
     t.recent = g.apply(ALI, g.declare_options(ALI)[0])
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert re.search(r"📢 \*\*Ali\*\* declared 2[♣♦♥♠] — an identical pair can still override it", text)
     assert "📢 Ali declared 2" in text  # the recent line
     public_ok(t, text)
@@ -98,7 +98,7 @@ def test_bury_eight_of_twenty_eight_with_part_menus() -> None:
     t = koth_table(g)
     sv = seat_view(t, ALI)
     assert sv.decision.pick == 8 and len(sv.decision.cards) == 28
-    r = render.renderer_for("koth")
+    r = renderers.renderer_for("koth")
     lines = r.hand_lines(sv, sv.view["hand"])
     assert lines[0] == "28 cards, trumps first:" and lines[1].startswith("**Trumps**")
     content, view = hand_view(sv)
@@ -126,7 +126,7 @@ def test_bury_eight_of_twenty_eight_with_part_menus() -> None:
     assert all(p.disabled == (not any(o.default for o in p.options)) for p in parts)
     g.apply(ALI, Action("bury"))
     assert g.phase == "call" and sorted(c.code for c in g.buried) == sorted(c.code for c in action.cards)
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     public_ok(t, text)
 
 
@@ -145,7 +145,7 @@ def test_call_from_menus_by_suit_then_the_public_table() -> None:
     assert menus[1].options[0].label.startswith("Call ")
     call = next(a for a in sv.decision.actions if a.cards[0].rank == "A" and a.cards[0].suit != g.trump.suit)
     t.recent = [e for e in g.apply(ALI, call) if e.to is None]
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     suit = g.trump.suit
     assert f"trumps **{'♣♦♥♠'['CDHS'.index(suit)]}" in text and "👑 KotH: **Ali** (rank 2)" in text
     assert f"📣 Called: {call.cards[0].label} — whoever plays the first copy joins the KotH" in text
@@ -188,11 +188,11 @@ def test_round_summary_and_standings() -> None:
         events += g.apply(seat, g.random_action(seat, rng))
     t = koth_table(g)
     t.phase = Phase.FINISHED
-    s = render.summary(t, [e for e in events if e.kind in ("hand_end", "game_end")]).text()
+    s = renderers.summary(t, [e for e in events if e.kind in ("hand_end", "game_end")]).text()
     assert "End of round 1" in s and "Challengers took" in s and "Final standings" in s and "rank" in s
     assert f"Seed: `{t.seed}`" in s
     public_ok(t, s)
-    say = render.renderer_for("koth").event_text
+    say = renderers.renderer_for("koth").event_text
     assert say(t, Event("declare", 1, (card("2H"), card("2H")))) == "📢 Bea declared a pair 2♥ 2♥."
     assert say(t, Event("teammate", 1, (card("AS"),))) == "🤝 Bea played the called A♠ and now defends with the KotH!"
     assert say(t, Event("dealt", 1, (card("AS"),), 1)) is None

@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 import engine
-from cogs import render
+from cogs import renderers
 from cogs.components import TableButton
 from cogs.game import OOPS
 from tests.cogs.conftest import Harness
@@ -193,7 +193,7 @@ async def test_wrong_phase(h: Harness) -> None:
 
 async def test_games_without_discord_screens_are_coming_soon(h: Harness) -> None:
     for game in ("tricks", "dalmuti", "koth", "siege"):
-        if game in render.RENDERERS:
+        if game in renderers.RENDERERS:
             continue
         i = h.inter(h.alice)
         await h.cog.game_new.callback(h.cog, i, game=game, options=None, speed="normal")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs import render
+from cogs import render, renderers
 from engine.cards import card
 from engine.core import Event
 from engine.hearts import Hearts
@@ -23,7 +23,7 @@ def hearts_table(**kw) -> Table:
 
 def test_event_sentences() -> None:
     t = hearts_table()
-    say = render.renderer_for("hearts").event_text
+    say = renderers.renderer_for("hearts").event_text
     # Bea led A♠, Ali dropped Q♠ on it: Bea's A♠ wins, not the first card and not the Q♠.
     assert say(t, Event("trick", 1, (4, 13, AS, card("3S"), QS, card("5S")))) == "Bea took the trick with A♠ (+13)."
     assert say(t, Event("trick", 0, (4, 13, QS, card("3S"), card("2H"), TH))) == "Ali took the trick with Q♠ (+13)."
@@ -40,7 +40,7 @@ def test_event_sentences() -> None:
 def test_lobby_message() -> None:
     t = hearts_table()
     t.seats = t.seats[:2]
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "Hearts · table `ABC234`" in text
     assert Hearts.summary in text
     assert "rules `classic`" in text and "target `100`" in text and "speed `normal`" in text
@@ -55,7 +55,7 @@ def test_running_message_shows_public_state_only() -> None:
     lead = t.state.decision(leader).actions[0]
     t.recent = [e for e in t.state.apply(leader, lead) if e.to is None]
     t.deadlines = {t.state.public_view()["turn"]: 1_700_000_030.0}
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "<t:1700000030:R>" in text
     assert f"{render.seat_name(t, leader)} {lead.cards[0].label}" in text  # the card on the table
     assert "🤖 AI 1" in text and "🤖 Cy (away" in text
@@ -68,7 +68,7 @@ def test_hand_text_groups_by_suit_and_says_what_to_do() -> None:
     t.state = Hearts.create(4, {}, seed=3)
     view = t.state.view(0)
     sv = SeatView(t, 0, view, t.state.decision(0), 1_700_000_060.0)
-    text = render.hand_text(sv)
+    text = renderers.hand_text(sv)
     lines = text.splitlines()
     for _, labels in render.group_by_suit(view["hand"]):
         assert " ".join(labels) in lines
@@ -76,7 +76,7 @@ def test_hand_text_groups_by_suit_and_says_what_to_do() -> None:
 
 
 def test_generic_renderer_for_a_game_without_its_own() -> None:
-    assert render.renderer_for("no-such-game") is render.GENERIC
+    assert renderers.renderer_for("no-such-game") is render.GENERIC
     t = hearts_table(phase=Phase.RUNNING, seed=1)
     t.state = Hearts.create(4, {}, seed=3)
     text = render.GENERIC.table_message(t).text()
@@ -88,7 +88,7 @@ def test_final_standings_and_seed() -> None:
     t = hearts_table(phase=Phase.FINISHED, seed=4242, ended_early=True)
     t.state = Hearts.create(4, {}, seed=3)
     t.state.scores = [30, 12, 50, 12]
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "**Final standings** (ended early)" in text and "Seed: `4242`" in text
     lines = text.splitlines()
     assert lines.index("🥇 Bea — 12") < lines.index("🥉 Ali — 30") < lines.index("4. 🤖 AI 1 — 50")
@@ -98,11 +98,11 @@ def test_final_standings_and_seed() -> None:
 def test_summary_of_a_hand_names_no_card() -> None:
     t = hearts_table(phase=Phase.RUNNING, seed=1)
     t.state = Hearts.create(4, {}, seed=3)
-    r = render.summary(t, [Event("hand_end", None, (0, 26, 26, 26, 0, 0, 26, 26, 26))])
+    r = renderers.summary(t, [Event("hand_end", None, (0, 26, 26, 26, 0, 0, 26, 26, 26))])
     text = r.text()
     assert "Ali shot the moon" in text and "+26 → **26**" in text
     assert not any(c.label in text for c in Hearts.create(4, {}, 0).all_cards())
-    assert render.summary(t, [Event("play", 0, (TWO_C,))]) is None
+    assert renderers.summary(t, [Event("play", 0, (TWO_C,))]) is None
 
 
 async def test_rest_budget_spaces_requests_to_its_rate() -> None:
@@ -129,3 +129,11 @@ async def test_rest_budget_spaces_requests_to_its_rate() -> None:
     for _ in range(4):
         await budget.take()
     assert len(slept) == 1
+
+
+def test_a_table_that_cannot_save_says_it_is_paused() -> None:
+    t = hearts_table(phase=Phase.RUNNING, seed=99)
+    t.state = Hearts.create(4, {}, seed=5)
+    assert "cannot save" not in renderers.table_message(t).text()
+    t.paused = True
+    assert render.PAUSED in renderers.table_message(t).text()

@@ -8,7 +8,7 @@ import re
 
 import discord
 
-from cogs import render
+from cogs import renderers
 from cogs.components import ACTION_TEMPLATE, MENU_TEMPLATE, hand_view
 from cogs.render_siege import king_progress
 from engine.core import Event
@@ -55,7 +55,7 @@ def test_table_shows_piles_in_slot_order_counts_and_the_last_attack() -> None:
                      "winner": 1, "taken": ["8D", "9D"], "discarded": ["QD", "AS", "2S", "3S", "4S"]},
     )
     t = siege_table(g)
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "♥ King 2 3 4 · · 7 · · 10 (5/9)" in text
     assert "① Queen Q♥: 5♠ 5▫ 7♥ 7♣ — **8** · ② — · ③ Ace A▫: 3▫ 4▫ — **2**" in text
     assert "① Jack J♠: 6♠ — **1**" in text and "♦ King · · · 5 · · · · · (1/9)" in text
@@ -103,7 +103,7 @@ def test_recent_lines_name_cards_only_during_the_turn_being_played() -> None:
     five, queen = BY_CODE["5S"], BY_CODE["QH"]
     t.recent = [Event("turn", 0, (1,)), Event("start", 0, (queen, 1)), Event("place", 0, (five, "1", 2)),
                 Event("end", 0, (2,)), Event("turn", 1, (1,)), Event("place", 1, (BY_CODE["6S"], "king", 1))]
-    lines = render.renderer_for("siege").recent_lines(t)
+    lines = renderers.renderer_for("siege").recent_lines(t)
     assert "🏰 Ali started a Queen pile in slot ① with a card." in lines
     assert "Ali placed a card on pile ① (score 2)." in lines
     assert "👑 Bea added 6♠ to their King pile (1/9)." in lines

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from cogs import render
+from cogs import render, renderers
 from cogs.components import ACTION_TEMPLATE, hand_view
 from cogs.game import option_choices
 from engine.cards import card
@@ -24,7 +24,7 @@ def tricks_table(**kw) -> Table:
 
 
 def test_tricks_is_playable_and_the_lobby_suggests_short_targets() -> None:
-    assert "tricks" in render.RENDERERS
+    assert "tricks" in renderers.RENDERERS
     values = [c.value for c in option_choices("tricks", "")]
     assert values[:3] == ["target=25", "target=50", "target=100"] and "target=1000" in values
     assert Tricks.read_options({})["target"] == 1000  # the default stays the seed's (RULES §2.3)
@@ -33,7 +33,7 @@ def test_tricks_is_playable_and_the_lobby_suggests_short_targets() -> None:
 
 def test_sentences() -> None:
     t = tricks_table()
-    say = render.renderer_for("tricks").event_text
+    say = renderers.renderer_for("tricks").event_text
     assert say(t, Event("deal", None, (1, 1, 2, 3, 0))) == "Hand 2 dealt — Bea leads."
     assert say(t, Event("play", 3, (TH,))) == "Cy played 10♥."
     # Bea led A♠; the trick's cards are in play order from the leader.
@@ -54,7 +54,7 @@ def test_running_table_shows_the_trick_tricks_won_scores_and_target() -> None:
     lead = g.decision(leader).actions[0]
     t.recent = [e for e in g.apply(leader, lead) if e.to is None]
     t.deadlines = {g.public_view()["turn"]: 1_700_000_030.0}
-    text = render.table_message(t).text()
+    text = renderers.table_message(t).text()
     assert "first to **25** points wins" in text and "trick 1/13" in text
     assert f"{render.seat_name(t, leader)} {lead.cards[0].label}" in text
     assert "(0 tricks this hand) · 12 cards" in text and "<t:1700000030:R>" in text

@@ -1,0 +1,58 @@
+"""Every game's renderer, in one place, and the calls that pick one by the table's game.
+
+The renderers import :mod:`cogs.render` (the base class and Hearts) and nothing imports them back,
+so the imports run one way; a game is offered by ``/game new`` once it is listed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cogs.render import GENERIC, HeartsRenderer, Rendered, Renderer
+from cogs.render_dalmuti import DalmutiRenderer
+from cogs.render_koth import KothRenderer
+from cogs.render_siege import SiegeRenderer
+from cogs.render_tricks import TricksRenderer
+from engine.core import Action, Event
+from tables.live import SeatView
+from tables.table import Table
+
+RENDERERS: dict[str, Renderer] = {
+    "hearts": HeartsRenderer(),
+    "tricks": TricksRenderer(),
+    "dalmuti": DalmutiRenderer(),
+    "koth": KothRenderer(),
+    "siege": SiegeRenderer(),
+}
+
+
+def renderer_for(game: str) -> Renderer:
+    """The game's renderer, or the generic one: a new game shows up before it gets its own."""
+    return RENDERERS.get(game, GENERIC)
+
+
+def action_label(action: Action, game: str | None = None) -> str:
+    """How a legal action reads on a button, in a menu or in autocomplete — in the words of the
+    game's renderer (``three 5s`` in Dalmuti), else generically: ``Q♠`` for a plain card play, the
+    kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``)."""
+    return (renderer_for(game) if game else GENERIC).action_label(action)
+
+
+def table_message(table: Table) -> Rendered:
+    return renderer_for(table.game).table_message(table)
+
+
+def hand_text(sv: SeatView) -> str:
+    return renderer_for(sv.table.game).hand_text(sv)
+
+
+def event_text(table: Table, event: Event) -> str | None:
+    return renderer_for(table.game).event_text(table, event)
+
+
+def summary(table: Table, events: Sequence[Event]) -> Rendered | None:
+    return renderer_for(table.game).summary(table, events)
+
+
+def turn_notice(table: Table, seats: Sequence[int]) -> str:
+    return renderer_for(table.game).turn_notice(table, seats)

@@ -1,0 +1,106 @@
+"""Listener calls: what the Discord layer hears, in order, outside the table's lock.
+
+Two small tasks per table: a redraw task that coalesces requests to one call per
+``redraw_interval``, and a notifier that delivers ``turn``/``summary`` calls in the order they were
+made — so a slow or failing Discord call never holds the lock or stops the game.  With a storage,
+a call waits while a change is being committed: nothing is shown that a crash could take back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from tables.clock import Clock
+from tables.live import Listener, Live, NullListener, Tasks
+from tables.table import Table
+
+log = logging.getLogger("deckhand.tables")
+
+
+class Delivery:
+    def __init__(
+        self,
+        listener: Listener | None,
+        clock: Clock,
+        tasks: Tasks,
+        live_of: Callable[[str], Live | None],
+        *,
+        redraw_interval: float = 1.0,
+        wait_for_commit: bool = False,
+        moved: Callable[[Table, Live], Coroutine[Any, Any, None]] | None = None,
+    ) -> None:
+        """``live_of``: the bookkeeping of a table still here (None once it is forgotten).
+        ``moved``: called when the listener re-posted a table message (its ids changed), to store
+        them."""
+        self.listener: Listener = listener if listener is not None else NullListener()
+        self.clock = clock
+        self.tasks = tasks
+        self.live_of = live_of
+        self.redraw_interval = redraw_interval
+        self.wait_for_commit = wait_for_commit
+        self.moved = moved
+
+    def redraw(self, t: Table, pause_first: bool = False) -> None:
+        """Ask for the table message to be redrawn (coalesced: at most once per interval)."""
+        live = self.live_of(t.id)
+        if live is None:
+            return
+        live.redraw_wanted = True
+        if live.redraw_task is None or live.redraw_task.done():
+            live.redraw_task = self.tasks.spawn(self._redraw_loop(t, live, pause_first), f"redraw:{t.id}")
+
+    async def _redraw_loop(self, t: Table, live: Live, pause_first: bool = False) -> None:
+        # The first request redraws at once (unless ``pause_first``); any made during the pause
+        # after it cause exactly one more redraw when the pause ends.
+        if pause_first:
+            await self.clock.sleep(self.redraw_interval)
+        while live.redraw_wanted:
+            live.redraw_wanted = False
+            await self._call(t, "redraw", t)
+            await self.clock.sleep(self.redraw_interval)
+
+    def notify(self, t: Table, method: str, *args: Any) -> None:
+        """Queue one listener call (``turn``, ``summary``) behind the table's earlier ones."""
+        live = self.live_of(t.id)
+        if live is None:
+            return
+        live.notes.append((method, args))
+        if live.notify_task is None or live.notify_task.done():
+            live.notify_task = self.tasks.spawn(self._notify_loop(t, live), f"notify:{t.id}")
+
+    async def _notify_loop(self, t: Table, live: Live) -> None:
+        while live.notes:
+            method, args = live.notes.popleft()
+            await self._call(t, method, *args)
+
+    async def _call(self, t: Table, method: str, *args: Any) -> None:
+        live = self.live_of(t.id)
+        if self.wait_for_commit and live is not None and live.lock.locked():
+            # A change is being committed: show nothing of it before it is safely stored.
+            async with live.lock:
+                pass
+        ids = (t.message_id, t.thread_id)
+        try:
+            await getattr(self.listener, method)(*args)
+        except Exception:
+            log.exception("Listener %s failed for table %s", method, t.id)
+        if (self.moved is not None and live is not None and live.stored
+                and (t.message_id, t.thread_id) != ids):
+            # The listener re-posted a deleted table message: remember where it is now.
+            self.tasks.spawn(self.moved(t, live), f"ids:{t.id}")
+
+    def tell_broken(self, t: Table, reason: str) -> None:
+        """The optional ``broken`` call: a stored table could not be restored."""
+        tell = getattr(self.listener, "broken", None)
+        if tell is None:
+            return
+
+        async def call() -> None:
+            try:
+                await tell(t, reason)
+            except Exception:
+                log.exception("Listener broken failed for table %s", t.id)
+
+        self.tasks.spawn(call(), f"broken:{t.id}")

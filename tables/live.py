@@ -1,0 +1,167 @@
+"""What the runtime's rooms share: one table's private bookkeeping, the background tasks, refusals
+and the listener the Discord layer implements.
+
+Nothing here decides anything; :mod:`tables.runtime` (lobby and acting), :mod:`tables.turns` (who
+acts when), :mod:`tables.persistence` (storage), :mod:`tables.program_seats` and
+:mod:`tables.delivery` (listener calls) each own one part of a :class:`Live` and read the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+from engine.core import AI, Decision, Event
+from tables.programs import TablePrograms
+from tables.table import Table
+
+log = logging.getLogger("deckhand.tables")
+
+
+class TableError(Exception):
+    """A refusal.  ``message`` is a short friendly sentence shown to the user as-is."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class Listener(Protocol):
+    """What the Discord layer hears from the runtime.  Calls come from background tasks; an
+    exception is logged and ignored, never seen by the table."""
+
+    async def redraw(self, table: Table) -> None: ...
+
+    async def turn(self, table: Table, seats: tuple[int, ...]) -> None:
+        """``seats`` are people who newly must act (never AI or away seats): ping them."""
+        ...
+
+    async def summary(self, table: Table, events: list[Event]) -> None:
+        """The public ``hand_end``/``game_end`` events, or ``[]`` when a table is ended early."""
+        ...
+
+    # Optional (looked up with getattr, so older listeners keep working):
+    # async def broken(self, table: Table, reason: str) -> None — a stored table could not be
+    # restored after a restart; tell its players (``table`` may have no state, only ids and seats).
+
+
+class NullListener:
+    async def redraw(self, table: Table) -> None:
+        pass
+
+    async def turn(self, table: Table, seats: tuple[int, ...]) -> None:
+        pass
+
+    async def summary(self, table: Table, events: list[Event]) -> None:
+        pass
+
+
+class Recovery(NamedTuple):
+    """What :meth:`Runtime.recover` did: the tables back in play, and ``(id, reason)`` of those
+    that could not be restored."""
+
+    restored: list[Table]
+    broken: list[tuple[str, str]]
+
+
+class SeatView(NamedTuple):
+    table: Table
+    seat: int
+    view: dict[str, Any] | None  # None in the lobby
+    decision: Decision | None
+    deadline: float | None
+
+
+@dataclass
+class Live:
+    """The runtime's private bookkeeping for one table (never persisted)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai: AI | None = None
+    # -- tables.turns: the decision each acting seat had after the last change, to tell a new
+    # decision from the same one still waiting (simultaneous passing), and the version at which
+    # it began; the clock key of the last missed deadline per seat (a turn of several actions
+    # counts once).
+    pending: dict[int, Decision | None] = field(default_factory=dict)
+    missed_key: dict[int, str] = field(default_factory=dict)
+    since: dict[int, int] = field(default_factory=dict)
+    ai_task: asyncio.Task[None] | None = None
+    stuck_at: int | None = None  # version at which an automatic move failed outright
+    deadline_task: asyncio.Task[None] | None = None
+    deadline_at: float | None = None
+    lobby_task: asyncio.Task[None] | None = None
+    # -- tables.delivery
+    redraw_task: asyncio.Task[None] | None = None
+    redraw_wanted: bool = False
+    notify_task: asyncio.Task[None] | None = None
+    notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+    # -- tables.persistence: what the storage holds (when there is one): the row's (version, rev),
+    # how much of the log, the version of the last snapshot, and whether this game's results are in.
+    stored: bool = False
+    saved_version: int = 0
+    rev: int = 0
+    saved_log: int = 0
+    snap_version: int = 0
+    snap_due: bool = False
+    results_saved: bool = False
+    # After a failed write: no deadline or AI move before ``hold_until`` (the back-off doubles up
+    # to a cap while writes keep failing), and the failure logged at most once a minute.
+    hold_until: float = 0.0
+    backoff: float = 0.0
+    failure_logged_at: float | None = None
+    # -- tables.program_seats: the program seats' processes, while the game runs
+    programs: TablePrograms | None = None
+
+    def stop_timers(self) -> None:
+        """Cancel the AI, deadline and lobby tasks (not deliveries: what was decided is still told)."""
+        for task in (self.ai_task, self.deadline_task, self.lobby_task):
+            Tasks.cancel(task)
+        self.ai_task = self.deadline_task = self.lobby_task = None
+        self.deadline_at = None
+
+
+class Tasks:
+    """The runtime's background tasks: each is kept until done, and a failure is logged, never
+    raised into a table."""
+
+    def __init__(self) -> None:
+        self.running: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self.running.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.running.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("Table task %s failed", task.get_name(), exc_info=exc)
+
+    @staticmethod
+    def cancel(task: asyncio.Task[None] | None) -> None:
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def close(self) -> None:
+        tasks = [task for task in self.running if not task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def md(name: str) -> str:
+    """A display name made safe inside a Discord message we write."""
+    return "".join("\\" + ch if ch in "\\*_~`|>" else ch for ch in name)
+
+
+def and_join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,86 @@
+"""Who may do what, and the sentences that say no.
+
+Pure checks over a :class:`~tables.table.Table` (no I/O, no tasks): the runtime calls them under
+the table's lock before anything changes.  A refusal is a :class:`~tables.live.TableError` (or the
+engine's :class:`~engine.core.IllegalAction`) whose sentence a person reads, so it may depend only
+on what that person is allowed to know.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from engine.core import TABLE, Action, Game, IllegalAction
+from tables.live import TableError, and_join, md
+from tables.table import Phase, Table
+
+log = logging.getLogger("deckhand.tables")
+
+WAIT_FOR_TABLE = "It is not your turn — wait a moment for the table."
+
+
+def require_host(t: Table, user_id: int, what: str) -> None:
+    if user_id != t.host_id:
+        raise TableError(f"Only the host, {md(t.host_name)}, can {what}.", "not_host")
+
+
+def require_running(t: Table) -> None:
+    if t.phase == Phase.LOBBY:
+        raise TableError("The game has not started yet.", "not_running")
+    if t.phase == Phase.FINISHED:
+        raise TableError("This game is over.", "finished")
+
+
+def refuse_if_elsewhere(tables: Iterable[Table], guild_id: int, user_id: int, here: Table | None) -> None:
+    """One table per person per server keeps /hand and /play unambiguous."""
+    for other in tables:
+        if other is here or other.guild_id != guild_id or other.phase == Phase.FINISHED:
+            continue
+        s = other.seat_of(user_id)
+        if s is not None and not other.seats[s].left:
+            raise TableError(
+                f"You are already seated at table `{other.id}` ({other.entry.game.title}); "
+                "leave it first with `/game leave`.",
+                "elsewhere",
+            )
+
+
+def not_your_turn(t: Table) -> str:
+    """The sentence for a move out of turn.  It names only seats that *must* act: while the table
+    itself acts (a deal, a private look at the cards) the seats in ``to_act`` are those whose hidden
+    cards allow an optional move (a declaration, a revolution), so naming them would tell who holds
+    what — then it names nobody."""
+    if t.state is not None and TABLE in t.state.to_act():
+        return WAIT_FOR_TABLE
+    acting = [md(t.seats[s].name) for s in t.to_act()]
+    if not acting:
+        return "Nobody can move right now."
+    if len(acting) == 1:
+        return f"It is not your turn — {acting[0]} is playing."
+    return f"It is not your turn — waiting for {and_join(acting)}."
+
+
+def check_offered(state: Game, seat: int, action: Action) -> None:
+    """A person may take only what their decision offers.  The engine would accept more from
+    the runtime itself (Tricks' ``bad`` card, applied for a program), and a component's custom
+    id arrives from the client, so a crafted click must not reach those."""
+    decision = state.decision(seat)
+    if decision is None:
+        return
+    if decision.pick:
+        offered = action.kind == decision.kind
+    else:
+        # Compared by code too: a game may build equal actions as different objects.
+        offered = action in decision.actions or action.code in {a.code for a in decision.actions}
+    if offered:
+        return
+    # Not offered: say why in the game's own words ("You must follow suit"), which only the
+    # engine knows — asked of a copy, so nothing changes whatever it answers.
+    try:
+        type(state).from_dict(state.to_dict()).apply(seat, action)
+    except IllegalAction as e:
+        raise IllegalAction(e.reason, e.code) from None
+    except Exception:
+        log.exception("Explaining a refused %r for seat %d failed", action.kind, seat)  # no cards in logs
+    raise IllegalAction("That is not something you can do right now.", "not_offered")
