@@ -21,8 +21,8 @@ from typing import Any
 
 import asyncpg
 
-from tables import storage as st
-from tables.storage import (
+from tables import storage_base as st
+from tables.storage_base import (
     PRUNABLE,
     RESULT_COLUMNS,
     TABLE_COLUMNS,

@@ -24,8 +24,8 @@ from typing import Any
 
 import aiosqlite
 
-from tables import storage as st
-from tables.storage import (
+from tables import storage_base as st
+from tables.storage_base import (
     PRUNABLE,
     RESULT_COLUMNS,
     TABLE_COLUMNS,

@@ -110,7 +110,7 @@ def test_migrations_are_numbered_files_for_both_databases():
 
 
 async def test_a_migration_missing_for_one_database_is_refused(store, monkeypatch):
-    import tables.storage as st
+    import tables.storage_base as st
 
     real = st.migrations
 
@@ -154,7 +154,7 @@ async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_
 
 
 async def test_each_migration_is_all_or_nothing(store, monkeypatch):
-    import tables.storage as st
+    import tables.storage_base as st
 
     real = st.migrations
 
