@@ -301,10 +301,10 @@ async def test_a_replaced_database_file_is_noticed(tmp_path):
         other = tmp_path / "other.db"
         await (await db(other)).close()
         os.replace(other, path)  # a different file under the same name (a restored backup, say)
-        with pytest.raises(StorageGone, match="replaced"):
-            await storage.insert_table({"id": "AAAAAA"})
-        with pytest.raises(StorageGone):  # and it stays refused, even though a file is there
+        with pytest.raises(StorageGone, match="replaced"):  # the periodic check sees it, no write needed
             await storage.check()
+        with pytest.raises(StorageGone, match="replaced"):  # and it stays refused, even though a file is there
+            await storage.insert_table({"id": "AAAAAA"})
     finally:
         await storage.close()
     assert rows(path, "SELECT COUNT(*) FROM tables") == [(0,)]
@@ -329,6 +329,12 @@ async def test_dropped_postgres_tables_are_noticed(pg_server):
             await storage.close()
     finally:
         await store.cleanup()
+
+
+async def test_an_unreachable_postgresql_server_gets_a_sentence(tmp_path):
+    with pytest.raises(StorageError, match="Cannot connect to the PostgreSQL database") as refused:
+        await open_storage(f"postgresql://deckhand:secret@/deckhand?host={tmp_path}")  # no server there
+    assert "secret" not in str(refused.value)
 
 
 async def test_a_read_only_database_gets_a_sentence_not_a_traceback(tmp_path):
