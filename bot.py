@@ -40,6 +40,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import USER_PINGS, DiscordListener, RestBudget
 from cogs.stats import StatsCog
+from tables.offers import Limits
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
@@ -77,6 +78,8 @@ class Config:
     # name -> command line: the only programs the bot ever runs (DECKHAND_PROGRAMS).
     programs: dict[str, str] = field(default_factory=dict)
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
+    # Caps per person, per server and on program processes (0: none).
+    limits: Limits = field(default_factory=Limits)
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -120,8 +123,28 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     except ValueError:
         raise ConfigError(f"DECKHAND_PROGRAM_TIMEOUT must be a number of seconds above 0 (at most 60), "
                           f"not {raw_timeout!r}.") from None
+    limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
     return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
-                  retention_days=retention_days, programs=programs, program_timeout=program_timeout)
+                  retention_days=retention_days, programs=programs, program_timeout=program_timeout,
+                  limits=limits)
+
+
+LIMIT_VARIABLES = {
+    "tables_per_person": "DECKHAND_MAX_TABLES_PER_PERSON",
+    "running_per_server": "DECKHAND_MAX_GAMES_PER_SERVER",
+    "programs": "DECKHAND_MAX_PROGRAMS",
+}
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = (env.get(name) or "").strip()
+    try:
+        value = int(raw) if raw else default
+        if value < 0:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number (0 for no limit), not {raw!r}.") from None
+    return value
 
 
 class DeckhandListener(DiscordListener):
@@ -166,7 +189,10 @@ class Deckhand(commands.Bot):
             options["programs"] = ProgramSettings(dict(self.config.programs), timeout=self.config.program_timeout,
                                                   cwd=str(HERE))
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
+        options["limits"] = self.config.limits
         options.update(self.runtime_options)
+        if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
+            options["limits"] = Limits(**options["limits"])
         self.runtime = Runtime(listener=DeckhandListener(self, budget=RestBudget()), **options)
         await self.add_cog(GameCog(self.runtime))
         await self.add_cog(StatsCog(self.runtime))

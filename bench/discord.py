@@ -138,7 +138,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             host, guest = fd.add_member(f"Host {i + 1}"), fd.add_member(f"Guest {i + 1}")
             host.where = guest.where = ch
             seats.append((host, guest))
-        runtime = {"ai_delay": args.ai_delay}
+        # One fake server holds every table: the bot's per-server cap would stop the bench.
+        runtime = {"ai_delay": args.ai_delay, "limits": {"running_per_server": 0}}
         bot = bot_here if args.same_process else bot_process
         async with bot(fd, runtime):
             await asyncio.sleep(0.2)

@@ -225,6 +225,12 @@ class Game(ABC):
         (speed-scaled) delay runs out.  Most games have none."""
         return None
 
+    def timeout_action(self, seat: int) -> Action | None:
+        """The move the rules themselves make for ``seat`` when its deadline passes (King of the
+        Hill's call: nobody is enlisted), or ``None`` when the runtime's safe move (the AI's
+        choice) stands in for the rules' "on timeout"."""
+        return None
+
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (enumerates picks — meant for tests and small picks)."""
         d = self.decision(seat)

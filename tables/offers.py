@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from engine.core import TABLE, Action, Game, IllegalAction
 from tables.live import TableError, and_join, md
@@ -18,6 +19,65 @@ from tables.table import Phase, Table
 log = logging.getLogger("deckhand.tables")
 
 WAIT_FOR_TABLE = "It is not your turn — wait a moment for the table."
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one person, one server and the whole machine may start (``0``: no limit).
+
+    A person who leaves a running game is free to sit elsewhere, so without a cap per person one
+    user could keep any number of games (and their program processes) running."""
+
+    tables_per_person: int = 3  # unfinished tables a person hosts or has left
+    running_per_server: int = 50  # games running at once in one server
+    programs: int = 16  # program seats at unfinished tables, on this machine
+
+
+def check_new_table(limits: Limits, tables: Iterable[Table], user_id: int) -> None:
+    """Refuse a new table to a person who already hosts (or left) as many unfinished tables as allowed."""
+    cap = limits.tables_per_person
+    if cap <= 0:
+        return
+    mine = []
+    for t in tables:
+        if t.phase == Phase.FINISHED:
+            continue
+        s = t.seat_of(user_id)
+        if t.host_id == user_id or (s is not None and t.seats[s].left):
+            mine.append(t)
+    if len(mine) >= cap:
+        ids = ", ".join(f"`{t.id}`" for t in mine[:5])
+        raise TableError(
+            f"You already have {len(mine)} unfinished tables ({ids}), the most one person may have. "
+            "End one with `/game end`, or finish it, before you open another.",
+            "too_many_tables",
+        )
+
+
+def check_start(limits: Limits, tables: Iterable[Table], guild_id: int) -> None:
+    cap = limits.running_per_server
+    if cap <= 0:
+        return
+    running = sum(1 for t in tables if t.guild_id == guild_id and t.phase == Phase.RUNNING)
+    if running >= cap:
+        raise TableError(
+            f"This server already has {running} games running, the most Deckhand runs here at once. "
+            "Try again when one of them ends.",
+            "server_full",
+        )
+
+
+def check_programs(limits: Limits, tables: Iterable[Table], more: int) -> None:
+    cap = limits.programs
+    if cap <= 0:
+        return
+    seated = sum(1 for t in tables if t.phase != Phase.FINISHED for s in t.seats if s.program)
+    if seated + more > cap:
+        raise TableError(
+            f"Deckhand is already running {seated} programs, the most this machine allows "
+            f"({cap}). Seat the built-in AI instead, or try again when a game with programs ends.",
+            "too_many_programs",
+        )
 
 
 def require_host(t: Table, user_id: int, what: str) -> None:

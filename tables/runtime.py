@@ -68,6 +68,7 @@ class Runtime:
         prune_every: float = 3600.0,
         programs: ProgramSettings | Mapping[str, str] | None = None,
         table_pace: float = 1.0,
+        limits: offers.Limits | None = None,
     ) -> None:
         """``storage``: where tables are kept across restarts (``None``: nothing is kept); the
         runtime owns it and :meth:`close` closes it.  ``lobby_ttl``: seconds before an unstarted
@@ -78,7 +79,9 @@ class Runtime:
         name → command line mapping); only the operator's configuration may give these.
         ``table_pace``: multiplies the table's own timers (King of the Hill's live deal and its
         windows), never a person's — so tests and demos can deal 100 cards in a second while people
-        keep their real time to think."""
+        keep their real time to think.  ``limits``: caps per person, per server and on program
+        processes (:class:`~tables.offers.Limits`)."""
+        self.limits = limits if limits is not None else offers.Limits()
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.rng = rng if rng is not None else random.Random()
         self.keep_finished = keep_finished  # finished tables stay readable this long
@@ -213,6 +216,7 @@ class Runtime:
             raise TableError(f"Speed must be one of: {', '.join(SPEEDS)}.", "bad_speed")
         offers.refuse_if_elsewhere(self.tables.values(), guild_id, host_id, None)
         self._prune()
+        offers.check_new_table(self.limits, self.tables.values(), host_id)
         t = Table(
             id=new_id(self.rng, self.tables),
             game=name,
@@ -312,6 +316,8 @@ class Runtime:
             if n < 1:
                 raise TableError("Add at least one AI player.", "bad_count")
             n = min(n, free)
+            if program is not None:
+                offers.check_programs(self.limits, self.tables.values(), n)
             for _ in range(n):
                 if program is None:
                     t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
@@ -330,6 +336,7 @@ class Runtime:
                 raise TableError("The game has already started.", "started")
             if t.phase == Phase.FINISHED:
                 raise TableError("This table has closed.", "finished")
+            offers.check_start(self.limits, self.tables.values(), t.guild_id)
             entry = t.entry
             players = max(len(t.seats), t.min_seats)
             seed = self.rng.getrandbits(63)

@@ -242,7 +242,11 @@ class Turns:
                 if seat.missed >= MISSES_TO_AWAY:
                     seat.away = True
                 try:
-                    events.extend(self.auto_apply(t, s))
+                    forced = t.state.timeout_action(s)
+                    if forced is not None:
+                        events.extend(self.apply(t, s, forced, auto=True))
+                    else:
+                        events.extend(self.auto_apply(t, s))
                 except Exception:
                     log.exception("Safe move failed at table %s seat %d; leaving it to the player", t.id, s)
                     t.deadlines.pop(s, None)  # never retry in a loop

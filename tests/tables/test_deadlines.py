@@ -1,5 +1,6 @@
 import pytest
 
+from engine.core import Action
 from tables import SPEEDS, Phase, TableError
 
 from .conftest import HOST, SHORT, choose, new_table, run_until, seat_entries, started
@@ -147,3 +148,17 @@ async def test_two_people_passing_at_once_both_count(rt, clock):
     a, b = rt.seat_view(t.id, HOST).decision, rt.seat_view(t.id, BOB).decision
     await asyncio.gather(rt.act(t.id, HOST, choose(a), version=v), rt.act(t.id, BOB, choose(b), version=v))
     assert sorted(e.seat for e in t.log) == [0, 1] and t.phase == Phase.RUNNING
+
+
+async def test_the_rules_own_timeout_move_is_made_at_a_deadline(rt, clock, monkeypatch):
+    """Where the rules say what happens when time runs out (King of the Hill's call enlists nobody),
+    the deadline makes that move, not the AI's choice."""
+    from engine.hearts import Hearts
+
+    t = await started(rt)
+    decision = rt.seat_view(t.id, HOST).decision
+    forced = decision.actions[-1] if not decision.pick else Action(decision.kind, tuple(decision.cards[-3:]))
+    monkeypatch.setattr(Hearts, "timeout_action", lambda self, seat: forced if seat == 0 else None)
+    await clock.advance(t.deadlines[0] - clock.now() + 0.1)
+    mine = [e for e in t.log if e.seat == 0]
+    assert mine and mine[0].code == forced.code and mine[0].auto

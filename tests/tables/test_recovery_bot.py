@@ -90,3 +90,11 @@ async def test_a_broken_tables_players_are_told_where_it_was():
     assert "/game new" in msg.content and not world.violations
     # Rows too damaged to say where the table was are only logged.
     assert stub({"id": "ABC234", "channel_id": "ten"}) is None
+
+
+def test_caps_come_from_the_environment() -> None:
+    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_MAX_TABLES_PER_PERSON": "5", "DECKHAND_MAX_PROGRAMS": "0"})
+    assert cfg.limits.tables_per_person == 5 and cfg.limits.programs == 0
+    assert cfg.limits.running_per_server == bot.Limits().running_per_server
+    with pytest.raises(bot.ConfigError, match="DECKHAND_MAX_GAMES_PER_SERVER"):
+        bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_MAX_GAMES_PER_SERVER": "lots"})

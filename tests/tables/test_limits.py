@@ -1,0 +1,71 @@
+"""Caps: one person cannot keep any number of tables going, a server runs a bounded number of games,
+and the machine a bounded number of program processes.  Each refusal is a sentence and changes
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import Phase, TableError
+from tables.offers import Limits
+
+from .conftest import CHANNEL, GUILD, HOST, new_table, started
+
+LINE = {"echo": "python3 -c pass"}
+
+
+async def test_leaving_running_tables_does_not_free_a_person_to_host_without_end(make_runtime):
+    rt = make_runtime(limits=Limits(tables_per_person=2))
+    for _ in range(2):
+        t = await started(rt)
+        await rt.leave(t.id, HOST)  # the AI plays on; the host is free to sit elsewhere
+        assert t.phase == Phase.RUNNING
+    before = dict(rt.tables)
+    with pytest.raises(TableError) as no:
+        await new_table(rt)
+    assert no.value.code == "too_many_tables" and "2 unfinished tables" in no.value.message
+    assert rt.tables == before
+    # In another server too: the cap is the person's, not the server's.
+    with pytest.raises(TableError):
+        await new_table(rt, guild_id=GUILD + 1)
+
+
+async def test_a_finished_table_frees_its_place(make_runtime):
+    rt = make_runtime(limits=Limits(tables_per_person=1))
+    t = await new_table(rt)
+    with pytest.raises(TableError):
+        await new_table(rt, guild_id=GUILD + 1)
+    await rt.end(t.id, HOST)
+    assert (await new_table(rt, guild_id=GUILD + 1)).phase == Phase.LOBBY
+
+
+async def test_a_server_runs_a_bounded_number_of_games(make_runtime):
+    rt = make_runtime(limits=Limits(running_per_server=2))
+    for host in (1, 2):
+        await started(rt, host=host, name=f"P{host}")
+    waiting = await new_table(rt, host=3, name="P3")
+    with pytest.raises(TableError) as no:
+        await rt.start(waiting.id, 3)
+    assert no.value.code == "server_full" and waiting.phase == Phase.LOBBY and waiting.version == 0
+    # Another server is not affected.
+    elsewhere = await new_table(rt, host=4, name="P4", guild_id=GUILD + 1, channel_id=CHANNEL + 1)
+    await rt.start(elsewhere.id, 4)
+    assert elsewhere.phase == Phase.RUNNING
+
+
+async def test_program_seats_are_capped_on_the_machine(make_runtime):
+    rt = make_runtime(limits=Limits(programs=3), programs=LINE)
+    a = await new_table(rt, game="tricks", host=1, name="P1")
+    assert await rt.add_ai(a.id, 1, 3, program="echo") == 3
+    b = await new_table(rt, game="tricks", host=2, name="P2")
+    with pytest.raises(TableError) as no:
+        await rt.add_ai(b.id, 2, 1, program="echo")
+    assert no.value.code == "too_many_programs" and len(b.seats) == 1
+    assert await rt.add_ai(b.id, 2, 1) == 1  # the built-in AI is always there
+
+
+async def test_no_limit_when_set_to_zero(make_runtime):
+    rt = make_runtime(limits=Limits(tables_per_person=0))
+    for g in range(5):
+        await new_table(rt, guild_id=GUILD + g)
+    assert len(rt.tables) == 5
