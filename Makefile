@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean cards
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,3 +31,7 @@ demo: $(BIN)/.installed
 
 clean:
 	rm -rf $(VENV)
+
+# Every card face at 128 px and at 22 px (Discord's inline emoji size), to judge the art.
+cards: $(BIN)/.installed
+	$(BIN)/python -m cogs.faces build/cards.png

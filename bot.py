@@ -24,6 +24,7 @@ Importing this module has no side effects: tests import it.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -36,6 +37,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import USER_PINGS, DiscordListener, RestBudget
@@ -80,6 +82,8 @@ class Config:
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
     # Caps per person, per server and on program processes (0: none).
     limits: Limits = field(default_factory=Limits)
+    # Card faces as application emoji, synced in the background at start-up (off: cards stay text).
+    card_emoji: bool = True
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -179,6 +183,7 @@ class Deckhand(commands.Bot):
         # The bot process (main) freezes its start-up heap; a test process running many bots does not.
         self.freeze_heap = freeze_heap
         self.runtime: Runtime | None = None
+        self.emoji_task: asyncio.Task[str] | None = None
 
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
@@ -193,7 +198,13 @@ class Deckhand(commands.Bot):
         options.update(self.runtime_options)
         if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
             options["limits"] = Limits(**options["limits"])
-        self.runtime = Runtime(listener=DeckhandListener(self, budget=RestBudget()), **options)
+        budget = RestBudget()
+        self.runtime = Runtime(listener=DeckhandListener(self, budget=budget), **options)
+        # Cards read as text until this background sync has every face as an emoji (never waited on).
+        card_emoji.REGISTRY.clear()
+        if self.config.card_emoji:
+            self.emoji_task = asyncio.create_task(card_emoji.sync_card_emoji(self, take=budget.take),
+                                                  name="deckhand-card-emoji")
         await self.add_cog(GameCog(self.runtime))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
@@ -220,6 +231,9 @@ class Deckhand(commands.Bot):
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def close(self) -> None:
+        if self.emoji_task is not None:
+            self.emoji_task.cancel()
+            card_emoji.REGISTRY.clear()  # its ids belong to this login (tests run many bots in one process)
         if self.runtime is not None:
             try:
                 await self.runtime.close()

@@ -12,6 +12,10 @@ otherwise.  Discord's real rate limits apply.  It reports:
   callbacks excluded (the lobby, thread and summary included), and ``rest_calls_by_route``;
 * ``max_edits_per_message_5s`` — the most edits any one message got within 5 seconds;
 * ``tables`` — how many were playing at once;
+* ``startup_emoji_calls`` — the application-emoji calls (list, upload, delete) of a first start
+  (every card face uploaded) and of a second start with nothing changed (one list call); the
+  tables are played after the second start has its emoji, so their calls are not in the per-hand
+  figures;
 
 and, to explain those: ``hands``, ``seconds``, ``peak_rest_calls_per_s`` (Discord's default
 global limit is 50/s), ``provoked_429`` and ``problems`` (anything the fake would refuse).
@@ -114,6 +118,31 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
     await fd.wait_for(lambda: "— finished" in table_message.text, 10.0, "the finished table")
 
 
+EMOJI_ROUTE = "/applications/{application_id}/emojis"
+
+
+def emoji_calls(fd: FakeDiscord, since: int) -> dict[str, int]:
+    calls = Counter(r.route.split()[0].lower() for r in fd.requests[since:] if EMOJI_ROUTE in r.route)
+    return {"list": calls["get"], "upload": calls["post"], "delete": calls["delete"]}
+
+
+async def emoji_synced(fd: FakeDiscord, since: int) -> dict[str, int]:
+    """Wait until the bot's start-up sync has every face (or was refused), then count its calls."""
+    from cogs.faces import face_codes
+
+    want = len(face_codes())
+
+    def done() -> bool:
+        calls = emoji_calls(fd, since)
+        ours = sum(1 for name in fd.app_emojis if name.startswith("dk_"))
+        return calls["list"] >= 1 and (ours >= want or any(r.status and r.status >= 400 for r in fd.requests[since:]
+                                                              if EMOJI_ROUTE in r.route))
+
+    await fd.wait_for(done, 60.0, "the card emoji sync")
+    await asyncio.sleep(0.3)  # nothing more should come: count anything that does
+    return emoji_calls(fd, since)
+
+
 def summaries(fd: FakeDiscord) -> int:
     """Hands played, counted from the end-of-hand summaries posted."""
     return sum(1 for m in fd.messages.values() if not m.ephemeral and "End of hand" in m.text)
@@ -141,7 +170,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # One fake server holds every table: the bot's per-server cap would stop the bench.
         runtime = {"ai_delay": args.ai_delay, "limits": {"running_per_server": 0}}
         bot = bot_here if args.same_process else bot_process
-        async with bot(fd, runtime):
+        startup: list[dict[str, int]] = []
+        mark = len(fd.requests)
+        async with bot(fd, runtime):  # a first start: every card face is uploaded
+            startup.append(await emoji_synced(fd, mark))
+        mark = len(fd.requests)
+        async with bot(fd, runtime):  # the second start, nothing changed: one list call
+            startup.append(await emoji_synced(fd, mark))
             await asyncio.sleep(0.2)
             # The fake keeps every version of every message; its garbage collector would pause for
             # 100+ ms and count against the bot.  (The bot's process keeps its normal collector.)
@@ -177,6 +212,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "rest_calls_per_hearts_hand": round(len(calls) / hands, 1) if hands else None,
             "max_edits_per_message_5s": edits,
             "tables": args.tables,
+            "startup_emoji_calls": {"first": startup[0], "second": startup[1]},
             "hands": hands,
             "interactions": len(latencies),
             "seconds": round(seconds, 1),
@@ -231,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{TARGETS['max_edits_per_message_5s']}: {mark[ok['max_edits_per_message_5s']]})")
     print(f"peak REST calls/s        {result['peak_rest_calls_per_s']} (Discord's default global limit: 50/s)")
     print(f"429s provoked            {result['provoked_429']}")
+    first, second = result["startup_emoji_calls"]["first"], result["startup_emoji_calls"]["second"]
+    print(f"start-up emoji calls     first start {first} · second start {second}")
     print(f"CPU seconds              bot {result['bot_cpu_s']} · fake and people {result['fake_cpu_s']} "
           f"(of {result['seconds']} s)")
     for problem in result["problems"]:

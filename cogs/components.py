@@ -49,6 +49,7 @@ from typing import Any, Protocol
 import discord
 
 from cogs import render, renderers
+from cogs.emoji import action_emoji, card_emoji
 from engine.core import TABLE, Action, Decision
 from tables.live import SeatView
 from tables.table import Table
@@ -184,6 +185,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         code: str,
         label: str | None = None,
         style: discord.ButtonStyle | None = None,
+        emoji: discord.PartialEmoji | None = None,
     ) -> None:
         if label is None or style is None:
             try:
@@ -195,6 +197,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         button = discord.ui.Button(
             label=label[:80],
             style=style or discord.ButtonStyle.secondary,
+            emoji=emoji,
             custom_id=f"dh:a:{table_id}:{version}:{encode_code(code)}",
         )
         super().__init__(button)
@@ -270,7 +273,8 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
     ) -> None:
         if select is None:
             if options is None:
-                options = [discord.SelectOption(label=render.label(c), value=v, description=getattr(c, "name", None))
+                options = [discord.SelectOption(label=render.label(c), value=v, description=getattr(c, "name", None),
+                                                emoji=card_emoji(c))
                            for c, v in zip(cards, card_values(cards), strict=True)]
             options = list(options)[:MAX_OPTIONS]
             n = min(pick, len(options))
@@ -436,7 +440,7 @@ def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Se
     for c, value in zip(cards, card_values(cards), strict=True):
         seen[c.code] += 1
         text, description = r.pick_option(sv, c, seen[c.code], total[c.code])
-        options.append(discord.SelectOption(label=text[:100], value=value,
+        options.append(discord.SelectOption(label=text[:100], value=value, emoji=card_emoji(c),
                                             description=(description or None) and description[:100]))
     placeholder = f"Choose {pick} card{'s' if pick != 1 else ''}"
     return PickSelect(table.id, table.version, decision.kind, pick=pick, placeholder=placeholder, options=options)
@@ -527,6 +531,7 @@ def _big_pick(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[lis
         for value, c, copy in members:
             text, description = r.pick_option(sv, c, copy, total[c.code])
             options.append(discord.SelectOption(label=text[:100], value=value, default=value in picked,
+                                                emoji=card_emoji(c),
                                                 description=(description or None) and description[:100]))
         here = sum(1 for value, _, _ in members if value in picked)
         full = here + room == 0  # nothing marked here and the pick is full: unmark elsewhere first
@@ -597,7 +602,7 @@ def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tu
     if menus is not None:
         items: list[discord.ui.Item[Any]] = []
         for n, (names, members) in enumerate(menus):
-            options = [discord.SelectOption(label=r.action_label(a, sv)[:100], value=a.code,
+            options = [discord.SelectOption(label=r.action_label(a, sv)[:100], value=a.code, emoji=action_emoji(a),
                                             description=(r.action_description(sv, a) or None)
                                             and r.action_description(sv, a)[:100])  # type: ignore[index]
                        for a in members]
@@ -618,4 +623,5 @@ def _fits_id(table: Table, code: str) -> bool:
 
 def _button(sv: SeatView, r: render.Renderer, action: Action) -> ActionButton:
     table = sv.table
-    return ActionButton(table.id, table.version, action.code, r.action_label(action, sv), r.action_style(action))
+    return ActionButton(table.id, table.version, action.code, r.action_label(action, sv), r.action_style(action),
+                        action_emoji(action))

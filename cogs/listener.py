@@ -18,6 +18,7 @@ import discord
 
 from cogs import render, renderers
 from cogs.components import table_view
+from cogs.endgame import add_rating_changes, attach_picture_later
 from engine.core import Event
 from tables.table import Table
 
@@ -207,8 +208,12 @@ class DiscordListener:
             return
         where = self.where(table)
         if where is not None:
+            if over:
+                await add_rating_changes(self.bot, table, rendered)
             await self.budget.take()
-            await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+            sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+            if over:
+                attach_picture_later(self.budget, table, sent, rendered)
 
     async def _drop_notice(self, table_id: str) -> None:
         old = self._notices.pop(table_id, None)

@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from cogs.emoji import card_markup
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import Action, Decision, Event
 from tables.live import SeatView
@@ -69,6 +70,15 @@ def label(c: Any) -> str:
 
 def labels(cs: Iterable[Any]) -> str:
     return " ".join(label(c) for c in cs)
+
+
+def face(c: Any) -> str:
+    """A card on the table as its emoji when Deckhand's card emoji are ready, else its label."""
+    return card_markup(c, label(c))
+
+
+def faces(cs: Iterable[Any]) -> str:
+    return " ".join(face(c) for c in cs)
 
 
 def when(epoch: float | None) -> str:
@@ -442,11 +452,11 @@ class HeartsRenderer(Renderer):
             lines.append(f"▶ **{seat_name(table, turn)}** to play" + (f" · ⏰ {when(deadline)}" if deadline else ""))
         trick = pv.get("trick") or []
         if trick:
-            lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
+            lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick))
         elif pv.get("last_trick"):
             lt = pv["last_trick"]
             best = _winning_card([c for _, c in lt["cards"]])
-            lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {best.label} (+{lt['points']})")
+            lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {face(best)} (+{lt['points']})")
         return "\n".join(lines)
 
     def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:

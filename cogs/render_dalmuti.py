@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from cogs.emoji import card_markup
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -95,6 +96,9 @@ class DalmutiRenderer(Renderer):
             turn = pv.get("turn")
             if cur:
                 what = set_words(cur["cards"])
+                # The cards as emoji before the words, when the emoji are ready (the words say it all).
+                shown = " ".join(card_markup(c, "") for c in cur["cards"]).strip()
+                what = f"{shown} {what}" if shown else what
                 lines.append(f"**To beat:** {what} (played by {seat_name(table, cur['by'])}) — "
                              f"{cur['count']} card{'s' if cur['count'] != 1 else ''} of a lower number, or pass")
             elif turn is not None:

@@ -20,6 +20,7 @@ from cogs.render import (
     RUNNING_COLOUR,
     Rendered,
     Renderer,
+    faces,
     label,
     labels,
     phase_of,
@@ -134,10 +135,10 @@ class KothRenderer(Renderer):
                              + ", ".join(seat_name(table, s) for s in waiting) + self._clock(table, waiting))
             trick = pv.get("trick") or []
             if trick:
-                lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {labels(p)}" for s, p in trick))
+                lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {faces(p)}" for s, p in trick))
             elif pv.get("last_trick"):
                 lt = pv["last_trick"]
-                plays = " · ".join(labels(p) for _, p in lt["plays"])
+                plays = " · ".join(faces(p) for _, p in lt["plays"])
                 lines.append(f"Last trick ({plays}): {seat_name(table, lt['winner'])} took it (+{lt['points']})")
         if phase in ("call", "play", "trick_ready") or pv.get("called"):
             called = self._called_line(table, pv)

@@ -16,6 +16,7 @@ from cogs.render import (
     RUNNING_COLOUR,
     Rendered,
     Renderer,
+    face,
     label,
     labels,
     phase_of,
@@ -58,12 +59,12 @@ class TricksRenderer(Renderer):
             lines.append(f"▶ **{seat_name(table, turn)}** to play" + (f" · ⏰ {when(deadline)}" if deadline else ""))
         trick = pv.get("trick") or []
         if trick:
-            lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
+            lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick))
         elif pv.get("last_trick"):
             lt = pv["last_trick"]
             best = winning_card([c for _, c in lt["cards"]])
-            played = " ".join(label(c) for _, c in lt["cards"])
-            lines.append(f"Last trick ({played}): {seat_name(table, lt['winner'])} took it with {best.label}")
+            played = " ".join(face(c) for _, c in lt["cards"])
+            lines.append(f"Last trick ({played}): {seat_name(table, lt['winner'])} took it with {face(best)}")
         return "\n".join(lines)
 
     def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from cogs.endgame import ratings_for
 from cogs.game import GAME_CHOICES, GAMES
 from tables.runtime import Runtime
 from tables.stats import FIGURE_NAMES, GameStats, summarise
@@ -33,8 +34,17 @@ def game_title(game: str) -> str:
     return entry.game.title if entry is not None else GAMES.get(game, game)
 
 
-def stats_line(g: GameStats) -> str:
+def rating_text(r: dict[str, Any] | None) -> str | None:
+    """``rating **27.3** ± 2.1 (conservative 21.0)``: μ, σ and the μ − 3σ the leaderboard ranks by."""
+    if r is None:
+        return None
+    mu, sigma = float(r["mu"]), float(r["sigma"])
+    return f"rating **{mu:.1f}** ± {sigma:.1f} (ranked at {mu - 3 * sigma:.1f})"
+
+
+def stats_line(g: GameStats, rating: dict[str, Any] | None = None) -> str:
     parts = [
+        *([rating_text(rating)] if rating is not None else []),
         f"**{g.games}** game{'s' if g.games != 1 else ''}",
         f"**{g.wins}** win{'s' if g.wins != 1 else ''} ({g.win_rate:.0%})",
         f"average finish **{g.average_place:.2f}**",
@@ -48,13 +58,36 @@ def stats_line(g: GameStats) -> str:
     return " · ".join(parts)
 
 
-def stats_embed(name: str, games: list[GameStats]) -> discord.Embed:
+def stats_embed(name: str, games: list[GameStats],
+                ratings: dict[str, dict[str, Any]] | None = None) -> discord.Embed:
     e = discord.Embed(title=f"{name}'s results in this server", colour=COLOUR)
     if not games:
         e.description = "No finished games yet. Open a table with `/game new`."
         return e
     for g in games[:25]:
-        e.add_field(name=game_title(g.game), value=stats_line(g), inline=False)
+        e.add_field(name=game_title(g.game), value=stats_line(g, (ratings or {}).get(g.game)), inline=False)
+    if ratings:
+        e.set_footer(text="Ratings: openskill (Plackett–Luce) from every finishing order, the built-in AI "
+                          "rated like a player. Everyone starts at 25.0 ± 8.3.")
+    return e
+
+
+def rating_board_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
+    """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
+    e = discord.Embed(title=f"{game_title(game)} leaderboard", colour=COLOUR)
+    if not rows:
+        e.description = f"Nobody has finished a game of {game_title(game)} in this server yet."
+        return e
+    lines = []
+    for i, r in enumerate(rows, start=1):
+        medal = MEDALS.get(i, f"`{i}.`")
+        games = int(r["games"])
+        mu, sigma = float(r["mu"]), float(r["sigma"])
+        lines.append(f"{medal} <@{r['user_id']}> — **{mu - 3 * sigma:.1f}** (rating {mu:.1f} ± {sigma:.1f}) · "
+                     f"{games} game{'s' if games != 1 else ''}")
+    e.description = "\n".join(lines)
+    e.set_footer(text="Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
+                      "it rises as you play and win. The built-in AI is rated but not listed.")
     return e
 
 
@@ -93,7 +126,7 @@ class StatsCog(commands.Cog):
         except discord.HTTPException:
             log.exception("Could not answer a stats command")
 
-    @app_commands.command(name="stats", description="Results in this server: games, wins, average finish.")
+    @app_commands.command(name="stats", description="Results in this server: rating, games, wins, average finish.")
     @app_commands.describe(user="Whose results (default: yours)")
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
@@ -105,14 +138,15 @@ class StatsCog(commands.Cog):
             return
         try:
             rows = await storage.player_results(interaction.guild_id, who.id)
+            ratings = await _player_ratings(storage, interaction.guild_id, who.id)
         except Exception:
             log.exception("Reading the stats of %s failed", who.id)
             await self._reply(interaction, ephemeral=True, text=OOPS)
             return
         name = getattr(who, "display_name", None) or getattr(who, "name", "Someone")
-        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows)))
+        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), ratings))
 
-    @app_commands.command(name="leaderboard", description="The best players of a game in this server.")
+    @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -123,9 +157,23 @@ class StatsCog(commands.Cog):
             return
         name = game.strip().lower()
         try:
-            rows = await storage.leaderboard(interaction.guild_id, name)
+            ratings = ratings_for(storage)
+            if ratings is not None:
+                await ratings.ensure()
+                embed = rating_board_embed(name, await storage.rating_board(interaction.guild_id, name))
+            else:
+                embed = leaderboard_embed(name, await storage.leaderboard(interaction.guild_id, name))
         except Exception:
             log.exception("Reading the %s leaderboard failed", name)
             await self._reply(interaction, ephemeral=True, text=OOPS)
             return
-        await self._reply(interaction, ephemeral=False, embed=leaderboard_embed(name, rows))
+        await self._reply(interaction, ephemeral=False, embed=embed)
+
+
+async def _player_ratings(storage: Any, guild_id: int, user_id: int) -> dict[str, dict[str, Any]]:
+    """Someone's ratings by game (none without a storage that keeps them)."""
+    ratings = ratings_for(storage)
+    if ratings is None:
+        return {}
+    await ratings.ensure()
+    return {str(r["game"]): r for r in await storage.player_ratings(guild_id, user_id)}

@@ -372,3 +372,93 @@ class PostgresStorage:
             await asyncio.wait_for(self.pool.close(), timeout=10)
         except (TimeoutError, OSError, asyncpg.InterfaceError):
             self.pool.terminate()
+
+    # ==== ratings (tables/ratings.py; migration 0004) ===============================================
+    # The same methods as SQLiteStorage's ratings block, in PostgreSQL's SQL.
+    async def unrated_results(self, skip: str = "") -> int:
+        """How many finished games (but ``skip``) have results but are not in the ratings yet."""
+        rows = await self._read(
+            "SELECT COUNT(DISTINCT table_id) AS n FROM results "
+            "WHERE table_id NOT IN (SELECT table_id FROM rated_tables) AND table_id != $1",
+            skip,
+        )
+        return int(rows[0]["n"]) if rows else 0
+
+    async def rating_inputs(self) -> list[Record]:
+        """Every stored finishing order: people's places and the AI seats' (``user_id`` 0)."""
+        return await self._read(
+            "SELECT table_id, seat, guild_id, game, user_id, place, finished_at FROM results "
+            "UNION ALL SELECT table_id, seat, guild_id, game, 0 AS user_id, place, finished_at FROM ai_results "
+            "ORDER BY finished_at, table_id, seat"
+        )
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: Sequence[int]) -> list[Record]:
+        if not user_ids:
+            return []
+        return await self._read(
+            "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = $1 AND game = $2 "
+            "AND user_id = ANY($3::bigint[])",
+            guild_id, game, list(user_ids),
+        )
+
+    async def save_ratings(self, table_id: str, guild_id: int, game: str, finished_at: float,
+                           ratings: Sequence[Record], ai_places: Sequence[Record]) -> bool:
+        """Store one game's new ratings and its AI seats' places, once: ``False`` (and nothing
+        written) when the table was rated already."""
+        upsert = ("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games) VALUES ($1, $2, $3, $4, $5, $6) "
+                  "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, "
+                  "games = EXCLUDED.games")
+        rating_rows = [(r["guild_id"], r["game"], r["user_id"], float(r["mu"]), float(r["sigma"]), r["games"])
+                       for r in ratings]
+        ai_rows = [(table_id, a["seat"], guild_id, game, a["place"], float(finished_at)) for a in ai_places]
+
+        async def work(conn: Conn) -> bool:
+            # ON CONFLICT DO NOTHING rather than catching the duplicate: an error would abort the transaction.
+            if await conn.execute("INSERT INTO rated_tables (table_id) VALUES ($1) ON CONFLICT DO NOTHING",
+                                  table_id) != "INSERT 0 1":
+                return False
+            if ai_rows:
+                await conn.executemany(
+                    "INSERT INTO ai_results (table_id, seat, guild_id, game, place, finished_at) "
+                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, seat) DO UPDATE SET "
+                    "guild_id = EXCLUDED.guild_id, game = EXCLUDED.game, place = EXCLUDED.place, "
+                    "finished_at = EXCLUDED.finished_at", ai_rows)
+            if rating_rows:
+                await conn.executemany(upsert, rating_rows)
+            return True
+
+        return bool(await self._transaction(work, f"ratings:{table_id}"))
+
+    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str]) -> None:
+        """Every rating at once (a recomputation), and the games they include."""
+        rows = [(r["guild_id"], r["game"], r["user_id"], float(r["mu"]), float(r["sigma"]), r["games"])
+                for r in ratings]
+
+        async def work(conn: Conn) -> None:
+            await conn.execute("DELETE FROM ratings")
+            if rows:
+                await conn.executemany(
+                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games) VALUES ($1, $2, $3, $4, $5, $6)",
+                    rows)
+            if table_ids:
+                await conn.execute(
+                    "INSERT INTO rated_tables (table_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
+                    list(table_ids))
+
+        await self._transaction(work, "ratings")
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[Record]:
+        return await self._read(
+            "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+        )
+
+    async def rating_board(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
+        """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
+        return await self._read(
+            "SELECT r.user_id, r.mu, r.sigma, r.games, r.mu - 3 * r.sigma AS conservative, "
+            "(SELECT s.name FROM results s WHERE s.guild_id = r.guild_id AND s.user_id = r.user_id "
+            " ORDER BY s.finished_at DESC LIMIT 1) AS name "
+            "FROM ratings r WHERE r.guild_id = $1 AND r.game = $2 AND r.user_id != 0 "
+            "ORDER BY conservative DESC, r.games DESC, r.user_id ASC LIMIT $3",
+            guild_id, game, limit,
+        )

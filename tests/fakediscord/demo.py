@@ -72,6 +72,8 @@ class Transcript:
             return f"in {round(left)} seconds" if left >= 0 else f"{round(-left)} seconds ago"
 
         text = re.sub(r"<t:(\d+):R>", stamp, text)
+        # A card emoji is a picture in Discord: in a terminal, its card in brackets.
+        text = re.sub(r"<a?:(\w+):\d+>", lambda m: _card_of_emoji(m.group(1)), text)
         return text.replace("**", "").replace("`", "")
 
     def render(self, v: Version) -> list[str]:
@@ -90,8 +92,8 @@ class Transcript:
                 out.append(f"┃ · {self.humanise(footer, v.at)}")
         buttons = [c for c in P.walk_components(v.components) if c.get("type") == P.BUTTON]
         if buttons:
-            out.append(" ".join(f"[{((c.get('emoji') or {}).get('name', '') + ' ').lstrip()}{c.get('label', '')}]"
-                                for c in buttons))
+            # A custom (card) emoji is a picture beside the label, which names the card already.
+            out.append(" ".join(f"[{(_unicode_emoji(c) + ' ').lstrip()}{c.get('label', '')}]" for c in buttons))
         for c in P.walk_components(v.components):
             if c.get("type") == P.STRING_SELECT:
                 options = ", ".join(o["label"] for o in c.get("options") or [])
@@ -140,6 +142,23 @@ class Transcript:
             return [f"  {head}", "    Deckhand is thinking…"]
         body = self.render(v)
         return [f"  {head}"] + [f"    {line}" for line in body]
+
+
+def _unicode_emoji(component: dict[str, Any]) -> str:
+    e = component.get("emoji") or {}
+    return "" if e.get("id") else str(e.get("name") or "")
+
+
+def _card_of_emoji(name: str) -> str:
+    from cogs import emoji, render
+
+    for code, e in emoji.REGISTRY.by_code.items():
+        if e.name == name:
+            try:
+                return f"[{render.label(code)}]"
+            except Exception:  # a Dalmuti or Siege code: the code says it
+                return f"[{code}]"
+    return f":{name}:"
 
 
 def _write(text: str) -> None:

@@ -297,6 +297,9 @@ ROUTES = [
     Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
     Route("POST", "/channels/{channel_id}/messages/{message_id}/threads", "create_thread", (10, 10.0)),
     Route("POST", "/channels/{channel_id}/typing", "typing", (5, 5.0)),
+    Route("GET", "/applications/{application_id}/emojis", "list_app_emojis"),
+    Route("POST", "/applications/{application_id}/emojis", "create_app_emoji", (50, 1.0)),
+    Route("DELETE", "/applications/{application_id}/emojis/{emoji_id}", "delete_app_emoji", (50, 1.0)),
 ]
 _COMPILED = [(r, _route_regex(r.template)) for r in ROUTES]
 
@@ -435,6 +438,11 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.channel = self.add_channel("cards")
+        # Application emojis (name -> payload) and the switch that makes Discord refuse them
+        # (``emoji_refusal = (403, 50013, "Missing Permissions")``, or a full application).
+        self.app_emojis: dict[str, dict[str, Any]] = {}
+        self.emoji_refusal: tuple[int, int, str] | None = None
+        self.files: dict[int, list[tuple[str, bytes]]] = {}  # message id -> its uploaded files
 
     # ---- life ----------------------------------------------------------------------------------
     @property
@@ -876,7 +884,7 @@ class FakeDiscord:
         self._bump()
 
     def _check_body(self, body: dict[str, Any], *, creating: bool) -> None:
-        problems = P.message_problems(body)
+        problems = P.message_problems(body) + self._emoji_problems(body)
         if creating and not (body.get("content") or body.get("embeds") or body.get("components")):
             problems.append("an empty message")
         if problems:
@@ -958,7 +966,9 @@ class FakeDiscord:
             if limited is not None:
                 return self._finish(rec, limited)
             body: Any = None
-            if request.can_read_body:
+            if request.can_read_body and request.content_type == "multipart/form-data":
+                body = await self._multipart(request)  # a message with files
+            elif request.can_read_body:
                 raw = await request.read()
                 if raw:
                     if request.content_type != "application/json":
@@ -1227,8 +1237,12 @@ class FakeDiscord:
 
     async def _h_create_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         ch = self._channel(params)
+        files = body.pop("_files", None) or []
         self._check_body(body, creating=True)
+        self._check_files(body, files)
         m = self._new_message(ch.id, body, source="create")
+        if files:
+            self.files[m.id] = files
         return 200, self.message_payload(m)
 
     async def _h_get_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
@@ -1240,8 +1254,12 @@ class FakeDiscord:
         m = self._message(ch, params)
         if m.author.get("id") != str(self.bot.id):
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        files = body.pop("_files", None) or []
         self._check_body(body, creating=False)
+        self._check_files(body, files or self.files.get(m.id, []))
         self._edit(m, body, "edit")
+        if files:
+            self.files[m.id] = files
         return 200, self.message_payload(m)
 
     async def _h_delete_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
@@ -1273,6 +1291,102 @@ class FakeDiscord:
     async def _h_typing(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         self._channel(params)
         return 204, None
+
+
+    # ---- files ------------------------------------------------------------------------------------
+    FILE_BYTES = 10 * 1024 * 1024
+
+    async def _multipart(self, request: web.Request) -> dict[str, Any]:
+        """``payload_json`` and ``files[n]`` parts, as discord.py sends a message with files."""
+        body: dict[str, Any] = {}
+        files: list[tuple[str, bytes]] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                body = json.loads(await part.text())
+            elif part.name and part.name.startswith("files["):
+                files.append((part.filename or "", bytes(await part.read())))
+        body["_files"] = files
+        return body
+
+    def _check_files(self, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        problems = [f"file {name} is {len(data)} bytes (max {self.FILE_BYTES})" for name, data in files
+                    if len(data) > self.FILE_BYTES]
+        names = {name for name, _ in files}
+        for e in body.get("embeds") or []:
+            url = (e.get("image") or {}).get("url") or ""
+            if url.startswith("attachment://") and url[len("attachment://"):] not in names:
+                problems.append(f"embed image {url} names no uploaded file")
+        if problems:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"problems": problems})
+
+    # ---- application emojis ----------------------------------------------------------------
+    EMOJI_LIMIT = 2000
+    EMOJI_BYTES = 256 * 1024
+    _EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
+    _EMOJI_MARKUP = re.compile(r"<a?:(\w+):(\d+)>")
+
+    def _emoji_payload(self, e: dict[str, Any]) -> dict[str, Any]:
+        return {"id": e["id"], "name": e["name"], "roles": [], "user": self.owner.user(), "require_colons": True,
+                "managed": False, "animated": False, "available": True}
+
+    def _check_app(self, params: dict[str, str]) -> None:
+        if params["application_id"] != str(self.application_id):
+            raise HTTPError(403, 50001, "Missing Access")
+        if self.emoji_refusal is not None:
+            status, code, message = self.emoji_refusal
+            raise HTTPError(status, code, message)
+
+    async def _h_list_app_emojis(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        self._check_app(params)
+        return 200, {"items": [self._emoji_payload(e) for e in self.app_emojis.values()]}
+
+    async def _h_create_app_emoji(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        import base64
+        import binascii
+
+        self._check_app(params)
+        name, image = str(body.get("name") or ""), str(body.get("image") or "")
+        if not self._EMOJI_NAME.match(name):
+            raise HTTPError(400, 50035, "Invalid Form Body", {"name": "2 to 32 characters of A-Z a-z 0-9 _"})
+        if name in self.app_emojis:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"name": "an emoji with this name already exists"})
+        m = re.match(r"^data:image/(png|jpeg|gif|webp);base64,(.*)$", image, re.S)
+        try:
+            raw = base64.b64decode(m.group(2), validate=True) if m else b""
+        except binascii.Error:
+            raw = b""
+        if not raw:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"image": "not a data URI of an image"})
+        if len(raw) > self.EMOJI_BYTES:
+            raise HTTPError(400, 50045, "File uploaded exceeds the maximum size")
+        if len(self.app_emojis) >= self.EMOJI_LIMIT:
+            raise HTTPError(400, 30008, "Maximum number of emojis reached (2000)")
+        e = {"id": str(self.ids.next()), "name": name, "image": raw}
+        self.app_emojis[name] = e
+        return 201, self._emoji_payload(e)
+
+    async def _h_delete_app_emoji(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        self._check_app(params)
+        for name, e in list(self.app_emojis.items()):
+            if e["id"] == params["emoji_id"]:
+                del self.app_emojis[name]
+                return 204, None
+        raise HTTPError(404, 10014, "Unknown Emoji")
+
+    def _emoji_problems(self, body: dict[str, Any]) -> list[str]:
+        """Custom emoji a message uses must exist (Discord refuses a component with an unknown one
+        and shows the raw markup in text)."""
+        ids = {e["id"]: name for name, e in self.app_emojis.items()}
+        used: list[tuple[str, str]] = []
+        for row in body.get("components") or []:
+            for c in row.get("components") or []:
+                for emoji in [c.get("emoji")] + [o.get("emoji") for o in c.get("options") or []]:
+                    if emoji and emoji.get("id"):
+                        used.append((str(emoji.get("name")), str(emoji["id"])))
+        text = json.dumps([body.get("content"), body.get("embeds")])
+        used += self._EMOJI_MARKUP.findall(text)
+        return [f"unknown emoji {name}:{id_}" for name, id_ in used if ids.get(id_) != name]
 
 
 def _embeds(body: dict[str, Any]) -> list[dict[str, Any]]:

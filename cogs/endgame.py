@@ -1,0 +1,111 @@
+"""What the game-over summary carries besides its text: everyone's rating change and one picture.
+
+The listener calls :func:`add_rating_changes` once per finished game before it sends the summary
+(the runtime has stored the results by then: a quick database step), and
+:func:`attach_picture_later` after: the chart is drawn in a worker thread within
+:data:`CHART_BUDGET` seconds and attached to the summary with one edit.  Either may fail — the text
+summary stands on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+
+from cogs import render
+from cogs.chart import score_chart
+from tables.ratings import Change, Ratings
+from tables.replay import GameRecord
+
+log = logging.getLogger(__name__)
+
+CHART_BUDGET = 5.0  # seconds: a busy machine sends the summary without its picture
+CHART_NAME = "scores.png"
+_RATINGS: dict[int, Ratings] = {}  # one per storage (so one lock per database)
+
+
+def ratings_for(storage: Any) -> Ratings | None:
+    """The ratings kept in ``storage`` (``None`` without a database that keeps them)."""
+    if storage is None or not hasattr(storage, "save_ratings"):
+        return None
+    r = _RATINGS.get(id(storage))
+    if r is None or r.storage is not storage:
+        r = _RATINGS[id(storage)] = Ratings(storage)
+    return r
+
+
+def change_lines(table: Any, changes: list[Change]) -> list[str]:
+    """``Ann 24.1 → 25.3 (+1.2)`` per person, in seat order."""
+    by_user = {c.user_id: c for c in changes}
+    lines = []
+    for seat in table.seats:
+        c = by_user.pop(seat.user_id, None) if seat.user_id is not None and not seat.is_ai else None
+        if c is None:
+            continue
+        delta = c.after.mu - c.before.mu
+        lines.append(f"{render.clean(seat.name)} {c.before.mu:.1f} → **{c.after.mu:.1f}** ({delta:+.1f})")
+    return lines
+
+
+async def picture(table: Any) -> bytes | None:
+    """The end-of-game chart, drawn off the event loop within the budget (``None`` if it is not)."""
+    try:
+        record = GameRecord.of_table(table)
+        return await asyncio.wait_for(asyncio.to_thread(score_chart, record), CHART_BUDGET)
+    except Exception:  # TimeoutError included: the summary goes without a picture
+        log.warning("No end-of-game picture for table %s", table.id, exc_info=True)
+        return None
+
+
+def _finished(table: Any, rendered: Any) -> bool:
+    state = getattr(table, "state", None)
+    return (getattr(rendered, "embed", None) is not None and not getattr(table, "ended_early", False)
+            and state is not None and state.is_over)
+
+
+async def add_rating_changes(bot: Any, table: Any, rendered: Any) -> None:
+    """Rate the finished game and add everyone's change to the game-over summary's embed (nothing
+    without a database, or when the rating fails: the summary goes out all the same)."""
+    if not _finished(table, rendered):
+        return
+    ratings = ratings_for(getattr(getattr(bot, "runtime", None), "storage", None))
+    if ratings is None:
+        return
+    try:
+        lines = change_lines(table, await ratings.rate_table(table))
+        if lines:
+            rendered.embed.add_field(name="Ratings", value="\n".join(lines)[:1024], inline=False)
+    except Exception:
+        log.exception("Could not rate table %s", table.id)
+
+
+_PENDING: set[asyncio.Task[None]] = set()
+
+
+def attach_picture_later(budget: Any, table: Any, message: Any, rendered: Any) -> None:
+    """Draw the chart in a worker and attach it to the summary already sent (one edit per game):
+    the summary never waits for the picture, and a picture that fails or runs over its budget is
+    simply left out."""
+    if message is None or not _finished(table, rendered):
+        return
+    task = asyncio.get_running_loop().create_task(_attach(budget, table, message, rendered),
+                                                  name=f"chart-{table.id}")
+    _PENDING.add(task)
+    task.add_done_callback(_PENDING.discard)
+
+
+async def _attach(budget: Any, table: Any, message: Any, rendered: Any) -> None:
+    png = await picture(table)
+    if png is None:
+        return
+    try:
+        embed = rendered.embed.copy()
+        embed.set_image(url=f"attachment://{CHART_NAME}")
+        await budget.take()
+        await message.edit(embed=embed, attachments=[discord.File(io.BytesIO(png), filename=CHART_NAME)])
+    except Exception:  # the message was deleted, or Discord refused: the text summary stands
+        log.warning("Could not attach the picture of table %s", table.id, exc_info=True)
