@@ -18,6 +18,11 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   ``name=command line;name2=command line`` (see :func:`tables.programs.parse_programs`).  Commands
   run without a shell, from this script's folder, with the seat's name as their first argument.
 * ``DECKHAND_PROGRAM_TIMEOUT`` — seconds a program has for each card (default 2).
+* ``DECKHAND_PROGRAM_ENV`` — names of environment variables programs may see besides ``PATH``,
+  ``HOME`` and ``LANG`` (comma or space separated).  Nothing else of the bot's environment, its
+  token least of all, reaches a program.
+* ``DECKHAND_RUNTIME_DIR`` — a folder for the record of running programs (default: next to the
+  SQLite database file), which the next start reads to kill whatever a crash left running.
 
 Importing this module has no side effects: tests import it.
 """
@@ -40,9 +45,10 @@ from discord.ext import commands
 from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
-from cogs.listener import USER_PINGS, DiscordListener, RestBudget
+from cogs.listener import DiscordListener, RestBudget, pings_for
 from cogs.stats import StatsCog
 from tables.offers import Limits
+from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
@@ -84,6 +90,21 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     # Card faces as application emoji, synced in the background at start-up (off: cards stay text).
     card_emoji: bool = True
+    program_env: tuple[str, ...] = ()  # DECKHAND_PROGRAM_ENV
+    runtime_dir: str | None = None  # DECKHAND_RUNTIME_DIR
+
+    def program_record(self) -> Path | None:
+        """Where the running programs are recorded: in DECKHAND_RUNTIME_DIR, else next to the
+        SQLite database file; nowhere for a database in memory (or none)."""
+        if self.runtime_dir:
+            return Path(self.runtime_dir) / "deckhand-programs"
+        if not self.database_url:
+            return None
+        try:
+            path = parse_url(self.database_url, HERE).path
+        except StorageError:
+            return None
+        return None if path == ":memory:" else Path(f"{path}.programs")
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
@@ -127,10 +148,17 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     except ValueError:
         raise ConfigError(f"DECKHAND_PROGRAM_TIMEOUT must be a number of seconds above 0 (at most 60), "
                           f"not {raw_timeout!r}.") from None
+    try:
+        program_env = parse_env_names(env.get("DECKHAND_PROGRAM_ENV"))
+    except ValueError as e:
+        raise ConfigError(f"DECKHAND_PROGRAM_ENV: {e} List variable names separated by commas.") from None
+    runtime_dir = (env.get("DECKHAND_RUNTIME_DIR") or "").strip() or None
+    if runtime_dir is not None:
+        runtime_dir = str(HERE / runtime_dir)  # relative to this script's folder, like the database
     limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
     return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
-                  limits=limits)
+                  program_env=program_env, runtime_dir=runtime_dir, limits=limits)
 
 
 LIMIT_VARIABLES = {
@@ -160,10 +188,10 @@ class DeckhandListener(DiscordListener):
             where = self.where(table)
             if where is None:
                 return
-            people = [f"<@{s.user_id}>" for s in table.seats if s.user_id is not None and not s.is_ai]
+            ids = [s.user_id for s in table.seats if s.user_id is not None and not s.is_ai]
             text = (f"⚠️ Table `{table.id}` could not be restored after Deckhand restarted, so it has ended "
                     f"({reason[:300]}). Sorry about that! Start a new game with `/game new`.")
-            await where.send(" ".join([*people, text]), allowed_mentions=USER_PINGS)
+            await where.send(" ".join([*(f"<@{u}>" for u in ids), text]), allowed_mentions=pings_for(ids))
         except Exception:
             log.exception("Could not tell the players of table %s that it is broken", table.id)
 
@@ -176,6 +204,9 @@ class Deckhand(commands.Bot):
         # runtime_options go to the table Runtime (tests: ai_delay=0, ...); client_options to discord.py
         # (tests: guild_ready_timeout).  Production passes neither.
         # Default intents only: slash commands and components need no privileged intent.
+        # No message pings anyone unless it says whom (issue 14 item 10): names are user-chosen
+        # and may hold mention markup, and a message edited without allowed_mentions would parse it.
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
                          **client_options)
         self.config = config
@@ -184,15 +215,22 @@ class Deckhand(commands.Bot):
         self.freeze_heap = freeze_heap
         self.runtime: Runtime | None = None
         self.emoji_task: asyncio.Task[str] | None = None
+        self._telling: set[asyncio.Future[None]] = set()
 
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
         if self.config.database_url:
             options["storage"] = await open_storage(self.config.database_url, base=HERE)
             options["retention"] = self.config.retention_days * 86400 if self.config.retention_days else None
+        # Whatever programs a killed predecessor left running go first, configured or not now.
+        record_path = self.config.program_record()
+        processes = ProcessRecord(record_path) if record_path is not None else None
+        if processes is not None:
+            await asyncio.to_thread(processes.sweep)
         if self.config.programs:
             options["programs"] = ProgramSettings(dict(self.config.programs), timeout=self.config.program_timeout,
-                                                  cwd=str(HERE))
+                                                  cwd=str(HERE), env_names=self.config.program_env,
+                                                  processes=processes)
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options["limits"] = self.config.limits
         options.update(self.runtime_options)
@@ -226,6 +264,14 @@ class Deckhand(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("Synced %d global commands (Discord may take a while to show them)", len(synced))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # A host whose table's channel refuses the bot's posts hears it here, once (cogs/listener.py).
+        listener = getattr(self.runtime, "listener", None)
+        if isinstance(listener, DiscordListener) and listener.has_notices:
+            task = asyncio.ensure_future(listener.tell_host(interaction))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

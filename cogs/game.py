@@ -51,6 +51,7 @@ SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in SPEEDS]
 MAX_CHOICES = 25
 NO_PINGS = discord.AllowedMentions.none()
 OOPS = "Sorry — something went wrong on my side. It has been logged; please try again."
+NOT_IN_A_SERVER = "Deckhand tables live in servers: use these commands in a server channel."
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -113,12 +114,18 @@ class GameCog(commands.Cog):
         if isinstance(original, TableError):
             await self._say(interaction, original.message)
             return
+        if isinstance(error, app_commands.CheckFailure):
+            # A refusal, not a crash: interaction_check has answered already (a command from a DM).
+            if not interaction.response.is_done():
+                await self._say(interaction, NOT_IN_A_SERVER if interaction.guild_id is None else
+                                "You cannot use this command here.")
+            return
         log.error("Command error: %s", _describe(interaction), exc_info=original)
         await self._say(interaction, OOPS)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
-            await self._say(interaction, "Deckhand tables live in servers: use these commands in a server channel.")
+            await self._say(interaction, NOT_IN_A_SERVER)
             return False
         return True
 

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -24,8 +24,32 @@ from tables.table import Table
 
 log = logging.getLogger(__name__)
 
-NO_PINGS = discord.AllowedMentions.none()
+NO_PINGS = discord.AllowedMentions.none()  # also the bot-wide default (bot.py)
 USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
+
+
+def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Ping exactly these people, whatever else the text holds (a name with mention markup)."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
+
+
+def missing_permissions(channel: Any, error: discord.Forbidden) -> str:
+    """What the bot lacks to post in ``channel``: from its cached permissions there when discord.py
+    knows them, else from the kind of channel and Discord's error code."""
+    thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+        discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    send = "Send Messages in Threads" if thread else "Send Messages"
+    with contextlib.suppress(Exception):
+        if not isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
+            raise LookupError  # a partial channel knows no permissions (it would say "none")
+        perms = channel.permissions_for(channel.guild.me)
+        lacking = [label for ok, label in ((perms.view_channel, "View Channel"),
+                                           (perms.send_messages_in_threads if thread else perms.send_messages, send),
+                                           (perms.embed_links, "Embed Links")) if not ok]
+        if lacking:
+            return ", ".join(lacking)
+    return "View Channel" if error.code == 50001 else send
 
 
 class RestBudget:
@@ -95,6 +119,10 @@ class DiscordListener:
         self._notices: dict[str, Any] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._gates: dict[str, asyncio.Event] = {}
+        # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
+        # until the host has been told; then the id moves to _told (once per table and process).
+        self._blocked: dict[str, tuple[int | None, int | None, str]] = {}
+        self._told: set[str] = set()
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: str) -> AsyncIterator[None]:
@@ -134,6 +162,8 @@ class DiscordListener:
     async def redraw(self, table: Table) -> None:
         try:
             await self._redraw(table)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
         except Exception:
             log.exception("Could not redraw table %s", table.id)
 
@@ -141,6 +171,8 @@ class DiscordListener:
         try:
             await self._wait_gate(table.id)
             await self._turn(table, seats)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
         except Exception:
             log.exception("Could not post the turn notice of table %s", table.id)
 
@@ -148,8 +180,65 @@ class DiscordListener:
         try:
             await self._wait_gate(table.id)
             await self._summary(table, events)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
         except Exception:
             log.exception("Could not post the summary of table %s", table.id)
+
+    # ---- a channel the bot may not post in ----------------------------------------------------
+    def _forbidden(self, table: Any, error: discord.Forbidden) -> None:
+        """Discord refused a post for want of a permission.  The game goes on (every answer to a
+        click still arrives: interaction answers need no permission); the host is told once, at
+        their next interaction (:meth:`tell_host`), and the log gets one warning per table."""
+        if table.id in self._blocked or table.id in self._told:
+            return
+        where = self.where(table)
+        missing = missing_permissions(where, error)
+        name = getattr(where, "mention", None) or "the table's channel"
+        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), (
+            f"⚠️ I cannot post in {name} for table `{table.id}`: I am missing the **{missing}** "
+            f"permission there, so turn pings and summaries are not shown. The game goes on; ask a server "
+            f"admin to give Deckhand {missing} in that channel."))
+        log.warning("Table %s: Discord refused a post in channel %s (%s: missing %s); the host will be told, "
+                    "further refusals are not logged", table.id, getattr(where, "id", "?"), error.text or error.code,
+                    missing)
+
+    @property
+    def has_notices(self) -> bool:
+        return bool(self._blocked)
+
+    def notices_for(self, user_id: int, guild_id: int | None) -> list[str]:
+        """The permission problems to tell this user now (each only once): those of the tables they
+        host in this server."""
+        out = []
+        for tid, (host, guild, text) in list(self._blocked.items()):
+            if host == user_id and (guild is None or guild == guild_id):
+                del self._blocked[tid]
+                self._told.add(tid)
+                out.append(text)
+        return out
+
+    async def tell_host(self, interaction: Any, wait: float = 3.0) -> None:
+        """Once the bot has answered ``interaction``, add an ephemeral followup with what the user
+        (a host) needs to know about a channel the bot may not post in.  Followups ride on the
+        interaction's token: no channel permission, no REST budget."""
+        user_id = getattr(getattr(interaction, "user", None), "id", 0)
+        guild_id = getattr(interaction, "guild_id", None)
+        if not any(host == user_id and guild in (None, guild_id) for host, guild, _ in self._blocked.values()):
+            return
+        loop = asyncio.get_running_loop()
+        end = loop.time() + wait
+        while not interaction.response.is_done():
+            if loop.time() > end:
+                return  # nobody answered it: no followup is possible; the next interaction tells
+            await asyncio.sleep(0.05)
+        texts = self.notices_for(user_id, guild_id)  # taken only now: each is told once
+        if not texts:
+            return
+        try:
+            await interaction.followup.send("\n".join(texts), ephemeral=True, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as e:
+            log.warning("Could not tell %s about a missing permission: %s", user_id, e)
 
     # ---- the work ---------------------------------------------------------------------------
     async def _redraw(self, table: Table) -> None:
@@ -193,8 +282,9 @@ class DiscordListener:
             people = due()
             if not people:
                 return
+            ids = [table.seats[s].user_id for s in people]
             self._notices[table.id] = await where.send(
-                renderers.turn_notice(table, people), allowed_mentions=USER_PINGS
+                renderers.turn_notice(table, people), allowed_mentions=pings_for(ids)
             )
 
     async def _summary(self, table: Table, events: Sequence[Event]) -> None:

@@ -22,7 +22,7 @@ import discord
 
 from cogs.emoji import card_markup
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import Action, Decision, Event
+from engine.core import TABLE, Action, Decision, Event
 from tables.live import SeatView
 from tables.table import Table
 
@@ -91,6 +91,15 @@ def clean(name: str) -> str:
     return discord.utils.escape_markdown(name)
 
 
+def code_span(text: str) -> str:
+    """``text`` from outside (a program's answer) shown verbatim in a code span.  Inside one,
+    Discord renders no markdown, links or mentions; a backtick would close it early and let the
+    rest render (a masked link, say), so backticks become a look-alike that cannot.  Line breaks
+    and control characters become ``?``."""
+    shown = "".join(ch if ch.isprintable() else "?" for ch in str(text)).replace("`", "\u02cb")
+    return f"`{shown}`" if shown.strip() else "`?`"
+
+
 def seat_name(table: Table, seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(table.seats):
         return "nobody"
@@ -110,6 +119,16 @@ def player_name(table: Table, seat: int) -> str:
     """A name for results: AIs marked, but not whether a person was away at some point."""
     s = table.seats[seat]
     return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
+
+
+def required_seats(table: Table) -> tuple[int, ...]:
+    """The players whose move is required now, the only ones a screen may name as acting.  While the
+    table itself acts (a deal, a look at the cards) nobody is: the seats with an optional move then
+    are those holding certain cards (a trump-rank card, both Jesters), which others may not know."""
+    state = table.state
+    if state is None or TABLE in state.to_act():
+        return ()
+    return tuple(table.to_act())
 
 
 def phase_of(table: Table) -> str:
@@ -216,7 +235,7 @@ class Renderer:
         return self.turn_line(table)
 
     def turn_line(self, table: Table) -> str:
-        seats = list(table.to_act()) if table.state is not None else []
+        seats = list(required_seats(table))
         if not seats:
             return ""
         who = ", ".join(f"**{seat_name(table, s)}**" for s in seats)
@@ -229,7 +248,7 @@ class Renderer:
 
     def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
         scores = pv.get("scores") or [None] * len(table.seats)
-        acting = set(table.to_act()) if table.state is not None else set()
+        acting = set(required_seats(table))
         lines = []
         for i in range(len(table.seats)):
             mark = "▶" if i in acting else "·"
@@ -350,7 +369,7 @@ class Renderer:
         if phase_of(table) == "finished" or (table.state is not None and table.state.is_over):
             return "The game is over."
         if decision is None:
-            waiting = [seat_name(table, s) for s in table.to_act()] if table.state is not None else []
+            waiting = [seat_name(table, s) for s in required_seats(table)]
             return f"Waiting for {', '.join(waiting)}." if waiting else "Nothing to decide right now."
         deadline = f" ⏰ {when(sv.deadline)}" if sv.deadline else ""
         return f"**Your move:** {self.decision_prompt(sv, decision)}{deadline}"
@@ -436,9 +455,12 @@ class HeartsRenderer(Renderer):
         if phase == "pass":
             head = f"Hand {hand_no} · passing 3 cards **{pv['pass_dir']}**"
         else:
-            broken = "♥ broken" if pv.get("hearts_broken") else "♥ not broken yet"
+            # Hearts broken is a classic rule only: a mcgill table has no such limit to show.
+            broken = ""
+            if pv.get("rules", "classic") == "classic":
+                broken = " · " + ("♥ broken" if pv.get("hearts_broken") else "♥ not broken yet")
             dir_ = "no passing" if pv.get("pass_dir") == "hold" else f"passed {pv.get('pass_dir')}"
-            head = f"Hand {hand_no} ({dir_}) · trick {min(pv.get('trick_no', 0) + 1, 13)}/13 · {broken}"
+            head = f"Hand {hand_no} ({dir_}) · trick {min(pv.get('trick_no', 0) + 1, 13)}/13{broken}"
         lines = [head]
         if phase == "pass":
             waiting = [s for s in range(len(pv.get("passed", []))) if not pv["passed"][s]]

@@ -22,12 +22,13 @@ from cogs.render import (
     Renderer,
     phase_of,
     player_name,
+    required_seats,
     seat_badge,
     seat_name,
     table_title,
     when,
 )
-from engine.core import Action, Decision, Event
+from engine.core import TABLE, Action, Decision, Event
 from engine.dalmuti import JESTER_NUMBER, dcard, set_name, title_of
 from tables.live import SeatView
 from tables.table import Table
@@ -78,9 +79,10 @@ class DalmutiRenderer(Renderer):
                          "and no taxes this hand.")
         elif rev == "revolution" and holder is not None:
             lines.append(f"✊ **{seat_name(table, holder)}** called a revolution: no taxes this hand.")
-        if phase == "revolution" and holder is not None:
-            deadline = self.deadline_of(table, [holder])
-            lines.append(f"✊ **{seat_name(table, holder)}** may call a revolution before taxes"
+        if phase == "look":
+            # The same words and clock for every hand, whoever holds what (RULES §3.3).
+            deadline = self.deadline_of(table, [TABLE])
+            lines.append("👀 Everyone is looking at their cards; taxes follow"
                          + (f" · ⏰ {when(deadline)}" if deadline else ""))
         elif phase == "tax" and pv.get("tax"):
             tax = pv["tax"]
@@ -122,7 +124,7 @@ class DalmutiRenderer(Renderer):
         titles, left = pv.get("titles") or [], pv.get("cards_left") or []
         scores, passed, out = pv.get("scores") or [], pv.get("passed") or [], pv.get("out") or []
         phase, turn, cur = pv.get("phase"), pv.get("turn"), pv.get("current")
-        acting = set(table.to_act()) if table.state is not None else set()
+        acting = set(required_seats(table))  # never the optional revolution during the look
         lines = []
         for s in ranking:
             title = titles[s] if s < len(titles) else ""
@@ -166,8 +168,6 @@ class DalmutiRenderer(Renderer):
             if d and d[0] == "greater":
                 return f"✊ {who}, the Greater Peon, called a greater revolution: the ranking is reversed, no taxes!"
             return f"✊ {who} called a revolution: no taxes this hand."
-        if k == "no_revolution":
-            return f"{who} chose not to call a revolution."
         if k == "taxes_skipped":
             return None
         if k == "tax":
@@ -209,8 +209,6 @@ class DalmutiRenderer(Renderer):
             return f"You gave {d[1]} card{'s' if d[1] != 1 else ''} back to {seat_name(table, d[0])}."
         if k == "revolution":
             return "You called a revolution!"
-        if k == "no_revolution":
-            return "No revolution: taxes are paid as usual."
         return super().own_text(table, event)
 
     def ack(self, table: Table, seat: int, events: Sequence[Event]) -> str:
@@ -291,7 +289,8 @@ class DalmutiRenderer(Renderer):
             greater = bool(ranking) and ranking[-1] == sv.seat
             what = "a greater revolution (the ranking reverses, no taxes)" if greater else \
                 "a revolution (no taxes this hand)"
-            return f"you hold both Jesters: call {what}?"
+            return (f"you hold both Jesters: call {what} before the look ends, or keep quiet and pay taxes as "
+                    "usual — nobody learns you could have.")
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
@@ -302,8 +301,6 @@ class DalmutiRenderer(Renderer):
             return "Pass"
         if action.kind == "revolution":
             return "✊ Call the revolution"
-        if action.kind == "no_revolution":
-            return "No revolution"
         if action.kind == "give":
             return "give " + " ".join(c.label for c in action.cards)
         return super().action_label(action)

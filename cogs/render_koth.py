@@ -169,6 +169,8 @@ class KothRenderer(Renderer):
     def _called_line(self, table: Table, pv: dict[str, Any]) -> str | None:
         called = pv.get("called")
         if not called:
+            if pv.get("alone") and pv.get("phase") in ("play", "trick_ready"):
+                return f"📣 No card was called: **{seat_name(table, pv.get('koth'))}** defends alone."
             return None
         which = "first" if pv.get("called_copy") == "first" else "second"
         koth, mate = pv.get("koth"), pv.get("teammate")
@@ -239,6 +241,8 @@ class KothRenderer(Renderer):
         if k == "buried":
             return f"🪦 {who} buried 8 cards."
         if k == "call":
+            if not d:
+                return f"📣 {who} called no card in time: nobody is enlisted, the KotH defends alone."
             return f"📣 {who} called {label(d[0])}."
         if k in ("ready", "dealt"):
             return None
@@ -270,7 +274,7 @@ class KothRenderer(Renderer):
         if k == "buried":
             return "You buried 8 cards."
         if k == "call":
-            return f"You called {label(d[0])}."
+            return f"You called {label(d[0])}." if d else "No card called: you defend alone."
         if k == "ready":
             return "Ready!"
         if k == "trump":

@@ -16,6 +16,7 @@ from cogs.render import (
     RUNNING_COLOUR,
     Rendered,
     Renderer,
+    code_span,
     face,
     label,
     labels,
@@ -96,7 +97,7 @@ class TricksRenderer(Renderer):
         if k == "trick":
             return f"{who} took trick {int(d[0]) + 1} with {winning_card(d[2:]).label} (now {d[1]})."
         if k == "bad_card":
-            said = f" (`{d[0]}`)" if d and d[0] else ""
+            said = f" ({code_span(d[0])})" if d and d[0] else ""  # a program's own words
             return f"⚠️ {who} sent a bad card{said}: −100 (now {d[1]}); the hand is abandoned."
         if k == "hand_end":
             n = len(table.seats)

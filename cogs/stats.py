@@ -16,7 +16,7 @@ from discord.ext import commands
 
 import engine
 from cogs.endgame import ratings_for
-from cogs.game import GAME_CHOICES, GAMES
+from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
 from tables.runtime import Runtime
 from tables.stats import FIGURE_NAMES, GameStats, summarise
 
@@ -125,6 +125,23 @@ class StatsCog(commands.Cog):
                 await interaction.response.send_message(text, **kwargs)
         except discord.HTTPException:
             log.exception("Could not answer a stats command")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # Results are kept per server: from a DM there is nothing to show (and no database problem).
+        if interaction.guild_id is None:
+            await self._reply(interaction, ephemeral=True, text=NOT_IN_A_SERVER)
+            return False
+        return True
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            if not interaction.response.is_done():  # interaction_check answers the ones it refuses
+                await self._reply(interaction, ephemeral=True, text=NOT_IN_A_SERVER)
+            return
+        log.error("Stats command error", exc_info=getattr(error, "original", error))
+        if not interaction.response.is_done():
+            await self._reply(interaction, ephemeral=True, text=OOPS)
 
     @app_commands.command(name="stats", description="Results in this server: rating, games, wins, average finish.")
     @app_commands.describe(user="Whose results (default: yours)")

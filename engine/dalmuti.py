@@ -6,8 +6,15 @@ beside a numbered card).  The first hand's ranking comes from an opening draw ma
 
 Phases form a small state machine, one hand after another:
 
-    deal → ``revolution`` (only when one player was dealt both Jesters) → ``tax`` (the Greater
+    deal → ``look`` (every hand: a short look at the cards, a table step) → ``tax`` (the Greater
     Dalmuti gives 2 back, then the Lesser Dalmuti 1) → ``play`` → next deal … → ``over``
+
+The look (RULES §3.3) is the same for every hand and every player, so nothing public shows who was
+dealt both Jesters: the table (seat ``TABLE``) ends it after ``LOOK_TIMER`` seconds, whatever anyone
+does.  The holder of both Jesters is the only seat with a decision meanwhile — an optional
+``revolution`` — asked privately.  Declining is saying nothing (there is no "no" action): any
+answer would be a move, a new table version and a redraw, which the others could notice.  A called
+revolution is public and ends the look at once.
 
 Seats never move: a seat is a player.  "Seats follow rank" is the turn order, which is the ranking
 (``ranking[0]`` is the Greater Dalmuti, ``ranking[-1]`` the Greater Peon) read as a circle.
@@ -28,6 +35,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.core import (
+    TABLE,
     Action,
     Decision,
     Event,
@@ -41,9 +49,11 @@ from engine.core import (
 JESTER_NUMBER = 13
 PLAY_TIMER = 30.0
 TAX_TIMER = 60.0
-REVOLUTION_TIMER = 20.0
+#: The look at the cards that starts every hand (RULES §3.3); the holder of both Jesters may call a
+#: revolution meanwhile.  Equal for every hand, whoever holds what.
+LOOK_TIMER = 8.0
 
-REVOLUTION, TAX, PLAY, OVER = "revolution", "tax", "play", "over"
+LOOK, TAX, PLAY, OVER = "look", "tax", "play", "over"
 
 _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
@@ -164,8 +174,8 @@ _SPEC: dict[Action, tuple[int, int, int]] = {a: k for k, a in _PLAYS.items()}
 _SPEC_BY_ID: dict[int, tuple[int, int, int]] = {id(a): k for k, a in _PLAYS.items()}
 PASS_ACTION = Action("pass")
 REVOLT = Action("revolution")
-NO_REVOLT = Action("no_revolution")
-_REVOLUTION_ACTIONS = (REVOLT, NO_REVOLT)
+#: The table's action that ends the look (then taxes, unless a revolution was called).
+CLOSE_LOOK = Action("close")
 # _LEAD[m][c][j]: the leads with number m holding c of them and j Jesters; _TOP[m][c][j][k]: the plays
 # of exactly k cards of m.  Built once, so enumerating legal plays is a few list extensions.
 _LEAD = [[[tuple(_PLAYS[(m, a, b)] for a in range(1, min(c, m) + 1) for b in range(j + 1)) if m < 13 else ()
@@ -241,9 +251,7 @@ def _best_cards(counts: Sequence[int], k: int) -> list[DCard]:
 class Dalmuti(Game):
     name = "dalmuti"
     title = "The Great Dalmuti"
-    # 5–8 is the game; 4 is allowed (RULES §3's option).  The runtime fills seats up to
-    # min_players, and the conformance run creates min_players games with default options, so 4
-    # is simply allowed rather than gated behind an option that a 4-seat start could not pass.
+    # RULES §3: 4 to 8 (the seed says 5 to 8; the published game allows 4).
     min_players = 4
     max_players = 8
     options_spec = (
@@ -254,14 +262,15 @@ class Dalmuti(Game):
     short_options = ({"hands": 1}, {"hands": 1, "pass": "open"})
     summary = "Climb from Peon to Dalmuti: beat the last play with as many cards of a lower number; first out wins."
     rules_text = (
-        "**The Great Dalmuti** — 5 to 8 players (4 allowed), 80 cards: twelve 12s, eleven 11s … one 1, "
+        "**The Great Dalmuti** — 4 to 8 players, 80 cards: twelve 12s, eleven 11s … one 1, "
         "and two Jesters. Lower numbers are better.\n"
         "• The first hand's ranks come from a draw (lowest card = Greater Dalmuti); later hands are "
         "ranked by the order players went out. Play goes round in rank order.\n"
         "• Taxes: the Greater Peon hands their 2 best cards to the Greater Dalmuti, who gives back any "
-        "2; the Lesser Peon gives 1 best card to the Lesser Dalmuti, who gives back any 1. A player "
-        "dealt both Jesters may call a revolution (no taxes); if it is the Greater Peon, the ranking "
-        "is reversed too.\n"
+        "2; the Lesser Peon gives 1 best card to the Lesser Dalmuti, who gives back any 1. Every hand "
+        "starts with a short look at the cards: a player dealt both Jesters may call a revolution "
+        "then (no taxes; if it is the Greater Peon, the ranking is reversed too), or keep quiet — "
+        "nobody learns who could have.\n"
         "• The leader plays any set of one number (Jesters are wild beside a numbered card; alone "
         "they count as 13). Each next player plays as many cards of a lower number, or passes "
         "(a passer sits out the round unless the table uses open passing). When everyone else has "
@@ -294,8 +303,8 @@ class Dalmuti(Game):
         self.active = 0  # players still holding cards
         self.scores: list[int] = []
         self.history: list[list[int]] = []  # finishing order of every finished hand
-        self.revolution: str | None = None  # None, "offered", "declined", "revolution", "greater"
-        self.holder: int | None = None  # the seat dealt both Jesters
+        self.revolution: str | None = None  # None, "revolution", "greater" (a called one: public)
+        self.holder: int | None = None  # the seat dealt both Jesters: private, never in a view
         self.tax_step = 0  # 1: the Greater Dalmuti gives back 2; 2: the Lesser Dalmuti gives back 1
         self.tax_given: list[list[str]] = []
         self.tax_received: list[list[str]] = []
@@ -319,7 +328,7 @@ class Dalmuti(Game):
         tests) replaces the first shuffle; ``ranking`` (seats, Greater Dalmuti first) replaces the
         opening draw."""
         if not cls.min_players <= players <= cls.max_players:
-            raise ValueError("The Great Dalmuti needs 5 to 8 players (or 4).")
+            raise ValueError("The Great Dalmuti needs 4 to 8 players.")
         g = cls()
         g.players = players
         g.seed = seed
@@ -388,14 +397,10 @@ class Dalmuti(Game):
         events.append(Event("hand_start", None, (self.hand_no, *order)))
         for s in range(n):
             events.append(Event("dealt", s, tuple(_expand(self.counts[s])), s))
-        for s in range(n):
-            if self.counts[s][JESTER_NUMBER] == 2:
-                # RULES §3.3: the player dealt both Jesters may call a revolution before taxes.
-                self.holder = s
-                self.revolution = "offered"
-                self.phase = REVOLUTION
-                return
-        self._greater_tax(events)
+        # RULES §3.3: every hand starts with the same look; the holder of both Jesters (if anyone)
+        # may call a revolution during it.  Nothing public says whether there is a holder.
+        self.holder = next((s for s in range(n) if self.counts[s][JESTER_NUMBER] == 2), None)
+        self.phase = LOOK
 
     # ---- taxes --------------------------------------------------------------------------------
     def _greater_tax(self, events: list[Event]) -> None:
@@ -443,14 +448,19 @@ class Dalmuti(Game):
         self._legal = None
 
     # ---- turns ------------------------------------------------------------------------------
+    def table_timer(self) -> tuple[float, Action] | None:
+        return (LOOK_TIMER, CLOSE_LOOK) if self.phase == LOOK else None
+
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == PLAY:
             return (self.turn,)  # type: ignore[return-value]
         if phase == TAX:
             return (self._tax_parties()[0],)
-        if phase == REVOLUTION:
-            return (self.holder,)  # type: ignore[return-value]
+        if phase == LOOK:
+            # The holder's move is optional (the table ends the look), so the runtime neither names
+            # nor pings nor hurries anyone while TABLE is here.
+            return (TABLE,) if self.holder is None else (self.holder, TABLE)
         return ()
 
     def legal_plays(self, seat: int) -> list[Action]:
@@ -488,6 +498,10 @@ class Dalmuti(Game):
 
     def decision(self, seat: int) -> Decision | None:
         phase = self.phase
+        if seat == TABLE:
+            if phase != LOOK:
+                return None
+            return Decision(TABLE, "close", (CLOSE_LOOK,), timer=LOOK_TIMER, prompt="End the look at the cards.")
         if phase == PLAY:
             if seat != self.turn:
                 return None
@@ -503,11 +517,13 @@ class Dalmuti(Game):
                 return None
             return Decision(seat, "give", pick=k, cards=tuple(_expand(self.counts[seat])), timer=TAX_TIMER,
                             prompt=f"Choose {k} card(s) to give back to seat {taker + 1} (any you like).")
-        if phase == REVOLUTION and seat == self.holder:
+        if phase == LOOK and seat == self.holder:
             greater = seat == self.ranking[-1]
-            prompt = ("You hold both Jesters: call a greater revolution (the ranking reverses, no taxes)?"
-                      if greater else "You hold both Jesters: call a revolution (no taxes this hand)?")
-            return Decision(seat, "revolution", _REVOLUTION_ACTIONS, timer=REVOLUTION_TIMER, prompt=prompt)
+            what = ("a greater revolution (the ranking reverses, no taxes)" if greater
+                    else "a revolution (no taxes this hand)")
+            return Decision(seat, "revolution", (REVOLT,), timer=LOOK_TIMER,
+                            prompt=f"You hold both Jesters: call {what} before the look ends, or keep quiet "
+                                   "and taxes are paid as usual (nobody learns you could have).")
         return None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -562,8 +578,10 @@ class Dalmuti(Game):
             if t in ("revolution", "yes", "y", "call", "revolt", "greater revolution", "call revolution"):
                 return REVOLT
             if t in ("no revolution", "no", "n", "decline", "skip", "pass", "no revolt"):
-                return NO_REVOLT
-            raise IllegalAction("Answer `yes` to call a revolution, or `no` to pay the taxes as usual.",
+                # Declining is keeping quiet: a move would show the others that someone could call.
+                raise IllegalAction("No need to answer: keep quiet and taxes are paid as usual when the look "
+                                    "ends.", "nothing_to_do")
+            raise IllegalAction("Type `revolution` to call a revolution, or keep quiet to pay the taxes as usual.",
                                 "bad_action")
         if t in ("pass", "p", "no", "skip"):
             if d.kind == "play":
@@ -616,34 +634,42 @@ class Dalmuti(Game):
                 return self._pass(seat)
         if phase == OVER:
             raise IllegalAction("The game is over.", "game_over")
+        if seat == TABLE:
+            if phase != LOOK or action != CLOSE_LOOK:
+                raise IllegalAction("The table has nothing to do right now.", "not_your_turn")
+            return self._close_look()
         if not 0 <= seat < self.players:
             raise IllegalAction("There is no such seat.", "bad_seat")
         if phase == TAX:
             if kind == "give":
                 return self._give(seat, action)
-        elif phase == REVOLUTION:
-            if kind in ("revolution", "no_revolution"):
-                return self._revolution(seat, kind == "revolution")
-        if kind in ("play", "pass", "give", "revolution", "no_revolution"):
+        elif phase == LOOK:
+            if kind == "revolution" and not action.cards and not action.args:
+                return self._revolution(seat)
+        if kind == "close":
+            raise IllegalAction("The table does that by itself.", "not_your_turn")
+        if kind in ("play", "pass", "give", "revolution"):
             raise IllegalAction(f"You cannot {kind.replace('_', ' ')} now: {self._phase_words()}.", "wrong_phase")
         raise IllegalAction(f"'{kind}' is not a Dalmuti action.", "bad_action")
 
     def _phase_words(self) -> str:
-        if self.phase == REVOLUTION:
-            return "the holder of both Jesters is deciding on a revolution"
+        if self.phase == LOOK:
+            return "everyone is looking at their cards"
         if self.phase == TAX:
             return "taxes are being paid"
         return "the cards are being played"
 
-    def _revolution(self, seat: int, call: bool) -> list[Event]:
-        if seat != self.holder:
-            raise IllegalAction("Only the player holding both Jesters may call a revolution.", "not_your_turn")
+    def _close_look(self) -> list[Event]:
+        """The look is over and nobody called a revolution: taxes (RULES §3.4).  The same for
+        every hand, so it says nothing about who held what."""
         events: list[Event] = []
-        if not call:
-            self.revolution = "declined"
-            events.append(Event("no_revolution", seat, ()))
-            self._greater_tax(events)
-            return events
+        self._greater_tax(events)
+        return events
+
+    def _revolution(self, seat: int) -> list[Event]:
+        if seat != self.holder:
+            raise IllegalAction("Only a player holding both Jesters may call a revolution.", "not_your_turn")
+        events: list[Event] = []
         if seat == self.ranking[-1]:
             # A greater revolution: the whole ranking reverses (and so does the order of play).
             self.revolution = "greater"
@@ -844,8 +870,9 @@ class Dalmuti(Game):
             "finish_order": list(self.finish),
             "scores": list(self.scores),
             "history": [list(h) for h in self.history],
+            # Only a called revolution is public (RULES §3.3): who holds both Jesters otherwise is not.
             "revolution": self.revolution,
-            "revolution_holder": self.holder if self.revolution in ("offered", "revolution", "greater") else None,
+            "revolution_holder": self.holder if self.revolution in ("revolution", "greater") else None,
             "tax": tax,
         }
         if self.hand_no == 0 and self.draw:

@@ -13,7 +13,8 @@ rules of thumb, well under a millisecond a decision:
 * Going out: whenever one legal play empties the hand, play it.
 * Jesters are kept as wild cards for big sets late.
 * Taxes: gives back its worst cards (highest numbers, never a Jester).
-* Revolution: calls it when it would otherwise pay taxes (as a Peon).
+* Revolution: calls it during the look when it would otherwise pay taxes (as a Peon); else keeps
+  quiet (declining is saying nothing).
 """
 
 from __future__ import annotations
@@ -40,14 +41,21 @@ class DalmutiAI(AI):
         if d is None:
             raise IllegalAction("It is not your turn.", "not_your_turn")
         if d.kind == "revolution":
-            peon = state.pos[seat] >= state.players - 2
-            return next(a for a in d.actions if a.kind == ("revolution" if peon else "no_revolution"))
+            return d.actions[0]  # the only answer there is: declining is keeping quiet
         if d.kind == "give":
             return Action("give", self.choose_return(list(d.cards), d.pick))
         if len(d.actions) == 1:
             return d.actions[0]
 
         return self.choose_play(state, seat, [(play_spec(a), a) for a in d.actions])
+
+    def choose_optional(self, state: Dalmuti, seat: int, rng: random.Random) -> Action | None:  # type: ignore[override]
+        """During the look at the cards: call the revolution when it would otherwise pay taxes (as
+        a Peon), else keep quiet."""
+        d = state.decision(seat)
+        if d is None or d.kind != "revolution":
+            return None
+        return d.actions[0] if state.pos[seat] >= state.players - 2 else None
 
     # ---- taxes --------------------------------------------------------------------------------
     @staticmethod

@@ -72,14 +72,17 @@ class Hearts(Game):
     summary = "Avoid hearts (1 each) and Q♠ (13); lowest score when someone reaches the target wins."
     rules_text = (
         "**Hearts** — 4 players, 13 cards each, ace high.\n"
-        "• Before each hand pass 3 cards: left, right, across, then hold (classic rules).\n"
-        "• The holder of 2♣ leads it to the first trick. Follow suit if you can; the highest "
-        "card of the led suit wins and leads next.\n"
-        "• Each heart you take scores 1, Q♠ scores 13. No hearts or Q♠ on the first trick "
-        "(unless you hold nothing else); hearts cannot be led until one has been played "
-        "(unless you hold only hearts).\n"
+        "• The holder of 2♣ leads the first trick. Follow suit if you can; the highest card of the "
+        "led suit wins and leads next.\n"
+        "• Each heart you take scores 1, Q♠ scores 13.\n"
         "• Take all 13 hearts and Q♠ to shoot the moon: you score 0, everyone else +26.\n"
-        "• The game ends after the hand in which someone reaches the target; lowest score wins."
+        "• The game ends after the hand in which someone reaches the target; lowest score wins.\n"
+        "**Rule sets** (option `rules`):\n"
+        "• `classic` (default): before each hand pass 3 cards — left, right, across, then hold; the "
+        "first lead must be 2♣; no hearts or Q♠ on the first trick (unless you hold nothing else); "
+        "hearts cannot be led until one has been played (unless you hold only hearts).\n"
+        "• `mcgill`: no passing; the 2♣ holder leads any card; no first-trick limits and no "
+        "hearts-broken rule."
     )
 
     # ---- creation ---------------------------------------------------------------------------

@@ -17,12 +17,15 @@ Phases (an explicit state machine; ``apply`` dispatches on (phase, action))::
   (seat order) from the starting player, 100 cards in all.  Any seat that may declare has a
   ``declare`` decision (``declare 2H``, ``declare 2H 2H``).
 * ``late``: the 3 s window for late declarations, closed by the table (``close``).
-* ``suit`` (later rounds, nobody declared): the KotH may choose (``suit H``) for 5 s; then the
-  table (``close``) picks a random suit.
+* ``suit`` (later rounds, nobody declared): the KotH must choose (``suit H``) within 5 s — a
+  required move, asked and pinged like any other; at the deadline the runtime's timeout move (the
+  AI's choice) stands in for the rules' random suit.
 * ``bury``: the KotH has taken the dead hand (28 cards) and buries 8 (``bury`` + 8 cards, 60 s), at
   once or step by step: ``bury 5H 9S mark`` sets the KotH's private *marked* cards (at most 8; ``bury
   mark`` clears them) and ``bury`` alone buries exactly the 8 marked (see :meth:`KingOfTheHill._bury`).
-* ``call``: the KotH calls a card (``call AH``: not a joker, not a trump-rank card; 15 s).
+* ``call``: the KotH calls a card (``call AH``: not a joker, not a trump-rank card; 15 s).  When the
+  15 s pass, nobody is enlisted (``call nobody``, :meth:`KingOfTheHill.timeout_action`; never
+  offered to a person): the KotH defends alone (RULES §4.6, seed step 11).
 * ``play``: ``play 5H`` or ``play 5H 5H`` (10 s).
 
 The runtime contract for timed table steps (seat :data:`~engine.core.TABLE` = -1):
@@ -40,8 +43,9 @@ The runtime contract for timed table steps (seat :data:`~engine.core.TABLE` = -1
 4. Seats that act while ``TABLE`` does are simultaneous: any one move may change or remove the
    others' decisions (a declared pair is final), so re-read ``to_act()`` after every move.
 
-Timeouts of the KotH's bury (60 s) and call (15 s), of a play (10 s) and of a ready (its delay) are
-the runtime's: its timeout move (the AI) stands in for the rules' "random on timeout".
+Timeouts of the KotH's suit (5 s) and bury (60 s), of a play (10 s) and of a ready (its delay) are
+the runtime's: its timeout move (the AI) stands in for the rules' "random on timeout".  The call's
+is not: :meth:`KingOfTheHill.timeout_action` names the move for it (nobody enlisted).
 
 Randomness (from ``rng_for(seed, ...)`` only): the round-1 starting player (``"start"``), every
 shuffle (``"deal", round``), and the fallbacks with nobody declaring (``"fallback", round``: round 1
@@ -61,7 +65,8 @@ numbers, since public events may show only the cards their own action put on the
 Events (``Event.kind``, ``seat``, ``data``): ``round`` (start, (round, trump_rank, koth or -1));
 ``dealt`` (seat, (card,), to=seat); ``declare`` (seat, cards); ``trump`` (koth, (suit, rank,
 declared|random|chosen)); ``suit_choice`` (koth, ()); ``dead_hand`` (koth, 8 cards, to=koth);
-``buried`` (koth, ()); ``call`` (koth, (card,)); ``ready`` (seat, ()); ``play`` (seat, cards);
+``buried`` (koth, ()); ``call`` (koth, (card,)), or (koth, ()) when the 15 s passed and nobody is
+enlisted; ``ready`` (seat, ()); ``play`` (seat, cards);
 ``teammate`` (seat, (card,)) or ``alone`` (koth, (card,)) when the called copy is played;
 ``trick`` (winner, (trick_no, points)); ``hand_end`` (koth, (round, teammate or -1,
 challenge_score, challenger_points, dead_hand_points, dead_hand_bonus, last_trick_winner,
@@ -123,6 +128,8 @@ _DISTINCT = sorted(set(DECK), key=lambda c: c.index)
 _DECLARE_ONE = {c: Action("declare", (c,)) for c in _DISTINCT}
 _DECLARE_TWO = {c: Action("declare", (c, c)) for c in _DISTINCT}
 _CALL = {c: Action("call", (c,)) for c in _DISTINCT}
+#: The call's timeout move (RULES §4.6): no card called, the KotH defends alone.  Not offered.
+CALL_NOBODY = Action("call", (), ("nobody",))
 _DEALT_EVENTS = [{c: Event("dealt", s, (c,), s) for c in _DISTINCT} for s in range(PLAYERS)]
 _POINTS = {c: (5 if c.rank == "5" else 10 if c.rank in "TK" else 0) for c in _DISTINCT}
 # Play actions are immutable values, so each distinct one is built once.
@@ -361,8 +368,13 @@ class KingOfTheHill(Game):
             return (float(self.options["deal_rate"]), DEAL_ACTION)
         if ph == LATE:
             return (LATE_WINDOW, CLOSE_ACTION)
-        if ph == SUIT:
-            return (SUIT_TIMER, CLOSE_ACTION)
+        return None
+
+    def timeout_action(self, seat: int) -> Action | None:
+        """The move the rules make for ``seat`` when its deadline passes, where it is not the AI's
+        choice (RULES §4.9): the call's 15 s passing enlists nobody (§4.6).  ``None``: the AI's."""
+        if self.phase == CALL and seat == self.koth:
+            return CALL_NOBODY
         return None
 
     def to_act(self) -> tuple[int, ...]:
@@ -371,9 +383,7 @@ class KingOfTheHill(Game):
             return (self.turn,)  # type: ignore[return-value]
         if ph == DEAL or ph == LATE:
             return self._declarers() + (TABLE,)
-        if ph == SUIT:
-            return (self.koth, TABLE)  # type: ignore[return-value]
-        if ph == BURY or ph == CALL:
+        if ph == SUIT or ph == BURY or ph == CALL:
             return (self.koth,)  # type: ignore[return-value]
         if ph == ROUND_READY or ph == TRICK_READY:
             return tuple(s for s in range(PLAYERS) if not self.ready[s])
@@ -539,11 +549,13 @@ class KingOfTheHill(Game):
         kind = action.kind
         if seat == TABLE:
             tt = self.table_timer()
+            if ph == SUIT and action == CLOSE_ACTION:
+                return self._close_suit()  # logs written while the suit choice was a table step
             if tt is None or action != tt[1]:
                 raise IllegalAction("The table has nothing to do right now.", "not_your_turn")
             if kind == "deal":
                 return self._deal()
-            return self._close_late() if ph == LATE else self._close_suit()
+            return self._close_late()
         if not 0 <= seat < PLAYERS:
             raise IllegalAction("There is no such seat.", "bad_seat")
         if kind == "play" and ph == PLAY:
@@ -725,6 +737,14 @@ class KingOfTheHill(Game):
         if seat != self.koth:
             raise IllegalAction("Only the KotH calls a card.", "not_your_turn")
         cs = action.cards
+        if action == CALL_NOBODY:
+            # The 15 s passed without a call: nobody is enlisted, the KotH defends alone (§4.6).
+            self.called = None
+            self.call_done = True
+            self.leader = seat
+            events = [Event("call", seat, ())]
+            self._before_trick()
+            return events
         if len(cs) != 1 or action.args:
             raise IllegalAction("Call exactly one card.", "wrong_count")
         c = cs[0]

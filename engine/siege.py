@@ -9,7 +9,8 @@ Cards are Siege's own immutable, interned values (:class:`SiegeCard`): suited ca
 codes (``5H``, ``TH``, ``QS``, ``AC``), blanks the suffix ``X`` (``5X``, label ``5▫``).  Four blanks
 share each code, so codes are not unique in this game.
 
-A turn is a small state machine: the draw up to 5 is automatic when the turn starts, then
+A turn is a small state machine: the draw of 5 (on top of any cards already held, RULES §5.1) is
+automatic when the turn starts, then
 ``attack`` (optional; skipped when no attack is possible) → ``build`` → the next seat's turn, or
 ``over``.  Action codes (slots are 1..3, slot 1 being the one next to the King pile; the rival in
 ``attack`` is a seat NUMBER 1..4 as shown to people, i.e. seat index + 1):
@@ -245,6 +246,10 @@ def _read(codes: Sequence[str]) -> list[SiegeCard]:
     return [BY_CODE[c] for c in codes]
 
 
+_END_WORDS = ("end", "done", "pass", "stop", "finish")
+_END_FILLER = {"turn", "my", "the", "please", "now", "it", "here", "thanks", "pls", "plz", "!", "."}
+
+
 def _slot_arg(text: str) -> int:
     if text not in SLOT_ARGS:
         raise IllegalAction(f"There is no slot {text!r}: house slots are 1, 2 and 3.", "bad_slot")
@@ -271,7 +276,7 @@ class Siege(Game):
     rules_text = (
         "**Siege** — 4 seats (♥ ♠ ♦ ♣), 96 cards: A..Q of each suit plus four blank cards of each rank "
         "(no kings; blanks are not wild).\n"
-        "• Your turn: draw up to 5 (cards you won stay in hand).\n"
+        "• Your turn: draw 5 cards, on top of any you hold (cards you won stay in hand).\n"
         "• Attack (optional, before building): one of your house piles against a rival's pile nearest "
         "their King pile. Higher score wins, ties go to the defender; the winner takes the loser's number "
         "cards into hand, the loser's Q/J/A is discarded. A winning attacker is discarded too.\n"
@@ -355,9 +360,11 @@ class Siege(Game):
 
     # ---- the turn -------------------------------------------------------------------------------
     def _draw(self, seat: int, events: list[Event]) -> None:
+        # RULES §5.1: 5 cards on top of any already held (the seed: "the player might already have
+        # some cards"), not a hand filled up to 5.
         hand = self.hands[seat]
         drawn: list[SiegeCard] = []
-        while len(hand) < HAND_SIZE:
+        while len(drawn) < HAND_SIZE:
             if not self.stock:
                 if not self.discard:
                     break  # every other card is on the table or in hands: the draw stops short
@@ -479,12 +486,17 @@ class Siege(Game):
         if not words:
             raise IllegalAction("Say what to do: attack, build, start, place, swap or end.", "bad_code")
         head = words[0]
-        if head in ("end", "done", "pass", "stop") and len(words) <= 2:
-            return END
+        if head in _END_WORDS:
+            if all(w in _END_FILLER for w in words[1:]):
+                return END  # "end", "end turn", "end my turn please", "done"
+            raise IllegalAction("To end your turn, type `end` (your hand is discarded).", "bad_code")
         if head == "build" and len(words) == 1:
             return BUILD
         if head == "swap":
-            return Action("swap", (), tuple(words[1:]))
+            args = tuple(words[1:])
+            if len(args) == 2 and all(a in SLOT_ARGS for a in args) and args[0] > args[1]:
+                args = (args[1], args[0])  # a swap reads the same either way round
+            return Action("swap", (), args)
         if head == "attack":
             args = list(words[1:])
             if len(args) == 2 and not args[1].isdigit():
@@ -593,6 +605,11 @@ class Siege(Game):
         if kind == "start":
             if c.is_number:
                 raise IllegalAction("Only a Queen, Jack or Ace starts a house pile.", "not_special")
+            if args[0] == KING:
+                what = {"Q": "A Queen", "J": "A Jack", "A": "An Ace"}.get(c.rank, c.label)
+                raise IllegalAction(
+                    f"{what} starts a house pile in an empty slot (1, 2 or 3), e.g. `start {c.code} 1`; "
+                    "your King pile takes only number cards of your suit.", "not_number")
             i = _slot_arg(args[0])
             if mine[i] is not None:
                 raise IllegalAction(f"Slot {i + 1} already holds a pile.", "slot_taken")

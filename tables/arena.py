@@ -28,13 +28,14 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.core import AI, Action, Event, rng_for
 from engine.tricks import BAD, Tricks
 from engine.tricks_ai import TricksAI
+from tables.procs import ProcessRecord
 from tables.protocol import (
     DEFAULT_TIMEOUT,
     QUERY_CARD,
@@ -93,11 +94,13 @@ class PlayerSeat:
 
 class ProgramSeat(PlayerSeat):
     def __init__(self, name: str, command: str, record: bool, timeout: float, strikes: int,
-                 stderr: int | None, cwd: str | None) -> None:
+                 stderr: int | None, cwd: str | None, env: Mapping[str, str] | None = None,
+                 processes: ProcessRecord | None = None) -> None:
         super().__init__(name, record)
         self.command = command
         self.strikes = strikes
-        self.player = ProgramPlayer(command, name, timeout=timeout, stderr=stderr, cwd=cwd)
+        self.player = ProgramPlayer(command, name, timeout=timeout, stderr=stderr, cwd=cwd, env=env,
+                                    record=processes)
 
     def tell(self, lines: list[str]) -> None:
         if self.retired is None:

@@ -27,8 +27,12 @@ How the runtime uses it (``tables/runtime.py``):
   played :attr:`ProgramSettings.strikes` bad cards in the game, is *retired*: the built-in AI plays
   the seat for the rest of the game (``Seat.program`` becomes ``None``, which is stored) and the
   table says so in a public event (``program_replaced``).
-* Processes are killed (their whole process group) when the table finishes, is ended, is taken
-  over by another process, or the runtime closes.
+* Processes are killed (their whole tree: process group, descendants, anything carrying the
+  program's mark) when the table finishes, is ended, is taken over by another process, or the
+  runtime closes; the kernel kills them if the bot dies; and ``ProgramSettings.processes``
+  records them so the next start sweeps what a crash left (:mod:`tables.procs`).
+* A program sees only PATH, HOME, LANG and the variables the operator lists
+  (``ProgramSettings.env_names``), never the bot's token.
 * After a restart (``Runtime.recover``) or a failed write, the program is started afresh and
   brought up to the current point (:func:`catch_up_events`): ``start game``; the current hand's
   ``start hand`` and the cards the program still holds; the current trick's ``start trick`` and
@@ -51,6 +55,7 @@ from typing import Any
 from engine.core import Action, Event
 from engine.tricks import Tricks
 from tables.arena import NAME_OK, Lines, PlayerSeat, ProgramSeat, check_names, deliver
+from tables.procs import ProcessRecord, program_env
 from tables.protocol import DEFAULT_TIMEOUT, Answer, start_game
 
 log = logging.getLogger("deckhand.programs")
@@ -114,10 +119,20 @@ class ProgramSettings:
     strikes: int = DEFAULT_TABLE_STRIKES
     cwd: str | None = None
     record: bool = False  # keep every line each program heard (tests)
+    #: Variables of the bot's environment a program may see besides PATH, HOME and LANG
+    #: (``DECKHAND_PROGRAM_ENV``); nothing else reaches it, the bot's token least of all.
+    env_names: tuple[str, ...] = ()
+    #: Where the running programs are recorded, so that the next start kills what a crash left
+    #: (:class:`tables.procs.ProcessRecord`); ``None``: nowhere.
+    processes: ProcessRecord | None = None
 
     @property
     def names(self) -> list[str]:
         return sorted(self.commands)
+
+    def environment(self) -> dict[str, str]:
+        """The environment every program starts with (read from the bot's at each start)."""
+        return program_env(self.env_names)
 
 
 def protocol_names(names: Sequence[str]) -> list[str]:
@@ -162,7 +177,8 @@ class TablePrograms:
         self.lines = Lines(self.names)
         self.seats: list[PlayerSeat] = [
             ProgramSeat(n, programs[i], settings.record, settings.timeout, settings.strikes,
-                        subprocess.DEVNULL, settings.cwd) if i in programs else PlayerSeat(n, settings.record)
+                        subprocess.DEVNULL, settings.cwd, settings.environment(), settings.processes)
+            if i in programs else PlayerSeat(n, settings.record)
             for i, n in enumerate(self.names)
         ]
         self.started = False

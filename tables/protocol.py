@@ -26,7 +26,8 @@ answered nothing, ``(timeout)``, ``(exit)``, ``(closed)`` (it closed its output 
 input).
 
 :class:`ProgramPlayer` runs one program: never through a shell (``shlex.split(command)`` plus the
-player's name as its first argument), in its own process group, which is killed on close.  A
+player's name as its first argument), in its own process group; on close its whole process tree
+is killed, and it dies with the bot (see :mod:`tables.procs`).  A
 program can be slow, silent, noisy, dead or hostile; none of it can hang or crash the caller:
 every answer has a deadline, lines are bounded, unsolicited output is discarded, and a program
 that stops reading its input is dropped before its pending output can fill memory.
@@ -38,14 +39,14 @@ import asyncio
 import contextlib
 import os
 import shlex
-import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.cards import Card, card
 from engine.core import Action, Event
 from engine.tricks import BAD, PLAY, clean_bad_text
+from tables.procs import MARK, ProcessRecord, kill_group, kill_tree, new_mark, pdeathsig
 
 FACES = "23456789TJQKA"
 SUITS = "SCHD"
@@ -205,8 +206,13 @@ class ProgramPlayer:
     """One program player.  ``send`` queues lines (they go out with the next query or at
     close, which keeps a hand to a few writes); ``ask`` sends a query and waits for one answer
     line at most ``timeout`` seconds.  Blank lines are ignored; any line printed when no query is
-    pending is discarded.  A late answer that arrives after the next query was sent is taken as
-    that query's answer: the protocol has no way to tell them apart."""
+    pending is discarded.
+
+    Late answers (RULES.md §2): a query that timed out (or was given up) still owns the next line
+    the program prints, which is read and dropped.  The protocol cannot tell a late answer from an
+    answer to the next query, so without this one slow answer would shift every later answer by
+    one query and cost a bad card for each (a 5 s stall cost 5).  One line is owed per query given
+    up; a program that never answers a query loses its next line, which is the rule."""
 
     def __init__(
         self,
@@ -217,6 +223,8 @@ class ProgramPlayer:
         max_line: int = MAX_LINE,
         stderr: int | None = subprocess.DEVNULL,
         cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        record: ProcessRecord | None = None,
     ) -> None:
         self.command = command
         self.name = name
@@ -224,6 +232,11 @@ class ProgramPlayer:
         self.max_line = max_line
         self.stderr = stderr
         self.cwd = cwd
+        #: The program's whole environment (``None``: the caller's, as the arena runs programs).
+        self.env = env
+        self.record = record
+        #: Carried in the environment of every process of this program's tree (tables/procs.py).
+        self.mark = new_mark()
         self.pid: int | None = None
         #: Why the program can no longer play (one of :data:`FATAL`), or ``None``.
         self.dead: str | None = None
@@ -235,6 +248,10 @@ class ProgramPlayer:
         self._skipping = False
         self._eof = False
         self._waiter: asyncio.Future[Any] | None = None
+        #: Lines still owed to queries given up (timed out or cancelled): dropped when they come.
+        self.owed = 0
+        #: Late lines dropped so far (for transcripts and tests).
+        self.late = 0
         self._exited: asyncio.Future[None] | None = None
 
     @property
@@ -248,15 +265,20 @@ class ProgramPlayer:
             argv = self.argv
             if len(argv) < 2:
                 raise ValueError("the command is empty")
+            env = dict(os.environ if self.env is None else self.env)
+            env[MARK] = self.mark
             transport, _ = await loop.subprocess_exec(
                 lambda: _Pipes(self), *argv,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env,
                 cwd=self.cwd, start_new_session=True,  # its own process group, killed as one on close
+                preexec_fn=pdeathsig(),  # and killed by the kernel if the bot dies first
             )
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, subprocess.SubprocessError) as e:
             raise ProgramError(f"Cannot start {self.command!r}: {e}") from None
         self._transport = transport
         self.pid = transport.get_pid()
+        if self.record is not None:
+            self.record.add(self.mark, self.pid)
         self._stdin = transport.get_pipe_transport(0)  # type: ignore[assignment]
         self._stdin_open = True
 
@@ -306,6 +328,11 @@ class ProgramPlayer:
             self._deliver(Answer(text))
 
     def _deliver(self, result: Any) -> None:
+        if self.owed > 0:
+            # The answer (or over-long line) of a query that was given up: it answers nothing.
+            self.owed -= 1
+            self.late += 1
+            return
         w = self._waiter
         if w is not None and not w.done():
             w.set_result(result)
@@ -341,15 +368,21 @@ class ProgramPlayer:
         self._waiter = waiter
         # A bare timer rather than asyncio.timeout(): this is the arena's hot path.
         timer = loop.call_later(self.timeout, _expire, waiter)
+        sent = False
         try:
             self._out.append(line)
             self._flush()
             if self.dead is not None:
                 return Answer(None, self.dead)
+            sent = True
             result = await waiter
         finally:
             timer.cancel()
             self._waiter = None
+            # A query that got no line (its deadline passed, or the caller gave up on it) still
+            # owns the program's next line: see the class docstring.
+            if sent and (not waiter.done() or waiter.cancelled() or waiter.result() == Answer(None, TIMEOUT)):
+                self.owed += 1
         if result is _EOF:
             return Answer(None, await self._gone())
         return result  # type: ignore[no-any-return]
@@ -363,9 +396,18 @@ class ProgramPlayer:
 
     def _kill(self) -> None:
         if self.pid is not None:
-            # The whole group: a program may have started helpers of its own.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGKILL)
+            # The whole group at once (cheap); close() sweeps the rest of the tree.
+            kill_group(self.pid)
+
+    async def _kill_tree(self) -> None:
+        """Kill every process of the program's tree, wherever it moved (tables/procs.py); the
+        scan of /proc runs in a worker thread, off the event loop."""
+        # Its descendants are looked up by parent id only while it runs: once it has been reaped
+        # its pid may belong to someone else (its orphans are found by their mark anyway).
+        exited = self._exited is not None and self._exited.done()
+        await asyncio.to_thread(kill_tree, None if exited else self.pid, self.mark)
+        if self.record is not None:
+            self.record.remove(self.mark)
 
     async def close(self, grace: float = 0.5) -> int | None:
         """Send what is queued, close the program's input, give it ``grace`` seconds to exit, then
@@ -384,6 +426,7 @@ class ProgramPlayer:
                 async with asyncio.timeout(grace):
                     await asyncio.shield(exited)
         self._kill()
+        await self._kill_tree()
         if exited is not None and not exited.done():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(1.0):

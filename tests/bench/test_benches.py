@@ -66,3 +66,10 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == [] and f["provoked_429"] == 0
     assert positive(f["interaction_p50_ms"]) and f["interaction_p99_ms"] >= f["interaction_p50_ms"]
     assert positive(f["rest_calls_per_hearts_hand"]) and f["max_edits_per_message_5s"] >= 1
+
+
+def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:
+    f = run_bench("soak.py", "--games", "1", "--kills", "1", timeout=240.0)
+    assert f["games"] == 1 and f["kills"] == 1 and f["games_checked"] == 1, f
+    assert f["kills_survived"] == 1 and f["actions_lost"] == 0 and f["actions_doubled"] == 0, f
+    assert f["leftover_processes"] == 0 and f["errors"] == [] and f["problems"] == [], f

@@ -12,8 +12,8 @@ import discord
 from cogs import render, renderers
 from cogs.components import MENU_TEMPLATE, PICK_TEMPLATE, card_values, hand_view, value_code
 from cogs.game import GameCog, legal_choices
-from engine.core import Event
-from engine.dalmuti import CARDS, DECK_NUMBERS, JESTER, Dalmuti, dcard
+from engine.core import TABLE, Event
+from engine.dalmuti import CARDS, CLOSE_LOOK, DECK_NUMBERS, JESTER, Dalmuti, dcard
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
 from tests.cogs.fakes import custom_ids
@@ -41,6 +41,12 @@ def deal_with(first: list[int], holder: int = 0) -> list[list[str]]:
     return hands
 
 
+def looked(g: Dalmuti) -> Dalmuti:
+    """Past the look at the cards that starts every hand (nobody called a revolution)."""
+    g.apply(TABLE, CLOSE_LOOK)
+    return g
+
+
 def seat_view(t: Table, seat: int) -> SeatView:
     return SeatView(t, seat, t.state.view(seat), t.state.decision(seat), 1_700_000_060.0)
 
@@ -54,8 +60,8 @@ def public_ok(t: Table, text: str) -> None:
 def test_hand_grouped_by_number_and_the_tax_return_menu() -> None:
     # Ali (Greater Dalmuti) holds three 5s, two 9s and a Jester among others; Dee (Greater Peon) pays.
     t = dalmuti_table(phase=Phase.RUNNING, seed=1)
-    t.state = Dalmuti.create(5, {"hands": 2}, seed=3, deal=deal_with([5, 5, 5, 9, 9, 13, 12, 12]),
-                             ranking=[GD, LD, MERCHANT, LP, GP])
+    t.state = looked(Dalmuti.create(5, {"hands": 2}, seed=3, deal=deal_with([5, 5, 5, 9, 9, 13, 12, 12]),
+                                    ranking=[GD, LD, MERCHANT, LP, GP]))
     sv = seat_view(t, GD)
     assert sv.decision.kind == "give" and sv.decision.pick == 2
     content, view = hand_view(sv)
@@ -87,8 +93,9 @@ def test_hand_grouped_by_number_and_the_tax_return_menu() -> None:
 def test_plays_read_as_sets_and_spill_into_menus_by_number() -> None:
     # Ali leads with many sets and a Jester: more than 25 plays.
     t = dalmuti_table(phase=Phase.RUNNING, seed=1)
-    g = Dalmuti.create(5, {"hands": 2}, seed=3, deal=deal_with([12] * 6 + [11] * 5 + [10] * 4 + [9] * 3 + [13]),
-                       ranking=[GD, LD, MERCHANT, LP, GP])
+    g = looked(Dalmuti.create(5, {"hands": 2}, seed=3,
+                              deal=deal_with([12] * 6 + [11] * 5 + [10] * 4 + [9] * 3 + [13]),
+                              ranking=[GD, LD, MERCHANT, LP, GP]))
     t.state = g
     g.apply(GD, Dalmuti.action_from_code("give D12 D12"))  # taxes: Ali keeps her Jester
     g.apply(LD, Dalmuti.action_from_code("give " + g.decision(LD).cards[-1].code))
@@ -132,13 +139,20 @@ def test_revolution_is_offered_privately_and_announced_without_naming_cards() ->
     g = Dalmuti.create(5, {"hands": 2}, seed=3, deal=deal_with([13, 13, 1, 2, 2], holder=GP),
                        ranking=[GD, LD, MERCHANT, LP, GP])
     t.state = g
-    assert g.public_view()["phase"] == "revolution"
+    assert g.public_view()["phase"] == "look"
     sv = seat_view(t, GP)
     content, view = hand_view(sv)
-    assert "greater revolution" in content
-    assert [i.item.label for i in view.children] == ["✊ Call the revolution", "No revolution"]
+    assert "greater revolution" in content and "keep quiet" in content
+    labels = [getattr(i.item, "label", None) for i in view.children]
+    assert "✊ Call the revolution" in labels and "No revolution" not in labels  # declining is silence
     text = renderers.table_message(t).text()
-    assert "**Dee** may call a revolution before taxes" in text
+    assert "looking at their cards" in text and "Dee" not in text.split("\n")[1]
+    assert "revolution" not in text.lower() and "▶" not in text  # nobody is named as acting
+    # The same table message as when nobody holds both Jesters.
+    other = dalmuti_table(phase=Phase.RUNNING, seed=1)
+    other.state = Dalmuti.create(5, {"hands": 2}, seed=3, deal=deal_with([13, 1, 2, 2, 3], holder=GP),
+                                 ranking=[GD, LD, MERCHANT, LP, GP])
+    assert renderers.table_message(other).text() == text
     public_ok(t, text)
     t.recent = [e for e in g.apply(GP, Dalmuti.action_from_code("revolution")) if e.to is None]
     text = renderers.table_message(t).text()
@@ -153,8 +167,9 @@ def test_table_shows_passes_who_is_out_with_new_titles_cards_left_and_ranking() 
     rng = random.Random(2)
     recent: list[Event] = []
     while not g.public_view()["finish_order"]:
-        seat = g.to_act()[0]
-        recent += [e for e in g.apply(seat, g.random_action(seat, rng)) if e.to is None]
+        seat = g.to_act()[-1]  # the table, during the look: nobody calls a revolution
+        action = CLOSE_LOOK if seat == TABLE else g.random_action(seat, rng)
+        recent += [e for e in g.apply(seat, action) if e.to is None]
     t.recent = recent[-20:]
     pv = g.public_view()
     text = renderers.table_message(t).text()

@@ -198,6 +198,14 @@ def test_programs_come_from_the_operator_configuration() -> None:
     assert cfg.program_timeout == 2.0
     assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_PROGRAM_TIMEOUT": "0.5"}).program_timeout == 0.5
     assert bot.load_config({"DISCORD_TOKEN": "t"}).programs == {}
+    # Issue 14 item 2: what programs may see of the environment, where the running ones are listed.
+    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_PROGRAM_ENV": "PYTHONPATH, JAVA_HOME",
+                           "DATABASE_URL": "sqlite:////var/lib/dh/deckhand.db"})
+    assert cfg.program_env == ("PYTHONPATH", "JAVA_HOME")
+    assert str(cfg.program_record()) == "/var/lib/dh/deckhand.db.programs"
+    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RUNTIME_DIR": "/run/deckhand"})
+    assert str(cfg.program_record()) == "/run/deckhand/deckhand-programs"
+    assert bot.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///:memory:"}).program_record() is None
 
 
 @pytest.mark.parametrize("env", [
@@ -209,6 +217,8 @@ def test_programs_come_from_the_operator_configuration() -> None:
     {"DECKHAND_PROGRAM_TIMEOUT": "soon"},
     {"DECKHAND_PROGRAM_TIMEOUT": "0"},
     {"DECKHAND_PROGRAM_TIMEOUT": "-1"},
+    {"DECKHAND_PROGRAM_ENV": "DISCORD_TOKEN"},
+    {"DECKHAND_PROGRAM_ENV": "NOT-A-NAME"},
 ])
 def test_bad_program_configuration_is_refused_with_a_sentence(env) -> None:
     with pytest.raises(bot.ConfigError) as e:

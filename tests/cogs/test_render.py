@@ -131,6 +131,25 @@ async def test_rest_budget_spaces_requests_to_its_rate() -> None:
     assert len(slept) == 1
 
 
+def test_a_missing_permission_is_named_from_the_channel_kind_when_nothing_is_cached() -> None:
+    # Issue 14 item 8: a partial channel (not in the cache) knows no permissions: say what a post
+    # there needs, not every permission there is.
+    from types import SimpleNamespace
+
+    import discord
+
+    from cogs.listener import missing_permissions
+
+    refused = discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                                {"code": 50013, "message": "Missing Permissions"})
+    no_access = discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                                  {"code": 50001, "message": "Missing Access"})
+    thread = SimpleNamespace(type=discord.ChannelType.public_thread)
+    assert missing_permissions(SimpleNamespace(type=discord.ChannelType.text), refused) == "Send Messages"
+    assert missing_permissions(thread, refused) == "Send Messages in Threads"
+    assert missing_permissions(SimpleNamespace(type=discord.ChannelType.text), no_access) == "View Channel"
+
+
 def test_a_table_that_cannot_save_says_it_is_paused() -> None:
     t = hearts_table(phase=Phase.RUNNING, seed=99)
     t.state = Hearts.create(4, {}, seed=5)

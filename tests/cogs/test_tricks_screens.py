@@ -77,3 +77,26 @@ def test_hand_view_buttons_follow_suit() -> None:
     assert "On the table:" in content and "target 25" in content
     for code in g.view(seat)["hand"]:
         assert card(code).label in content
+
+
+def test_what_a_program_sends_cannot_restyle_the_table_message() -> None:
+    # Issue 14 item 7: a bad card's text with backticks closed the code span early and put a
+    # clickable masked link on the table message.  It stays inside one code span now.
+    from tables.protocol import Answer, answer_action
+
+    t = tricks_table(phase=Phase.RUNNING, seed=9)
+    g = Tricks.create(4, {"target": 25}, seed=4)
+    t.state = g
+    turn = g.public_view()["turn"]
+    said = "|RESPONSE|card|x`[win](https://evil.example/)`<@&1>|END|"
+    action = answer_action(Answer(said), g.legal_plays(turn))  # what the runtime does with it
+    bad = g.apply(turn, action)[0]
+    assert bad.kind == "bad_card"
+    # The recent lines of the table message (a game's last hand ends on it) use the same sentence.
+    line = renderers.renderer_for("tricks").event_text(t, bad)
+    assert "sent a bad card" in line
+    assert "[win](https://evil.example/)" in line.replace("\u02cb", "")  # shown, not lost
+    assert line.count("`") == 2, line  # one code span, closed where it should be
+    outside = re.sub(r"`[^`]*`", "", line)
+    assert "evil" not in outside and "](" not in outside and "<@" not in outside, line
+    assert render.code_span("a\nb``c") == "`a?bˋˋc`" and render.code_span("  ") == "`?`"

@@ -146,6 +146,7 @@ class RestartWorld:
     path: Path
     runtime_options: dict[str, Any]
     seed: int
+    config: dict[str, Any] = field(default_factory=dict)  # more bot.Config fields (programs, ...)
     bot: Any = None  # the BotProcess running now, if any
     bots: list[Any] = field(default_factory=list)  # every one started
     up: asyncio.Event = field(default_factory=asyncio.Event)
@@ -182,7 +183,7 @@ class RestartWorld:
         if down < MIN_DOWNTIME:
             await asyncio.sleep(MIN_DOWNTIME - down)
         self.bot = await BotProcess.start(self.fd, database=self.database, runtime=self.runtime_options,
-                                          seed=self.seed)
+                                          seed=self.seed, config=self.config)
         self.bots.append(self.bot)
         self.up.set()
         return self.bot
@@ -261,7 +262,7 @@ class RestartWorld:
 
 @contextlib.asynccontextmanager
 async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict[str, Any] | None = None,
-                             **fd_options: Any) -> AsyncIterator[RestartWorld]:
+                             config: dict[str, Any] | None = None, **fd_options: Any) -> AsyncIterator[RestartWorld]:
     """A :class:`RestartWorld` on the database file ``path``; the first bot is started."""
     fd_options.setdefault("ratelimit_scale", FAST_LIMITS)
     fd = FakeDiscord(**fd_options)
@@ -270,7 +271,7 @@ async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict
     try:
         people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
         options = {"ai_delay": 0.05} | (runtime_options or {})
-        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed)
+        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed, config=dict(config or {}))
         await w.start_bot()
         yield w
         await _settle(fd)

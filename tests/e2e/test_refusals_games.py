@@ -211,8 +211,10 @@ async def test_tricks_stale_button_and_double_click(w: World) -> None:
 
 # ---- The Great Dalmuti ---------------------------------------------------------------------------
 # World seed 0, four seats: Ali is the Greater Dalmuti, an AI the Lesser Dalmuti, Bob the Lesser
-# Peon; no revolution.  Ali gives 2 cards back first, then the AI gives 1 to Bob, then Ali leads.
+# Peon; no revolution.  After the look at the cards (quick: the table's pace), Ali gives 2 cards back
+# first, then the AI gives 1 to Bob, then Ali leads.
 DALMUTI_SEED = 0
+QUICK_LOOK = {"table_pace": 0.05}
 # World seed 3: Ali was dealt both Jesters and is asked about a revolution.
 DALMUTI_REVOLUTION_SEED = 3
 
@@ -226,7 +228,7 @@ def _numbers(hand: list[str]) -> dict[int, int]:
 
 
 async def test_dalmuti_illegal_taxes_and_plays() -> None:
-    async with make_world(seed=DALMUTI_SEED) as w:
+    async with make_world(seed=DALMUTI_SEED, runtime_options=QUICK_LOOK) as w:
         table_message = await open_table(w.ali, [w.bob], game="dalmuti", options="hands=1", ai=False)
         table = w.table(table_message)
         where = w.thread_of(table_message)
@@ -275,24 +277,26 @@ async def test_dalmuti_illegal_taxes_and_plays() -> None:
 
 
 async def test_dalmuti_answers_in_the_wrong_phase() -> None:
-    """Ali was dealt both Jesters: before taxes she answers the revolution question, nothing else."""
+    """Ali was dealt both Jesters: during the look she may call a revolution, nothing else; Bob's
+    refusal names nobody (who may call is nobody's business)."""
     async with make_world(seed=DALMUTI_REVOLUTION_SEED) as w:
         table_message = await open_table(w.ali, [w.bob], game="dalmuti", options="hands=1", ai=False)
         table = w.table(table_message)
         r = Refusals(w, table_message)
-        await w.until(lambda: table.to_act() == (0,), what="Ali to decide on a revolution")
-        assert table.state.public_view()["phase"] == "revolution"
+        assert table.state.public_view()["phase"] == "look" and table.state.decision(0).kind == "revolution"
         ali = _numbers(table.state.view(0)["hand"])
         some = min(n for n in ali if n < 13)
         await r.play(w.ali, str(some), "revolution")
         await r.play(w.ali, f"give {some}", "revolution")
         await r.play(w.ali, "jester jester", "revolution")
-        await r.play(w.bob, "yes", "not your turn", "Ali")
+        await r.play(w.ali, "no", "keep quiet")
+        reply = await r.play(w.bob, "yes", "not your turn")
+        assert "Ali" not in reply.text, reply.text
         r.check()
 
 
 async def test_dalmuti_stale_menu_and_double_click() -> None:
-    async with make_world(seed=DALMUTI_SEED) as w:
+    async with make_world(seed=DALMUTI_SEED, runtime_options=QUICK_LOOK) as w:
         table_message = await open_table(w.ali, [w.bob], game="dalmuti", options="hands=1", ai=False)
         table = w.table(table_message)
         where = w.thread_of(table_message)

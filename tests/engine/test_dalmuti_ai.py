@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import engine
-from engine.core import Action
+from engine.core import TABLE
 from engine.dalmuti import DECK, Dalmuti, dcard
 from engine.dalmuti_ai import DalmutiAI
 
@@ -44,6 +44,21 @@ def choose(g: Dalmuti, seat: int) -> str:
 
 
 # ---- legality, determinism, strength -----------------------------------------------------------
+def table_step(g: Dalmuti, ai: DalmutiAI, rng: random.Random) -> bool:
+    """As the runtime does during the look: the holder's optional move if the AI wants one, else the
+    table ends the look.  False when the table is not acting."""
+    if TABLE not in g.to_act():
+        return False
+    for s in g.to_act():
+        if s != TABLE:
+            a = ai.choose_optional(g, s, rng)
+            if a is not None:
+                g.apply(s, a)
+                return True
+    g.apply(TABLE, g.decision(TABLE).actions[0])
+    return True
+
+
 def test_registered_as_the_dalmuti_ai() -> None:
     assert engine.get("dalmuti").ai is DalmutiAI
 
@@ -57,6 +72,8 @@ def test_always_legal_with_4_to_8_players(mode: str) -> None:
         g = Dalmuti.create(n, {"hands": 2, "pass": mode}, seed)
         rng = random.Random(seed)
         while not g.is_over:
+            if table_step(g, ai, rng):
+                continue
             (seat,) = g.to_act()
             d = g.decision(seat)
             a = ai.choose(g, seat, rng)
@@ -76,6 +93,9 @@ def test_deterministic() -> None:
         rng = random.Random(seed)
         log = []
         while not g.is_over:
+            if table_step(g, DalmutiAI(), rng):
+                log.append(g.to_dict()["phase"])
+                continue
             (seat,) = g.to_act()
             a = DalmutiAI().choose(g, seat, rng)
             log.append(a.code)
@@ -95,6 +115,8 @@ def test_beats_random_players_on_average_finishing_place() -> None:
         g = Dalmuti.create(n, {"hands": 1, "pass": ("locked", "open")[seed % 2]}, seed)
         rng = random.Random(seed)
         while not g.is_over:
+            if table_step(g, ai, rng):
+                continue
             (seat,) = g.to_act()
             g.apply(seat, ai.choose(g, seat, rng) if seat == me else g.random_action(seat, rng))
         for place, s in enumerate(g.history[0]):
@@ -165,13 +187,13 @@ def test_tax_return_through_the_game() -> None:
     for i, c in enumerate(pool):
         deal[1 + i % 3].append(c)
     g = Dalmuti.create(5, {}, seed=1, deal=deal, ranking=[0, 1, 2, 3, 4])
+    g.apply(TABLE, g.decision(TABLE).actions[0])  # the look at the cards ends
     assert g.to_act() == (0,) and g.decision(0).pick == 2
     assert choose(g, 0) == "give D11 D12"
 
 
-@pytest.mark.parametrize("holder,expected", [(4, "revolution"), (3, "revolution"), (0, "no_revolution"),
-                                             (2, "no_revolution")])
-def test_calls_a_revolution_when_it_would_pay_taxes(holder: int, expected: str) -> None:
+@pytest.mark.parametrize("holder,expected", [(4, "revolution"), (3, "revolution"), (0, None), (2, None)])
+def test_calls_a_revolution_when_it_would_pay_taxes_else_keeps_quiet(holder: int, expected: str | None) -> None:
     rest = Counter(DECK)
     mine = H("J J 12 12")
     rest.subtract(mine)
@@ -180,6 +202,8 @@ def test_calls_a_revolution_when_it_would_pay_taxes(holder: int, expected: str) 
     for i, c in enumerate(sorted(rest.elements(), key=lambda c: c.number)):
         deal[others[i % 4]].append(c)
     g = Dalmuti.create(5, {}, seed=1, deal=deal, ranking=[0, 1, 2, 3, 4])
-    assert g.to_act() == (holder,)
-    assert choose(g, holder) == expected
-    assert Action(expected) in g.decision(holder).actions
+    assert g.to_act() == (holder, TABLE)
+    chosen = DalmutiAI().choose_optional(g, holder, random.Random(0))
+    assert (chosen.code if chosen is not None else None) == expected
+    assert chosen is None or chosen in g.decision(holder).actions
+    assert all(DalmutiAI().choose_optional(g, s, random.Random(0)) is None for s in range(5) if s != holder)

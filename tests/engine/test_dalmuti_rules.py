@@ -8,9 +8,10 @@ from collections import Counter
 
 import pytest
 
-from engine.core import Action, IllegalAction
+from engine.core import TABLE, Action, IllegalAction
 from engine.dalmuti import (
     CARDS,
+    CLOSE_LOOK,
     DECK,
     JESTER,
     Dalmuti,
@@ -54,9 +55,20 @@ def deal_with(players: int, fixed: dict[int, str]) -> list[list[DCard]]:
     return hands
 
 
-def new(players: int = 5, ranking: list[int] | None = None, deal=None, seed: int = 1, **opts) -> Dalmuti:
-    return Dalmuti.create(players, opts, seed=seed, deal=deal,
-                          ranking=list(range(players)) if ranking is None else ranking)
+def new(players: int = 5, ranking: list[int] | None = None, deal=None, seed: int = 1, look: bool = False,
+        **opts) -> Dalmuti:
+    """A new game; unless ``look``, past the look at the cards (the table closed it, nobody called)."""
+    g = Dalmuti.create(players, opts, seed=seed, deal=deal,
+                       ranking=list(range(players)) if ranking is None else ranking)
+    if not look:
+        g.start_events = g.start_events + g.apply(TABLE, CLOSE_LOOK)
+    return g
+
+
+def step(g: Dalmuti, rng: random.Random) -> list:
+    """One random move of one random seat that may act (the table included, during the look)."""
+    seat = rng.choice(g.to_act())
+    return g.apply(seat, g.random_action(seat, rng))
 
 
 def playing(hands: list[str], turn: int, current: str = "", by: int | None = None, ranking: list[int] | None = None,
@@ -184,21 +196,41 @@ def test_each_hand_is_a_fresh_seeded_deal():
 
 
 # --- rule 3: revolution ------------------------------------------------------------------------
-def test_holder_of_both_jesters_is_offered_a_revolution_before_taxes():
+def test_holder_of_both_jesters_is_offered_a_revolution_privately_during_the_look():
     deal = deal_with(5, {2: "J J 12 12 11"})
-    g = new(5, deal=deal)
-    assert g.phase == "revolution" and g.to_act() == (2,)
+    g = new(5, deal=deal, look=True)
+    assert g.phase == "look" and g.to_act() == (2, TABLE)  # optional for the holder: the table ends it
+    assert g.table_timer() == (8.0, CLOSE_LOOK)
     d = g.decision(2)
-    assert d.kind == "revolution" and {a.code for a in d.actions} == {"revolution", "no_revolution"}
-    assert d.timer == 20
+    assert d.kind == "revolution" and [a.code for a in d.actions] == ["revolution"]  # declining is silence
     assert g.tax_received == [[]] * 5  # no taxes yet
     unchanged(g, 2, Action("give", (CARDS[12], CARDS[12])), "wrong_phase")
     unchanged(g, 0, Action("revolution"), "not_your_turn")
+    unchanged(g, 2, Action("no_revolution"), "bad_action")
+    unchanged(g, 2, CLOSE_LOOK, "not_your_turn")  # only the table ends the look
+
+
+def test_every_hand_starts_with_the_same_look_whoever_holds_both_jesters():
+    """RULES §3.3: nothing public (view, events, timer, who may act besides the holder) says whether
+    anyone holds both Jesters, nor who."""
+    split = new(5, deal=deal_with(5, {2: "J 12 12 11", 3: "J 10 10"}), look=True)
+    holder = new(5, deal=deal_with(5, {2: "J J 12 12 11"}), look=True)
+    assert split.to_act() == (TABLE,) and holder.to_act() == (2, TABLE)
+    assert split.table_timer() == holder.table_timer()
+    pv = holder.public_view()
+    assert pv["phase"] == "look" and pv["revolution"] is None and pv["revolution_holder"] is None
+    for g in (split, holder):
+        assert [e for e in g.start_events if e.to is None] == [e for e in split.start_events if e.to is None]
+        assert g.decision(0) is None and g.decision(1) is None
+    # Not calling leaves no trace: the table ends the look with the same public events either way.
+    assert ([e for e in split.apply(TABLE, CLOSE_LOOK) if e.to is None]
+            == [e for e in holder.apply(TABLE, CLOSE_LOOK) if e.to is None])
+    assert holder.public_view()["revolution"] is None and holder.public_view()["revolution_holder"] is None
 
 
 def test_a_revolution_skips_taxes_and_keeps_the_ranking():
     deal = deal_with(5, {2: "J J 12 12 11"})
-    g = new(5, deal=deal)
+    g = new(5, deal=deal, look=True)
     hands = [list(h) for h in g.counts]
     events = g.apply(2, Action("revolution"))
     assert kinds(events) == ["revolution", "taxes_skipped"] and events[0].data == ("plain",)
@@ -209,7 +241,7 @@ def test_a_revolution_skips_taxes_and_keeps_the_ranking():
 
 def test_a_greater_revolution_by_the_greater_peon_reverses_the_ranking_and_skips_taxes():
     deal = deal_with(5, {4: "J J 12 12 11"})
-    g = new(5, ranking=[0, 1, 2, 3, 4], deal=deal)
+    g = new(5, ranking=[0, 1, 2, 3, 4], deal=deal, look=True)
     assert "greater revolution" in g.decision(4).prompt
     hands = [list(h) for h in g.counts]
     events = g.apply(4, Action("revolution"))
@@ -223,11 +255,14 @@ def test_a_greater_revolution_by_the_greater_peon_reverses_the_ranking_and_skips
     assert g.turn == 3
 
 
-def test_declining_the_revolution_goes_on_to_taxes():
+def test_declining_the_revolution_is_keeping_quiet_until_the_look_ends_then_taxes():
     deal = deal_with(5, {4: "J J 12 12 11"})
-    g = new(5, deal=deal)
-    events = g.apply(4, Action("no_revolution"))
-    assert kinds(events)[:2] == ["no_revolution", "tax"]
+    g = new(5, deal=deal, look=True)
+    with pytest.raises(IllegalAction) as e:
+        g.parse_action(4, "no")
+    assert "keep quiet" in e.value.reason
+    events = g.apply(TABLE, CLOSE_LOOK)
+    assert kinds(events)[:1] == ["tax"] and "no_revolution" not in kinds(events)
     assert g.phase == "tax" and g.to_act() == (0,)
     assert g.tax_given[4] == ["D11", "D12"]  # the Jesters count 13 here: they are the worst cards
 
@@ -377,8 +412,9 @@ def test_the_acting_seat_always_has_a_real_decision():
         g = Dalmuti.create(4 + seed % 5, {"hands": 1, "pass": ("locked", "open")[seed % 2]}, seed)
         rng = random.Random(seed)
         while not g.is_over:
-            (seat,) = g.to_act()
+            seat = rng.choice(g.to_act())
             d = g.decision(seat)
+            assert d is not None
             if g.phase == "play" and g.cur_num:
                 assert any(a.kind == "play" for a in d.actions), "a seat was asked with nothing to play"
             g.apply(seat, g.random_action(seat, rng))
@@ -455,8 +491,7 @@ def test_points_are_n_minus_1_down_to_0_summed_over_the_hands_option():
     g = new(6, hands=3, seed=2)
     rng = random.Random(2)
     while not g.is_over:
-        (seat,) = g.to_act()
-        g.apply(seat, g.random_action(seat, rng))
+        step(g, rng)
     assert len(g.history) == 3 and g.hand_no == 2
     expected = [0] * 6
     for order in g.history:
@@ -521,8 +556,7 @@ def test_no_view_or_public_event_ever_shows_another_seats_hand():
                                                            "return_received")
             if g.is_over:
                 break
-            (seat,) = g.to_act()
-            events = g.apply(seat, g.random_action(seat, rng))
+            events = step(g, rng)
 
 
 def _strings(obj) -> set[str]:
@@ -575,17 +609,17 @@ def test_tax_and_revolution_answers_are_read_from_text():
     g = new(5, deal=deal)
     assert g.parse_action(0, "give 3 3").code == "give D3 D3"
     assert g.parse_action(0, "1, 12").code == "give D1 D12"
-    g2 = new(5, deal=deal_with(5, {2: "J J 12 12 11"}))
+    g2 = new(5, deal=deal_with(5, {2: "J J 12 12 11"}), look=True)
     assert g2.parse_action(2, "yes") == Action("revolution")
-    assert g2.parse_action(2, "no revolution") == Action("no_revolution")
+    with pytest.raises(IllegalAction):
+        g2.parse_action(2, "no revolution")
 
 
 def test_state_round_trips_exactly_through_json_mid_hand():
     g = Dalmuti.create(7, {"hands": 2, "pass": "open"}, seed=9)
     rng = random.Random(9)
     for _ in range(60):
-        (seat,) = g.to_act()
-        g.apply(seat, g.random_action(seat, rng))
+        step(g, rng)
     data = json.loads(json.dumps(g.to_dict()))
     r = Dalmuti.from_dict(data)
     assert r.to_dict() == g.to_dict()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from engine.cards import Card, card, cards
 from engine.core import TABLE, Action, IllegalAction, rng_for
 from engine.koth import DECK, KingOfTheHill, points_of, trick_winner
+from engine.koth_ai import KothAI
 from engine.koth_trump import TRUMPS, Trump
 
 HEARTS_2 = Trump("H", "2")
@@ -317,7 +319,9 @@ def test_later_round_without_a_declaration_gives_the_koth_five_seconds_to_choose
     deal_until(g, 100)
     events = g.apply(TABLE, Action("close"))
     assert g.phase == "suit" and events == [events[0]] and events[0].kind == "suit_choice"
-    assert g.to_act() == (1, TABLE) and g.table_timer() == (5.0, Action("close"))
+    # A required move of the KotH (asked, pinged, its own 5 s deadline), not an optional one beside
+    # a table step (RULES §4.4).
+    assert g.to_act() == (1,) and g.table_timer() is None and g.decision(TABLE) is None
     d = g.decision(1)
     assert d.timer == 5.0 and [a.code for a in d.actions] == ["suit C", "suit D", "suit H", "suit S"]
     with pytest.raises(IllegalAction) as e:
@@ -327,7 +331,19 @@ def test_later_round_without_a_declaration_gives_the_koth_five_seconds_to_choose
     assert g.trump == Trump("H", "5") and g.trump_how == "chosen" and g.koth == 1 and g.phase == "bury"
 
 
-def test_later_round_koth_who_lets_the_time_pass_gets_a_random_suit():
+def test_later_round_koth_who_lets_the_time_pass_gets_the_ais_suit():
+    # §4.9: the timeout move is the AI's choice (no rule-made move of its own, unlike the call).
+    g = later_round(1, [2, 5, 2, 2, 2], {})
+    deal_until(g, 100)
+    g.apply(TABLE, Action("close"))
+    assert g.timeout_action(1) is None
+    chosen = KothAI().choose(g, 1, random.Random(0))
+    assert chosen in g.decision(1).actions
+    g.apply(1, chosen)
+    assert g.trump.suit == chosen.args[0] and g.phase == "bury"
+
+
+def test_a_log_from_when_the_suit_was_a_table_step_still_replays():
     g = later_round(1, [2, 5, 2, 2, 2], {})
     deal_until(g, 100)
     g.apply(TABLE, Action("close"))
@@ -385,6 +401,25 @@ def test_call_is_any_card_but_jokers_and_trump_rank_cards_within_fifteen_seconds
         assert e.value.code == "bad_call"
     events = g.apply(0, Action("call", cards("AS")))
     assert events[0].kind == "call" and g.called == card("AS") and g.phase == "play" and g.turn == 0
+
+
+def test_when_the_fifteen_seconds_pass_without_a_call_nobody_is_enlisted():
+    """RULES §4.6 (seed step 11): the call's timeout enlists nobody — not a card the AI picks."""
+    g = to_call(new(make_deal({0: "2H"})))
+    timeout = g.timeout_action(0)
+    assert timeout is not None and timeout not in g.decision(0).actions  # never offered to a person
+    assert g.timeout_action(1) is None
+    events = g.apply(0, timeout)
+    assert [e.kind for e in events] == ["call"] and events[0].data == () and events[0].to is None
+    assert g.called is None and g.phase == "play" and g.turn == 0
+    pv = g.public_view()
+    assert pv["called"] is None and pv["alone"] and pv["defenders"] == [0]
+    # Nobody joins whatever they play, and the round is scored with the KotH alone.
+    rng = random.Random(1)
+    while g.phase == "play":
+        seat = g.to_act()[0]
+        assert not any(e.kind in ("teammate", "alone") for e in g.apply(seat, g.random_action(seat, rng)))
+    assert g.last_round["defenders"] == [0]
 
 
 def test_the_first_player_to_play_the_called_card_joins_the_defenders():

@@ -135,17 +135,18 @@ def test_a_fixed_deal_gives_each_seat_its_first_five_cards_in_turn():
         Siege.create(4, {}, seed=5, deal=[*deal, [C("4C")]])  # a fifth list must complete the deck
 
 
-def test_draw_up_to_five_keeps_cards_won_earlier():
+def test_the_draw_deals_five_on_top_of_cards_won_earlier():
+    """RULES §5.1 (seed: "the player might already have some cards"): 5 more, not up to 5."""
     g = crafted(turn=0, hands=("2H", "4S 5S 6X", "", ""))
-    events = act(g, "end")
-    assert g.turn == 1 and len(g.hands[1]) == 5
-    assert Counter(siege_cards("4S 5S 6X")) <= Counter(g.hands[1])
-    assert any(e.kind == "draw" and e.seat == 1 and e.data == (2,) for e in events)
-    # With five or more won cards nothing is drawn.
-    g = crafted(turn=0, hands=("", "2S 3S 4S 5X 6X 7X", "", ""))
     stock = len(g.stock)
+    events = act(g, "end")
+    assert g.turn == 1 and len(g.hands[1]) == 8 and len(g.stock) == stock - 5
+    assert Counter(siege_cards("4S 5S 6X")) <= Counter(g.hands[1])
+    assert any(e.kind == "draw" and e.seat == 1 and e.data == (5,) for e in events)
+    # Six cards won: still five more.
+    g = crafted(turn=0, hands=("", "2S 3S 4S 5X 6X 7X", "", ""))
     act(g, "end")
-    assert len(g.hands[1]) == 6 and len(g.stock) == stock
+    assert len(g.hands[1]) == 11
 
 
 def test_discard_pile_is_shuffled_into_a_new_stock_when_the_stock_runs_out():

@@ -4,6 +4,7 @@ the fake and its scripted people in one process and the bot in this one, so each
     python -m tests.fakediscord.botprocess --port 8123 --token T --guild 123 [--runtime '{"ai_delay": 1.0}']
         [--database sqlite:///path/deckhand.db] [--seed 7]
 
+``--config '{"programs": {...}}'`` sets more of the bot's ``Config``.
 Prints ``ready`` on stdout once logged in; stops on SIGTERM or SIGINT.  With ``--database`` the
 tables live in that SQLite file (the bot's ``DATABASE_URL``), so a second process started on the
 same file after this one is killed carries on with them: :class:`BotProcess` runs it for tests.
@@ -44,6 +45,8 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", help="the bot's DATABASE_URL, e.g. sqlite:///tmp/deckhand.db (default: "
                                            "nothing is kept)")
     parser.add_argument("--seed", type=int, help="seed the runtime's generator (table ids, game seeds)")
+    parser.add_argument("--config", default="{}",
+                        help="more bot.Config fields as JSON, e.g. {\"programs\": {\"py\": \"python3 client.py\"}}")
     parser.add_argument("--profile", help="write a cProfile of the run to this file")
     parser.add_argument("--gc-log", action="store_true", help="report garbage-collector pauses on stderr at exit")
     parser.add_argument("--without-intent", action="append", default=[],
@@ -64,7 +67,10 @@ async def main(argv: list[str] | None = None) -> int:
     runtime_options = json.loads(args.runtime)
     if args.seed is not None:
         runtime_options["rng"] = random.Random(args.seed)
-    config = Config(token=args.token, dev_guild_id=args.guild, database_url=args.database)
+    extra = json.loads(args.config)
+    if "program_env" in extra:
+        extra["program_env"] = tuple(extra["program_env"])
+    config = Config(token=args.token, dev_guild_id=args.guild, database_url=args.database, **extra)
     # As in production (bot.main): the start-up heap frozen, out of the collector's way.
     bot = Deckhand(config, runtime_options=runtime_options, guild_ready_timeout=0.01, freeze_heap=True)
     for name in args.without_intent:
@@ -160,9 +166,10 @@ class BotProcess:
 
     @classmethod
     async def start(cls, fd: Any, *, database: str | None = None, runtime: dict[str, Any] | None = None,
-                    seed: int | None = None, ready_timeout: float = 30.0) -> BotProcess:
+                    seed: int | None = None, config: dict[str, Any] | None = None,
+                    ready_timeout: float = 30.0) -> BotProcess:
         args = ["--port", str(fd.port), "--token", fd.token, "--guild", str(fd.guild_id),
-                "--runtime", json.dumps(runtime or {})]
+                "--runtime", json.dumps(runtime or {}), "--config", json.dumps(config or {})]
         if database:
             args += ["--database", database]
         if seed is not None:

@@ -61,6 +61,9 @@ class Version:
     flags: int
     source: str  # "create", "edit", "update" (interaction callback), "followup", ...
     by: int | None = None  # the interaction whose answer this is (its user typed what it echoes)
+    # Who the mentions in this version's content would notify under the allowed_mentions it was
+    # sent with (Discord notifies on a new message only, but an edit's body says what the bot allowed).
+    pings: frozenset[int] = frozenset()
 
     @property
     def text(self) -> str:
@@ -140,6 +143,7 @@ class Channel:
     type: int = 0  # 0 text, 11 public thread
     parent_id: int | None = None
     threads_allowed: bool = True  # False: the bot lacks Create Public Threads here
+    can_send: bool = True  # False: the bot lacks Send Messages (in Threads) here: posts get a 403
     messages: list[int] = field(default_factory=list)
     owner_id: int | None = None
     auto_archive_duration: int = 1440
@@ -843,13 +847,14 @@ class FakeDiscord:
                      interaction: Interaction | None = None, flags: int = 0, type_: int = 0) -> Message:
         now = time.time()
         content = body.get("content") or ""
+        pinged = self._pings(content, body.get("allowed_mentions"))
         m = Message(
             id=self.ids.next(), channel_id=channel_id, author=self.bot.user(), created=now,
             versions=[Version(now, content, _embeds(body), list(body.get("components") or []), flags, source,
-                              interaction.id if interaction else None)],
+                              interaction.id if interaction else None, pinged)],
             ephemeral_to=ephemeral_to, interaction_id=interaction.id if interaction else None,
             webhook_id=self.application_id if interaction else None, type=type_,
-            pinged=self._pings(content, body.get("allowed_mentions")),
+            pinged=pinged,
         )
         self.messages[m.id] = m
         ch = self.channels.get(channel_id)
@@ -869,7 +874,9 @@ class FakeDiscord:
         embeds = v.embeds if "embeds" not in body else _embeds(body)
         components = v.components if "components" not in body else list(body["components"] or [])
         flags = v.flags & ~P.LOADING
-        m.versions.append(Version(time.time(), content, embeds, components, flags, source, by.id if by else None))
+        pings = self._pings(content, body.get("allowed_mentions")) if "content" in body else frozenset()
+        m.versions.append(Version(time.time(), content, embeds, components, flags, source, by.id if by else None,
+                                  pings))
         if not m.ephemeral:
             self._dispatch("MESSAGE_UPDATE", self.message_payload(m, gateway=True))
         self._wake(("message", m.id))
@@ -891,9 +898,29 @@ class FakeDiscord:
             raise HTTPError(400, 50035, "Invalid Form Body", {"problems": problems})
 
     # ==== interactions (sent by scripted users) ====================================================
+    def add_dm(self, user_id: int) -> Channel:
+        """The direct-message channel between a person and the bot (interactions from it carry no
+        guild, as Discord's do when a command is used in the bot's DMs)."""
+        for ch in self.channels.values():
+            if ch.type == 1 and ch.owner_id == user_id:
+                return ch
+        ch = Channel(self.ids.next(), "dm", type=1, owner_id=user_id)
+        self.channels[ch.id] = ch
+        return ch
+
     def interaction_payload(self, i: Interaction) -> dict[str, Any]:
         member = self.members[i.user_id]
         ch = self.channels[i.channel_id]
+        if ch.type == 1:
+            return {
+                "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
+                "version": 1, "channel_id": str(ch.id),
+                "channel": {"id": str(ch.id), "type": 1, "recipients": [member.user()], "flags": 0,
+                            "last_message_id": None},
+                "user": member.user(), "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-GB",
+                "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 1,
+                "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
+            }
         out: dict[str, Any] = {
             "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
             "version": 1, "guild_id": str(self.guild_id), "channel_id": str(ch.id),
@@ -1237,6 +1264,8 @@ class FakeDiscord:
 
     async def _h_create_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         ch = self._channel(params)
+        if not ch.can_send:
+            raise HTTPError(403, 50013, "Missing Permissions")
         files = body.pop("_files", None) or []
         self._check_body(body, creating=True)
         self._check_files(body, files)

@@ -131,7 +131,12 @@ def misbehave():
     elif MODE == "hang":
         import time
         time.sleep(60)
-    # "timeout": say nothing this time
+    elif MODE == "timeout":
+        # Stall past the deadline, then answer: the late answer must be dropped, not taken as the
+        # answer to the next query (which would play a card of the abandoned hand: a second bad card).
+        import time
+        time.sleep(0.4)  # the deadline is 0.3 s; the next query's ends at least 0.6 s after this one's
+        answer(min(legal(), key=lambda c: FACES.index(c[0])))
     return True
 
 for line in sys.stdin:

@@ -321,6 +321,47 @@ async def test_a_misbehaving_program_gets_minus_100_and_the_game_goes_on(rt_prog
     await until(lambda: not alive(pid), clock, seconds=5)
 
 
+# Plays the lowest legal card, but stalls past the deadline once (its first query), then answers.
+STALLER = (
+    "import sys, time\nhand, trick, stalled = [], [], False\n"
+    "for line in sys.stdin:\n"
+    "    p = line.strip().split('|')\n"
+    "    if len(p) < 5: continue\n"
+    "    k, key, d = p[1], p[2], p[3:-2]\n"
+    "    if key == 'cards': hand = d[0].split()\n"
+    "    elif key == 'start trick': trick = []\n"
+    "    elif key == 'played':\n"
+    "        trick.append(d[1])\n"
+    "        if d[0] == sys.argv[1] and d[1] in hand: hand.remove(d[1])\n"
+    "    elif k == 'QUERY':\n"
+    "        if not stalled:\n"
+    "            stalled = True\n"
+    "            time.sleep(3.0)\n"
+    "        same = [c for c in hand if trick and c[1] == trick[0][1]]\n"
+    "        pick = min(same or hand, key=lambda c: '23456789TJQKA'.index(c[0]))\n"
+    "        print('|RESPONSE|card|' + pick + '|END|', flush=True)\n"
+)
+
+
+async def test_a_program_that_stalls_once_plays_one_bad_card_not_several(rt_programs, clock, tmp_path):
+    # Issue 13 item 8: its late answer belongs to the query that timed out and is dropped; taken as
+    # the next query's answer it would be a card of the abandoned hand, a bad card again, and so on.
+    path = tmp_path / "staller.py"
+    path.write_text(STALLER)
+    # A 2 s deadline, a 3 s stall: the late answer lands a second before the next query's deadline,
+    # and a loaded machine still answers every other query in time.
+    rt = rt_programs({"staller": f"{PY} {shlex.quote(str(path))}"}, timeout=2.0)
+    t = await tricks_table(rt, "staller")
+    await rt.start(t.id, HOST)
+    drv = rt._live[t.id].programs
+    assert drv is not None
+    await until(lambda: t.phase == Phase.FINISHED, clock, host_plays=rt, table=t)
+    assert [e.code for e in t.log if e.code.startswith("bad")] == ["bad (timeout)"]
+    assert t.state.bad_cards == [0, 1, 0, 0] and t.seats[1].program == "staller"  # never retired
+    assert drv.seats[1].player.late == 1
+    assert sum(1 for e in t.log if e.seat == 1 and e.code.startswith("play")) > 13
+
+
 async def test_a_slow_program_never_holds_the_table_lock(rt_programs, clock, tmp_path):
     slow = tmp_path / "slow.py"
     source = (ROOT / "clients" / "python_client.py").read_text()

@@ -185,13 +185,39 @@ async def test_blank_lines_are_ignored_and_lines_after_the_answer_are_dropped():
         assert (await p.ask()).line == "|RESPONSE|card|QH|END|"  # not "chatter"
 
 
-async def test_a_silent_program_times_out_and_can_answer_the_next_query():
-    body = "if n > 1:\n    " + ANSWER
+async def test_a_silent_program_times_out_and_its_next_line_belongs_to_the_timed_out_query():
+    # It never answers query 1: the line it prints for query 2 is taken as query 1's late answer
+    # and dropped (RULES.md §2: the protocol cannot tell the two apart), so query 2 times out too.
+    body = "if n > 1:\n    print(f'|RESPONSE|card|{n}S|END|', flush=True)"
     async with ProgramPlayer(answering(body), "Ann", timeout=0.3) as p:
         assert await p.ask() == Answer(None, TIMEOUT)
         assert p.dead is None
+        assert await p.ask() == Answer(None, TIMEOUT)
+        assert p.late == 1
+
+
+async def test_a_late_answer_is_dropped_and_never_answers_the_next_query():
+    # Stalls once (query 1 answered after its deadline), then answers every query at once: only
+    # query 1 is lost, each later query gets its own answer, not the one before it.
+    body = ("if n == 1:\n    time.sleep(0.6)\n"
+            "print(f'|RESPONSE|card|{n + 1}S|END|', flush=True)")
+    async with ProgramPlayer(answering(body), "Ann", timeout=0.3) as p:
+        assert await p.ask() == Answer(None, TIMEOUT)
         p.timeout = 5
-        assert await p.ask() == Answer("|RESPONSE|card|QH|END|")
+        for n in (2, 3, 4, 5):
+            assert await p.ask() == Answer(f"|RESPONSE|card|{n + 1}S|END|")
+        assert p.late == 1 and p.owed == 0
+
+
+async def test_a_query_given_up_by_its_caller_owns_the_next_line_too():
+    body = "time.sleep(0.3)\nprint(f'|RESPONSE|card|{n + 1}S|END|', flush=True)"
+    async with ProgramPlayer(answering(body), "Ann", timeout=5) as p:
+        task = asyncio.ensure_future(p.ask())
+        await asyncio.sleep(0.1)
+        task.cancel()  # the table moved on (the runtime cancels a query whose version is stale)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert await p.ask() == Answer("|RESPONSE|card|3S|END|")
 
 
 async def test_a_program_that_exits_is_dead():

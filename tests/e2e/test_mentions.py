@@ -1,0 +1,51 @@
+"""Issue 14 items 9 and 10 through the real bot and the fake Discord: no message pings anyone by
+accident (the bot-wide default is no pings; only turn notices opt in, for exactly whom they mean),
+and slash commands from a DM are refused once, without an error."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from tests.e2e.conftest import World
+from tests.fakediscord.play import open_table, play_seat
+
+
+async def test_a_hand_view_edit_that_names_players_pings_nobody(w: World) -> None:
+    # A display name that holds a mention: Ali's name shows in Bob's hand view ("waiting for ...").
+    w.fd.members[w.ali.id].name = f"Ali <@{w.bob.id}> <@{w.stranger.id}>"
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(1)),
+                         play_seat(w.bob, table_message, rng=random.Random(2)))
+    await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    named = [v for m in w.fd.messages.values() for v in m.versions if f"<@{w.bob.id}>" in v.content
+             and v.source != "create"]
+    assert named, "no edit named a player: the test proves nothing"
+    accidental = [(m.id, v.source, v.content[:80], sorted(v.pings)) for m in w.fd.messages.values()
+                  for v in m.versions if v.pings and "your turn" not in v.content and "press **My hand**"
+                  not in v.content]
+    assert not accidental, accidental
+    # Turn notices ping exactly the people whose turn it is: never the stranger, named or not.
+    assert not w.stranger.pings()
+    notices = [m for m in w.fd.messages.values() if m.versions[0].pings]
+    assert notices and all(m.versions[0].pings <= {w.ali.id, w.bob.id} for m in notices)
+
+
+async def test_slash_commands_are_guild_only_and_a_dm_gets_one_refusal(w: World) -> None:
+    # Issue 14 item 9.  Every command is marked for servers only, so Discord does not offer it in DMs.
+    synced = w.fd.commands.get(w.fd.guild_id) or w.fd.commands.get(None) or {}
+    assert {"game", "hand", "play", "stats", "leaderboard"} <= set(synced)
+    for name, cmd in synced.items():
+        assert cmd.get("contexts") == [0] or cmd.get("dm_permission") is False, (name, cmd)
+    # A DM interaction that arrives anyway (a client with a stale command list) gets one sentence.
+    dm = w.fd.add_dm(w.ali.id)
+    for command, options in [("game new", {"game": "hearts"}), ("game list", {}), ("hand", {}),
+                             ("play", {"cards": "QS"}), ("stats", {}), ("leaderboard", {"game": "hearts"})]:
+        reply = await w.ali.slash(command, where=dm, **options)
+        assert not reply.failed and reply.ephemeral, (command, reply.text)
+        assert "server" in reply.text and "went wrong" not in reply.text and "database" not in reply.text, \
+            (command, reply.text)
+    await w.until(lambda: all(i.done.is_set() for i in w.fd.interactions.values()), what="the answers")
+    for i in w.fd.interactions.values():
+        assert not i.followups, f"{i.label} was answered twice"
+    assert not w.runtime.tables  # nothing was opened from the DM

@@ -1,0 +1,52 @@
+"""Issue 14 item 8: the bot may not post in the table's channel.  Every turn ping and summary is
+refused with a 403; the game goes on (clicks are answered through their interactions), the host is
+told once — ephemerally, at their next interaction — which permission is missing, and the log gets
+one warning, not a traceback per message."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from tests.e2e.conftest import World
+from tests.fakediscord.play import open_table, play_seat
+
+
+class Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+async def test_a_channel_the_bot_cannot_post_in_is_reported_to_the_host_once(w: World) -> None:
+    quiet = w.fd.add_channel("quiet", threads=False)  # no thread: the table talks in the channel
+    for p in (w.ali, w.bob):
+        p.where = quiet
+    logs = Collect()
+    root = logging.getLogger()
+    root.addHandler(logs)
+    try:
+        table_message = await open_table(w.ali, [w.bob], options="target=1")
+        quiet.can_send = False  # a moderator takes Send Messages away once the table is up
+        await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(1)),
+                             play_seat(w.bob, table_message, rng=random.Random(2)))
+        await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    finally:
+        root.removeHandler(logs)
+    refused = [r for r in w.fd.requests if r.status == 403]
+    assert len(refused) >= 3, "the test needs several refused posts"
+    # One warning, no traceback, no error.
+    warned = [r for r in logs.records if r.levelno == logging.WARNING and "refused a post" in r.getMessage()]
+    assert len(warned) == 1, [r.getMessage() for r in warned]
+    assert not [r for r in logs.records if r.levelno >= logging.ERROR or r.exc_info], \
+        [r.getMessage() for r in logs.records if r.levelno >= logging.ERROR or r.exc_info]
+    # The host — and only the host — was told once, ephemerally, what is missing.
+    told = [m for m in w.fd.messages.values() if "missing the **Send Messages** permission" in m.current.content]
+    assert len(told) == 1, [m.current.content for m in told]
+    assert told[0].ephemeral_to == w.ali.id
+    assert "quiet" in told[0].current.content or f"<#{quiet.id}>" in told[0].current.content
+    w.allow("403")
