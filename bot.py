@@ -52,7 +52,7 @@ from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
-from tables.storage import DEFAULT_URL, StorageError, open_storage, parse_url
+from tables.storage import DEFAULT_URL, PostgresURL, StorageError, open_storage, parse_url
 
 log = logging.getLogger("deckhand")
 
@@ -101,10 +101,14 @@ class Config:
         if not self.database_url:
             return None
         try:
-            path = parse_url(self.database_url, HERE).path
+            url = parse_url(self.database_url, HERE)
         except StorageError:
             return None
-        return None if path == ":memory:" else Path(f"{path}.programs")
+        if isinstance(url, PostgresURL):
+            # No database file to sit beside: next to bot.py (processes sharing a machine set
+            # DECKHAND_RUNTIME_DIR each).
+            return HERE / "deckhand-programs"
+        return None if url.path == ":memory:" else Path(f"{url.path}.programs")
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:

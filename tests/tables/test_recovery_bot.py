@@ -28,6 +28,7 @@ def test_database_settings_are_read_from_the_environment():
     assert bot.load_config({"DISCORD_TOKEN": "t", "DATA_RETENTION_DAYS": "0"}).retention_days == 0
     cfg = bot.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://deckhand:pw@db:5432/deckhand"})
     assert cfg.database_url == "postgresql://deckhand:pw@db:5432/deckhand"
+    assert cfg.program_record() == bot.HERE / "deckhand-programs"  # no database file to sit beside
     for bad in ({"DATABASE_URL": "mysql://db/x"}, {"DATABASE_URL": "postgresql://db:port/x"},
                 {"DATABASE_URL": "deckhand.db"},
                 {"DATA_RETENTION_DAYS": "forever"}, {"DATA_RETENTION_DAYS": "-1"}):
