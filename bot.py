@@ -289,6 +289,9 @@ class Deckhand(commands.Bot):
                 await self.runtime.close()
             except Exception:
                 log.exception("The runtime did not close cleanly")
+            live = getattr(self.runtime.listener, "live", None)
+            if live is not None:
+                await live.close()  # pending edits of hand views: nothing to keep across a restart
         await super().close()
 
 

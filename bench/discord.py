@@ -2,7 +2,8 @@
 process, real discord.py) against the fake Discord on 127.0.0.1 (``tests/fakediscord``).
 
 Each table: two scripted people and two AIs play one hand (``target=1``).  The people think for
-``--think`` seconds (±50 %) before each move and open their hand with **My hand** or ``/hand``;
+``--think`` seconds (±50 %) before each move; they open their hand once (**My hand** or ``/hand``)
+and then click on it, since the bot keeps it current (a ping's **My hand** if it no longer can);
 the bot runs with its production defaults (AI pause 1 s, one table edit per second) unless told
 otherwise.  Discord's real rate limits apply.  It reports:
 
@@ -10,7 +11,14 @@ otherwise.  Discord's real rate limits apply.  It reports:
   the interaction callback arriving, over every interaction of the run;
 * ``rest_calls_per_hearts_hand`` — REST calls the bot made per hand of 52 plays, interaction
   callbacks excluded (the lobby, thread and summary included), and ``rest_calls_by_route``;
+* ``non_interaction_rest_calls_per_hand`` — the same without interaction-token webhooks
+  (followups and edits of hand views), i.e. what Discord's global 50/s limit counts;
 * ``max_edits_per_message_5s`` — the most edits any one message got within 5 seconds;
+* ``interactions_per_person_move`` — every interaction the people made (lobby included: ``/game
+  new``, ``join``, ``ai``, ``start``, opening a hand) divided by the moves they made (target ≤ 1.2:
+  a person who keeps their hand open plays each card with one click);
+* ``live_view_edits_per_hand`` — edits of people's hand views through their interactions' tokens
+  (not counted by Discord's global limit), per hand;
 * ``tables`` — how many were playing at once;
 * ``startup_emoji_calls`` — the application-emoji calls (list, upload, delete) of a first start
   (every card face uploaded) and of a second start with nothing changed (one list call); the
@@ -21,7 +29,7 @@ and, to explain those: ``hands``, ``seconds``, ``peak_rest_calls_per_s`` (Discor
 global limit is 50/s), ``provoked_429`` and ``problems`` (anything the fake would refuse).
 
 Targets: p99 under 25 ms with 100 tables at once; at most 120 REST calls per hand; never more
-than 5 edits to one message in 5 s.
+than 5 edits to one message in 5 s; at most 1.2 interactions per move a person makes.
 
     python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
                             [--same-process] [--global-limit 50]
@@ -55,7 +63,8 @@ from tests.fakediscord.play import open_table, play_seat  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 BOT_CPU: list[float] = []  # CPU seconds the bot process used (Linux)
-TARGETS = {"interaction_p99_ms": 25.0, "rest_calls_per_hearts_hand": 120, "max_edits_per_message_5s": 5}
+TARGETS = {"interaction_p99_ms": 25.0, "rest_calls_per_hearts_hand": 120, "max_edits_per_message_5s": 5,
+           "interactions_per_person_move": 1.2}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -102,20 +111,25 @@ async def bot_here(fd: FakeDiscord, runtime: dict[str, Any]):
 
 
 async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: float, timeout: float,
-                    stagger: float) -> None:
+                    stagger: float) -> int:
+    """One table played to its end; returns the moves its people made."""
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, stagger))  # people do not all press Start in the same second
-    table_message = await open_table(host, [guest], options="target=1")
+    views: dict[int, Any] = {}
+    table_message = await open_table(host, [guest], options="target=1", views=views)
 
-    async def person(p: Any, use: str) -> None:
+    async def person(p: Any, use: str) -> int:
         r = random.Random(rng.random())
-        # A person waits for their ping (or their own reply showing their next move), not for every
-        # table edit; after 5 s without one they look anyway.
-        await play_seat(p, table_message, rng=r, think=think * (0.5 + r.random()), timeout=timeout,
-                        open_with="mix", use=use, watch_table=False, patience=5.0)
+        # A person waits for their ping or their hand view to change, not for every table edit.
+        seat = await play_seat(p, table_message, rng=r, think=think * (0.5 + r.random()), timeout=timeout,
+                               open_with="mix", use=use, watch_table=False, patience=5.0, view=views.get(p.id))
+        if os.environ.get("BENCH_WHY_OPENED") and seat.why_opened:
+            print(f"{p.name} opened their hand: {seat.why_opened}", file=sys.stderr)
+        return seat.moves
 
-    await asyncio.gather(person(host, "components"), person(guest, "components"))
+    moves = await asyncio.gather(person(host, "components"), person(guest, "components"))
     await fd.wait_for(lambda: "— finished" in table_message.text, 10.0, "the finished table")
+    return sum(moves)
 
 
 EMOJI_ROUTE = "/applications/{application_id}/emojis"
@@ -197,6 +211,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             gc.enable()
         failures = [repr(r) for r in results if isinstance(r, BaseException)]
         calls = [r for r in fd.requests[first_request:] if not r.is_callback]
+        own = [r for r in calls if not r.route.split()[-1].startswith("/webhooks/")]
+        token_edits = fd.token_edits(since=started)
+        moves = sum(r for r in results if isinstance(r, int))
         hands = summaries(fd)
         # As Discord counts them for its global limit: interaction webhooks (followups) are exempt.
         per_second = Counter(int(r.at - started) for r in calls if not r.route.split()[-1].startswith("/webhooks/"))
@@ -210,7 +227,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "interaction_max_ms": round(max(latencies, default=float("nan")), 2),
             "slow_seconds": slow_seconds(fd, started),
             "rest_calls_per_hearts_hand": round(len(calls) / hands, 1) if hands else None,
+            "non_interaction_rest_calls_per_hand": round(len(own) / hands, 1) if hands else None,
             "max_edits_per_message_5s": edits,
+            "interactions_per_person_move": round(len(fd.interactions) / moves, 3) if moves else None,
+            "live_view_edits_per_hand": round(len(token_edits) / hands, 1) if hands else None,
+            "person_moves": moves,
             "tables": args.tables,
             "startup_emoji_calls": {"first": startup[0], "second": startup[1]},
             "hands": hands,
@@ -251,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
         "rest_calls_per_hearts_hand": (result["rest_calls_per_hearts_hand"] or 1e9)
         <= TARGETS["rest_calls_per_hearts_hand"],
         "max_edits_per_message_5s": result["max_edits_per_message_5s"] <= TARGETS["max_edits_per_message_5s"],
+        "interactions_per_person_move": (result["interactions_per_person_move"] or 1e9)
+        <= TARGETS["interactions_per_person_move"],
     }
     mark = {True: "ok", False: "MISSED"}
     print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "
@@ -263,6 +286,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{TARGETS['rest_calls_per_hearts_hand']}: {mark[ok['rest_calls_per_hearts_hand']]})")
     for route, n in result["rest_calls_by_route"].items():
         print(f"    {n:6.1f}  {route}")
+    print(f"  of which not interaction webhooks (Discord's global limit counts these) "
+          f"{result['non_interaction_rest_calls_per_hand']}")
+    print(f"interactions per move    {result['interactions_per_person_move']} (every interaction people made, lobby "
+          f"included, per move they made; target ≤ {TARGETS['interactions_per_person_move']:g}: "
+          f"{mark[ok['interactions_per_person_move']]})")
+    print(f"live hand view edits     {result['live_view_edits_per_hand']} per hand (through interaction tokens)")
     print(f"most edits of a message  {result['max_edits_per_message_5s']} in 5 s (target ≤ "
           f"{TARGETS['max_edits_per_message_5s']}: {mark[ok['max_edits_per_message_5s']]})")
     print(f"peak REST calls/s        {result['peak_rest_calls_per_s']} (Discord's default global limit: 50/s)")

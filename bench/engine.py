@@ -7,6 +7,8 @@ For every registered game it measures:
   that the game ends after its first hand (Hearts: ``{"target": 1}``).  This is the unit OpenSpiel's
   Hearts and other reference implementations count, so the figures compare directly.
 * ``full_games_per_s`` — random playouts with the default options (Hearts: to 100 points).
+* ``copy_us`` — one ``state.copy()`` (what search does per playout) of a state halfway through a
+  hand, in microseconds; ``roundtrip_us`` the ``from_dict(to_dict())`` copy it replaces.
 * ``ai_decisions_per_s`` / ``ai_ms_mean`` / ``ai_ms_p999`` / ``ai_ms_max`` — the registered AI choosing every move of
   one-hand games (only the time spent inside ``choose`` is counted).
 
@@ -144,6 +146,27 @@ def _ai_move(ai: Any, g: Game, acting: tuple[int, ...], rng: random.Random,
     return seat, a
 
 
+def halfway(game: type[Game], options: dict[str, Any], seed: int = 0) -> Game:
+    """A state halfway through a random one-hand game (what a search copies)."""
+    n = random_playout(game, options, seed)
+    g = game.create(players_for(game), options, seed)
+    rng = random.Random(seed)
+    for _ in range(n // 2):
+        acting = g.to_act()
+        seat = acting[0] if len(acting) == 1 else rng.choice(acting)
+        g.apply(seat, g.random_action(seat, rng))
+    return g
+
+
+def copy_costs(game: type[Game], options: dict[str, Any], seconds: float) -> dict[str, float]:
+    g = halfway(game, options)
+    out = {}
+    for key, fn in (("copy_us", g.copy), ("roundtrip_us", lambda: type(g).from_dict(g.to_dict()))):
+        per_s, _ = _rate(lambda _s, fn=fn: fn(), seconds / 4)
+        out[key] = 1e6 / per_s
+    return out
+
+
 def measure(name: str, seconds: float) -> dict[str, Any]:
     game = engine.get(name).game
     one = one_hand_options(game)
@@ -165,6 +188,7 @@ def measure(name: str, seconds: float) -> dict[str, Any]:
         "full_games": full,
     }
     out.update(ai_decisions(game, one, seconds))
+    out.update(copy_costs(game, one, seconds))
     return out
 
 
@@ -188,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  AI decisions/s            {r['ai_decisions_per_s']:>10,.0f}   "
               f"(mean {r['ai_ms_mean']:.3f} ms, p99.9 {r['ai_ms_p999']:.3f} ms, max {r['ai_ms_max']:.3f} ms "
               f"over {r['ai_decisions']:,})")
+        print(f"  state copy for search      {r['copy_us']:>9,.1f} µs   (to_dict/from_dict round trip "
+              f"{r['roundtrip_us']:,.1f} µs)")
     print("\nTargets (from the issues):")
     for name, r in results.items():
         if name not in TARGETS:

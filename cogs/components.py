@@ -186,6 +186,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         label: str | None = None,
         style: discord.ButtonStyle | None = None,
         emoji: discord.PartialEmoji | None = None,
+        disabled: bool = False,
     ) -> None:
         if label is None or style is None:
             try:
@@ -199,6 +200,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
             style=style or discord.ButtonStyle.secondary,
             emoji=emoji,
             custom_id=f"dh:a:{table_id}:{version}:{encode_code(code)}",
+            disabled=disabled,
         )
         super().__init__(button)
         self.table_id = table_id
@@ -406,7 +408,10 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
     if render.phase_of(table) != "running":
         return content, view
     items: list[discord.ui.Item[Any]] = []
-    if decision is not None:
+    whole = _whole_hand(seat_view, r, decision)
+    if whole is not None:
+        items = whole
+    elif decision is not None:
         if decision.pick and len(decision.cards) > MAX_OPTIONS:
             items, note = _big_pick(seat_view, r, decision)
         elif decision.pick:
@@ -424,6 +429,36 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
     for item in items:
         view.add_item(item)
     return content, view
+
+
+def _whole_hand(sv: Any, r: render.Renderer, decision: Decision | None) -> list[discord.ui.Item[Any]] | None:
+    """Every card of the hand as a button, in hand order, the ones that may not be played now
+    disabled (the view says why): for games played a card at a time (``Renderer.whole_hand``),
+    while cards are being played — on your turn, and while you wait (the same buttons light up
+    when your turn comes).  ``None`` when it does not apply (a pass, or a card not playable alone)."""
+    view = sv.view or {}
+    hand = view.get("hand") or []
+    if not r.whole_hand or view.get("phase") != "play" or not hand or len(hand) > MAX_BUTTONS:
+        return None
+    table = sv.table
+    legal: dict[str, Action] = {}
+    if decision is not None:
+        if decision.pick or any(len(a.cards) != 1 or a.args or a.kind != "play" for a in decision.actions):
+            return None
+        legal = {a.cards[0].code: a for a in decision.actions}
+    items: list[discord.ui.Item[Any]] = []
+    for code in dict.fromkeys(hand):
+        a = legal.get(code)
+        if a is not None and _fits_id(table, a.code):
+            items.append(_button(sv, r, a))
+            continue
+        try:
+            shown = Action("play", (render.card(code),))
+        except Exception:
+            return None
+        items.append(ActionButton(table.id, table.version, shown.code, r.action_label(shown, sv),
+                                  r.action_style(shown), action_emoji(shown), disabled=True))
+    return items
 
 
 def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:

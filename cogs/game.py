@@ -82,6 +82,11 @@ class GameCog(commands.Cog):
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
+        # The listener's live hand views (cogs/live.py), when it keeps any: a hand view this cog
+        # answers with is registered there and kept current through the interaction's token.
+        self.live = getattr(getattr(runtime, "listener", None), "live", None)
+        if self.live is not None and getattr(self.live, "runtime", None) is None:
+            self.live.runtime = runtime
 
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
@@ -96,15 +101,20 @@ class GameCog(commands.Cog):
             log.exception("Interaction failed: %s", _describe(interaction))
             await self._say(interaction, OOPS)
 
-    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> None:
-        """An ephemeral reply, whether or not the interaction was answered (deferred) already."""
+    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None:
+        """An ephemeral reply, whether or not the interaction was answered (deferred) already; the
+        id of the message it made, when Discord says."""
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
-            else:
-                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+                sent = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,
+                                                       **kwargs)
+                return getattr(sent, "id", None)
+            callback = await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS,
+                                                               **kwargs)
+            return getattr(callback, "message_id", None)
         except discord.HTTPException:
             log.exception("Could not reply to %s", _describe(interaction))
+            return None
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -238,7 +248,10 @@ class GameCog(commands.Cog):
         if was_running:
             await self._say(interaction, f"Welcome back — you have {where} again. Press **My hand** or use `/hand`.")
         else:
-            await self._say(interaction, f"You took {where} ({render.game_title(table)}).")
+            said = await self._say(interaction, f"You took {where} ({render.game_title(table)}). Your hand will "
+                                                "show up here when the game starts.")
+            # This answer becomes the person's live hand view once the game starts.
+            self._live(interaction, self._seat_view(table.id, interaction.user.id), lobby=True, message_id=said)
 
     @game.command(name="leave", description="Leave your table (during a game an AI takes your seat).")
     async def game_leave(self, interaction: discord.Interaction) -> None:
@@ -296,16 +309,22 @@ class GameCog(commands.Cog):
         table = self._my_table(interaction, table_id)
         listener = self.runtime.listener
         hold = getattr(listener, "hold", None)
-        # Turn pings wait until the thread exists, so the first one lands in the thread too.
+        # Turn pings wait until the thread exists, so the first one lands in the thread too — and
+        # until the host's answer (their hand, kept current) is there, so it needs no button.
         async with hold(table.id) if hold is not None else contextlib.nullcontext():
             await self.runtime.start(table.id, interaction.user.id)
             # Creating a thread is an API call that can be slow: acknowledge first.
             await interaction.response.defer(ephemeral=True, thinking=True)
             thread = await self._open_thread(interaction, table)
-        if thread is not None:
-            await self._say(interaction, f"The game is on — play in <#{thread.id}>. Press **My hand** for your cards.")
-        else:
-            await self._say(interaction, "The game is on! Press **My hand** on the table message for your cards.")
+            head = f"The game is on — play in <#{thread.id}>." if thread is not None else "The game is on!"
+            sv = self._seat_view(table.id, interaction.user.id)
+            if sv is None or sv.view is None:
+                await self._say(interaction, f"{head} Press **My hand** for your cards.")
+                return
+            content, view = hand_view(sv)
+            said = await self._say(interaction, f"{head}\n{content}", view=view)
+            view.stop()
+            self._live(interaction, sv, message_id=said)
 
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> Any:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
@@ -439,10 +458,12 @@ class GameCog(commands.Cog):
         if sv.view is None:
             raise TableError(f"The game at table `{table.id}` has not started yet.")
         content, view = hand_view(sv)
-        await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        callback = await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                           allowed_mentions=NO_PINGS)
         # discord.py gives an ephemeral view a 15-minute timeout task that keeps it alive; ours holds
         # only DynamicItems, dispatched by their ids, so let it go at once (no task per hand shown).
         view.stop()
+        self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
@@ -455,9 +476,11 @@ class GameCog(commands.Cog):
         if not text.strip():
             raise TableError("Say what to play, e.g. `QS` or `10h`.")
         events = await self.runtime.act(table.id, interaction.user.id, text.strip())
-        content, view = self._after_move(table, interaction.user.id, events)
-        await interaction.response.send_message(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        content, view, sv = self._after_move(table, interaction.user.id, events)
+        callback = await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                           allowed_mentions=NO_PINGS)
         view.stop()  # as in _hand: no 15-minute task per hand shown
+        self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @play.autocomplete("cards")
     async def play_cards_autocomplete(
@@ -497,8 +520,22 @@ class GameCog(commands.Cog):
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        if table.phase != Phase.RUNNING:
+            raise TableError("There is no game running at this table.")
+        s = table.seats[seat]
+        if not (s.away or s.left):
+            # Not away: say so (and keep the clock as it is: coming back restarts it).
+            await self._say(interaction, "You are not away — you are playing your seat already.")
+            return
         await self.runtime.back(table.id, interaction.user.id)
-        await self._say(interaction, "Welcome back — you play your seat again. Press **My hand** for your cards.")
+        # Welcome back with the hand itself, kept current from now on.
+        sv = self.runtime.seat_view(table.id, interaction.user.id)
+        content, view = hand_view(sv)
+        shown = await self._show(interaction, f"👋 Welcome back — you play your seat again.\n{content}", view)
+        self._live(interaction, sv, message_id=shown)
 
     async def _refresh(self, interaction: discord.Interaction, table_id: str) -> None:
         """The hand view redrawn in place (the Refresh button on a hand view)."""
@@ -508,6 +545,44 @@ class GameCog(commands.Cog):
             raise TableError(f"The game at table `{table.id}` has not started yet.")
         content, view = hand_view(sv)
         await interaction.response.edit_message(content=content, view=view, embed=None)
+        view.stop()
+        self._live(interaction, sv)
+
+    # ---- live hand views ---------------------------------------------------------------------
+    async def _show(self, interaction: discord.Interaction, content: str, view: discord.ui.View) -> int | None:
+        """A hand view as the answer: in place of the hand view the click came from, else new; the
+        id of the message that shows it, when known."""
+        message = _own_message(interaction)
+        if message is not None:
+            await interaction.response.edit_message(content=content, view=view, embed=None)
+            view.stop()
+            return int(message.id)
+        callback = await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                           allowed_mentions=NO_PINGS)
+        view.stop()
+        return getattr(callback, "message_id", None)
+
+    def _seat_view(self, table_id: str, user_id: int) -> Any:
+        try:
+            return self.runtime.seat_view(table_id, user_id)
+        except TableError:
+            return None
+
+    def _live(self, interaction: discord.Interaction, sv: Any, lobby: bool = False,
+              message_id: int | None = None) -> None:
+        """This interaction was answered with the person's hand view (``lobby``: with their seat in a
+        lobby, to become their hand view when the game starts): keep it current from now on.
+        ``message_id``: the message that shows it (by default the hand view the click was on)."""
+        if self.live is None or sv is None or (sv.view is None and not lobby):
+            return
+        if message_id is None:
+            own = _own_message(interaction)
+            message_id = int(own.id) if own is not None else None
+        try:
+            self.live.opened(interaction, sv.table.id, interaction.user.id, sv if sv.view is not None else None,
+                             message_id=message_id)
+        except Exception:
+            log.exception("Could not keep a hand view current: %s", _describe(interaction))
 
     async def on_action_button(
         self, interaction: discord.Interaction, table_id: str, version: int, code: str
@@ -631,16 +706,34 @@ class GameCog(commands.Cog):
 
     async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
         table = self._table(interaction, table_id)
-        events = await self.runtime.act(table.id, interaction.user.id, action, version=version)
-        content, view = self._after_move(table, interaction.user.id, events)
+        try:
+            events = await self.runtime.act(table.id, interaction.user.id, action, version=version)
+        except TableError as e:
+            own = _own_message(interaction)
+            if e.code != "stale" or own is None or self.live is None \
+                    or not self.live.shows(table.id, interaction.user.id, int(own.id)) \
+                    or _moved_since(table, interaction.user.id, version):
+                raise  # (a second click on the same view: the first one's answer stays as it is)
+            # A click on the live view just before it was redrawn (a card dealt, a turn taken by the
+            # clock): it shows the hand as it is now, in place, and stays live.
+            sv = self.runtime.seat_view(table.id, interaction.user.id)
+            content, view = hand_view(sv)
+            await self._show(interaction, f"⚠️ That changed just before your click — here is your hand now.\n"
+                                          f"{content}", view)
+            self._live(interaction, sv)
+            return
+        content, view, sv = self._after_move(table, interaction.user.id, events)
         # The hand view the click came from becomes the fresh one (it is this user's ephemeral message).
         await interaction.response.edit_message(content=content, view=view, embed=None)
+        view.stop()
+        self._live(interaction, sv)  # what it shows is that seat view, whatever happened since
 
-    def _after_move(self, table: Table, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View]:
+    def _after_move(self, table: Table, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View, Any]:
+        """The hand view after a move, headed by what the move did, and the seat view it shows."""
         sv = self.runtime.seat_view(table.id, user_id)
         content, view = hand_view(sv)
         ack = renderers.renderer_for(table.game).ack(table, sv.seat, events)
-        return f"✅ {ack}\n{content}", view
+        return f"✅ {ack}\n{content}", view, sv
 
 
 # ==== autocomplete (pure) ========================================================================
@@ -788,6 +881,27 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
 
 def _round_numbers(low: int | None, high: int | None) -> list[int]:
     return [n for n in (25, 50, 100) if (low is None or n >= low) and (high is None or n <= high)]
+
+
+def _moved_since(table: Table, user_id: int, version: int) -> bool:
+    """Whether the person made a move of their own after ``version`` (a double click)."""
+    seat = table.seat_of(user_id)
+    for e in reversed(table.log):
+        if e.seq <= version:
+            return False
+        if e.seat == seat and not e.auto:
+            return True
+    return False
+
+
+def _own_message(interaction: discord.Interaction) -> Any:
+    """The ephemeral message (a hand view) a component interaction came from, else ``None`` (a
+    command, or a button on a public message)."""
+    message = getattr(interaction, "message", None)
+    if message is None or getattr(interaction, "type", None) == discord.InteractionType.application_command:
+        return None
+    flags = getattr(message, "flags", None)
+    return message if getattr(flags, "ephemeral", False) else None
 
 
 def _describe(interaction: discord.Interaction) -> str:

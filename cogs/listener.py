@@ -12,17 +12,22 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from cogs import render, renderers
-from cogs.components import table_view
+from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
+from cogs.live import LiveViews
 from engine.core import Event
 from tables.table import Table
 
 log = logging.getLogger(__name__)
+
+MISSES_TO_AWAY = 3  # as the runtime counts them (tables.runtime.MISSES_TO_AWAY)
+NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
 
 NO_PINGS = discord.AllowedMentions.none()  # also the bot-wide default (bot.py)
 USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
@@ -108,11 +113,28 @@ class _Unlimited:
         return None
 
 
+@dataclass
+class _Watch:
+    """What the listener saw of a table at its last redraw, to tell what happened since: moves the
+    clock made, missed turns, a seat the AI took over.  Lost on a restart (nothing is announced
+    twice: a fresh watch starts from the table as it is)."""
+
+    log_len: int
+    last_event: Event | None
+    away: dict[int, bool] = field(default_factory=dict)
+    missed: dict[int, int] = field(default_factory=dict)
+    # (event the line belongs to, its text, whether it replaces the event's own line)
+    notes: list[tuple[Event | None, str, bool]] = field(default_factory=list)
+
+
 class DiscordListener:
     """The runtime's ``Listener``, backed by a discord.py client."""
 
-    def __init__(self, bot: Any, budget: RestBudget | None = None) -> None:
+    def __init__(self, bot: Any, budget: RestBudget | None = None, live: LiveViews | None = None) -> None:
         self.bot = bot
+        # The hand views people opened, kept current through their interactions' tokens.
+        self.live = live if live is not None else LiveViews(getattr(bot, "runtime", None))
+        self._watches: dict[str, _Watch] = {}
         # The bot passes the real budget; without one (tests with light fakes) nothing waits.
         self.budget = budget if budget is not None else _Unlimited()
         # The last turn notice per table, deleted when the next one is posted so threads stay quiet.
@@ -160,12 +182,25 @@ class DiscordListener:
 
     # ---- Listener ---------------------------------------------------------------------------
     async def redraw(self, table: Table) -> None:
+        news: list[tuple[str, int]] = []
+        try:
+            news = self._watch(table)
+            # Token edits do not wait for the bot's REST budget: Discord does not count them.
+            self.live.changed(table)
+        except Exception:
+            log.exception("Could not follow the changes of table %s", table.id)
         try:
             await self._redraw(table)
         except discord.Forbidden as e:
             self._forbidden(table, e)
         except Exception:
             log.exception("Could not redraw table %s", table.id)
+        for kind, seat in news:
+            try:
+                await self._wait_gate(table.id)
+                await self._seat_notice(table, kind, seat)
+            except Exception:
+                log.exception("Could not tell seat %d of table %s about its missed turns", seat, table.id)
 
     async def turn(self, table: Table, seats: Sequence[int]) -> None:
         try:
@@ -248,7 +283,9 @@ class DiscordListener:
         if channel is None:
             return
         await self.budget.take()  # before rendering: the table may have moved on while waiting
-        rendered = renderers.table_message(table)
+        watch = self._watches.get(table.id)
+        with render.clock_notes(watch.notes if watch is not None else ()):
+            rendered = renderers.table_message(table)
         view = table_view(table)
         try:
             await channel.get_partial_message(table.message_id).edit(
@@ -273,6 +310,11 @@ class DiscordListener:
 
         if not due():
             return
+        # A person whose hand view is live sees their turn there (edited now); the others get a
+        # My hand button on the ping itself, which opens a fresh live view in the thread.
+        pinged = due()
+        shown = await asyncio.gather(*(self.live.push(table, table.seats[s].user_id) for s in pinged))
+        live = dict(zip(pinged, shown, strict=True))
         async with self._lock(table.id):
             await self._drop_notice(table.id)
             where = self.where(table)
@@ -282,10 +324,102 @@ class DiscordListener:
             people = due()
             if not people:
                 return
+            button = not all(live.get(s, False) for s in people)
             ids = [table.seats[s].user_id for s in people]
-            self._notices[table.id] = await where.send(
-                renderers.turn_notice(table, people), allowed_mentions=pings_for(ids)
-            )
+            text = renderers.turn_notice(table, people, live=not button)
+            if button:
+                self._notices[table.id] = await where.send(text, view=_buttons(table.id, "hand"),
+                                                           allowed_mentions=pings_for(ids))
+            else:
+                self._notices[table.id] = await where.send(text, allowed_mentions=pings_for(ids))
+
+    # ---- missed turns and moves made by the clock ------------------------------------------------
+    def _watch(self, table: Table) -> list[tuple[str, int]]:
+        """Compare the table with what the last redraw saw: a line on the table for every move the
+        clock made for a person, and the seats to warn (second missed turn in a row) or to tell that
+        the AI plays for them now (third).  Only public facts are used: who moved, that the clock
+        ran out, and the public events of the move."""
+        seats = table.seats
+        w = self._watches.get(table.id)
+        if w is None or len(table.log) < w.log_len:
+            self._watches[table.id] = _Watch(len(table.log), table.recent[-1] if table.recent else None,
+                                             {i: s.away for i, s in enumerate(seats)},
+                                             {i: s.missed for i, s in enumerate(seats)})
+            return []
+        new_log = table.log[w.log_len:]
+        events = _events_after(table.recent, w.last_event)
+        w.log_len = len(table.log)
+        w.last_event = table.recent[-1] if table.recent else None
+        used: set[int] = set()
+        news: list[tuple[str, int]] = []
+        for i, s in enumerate(seats):
+            if s.is_ai or s.user_id is None:
+                continue
+            was_away, missed_before = w.away.get(i, False), w.missed.get(i, 0)
+            w.away[i], w.missed[i] = s.away, s.missed
+            if was_away:
+                continue  # the AI plays for them: its moves are nothing special
+            timed = [e for e in new_log if e.seat == i and e.auto]
+            if s.away and not s.left:
+                timed = timed[:max(1, s.missed - missed_before)]  # the AI's moves once it took over
+            for e in timed:
+                w.notes.append(self._clock_note(table, i, e.code, events, used))
+            if s.away and not s.left and s.missed >= MISSES_TO_AWAY:
+                news.append(("away", i))
+            elif not s.away and s.missed == MISSES_TO_AWAY - 1 and missed_before < s.missed:
+                if not self.live.alive(table.id, s.user_id):
+                    news.append(("warn", i))  # a live view shows the warning itself
+        del w.notes[:-NOTES_KEPT]
+        return news
+
+    def _clock_note(self, table: Table, seat: int, code: str, events: Sequence[Event],
+                    used: set[int]) -> tuple[Event | None, str, bool]:
+        """The table's line for a move the clock made: the public event of that move, reworded
+        ("Ali's time ran out — played 4♣."), or a plain line after the newest event when the move
+        showed nothing (a pass chosen in secret)."""
+        name = render.seat_name(table, seat)
+        codes = set(code.split()[1:])
+        pick = None
+        for n, e in enumerate(events):
+            if n in used or e.seat != seat or e.to is not None:
+                continue
+            shown = {getattr(x, "code", str(x)) for x in e.data}
+            if codes and codes <= shown:
+                pick = n
+                break
+        if pick is None:
+            pick = next((n for n, e in enumerate(events) if n not in used and e.seat == seat and e.to is None
+                         and not any(hasattr(x, "code") for x in e.data)), None)
+        if pick is not None:
+            used.add(pick)
+            text = renderers.event_text(table, events[pick])
+            if text:
+                rest = text[len(name) + 1:] if text.startswith(name + " ") else text
+                return events[pick], f"⏰ {name}'s time ran out — {rest}", True
+        return (events[-1] if events else None), f"⏰ {name}'s time ran out — a safe move was made for them.", False
+
+    async def _seat_notice(self, table: Table, kind: str, seat: int) -> None:
+        """The second missed turn in a row: a warning; the third: the AI plays the seat now, and
+        how to come back.  One short ping each, in the table's thread."""
+        s = table.seats[seat]
+        if s.user_id is None or table.phase != "running":
+            return
+        where = self.where(table)
+        if where is None:
+            return
+        await self.budget.take()
+        if kind == "away":
+            if not (s.away and not s.left):
+                return
+            text = (f"<@{s.user_id}>, you missed {MISSES_TO_AWAY} turns in a row, so the AI is playing your "
+                    "seat now. Press **I'm back** (here or on the table message) or use `/hand` to play again.")
+            await where.send(text, view=_buttons(table.id, "back"), allowed_mentions=pings_for([s.user_id]))
+        else:
+            if s.away or s.missed != MISSES_TO_AWAY - 1:
+                return
+            text = (f"<@{s.user_id}>, your time ran out {s.missed} turns in a row — if it runs out once more, "
+                    "the AI plays your seat until you press **I'm back**.")
+            await where.send(text, view=_buttons(table.id, "hand"), allowed_mentions=pings_for([s.user_id]))
 
     async def _summary(self, table: Table, events: Sequence[Event]) -> None:
         rendered = renderers.summary(table, [e for e in events if e.to is None])
@@ -294,6 +428,7 @@ class DiscordListener:
             async with self._lock(table.id):
                 await self._drop_notice(table.id)
             self._locks.pop(table.id, None)
+            self._watches.pop(table.id, None)
         if rendered is None:
             return
         where = self.where(table)
@@ -314,3 +449,23 @@ class DiscordListener:
             await old.delete()
         except discord.HTTPException:
             pass  # already gone, or no permission: a stale ping is harmless
+
+
+def _buttons(table_id: str, *acts: str) -> discord.ui.View:
+    """Table buttons for a ping (My hand, I'm back): they carry only the table id, and answer
+    whoever presses them about their own seat."""
+    view = discord.ui.View(timeout=None)
+    for act in acts:
+        view.add_item(TableButton(act, table_id))
+    view.stop()  # dispatched by their ids (DynamicItem): nothing to keep per message
+    return view
+
+
+def _events_after(recent: Sequence[Event], last: Event | None) -> list[Event]:
+    """The public events newer than ``last`` (all of them when it has scrolled out)."""
+    if last is None:
+        return list(recent)
+    for n in range(len(recent) - 1, -1, -1):
+        if recent[n] is last:
+            return list(recent[n + 1:])
+    return list(recent)

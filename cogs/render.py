@@ -14,7 +14,9 @@ view's controls read and group (:meth:`Renderer.action_label`, :meth:`Renderer.a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +24,7 @@ import discord
 
 from cogs.emoji import card_markup
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import TABLE, Action, Decision, Event
+from engine.core import TABLE, Action, Decision, Event, IllegalAction
 from tables.live import SeatView
 from tables.table import Table
 
@@ -175,12 +177,58 @@ def _public_events(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.to is None]
 
 
+# Lines the Discord listener adds to a table's recent events: moves the clock made for someone
+# ("Ali's time ran out — played 4♣."), as (event, text, replaces the event's own line).  Set around
+# one render (:func:`clock_notes`) so the renderers stay functions of what they are given.
+_NOTES: ContextVar[Sequence[tuple[Event | None, str, bool]]] = ContextVar("clock_notes", default=())
+
+
+@contextlib.contextmanager
+def clock_notes(notes: Sequence[tuple[Event | None, str, bool]]) -> Iterator[None]:
+    token = _NOTES.set(tuple(notes))
+    try:
+        yield
+    finally:
+        _NOTES.reset(token)
+
+
+def noted(events: Sequence[Event], texts: Sequence[str | None]) -> list[str]:
+    """The lines of ``events`` (``texts``, one per event) with the clock notes of those events in
+    place (a note belongs to the newest occurrence of its event)."""
+    notes = _NOTES.get()
+    if not notes:
+        return [t for t in texts if t]
+    where: dict[int, int] = {}
+    for n, e in enumerate(events):
+        where[id(e)] = n  # the newest occurrence wins
+    replace: dict[int, str] = {}
+    after: dict[int, list[str]] = {}
+    for e, text, replaces in notes:
+        n = where.get(id(e)) if e is not None else None
+        if n is None or events[n] is not e:
+            continue
+        if replaces:
+            replace[n] = text
+        else:
+            after.setdefault(n, []).append(text)
+    out: list[str] = []
+    for n, t in enumerate(texts):
+        t = replace.get(n, t)
+        if t:
+            out.append(t)
+        out.extend(after.get(n, ()))
+    return out
+
+
 # ---- the generic renderer -------------------------------------------------------------------
 class Renderer:
     """Works for any game from what every engine provides (seats, scores, turn, public events);
     a game's own renderer overrides the parts it can say better."""
 
     lowest_wins = False
+    #: Show every card of the hand as a button while cards are played one at a time, the ones that
+    #: may not be played now disabled (Hearts, Tricks); else only the legal actions.
+    whole_hand = False
     #: Public events that start a new deal: recent lines never reach back past the last one.
     new_round_events: frozenset[str] = frozenset({"deal"})
     #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the
@@ -257,7 +305,8 @@ class Renderer:
         return "\n".join(lines)
 
     def recent_lines(self, table: Table) -> list[str]:
-        out = [s for s in (self.event_text(table, e) for e in self.current_events(table)) if s]
+        events = self.current_events(table)
+        out = noted(events, [self.event_text(table, e) for e in events])
         return out[-RECENT_LINES:]
 
     def current_events(self, table: Table) -> list[Event]:
@@ -340,11 +389,16 @@ class Renderer:
         return self.event_text(table, event)
 
     # -- public: turn notice --
-    def turn_notice(self, table: Table, seats: Sequence[int]) -> str:
+    def turn_notice(self, table: Table, seats: Sequence[int], live: bool = False) -> str:
+        """The ping: ``live`` when everyone pinged has a hand view that is kept current (it shows the
+        turn already); otherwise the ping carries a **My hand** button."""
         mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in seats if table.seats[s].user_id is not None)
         deadline = self.deadline_of(table, seats)
         tail = f" ({when(deadline)})" if deadline else ""
-        return f"{mentions}, your turn — press **My hand**{tail}"
+        return f"{mentions}, {self.turn_what(table, seats, live)}{tail}"
+
+    def turn_what(self, table: Any, seats: Sequence[int], live: bool) -> str:
+        return "your turn — your hand view is up to date" if live else "your turn — press **My hand** below"
 
     # -- private: the hand view --
     def hand_text(self, sv: SeatView) -> str:
@@ -354,8 +408,42 @@ class Renderer:
         if hand is not None:
             lines += self.hand_lines(sv, hand) if hand else ["*(no cards)*"]
         lines += self.hand_extra(sv)
+        lines += self.seat_notes(sv)
         lines.append(self.decision_line(sv))
+        if sv.decision is not None:
+            lines.append(self.restriction_line(sv))
         return "\n".join(line for line in lines if line)
+
+    def seat_notes(self, sv: SeatView) -> list[str]:
+        """Missed turns, said to the person: what the clock played for them, the warning before the
+        AI takes over, and how to come back once it has."""
+        table, seat = sv.table, sv.seat
+        if not 0 <= seat < len(table.seats) or phase_of(table) != "running":
+            return []
+        s = table.seats[seat]
+        if s.away and not getattr(s, "left", False):
+            return ["🤖 You missed 3 turns in a row, so the AI is playing your seat. Press **I'm back** "
+                    "to play again."]
+        if not s.missed:
+            return []
+        moved = next((e for e in reversed(getattr(table, "log", None) or ()) if e.seat == seat), None)
+        what = "a safe move was made for you"
+        if moved is not None and getattr(moved, "auto", False):
+            try:
+                what = f"**{self.action_label(Action.parse(moved.code), sv)}** was played for you"
+            except Exception:  # a game's own card codes: no need for the details
+                pass
+        times = "" if s.missed == 1 else f" ({s.missed} turns in a row)"
+        lines = [f"⏰ Your time ran out{times} — {what}."]
+        if s.missed >= 2:
+            lines.append("⚠️ If it runs out once more, the AI plays your seat until you press **I'm back**.")
+        return lines
+
+    def restriction_line(self, sv: SeatView) -> str:
+        """Why some of the person's cards cannot be played now, in the engine's own words (asked on
+        a copy of the state, so nothing changes): "You must follow suit (5♣ was led)."."""
+        why = restriction(sv)
+        return f"🚫 {why}" if why else ""
 
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         """The hand fanned for reading: one line per suit by default."""
@@ -448,6 +536,7 @@ def _winning_card(cards: Sequence[Card | str]) -> Card:
 
 class HeartsRenderer(Renderer):
     lowest_wins = True
+    whole_hand = True  # every card a button, the ones you may not play disabled
 
     def status_line(self, table: Table, pv: dict[str, Any]) -> str:
         hand_no = pv.get("hand_no", 0) + 1
@@ -577,6 +666,14 @@ class HeartsRenderer(Renderer):
         trick = view.get("trick") or []
         if trick:
             lines.append("On the table: " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
+        elif view.get("last_trick") and view.get("phase") == "play":
+            lt = view["last_trick"]
+            best = _winning_card([c for _, c in lt["cards"]])
+            if lt["winner"] == seat and view.get("turn") == seat:
+                lines.append(f"🏆 You won the last trick with {best.label} (+{lt['points']}) and lead.")
+            else:
+                lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {best.label} "
+                             f"(+{lt['points']}).")
         scores = view.get("scores")
         if scores and seat < len(scores):
             lines.append(f"Your score: {scores[seat]} (+{view.get('hand_points', [0] * n)[seat]} this hand)")
@@ -593,3 +690,52 @@ class HeartsRenderer(Renderer):
 
 
 GENERIC = Renderer()
+
+
+def unplayable(sv: Any) -> list[str]:
+    """Codes of the person's cards that no action of their decision uses (a card-by-card choice
+    only: a pick offers its own cards)."""
+    d, hand = sv.decision, (sv.view or {}).get("hand") or []
+    if d is None or d.pick or not d.actions or not hand or d.kind not in RESTRICTED_KINDS:
+        return []
+    if any(a.kind != d.kind and a.cards for a in d.actions):
+        return []  # cards used in several kinds of move (Siege's turn): none is "unplayable" as such
+    used = {c.code for a in d.actions for c in a.cards}
+    return [code for code in dict.fromkeys(hand) if code not in used]
+
+
+#: Decisions where a card may be unplayable for a reason worth a line (a Siege turn mixes kinds).
+RESTRICTED_KINDS = frozenset({"play", "call"})
+
+# (id of the state, version, seat, card) -> (the state, the reason): asked once per state and card,
+# the state kept with its answer so a recycled id can never hit (test tables share ids and versions).
+_WHY: dict[tuple[int, int, int, str], tuple[Any, str | None]] = {}
+
+
+def restriction(sv: Any) -> str | None:
+    """The engine's reason why the person's unplayable cards cannot be played, asked about one of
+    them on a copy of the state (the refusal it would give); ``None`` when every card is playable."""
+    cards = unplayable(sv)
+    table, d = sv.table, sv.decision
+    if not cards or table.state is None or d is None:
+        return None
+    key = (id(table.state), table.version, sv.seat, cards[0])
+    hit = _WHY.get(key)
+    if hit is not None and hit[0] is table.state:
+        return hit[1]
+    why: str | None = None
+    try:
+        state = table.state
+        copy = type(state).from_dict(state.to_dict())
+        # The game reads the code (its own cards: a Dalmuti D8 is not the 8♦); the engine's refusal,
+        # whether it comes from reading or from applying, is the reason.
+        action = copy.parse_action(sv.seat, f"{d.kind} {cards[0]}")
+        copy.apply(sv.seat, action)
+    except IllegalAction as e:
+        why = e.reason
+    except Exception:
+        why = None
+    if len(_WHY) > 512:
+        _WHY.clear()
+    _WHY[key] = (table.state, why)
+    return why

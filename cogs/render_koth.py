@@ -4,8 +4,9 @@ called card, tricks of singles and pairs, the challenge score and every player's
 The public table shows the deal's progress and the current declaration, the trump rank and suit,
 the KotH, the called card, the known defenders, the challengers' points so far and each rank; the
 hand view (ephemeral) fans 20–28 cards by effective suit with trumps first and offers declaring
-while the deal runs (a Refresh button shows the cards dealt since).  Ordering always comes from a
-:class:`~engine.koth_trump.Trump` value made from the view, never from a card alone.
+while the deal runs (the view is kept current as cards arrive; Refresh stays as a fallback).
+Ordering always comes from a :class:`~engine.koth_trump.Trump` value made from the view, never
+from a card alone.
 """
 
 from __future__ import annotations
@@ -281,22 +282,20 @@ class KothRenderer(Renderer):
             return f"Trumps: {SUIT_SYMBOLS[d[0]]}."
         return super().own_text(table, event)
 
-    def turn_notice(self, table: Table, seats: Sequence[int]) -> str:
+    def turn_what(self, table: Table, seats: Sequence[int], live: bool) -> str:
         kinds = set()
         for s in seats:
             d = table.state.decision(s) if table.state is not None else None
             if d is not None:
                 kinds.add(d.kind)
-        mentions = " ".join(f"<@{table.seats[s].user_id}>" for s in seats if table.seats[s].user_id is not None)
-        deadline = self.deadline_of(table, seats)
-        tail = f" ({when(deadline)})" if deadline else ""
-        what = {"ready": "press **My hand** and **Ready** for the next round",
-                "bury": "you are KotH: press **My hand** to bury 8 cards",
-                "call": "press **My hand** to call a card",
-                "suit": "nobody declared: press **My hand** to choose the trump suit"}
+        where = "in your hand view" if live else "with **My hand** below"
+        what = {"ready": f"press **Ready** {where} for the next round",
+                "bury": f"you are KotH: bury 8 cards {where}",
+                "call": f"call a card {where}",
+                "suit": f"nobody declared: choose the trump suit {where}"}
         if len(kinds) == 1 and next(iter(kinds)) in what:
-            return f"{mentions}, {what[next(iter(kinds))]}{tail}"
-        return f"{mentions}, your turn — press **My hand**{tail}"
+            return what[next(iter(kinds))]
+        return super().turn_what(table, seats, live)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
         events = [e for e in events if e.to is None]
@@ -370,8 +369,8 @@ class KothRenderer(Renderer):
         lines.append(f"Trump rank {rank_text(view.get('trump_rank'))} · trump suit {trumps} · your rank "
                      f"{rank_text(ranks[seat]) if seat < len(ranks) else '?'}")
         if phase in ("deal", "late"):
-            lines.append(f"🃏 {view.get('dealt', 0)}/{view.get('deal_total', 100)} cards dealt — press 🔄 Refresh "
-                         "for the new ones.")
+            lines.append(f"🃏 {view.get('dealt', 0)}/{view.get('deal_total', 100)} cards dealt — new cards show up "
+                         "here as they come.")
             lines.append(self._declaration_line(table, view).replace("from **My hand**", "with the buttons"))
         if seat == koth:
             lines.append("👑 You are the KotH." + (f" 🤝 {seat_name(table, mate)} defends with you." if mate is not None

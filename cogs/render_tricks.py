@@ -43,6 +43,7 @@ def winning_card(cards: Sequence[Any]) -> Any:
 
 
 class TricksRenderer(Renderer):
+    whole_hand = True  # every card a button, the ones you may not play disabled
     # For people the lobby suggests short games; 1000 (the default, as in the seed) is for programs.
     lobby_values = {"target": (25, 50, 100, 1000)}
 
@@ -147,7 +148,11 @@ class TricksRenderer(Renderer):
             lines.append("On the table: " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
         elif view.get("last_trick"):
             lt = view["last_trick"]
-            lines.append(f"Last trick: {labels(c for _, c in lt['cards'])} — {seat_name(table, lt['winner'])} took it.")
+            if lt["winner"] == seat and view.get("turn") == seat:
+                lines.append(f"🏆 You won the last trick ({labels(c for _, c in lt['cards'])}) and lead.")
+            else:
+                lines.append(f"Last trick: {labels(c for _, c in lt['cards'])} — "
+                             f"{seat_name(table, lt['winner'])} took it.")
         scores, won = view.get("scores") or [], view.get("hand_tricks") or []
         if seat < len(scores):
             mine = won[seat] if seat < len(won) else 0

@@ -54,5 +54,6 @@ def summary(table: Table, events: Sequence[Event]) -> Rendered | None:
     return renderer_for(table.game).summary(table, events)
 
 
-def turn_notice(table: Table, seats: Sequence[int]) -> str:
-    return renderer_for(table.game).turn_notice(table, seats)
+def turn_notice(table: Table, seats: Sequence[int], live: bool = False) -> str:
+    """The turn ping; ``live``: everyone pinged has a hand view the bot keeps current."""
+    return renderer_for(table.game).turn_notice(table, seats, live)

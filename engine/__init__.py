@@ -9,9 +9,12 @@ from engine.core import (  # noqa: F401
     IllegalAction,
     Option,
     Outcome,
+    ai_for,
     games,
     get,
+    levels,
     register,
+    register_level,
     replay,
 )
 from engine.dalmuti import Dalmuti
@@ -30,3 +33,6 @@ from engine.tricks_ai import TricksAI
 for _game, _ai in ((Dalmuti, DalmutiAI), (Hearts, HeartsAI), (KingOfTheHill, KothAI), (Siege, SiegeAI),
                    (Tricks, TricksAI)):
     register(_game, _ai)
+
+# The strong AI level searches with the registered AIs: registered after them.
+from engine import search as _search  # noqa: E402, F401

@@ -311,6 +311,20 @@ class Game(ABC):
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else ``None``."""
 
+    # ---- search ---------------------------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy of the state (search copies a state per playout).  Games override
+        this with a direct copy that costs microseconds; this default is the serialised round trip."""
+        return type(self).from_dict(self.to_dict())
+
+    def sample_world(self, seat: int, rng: random.Random) -> Game:
+        """A random full state consistent with everything ``seat`` may know — its hand, everything
+        public, its own passes, what play has shown (a seat that did not follow is void) — with the
+        cards it cannot see dealt again (like OpenSpiel's ``resample_from_infostate``).
+        ``sampled.view(seat) == state.view(seat)`` always holds; the world has a fresh seed, so its
+        later deals are unknown too.  Games that support search override it."""
+        raise NotImplementedError(f"{self.title} cannot sample worlds")
+
     def all_cards(self) -> list[Card]:
         """Every card the game holds, wherever it is (hands, tricks, piles): the conformance
         test checks that none is lost or duplicated."""
@@ -351,6 +365,34 @@ def get(name: str) -> GameEntry:
         return _REGISTRY[name]
     except KeyError:
         raise KeyError(f"Unknown game {name!r}; games: {', '.join(sorted(_REGISTRY))}.") from None
+
+
+#: AI levels beyond each game's registered AI (which is ``normal``): (game, level) -> factory.
+_LEVELS: dict[tuple[str, str], Any] = {}
+
+
+def register_level(name: str, level: str, factory: Any) -> None:
+    """Offer ``level`` for game ``name``: ``factory(playouts=None, time_left=None) -> AI``."""
+    _LEVELS[(name, level)] = factory
+
+
+def levels(name: str) -> tuple[str, ...]:
+    """The AI levels game ``name`` offers, ``normal`` first."""
+    get(name)
+    return ("normal", *sorted(lv for n, lv in _LEVELS if n == name))
+
+
+def ai_for(name: str, level: str = "normal", **budget: Any) -> AI:
+    """A computer player for game ``name`` at ``level``.  ``normal`` is the game's registered AI
+    (instant); ``strong`` searches, within ``budget``: ``playouts`` (a number) and/or ``time_left``
+    (a callable giving the seconds left: the engine never reads a clock itself).  Raises
+    ``KeyError`` naming the levels offered when the game has no such level."""
+    if level == "normal":
+        return get(name).ai()
+    factory = _LEVELS.get((name, level))
+    if factory is None:
+        raise KeyError(f"{name} has no AI level {level!r}; levels: {', '.join(levels(name))}.")
+    return factory(**budget)
 
 
 def replay(

@@ -106,6 +106,9 @@ class Hearts(Game):
         self.hand_points = [0, 0, 0, 0]
         self.scores = [0, 0, 0, 0]
         self.last_trick: tuple[int, int, tuple[tuple[int, Card], ...]] | None = None
+        # This hand's finished tricks as (leader, cards in play order): public, and what a player
+        # who watched the table remembers (who showed out of a suit, for sample_world).
+        self.history: list[tuple[int, tuple[Card, ...]]] = []
         self._legal: list[Card] | None = None
 
     @classmethod
@@ -147,6 +150,7 @@ class Hearts(Game):
         self.won = [[], [], [], []]
         self.hand_points = [0, 0, 0, 0]
         self.last_trick = None
+        self.history = []
         events.append(Event("deal", None, (self.hand_no, self.pass_dir)))
         for s in range(4):
             events.append(Event("dealt", s, tuple(self.hands[s]), s))
@@ -334,6 +338,7 @@ class Hearts(Game):
         self.hand_points[winner] += pts
         events.append(Event("trick", winner, (self.trick_no, pts, c0, c1, c2, c3)))
         self.last_trick = (winner, pts, tuple(trick))
+        self.history.append((s0, (c0, c1, c2, c3)))
         self.trick = []
         self.trick_no += 1
         self.leader = self.turn = winner
@@ -456,6 +461,7 @@ class Hearts(Game):
             "scores": list(self.scores),
             "last_trick": None if self.last_trick is None else [
                 self.last_trick[0], self.last_trick[1], [[s, c.code] for s, c in self.last_trick[2]]],
+            "history": [[lead, cs(t)] for lead, t in self.history],
         }
 
     @classmethod
@@ -483,4 +489,88 @@ class Hearts(Game):
         g.scores = list(data["scores"])
         lt = data["last_trick"]
         g.last_trick = None if lt is None else (lt[0], lt[1], tuple((s, card(c)) for s, c in lt[2]))
+        # Snapshots written before the history existed have none: sample_world then infers less.
+        g.history = [(lead, tuple(cs(t))) for lead, t in data.get("history", ())]
         return g
+
+    # ---- search -----------------------------------------------------------------------------
+    def copy(self) -> Hearts:
+        g = Hearts.__new__(Hearts)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["hands"] = [h[:] for h in self.hands]
+        d["pass_choice"] = self.pass_choice[:]
+        d["passed"] = self.passed[:]
+        d["received"] = self.received[:]
+        d["trick"] = self.trick[:]
+        d["won"] = [w[:] for w in self.won]
+        d["hand_points"] = self.hand_points[:]
+        d["scores"] = self.scores[:]
+        d["history"] = self.history[:]
+        d["_legal"] = None
+        return g
+
+    def knowledge(self, seat: int) -> tuple[list[set[Card]], list[list[Card]]]:
+        """What ``seat`` can tell about the other hands: for each seat, the cards it may still hold
+        (from the plays: a seat that did not follow is void; in classic rules a heart led before
+        hearts broke, or a heart or Q♠ thrown on the first trick, means nothing else was held), and
+        the cards it certainly holds (the ones ``seat`` passed it, not yet played)."""
+        unseen = set(DECK)
+        unseen.difference_update(self.hands[seat])
+        for pile in self.won:
+            unseen.difference_update(pile)
+        unseen.difference_update(c for _, c in self.trick)
+        may = [set(unseen) for _ in range(4)]
+        may[seat] = set(self.hands[seat])
+        hearts = {c for c in DECK if c.suit == "H"}
+        suits = {s: {c for c in DECK if c.suit == s} for s in "CDHS"}
+        broken = False
+        tricks = [(lead, t) for lead, t in self.history]
+        if self.trick:
+            tricks.append((self.trick[0][0], tuple(c for _, c in self.trick)))
+        for k, (lead, t) in enumerate(tricks):
+            led = t[0].suit
+            if self.classic and k > 0 and led == "H" and not broken:
+                may[lead] &= hearts  # a heart led before hearts broke: only hearts were held
+            for i, c in enumerate(t):
+                p = (lead + i) & 3
+                if i and c.suit != led:
+                    may[p] -= suits[led]
+                    if self.classic and k == 0 and (c.suit == "H" or c is QUEEN_SPADES):
+                        may[p] &= hearts | {QUEEN_SPADES}  # points on the first trick: nothing clean held
+                if c.suit == "H":
+                    broken = True
+        if self.phase == PLAY_PHASE and TWO_CLUBS in unseen:
+            # The 2♣ holder leads the first trick (and in McGill rules may keep 2♣ for later).
+            first = self.history[0][0] if self.history else self.leader
+            for s in range(4):
+                if s != first:
+                    may[s].discard(TWO_CLUBS)
+        sure: list[list[Card]] = [[], [], [], []]
+        if self.phase == PLAY_PHASE and self.passed[seat]:
+            to = (seat + _PASS_OFFSET[self.pass_dir]) % 4
+            sure[to] = [c for c in self.passed[seat] if c in unseen]
+        return may, sure
+
+    def sample_world(self, seat: int, rng: Any) -> Hearts:
+        """A full state ``seat`` cannot tell from this one (same view), the other hands dealt again
+        at random consistently with what ``seat`` knows (see :meth:`knowledge`); a fresh seed, so the
+        world's later deals are unknown too."""
+        from engine.worlds import deal_constrained, fresh_seed
+
+        w = self.copy()
+        w.seed = fresh_seed(self.seed, rng)
+        if self.phase == OVER:
+            return w
+        may, sure = self.knowledge(seat)
+        others = [s for s in range(4) if s != seat]
+        fixed = {c for s in others for c in sure[s]}
+        pool = sorted((c for s in others for c in self.hands[s] if c not in fixed), key=lambda c: c.index)
+        capacity = [len(self.hands[s]) - len(sure[s]) for s in others]
+        allowed = [sum(1 << i for i, s in enumerate(others) if c in may[s]) for c in pool]
+        dealt = deal_constrained(pool, allowed, capacity, rng)
+        for i, s in enumerate(others):
+            w.hands[s] = sure[s] + dealt[i]
+            if self.phase == PASS and self.pass_choice[s] is not None:
+                w.pass_choice[s] = tuple(rng.sample(w.hands[s], 3))
+        return w

@@ -26,6 +26,7 @@ _DECK: tuple[Card, ...] = ALL_CARDS[:52]
 _QS = card("QS")
 _QUEEN = 12
 _SUITS = "CDHS"
+_BY_SUIT = tuple((s, tuple(c for c in _DECK if c.suit == s)) for s in _SUITS)
 
 
 def _points(c: Card) -> int:
@@ -37,25 +38,49 @@ def _points(c: Card) -> int:
 class _Knowledge:
     """What one seat knows about the cards, computed once per decision."""
 
-    __slots__ = ("hand", "unseen", "qs_out", "qs_holder")
+    __slots__ = ("hand", "unseen", "qs_out", "qs_holder", "qs_mine", "void", "seat")
 
     def __init__(self, state: Hearts, seat: int) -> None:
+        self.seat = seat
         self.hand = state.hands[seat]
+        self.qs_mine = _QS in self.hand
         gone: set[Card] = set(self.hand)
         for pile in state.won:
             gone.update(pile)
         gone.update(c for _, c in state.trick)
         # Cards still in someone else's hand (including those this seat passed: it knows where
         # they went, but they can still be played against it).
-        self.unseen: dict[str, list[int]] = {s: [] for s in _SUITS}
-        for c in _DECK:
-            if c not in gone:
-                self.unseen[c.suit].append(c.value)
+        # One comprehension per suit: this runs in every step of every search playout.
+        self.unseen: dict[str, list[int]] = {s: [c.value for c in cs if c not in gone] for s, cs in _BY_SUIT}
         self.qs_out = _QS not in gone
         # The one card whose holder can be known: the Q♠ this seat passed away.
         self.qs_holder: int | None = None
         if self.qs_out and _QS in state.passed[seat]:
             self.qs_holder = (seat + _pass_offset(state)) % 4
+        # Suits each seat has shown out of (it did not follow): public, from this hand's tricks.
+        self.void: list[set[str]] = [set(), set(), set(), set()]
+        for lead, cs in getattr(state, "history", ()):
+            led = cs[0].suit
+            for i in (1, 2, 3):
+                if cs[i].suit != led:
+                    self.void[(lead + i) & 3].add(led)
+        if state.trick:
+            led = state.trick[0][1].suit
+            for s, c in state.trick[1:]:
+                if c.suit != led:
+                    self.void[s].add(led)
+
+    def void_among(self, suit: str, seats: object) -> bool:
+        """Whether any of ``seats`` (other than us) is known to hold no card of ``suit``."""
+        return any(suit in self.void[s] for s in seats if s != self.seat)  # type: ignore[attr-defined]
+
+    @property
+    def spade_danger(self) -> bool:
+        """Q♠ can still hurt us in spade play: out with someone else, or ours while A♠/K♠ are out
+        (leading spades then strips the low spades that shelter it)."""
+        if self.qs_out:
+            return True
+        return self.qs_mine and any(v > _QUEEN for v in self.unseen["S"])
 
     def unseen_above(self, c: Card) -> int:
         return sum(1 for v in self.unseen[c.suit] if v > c.value)
@@ -178,8 +203,13 @@ class HeartsAI(AI):
                     s += 50  # leading A♠/K♠ invites Q♠
                 else:
                     s -= 3  # low spades flush Q♠ out of its holder's hand
+            elif c.suit == "S" and k.qs_mine and k.spade_danger and c is not _QS:
+                s += 8  # our own Q♠ is still at risk: keep the low spades that shelter it
             if c is _QS:
                 s += 40
+            if k.unseen[c.suit] and k.void_among(c.suit, range(4)):
+                # Someone void will throw points on this trick: bad news if we may win it.
+                s += 10 if above == 0 else 3
             return (s, c.index)
 
         return min(legal, key=score)
@@ -227,7 +257,9 @@ class HeartsAI(AI):
                 return min(legal, key=lambda c: c.value)  # K♠ before A♠: maybe A♠ comes over it
             return highest  # Q♠ cannot land on this trick
         remaining = 3 - len(trick)
-        if pts == 0 and best.suit != "H" and len(k.unseen[best.suit]) >= 3 * remaining + 1:
+        behind = [(trick[0][0] + i) & 3 for i in range(len(trick) + 1, 4)]
+        if (pts == 0 and best.suit != "H" and len(k.unseen[best.suit]) >= 3 * remaining + 1
+                and not k.void_among(best.suit, behind)):
             return highest  # enough cards left in the suit that nobody is likely void behind us
         return min(clean or legal, key=lambda c: c.value)
 
@@ -259,7 +291,11 @@ class HeartsAI(AI):
         d = float(c.value)
         if c.suit == "H":
             d += 4  # dumping a heart gives a point away
-        if k.unseen[c.suit] and k.unseen_below(c) == 0:
+        if not k.unseen[c.suit]:
+            # Nobody else holds the suit, so nobody can lead to it: it wins a trick only when we
+            # choose to lead it.  A card that can still take someone else's lead goes first.
+            return d - 30
+        if k.unseen_below(c) == 0:
             d -= 6  # nothing left below it: it can never win a trick of this suit
         if k.suit_len(c.suit) <= 2:
             d += 3  # almost void: finishing the suit opens more discards

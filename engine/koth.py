@@ -269,6 +269,9 @@ class KingOfTheHill(Game):
         self.taken: list[list[Card]] = [[] for _ in range(PLAYERS)]
         self.points = [0] * PLAYERS
         self.last_trick: tuple[int, int, tuple[tuple[int, tuple[Card, ...]], ...]] | None = None
+        # This round's finished tricks, each as its plays [(seat, cards), ...] lead first: public,
+        # and what sample_world reads voids from.
+        self.history: list[tuple[tuple[int, tuple[Card, ...]], ...]] = []
         self.last_round: dict[str, Any] | None = None
         self.winners: list[int] = []
         self._reset_derived()
@@ -358,6 +361,7 @@ class KingOfTheHill(Game):
         self.taken = [[] for _ in range(PLAYERS)]
         self.points = [0] * PLAYERS
         self.last_trick = None
+        self.history = []
         self._reset_derived()
         events.append(Event("round", self.start, (self.round_no, rank, -1 if self.koth is None else self.koth)))
 
@@ -800,6 +804,7 @@ class KingOfTheHill(Game):
         self.points[winner] += pts
         events.append(Event("trick", winner, (self.trick_no, pts)))
         self.last_trick = (winner, pts, tuple(trick))
+        self.history.append(tuple(trick))
         self.trick = []
         self.trick_no += 1
         self.leader = winner
@@ -1042,6 +1047,7 @@ class KingOfTheHill(Game):
             "last_trick": None if lt is None else [lt[0], lt[1], plays(lt[2])],
             "last_round": None if self.last_round is None else dict(self.last_round),
             "winners": list(self.winners),
+            "history": [plays(t) for t in self.history],
         }
 
     @classmethod
@@ -1086,5 +1092,140 @@ class KingOfTheHill(Game):
         g.last_trick = None if lt is None else (lt[0], lt[1], tuple(plays(lt[2])))
         g.last_round = None if data["last_round"] is None else dict(data["last_round"])
         g.winners = list(data["winners"])
+        # Absent from snapshots written before search: sample_world then infers less.
+        g.history = [tuple(plays(t)) for t in data.get("history", ())]
         g._reset_derived()
         return g
+
+    # ---- search (see engine/worlds.py) ----------------------------------------------------------
+    def copy(self) -> KingOfTheHill:
+        g = KingOfTheHill.__new__(KingOfTheHill)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["ranks"] = self.ranks[:]
+        d["ready"] = self.ready[:]
+        d["stock"] = self.stock[:]
+        d["hands"] = [h[:] for h in self.hands]
+        d["declarations"] = self.declarations[:]
+        d["dead"] = self.dead[:]
+        d["marked"] = self.marked[:]
+        d["buried"] = self.buried[:]
+        d["trick"] = self.trick[:]
+        d["taken"] = [t[:] for t in self.taken]
+        d["points"] = self.points[:]
+        d["history"] = self.history[:]
+        d["winners"] = self.winners[:]
+        d["_tr"] = [t[:] for t in self._tr]
+        d["_pairs"] = self._pairs[:]
+        d["_legal"] = d["_legal_set"] = d["_play_decision"] = None
+        return g
+
+    def sample_world(self, seat: int, rng: Any) -> KingOfTheHill:
+        """A full state ``seat`` cannot tell from this one (same view): every card it has not seen
+        (other hands, the stock, the buried cards unless it is the KotH) dealt again at random,
+        consistently with what it knows — declared trump-rank cards stay with their declarer until
+        played (or, for the KotH, possibly buried); a seat that played fewer cards of the led suit
+        than were led holds none of it; a seat that answered a pair lead with two unpaired cards of
+        the suit holds no pair of it, nor another copy of those cards.  A fresh seed, so later deals
+        are unknown too."""
+        from engine.worlds import deal_constrained, fresh_seed
+
+        w = self.copy()
+        w.seed = fresh_seed(self.seed, rng)
+        if self.phase == OVER:
+            return w
+        order = self._order
+        others = [s for s in range(PLAYERS) if s != seat]
+        holders: list[tuple[str, int]] = [("hand", s) for s in others]
+        capacity = [len(self.hands[s]) for s in others]
+        pool: list[Card] = [c for s in others for c in self.hands[s]]
+        if self.stock:
+            holders.append(("stock", -1))
+            capacity.append(len(self.stock))
+            pool.extend(self.stock)
+        buried_hidden = bool(self.buried) and seat != self.koth and not self._finished_round_shown()
+        if buried_hidden:
+            holders.append(("buried", -1))
+            capacity.append(len(self.buried))
+            pool.extend(self.buried)
+        if not pool:
+            return w
+        pool.sort(key=lambda c: c.index)
+        hand_bit = {s: 1 << i for i, s in enumerate(others)}
+        every = (1 << len(holders)) - 1
+        void: dict[int, set[str]] = {s: set() for s in others}
+        nopair: dict[int, set[str]] = {s: set() for s in others}
+        barred: dict[int, set[Card]] = {s: set() for s in others}
+        tricks = list(self.history) + ([tuple(self.trick)] if self.trick else [])
+        for k, t in enumerate(tricks):
+            lead = t[0][1]
+            led = order[lead[0]][0]
+            for p, cs in t[1:]:
+                if p == seat:
+                    continue
+                n = sum(1 for c in cs if order[c][0] == led)
+                if n < len(lead):
+                    void[p].add(led)
+                elif len(lead) == 2 and cs[0] is not cs[1]:
+                    nopair[p].add(led)
+                    # Another copy of a card it played from the suit then or later would have made
+                    # a pair it had to play.
+                    for later in tricks[k:]:
+                        for q, qs in later:
+                            if q == p:
+                                barred[p].update(c for c in qs if order[c][0] == led)
+        # Declared cards: the declarer showed them, so holds them until played (or buried).
+        need: dict[tuple[int, Card], int] = {}
+        for s, c, n in self.declarations:
+            if s != seat:
+                need[(s, c)] = max(need.get((s, c), 0), n)
+        played_by: dict[tuple[int, Card], int] = {}
+        for t in tricks:
+            for p, cs in t:
+                for c in cs:
+                    played_by[(p, c)] = played_by.get((p, c), 0) + 1
+        forced: dict[Card, list[int]] = {}
+        for (s, c), n in need.items():
+            left = n - played_by.get((s, c), 0)
+            if left > 0:
+                mask = hand_bit[s]
+                if buried_hidden and s == self.koth:
+                    mask |= 1 << holders.index(("buried", -1))
+                forced.setdefault(c, []).extend([mask] * left)
+        allowed: list[int] = []
+        for c in pool:
+            fm = forced.get(c)
+            if fm:
+                allowed.append(fm.pop())
+                continue
+            m = every
+            suit = order[c][0]
+            for s in others:
+                if suit in void[s] or c in barred[s]:
+                    m &= ~hand_bit[s]
+            allowed.append(m)
+        ok = None
+        if any(nopair.values()):
+            seat_of = {i: s for i, (kind, s) in enumerate(holders) if kind == "hand"}
+
+            def ok(h: int, c: Card, dealt: list) -> bool:
+                s = seat_of.get(h)
+                return s is None or order[c][0] not in nopair[s] or c not in dealt
+
+        dealt = deal_constrained(pool, allowed, capacity, rng, ok)
+        for (kind, s), cs in zip(holders, dealt, strict=True):
+            if kind == "hand":
+                w.hands[s] = cs
+            elif kind == "stock":
+                rng.shuffle(cs)
+                w.stock = cs
+            else:
+                w.buried = cs
+        if seat != self.koth and self.koth is not None:
+            if self.phase == BURY:
+                w.dead = rng.sample(w.hands[self.koth], DEAD)
+                w.marked = []
+            elif self.dead:
+                w.dead = list(w.buried) if buried_hidden else w.dead
+        w._reset_derived()
+        return w

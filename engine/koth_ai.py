@@ -80,9 +80,10 @@ class KothAI(AI):
             # Cards the KotH marked (a person whose time ran out, or who went away) are buried; the
             # rest of the 8 are this AI's choice among the others.
             marked = state.marked if seat == state.koth else []
+            mult = state.options["dead_hand_multiplier"]
             if not marked:
-                return Action("bury", tuple(self.choose_bury(state.hands[seat], state.trump)))
-            rest = self.choose_bury(state.unmarked(seat), state.trump, 8 - len(marked))
+                return Action("bury", tuple(self.choose_bury(state.hands[seat], state.trump, multiplier=mult)))
+            rest = self.choose_bury(state.unmarked(seat), state.trump, 8 - len(marked), multiplier=mult)
             return Action("bury", (*marked, *rest))
         if d.kind == "call":
             return Action("call", (self.choose_call(state, seat),))
@@ -138,8 +139,10 @@ class KothAI(AI):
         return Action("suit", (), (suit,))
 
     # ---- burying ----------------------------------------------------------------------------
-    def choose_bury(self, hand: Sequence[Card], trump: Trump, count: int = 8) -> list[Card]:
-        """The ``count`` cards to bury out of ``hand``."""
+    def choose_bury(self, hand: Sequence[Card], trump: Trump, count: int = 8, multiplier: int = 2) -> list[Card]:
+        """The ``count`` cards to bury out of ``hand``.  ``multiplier`` is the table's
+        ``dead_hand_multiplier`` (default 2, the rules' default): buried points count that many
+        times for the challengers if they take the last trick, so with a bonus points stay out."""
         order = trump.table()
         plain: dict[str, list[Card]] = {s: [] for s in _PLAIN}
         trumps: list[Card] = []
@@ -168,7 +171,11 @@ class KothAI(AI):
             if _pts(c):
                 top = max(x.value for x in suit)
                 protected = top > c.value and any(x.rank == "A" for x in suit)
-                if not protected:
+                if multiplier:
+                    # The last trick often goes to a challenger, and then the bury pays them
+                    # multiplier x its points: more than an unprotected king risks in play.
+                    s -= 50 + multiplier * _pts(c)
+                elif not protected:
                     s += 25 + _pts(c)  # points we would lose to a challenger's ace
             return (s, -c.index)
 

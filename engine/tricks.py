@@ -382,3 +382,54 @@ class Tricks(Game):
         g.scores = list(data["scores"])
         g.bad_cards = list(data["bad_cards"])
         return g
+
+    # ---- search -----------------------------------------------------------------------------
+    def copy(self) -> Tricks:
+        g = Tricks.__new__(Tricks)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["hands"] = [h[:] for h in self.hands]
+        d["trick"] = self.trick[:]
+        d["history"] = self.history[:]
+        d["scores"] = self.scores[:]
+        d["bad_cards"] = self.bad_cards[:]
+        d["_legal"] = None
+        return g
+
+    def knowledge(self, seat: int) -> list[set[Card]]:
+        """For each seat, the cards it may still hold as ``seat`` can tell: unseen cards, less the
+        suits it has shown out of."""
+        unseen = set(DECK)
+        unseen.difference_update(self.hands[seat])
+        for _, _, cs in self.history:
+            unseen.difference_update(cs)
+        unseen.difference_update(c for _, c in self.trick)
+        may = [set(unseen) for _ in range(4)]
+        may[seat] = set(self.hands[seat])
+        tricks = [(lead, cs) for lead, _, cs in self.history]
+        if self.trick:
+            tricks.append((self.trick[0][0], tuple(c for _, c in self.trick)))
+        for lead, cs in tricks:
+            led = cs[0].suit
+            for i, c in enumerate(cs):
+                if i and c.suit != led:
+                    may[(lead + i) & 3] -= {x for x in DECK if x.suit == led}
+        return may
+
+    def sample_world(self, seat: int, rng: Any) -> Tricks:
+        """A full state ``seat`` cannot tell from this one (same view): the other hands dealt again
+        at random, respecting the voids shown; a fresh seed, so later deals are unknown too."""
+        from engine.worlds import deal_constrained, fresh_seed
+
+        w = self.copy()
+        w.seed = fresh_seed(self.seed, rng)
+        if self.phase == OVER:
+            return w
+        may = self.knowledge(seat)
+        others = [s for s in range(4) if s != seat]
+        pool = sorted((c for s in others for c in self.hands[s]), key=lambda c: c.index)
+        allowed = [sum(1 << i for i, s in enumerate(others) if c in may[s]) for c in pool]
+        dealt = deal_constrained(pool, allowed, [len(self.hands[s]) for s in others], rng)
+        for i, s in enumerate(others):
+            w.hands[s] = dealt[i]
+        return w

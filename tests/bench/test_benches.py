@@ -34,6 +34,7 @@ def test_engine_bench_measures_every_game() -> None:
     for game, f in figures.items():
         assert positive(f["games_per_s"]) and positive(f["ai_decisions_per_s"]), (game, f)
         assert f["ai_ms_p999"] >= f["ai_ms_mean"] > 0, (game, f)
+        assert positive(f["copy_us"]) and positive(f["roundtrip_us"]), (game, f)
     assert positive(figures["siege"]["turns_per_s"])
 
 
@@ -66,6 +67,17 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == [] and f["provoked_429"] == 0
     assert positive(f["interaction_p50_ms"]) and f["interaction_p99_ms"] >= f["interaction_p50_ms"]
     assert positive(f["rest_calls_per_hearts_hand"]) and f["max_edits_per_message_5s"] >= 1
+    # People open their hand once and click; the bot keeps their views current through tokens.
+    assert positive(f["interactions_per_person_move"]) and positive(f["live_view_edits_per_hand"])
+    assert 0 < f["non_interaction_rest_calls_per_hand"] <= f["rest_calls_per_hearts_hand"]
+
+
+def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:
+    f = run_bench("ai.py", "--hands", "4", "--playouts", "8", "--games", "hearts,tricks,koth", timeout=300)
+    for game in ("hearts", "tricks", "koth"):
+        r = f[game]
+        assert r["hands"] >= 4 and r["decisions"] > 0 and math.isfinite(r["strong_minus_normal"]), (game, r)
+        assert r["strong_ms_p99"] >= r["strong_ms_p50"] > 0, (game, r)
 
 
 def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:

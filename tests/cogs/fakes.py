@@ -35,6 +35,17 @@ def custom_ids(view: discord.ui.View | None) -> list[str]:
     return [getattr(item, "custom_id", "") for item in view.walk_children()]
 
 
+def is_disabled(item: Any) -> bool:
+    return bool(getattr(getattr(item, "item", item), "disabled", False))
+
+
+def enabled_ids(view: discord.ui.View | None) -> list[str]:
+    """The custom ids a person can use (Hearts and Tricks show unplayable cards disabled)."""
+    if view is None:
+        return []
+    return [getattr(item, "custom_id", "") for item in view.walk_children() if not is_disabled(item)]
+
+
 class World:
     """The fake server: ids, channels, and the inspector of public output."""
 
@@ -265,6 +276,7 @@ class FakeResponse:
             raise AssertionError("edit_message needs a component interaction")
         target.apply_edit(content, embed, view)
         self._i.edited.append(target)
+        self._i.original = target  # as on Discord: @original is now the message the click updated
 
 
 class FakeFollowup:

@@ -32,7 +32,7 @@ from cogs.components import (
 from cogs.render import embed_text
 from engine.core import Action
 from tests.cogs.conftest import Harness
-from tests.cogs.fakes import FakeMessage, FakeUser, custom_ids
+from tests.cogs.fakes import FakeMessage, FakeUser, custom_ids, is_disabled
 from tests.fakediscord.payloads import message_problems
 
 _NUMBER_WORDS = ("a", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -151,7 +151,7 @@ def offered_actions(msg: FakeMessage) -> dict[str, tuple[str, str | None]]:
     """Action code -> (custom id, menu value or None) for every action control on a hand view."""
     out: dict[str, tuple[str, str | None]] = {}
     for item in controls(msg):
-        if _matches(ACTION_TEMPLATE, item):
+        if _matches(ACTION_TEMPLATE, item) and not is_disabled(item):
             out[decode_code(item.custom_id.rsplit(":", 1)[1])] = (item.custom_id, None)
         elif _matches(MENU_TEMPLATE, item):
             assert len(item.options) in range(1, 26)

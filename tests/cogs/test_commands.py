@@ -14,7 +14,7 @@ import discord
 from cogs.components import TableButton, hand_view
 from engine.core import Event
 from tests.cogs.conftest import Harness
-from tests.cogs.fakes import custom_ids
+from tests.cogs.fakes import custom_ids, enabled_ids
 from tests.cogs.test_refusals import human_on_turn, pass_all, refused, snapshot
 
 
@@ -184,7 +184,12 @@ async def test_public_buttons_never_carry_cards_and_hand_controls_do(h: Harness)
     content, view = hand_view(h.runtime.seat_view(table.id, player.id))
     seat = table.seat_of(player.id)
     codes = {a.code.replace(" ", "_") for a in table.state.decision(seat).actions}
-    assert {cid.split(":")[-1] for cid in custom_ids(view)} == codes
+    enabled = enabled_ids(view)
+    disabled = [cid for cid in custom_ids(view) if cid not in enabled]
+    assert {cid.split(":")[-1] for cid in enabled} == codes
+    # Every other card of the hand is there too, disabled (the view says why).
+    hand = table.state.view(seat)["hand"]
+    assert {cid.split(":")[-1] for cid in disabled} == {f"play_{c}" for c in hand} - codes
     assert all(cid.split(":")[3] == str(table.version) for cid in custom_ids(view))
     assert isinstance(view.children[0], discord.ui.DynamicItem)
     assert TableButton("hand", table.id).custom_id == f"dh:t:hand:{table.id}"

@@ -9,13 +9,13 @@ import re
 from cogs.components import ACTION_TEMPLATE, PICK_TEMPLATE
 from engine.cards import card
 from tests.cogs.conftest import Harness
-from tests.cogs.fakes import FakeMessage, custom_ids
+from tests.cogs.fakes import FakeMessage, enabled_ids
 
 MAX_STEPS = 2000
 
 
 def _controls(msg: FakeMessage) -> list[str]:
-    return custom_ids(msg.view)
+    return enabled_ids(msg.view)  # Hearts shows the cards you may not play too, disabled
 
 
 async def _open_hand(h: Harness, user, table, use_button: bool, table_msg: FakeMessage) -> FakeMessage:

@@ -81,7 +81,7 @@ def test_the_deal_shows_progress_declarations_and_a_declare_button() -> None:
     ids = custom_ids(view)
     declares = [i.item for i in view.children if getattr(i.item, "label", "").startswith("📢 Declare")]
     assert declares and ids[-1] == f"dh:t:refresh:{t.id}" and re.fullmatch(TABLE_TEMPLATE, ids[-1])
-    assert "37/100 cards dealt" in content and "Refresh" in content
+    assert "37/100 cards dealt" in content and "new cards show up here" in content and "Refresh" not in content
     # Declared: the public table shows it, and the others only a Refresh button until they can override.
     t.recent = g.apply(ALI, g.declare_options(ALI)[0])
     text = renderers.table_message(t).text()

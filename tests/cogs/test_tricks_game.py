@@ -23,7 +23,8 @@ async def test_whole_tricks_game(h: Harness) -> None:
     assert any("End of hand 1" in m.text for m in thread.sent)
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
     assert len(summaries) == 1 and str(table.seed) in summaries[0]
-    assert len(h.world.public) > 30 and h.world.violations == []
+    # (enough public output to mean something: table edits, pings, summaries)
+    assert len(h.world.public) > 20 and h.world.violations == []
 
 
 async def test_tricks_refusals_stay_ephemeral(h: Harness) -> None:

@@ -12,7 +12,7 @@ from engine.core import Event
 from engine.tricks import Tricks
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
-from tests.cogs.fakes import custom_ids
+from tests.cogs.fakes import custom_ids, enabled_ids
 
 QS, AS, TH, TWO_C = card("QS"), card("AS"), card("TH"), card("2C")
 
@@ -71,10 +71,15 @@ def test_hand_view_buttons_follow_suit() -> None:
     seat = g.public_view()["turn"]
     sv = SeatView(t, seat, g.view(seat), g.decision(seat), None)
     content, view = hand_view(sv)
-    ids = custom_ids(view)
-    assert all(re.fullmatch(ACTION_TEMPLATE, x) for x in ids)
+    ids = enabled_ids(view)
+    assert all(re.fullmatch(ACTION_TEMPLATE, x) for x in custom_ids(view))
     assert sorted(x.rsplit(":", 1)[1].replace("_", " ") for x in ids) == sorted(a.code for a in sv.decision.actions)
     assert "On the table:" in content and "target 25" in content
+    # The cards that may not follow are there too, disabled, and the view says why.
+    hand = g.view(seat)["hand"]
+    assert len(custom_ids(view)) == len(hand)
+    if len(ids) < len(hand):
+        assert "🚫 You must follow suit" in content
     for code in g.view(seat)["hand"]:
         assert card(code).label in content
 

@@ -55,7 +55,8 @@ async def test_gateway_disconnect_and_resume_mid_game(w: World) -> None:
     # Someone acts while the bot is away: Discord keeps the event and replays it on RESUME.
     listed = await w.stranger.slash("game list")
     assert not listed.failed and table.id in listed.text
-    await w.until(lambda: table.version >= 30, what="more moves after the resume")
+    # (people play from their live hand views, which the bot edits at most once a second each)
+    await w.until(lambda: table.version >= 30, 20.0, what="more moves after the resume")
     await fd.request_reconnect()  # opcode 7: reconnect and resume
     await players
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")

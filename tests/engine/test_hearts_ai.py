@@ -306,3 +306,51 @@ def test_discards_a_high_heart_when_nobody_is_shooting() -> None:
     play(g, "AS 2S 6S 9S  AD 2D 4D 7D  KD 3D 5D 8D  KH 2H 4H 7H  QD")
     assert g.hand_points == [4, 0, 0, 0] and g.turn == 1
     assert ai_card(g, 1) is AH
+
+
+# ---- issue 18: the weaknesses the strong level's measurement found ---------------------------
+def test_does_not_lead_spades_from_under_its_own_queen() -> None:
+    deal = make_deal(
+        "2C 5C 6C 7C 9C TC JC QC KC 2D 3D TS 9H",
+        "AC QS 8S 4S 2H 3H 4H 5H 6H 8D 9D TD 7H",
+        "3C 4D 5D 6D 7D JD 2S 3S 5S 6S 7S 8H TH",
+        "4C 8C QD KD AD 9S JS KS AS JH QH KH AH",
+    )
+    g = Hearts.create(4, MCGILL, 0, deal=deal)
+    play(g, "2C AC 3C 4C")
+    assert g.turn == 1
+    # A♠ and K♠ are out: 4♠ or 8♠ would strip the cover of our own Q♠.
+    assert ai_card(g, 1).suit != "S"
+
+
+def _position(hands: list[str], trick: str, leader: int, trick_no: int) -> Hearts:
+    """A McGill position made by hand: the given hands, the current trick led by ``leader``, and
+    every other card already won by seat 0."""
+    g = Hearts.create(4, MCGILL, 0)
+    g.hands = [list(cards(h)) for h in hands]
+    played = [(leader + i) % 4 for i in range(len(trick.split()))]
+    g.trick = list(zip(played, cards(trick), strict=True))
+    held = {c for h in g.hands for c in h} | {c for _, c in g.trick}
+    g.won = [[c for c in sorted(DECK, key=lambda c: c.index) if c not in held], [], [], []]
+    g.trick_no, g.leader = trick_no, leader
+    g.turn = (leader + len(g.trick)) % 4
+    g.hearts_broken = True
+    g._legal = None
+    return g
+
+
+def test_discards_a_card_that_can_still_take_a_lead_before_one_nobody_can_lead_to() -> None:
+    # Seat 1 is void in hearts; nobody else holds a diamond, so nobody can ever lead to its K♦,
+    # while 9♣ still takes a club lead of 2♣-5♣ (held by seats 2 and 3).
+    g = _position(["6H 7H 8H", "KD 9C 2S 3S", "2C 3C 4C TH", "5C 6C 9H JH"], "5H", 0, 9)
+    assert ai_card(g, 1) is card("9C")
+
+
+def test_remembers_who_showed_out_and_ducks_when_a_void_seat_plays_behind() -> None:
+    g = _position(["6C 7C 8C 3D 4D 5D 6D 7D 8D 9D TD", "9C KC 2S 3S 4S 5S 6S 7S 8S 9S JD QD",
+                   "TC JC QC AC TS JS QS KS AS KD AD 2H", "3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"], "5C", 0, 1)
+    # Seat 3 threw 2♦ on the first club trick: it will throw a heart on this one too.
+    g.history = [(0, tuple(cards("2C 3C 4C 2D")))]
+    assert ai_card(g, 1) is card("9C")
+    g.history = []  # without that memory, plenty of clubs are out and K♣ looked safe to spend
+    assert ai_card(g, 1) is card("KC")

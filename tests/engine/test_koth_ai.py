@@ -173,11 +173,26 @@ def test_koth_choosing_the_suit_takes_its_longest():
 # ---- burying and calling ------------------------------------------------------------------------------
 def test_buries_a_short_suit_to_void_it_and_the_points_it_cannot_protect():
     hand = cards("~R 2H 2S AH KH 9H 5H 3H AS AS QS 9S 8S 7S 6S 4S KC TC 3C 9D 7D 6D 4D QC JC 8C 7C 6C")
-    chosen = AI_.choose_bury(hand, Trump("H", "2"))
+    # Without a dead-hand bonus (multiplier 0), burying points costs nothing.
+    chosen = AI_.choose_bury(hand, Trump("H", "2"), multiplier=0)
     assert len(chosen) == 8 and not Counter(chosen) - Counter(hand)
     assert {card("9D"), card("7D"), card("6D"), card("4D")} <= set(chosen)  # diamonds voided
     assert {card("KC"), card("TC")} <= set(chosen)  # clubs without the ace: its points go under
     assert not {card("~R"), card("2H"), card("2S"), card("AH"), card("AS")} & set(chosen)
+
+
+def test_keeps_points_out_of_the_bury_when_the_dead_hand_bonus_makes_it_costly():
+    hand = cards("~R 2H 2S AH KH 9H 5H 3H AS AS QS 9S 8S 7S 6S 4S KC TC 3C 9D 7D 6D 4D QC JC 8C 7C 6C")
+    for mult in (1, 2, 3):
+        chosen = AI_.choose_bury(hand, Trump("H", "2"), multiplier=mult)
+        assert len(chosen) == 8 and not Counter(chosen) - Counter(hand)
+        assert not any(c.rank in "5TK" for c in chosen), chosen  # a challenger's last trick would pay x mult
+        assert {card("9D"), card("7D"), card("6D"), card("4D")} <= set(chosen)  # still voids diamonds
+    # The AI's bury decision reads the table's multiplier.
+    g = crafted([" ".join(c.code for c in hand), "9C", "9C", "9C", "9C"], koth=0)
+    g.phase = "bury"
+    a = choose(g, 0)
+    assert a.kind == "bury" and not any(c.rank in "5TK" for c in a.cards)
 
 
 def test_calls_an_ace_it_does_not_hold():

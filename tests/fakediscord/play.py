@@ -42,6 +42,7 @@ class SeatLog:
     replies: list[Reply] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     lost: list[Reply] = field(default_factory=list)  # failed, and forgiven by ``tolerate`` (the bot died)
+    why_opened: list[str] = field(default_factory=list)  # why the hand was opened (again) each time
 
 
 class PlayError(AssertionError):
@@ -49,9 +50,12 @@ class PlayError(AssertionError):
 
 
 async def open_table(host: Person, guests: list[Person], *, game: str = "hearts", options: str | None = None,
-                     speed: str | None = None, ai: bool = True, join_by: str = "id") -> Message:
+                     speed: str | None = None, ai: bool = True, join_by: str = "id",
+                     views: dict[int, Reply] | None = None) -> Message:
     """Host opens a table, guests take seats (``/game join id:`` or the Join button), AIs fill the
-    rest, the host starts.  Returns the table message."""
+    rest, the host starts.  Returns the table message.  ``views`` (person id → reply) receives the
+    answers that become each person's hand view when the game starts (their join, the host's
+    start)."""
     kwargs = {"game": game}
     if options:
         kwargs["options"] = options
@@ -70,6 +74,8 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
             r = await g.slash("game join", id=tid)
         if r.failed or "took seat" not in r.text:
             raise PlayError(f"{g.name} could not join: {r.text!r}")
+        if views is not None:
+            views[g.id] = r
     if ai:
         r = await host.slash("game ai")
         if r.failed:
@@ -77,6 +83,8 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
     r = await host.slash("game start")
     if r.failed or "game is on" not in r.text.lower():
         raise PlayError(f"/game start failed: {r.text!r}")
+    if views is not None:
+        views[host.id] = r
     # The table message is redrawn (at most once a second) with the running game's buttons.
     await host.fd.wait_for(lambda: any(b.get("label") == "My hand" for b in table_message.buttons()), 5.0,
                            "the running table message")
@@ -97,6 +105,7 @@ async def play_seat(
     patience: float = 1.0,
     ready: Callable[[], Awaitable[Any]] | None = None,
     tolerate: Callable[[Reply], bool] | None = None,
+    view: Reply | None = None,
 ) -> SeatLog:
     """Play one seat until the game is over: open the hand, take one of the offered moves (a random
     button, or a random pick in the menu), and when there is nothing to do wait for a ping or for
@@ -107,12 +116,19 @@ async def play_seat(
     ``ready`` is awaited before every interaction the person sends (a test holds people back while
     the bot is down); a failed interaction for which ``tolerate(reply)`` is true (one the bot was
     killed before answering) goes to :attr:`SeatLog.lost` and the person looks again, instead of
-    raising :class:`PlayError`."""
+    raising :class:`PlayError`.  ``view``: a reply the bot keeps current as this person's hand view
+    (their join or start answer, see :func:`open_table`), used instead of opening the hand.
+
+    The bot keeps an opened hand view current, so the person opens it once and then only clicks on
+    it; they open it again only when a ping brings a **My hand** button (the view can no longer be
+    kept current), when it is gone, or when it stays silent although they were pinged."""
     fd = person.fd
     done = over or (lambda: is_over(fd, table_message))
     log = SeatLog(person)
     deadline = time.perf_counter() + timeout
-    view: Reply | None = None
+    idle = 0.0  # seconds the open hand view has shown nothing to do without changing
+    reopen = ""  # why the next opening happens
+    stale_after = max(4 * patience, 4.0)
     mark = 0  # the newest message id when the hand view was last drawn: later pings are news
     while not done():
         if time.perf_counter() > deadline:
@@ -143,6 +159,7 @@ async def play_seat(
                 await ready()
             view = await _open_hand(person, table_message, rng, open_with)
             log.opened += 1
+            log.why_opened.append(reopen or "first")
             log.replies.append(view)
             if view.failed and tolerate is not None and tolerate(view):
                 log.lost.append(view)
@@ -159,6 +176,9 @@ async def play_seat(
                 continue
         msg = view.message
         assert msg is not None
+        if msg.deleted:
+            view, reopen = None, "view gone"
+            continue
         if _has_controls(msg):
             if think:
                 await asyncio.sleep(think)
@@ -179,12 +199,52 @@ async def play_seat(
                 view = reply
             else:
                 log.refusals.append(reply.text)
-                view = None
+                view, reopen = None, "refused: " + reply.text[:60]
             continue
-        # Nothing to do: wait until pinged or the table moves on, then look again.
-        await _wait_for_news(person, table_message if watch_table else None, mark, done, patience)
-        view = None
+        # Nothing to do: wait until pinged, the table moves on or the hand view changes (the bot
+        # keeps it current), then look at it again.
+        seen = len(msg.versions)
+        began = time.perf_counter()
+        await _wait_for_news(person, table_message if watch_table else None, mark, done, patience, view=msg)
+        if done():
+            break
+        button = _ping_button(person, mark)
+        if button is not None:
+            # The hand view can no longer be kept current: the ping brings a fresh one.
+            mark = fd.ids.last
+            if ready is not None:
+                await ready()
+            view = await person.click(button, "My hand")
+            log.opened += 1
+            log.why_opened.append("ping button")
+            log.replies.append(view)
+            if view.failed and tolerate is not None and tolerate(view):
+                log.lost.append(view)
+                view = None
+            elif view.failed:
+                raise PlayError(f"{person.name}'s hand did not open from the ping: {view.text}")
+            continue
+        # Pings read so far are no news any more (one may be for the move just clicked: a person
+        # reacting to their view at once can be faster than the ping).
+        mark = fd.ids.last
+        if len(msg.versions) != seen or _has_controls(msg):
+            idle = 0.0
+            continue
+        idle += time.perf_counter() - began
+        if idle >= stale_after:
+            # Silent for long although the bot keeps the view current: look again (a fallback the
+            # figures count).
+            view, reopen = None, "silent"
+            idle = 0.0
     return log
+
+
+def _ping_button(person: Person, mark: int) -> Message | None:
+    """The newest ping to this person since ``mark`` that carries a **My hand** button."""
+    for m in reversed(person.pings(mark)):
+        if not m.deleted and any(b.get("label") == "My hand" for b in m.buttons()):
+            return m
+    return None
 
 
 def _controls(msg: Message) -> dict[str, list[dict[str, Any]]]:
@@ -198,8 +258,9 @@ def _controls(msg: Message) -> dict[str, list[dict[str, Any]]]:
 
 
 def _has_controls(msg: Message) -> bool:
+    """Whether the hand view offers a move now (Hearts and Tricks show unplayable cards disabled)."""
     c = _controls(msg)
-    return bool(c["a"] or c["m"] or c["s"] or c["p"])
+    return bool([b for b in c["a"] if not b.get("disabled")] or c["m"] or c["s"] or c["p"])
 
 
 async def _use_controls(person: Person, msg: Message, rng: random.Random) -> Reply:
@@ -236,18 +297,22 @@ async def _use_controls(person: Person, msg: Message, rng: random.Random) -> Rep
 
 
 async def _wait_for_news(person: Person, table_message: Message | None, mark: int, done: Callable[[], bool],
-                         patience: float = 1.0) -> None:
-    """Until a ping newer than ``mark`` or a table message edit (at most ``patience`` seconds)."""
+                         patience: float = 1.0, view: Message | None = None) -> None:
+    """Until a ping newer than ``mark``, a table message edit or a change of the hand view ``view``
+    (at most ``patience`` seconds)."""
     versions = len(table_message.versions) if table_message is not None else 0
+    mine = len(view.versions) if view is not None else 0
     end = time.perf_counter() + patience
     while not done():
         if person.pings(mark) or (table_message is not None and len(table_message.versions) != versions):
+            return
+        if view is not None and (len(view.versions) != mine or view.deleted):
             return
         left = end - time.perf_counter()
         if left <= 0:
             return
         await person.fd.news(user=person.id, message=table_message.id if table_message is not None else None,
-                             timeout=min(left, 0.25))
+                             timeout=min(left, 0.25), also=view.id if view is not None else None)
 
 
 async def _play_by_text(person: Person, table_message: Message, rng: random.Random) -> Reply | None:

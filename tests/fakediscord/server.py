@@ -15,7 +15,7 @@ What it enforces like Discord does (each breach is answered as Discord would and
 * per-route rate limits in fixed windows with Discord's headers (``X-RateLimit-*``): going over
   one is a *provoked* 429; an optional global limit;
 * message bodies within Discord's limits (2000 characters, 5 rows of 5 buttons, 25 options, ...);
-* the interaction token (followups, ``@original``) lives 15 minutes.
+* the interaction token (followups, ``@original``) lives 15 minutes (``token_lifetime``).
 
 Faults a test can inject: :meth:`fail` (HTTP 500/502/...), :meth:`rate_limit` (a 429 with proper
 headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`drop_gateway` (a disconnect the bot
@@ -398,8 +398,12 @@ class FakeDiscord:
         heartbeat_interval: float = 41.25,
         token: str = "fake-bot-token",
         guild_name: str = "Card Club",
+        token_lifetime: float = TOKEN_LIFETIME,
     ) -> None:
         self.answer_within = answer_within
+        # How long an interaction's token (followups, @original edits) lives: Discord's 15 minutes,
+        # or a few seconds in a test of what happens after it ran out.
+        self.token_lifetime = token_lifetime
         self.ratelimit_scale = ratelimit_scale
         self.global_limit = global_limit
         self.heartbeat_interval = heartbeat_interval
@@ -560,11 +564,12 @@ class FakeDiscord:
             if not w.done():
                 w.set_result(None)
 
-    async def news(self, *, user: int | None = None, message: int | None = None, timeout: float = 1.0) -> bool:
-        """Wait until ``user`` is pinged or ``message`` is edited (cheaper than :meth:`changed` when
-        hundreds of people wait at once); False on timeout."""
+    async def news(self, *, user: int | None = None, message: int | None = None, timeout: float = 1.0,
+                   also: int | None = None) -> bool:
+        """Wait until ``user`` is pinged or ``message`` (or ``also``, another message) is edited
+        (cheaper than :meth:`changed` when hundreds of people wait at once); False on timeout."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        keys = [k for k in (("user", user), ("message", message)) if k[1] is not None]
+        keys = [k for k in (("user", user), ("message", message), ("message", also)) if k[1] is not None]
         for k in keys:
             self._watchers.setdefault(k, []).append(fut)  # type: ignore[arg-type]
         try:
@@ -635,6 +640,21 @@ class FakeDiscord:
             raise ValueError(f"message {message_id} is {'gone already' if m.deleted else 'ephemeral'}")
         self._delete(m)
         return m
+
+    def dismiss(self, message_id: int, user_id: int) -> Message:
+        """A person dismisses an ephemeral message sent to them ("Dismiss message"): it is gone, and
+        editing it through its interaction's token answers 404 Unknown Message."""
+        m = self.messages[message_id]
+        if m.deleted or m.ephemeral_to != user_id:
+            raise ValueError(f"message {message_id} is not an ephemeral message of user {user_id}")
+        self._delete(m)
+        return m
+
+    def token_edits(self, *, since: float = 0.0) -> list[RequestRecord]:
+        """Edits of interaction responses made through their tokens (not counted by Discord's
+        global limit)."""
+        return [r for r in self.requests if r.at >= since and r.method == "PATCH"
+                and r.route.split()[-1].startswith("/webhooks/")]
 
     # ---- checks ----------------------------------------------------------------------------------
     def problem(self, text: str) -> None:
@@ -885,6 +905,7 @@ class FakeDiscord:
 
     def _delete(self, m: Message) -> None:
         m.deleted_at = time.time()
+        self._wake(("message", m.id))
         if not m.ephemeral:
             self._dispatch("MESSAGE_DELETE", {"id": str(m.id), "channel_id": str(m.channel_id),
                                               "guild_id": str(self.guild_id)})
@@ -1189,8 +1210,8 @@ class FakeDiscord:
         i = self._by_token.get(params["webhook_token"])
         if i is None or str(self.application_id) != params["webhook_id"]:
             raise HTTPError(404, 10015, "Unknown Webhook")
-        if time.perf_counter() - i.created > TOKEN_LIFETIME:
-            self.problem(f"interaction {i.label}: token used after 15 minutes")
+        if time.perf_counter() - i.created > self.token_lifetime:
+            self.problem(f"interaction {i.label}: token used after {self.token_lifetime:g} s (it had run out)")
             raise HTTPError(401, 50027, "Invalid Webhook Token")
         if i.callback_type is None:
             self.problem(f"interaction {i.label}: followup or edit before the interaction was answered")

@@ -73,10 +73,16 @@ class Reply:
 
     @property
     def text(self) -> str:
+        """What the answer said when it came: the version of the message this interaction made (a
+        hand view is edited later by the bot to keep it current; :attr:`message` shows it now)."""
         if self.failed:
             return "This interaction failed"
         m = self.message
-        return m.text if m is not None else ""
+        if m is None:
+            return ""
+        mine = next((v for v in m.versions if v.by == self.interaction.id
+                     and v.source in ("response", "update", "followup")), None)
+        return mine.text if mine is not None else m.text
 
     @property
     def choices(self) -> list[dict[str, Any]]:
@@ -204,6 +210,11 @@ class Person:
         i = self.fd.send_interaction(self.id, P.MESSAGE_COMPONENT, data, m.channel_id,
                                      label=f"choose {' '.join(values)}", message_id=m.id)
         return await self._wait(i)
+
+    def dismiss(self, message: Message | int) -> Message:
+        """"Dismiss message" on an ephemeral message only this person sees."""
+        m = self._usable(message)
+        return self.fd.dismiss(m.id, self.id)
 
     # ---- plumbing ------------------------------------------------------------------------------
     def _usable(self, message: Message | int) -> Message:

@@ -1,0 +1,161 @@
+"""How much stronger the ``strong`` AI level is than ``normal``, and how long it thinks.
+
+Seeded matches over the same deals: each deal is played once with ``normal`` in every seat, then
+once per seat with ``strong`` in that seat and ``normal`` in the others (every policy through every
+seat).  Per game it prints ``strong_minus_normal`` — the strong seat's result minus what ``normal``
+scored in that same seat on that same deal, averaged — with a 95% interval over deals, the number
+of hands the strong player played and its decision times (only the searched decisions).
+
+Results: Hearts points a hand (lower is better, so negative is a gain), Tricks tricks a hand,
+King of the Hill the seat's side's challenge score a round as seen from the seat (+ for
+challengers, − for defenders, higher is better).
+
+Targets (issue 18): Hearts ≤ −1.5 points a hand, Tricks ≥ +0.5 tricks a hand, King of the Hill a
+measured gain; strong decision p99 ≤ 1,000 ms on one core.
+
+    python bench/ai.py [--json] [--hands N] [--games hearts,tricks,koth] [--playouts P] [--jobs J]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import engine  # noqa: E402
+from engine.core import TABLE, Game  # noqa: E402
+from engine.search import HOOKS  # noqa: E402
+
+# One hand per game: the unit of the figures.
+OPTIONS: dict[str, dict[str, Any]] = {
+    "hearts": {"rules": "classic", "target": 1},
+    "tricks": {"target": 1},
+    "koth": {"rounds": 1, "ready_round": 0, "ready_trick": 0},
+}
+
+
+def result(name: str, start: Game, end: Game, seat: int) -> float:
+    """The seat's result for the hand, in the figure's unit."""
+    if name == "hearts":
+        return float(end.scores[seat] - start.scores[seat])
+    if name == "tricks":
+        return float(end.scores[seat] - start.scores[seat])
+    lr = end.last_round
+    s = float(lr["challenge_score"])
+    return -s if seat in lr["defenders"] else s
+
+
+def play_hand(name: str, deal_seed: int, strong_seat: int | None,
+              playouts: int | None) -> tuple[list[float], list[tuple[float, float]]]:
+    """One hand on deal ``deal_seed``; returns (every seat's result, the strong seat's decision times)."""
+    entry = engine.get(name)
+    g = entry.game.create(entry.game.min_players, OPTIONS[name], deal_seed)
+    start = g.copy()
+    normal = entry.ai()
+    strong = engine.ai_for(name, "strong", playouts=playouts) if strong_seat is not None else None
+    rng = random.Random(f"{deal_seed}/{strong_seat}")
+    times: list[tuple[float, float]] = []  # (wall, CPU) seconds of each searched decision
+    hooks = HOOKS[name]
+    while not hooks.done(start, g):
+        acting = g.to_act()
+        if TABLE in acting:
+            move = None
+            for s in acting:
+                if s != TABLE:
+                    ai = strong if s == strong_seat else normal
+                    a = ai.choose_optional(g, s, rng)
+                    if a is not None:
+                        move = (s, a)
+                        break
+            g.apply(*(move or (TABLE, g.decision(TABLE).actions[0])))
+            continue
+        s = acting[0]
+        if s == strong_seat:
+            searched = hooks.searchable(g, s)
+            t, c = time.perf_counter(), time.process_time()
+            a = strong.choose(g, s, rng)
+            if searched:
+                times.append((time.perf_counter() - t, time.process_time() - c))
+        else:
+            a = normal.choose(g, s, rng)
+        g.apply(s, a)
+    return [result(name, start, g, s) for s in range(g.players)], times
+
+
+def one_deal(args: tuple[str, int, int | None]) -> tuple[list[float], list[tuple[float, float]]]:
+    """Every seat's difference strong − normal on one deal, and the strong decision times."""
+    name, deal_seed, playouts = args
+    base, _ = play_hand(name, deal_seed, None, playouts)
+    diffs: list[float] = []
+    times: list[tuple[float, float]] = []
+    for seat in range(len(base)):
+        res, t = play_hand(name, deal_seed, seat, playouts)
+        diffs.append(res[seat] - base[seat])
+        times.extend(t)
+    return diffs, times
+
+
+def measure(name: str, hands: int, playouts: int | None, jobs: int) -> dict[str, Any]:
+    seats = engine.get(name).game.min_players
+    deals = max(1, math.ceil(hands / seats))
+    work = [(name, 10_000 + d, playouts) for d in range(deals)]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            done = list(pool.map(one_deal, work))
+    else:
+        done = [one_deal(w) for w in work]
+    per_deal = [statistics.fmean(d) for d, _ in done]
+    times = sorted(t for _, ts in done for t, _ in ts)
+    cpu = sorted(c for _, ts in done for _, c in ts)
+    mean = statistics.fmean(per_deal)
+    ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else float("nan")
+    return {
+        "strong_minus_normal": mean,
+        "ci95": ci,
+        "hands": deals * seats,
+        "deals": deals,
+        "decisions": len(times),
+        "strong_ms_p50": 1000 * times[len(times) // 2] if times else 0.0,
+        "strong_ms_p99": 1000 * times[int(0.99 * (len(times) - 1))] if times else 0.0,
+        "strong_ms_max": 1000 * times[-1] if times else 0.0,
+        # CPU time of the deciding process: the one-core cost even on a machine busy with others.
+        "strong_cpu_ms_p50": 1000 * cpu[len(cpu) // 2] if cpu else 0.0,
+        "strong_cpu_ms_p99": 1000 * cpu[int(0.99 * (len(cpu) - 1))] if cpu else 0.0,
+        "playouts": playouts or engine.search.DEFAULT_PLAYOUTS[name],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--json", action="store_true", help="print only a JSON object")
+    p.add_argument("--hands", type=int, default=200, help="hands the strong player plays per game (default 200)")
+    p.add_argument("--games", default="hearts,tricks,koth", help="comma-separated games")
+    p.add_argument("--playouts", type=int, default=None, help="playouts per decision (default: the level's)")
+    p.add_argument("--jobs", type=int, default=1, help="processes (default 1: timings on one core)")
+    args = p.parse_args(argv)
+    out = {g: measure(g, args.hands, args.playouts, args.jobs) for g in args.games.split(",")}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    units = {"hearts": "points a hand (lower is better)", "tricks": "tricks a hand",
+             "koth": "challenge points a round for the seat's side"}
+    for g, r in out.items():
+        print(f"{g:7} strong − normal {r['strong_minus_normal']:+.2f} ± {r['ci95']:.2f} {units[g]}  "
+              f"({r['hands']} hands, {r['decisions']} searched decisions: p50 {r['strong_ms_p50']:.0f} ms, "
+              f"p99 {r['strong_ms_p99']:.0f} ms, max {r['strong_ms_max']:.0f} ms; "
+              f"CPU p50 {r['strong_cpu_ms_p50']:.0f} ms, "
+              f"p99 {r['strong_cpu_ms_p99']:.0f} ms; {r['playouts']} playouts)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""Live hand views: the ephemeral hand message a person opened is kept current through the
+interaction's token.
+
+Discord lets the bot edit an interaction's response (``@original``) for 15 minutes through the
+interaction's own webhook, and those edits are not counted against the bot's global REST limit.
+So once a person opens their hand (**My hand**, ``/hand``) or clicks on it, the newest such
+interaction is remembered here per (table, person): its token, when it runs out, and what the
+message shows now (its :func:`live_key`).  When the table changes (the runtime's coalesced
+``redraw``, a turn ping) the views whose key changed — the person's decision, their cards, a trick
+ended, a missed turn — are edited, at most once per view per ``interval`` (later changes are
+coalesced into the next edit).
+
+A seat taken in the lobby (``/game join``, **Join**) registers its answer too: it becomes the
+person's hand when the game starts, as does the host's answer to ``/game start``.
+
+Only the (table id, user id) → token mapping and what was last shown live here: no game state (the
+view is drawn from the runtime's seat view at the moment of the edit).  It is lost on a restart, and
+that is fine: the person's next turn ping then carries a **My hand** button.  A view whose token ran
+out or whose message is gone (the person dismissed it) is dropped and the same happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from cogs import render
+from cogs.components import hand_view
+
+log = logging.getLogger(__name__)
+
+LIFETIME = 15 * 60.0  # how long Discord keeps an interaction token valid
+MARGIN = 30.0  # stop using a token this much before it runs out (an edit in flight, a slow clock)
+INTERVAL = 1.0  # at most one edit per view per this many seconds
+PUSH_WAIT = 3.0  # how long a turn ping waits for the view's edit before pinging with a button
+# Fields of a seat's view whose change is news for the person even when their cards and decision
+# stay the same: a trick ended (a new trick number, a new leader), a new hand or round, a mark.
+LIVE_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no", "marked", "received", "tax_received")
+
+
+def live_key(sv: Any) -> tuple[Any, ...]:
+    """What a hand view shows that is worth an edit when it changes: the phase, the person's
+    decision, their cards, the fields above, their missed turns and whether the AI plays for them.
+    Other players' cards landing on the table are not (the view is redrawn when the person's turn
+    comes, with the table as it is then)."""
+    table, view, d = sv.table, sv.view or {}, sv.decision
+    decision = None if d is None else (d.kind, d.pick, tuple(a.code for a in d.actions),
+                                       tuple(c.code for c in d.cards))
+    seat = table.seats[sv.seat] if 0 <= sv.seat < len(table.seats) else None
+    present = (seat.missed, seat.away) if seat is not None else (0, False)
+    over = table.state is not None and table.state.is_over
+    return (render.phase_of(table), over, decision, sv.deadline, tuple(view.get("hand") or ()),
+            tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present)
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value
+
+
+@dataclass(eq=False)
+class LiveView:
+    table_id: str
+    user_id: int
+    interaction: Any  # its @original is the hand message
+    expires: float  # on LiveViews' clock
+    message_id: int | None = None  # the hand message, when known
+    shown: Any = None  # live_key of what the message shows now (None: unknown, edit on next change)
+    last_edit: float = -math.inf
+    wanted: bool = False
+    task: asyncio.Task[None] | None = None
+    dead: bool = False
+    edits: int = 0
+
+
+class LiveViews:
+    """The live hand views of every table, by (table id, user id)."""
+
+    def __init__(
+        self,
+        runtime: Any = None,
+        *,
+        lifetime: float = LIFETIME,
+        interval: float = INTERVAL,
+        now: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[Any]] | None = None,
+    ) -> None:
+        self.lifetime = lifetime
+        self.interval = interval
+        self._now = now or time.monotonic
+        self._sleep = sleep or asyncio.sleep
+        self._own_clock = now is None and sleep is None
+        self.runtime = runtime  # seat views come from it (the cog sets it when the listener could not)
+        self._views: dict[tuple[str, int], LiveView] = {}
+        self._by_table: dict[str, dict[int, LiveView]] = {}  # the same views, found by table
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.edits = 0  # token edits made (for the bench and tests)
+        self.failures = 0
+
+    @property
+    def runtime(self) -> Any:
+        return self._runtime
+
+    @runtime.setter
+    def runtime(self, runtime: Any) -> None:
+        self._runtime = runtime
+        clock = getattr(runtime, "clock", None)
+        if clock is not None and self._own_clock:
+            # The table's clock paces the edits too (a test's fake clock drives both).
+            self._now, self._sleep = clock.now, clock.sleep
+
+    # ---- the cog: a person's interaction answered with their hand view -------------------------
+    def opened(self, interaction: Any, table_id: str, user_id: int, sv: Any = None,
+               message_id: int | None = None) -> None:
+        """``interaction`` was just answered with ``user_id``'s hand view at ``table_id`` (``sv``,
+        the seat view it was drawn from; ``message_id``, the message showing it): from now on its
+        token keeps that message current."""
+        old = self._views.get((table_id, user_id))
+        v = LiveView(table_id, user_id, interaction, self._now() + self.lifetime - MARGIN, message_id,
+                     shown=live_key(sv) if sv is not None else None)
+        if old is not None:
+            old.dead = True
+            v.last_edit = old.last_edit
+            if old.task is not None and not old.task.done():
+                # An edit through the old token may land after this answer: draw again after it.
+                v.shown = None
+                old.task.add_done_callback(lambda _t: self._want(v))
+        self._views[(table_id, user_id)] = v
+        self._by_table.setdefault(table_id, {})[user_id] = v
+
+    def drop(self, table_id: str, user_id: int) -> None:
+        v = self._views.pop((table_id, user_id), None)
+        if v is not None:
+            v.dead = True
+            mine = self._by_table.get(table_id)
+            if mine is not None:
+                mine.pop(user_id, None)
+                if not mine:
+                    del self._by_table[table_id]
+
+    def alive(self, table_id: str, user_id: int) -> bool:
+        """Whether ``user_id`` has a hand view at this table that can still be edited."""
+        v = self._views.get((table_id, user_id))
+        if v is None or v.dead:
+            return False
+        if self._now() >= v.expires:
+            self.drop(table_id, user_id)
+            return False
+        return True
+
+    def shows(self, table_id: str, user_id: int, message_id: int) -> bool:
+        """Whether ``message_id`` is ``user_id``'s live hand view at this table."""
+        v = self._views.get((table_id, user_id))
+        return v is not None and not v.dead and v.message_id == message_id
+
+    def views_of(self, table_id: str) -> list[LiveView]:
+        return list(self._by_table.get(table_id, {}).values())
+
+    # ---- the listener: the table changed ----------------------------------------------------------
+    def changed(self, table: Any) -> None:
+        """Edit (soon, coalesced) every live view of ``table`` whose content is out of date."""
+        for v in self.views_of(table.id):
+            if not self.alive(v.table_id, v.user_id):
+                continue
+            sv = self._seat_view(v)
+            if sv is None or (sv.view is None and render.phase_of(table) == "finished"):
+                self.drop(v.table_id, v.user_id)  # gone, or a lobby that closed without a game
+                continue
+            if sv.view is not None and live_key(sv) != v.shown:
+                self._want(v)  # (a lobby seat's view waits for the game to start)
+
+    async def push(self, table: Any, user_id: int) -> bool:
+        """Bring ``user_id``'s view up to date now (or as soon as its pace allows) and say whether it
+        is kept current: False when there is none, its token ran out or the edit failed."""
+        if not self.alive(table.id, user_id):
+            return False
+        v = self._views[(table.id, user_id)]
+        sv = self._seat_view(v)
+        if sv is None or sv.view is None:
+            return False
+        if live_key(sv) == v.shown and (v.task is None or v.task.done()):
+            return True
+        self._want(v)
+        task = v.task
+        if task is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(task), PUSH_WAIT + self.interval)
+        # Still alive after the edit (a gone message or a dead token drops it): it shows this turn, or
+        # a newer state if the table moved meanwhile (or the person clicked it).
+        return self.alive(table.id, user_id)
+
+    def forget_table(self, table_id: str) -> None:
+        for v in self.views_of(table_id):
+            if v.task is None or v.task.done():
+                self.drop(v.table_id, v.user_id)
+
+    async def close(self) -> None:
+        tasks = list(self._tasks)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- the work ---------------------------------------------------------------------------------
+    def _seat_view(self, v: LiveView) -> Any:
+        runtime = self.runtime
+        if runtime is None:
+            return None
+        try:
+            # (its ``view`` is None while the table is a lobby)
+            return runtime.seat_view(v.table_id, v.user_id)
+        except Exception:  # the table is gone, or the person no longer sits there
+            return None
+
+    def _want(self, v: LiveView) -> None:
+        if v.dead:
+            return
+        v.wanted = True
+        if v.task is None or v.task.done():
+            v.task = asyncio.get_running_loop().create_task(self._run(v), name=f"live:{v.table_id}:{v.user_id}")
+            self._tasks.add(v.task)
+            v.task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("A live hand view task failed", exc_info=task.exception())
+
+    async def _run(self, v: LiveView) -> None:
+        while v.wanted and not v.dead:
+            wait = v.last_edit + self.interval - self._now()
+            if wait > 0:
+                await self._sleep(wait)  # coalesce: whatever changed meanwhile goes in one edit
+            v.wanted = False
+            if v.dead or self._now() >= v.expires:
+                break
+            await self._edit(v)
+        if not v.dead:
+            sv = self._seat_view(v)
+            if sv is None or render.phase_of(sv.table) == "finished":
+                # The game is over and the view says so: nothing more will change.
+                self.drop(v.table_id, v.user_id)
+
+    async def _edit(self, v: LiveView) -> None:
+        sv = self._seat_view(v)
+        if sv is None:
+            self.drop(v.table_id, v.user_id)
+            return
+        if sv.view is None:
+            return
+        key = live_key(sv)
+        if key == v.shown:
+            return
+        content, view = hand_view(sv)
+        view.stop()  # only DynamicItems, dispatched by their ids: no 15-minute task per edit
+        v.last_edit = self._now()
+        try:
+            await v.interaction.edit_original_response(content=content, view=view, embed=None)
+        except discord.NotFound:
+            # The person dismissed the message (or Discord forgot the interaction): ping with a button.
+            self.failures += 1
+            self._gone(v, "its message is gone")
+            return
+        except discord.HTTPException as e:
+            self.failures += 1
+            if e.status == 401 or e.code in (50027, 10015):
+                self._gone(v, "its token ran out")
+            else:
+                v.shown = None  # unknown: the next change tries again
+                log.info("Could not edit a live hand view at table %s: %s", v.table_id, e)
+            return
+        finally:
+            v.last_edit = self._now()
+        v.shown = key
+        v.edits += 1
+        self.edits += 1
+
+    def _gone(self, v: LiveView, why: str) -> None:
+        log.info("Live hand view at table %s dropped: %s", v.table_id, why)
+        if self._views.get((v.table_id, v.user_id)) is v:
+            self.drop(v.table_id, v.user_id)
+        v.dead = True

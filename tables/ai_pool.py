@@ -1,0 +1,155 @@
+"""Searching AI moves off the event loop: a small pool of worker processes with a time budget per
+decision and a cap on concurrent searches.
+
+The ``strong`` AI level (:mod:`engine.search`) spends up to a second of CPU a decision, which
+would stall every table if it ran on the event loop.  :class:`AIPool` runs it in worker processes
+(a :class:`~concurrent.futures.ProcessPoolExecutor`, one worker per core but one, so the bot's own
+process keeps a core), and never makes a table wait for it:
+
+* every search gets a time budget (seconds; the worker passes the engine a ``time_left()`` so the
+  search itself stops starting new worlds on time);
+* at most ``max_concurrent`` searches run at once; asked for one more, :meth:`AIPool.choose`
+  answers ``None`` at once (busy);
+* a search that has not answered ``grace`` seconds after its budget is abandoned: ``None`` (late).
+  Its worker finishes it in the background and only then counts as free again;
+* a worker that fails (or a pool that broke) also gives ``None``.
+
+``None`` means "play the ``normal`` AI's move this time": a busy machine degrades to a weaker move,
+never a stalled table.  The table's AI pause hides the thinking time: ask during the pause.
+
+    pool = AIPool()
+    action = await pool.choose("hearts", state, seat, seed="T1/ai/17/2", budget=0.8)
+    if action is None:
+        action = engine.get("hearts").ai().choose(state, seat, rng)
+    ...
+    await pool.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+import engine
+from engine.core import Action, Game
+
+log = logging.getLogger("deckhand.ai_pool")
+
+DEFAULT_BUDGET = 1.0  # seconds per decision (issue 18: at most 1 s, less at faster speeds)
+DEFAULT_GRACE = 0.25  # how late past its budget a search may answer and still count
+
+
+def default_workers() -> int:
+    """One worker per core but one (the bot's event loop keeps a core), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def search_in_worker(game: str, data: dict[str, Any], seat: int, seed: str, level: str,
+                     budget: float, playouts: int | None) -> str:
+    """Run in a worker process: rebuild the state and search it within ``budget`` seconds; the
+    chosen action's code (codes cross the process boundary as the log stores them)."""
+    end = time.monotonic() + budget
+    state = engine.get(game).game.from_dict(data)
+    ai = engine.ai_for(game, level, playouts=playouts, time_left=lambda: end - time.monotonic())
+    return ai.choose(state, seat, random.Random(seed)).code
+
+
+def _warm() -> int:
+    return len(engine.games())
+
+
+class AIPool:
+    """Searches in worker processes; :meth:`choose` returns ``None`` when busy, late or failing."""
+
+    def __init__(self, workers: int | None = None, max_concurrent: int | None = None,
+                 budget: float = DEFAULT_BUDGET, grace: float = DEFAULT_GRACE,
+                 playouts: int | None = 100_000,
+                 worker: Callable[..., str] = search_in_worker) -> None:
+        self.workers = workers or default_workers()
+        #: No more searches at once than workers: a queued search would only answer late.
+        self.max_concurrent = min(max_concurrent or self.workers, self.workers)
+        self.budget = budget
+        self.grace = grace
+        #: Playouts cap per search; the time budget is what normally ends a search.
+        self.playouts = playouts
+        self._worker = worker
+        self._executor: ProcessPoolExecutor | None = None
+        self._running = 0
+        self.counts = {"searched": 0, "busy": 0, "late": 0, "failed": 0}
+
+    @property
+    def running(self) -> int:
+        """Searches still occupying a worker (including abandoned late ones)."""
+        return self._running
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn: a fork of a process running an event loop and threads may inherit held locks.
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    async def start(self) -> None:
+        """Start the workers and import the engine in each (else the first searches pay for it)."""
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        await asyncio.gather(*(loop.run_in_executor(pool, _warm) for _ in range(self.workers)))
+
+    async def choose(self, game: str, state: Game, seat: int, seed: str, *, level: str = "strong",
+                     budget: float | None = None) -> Action | None:
+        """The ``level`` AI's move for ``seat``, or ``None`` if the pool is busy, the search is late
+        or it failed (then play the ``normal`` AI's move)."""
+        if self._running >= self.max_concurrent:
+            self.counts["busy"] += 1
+            return None
+        budget = self.budget if budget is None else budget
+        data = state.to_dict()  # the state may change on the loop meanwhile: send a snapshot
+        try:
+            fut: Future[str] = self._pool().submit(self._worker, game, data, seat, seed, level, budget, self.playouts)
+        except Exception:
+            log.exception("AI pool could not start a search; using the normal AI")
+            self._reset_broken()
+            self.counts["failed"] += 1
+            return None
+        self._running += 1
+        loop = asyncio.get_running_loop()
+        fut.add_done_callback(lambda _: self._release(loop))
+        try:
+            code = await asyncio.wait_for(asyncio.wrap_future(fut), budget + self.grace)
+        except TimeoutError:
+            self.counts["late"] += 1
+            return None
+        except Exception:
+            log.exception("AI search failed for %s seat %d; using the normal AI", game, seat)
+            self.counts["failed"] += 1
+            return None
+        self.counts["searched"] += 1
+        return type(state).action_from_code(code)
+
+    def _release(self, loop: asyncio.AbstractEventLoop) -> None:
+        # Called in the executor's thread: the count belongs to the loop, so it changes there.
+        def release() -> None:
+            self._running = max(0, self._running - 1)
+
+        try:
+            loop.call_soon_threadsafe(release)
+        except RuntimeError:  # the loop is closed: nobody counts any more
+            pass
+
+    def _reset_broken(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+            self._running = 0
+
+    async def close(self) -> None:
+        """Stop the workers (abandoned searches are not waited for)."""
+        if self._executor is not None:
+            ex, self._executor = self._executor, None
+            await asyncio.get_running_loop().run_in_executor(None, lambda: ex.shutdown(wait=True, cancel_futures=True))

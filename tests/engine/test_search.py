@@ -1,0 +1,96 @@
+"""The strong AI level (engine/search.py): legal, deterministic for a given generator, blind to the
+cards its seat cannot see, and within its budget (playouts, or the caller's ``time_left``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.core import TABLE, Game
+from engine.search import SearchAI
+
+OPTIONS = {"hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0}}
+
+
+def advance(g: Game, rng: random.Random, until) -> None:
+    ai = engine.get(type(g).name).ai()
+    while not until(g):
+        acting = g.to_act()
+        if TABLE in acting:
+            a = next((ai.choose_optional(g, s, rng) for s in acting if s != TABLE), None)
+            g.apply(*((acting[0], a) if a is not None else (TABLE, g.decision(TABLE).actions[0])))
+            continue
+        s = acting[0]
+        g.apply(s, ai.choose(g, s, rng))
+
+
+def searchable_position(name: str, seed: int) -> Game:
+    e = engine.get(name)
+    g = e.game.create(e.game.min_players, OPTIONS[name], seed)
+    advance(g, random.Random(seed), lambda g: g.phase == "play" and g.trick_no >= 2 and g.to_act() == (g.turn,)
+            and len(g.decision(g.turn).actions) >= 2)
+    return g
+
+
+def test_levels_and_unknown_level() -> None:
+    assert engine.levels("hearts") == ("normal", "strong")
+    assert engine.levels("dalmuti") == ("normal",)
+    assert isinstance(engine.ai_for("koth", "strong", playouts=10), SearchAI)
+    assert isinstance(engine.ai_for("tricks"), engine.get("tricks").ai)
+    with pytest.raises(KeyError, match="normal"):
+        engine.ai_for("dalmuti", "strong")
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_strong_plays_whole_hands_legally(name: str) -> None:
+    e = engine.get(name)
+    strong = engine.ai_for(name, "strong", playouts=12)
+    normal = e.ai()
+    for seed in range(2):
+        g = e.game.create(e.game.min_players, OPTIONS[name], seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            acting = g.to_act()
+            if TABLE in acting:
+                a = next((strong.choose_optional(g, s, rng) for s in acting if s != TABLE), None)
+                g.apply(*((acting[0], a) if a is not None else (TABLE, g.decision(TABLE).actions[0])))
+                continue
+            s = acting[0]
+            a = (strong if s == seed % g.players else normal).choose(g, s, rng)
+            d = g.decision(s)
+            assert d.pick or a in d.actions
+            g.apply(s, a)
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_same_generator_same_choice_and_blind_to_hidden_cards(name: str) -> None:
+    for seed in range(3):
+        g = searchable_position(name, seed)
+        seat = g.turn
+        strong = engine.ai_for(name, "strong", playouts=40)
+        a = strong.choose(g, seat, random.Random(7))
+        assert strong.choose(g, seat, random.Random(7)) == a
+        # Deal the hidden cards again (the seat's own sampled world): nothing it can see changed,
+        # so neither may its choice.
+        other = g.sample_world(seat, random.Random(99))
+        other.seed = g.seed
+        assert any(other.hands[s] != g.hands[s] for s in range(g.players) if s != seat)
+        assert strong.choose(other, seat, random.Random(7)) == a
+
+
+def test_budget_by_playouts_and_by_time_left() -> None:
+    g = searchable_position("hearts", 4)
+    n = len(g.decision(g.turn).actions)
+    ai = engine.ai_for("hearts", "strong", playouts=10 * n)
+    ai.choose(g, g.turn, random.Random(1))
+    assert ai.last["worlds"] == 10 and ai.last["playouts"] == 10 * n
+    # A caller's clock that has already run out: only the two worlds every search makes.
+    ai = engine.ai_for("hearts", "strong", playouts=10_000, time_left=lambda: 0.0)
+    ai.choose(g, g.turn, random.Random(1))
+    assert ai.last["worlds"] == 2
+    calls = iter(range(5, -100, -1))
+    ai = engine.ai_for("hearts", "strong", playouts=10_000, time_left=lambda: float(next(calls)))
+    ai.choose(g, g.turn, random.Random(1))
+    assert ai.last["worlds"] == 2 + 5  # the first two, then one per check that found time left (5 .. 1 s)

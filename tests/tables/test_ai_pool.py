@@ -1,0 +1,110 @@
+"""The AI worker pool: searches run in real worker processes; a busy pool, a late search or a
+failing one answer ``None`` at once (the caller then plays the normal AI's move), and a late search
+keeps its worker until it really ends."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+import engine
+from engine.hearts import Hearts
+from tables.ai_pool import AIPool, default_workers
+
+
+def slow_worker(game, data, seat, seed, level, budget, playouts):
+    """A search that overruns its budget by a known amount (the pool must not wait for it)."""
+    time.sleep(budget + 1.0)
+    return "play 2C"
+
+
+def failing_worker(game, data, seat, seed, level, budget, playouts):
+    raise RuntimeError("boom")
+
+
+def mid_hand() -> Hearts:
+    g = Hearts.create(4, {"target": 1}, 11)
+    ai = engine.get("hearts").ai()
+    rng = random.Random(11)
+    while g.phase != "play" or g.trick_no < 3:
+        for s in g.to_act():
+            g.apply(s, ai.choose(g, s, rng))
+    return g
+
+
+def test_sized_to_the_machine() -> None:
+    assert default_workers() >= 1
+    assert AIPool(workers=2, max_concurrent=5).max_concurrent == 2
+
+
+async def test_a_search_in_a_worker_returns_a_legal_move_within_its_budget() -> None:
+    pool = AIPool(workers=1, budget=0.5, grace=2.0)  # grace covers the worker's first start
+    try:
+        await pool.start()
+        g = mid_hand()
+        t = time.monotonic()
+        action = await pool.choose("hearts", g, g.turn, seed="x/1", budget=0.3)
+        assert time.monotonic() - t < 0.3 + 2.0
+        assert action is not None and action in g.decision(g.turn).actions
+        assert pool.counts["searched"] == 1
+        g.apply(g.turn, action)
+    finally:
+        await pool.close()
+
+
+async def test_busy_pool_answers_none_at_once_and_late_search_gives_none() -> None:
+    pool = AIPool(workers=1, budget=0.2, grace=0.1, worker=slow_worker)
+    try:
+        await pool.start()
+        g = mid_hand()
+        first = asyncio.create_task(pool.choose("hearts", g, g.turn, seed="a"))
+        await asyncio.sleep(0.05)
+        t = time.monotonic()
+        assert await pool.choose("hearts", g, g.turn, seed="b") is None  # busy
+        assert time.monotonic() - t < 0.1
+        t = time.monotonic()
+        assert await first is None  # late: abandoned after budget + grace, not after the 1.2 s it takes
+        assert time.monotonic() - t < 0.6
+        assert pool.counts["busy"] == 1 and pool.counts["late"] == 1
+        # The abandoned search still holds its worker until it ends, so the pool stays busy ...
+        assert pool.running == 1
+        assert await pool.choose("hearts", g, g.turn, seed="c") is None
+        # ... and is free again afterwards.
+        for _ in range(60):
+            if pool.running == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert pool.running == 0
+    finally:
+        await pool.close()
+
+
+async def test_a_failing_search_gives_none() -> None:
+    pool = AIPool(workers=1, budget=0.5, grace=2.0, worker=failing_worker)
+    try:
+        await pool.start()
+        g = mid_hand()
+        assert await pool.choose("hearts", g, g.turn, seed="a") is None
+        assert pool.counts["failed"] == 1
+    finally:
+        await pool.close()
+
+
+async def test_unknown_level_fails_softly() -> None:
+    pool = AIPool(workers=1, budget=0.5, grace=2.0)
+    try:
+        await pool.start()
+        g = mid_hand()
+        assert await pool.choose("hearts", g, g.turn, seed="a", level="grandmaster") is None
+        assert pool.counts["failed"] == 1
+    finally:
+        await pool.close()
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_levels_are_offered_by_the_engine(level: str) -> None:
+    assert level in engine.levels("hearts")
+    assert engine.ai_for("hearts", level) is not None
