@@ -9,7 +9,9 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
 * ``LOG_LEVEL`` — ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
 * ``DATABASE_URL`` — where tables, game logs and stats are kept (default ``sqlite:///deckhand.db``:
   a file next to this script; relative paths are relative to this script's folder, not the
-  working directory).  Created and migrated on start; running tables are restored from it.
+  working directory), or ``postgresql://user:password@host:5432/database`` for a PostgreSQL
+  server (see :mod:`tables.storage`).  Created and migrated on start; running tables are restored
+  from it.
 * ``DATA_RETENTION_DAYS`` — finished tables and their logs older than this are deleted (default 90;
   0 keeps them for ever).  Results for ``/stats`` are always kept.
 * ``DECKHAND_PROGRAMS`` — trusted programs a table host may seat at Tricks (``/game ai program:``):
@@ -50,7 +52,7 @@ from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
-from tables.storage import DEFAULT_URL, StorageError, open_storage, parse_url
+from tables.storage import DEFAULT_URL, PostgresURL, StorageError, open_storage, parse_url
 
 log = logging.getLogger("deckhand")
 
@@ -99,10 +101,14 @@ class Config:
         if not self.database_url:
             return None
         try:
-            path = parse_url(self.database_url, HERE).path
+            url = parse_url(self.database_url, HERE)
         except StorageError:
             return None
-        return None if path == ":memory:" else Path(f"{path}.programs")
+        if isinstance(url, PostgresURL):
+            # No database file to sit beside: next to bot.py (processes sharing a machine set
+            # DECKHAND_RUNTIME_DIR each).
+            return HERE / "deckhand-programs"
+        return None if url.path == ":memory:" else Path(f"{url.path}.programs")
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:

@@ -5,7 +5,10 @@
   awaited before the next, as the runtime does) by ONE table, on a SQLite file with the default
   settings (WAL, ``synchronous=NORMAL``): the worst case, bound by the latency of a commit.
   ``actions_per_s_32_tables`` is 32 tables writing at once (their writes share commits), and
-  ``actions_per_s_full`` one table with ``synchronous=FULL``.
+  ``actions_per_s_full`` one table with ``synchronous=FULL``.  With ``--database-url
+  postgresql://…`` the same figures on that server (each measurement in a schema of its own,
+  dropped afterwards): the server's own durability settings, and ``synchronous_commit=on`` for
+  ``actions_per_s_full``.
 * ``runtime_actions_per_s`` — the whole path: AI-only tables playing on the real clock with no AI
   pause, every move committed before the next.
 * ``recover_1000_tables_s`` — start-up recovery of 1,000 running Hearts tables caught at random points
@@ -16,7 +19,7 @@
 Targets: at least 2,000 committed actions/s; 1,000 tables recovered in under 5 s; under 200 KiB per
 table.
 
-    python bench/storage.py [--json] [--tables N] [--actions N] [--dir DIR]
+    python bench/storage.py [--json] [--tables N] [--actions N] [--dir DIR] [--database-url URL]
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ import engine  # noqa: E402
 from tables import records  # noqa: E402
 from tables.clock import SystemClock  # noqa: E402
 from tables.runtime import Runtime  # noqa: E402
-from tables.storage import TABLE_COLUMNS, SQLiteStorage  # noqa: E402
+from tables.storage import LOG_COLUMNS, TABLE_COLUMNS, PostgresURL, open_storage, parse_url  # noqa: E402
 from tables.table import LogEntry, Phase, Seat, Table  # noqa: E402
 
 
@@ -91,8 +94,8 @@ def running_table(i: int, rng: random.Random, now: float) -> tuple[Table, str | 
     return t, snapshot, snap_version
 
 
-def fill(path: Path, n: int) -> int:
-    """Write ``n`` running tables straight into the database; returns the number of actions."""
+def rows_for(n: int) -> tuple[list[list[Any]], list[tuple[Any, ...]]]:
+    """``n`` running tables as table rows and action rows."""
     rng = random.Random(2024)
     now = time.time()
     table_rows, action_rows = [], []
@@ -101,17 +104,76 @@ def fill(path: Path, n: int) -> int:
         rec = records.record_of(t, {s: t.version for s in t.state.to_act()})
         rec.update(snapshot=snapshot, snapshot_version=at, broken=None)
         table_rows.append([rec[c] for c in TABLE_COLUMNS])
-        action_rows += [(t.id, e.seq, e.seat, e.code, e.time, int(e.auto)) for e in t.log]
-    with sqlite3.connect(path) as conn:
-        marks = ", ".join("?" * len(TABLE_COLUMNS))
-        conn.executemany(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({marks})", table_rows)
-        conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", action_rows)
-    return len(action_rows)
+        action_rows += [(t.id, e.seq, e.seat, e.code, float(e.time), int(e.auto)) for e in t.log]
+    return table_rows, action_rows
 
 
-async def commit_rate(path: Path, actions: int, synchronous: str = "NORMAL", writers: int = 1) -> float:
+class Target:
+    """Where the measurements write: fresh SQLite files in a folder, or fresh schemas on a
+    PostgreSQL server (``search_path`` in the URL), one per measurement."""
+
+    def __init__(self, base: Path, database_url: str | None) -> None:
+        self.base = base
+        self.pg = parse_url(database_url) if database_url else None
+        if self.pg is not None and not isinstance(self.pg, PostgresURL):
+            raise SystemExit("--database-url takes a postgresql:// URL (SQLite files go in --dir)")
+        self.schemas: list[str] = []
+
+    @property
+    def kind(self) -> str:
+        return "postgresql" if self.pg else "sqlite"
+
+    async def url(self, name: str, synchronous: str = "NORMAL") -> str:
+        if self.pg is None:
+            return f"sqlite:///{self.base / (name + '.db')}?synchronous={synchronous.lower()}"
+        import asyncpg
+
+        schema = f"bench_{os.getpid()}_{name.replace('-', '_')}"
+        conn = await asyncpg.connect(self.pg.dsn)
+        try:
+            await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}")
+        finally:
+            await conn.close()
+        self.schemas.append(schema)
+        sep = "&" if "?" in self.pg.dsn else "?"
+        extra = "&synchronous_commit=on" if synchronous == "FULL" else ""
+        return f"{self.pg.dsn}{sep}search_path={schema}{extra}"
+
+    async def fill(self, url: str, n: int) -> int:
+        """Write ``n`` running tables straight into the database; returns the number of actions."""
+        await (await open_storage(url)).close()  # create and migrate
+        table_rows, action_rows = rows_for(n)
+        if self.pg is None:
+            with sqlite3.connect(parse_url(url).path) as conn:
+                marks = ", ".join("?" * len(TABLE_COLUMNS))
+                conn.executemany(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({marks})", table_rows)
+                conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", action_rows)
+            return len(action_rows)
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.copy_records_to_table("tables", records=table_rows, columns=TABLE_COLUMNS)
+            await conn.copy_records_to_table("actions", records=action_rows, columns=LOG_COLUMNS)
+        finally:
+            await conn.close()
+        return len(action_rows)
+
+    async def cleanup(self) -> None:
+        if self.pg is not None and self.schemas:
+            import asyncpg
+
+            conn = await asyncpg.connect(self.pg.dsn)
+            try:
+                for schema in self.schemas:
+                    await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            finally:
+                await conn.close()
+
+
+async def commit_rate(url: str, actions: int, synchronous: str = "NORMAL", writers: int = 1) -> float:
     """``writers`` tables each committing its actions one after the other, all at once."""
-    storage = await SQLiteStorage.open(f"sqlite:///{path}?synchronous={synchronous.lower()}")
+    storage = await open_storage(url)
     try:
         tables = []
         for w in range(writers):
@@ -138,8 +200,8 @@ async def commit_rate(path: Path, actions: int, synchronous: str = "NORMAL", wri
         await storage.close()
 
 
-async def runtime_rate(path: Path, seconds: float) -> float:
-    storage = await SQLiteStorage.open(f"sqlite:///{path}")
+async def runtime_rate(url: str, seconds: float) -> float:
+    storage = await open_storage(url)
     rt = Runtime(storage=storage, clock=SystemClock(), rng=random.Random(5), ai_delay=0)
     tables = []
     for host in range(8):
@@ -156,11 +218,11 @@ async def runtime_rate(path: Path, seconds: float) -> float:
     return done / elapsed
 
 
-async def recovery(path: Path, n: int) -> tuple[float, float, int]:
+async def recovery(url: str, n: int) -> tuple[float, float, int]:
     gc.collect()
     before = rss_kib()
     start = time.perf_counter()
-    storage = await SQLiteStorage.open(f"sqlite:///{path}")
+    storage = await open_storage(url)
     rt = Runtime(storage=storage, clock=SystemClock(), rng=random.Random(9), ai_delay=1.0)
     report = await rt.recover()
     elapsed = time.perf_counter() - start
@@ -176,15 +238,20 @@ async def recovery(path: Path, n: int) -> tuple[float, float, int]:
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     base = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="deckhand-bench-"))
     base.mkdir(parents=True, exist_ok=True)
-    out: dict[str, Any] = {}
-    out["actions_per_s"] = round(await commit_rate(base / "commits.db", args.actions), 1)
-    out["actions_per_s_32_tables"] = round(await commit_rate(base / "commits-32.db", args.actions * 4, writers=32), 1)
-    out["actions_per_s_full"] = round(await commit_rate(base / "commits-full.db", args.actions // 4, "FULL"), 1)
-    out["runtime_actions_per_s"] = round(await runtime_rate(base / "runtime.db", 2.0), 1)
-    path = base / "recover.db"
-    await (await SQLiteStorage.open(f"sqlite:///{path}")).close()  # create and migrate
-    logged = fill(path, args.tables)
-    seconds, kib, restored = await recovery(path, args.tables)
+    target = Target(base, args.database_url)
+    out: dict[str, Any] = {"database": target.kind}
+    try:
+        out["actions_per_s"] = round(await commit_rate(await target.url("commits"), args.actions), 1)
+        out["actions_per_s_32_tables"] = round(
+            await commit_rate(await target.url("commits-32"), args.actions * 4, writers=32), 1)
+        out["actions_per_s_full"] = round(
+            await commit_rate(await target.url("commits-full", "FULL"), args.actions // 4, "FULL"), 1)
+        out["runtime_actions_per_s"] = round(await runtime_rate(await target.url("runtime"), 2.0), 1)
+        url = await target.url("recover")
+        logged = await target.fill(url, args.tables)
+        seconds, kib, restored = await recovery(url, args.tables)
+    finally:
+        await target.cleanup()
     out[f"recover_{args.tables}_tables_s" if args.tables != 1000 else "recover_1000_tables_s"] = round(seconds, 3)
     out["kib_per_table"] = round(kib, 1)
     out["tables_restored"] = restored
@@ -202,14 +269,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=1000, help="running tables to recover (default 1000)")
     p.add_argument("--actions", type=int, default=4000, help="actions to commit for actions_per_s")
     p.add_argument("--dir", help="where to put the database files (default: a temporary folder)")
+    p.add_argument("--database-url", help="measure on this PostgreSQL server instead (postgresql://...)")
     args = p.parse_args(argv)
     results = asyncio.run(measure(args))
     if args.json:
         print(json.dumps(results))
         return 0
-    print(f"committed actions/s (storage, synchronous=NORMAL): {results['actions_per_s']:,.0f}  (target ≥ 2,000)")
+    pg = results["database"] == "postgresql"
+    print(f"database: {results['database']}")
+    normal, full = ("server default", "synchronous_commit=on") if pg else ("synchronous=NORMAL", "synchronous=FULL")
+    print(f"committed actions/s (storage, {normal}): {results['actions_per_s']:,.0f}  (target ≥ 2,000)")
     print(f"committed actions/s (storage, 32 tables at once):  {results['actions_per_s_32_tables']:,.0f}")
-    print(f"committed actions/s (storage, synchronous=FULL):   {results['actions_per_s_full']:,.0f}")
+    print(f"committed actions/s (storage, {full}):   {results['actions_per_s_full']:,.0f}")
     print(f"committed actions/s (runtime, AI tables):          {results['runtime_actions_per_s']:,.0f}")
     key = next(k for k in results if k.startswith("recover_"))
     print(f"recovery of {results['tables_restored']:,} running tables: {results[key]:.2f} s  (target < 5 s)")

@@ -10,6 +10,8 @@ import pytest
 from engine.core import Action, Decision, Event
 from tables import FakeClock, Phase, Runtime, Table
 
+from .stores import BACKENDS, PostgresStore, SQLiteStore, Store
+
 GUILD = 1
 CHANNEL = 10
 HOST = 100
@@ -39,6 +41,17 @@ class Recorder:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture(params=BACKENDS)
+async def store(request, tmp_path) -> Store:
+    """One empty database of each backend in turn (SQLite file; PostgreSQL schema)."""
+    if request.param == "sqlite":
+        made: Store = SQLiteStore(tmp_path / "deckhand.db")
+    else:
+        made = await PostgresStore(request.getfixturevalue("pg_server")).create()
+    yield made
+    await made.cleanup()
 
 
 @pytest.fixture

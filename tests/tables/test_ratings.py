@@ -1,26 +1,27 @@
 """Ratings: openskill Plackett–Luce per server and game from finishing orders (ties shared), the AI
 rated but never listed; the incremental updates equal a recomputation from the stored results;
-games stored before ratings existed are backfilled; a game is rated once."""
+games stored before ratings existed are backfilled; a game is rated once.  The storage tests run on
+both backends (the ``store`` fixture)."""
 
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from engine.core import Outcome
 from tables.ratings import AI_ID, Rating, Ratings, rate_game, recompute
-from tables.storage import RESULT_COLUMNS, SQLiteStorage
+from tables.storage import RESULT_COLUMNS
+
+from .stores import Store
 
 GUILD = 7
 
 
 @pytest.fixture
-async def storage(tmp_path: Path):
-    s = await SQLiteStorage.open(f"sqlite:///{tmp_path / 'deckhand.db'}")
+async def storage(store: Store):
+    s = await store.open()
     yield s
     await s.close()
 
@@ -35,7 +36,7 @@ def finished_table(tid: str, game: str, people: list[int | None], places: list[i
                            finished_at=at)
 
 
-def store_results(path: Path, t: SimpleNamespace) -> None:
+def store_results(store: Store, t: SimpleNamespace) -> None:
     """The ``results`` rows the runtime writes when a game ends (people only)."""
     rows = []
     for seat, s in enumerate(t.seats):
@@ -45,9 +46,9 @@ def store_results(path: Path, t: SimpleNamespace) -> None:
         rows.append({"table_id": t.id, "seat": seat, "guild_id": GUILD, "game": t.game, "user_id": s.user_id,
                      "name": s.name, "players": len(t.seats), "place": place, "score": 0, "won": int(place == 1),
                      "figures": "{}", "finished_at": t.finished_at})
-    with sqlite3.connect(path) as conn:
-        conn.executemany(f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) VALUES "
-                         f"({', '.join('?' * len(RESULT_COLUMNS))})", [[r[c] for c in RESULT_COLUMNS] for r in rows])
+    for r in rows:
+        store.execute(f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) VALUES "
+                      f"({', '.join('?' * len(RESULT_COLUMNS))})", [r[c] for c in RESULT_COLUMNS])
 
 
 def random_games(n: int, seed: int = 1) -> list[SimpleNamespace]:
@@ -64,10 +65,9 @@ def random_games(n: int, seed: int = 1) -> list[SimpleNamespace]:
     return out
 
 
-def stored_ratings(path: Path) -> dict[tuple[int, str, int], tuple[float, float, int]]:
-    with sqlite3.connect(path) as conn:
-        return {(g, game, u): (mu, sigma, n) for g, game, u, mu, sigma, n in
-                conn.execute("SELECT guild_id, game, user_id, mu, sigma, games FROM ratings")}
+def stored_ratings(store: Store) -> dict[tuple[int, str, int], tuple[float, float, int]]:
+    return {(g, game, u): (mu, sigma, n) for g, game, u, mu, sigma, n in
+            store.rows("SELECT guild_id, game, user_id, mu, sigma, games FROM ratings")}
 
 
 def test_winner_gains_loser_loses_and_shared_places_are_ties() -> None:
@@ -80,70 +80,66 @@ def test_winner_gains_loser_loses_and_shared_places_are_ties() -> None:
     assert both[AI_ID].games == 1 and set(both) == {AI_ID, 5}
 
 
-async def test_incremental_updates_equal_a_recomputation(storage: SQLiteStorage, tmp_path: Path) -> None:
-    path = tmp_path / "deckhand.db"
+async def test_incremental_updates_equal_a_recomputation(storage, store: Store) -> None:
     ratings = Ratings(storage)
     changes = {}
     for t in random_games(60):
-        store_results(path, t)  # the runtime stores the results first, then the summary rates
+        store_results(store, t)  # the runtime stores the results first, then the summary rates
         changes[t.id] = await ratings.rate_table(t)
-    incremental = stored_ratings(path)
+    incremental = stored_ratings(store)
     assert incremental and any(u == AI_ID for _, _, u in incremental)
     # A recomputation from what is stored gives exactly the same numbers…
     again = recompute(await storage.rating_inputs())
     assert {k: (r.mu, r.sigma, r.games) for k, r in again.items()} == incremental
     # …and so does rebuilding the table from scratch.
     assert await ratings.rebuild() == 60
-    assert stored_ratings(path) == incremental
+    assert stored_ratings(store) == incremental
     # Each change reported is a person's before → after.
     some = next(c for c in changes.values() if c)
     assert all(c.user_id != AI_ID and c.before.games + 1 == c.after.games for c in some)
 
 
-async def test_a_game_is_rated_once(storage: SQLiteStorage, tmp_path: Path) -> None:
-    path = tmp_path / "deckhand.db"
+async def test_a_game_is_rated_once(storage, store: Store) -> None:
     ratings = Ratings(storage)
     t = finished_table("ONCE01", "hearts", [101, 102, None, None], [1, 2, 3, 4], 5.0)
-    store_results(path, t)
+    store_results(store, t)
     first = await ratings.rate_table(t)
-    before = stored_ratings(path)
+    before = stored_ratings(store)
     assert [c.user_id for c in first] == [101, 102] and first[0].after.mu > first[1].after.mu
-    assert await ratings.rate_table(t) == [] and stored_ratings(path) == before
+    assert await ratings.rate_table(t) == [] and stored_ratings(store) == before
 
 
-async def test_the_ai_is_rated_but_never_listed(storage: SQLiteStorage, tmp_path: Path) -> None:
-    path = tmp_path / "deckhand.db"
+async def test_the_ai_is_rated_but_never_listed(storage, store: Store) -> None:
     ratings = Ratings(storage)
     for i in range(3):  # the AI wins every time
         t = finished_table(f"AI{i:04d}", "hearts", [None, 101, 102, None], [1, 3, 4, 2], 10.0 + i)
-        store_results(path, t)
+        store_results(store, t)
         await ratings.rate_table(t)
     board = await storage.rating_board(GUILD, "hearts")
     assert [r["user_id"] for r in board] == [101, 102]
     assert board[0]["name"] == "P101" and board[0]["games"] == 3
     assert board[0]["conservative"] == pytest.approx(board[0]["mu"] - 3 * board[0]["sigma"])
-    assert stored_ratings(path)[(GUILD, "hearts", AI_ID)][0] > board[0]["mu"]
+    assert stored_ratings(store)[(GUILD, "hearts", AI_ID)][0] > board[0]["mu"]
 
 
-async def test_results_stored_before_ratings_are_backfilled(tmp_path: Path) -> None:
-    path = tmp_path / "deckhand.db"
-    old = await SQLiteStorage.open(f"sqlite:///{path}", upto=3)  # results, no ratings yet
+async def test_results_stored_before_ratings_are_backfilled(store: Store) -> None:
+    old = await store.open(upto=3)  # results, no ratings yet
     games = random_games(20, seed=5)
     for t in games:
-        store_results(path, t)
+        store_results(store, t)
     await old.close()
-    storage = await SQLiteStorage.open(f"sqlite:///{path}")  # migration 4
+    storage = await store.open()  # migration 4
     try:
         assert await storage.unrated_results() == 20
         await Ratings(storage).ensure()
         assert await storage.unrated_results() == 0
-        backfilled = stored_ratings(path)
+        backfilled = stored_ratings(store)
         # The old games' people are rated (their AIs' places were never stored).
         people = {s.user_id for t in games for s in t.seats if not s.is_ai}
         assert {u for _, _, u in backfilled} == people
         # A new game then carries on from the backfilled ratings.
         t = finished_table("NEW001", "hearts", [101, 102, 103, 104], [1, 2, 3, 4], 9999.0)
-        store_results(path, t)
+        store_results(store, t)
         [c1, *_] = await Ratings(storage).rate_table(t)
         key = (GUILD, "hearts", 101)
         if key in backfilled:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 
 import pytest
 
@@ -15,7 +14,7 @@ from tables import Phase, Runtime
 from tables.runtime import SNAPSHOT_EVERY
 
 from .conftest import HOST, HOST_NAME, SHORT, Recorder, choose, new_table, run_until, seat_entries, started
-from .test_storage import StoredClock, db, stored_log, stored_table
+from .stores import StoredClock
 
 BOB = 200
 
@@ -67,10 +66,9 @@ async def reference(make_runtime, clock, **kw):
 
 
 @pytest.mark.parametrize("restarts", [1, 4])
-async def test_a_restarted_game_ends_exactly_as_one_never_interrupted(make_runtime, clock, tmp_path, restarts):
+async def test_a_restarted_game_ends_exactly_as_one_never_interrupted(make_runtime, clock, store, restarts):
     want = await reference(make_runtime, clock, options=SHORT)
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path), rng=random.Random(7))
+    rt = make_runtime(storage=await store.open(), rng=random.Random(7))
     t = await started(rt, options=SHORT)
     assert t.seed == want.seed
     pick = random.Random(restarts)
@@ -83,7 +81,7 @@ async def test_a_restarted_game_ends_exactly_as_one_never_interrupted(make_runti
         done += 1
         version = t.version
         await rt.close()  # the process goes away (its tasks die with it)
-        rt = make_runtime(storage=await db(path), rng=random.Random(1000))
+        rt = make_runtime(storage=await store.open(), rng=random.Random(1000))
         report = await rt.recover()
         assert [x.id for x in report.restored] == [t.id] and report.broken == []
         t = rt.get(t.id)
@@ -93,18 +91,17 @@ async def test_a_restarted_game_ends_exactly_as_one_never_interrupted(make_runti
     assert t.state.outcome() == want.state.outcome()
     assert moves(t) == moves(want)  # not one action lost, none applied twice
     assert [e.seq for e in t.log] == list(range(1, len(t.log) + 1))
-    assert stored_log(path, t.id) == [(e.seq, e.seat, e.code, int(e.auto)) for e in want.log]
+    assert store.log(t.id) == [(e.seq, e.seat, e.code, int(e.auto)) for e in want.log]
 
 
-async def test_recovered_table_is_redrawn_and_not_pinged_again(make_runtime, clock, tmp_path, listener):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_recovered_table_is_redrawn_and_not_pinged_again(make_runtime, clock, store, listener):
+    rt = make_runtime(storage=await store.open())
     t = await started(rt, options=SHORT)
     await rt.attach(t.id, message_id=42, thread_id=43)
     await run_until(clock, lambda: t.state.phase == "play" and 0 in t.to_act())
     await rt.close()
     after = Recorder(clock)
-    rt2 = make_runtime(storage=await db(path), listener=after)
+    rt2 = make_runtime(storage=await store.open(), listener=after)
     await rt2.recover()
     await clock.settle()
     # not at once: the bot that went may have edited the message a moment ago (one edit a second)
@@ -118,15 +115,14 @@ async def test_recovered_table_is_redrawn_and_not_pinged_again(make_runtime, clo
     assert rt2.seat_view(t.id, HOST).decision == rt.seat_view(t.id, HOST).decision
 
 
-async def test_a_deadline_keeps_its_remaining_time_across_a_restart(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_a_deadline_keeps_its_remaining_time_across_a_restart(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     t = await started(rt, options=SHORT)
     due = t.deadlines[0]
     await clock.advance(20)
     await rt.close()
     await clock.advance(15)  # the bot is down for 15 seconds
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     t2 = rt2.get(t.id)
     assert t2.deadlines == {0: due}
@@ -138,9 +134,8 @@ async def test_a_deadline_keeps_its_remaining_time_across_a_restart(make_runtime
     assert entry.auto and entry.time == due and t2.seats[0].missed == 1
 
 
-async def test_an_overdue_deadline_fires_once_at_once(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_an_overdue_deadline_fires_once_at_once(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     t = await new_table(rt, options=SHORT)
     await rt.join(t.id, BOB, "Bob")
     await rt.start(t.id, HOST)
@@ -148,7 +143,7 @@ async def test_an_overdue_deadline_fires_once_at_once(make_runtime, clock, tmp_p
     assert set(due) == {0, 1}
     await rt.close()
     await clock.advance(3600)  # down for an hour: both deadlines passed
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     restarted = clock.now()
     await clock.settle()
@@ -160,12 +155,11 @@ async def test_an_overdue_deadline_fires_once_at_once(make_runtime, clock, tmp_p
     # The next decisions get fresh deadlines from now, not from before the outage.
     await run_until(clock, lambda: 0 in t2.to_act() or 1 in t2.to_act())
     assert all(d > restarted for d in t2.deadlines.values())
-    assert stored_table(path, t.id)["version"] == t2.version
+    assert store.table(t.id)["version"] == t2.version
 
 
-async def test_one_passers_deadline_and_pass_menu_survive_a_restart(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_one_passers_deadline_and_pass_menu_survive_a_restart(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     t = await new_table(rt, options=SHORT)
     await rt.join(t.id, BOB, "Bob")
     await rt.start(t.id, HOST)
@@ -174,7 +168,7 @@ async def test_one_passers_deadline_and_pass_menu_survive_a_restart(make_runtime
     await clock.advance(10)
     await rt.act(t.id, BOB, choose(rt.seat_view(t.id, BOB).decision), version=opened)
     await rt.close()
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     t2 = rt2.get(t.id)
     assert t2.deadlines == {0: first[0]}
@@ -183,29 +177,27 @@ async def test_one_passers_deadline_and_pass_menu_survive_a_restart(make_runtime
     assert t2.state.phase == "play"
 
 
-async def test_an_away_seat_is_still_played_by_the_ai_after_a_restart(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_an_away_seat_is_still_played_by_the_ai_after_a_restart(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     t = await started(rt, options=SHORT)
     await rt.leave(t.id, HOST)
     await rt.close()
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     t2 = rt2.get(t.id)
     assert t2.seats[0].away and t2.seats[0].left and t2.deadlines == {}
     await run_until(clock, lambda: t2.phase == Phase.FINISHED)
-    assert stored_table(path, t.id)["phase"] == "finished"
+    assert store.table(t.id)["phase"] == "finished"
 
 
-async def test_a_lobby_survives_and_still_expires_on_time(make_runtime, clock, tmp_path, listener):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_a_lobby_survives_and_still_expires_on_time(make_runtime, clock, store, listener):
+    rt = make_runtime(storage=await store.open())
     t = await new_table(rt)
     await rt.join(t.id, BOB, "Bob")
     await rt.attach(t.id, message_id=9)
     await clock.advance(20 * 60)
     await rt.close()
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     t2 = rt2.get(t.id)
     assert t2.phase == Phase.LOBBY and [s.user_id for s in t2.seats] == [HOST, BOB] and t2.message_id == 9
@@ -213,20 +205,19 @@ async def test_a_lobby_survives_and_still_expires_on_time(make_runtime, clock, t
     assert t2.phase == Phase.LOBBY
     await clock.advance(2)
     assert t2.phase == Phase.FINISHED and t2.ended_early
-    assert stored_table(path, t.id)["phase"] == "finished"
+    assert store.table(t.id)["phase"] == "finished"
     # The players hear of it: a summary (rendered as "closed before the game started") and a redraw.
     assert (t.id, []) in listener.summaries
     assert listener.redraws[-1][1:] == (t.id, 0, Phase.FINISHED)
 
 
-async def test_a_long_game_recovers_from_its_snapshot(make_runtime, clock, tmp_path, monkeypatch):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_a_long_game_recovers_from_its_snapshot(make_runtime, clock, store, monkeypatch):
+    rt = make_runtime(storage=await store.open())
     t = await started(rt)
     await rt.leave(t.id, HOST)
     await run_until(clock, lambda: t.state.hand_no >= 2 and t.state.phase == "play")
     await rt.close()
-    row = stored_table(path, t.id)
+    row = store.table(t.id)
     assert 0 < row["snapshot_version"] <= row["version"]
     assert row["version"] - row["snapshot_version"] < SNAPSHOT_EVERY
     replayed = []
@@ -237,20 +228,19 @@ async def test_a_long_game_recovers_from_its_snapshot(make_runtime, clock, tmp_p
         return original(self, seat, action)
 
     monkeypatch.setattr(engine.get("hearts").game, "apply", counting)
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     monkeypatch.undo()
     assert len(replayed) == row["version"] - row["snapshot_version"]  # only the tail is replayed
     assert rt2.get(t.id).state.to_dict() == t.state.to_dict()
 
 
-def corrupt(path, sql: str, params=()) -> None:
-    with sqlite3.connect(path) as conn:
-        conn.execute(sql, params)
+def corrupt(store, sql: str, params=()) -> None:
+    store.execute(sql, params)
 
 
-async def three_tables(make_runtime, clock, path):
-    rt = make_runtime(storage=await db(path))
+async def three_tables(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     ts = []
     for host in (HOST, HOST + 1, HOST + 2):
         t = await started(rt, host=host, options=SHORT)
@@ -273,12 +263,11 @@ async def three_tables(make_runtime, clock, path):
     ("UPDATE tables SET seed = NULL, snapshot = NULL WHERE id = ?", "seed"),
     ("UPDATE tables SET deadlines = 'xx' WHERE id = ?", "deadlines"),
 ])
-async def test_a_damaged_table_is_reported_broken_and_the_others_recover(make_runtime, clock, tmp_path, damage, why):
-    path = tmp_path / "d.db"
-    a, b, c = await three_tables(make_runtime, clock, path)
-    corrupt(path, damage, (b.id,) * damage.count("?"))
+async def test_a_damaged_table_is_reported_broken_and_the_others_recover(make_runtime, clock, store, damage, why):
+    a, b, c = await three_tables(make_runtime, clock, store)
+    corrupt(store, damage, (b.id,) * damage.count("?"))
     hears = Broken(clock)
-    rt = make_runtime(storage=await db(path), listener=hears)
+    rt = make_runtime(storage=await store.open(), listener=hears)
     report = await rt.recover()
     await clock.settle()
     assert sorted(x.id for x in report.restored) == sorted([a.id, c.id])
@@ -290,39 +279,37 @@ async def test_a_damaged_table_is_reported_broken_and_the_others_recover(make_ru
     assert (told, told_reason, channel) == (b.id, reason, b.channel_id)
     if why != "seats":
         assert HOST + 1 in users
-    assert stored_table(path, b.id)["broken"] == reason
+    assert store.table(b.id)["broken"] == reason
     # The others play on to the end.
     for t in (a, c):
         await rt.leave(t.id, t.host_id)
     await run_until(clock, lambda: all(rt.get(t.id).phase == Phase.FINISHED for t in (a, c)))
     await rt.close()
     # A broken table is not tried again at the next start.
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     report = await rt2.recover()
     assert report.restored == [] and report.broken == []
 
 
-async def test_a_damaged_snapshot_costs_only_a_longer_replay(make_runtime, clock, tmp_path, caplog):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_a_damaged_snapshot_costs_only_a_longer_replay(make_runtime, clock, store, caplog):
+    rt = make_runtime(storage=await store.open())
     t = await started(rt)
     await rt.leave(t.id, HOST)
     await run_until(clock, lambda: t.state.hand_no >= 1 and t.state.phase == "play")
     await rt.close()
-    assert stored_table(path, t.id)["snapshot"]
-    corrupt(path, "UPDATE tables SET snapshot = substr(snapshot, 1, 50) WHERE id = ?", (t.id,))
-    rt2 = make_runtime(storage=await db(path))
+    assert store.table(t.id)["snapshot"]
+    corrupt(store, "UPDATE tables SET snapshot = substr(snapshot, 1, 50) WHERE id = ?", (t.id,))
+    rt2 = make_runtime(storage=await store.open())
     report = await rt2.recover()
     assert [x.id for x in report.restored] == [t.id]
     assert rt2.get(t.id).state.to_dict() == t.state.to_dict()
     assert any("ignoring its snapshot" in r.getMessage() for r in caplog.records)
 
 
-async def test_a_listener_without_broken_still_works(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    a, b, c = await three_tables(make_runtime, clock, path)
-    corrupt(path, "UPDATE tables SET seats = 'nonsense' WHERE id = ?", (a.id,))
-    rt = make_runtime(storage=await db(path))  # the plain Recorder has no broken()
+async def test_a_listener_without_broken_still_works(make_runtime, clock, store):
+    a, b, c = await three_tables(make_runtime, clock, store)
+    corrupt(store, "UPDATE tables SET seats = 'nonsense' WHERE id = ?", (a.id,))
+    rt = make_runtime(storage=await store.open())  # the plain Recorder has no broken()
     report = await rt.recover()
     await clock.settle()
     assert len(report.restored) == 2 and [x[0] for x in report.broken] == [a.id]
@@ -333,15 +320,14 @@ async def test_recovering_without_storage_does_nothing(rt):
     assert report == ([], [])
 
 
-async def test_the_events_after_recovery_match(make_runtime, clock, tmp_path):
+async def test_the_events_after_recovery_match(make_runtime, clock, store):
     # The table message after a restart shows the same recent events of the current hand.
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+    rt = make_runtime(storage=await store.open())
     t = await started(rt, options=SHORT)
     await rt.leave(t.id, HOST)
     await run_until(clock, lambda: t.state.phase == "play" and t.state.trick_no >= 3)
     await rt.close()
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     t2 = rt2.get(t.id)
 
@@ -350,4 +336,4 @@ async def test_the_events_after_recovery_match(make_runtime, clock, tmp_path):
         return events[idx:]
 
     assert since_deal(t2.recent)[-5:] == t.recent[-5:]
-    assert json.loads(stored_table(path, t.id)["seats"])[0]["name"] == HOST_NAME
+    assert json.loads(store.table(t.id)["seats"])[0]["name"] == HOST_NAME

@@ -14,6 +14,7 @@ from cogs.stats import StatsCog
 from tables import Runtime
 from tables.records import stub
 from tables.storage import DEFAULT_URL, SQLiteStorage
+from tables.storage_pg import PostgresStorage
 from tests.cogs.fakes import FakeBot, World
 
 from .conftest import HOST, started
@@ -25,7 +26,11 @@ def test_database_settings_are_read_from_the_environment():
     cfg = bot.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/d.db", "DATA_RETENTION_DAYS": "7.5"})
     assert cfg.database_url == "sqlite:////srv/d.db" and cfg.retention_days == 7.5
     assert bot.load_config({"DISCORD_TOKEN": "t", "DATA_RETENTION_DAYS": "0"}).retention_days == 0
-    for bad in ({"DATABASE_URL": "postgres://db/x"}, {"DATABASE_URL": "deckhand.db"},
+    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://deckhand:pw@db:5432/deckhand"})
+    assert cfg.database_url == "postgresql://deckhand:pw@db:5432/deckhand"
+    assert cfg.program_record() == bot.HERE / "deckhand-programs"  # no database file to sit beside
+    for bad in ({"DATABASE_URL": "mysql://db/x"}, {"DATABASE_URL": "postgresql://db:port/x"},
+                {"DATABASE_URL": "deckhand.db"},
                 {"DATA_RETENTION_DAYS": "forever"}, {"DATA_RETENTION_DAYS": "-1"}):
         with pytest.raises(bot.ConfigError):
             bot.load_config({"DISCORD_TOKEN": "t", **bad})
@@ -35,13 +40,12 @@ def test_database_settings_are_read_from_the_environment():
     assert parse_url(DEFAULT_URL, bot.HERE).path == str(Path(bot.__file__).resolve().parent / "deckhand.db")
 
 
-async def test_setup_hook_opens_the_database_and_restores_tables(tmp_path):
-    path = tmp_path / "bot.db"
-    first = Runtime(storage=await SQLiteStorage.open(f"sqlite:///{path}"), rng=random.Random(3))
+async def test_setup_hook_opens_the_database_and_restores_tables(store):
+    first = Runtime(storage=await store.open(), rng=random.Random(3))
     t = await started(first)
     await first.close()
 
-    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42, database_url=f"sqlite:///{path}", retention_days=30))
+    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42, database_url=store.url, retention_days=30))
 
     async def fake_sync(*, guild=None):
         return []
@@ -50,7 +54,8 @@ async def test_setup_hook_opens_the_database_and_restores_tables(tmp_path):
     await deckhand.setup_hook()
     try:
         rt = deckhand.runtime
-        assert isinstance(rt.storage, SQLiteStorage) and rt.retention == 30 * 86400
+        kind = SQLiteStorage if store.kind == "sqlite" else PostgresStorage
+        assert isinstance(rt.storage, kind) and rt.retention == 30 * 86400
         restored = rt.get(t.id)
         assert restored.version == t.version and restored.seats[0].user_id == HOST
         assert isinstance(deckhand.get_cog("StatsCog"), StatsCog)

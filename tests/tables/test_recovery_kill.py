@@ -1,8 +1,8 @@
-"""``kill -9`` for real: a process runs three tables on a database file and is killed with SIGKILL at
-random moments; each restart recovers and carries on; the finished games equal the same games
-played in one go, with no action lost or applied twice.
+"""``kill -9`` for real: a process runs three tables on a database (a SQLite file, or PostgreSQL)
+and is killed with SIGKILL at random moments; each restart recovers and carries on; the finished
+games equal the same games played in one go, with no action lost or applied twice.
 
-The same file is the child process (``python -m tests.tables.test_recovery_kill DB start|resume``).
+The same file is the child process (``python -m tests.tables.test_recovery_kill DATABASE_URL start|resume``).
 A later issue plays this through the fake Discord; here the runtime has no Discord at all.
 """
 
@@ -13,14 +13,13 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from tables import FakeClock, Phase, Runtime, SystemClock
-from tables.storage import SQLiteStorage
+from tables.storage import open_storage
 
 ROOT = Path(__file__).resolve().parents[2]
 RNG = 4242
@@ -49,8 +48,8 @@ async def wait_real(done) -> None:
         await asyncio.sleep(0.001)
 
 
-async def child(path: str, mode: str) -> None:
-    storage = await SQLiteStorage.open(f"sqlite:///{path}")
+async def child(url: str, mode: str) -> None:
+    storage = await open_storage(url)
     rt = Runtime(storage=storage, clock=SystemClock(), rng=random.Random(RNG), ai_delay=AI_DELAY)
     if mode == "start":
         print(json.dumps({"started": await setup_tables(rt, wait_real)}), flush=True)
@@ -64,10 +63,10 @@ async def child(path: str, mode: str) -> None:
     print(json.dumps({"done": True}), flush=True)
 
 
-def run_child(path: Path, mode: str, kill_after: float | None) -> dict:
+def run_child(url: str, mode: str, kill_after: float | None) -> dict:
     """Run the child; SIGKILL it ``kill_after`` seconds after its first line (None: let it finish)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.tables.test_recovery_kill", str(path), mode],
+        [sys.executable, "-m", "tests.tables.test_recovery_kill", url, mode],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
@@ -110,33 +109,31 @@ async def reference_logs() -> dict[str, list[tuple[int, int, str]]]:
     return logs, scores
 
 
-async def test_sigkill_at_random_points_loses_nothing(tmp_path):
-    path = tmp_path / "kill.db"
+async def test_sigkill_at_random_points_loses_nothing(store):
+    url = store.url
     want, outcomes = await reference_logs()
     pick = random.Random(int(os.environ.get("KILL_SEED", "7")))
-    started = run_child(path, "start", pick.uniform(0.05, 0.4))
+    started = run_child(url, "start", pick.uniform(0.05, 0.4))
     assert started["killed"] and started["started"] == list(want)
     seen_versions = []
     for _ in range(3):
-        report = run_child(path, "resume", pick.uniform(0.05, 0.4))
+        report = run_child(url, "resume", pick.uniform(0.05, 0.4))
         assert report["broken"] == []
         seen_versions.append(report["restored"])
-    final = run_child(path, "resume", None)
+    final = run_child(url, "resume", None)
     assert final["finished"] and final["broken"] == []
     # At least one kill must have hit a game in progress, or the test proved nothing.
     assert any(v for v in seen_versions) or final["restored"]
-    with sqlite3.connect(path) as conn:
-        for tid, log in want.items():
-            stored = conn.execute("SELECT seq, seat, code FROM actions WHERE table_id = ? ORDER BY seq",
-                                  (tid,)).fetchall()
-            assert stored == log, f"table {tid} differs from the uninterrupted game"
-            phase, version = conn.execute("SELECT phase, version FROM tables WHERE id = ?", (tid,)).fetchone()
-            assert (phase, version) == ("finished", len(log))
-            results = conn.execute("SELECT user_id, score, place FROM results WHERE table_id = ?", (tid,)).fetchall()
-            o = outcomes[tid]
-            assert results == [(HOSTS[list(want).index(tid)], o.scores[0], o.places[0])]  # once, the host's
-        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-
+    for tid, log in want.items():
+        stored = store.rows("SELECT seq, seat, code FROM actions WHERE table_id = ? ORDER BY seq", (tid,))
+        assert stored == log, f"table {tid} differs from the uninterrupted game"
+        [(phase, version)] = store.rows("SELECT phase, version FROM tables WHERE id = ?", (tid,))
+        assert (phase, version) == ("finished", len(log))
+        results = store.rows("SELECT user_id, score, place FROM results WHERE table_id = ?", (tid,))
+        o = outcomes[tid]
+        assert results == [(HOSTS[list(want).index(tid)], o.scores[0], o.places[0])]  # once, the host's
+    if store.kind == "sqlite":
+        assert store.rows("PRAGMA integrity_check") == [("ok",)]
 
 if __name__ == "__main__":
     asyncio.run(child(sys.argv[1], sys.argv[2]))

@@ -15,7 +15,7 @@ from tables.stats import hearts_figures, results_of, summarise
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table, run_until
-from .test_storage import StoredClock, db, rows
+from .stores import StoredClock
 
 BOB, CARL = 200, 300
 ONE_HAND = {"target": 1}
@@ -56,13 +56,12 @@ def test_hearts_figures_count_moons_and_the_queen():
     ]
 
 
-async def test_results_are_stored_with_the_last_move(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_results_are_stored_with_the_last_move(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     t = await finished_game(rt, clock)
     await clock.settle()
     outcome = t.state.outcome()
-    stored = rows(path, "SELECT seat, user_id, name, place, score, won, players, game, guild_id, finished_at, "
+    stored = store.rows("SELECT seat, user_id, name, place, score, won, players, game, guild_id, finished_at, "
                         "figures FROM results WHERE table_id = ? ORDER BY seat", (t.id,))
     assert [r[:8] for r in stored] == [
         (s, t.seats[s].user_id, t.seats[s].name, outcome.places[s], outcome.scores[s], int(s in outcome.winners), 4,
@@ -73,24 +72,22 @@ async def test_results_are_stored_with_the_last_move(make_runtime, clock, tmp_pa
     assert [json.loads(r[10]) for r in stored] == [json.loads(e["figures"]) for e in expected]
     assert json.loads(stored[0][10])["hands"] == 1
     # The row and the results are one write: the table is finished in the same transaction.
-    assert rows(path, "SELECT phase FROM tables WHERE id = ?", (t.id,)) == [("finished",)]
+    assert store.rows("SELECT phase FROM tables WHERE id = ?", (t.id,)) == [("finished",)]
 
 
-async def test_a_game_ended_early_or_a_lobby_gives_no_results(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_a_game_ended_early_or_a_lobby_gives_no_results(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     t = await new_table(rt)
     await rt.start(t.id, HOST)
     await rt.end(t.id, HOST)
     lobby = await new_table(rt, host=BOB)
     await rt.end(lobby.id, BOB)
     await clock.settle()
-    assert rows(path, "SELECT COUNT(*) FROM results") == [(0,)]
+    assert store.rows("SELECT COUNT(*) FROM results") == [(0,)]
 
 
-async def test_summaries_and_leaderboard(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_summaries_and_leaderboard(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     games = [await finished_game(rt, clock, others=(BOB, CARL)) for _ in range(3)]
     await finished_game(rt, clock, host=HOST, others=(), guild=GUILD + 1)  # another server
     await clock.settle()
@@ -111,9 +108,8 @@ async def test_summaries_and_leaderboard(make_runtime, clock, tmp_path):
 
 # ==== the cog ======================================================================================
 @pytest.fixture
-async def world(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def world(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     w = World()
     w.runtime = rt
     bot = FakeBot(w)

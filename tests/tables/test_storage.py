@@ -1,26 +1,31 @@
-"""The SQLite storage: schema and migrations, guarded writes, and the runtime committing every change
-before anyone hears of it."""
+"""The storage, on both backends (SQLite and PostgreSQL): schema and migrations, guarded writes, and
+the runtime committing every change before anyone hears of it.  SQLite's own matters (the file, its
+journal) at the end."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import sqlite3
-import weakref
+import tempfile
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
-from tables import FakeClock, Phase, Runtime, TableError
+from tables import Phase, Runtime, TableError
 from tables.records import record_of
 from tables.storage import (
     LATEST,
+    UNFINISHED,
     DuplicateTable,
+    PostgresURL,
     SQLiteStorage,
     StaleWrite,
     StorageError,
+    StorageGone,
     migrations,
     open_storage,
     parse_url,
@@ -28,35 +33,17 @@ from tables.storage import (
 from tables.table import LogEntry
 
 from .conftest import HOST, SHORT, Recorder, choose, new_table, run_until, started
+from .stores import OPEN, Store, StoredClock
 
 BOB = 200
-
-
-OPEN: weakref.WeakSet[SQLiteStorage] = weakref.WeakSet()
+__all__ = ["StoredClock", "db", "rows", "stored_log", "stored_table"]
 
 
 async def db(path: Path, **kw) -> SQLiteStorage:
+    """A SQLite storage on ``path`` (the tests that are about something else than the storage)."""
     storage = await SQLiteStorage.open(f"sqlite:///{path}", **kw)
     OPEN.add(storage)
     return storage
-
-
-class StoredClock(FakeClock):
-    """A fake clock whose settling also waits for the database work in flight (it runs in real
-    threads, which ``asyncio.sleep(0)`` rounds alone do not wait for), so a test sees every write
-    that the moves made up to now have started."""
-
-    async def settle(self, rounds: int | None = None) -> None:
-        for _ in range(5000):
-            await super().settle(rounds)
-            if not any(s.busy for s in OPEN):
-                # Work that just finished in a thread has woken its caller, which may not have run
-                # yet (e.g. the housekeeping, not yet asleep again): let it, then look once more.
-                await super().settle(rounds)
-                if not any(s.busy for s in OPEN):
-                    return
-            await asyncio.sleep(0.0005)
-        raise AssertionError("the database never went quiet")
 
 
 @pytest.fixture
@@ -87,11 +74,11 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def make_stored(make_runtime, path):
-    """A runtime on the database file (each call is a fresh process's runtime on the same file)."""
+async def make_stored(make_runtime, store):
+    """A runtime on the store (each call is a fresh process's runtime on the same database)."""
 
     async def make(**kw) -> Runtime:
-        return make_runtime(storage=await db(path), **kw)
+        return make_runtime(storage=await store.open(), **kw)
 
     return make
 
@@ -103,81 +90,103 @@ def test_database_urls(tmp_path):
     assert parse_url("sqlite:////var/lib/x.db", tmp_path).path == "/var/lib/x.db"
     assert parse_url("sqlite:///:memory:").path == ":memory:"
     assert parse_url("sqlite:///a.db?synchronous=full").synchronous == "FULL"
-    for bad in ("", "deckhand.db", "postgres://x/y", "sqlite://host/x.db", "sqlite:///", "sqlite:///a.db?synchronous=off"):
+    pg = parse_url("postgresql://deckhand:secret@db.example:5432/deckhand")
+    assert pg == PostgresURL("postgresql://deckhand:secret@db.example:5432/deckhand")
+    assert "secret" not in pg.where and "db.example:5432/deckhand" in pg.where
+    assert isinstance(parse_url("postgres:///deckhand?host=/run/postgresql"), PostgresURL)
+    for bad in ("", "deckhand.db", "mysql://x/y", "postgresql://", "postgresql://db:port/x", "sqlite://host/x.db",
+                "sqlite:///", "sqlite:///a.db?synchronous=off"):
         with pytest.raises(StorageError):
             parse_url(bad)
 
 
-def test_migrations_are_numbered_files():
-    ms = migrations()
-    assert [m.version for m in ms] == list(range(1, LATEST + 1)) and LATEST >= 3
-    assert all(m.sql.strip() for m in ms)
+def test_migrations_are_numbered_files_for_both_databases():
+    for dialect in ("sqlite", "postgres"):
+        ms = migrations(dialect)
+        assert [m.version for m in ms] == list(range(1, LATEST + 1)) and LATEST >= 3
+        assert all(m.sql.strip() for m in ms)
+    # Same numbers, same names: a migration is never written for one database only.
+    assert [(m.version, m.name) for m in migrations("sqlite")] == [(m.version, m.name) for m in migrations("postgres")]
 
 
-async def test_an_empty_database_is_created_and_migrated(path):
-    storage = await open_storage(f"sqlite:///{path.name}", base=path.parent)
+async def test_a_migration_missing_for_one_database_is_refused(store, monkeypatch):
+    import tables.storage_base as st
+
+    real = st.migrations
+
+    def lopsided(dialect: str = "sqlite"):
+        found = real(dialect)
+        return found if dialect == store.kind else found[:-1]
+
+    monkeypatch.setattr(st, "migrations", lopsided)
+    with pytest.raises(StorageError, match="differ"):
+        await store.open()
+
+
+async def test_an_empty_database_is_created_and_migrated(store):
+    storage = await store.open()
     await storage.close()
-    assert path.exists()
-    assert rows(path, "SELECT version FROM schema_version ORDER BY version") == [(v,) for v in range(1, LATEST + 1)]
-    assert rows(path, "PRAGMA journal_mode") == [("wal",)]
-    names = {r[0] for r in rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"tables", "actions", "results", "schema_version"} <= names
+    assert store.rows("SELECT version FROM schema_version ORDER BY version") == [(v,) for v in range(1, LATEST + 1)]
+    assert {"tables", "actions", "results", "schema_version"} <= store.names()
     # Opening again applies nothing and keeps everything.
-    storage = await db(path)
+    storage = await store.open()
     await storage.close()
-    assert len(rows(path, "SELECT * FROM schema_version")) == LATEST
+    assert len(store.rows("SELECT * FROM schema_version")) == LATEST
 
 
-async def test_migrating_from_the_previous_version_keeps_the_tables(path, make_runtime, clock):
+async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_runtime, clock):
     # A running table as a version before results (migration 3) wrote it: later migrations
     # (results, ratings) all apply on top of it.
-    old = await db(path, upto=2)
-    assert rows(path, "SELECT MAX(version) FROM schema_version") == [(2,)]
-    assert "results" not in {r[0] for r in rows(path, "SELECT name FROM sqlite_master")}
+    old = await store.open(upto=2)
+    assert store.rows("SELECT MAX(version) FROM schema_version") == [(2,)]
+    assert "results" not in store.names()
     rt = make_runtime(storage=old)
     t = await started(rt, options=SHORT)
     await run_until(clock, lambda: 0 in t.to_act() and t.state.phase == "play" and t.version > 3)
     tid, version = t.id, t.version
     await rt.close()
     # The new version migrates on open, and the table recovers and plays on.
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     report = await rt2.recover()
     assert [x.id for x in report.restored] == [tid] and not report.broken
     assert rt2.get(tid).version == version
-    assert rows(path, "SELECT MAX(version) FROM schema_version") == [(LATEST,)]
-    assert rows(path, "SELECT COUNT(*) FROM results") == [(0,)]
+    assert store.rows("SELECT MAX(version) FROM schema_version") == [(LATEST,)]
+    assert store.rows("SELECT COUNT(*) FROM results") == [(0,)]
 
 
-async def test_each_migration_is_all_or_nothing(path, monkeypatch):
-    import tables.storage as st
+async def test_each_migration_is_all_or_nothing(store, monkeypatch):
+    import tables.storage_base as st
 
-    broken = [*st.migrations()]
-    broken[-1] = st.Migration(broken[-1].version, broken[-1].name, "CREATE TABLE ok (x);\nTHIS IS NOT SQL;")
-    monkeypatch.setattr(st, "migrations", lambda: broken)
+    real = st.migrations
+
+    def broken(dialect: str = "sqlite"):
+        found = [*real(dialect)]
+        found[-1] = st.Migration(found[-1].version, found[-1].name, "CREATE TABLE ok (x INTEGER);\nTHIS IS NOT SQL;")
+        return found
+
+    monkeypatch.setattr(st, "migrations", broken)
     with pytest.raises(StorageError, match=f"Migration {LATEST}"):
-        await db(path)
-    names = {r[0] for r in rows(path, "SELECT name FROM sqlite_master")}
-    assert "ok" not in names
-    assert rows(path, "SELECT MAX(version) FROM schema_version") == [(LATEST - 1,)]
+        await store.open()
+    assert "ok" not in store.names()
+    assert store.rows("SELECT MAX(version) FROM schema_version") == [(LATEST - 1,)]
 
 
-async def test_a_newer_schema_is_refused(path):
-    await (await db(path)).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("INSERT INTO schema_version VALUES (999, 'future', 0)")
+async def test_a_newer_schema_is_refused(store):
+    await (await store.open()).close()
+    store.execute("INSERT INTO schema_version VALUES (999, 'future', 0)")
     with pytest.raises(StorageError, match="newer"):
-        await db(path)
+        await store.open()
 
 
 # ==== guarded writes ================================================================================
-async def _a_table(storage: SQLiteStorage, rt: Runtime):
+async def _a_table(storage, rt: Runtime):
     t = await new_table(rt)
     await storage.insert_table(record_of(t))
     return t
 
 
-async def test_writes_are_guarded_by_version_and_rev(path, rt):
-    storage = await db(path)
+async def test_writes_are_guarded_by_version_and_rev(store, rt):
+    storage = await store.open()
     try:
         t = await _a_table(storage, rt)
         with pytest.raises(DuplicateTable):
@@ -192,15 +201,22 @@ async def test_writes_are_guarded_by_version_and_rev(path, rt):
             await storage.write(t.id, {"version": 2, "rev": 2}, [entry], expect=(1, 1))
         with pytest.raises(ValueError):
             await storage.write(t.id, {"game": "other"}, expect=(1, 1))
+        # A second process's storage on the same database is refused the same way.
+        other = await store.open()
+        try:
+            with pytest.raises(StaleWrite):
+                await other.write(t.id, {"version": 1, "rev": 1}, [LogEntry(1, 2, "play 3C", 6.0)], expect=(0, 0))
+        finally:
+            await other.close()
     finally:
         await storage.close()
-    row = stored_table(path, t.id)
+    row = store.table(t.id)
     assert (row["version"], row["rev"], row["phase"]) == (1, 1, "lobby")
-    assert stored_log(path, t.id) == [(1, 0, "play 2C", 0)]
+    assert store.log(t.id) == [(1, 0, "play 2C", 0)]
 
 
-async def test_a_cancelled_writer_leaves_no_open_transaction(path, rt):
-    storage = await db(path)
+async def test_a_cancelled_writer_leaves_no_open_transaction(store, rt):
+    storage = await store.open()
     try:
         t = await _a_table(storage, rt)
         task = asyncio.ensure_future(storage.write(t.id, {"version": 1, "rev": 1}, [LogEntry(1, 0, "x", 1.0)],
@@ -211,32 +227,156 @@ async def test_a_cancelled_writer_leaves_no_open_transaction(path, rt):
             await task
         # The shielded transaction finished by itself; the connection takes new writes.
         await storage.write(t.id, {"version": 2, "rev": 2}, [LogEntry(2, 0, "y", 2.0)], expect=(1, 1))
-        assert not storage.conn.in_transaction
+        assert not storage.in_transaction and not storage.busy
     finally:
         await storage.close()
-    assert [r[0] for r in stored_log(path, t.id)] == [1, 2]
+    assert [r[0] for r in store.log(t.id)] == [1, 2]
 
 
-async def test_closed_storage_refuses_politely(path):
-    storage = await db(path)
+async def test_closed_storage_refuses_politely(store):
+    storage = await store.open()
     await storage.close()
     await storage.close()  # twice is fine
     with pytest.raises(StorageError):
         await storage.unfinished()
+    with pytest.raises(StorageError):
+        await storage.write("ABCDEF", {"version": 1}, expect=(0, 0))
+
+
+async def test_recovery_reads_rows_and_logs_in_one_snapshot(store, make_runtime, clock):
+    # Another process commits between recovery's two reads (rows, then logs): what recovery sees
+    # must still be one moment of the database — here, the row with exactly its logged actions.
+    rt = make_runtime(storage=await store.open())
+    t = await started(rt, options=SHORT)
+    await run_until(clock, lambda: t.version >= 3 and 0 in t.to_act())
+    version, rev = t.version, store.table(t.id)["rev"]
+    await rt.close()
+
+    def another_process_writes() -> None:
+        store.execute("UPDATE tables SET version = ?, rev = ? WHERE id = ?", (version + 1, rev + 1, t.id))
+        store.execute("INSERT INTO actions VALUES (?, ?, 0, 'play XX', 1.0, 0)", (t.id, version + 1))
+
+    reader = await store.open()
+    try:
+        # unfinished() is _snapshot(UNFINISHED); the hook runs between its two reads.
+        [(record, log)] = await reader._snapshot(UNFINISHED, (), between=another_process_writes)
+    finally:
+        await reader.close()
+    assert record["version"] == len(log) == version and log[-1].code != "play XX"
+    assert store.table(t.id)["version"] == version + 1  # the other write did happen meanwhile
+
+
+# ==== a database that goes away =====================================================================
+async def test_a_deleted_database_file_refuses_every_write_loudly(tmp_path, make_runtime, clock, caplog):
+    path = tmp_path / "gone.db"
+    rt = make_runtime(storage=await db(path))
+    t = await started(rt, options=SHORT)
+    await run_until(clock, lambda: t.version >= 3 and 0 in t.to_act())
+    version = t.version
+    path.unlink()
+    with pytest.raises(TableError) as refused:
+        await rt.act(t.id, HOST, choose(rt.seat_view(t.id, HOST).decision))
+    assert refused.value.code == "not_saved" and t.version == version  # the move did not happen
+    assert rt.storage.gone and "deleted" in rt.storage.gone
+    with pytest.raises(StorageGone, match="deleted"):
+        await rt.storage.check()
+    with pytest.raises(StorageGone):
+        await rt.storage.write(t.id, {"version": version}, expect=(version, 0))
+    [loud] = [r.getMessage() for r in caplog.records if r.levelname == "CRITICAL"]  # once, however many writes
+    assert "deleted" in loud
+    # What the process had stored is saved beside the path, and a restart on that copy goes on.
+    [rescued] = tmp_path.glob("gone.db.rescued-*")
+    assert str(rescued) in loud
+    await rt.close()
+    rescued.rename(path)
+    rt2 = make_runtime(storage=await db(path))
+    report = await rt2.recover()
+    assert [x.id for x in report.restored] == [t.id] and rt2.get(t.id).version == version
+
+
+async def test_a_replaced_database_file_is_noticed(tmp_path):
+    path = tmp_path / "swap.db"
+    storage = await db(path)
+    try:
+        await storage.check()  # the file it opened: fine
+        other = tmp_path / "other.db"
+        await (await db(other)).close()
+        os.replace(other, path)  # a different file under the same name (a restored backup, say)
+        with pytest.raises(StorageGone, match="replaced"):  # the periodic check sees it, no write needed
+            await storage.check()
+        with pytest.raises(StorageGone, match="replaced"):  # and it stays refused, even though a file is there
+            await storage.insert_table({"id": "AAAAAA"})
+    finally:
+        await storage.close()
+    assert rows(path, "SELECT COUNT(*) FROM tables") == [(0,)]
+
+
+async def test_dropped_postgres_tables_are_noticed(pg_server):
+    from .stores import PostgresStore
+
+    store = await PostgresStore(pg_server).create()
+    try:
+        storage = await store.open()
+        try:
+            await storage.check()
+            store.execute("DROP TABLE actions")
+            store.execute("DROP TABLE tables")
+            with pytest.raises(StorageGone):
+                await storage.check()
+            with pytest.raises(StorageGone):
+                await storage.mark_broken("AAAAAA", "x", 1.0)
+            assert storage.gone and "gone" in storage.gone
+        finally:
+            await storage.close()
+    finally:
+        await store.cleanup()
+
+
+async def test_an_unreachable_postgresql_server_gets_a_sentence(tmp_path):
+    with pytest.raises(StorageError, match="Cannot connect to the PostgreSQL database") as refused:
+        await open_storage(f"postgresql://deckhand:secret@/deckhand?host={tmp_path}")  # no server there
+    assert "secret" not in str(refused.value)
+
+
+async def test_a_read_only_database_gets_a_sentence_not_a_traceback(tmp_path):
+    folder = Path(tempfile.mkdtemp(prefix="deckhand-ro-"))
+    path = folder / "ro.db"
+    try:
+        await (await db(path)).close()
+        path.chmod(0o444)
+        folder.chmod(0o555)
+        if os.geteuid() == 0:
+            # root writes anyway: open it as an unprivileged user, as the bot would run.
+            os.setegid(65534)
+            os.seteuid(65534)
+        try:
+            with pytest.raises(StorageError, match="read-only") as refused:
+                await open_storage(f"sqlite:///{path}")
+        finally:
+            if os.getuid() == 0:
+                os.seteuid(0)
+                os.setegid(0)
+        assert type(refused.value) is StorageError and "permissions" in str(refused.value)
+    finally:
+        folder.chmod(0o755)
+        path.chmod(0o644)
+        for f in folder.iterdir():
+            f.unlink()
+        folder.rmdir()
 
 
 # ==== the runtime writes through ===================================================================
 class Auditor(Recorder):
     """A listener that checks, at every call, that what it is shown is already in the database."""
 
-    def __init__(self, clock, path: Path) -> None:
+    def __init__(self, clock, store: Store) -> None:
         super().__init__(clock)
-        self.path = path
+        self.store = store
         self.problems: list[str] = []
         self.checked = 0
 
     def audit(self, table, what: str) -> None:
-        row = stored_table(self.path, table.id)
+        row = self.store.table(table.id)
         self.checked += 1
         if not row:
             self.problems.append(f"{what}: table {table.id} not stored")
@@ -257,15 +397,15 @@ class Auditor(Recorder):
         await super().summary(table, events)
 
 
-async def test_every_change_is_stored_before_anyone_hears_of_it(make_runtime, clock, path):
-    auditor = Auditor(clock, path)
-    rt = make_runtime(storage=await db(path), listener=auditor, ai_delay=0)
+async def test_every_change_is_stored_before_anyone_hears_of_it(make_runtime, clock, store):
+    auditor = Auditor(clock, store)
+    rt = make_runtime(storage=await store.open(), listener=auditor, ai_delay=0)
     t = await new_table(rt, options=SHORT)
     await rt.join(t.id, BOB, "Bob")
     await rt.add_ai(t.id, HOST)
-    assert stored_table(path, t.id)["seats"].count('"name"') == 4
+    assert store.table(t.id)["seats"].count('"name"') == 4
     await rt.start(t.id, HOST)
-    assert stored_table(path, t.id)["phase"] == "running"
+    assert store.table(t.id)["phase"] == "running"
     moves = 0
     while t.phase != Phase.FINISHED:
         acted = False
@@ -274,21 +414,21 @@ async def test_every_change_is_stored_before_anyone_hears_of_it(make_runtime, cl
             if sv.decision is not None:
                 await rt.act(t.id, user, choose(sv.decision))
                 # act() has returned: the move is in the database.
-                assert stored_table(path, t.id)["version"] == t.version
-                assert len(stored_log(path, t.id)) == t.version
+                assert store.table(t.id)["version"] == t.version
+                assert len(store.log(t.id)) == t.version
                 acted = True
                 moves += 1
         if not acted:
             await clock.advance(0.5)
     await clock.advance(5)
     assert auditor.checked > moves and auditor.problems == []
-    assert [(e.seq, e.seat, e.code, int(e.auto)) for e in t.log] == stored_log(path, t.id)
-    row = stored_table(path, t.id)
+    assert [(e.seq, e.seat, e.code, int(e.auto)) for e in t.log] == store.log(t.id)
+    row = store.table(t.id)
     assert row["phase"] == "finished" and row["ended_early"] == 0 and row["finished_at"] == t.finished_at
     assert row["snapshot"] is not None and row["snapshot_version"] > 0  # taken at a new deal
 
 
-async def test_lobby_changes_and_message_ids_are_stored(make_stored, path):
+async def test_lobby_changes_and_message_ids_are_stored(make_stored, store):
     rt = await make_stored()
     t = await new_table(rt)
     await rt.attach(t.id, message_id=555)
@@ -296,17 +436,28 @@ async def test_lobby_changes_and_message_ids_are_stored(make_stored, path):
     await rt.leave(t.id, BOB)
     await rt.add_ai(t.id, HOST, 1)
     await rt.attach(t.id, thread_id=777)
-    row = stored_table(path, t.id)
+    row = store.table(t.id)
     assert (row["message_id"], row["thread_id"], row["rev"]) == (555, 777, 5)
     assert [s["name"] for s in json.loads(row["seats"])] == ["Ann", "AI 1"]
     await rt.end(t.id, HOST)
-    assert stored_table(path, t.id)["phase"] == "finished"
+    assert store.table(t.id)["phase"] == "finished"
 
 
-async def test_a_second_process_cannot_overwrite_the_first(make_runtime, clock, path):
-    first = make_runtime(storage=await db(path))
+async def test_discord_sized_ids_are_kept_exactly(make_stored, store):
+    # Snowflakes are 64-bit: beyond a 32-bit column, and beyond a double's exact integers.
+    big = 1_234_567_890_123_456_789
+    rt = await make_stored()
+    t = await new_table(rt, guild_id=big - 2, channel_id=big - 1, host=big)
+    await rt.attach(t.id, message_id=big + 1, thread_id=big + 2)
+    row = store.table(t.id)
+    assert (row["guild_id"], row["channel_id"], row["host_id"], row["message_id"], row["thread_id"]) == (
+        big - 2, big - 1, big, big + 1, big + 2)
+
+
+async def test_a_second_process_cannot_overwrite_the_first(make_runtime, clock, store):
+    first = make_runtime(storage=await store.open())
     t = await started(first, options=SHORT)
-    second = make_runtime(storage=await db(path), rng=random.Random(99))
+    second = make_runtime(storage=await store.open(), rng=random.Random(99))
     await second.recover()
     t2 = second.get(t.id)
     # Both believe they run the table; the first to write wins ...
@@ -316,11 +467,11 @@ async def test_a_second_process_cannot_overwrite_the_first(make_runtime, clock, 
         await second.act(t2.id, HOST, choose(second.seat_view(t2.id, HOST).decision))
     assert refused.value.code == "moved"
     assert t.id not in second.tables
-    assert stored_table(path, t.id)["version"] == t.version
-    assert len(stored_log(path, t.id)) == t.version
+    assert store.table(t.id)["version"] == t.version
+    assert len(store.log(t.id)) == t.version
 
 
-async def test_a_failed_write_undoes_the_move(make_stored, clock, path, monkeypatch):
+async def test_a_failed_write_undoes_the_move(make_stored, clock, store, monkeypatch):
     rt = await make_stored()
     t = await started(rt, options=SHORT)
     await run_until(clock, lambda: t.version == 3)
@@ -328,7 +479,7 @@ async def test_a_failed_write_undoes_the_move(make_stored, clock, path, monkeypa
     storage = rt.storage
 
     async def failing(*a, **kw):
-        raise sqlite3.OperationalError("disk I/O error")
+        raise StorageError("disk I/O error")
 
     monkeypatch.setattr(storage, "write", failing)
     with pytest.raises(TableError) as refused:
@@ -338,14 +489,14 @@ async def test_a_failed_write_undoes_the_move(make_stored, clock, path, monkeypa
     monkeypatch.undo()
     # Once the disk is back, the same move goes through and is stored.
     await rt.act(t.id, HOST, choose(rt.seat_view(t.id, HOST).decision))
-    assert stored_table(path, t.id)["version"] == t.version == 4
+    assert store.table(t.id)["version"] == t.version == 4
 
 
 async def test_a_failed_create_is_refused(make_stored, monkeypatch):
     rt = await make_stored()
 
     async def failing(record):
-        raise sqlite3.OperationalError("database is locked")
+        raise StorageError("database is locked")
 
     monkeypatch.setattr(rt.storage, "insert_table", failing)
     with pytest.raises(TableError):
@@ -353,7 +504,7 @@ async def test_a_failed_create_is_refused(make_stored, monkeypatch):
     assert rt.tables == {}
 
 
-async def test_a_stored_id_is_not_given_again(make_stored, path, monkeypatch):
+async def test_a_stored_id_is_not_given_again(make_stored, monkeypatch):
     rt = await make_stored()
     ids = iter(["AAAAAA", "AAAAAA", "BBBBBB"])
     monkeypatch.setattr("tables.runtime.new_id", lambda rng, taken: next(ids))
@@ -364,6 +515,36 @@ async def test_a_stored_id_is_not_given_again(make_stored, path, monkeypatch):
     assert (a.id, b.id) == ("AAAAAA", "BBBBBB")
 
 
+async def test_migrating_from_the_first_version_restores_its_tables(store, make_runtime, clock):
+    # A running table exactly as schema version 1 could hold it: no snapshot, no turn versions.
+    old = await store.open(upto=1)
+    await old.close()
+    memory = make_runtime()
+    t = await started(memory, options=SHORT)
+    await run_until(clock, lambda: t.version >= 6)
+    v1_columns = [c for c in record_of(t) if c not in ("since",)]
+    record = record_of(t)
+    store.execute(f"INSERT INTO tables ({', '.join(v1_columns)}) VALUES ({', '.join('?' * len(v1_columns))})",
+                  [record[c] for c in v1_columns])
+    for e in t.log:
+        store.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                      (t.id, e.seq, e.seat, e.code, float(e.time), int(e.auto)))
+    rt = make_runtime(storage=await store.open(), rng=random.Random(5))
+    report = await rt.recover()
+    assert [x.id for x in report.restored] == [t.id]
+    again = rt.get(t.id)
+    assert again.state.to_dict() == t.state.to_dict() and again.deadlines == t.deadlines
+    assert store.rows("SELECT MAX(version) FROM schema_version") == [(LATEST,)]
+
+
+# ==== SQLite's own ==================================================================================
+async def test_a_sqlite_database_is_a_wal_file_next_to_bot_py(path):
+    storage = await open_storage(f"sqlite:///{path.name}", base=path.parent)
+    await storage.close()
+    assert path.exists()
+    assert rows(path, "PRAGMA journal_mode") == [("wal",)]
+
+
 async def test_the_write_path_is_plain_sqlite(path):
     # What the storage writes can be read by any SQLite client (backups, inspection).
     storage = await db(path)
@@ -371,25 +552,3 @@ async def test_the_write_path_is_plain_sqlite(path):
     async with aiosqlite.connect(path) as conn:
         async with conn.execute("PRAGMA integrity_check") as cur:
             assert await cur.fetchone() == ("ok",)
-
-
-async def test_migrating_from_the_first_version_restores_its_tables(path, make_runtime, clock):
-    # A running table exactly as schema version 1 could hold it: no snapshot, no turn versions.
-    old = await db(path, upto=1)
-    await old.close()
-    memory = make_runtime()
-    t = await started(memory, options=SHORT)
-    await run_until(clock, lambda: t.version >= 6)
-    v1_columns = [c for c in record_of(t) if c not in ("since",)]
-    record = record_of(t)
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"INSERT INTO tables ({', '.join(v1_columns)}) VALUES ({', '.join('?' * len(v1_columns))})",
-                     [record[c] for c in v1_columns])
-        conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-                         [(t.id, e.seq, e.seat, e.code, e.time, int(e.auto)) for e in t.log])
-    rt = make_runtime(storage=await db(path), rng=random.Random(5))
-    report = await rt.recover()
-    assert [x.id for x in report.restored] == [t.id]
-    again = rt.get(t.id)
-    assert again.state.to_dict() == t.state.to_dict() and again.deadlines == t.deadlines
-    assert rows(path, "SELECT MAX(version) FROM schema_version") == [(LATEST,)]

@@ -16,8 +16,9 @@ from tables.replay import GameRecord, main
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table, run_until, started
+from .stores import StoredClock
 from .test_stats import BOB, finished_game
-from .test_storage import StoredClock, db, rows
+from .test_storage import db
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = 86400.0
@@ -70,12 +71,11 @@ async def test_python_dash_m_tables_replay(make_runtime, clock, tmp_path):
     assert f"1. {winner}" in done.stdout
 
 
-async def test_history_comes_from_the_storage_once_the_table_left_memory(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_history_comes_from_the_storage_once_the_table_left_memory(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     t = await finished_game(rt, clock)
     await rt.close()
-    rt2 = make_runtime(storage=await db(path))
+    rt2 = make_runtime(storage=await store.open())
     record = await rt2.history(t.id.lower(), GUILD)
     assert record.finished and record.log == t.log and record.names == t.names()
     state, _ = record.replay()
@@ -111,9 +111,8 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
     assert not w.violations
 
 
-async def test_old_finished_tables_are_pruned_but_results_stay(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path), retention=30 * DAY, prune_every=DAY)
+async def test_old_finished_tables_are_pruned_but_results_stay(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open(), retention=30 * DAY, prune_every=DAY)
     old = await finished_game(rt, clock)
     lobby = await new_table(rt, host=BOB)  # expires after 30 minutes: finished, ended early
     await clock.advance(20 * DAY)
@@ -121,21 +120,20 @@ async def test_old_finished_tables_are_pruned_but_results_stay(make_runtime, clo
     running = await started(rt, host=HOST + 5)
     await rt.recover()  # starts the housekeeping; nothing to restore in this process
     await clock.advance(11 * DAY)  # the daily pruning has run since `old` turned 30 days old
-    tables = {r[0] for r in rows(path, "SELECT id FROM tables")}
+    tables = {r[0] for r in store.rows("SELECT id FROM tables")}
     assert old.id not in tables and lobby.id not in tables
     assert {recent.id, running.id} <= tables
-    assert rows(path, "SELECT COUNT(*) FROM actions WHERE table_id = ?", (old.id,)) == [(0,)]
-    assert rows(path, "SELECT COUNT(*) FROM results WHERE table_id = ?", (old.id,)) != [(0,)]
+    assert store.rows("SELECT COUNT(*) FROM actions WHERE table_id = ?", (old.id,)) == [(0,)]
+    assert store.rows("SELECT COUNT(*) FROM results WHERE table_id = ?", (old.id,)) != [(0,)]
     assert old.id not in rt.tables  # gone from memory as well
 
 
-async def test_without_retention_nothing_is_pruned(make_runtime, clock, tmp_path):
-    path = tmp_path / "d.db"
-    rt = make_runtime(storage=await db(path))
+async def test_without_retention_nothing_is_pruned(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
     old = await finished_game(rt, clock)
     await clock.advance(400 * DAY)
     assert await rt.prune_storage() == 0
-    assert rows(path, "SELECT id FROM tables") == [(old.id,)]
+    assert store.rows("SELECT id FROM tables") == [(old.id,)]
 
 
 async def test_a_lobby_nobody_starts_expires_after_30_minutes(rt, clock, listener):

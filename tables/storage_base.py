@@ -1,0 +1,256 @@
+"""What both storage backends share: the :class:`Storage` interface, its errors, the column lists,
+database URLs and the migration files.  Import from :mod:`tables.storage`, which also opens the
+backend a URL names; this module is apart only so that the backends need not import that one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+from urllib.parse import parse_qs, urlsplit
+
+from tables.table import LogEntry
+
+MIGRATIONS = Path(__file__).resolve().with_name("migrations")
+#: Each backend's migrations: the SQLite files sit in ``tables/migrations/`` itself, PostgreSQL's
+#: in ``tables/migrations/postgres/``, with the same numbers and names (a test checks they match).
+DIALECTS = {"sqlite": MIGRATIONS, "postgres": MIGRATIONS / "postgres"}
+DEFAULT_URL = "sqlite:///deckhand.db"
+
+#: Columns a write may change (``id``, ``game``, ``guild_id`` and the rest never change).
+MUTABLE = frozenset({
+    "options", "speed", "thread_id", "message_id", "host_id", "seats", "phase", "seed", "version", "rev",
+    "deadlines", "since", "finished_at", "ended_early", "snapshot", "snapshot_version",
+})
+TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
+                 "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
+                 "ended_early", "snapshot", "snapshot_version", "broken")
+RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
+                  "figures", "finished_at")
+LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto")
+#: Which tables are still to be recovered (a condition on ``tables t``; the same in both dialects).
+UNFINISHED = "t.phase != 'finished' AND t.broken IS NULL"
+#: Which tables :meth:`Storage.prune` deletes (``{before}`` is the dialect's parameter).
+PRUNABLE = "finished_at < {before} AND (phase = 'finished' OR broken IS NOT NULL)"
+
+Record = dict[str, Any]
+
+
+class StorageError(Exception):
+    """The storage cannot be used (bad URL, newer schema, failed migration); the message says why."""
+
+
+class StaleWrite(StorageError):
+    """The stored table is not at the version this writer expected: someone else wrote it."""
+
+
+class DuplicateTable(StorageError):
+    """A table with that id is already stored."""
+
+
+class StorageGone(StorageError):
+    """The database this process opened is not there any more (the SQLite file was deleted or
+    replaced, the PostgreSQL tables dropped).  Nothing written now would be kept, so every write is
+    refused from then on; the message says what happened.  The process should stop taking moves,
+    say so, and be restarted on a good database."""
+
+
+class Stored(NamedTuple):
+    """One table as stored: its row (column → value, JSON columns as text) and its action log."""
+
+    record: Record
+    log: list[LogEntry]
+
+
+class Storage(Protocol):
+    """What the runtime needs from a store.  Every method is one transaction or one read."""
+
+    #: ``None`` while the database is usable; once :class:`StorageGone` was raised, why.
+    gone: str | None
+
+    @property
+    def busy(self) -> bool:
+        """Whether any read or write is queued or in progress (tests wait for quiet)."""
+        ...
+
+    async def insert_table(self, record: Record) -> None:
+        """Store a new table (raises :class:`DuplicateTable` if the id exists)."""
+        ...
+
+    async def write(
+        self,
+        table_id: str,
+        changes: Record,
+        actions: Sequence[LogEntry] = (),
+        *,
+        expect: tuple[int, int],
+        results: Sequence[Record] = (),
+    ) -> None:
+        """Append ``actions`` to the log, update the row with ``changes`` and add ``results``, all
+        or nothing — only if the stored row is at ``expect = (version, rev)``; else
+        :class:`StaleWrite`."""
+        ...
+
+    async def unfinished(self) -> list[Stored]:
+        """Every table in the lobby or running that is not marked broken, with its log, read in
+        one consistent snapshot."""
+        ...
+
+    async def load(self, table_id: str) -> Stored | None: ...
+
+    async def mark_broken(self, table_id: str, reason: str, at: float) -> None: ...
+
+    async def prune(self, before: float) -> int:
+        """Delete finished (or broken) tables and their logs that ended before ``before``; results
+        stay.  Returns how many tables went."""
+        ...
+
+    async def player_results(self, guild_id: int, user_id: int) -> list[Record]: ...
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Record]: ...
+
+    async def check(self) -> None:
+        """Raise :class:`StorageGone` if the database has gone away (cheap: for a periodic check)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def check_changes(changes: Record) -> None:
+    bad = set(changes) - MUTABLE
+    if bad:
+        raise ValueError(f"Columns that cannot be written: {sorted(bad)}")
+
+
+def log_rows(table_id: str, actions: Sequence[LogEntry]) -> list[tuple[Any, ...]]:
+    return [(table_id, a.seq, a.seat, a.code, float(a.time), int(a.auto)) for a in actions]
+
+
+def result_rows(results: Sequence[Record]) -> list[list[Any]]:
+    return [[r[c] for c in RESULT_COLUMNS] for r in results]
+
+
+def stored_logs(rows: Sequence[Sequence[Any]]) -> dict[str, list[LogEntry]]:
+    """``(table_id, seq, seat, code, time, auto)`` rows, in order, as logs by table id."""
+    out: dict[str, list[LogEntry]] = {}
+    for tid, seq, seat, code, at, auto in rows:
+        out.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto)))
+    return out
+
+
+# ==== URLs ======================================================================================
+@dataclass(frozen=True)
+class SQLiteURL:
+    path: str  # a file path, or ":memory:"
+    synchronous: str = "NORMAL"
+
+
+@dataclass(frozen=True)
+class PostgresURL:
+    dsn: str  # handed to asyncpg as it is (server settings may ride in its query)
+
+    @property
+    def where(self) -> str:
+        """The URL without its password, for messages and logs."""
+        parts = urlsplit(self.dsn)
+        host = parts.hostname or ""
+        netloc = (f"{parts.username}@" if parts.username else "") + host + (f":{parts.port}" if parts.port else "")
+        query = parse_qs(parts.query)
+        socket = (query.get("host") or [""])[0]
+        return f"postgresql://{netloc}{parts.path}" + (f" (socket in {socket})" if socket else "")
+
+
+DatabaseURL = SQLiteURL | PostgresURL
+
+URL_HELP = ("DATABASE_URL must look like sqlite:///deckhand.db (a file next to bot.py), "
+            "sqlite:////absolute/path/deckhand.db, sqlite:///:memory: or "
+            "postgresql://user:password@host:5432/database")
+
+
+def parse_url(url: str, base: Path | None = None) -> DatabaseURL:
+    """``sqlite:///deckhand.db`` (relative to ``base``, default the working directory),
+    ``sqlite:////var/lib/deckhand.db`` (absolute), ``sqlite:///:memory:`` (nothing kept);
+    optional ``?synchronous=normal|full``.  Or ``postgresql://`` (also ``postgres://``) in
+    libpq's URL form, e.g. ``postgresql://deckhand:secret@db:5432/deckhand`` or
+    ``postgresql:///deckhand?host=/run/postgresql`` for a unix socket."""
+    text = (url or "").strip()
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - a bad port raises here, not later
+    except ValueError:
+        raise StorageError(f"{URL_HELP}, not {text!r}.") from None
+    if parts.scheme in ("postgresql", "postgres"):
+        if not (parts.netloc or parts.query):
+            raise StorageError(f"{URL_HELP}; {text!r} names no server or database.")
+        return PostgresURL(text)
+    if parts.scheme != "sqlite" or parts.netloc or not parts.path.startswith("/") or len(parts.path) < 2:
+        raise StorageError(f"{URL_HELP}, not {text!r}.")
+    raw = parts.path[1:]  # sqlite:///x.db -> "x.db"; sqlite:////abs -> "/abs"
+    sync = (parse_qs(parts.query).get("synchronous") or ["normal"])[0].upper()
+    if sync not in ("NORMAL", "FULL"):
+        raise StorageError(f"DATABASE_URL's synchronous must be normal or full, not {sync.lower()!r}.")
+    if raw == ":memory:":
+        return SQLiteURL(raw, sync)
+    path = Path(raw)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return SQLiteURL(str(path), sync)
+
+
+# ==== migrations =================================================================================
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def migrations(dialect: str = "sqlite") -> list[Migration]:
+    """The numbered migrations of a dialect (``sqlite`` or ``postgres``), in order
+    (``0001_tables_and_log.sql`` is version 1).
+
+    To change the schema, add ``NNNN_name.sql`` with the next number in ``tables/migrations/``
+    (SQLite) *and* the same name in ``tables/migrations/postgres/`` (PostgreSQL: ``BIGINT`` for
+    Discord ids, ``DOUBLE PRECISION`` for times, no ``WITHOUT ROWID``).  Each file runs in one
+    transaction with its ``schema_version`` row; a backend refuses to start when its set does
+    not match the other's."""
+    folder = DIALECTS.get(dialect)
+    if folder is None:
+        raise StorageError(f"No migrations for {dialect!r}.")
+    found = []
+    for path in sorted(folder.glob("*.sql")):
+        m = re.fullmatch(r"(\d{4})_(\w+)\.sql", path.name)
+        if m is None:
+            raise StorageError(f"Migration file {path.name} should be named NNNN_name.sql.")
+        found.append(Migration(int(m[1]), m[2], path.read_text()))
+    for i, m in enumerate(found, start=1):
+        if m.version != i:
+            raise StorageError(f"Migrations must be numbered 1, 2, 3, ... without gaps; found {m.version} at {i}.")
+    return found
+
+
+def matching_migrations(dialect: str) -> list[Migration]:
+    """:func:`migrations` of ``dialect``, refusing a set that differs from the other dialect's (a
+    migration written for one backend and not yet ported to the other)."""
+    mine = migrations(dialect)  # looked up at call time: a test may substitute migrations()
+    for other in DIALECTS:
+        if other == dialect:
+            continue
+        theirs = migrations(other)
+        if [(m.version, m.name) for m in mine] != [(m.version, m.name) for m in theirs]:
+            names = sorted({f"{m.version:04d}_{m.name}" for m in mine} ^ {f"{m.version:04d}_{m.name}" for m in theirs})
+            raise StorageError(f"The {dialect} and {other} migrations differ ({', '.join(names)}): every "
+                               "migration needs a version for each database.")
+    return mine
+
+
+LATEST = len(migrations())
+
+
+def newer_schema(current: int, known: int, where: str) -> StorageError:
+    return StorageError(
+        f"The database is at schema version {current}, newer than this Deckhand knows ({known}): "
+        f"run a newer Deckhand, or point DATABASE_URL at another {where}."
+    )

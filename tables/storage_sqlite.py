@@ -1,0 +1,496 @@
+"""The SQLite backend of :mod:`tables.storage`: one file, through one aiosqlite connection.
+
+Durability: WAL journal with ``synchronous=NORMAL`` by default, so a committed write survives the
+process being killed at any moment (``kill -9``); only a power cut or OS crash may lose the last
+few commits.  ``DATABASE_URL=sqlite:///deckhand.db?synchronous=full`` syncs every commit instead.
+
+The file's identity (device and inode) is taken when it is opened and checked before every commit:
+a file deleted or replaced under the running process (the connection would go on writing to the
+unlinked old one, and everything after would be lost at the next start) raises
+:class:`~tables.storage.StorageGone` instead, for that write and every one after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from tables import storage_base as st
+from tables.storage_base import (
+    PRUNABLE,
+    RESULT_COLUMNS,
+    TABLE_COLUMNS,
+    UNFINISHED,
+    DuplicateTable,
+    Record,
+    SQLiteURL,
+    StaleWrite,
+    StorageError,
+    StorageGone,
+    Stored,
+    check_changes,
+    log_rows,
+    result_rows,
+    stored_logs,
+)
+from tables.table import LogEntry
+
+log = logging.getLogger("deckhand.storage")
+
+
+# ==== migrations =================================================================================
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at REAL NOT NULL)"
+    )
+    async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(conn: aiosqlite.Connection, upto: int | None = None) -> list[int]:
+    """Apply every migration newer than the database (up to ``upto``); return those applied."""
+    known = st.matching_migrations("sqlite")
+    target = len(known) if upto is None else upto
+    current = await schema_version(conn)
+    if current > len(known):
+        raise st.newer_schema(current, len(known), "file")
+    applied = []
+    for m in known[current:target]:
+        script = (f"BEGIN IMMEDIATE;\n{m.sql}\n"
+                  f"INSERT INTO schema_version (version, name, applied_at) VALUES ({m.version}, '{m.name}', "
+                  f"{time.time()!r});\nCOMMIT;")
+        try:
+            await conn.executescript(script)
+        except sqlite3.Error as e:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise StorageError(f"Migration {m.version} ({m.name}) failed: {e}") from e
+        applied.append(m.version)
+    return applied
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        s = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (s.st_dev, s.st_ino)
+
+
+def _unusable(path: str, e: sqlite3.Error) -> StorageError:
+    """A sentence for a database file that cannot be opened for writing."""
+    text = str(e).lower()
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return StorageError(
+            f"The database {path} is read-only: Deckhand must be able to write the file and its folder "
+            f"(for the -wal and -shm files next to it). Check their owner and permissions, or point "
+            f"DATABASE_URL at another file. ({e})"
+        )
+    return StorageError(f"Cannot use the database {path}: {e}")
+
+
+# ==== SQLite =====================================================================================
+Work = Callable[[sqlite3.Connection], Any]  # one write, run in the database thread
+MAX_BATCH = 256
+
+
+@dataclass(eq=False)
+class SQLiteStorage:
+    """:class:`~tables.storage.Storage` on one SQLite file, through one aiosqlite connection.
+
+    Writes are *group-committed*: each is a function queued for the connection's thread; a flusher
+    takes everything queued, runs it as one transaction (each write inside its own savepoint, so a
+    refused write — :class:`StaleWrite` — is undone alone) and commits once.  A write's caller
+    resumes only after that commit.  Busy tables therefore share commits instead of waiting for
+    each other's, and a caller cancelled while waiting cannot cut a transaction short: the flusher
+    is not the caller's task.  An asyncio lock keeps reads and writes from interleaving."""
+
+    conn: aiosqlite.Connection
+    path: str
+    #: The file's (st_dev, st_ino) when opened; None for ":memory:".
+    identity: tuple[int, int] | None = None
+    gone: str | None = None
+    _rescued: bool = False
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _closed: bool = False
+    _queue: list[tuple[Work, asyncio.Future[Any]]] = field(default_factory=list)
+    _flusher: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: SQLiteURL | str, *, upto: int | None = None) -> SQLiteStorage:
+        if isinstance(url, str):
+            parsed = st.parse_url(url)
+            if not isinstance(parsed, SQLiteURL):
+                raise StorageError(f"{url!r} is not a SQLite URL.")
+            url = parsed
+        if url.path != ":memory:":
+            try:
+                Path(url.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StorageError(f"Cannot create the folder of the database {url.path}: {e}") from e
+        try:
+            conn = await aiosqlite.connect(url.path, isolation_level=None)
+        except sqlite3.Error as e:
+            raise _unusable(url.path, e) from e
+        try:
+            # Everything here may meet a file it cannot write (read-only, a directory, not a
+            # database): a sentence for the person starting the bot, not a traceback.
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute(f"PRAGMA synchronous={url.synchronous}")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await migrate(conn, upto)
+        except sqlite3.Error as e:
+            await conn.close()
+            raise _unusable(url.path, e) from e
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, url.path, _identity(url.path) if url.path != ":memory:" else None)
+
+    @property
+    def busy(self) -> bool:
+        """Whether any read or write is queued or in progress (tests wait for quiet)."""
+        return bool(self._queue) or self._lock.locked() or (self._flusher is not None and not self._flusher.done())
+
+    # ---- the file under us ------------------------------------------------------------------------
+    def _detect(self) -> None:
+        """Notice (once) that the file is no longer the one opened.  Any thread."""
+        if self.gone is None and self.identity is not None:
+            now = _identity(self.path)
+            if now != self.identity:
+                what = "deleted" if now is None else "replaced by another file"
+                self.gone = (f"The database file {self.path} was {what} while Deckhand was running: nothing "
+                             f"can be saved any more, and moves are refused.")
+
+    def _gone_in_thread(self) -> None:
+        """In the database thread: raise :class:`StorageGone` if the file went away.  The first time,
+        save what this connection still sees (the old file stays readable through it, deleted or
+        not) next to the path, so a restart need not lose the games, and say so loudly."""
+        self._detect()
+        if self.gone is None:
+            return
+        if not self._rescued:
+            self._rescued = True
+            target = f"{self.path}.rescued-{time.strftime('%Y%m%d-%H%M%S')}"
+            try:
+                copy = sqlite3.connect(target)
+                try:
+                    self.conn._conn.backup(copy)
+                finally:
+                    copy.close()
+                self.gone += (f" Everything this process had stored is saved in {target}: stop Deckhand, move "
+                              f"that file to {self.path} and start it again.")
+            except (sqlite3.Error, OSError) as e:
+                self.gone += f" A copy of what it had stored could not be saved ({e}): restore a backup."
+            log.critical("%s", self.gone)
+        raise StorageGone(self.gone)
+
+    async def check(self) -> None:
+        """Raise :class:`StorageGone` if the file was deleted or replaced (one ``stat``; for a
+        periodic check when no write would notice)."""
+        if self.gone is None and not self._closed:
+            async with self._lock:
+                await self.conn._execute(self._gone_in_thread)
+        if self.gone is not None:
+            raise StorageGone(self.gone)
+
+    # ---- plumbing -----------------------------------------------------------------------------
+    async def _transaction(self, work: Work) -> Any:
+        if self._closed:
+            raise StorageError("The database is closed.")
+        if self.gone is not None:
+            raise StorageGone(self.gone)
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._queue.append((work, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush(), name="storage-flush")
+        return await asyncio.shield(fut)
+
+    async def _flush(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            try:
+                async with self._lock:
+                    # aiosqlite's own call into its thread: the whole batch is one hop and one commit.
+                    outcomes = await self.conn._execute(self._run_batch, [w for w, _ in batch])
+            except BaseException as e:  # BEGIN or COMMIT failed: none of the batch happened
+                err = e if isinstance(e, Exception) else StorageError(f"The write was interrupted: {e!r}")
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(err)
+                if not isinstance(e, Exception):
+                    raise
+                continue
+            for (_, fut), (ok, value) in zip(batch, outcomes, strict=True):
+                if fut.done():
+                    continue
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+
+    def _run_batch(self, works: list[Work]) -> list[tuple[bool, Any]]:
+        """In the database thread: one transaction, one savepoint per write."""
+        c = self.conn._conn
+        out: list[tuple[bool, Any]] = []
+        # Just before the transaction: a write into a deleted (or swapped) file would look
+        # committed and be lost at the next start.  One stat per batch, a few microseconds.
+        self._gone_in_thread()
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            for work in works:
+                c.execute("SAVEPOINT one")
+                try:
+                    value = work(c)
+                except Exception as e:
+                    c.execute("ROLLBACK TO one")
+                    c.execute("RELEASE one")
+                    out.append((False, e))
+                else:
+                    c.execute("RELEASE one")
+                    out.append((True, value))
+            c.execute("COMMIT")
+        except BaseException:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise
+        return out
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.conn.in_transaction
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        async with self._lock:
+            if self._closed:
+                raise StorageError("The database is closed.")
+            async with self.conn.execute(sql, params) as cur:
+                cols = [d[0] for d in cur.description or ()]
+                rows = await cur.fetchall()
+        return [dict(zip(cols, r, strict=True)) for r in rows]
+
+    # ---- tables -------------------------------------------------------------------------------
+    async def insert_table(self, record: Record) -> None:
+        cols = [c for c in TABLE_COLUMNS if c in record]
+        sql = f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+        params = [record[c] for c in cols]
+
+        def work(c: sqlite3.Connection) -> None:
+            try:
+                c.execute(sql, params)
+            except sqlite3.IntegrityError as e:
+                raise DuplicateTable(f"A table with id {record.get('id')!r} is already stored.") from e
+
+        await self._transaction(work)
+
+    async def write(
+        self,
+        table_id: str,
+        changes: Record,
+        actions: Sequence[LogEntry] = (),
+        *,
+        expect: tuple[int, int],
+        results: Sequence[Record] = (),
+    ) -> None:
+        check_changes(changes)
+        cols = sorted(changes)
+        sets = ", ".join(f"{c} = ?" for c in cols)
+        update = f"UPDATE tables SET {sets} WHERE id = ? AND version = ? AND rev = ?"
+        params = [changes[c] for c in cols] + [table_id, expect[0], expect[1]]
+        logged = log_rows(table_id, actions)
+        scored = result_rows(results)
+
+        def work(c: sqlite3.Connection) -> None:
+            if c.execute(update, params).rowcount != 1:
+                raise StaleWrite(f"Table {table_id} is no longer at version {expect[0]} (rev {expect[1]}).")
+            if logged:
+                try:
+                    c.executemany(
+                        "INSERT INTO actions (table_id, seq, seat, code, time, auto) VALUES (?, ?, ?, ?, ?, ?)",
+                        logged,
+                    )
+                except sqlite3.IntegrityError as e:  # a seq already logged: never apply one twice
+                    raise StaleWrite(f"Table {table_id} already has an action numbered like these.") from e
+            if scored:
+                c.executemany(
+                    f"INSERT OR REPLACE INTO results ({', '.join(RESULT_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(RESULT_COLUMNS))})",
+                    scored,
+                )
+
+        await self._transaction(work)
+
+    async def mark_broken(self, table_id: str, reason: str, at: float) -> None:
+        def work(c: sqlite3.Connection) -> None:
+            c.execute(
+                "UPDATE tables SET broken = ?, finished_at = COALESCE(finished_at, ?) WHERE id = ?",
+                (reason[:500], at, table_id),
+            )
+
+        await self._transaction(work)
+
+    async def prune(self, before: float) -> int:
+        doomed = f"SELECT id FROM tables WHERE {PRUNABLE.format(before='?')}"
+
+        def work(c: sqlite3.Connection) -> int:
+            c.execute(f"DELETE FROM actions WHERE table_id IN ({doomed})", (before,))
+            return c.execute(f"DELETE FROM tables WHERE id IN ({doomed})", (before,)).rowcount
+
+        return await self._transaction(work)
+
+    # ---- reads --------------------------------------------------------------------------------
+    async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
+                        between: Callable[[], None] | None = None) -> list[Stored]:
+        """The rows matching ``where`` (a condition on ``tables t``) and their logs, read in one
+        read transaction: in WAL mode it sees one state of the file, whatever other processes
+        commit meanwhile.  One hop to the database thread.  (``between``: a test's hook, run
+        between the two reads.)"""
+
+        def read(c: sqlite3.Connection) -> list[Stored]:
+            c.execute("BEGIN")  # deferred: a read snapshot, taking no write lock
+            try:
+                cur = c.execute(f"SELECT {', '.join(TABLE_COLUMNS)} FROM tables t WHERE {where} "
+                                "ORDER BY t.created_at, t.id", params)
+                rows = [dict(zip(TABLE_COLUMNS, r, strict=True)) for r in cur]
+                if between is not None:
+                    between()
+                cur = c.execute(
+                    "SELECT a.table_id, a.seq, a.seat, a.code, a.time, a.auto FROM actions a "
+                    f"WHERE a.table_id IN (SELECT t.id FROM tables t WHERE {where}) ORDER BY a.table_id, a.seq",
+                    params,
+                )
+                logs = stored_logs(cur)
+            finally:
+                c.execute("COMMIT")
+            return [Stored(r, logs.get(r["id"], [])) for r in rows]
+
+        async with self._lock:
+            if self._closed:
+                raise StorageError("The database is closed.")
+            return await self.conn._execute(read, self.conn._conn)
+
+    async def unfinished(self) -> list[Stored]:
+        return await self._snapshot(UNFINISHED)
+
+    async def load(self, table_id: str) -> Stored | None:
+        found = await self._snapshot("t.id = ?", (table_id,))
+        return found[0] if found else None
+
+    async def player_results(self, guild_id: int, user_id: int) -> list[Record]:
+        return await self._read(
+            f"SELECT {', '.join(RESULT_COLUMNS)} FROM results WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY finished_at",
+            (guild_id, user_id),
+        )
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
+        return await self._read(
+            "SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, AVG(place) AS avg_place, AVG(score) AS avg_score, "
+            "(SELECT r2.name FROM results r2 WHERE r2.guild_id = r.guild_id AND r2.user_id = r.user_id "
+            " ORDER BY r2.finished_at DESC LIMIT 1) AS name "
+            "FROM results r WHERE guild_id = ? AND game = ? GROUP BY user_id "
+            "ORDER BY wins DESC, avg_place ASC, games DESC, user_id ASC LIMIT ?",
+            (guild_id, game, limit),
+        )
+
+    async def close(self) -> None:
+        """Finish the writes already queued, then close."""
+        if self._closed:
+            return
+        self._closed = True  # no new writes
+        flusher = self._flusher
+        if flusher is not None and not flusher.done():
+            await asyncio.gather(flusher, return_exceptions=True)
+        async with self._lock:
+            await self.conn.close()
+
+    # ==== ratings (tables/ratings.py; migration 0004) ===============================================
+    # Kept apart from the rest of the class so another backend can port it as one block.  Plain SQL:
+    # INSERT ... ON CONFLICT DO UPDATE works in PostgreSQL as written.
+    async def unrated_results(self, skip: str = "") -> int:
+        """How many finished games (but ``skip``) have results but are not in the ratings yet."""
+        rows = await self._read(
+            "SELECT COUNT(DISTINCT table_id) AS n FROM results "
+            "WHERE table_id NOT IN (SELECT table_id FROM rated_tables) AND table_id != ?",
+            (skip,),
+        )
+        return int(rows[0]["n"]) if rows else 0
+
+    async def rating_inputs(self) -> list[Record]:
+        """Every stored finishing order: people's places and the AI seats' (``user_id`` 0)."""
+        return await self._read(
+            "SELECT table_id, seat, guild_id, game, user_id, place, finished_at FROM results "
+            "UNION ALL SELECT table_id, seat, guild_id, game, 0 AS user_id, place, finished_at FROM ai_results "
+            "ORDER BY finished_at, table_id, seat"
+        )
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: Sequence[int]) -> list[Record]:
+        if not user_ids:
+            return []
+        marks = ", ".join("?" * len(user_ids))
+        return await self._read(
+            f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+            (guild_id, game, *user_ids),
+        )
+
+    async def save_ratings(self, table_id: str, guild_id: int, game: str, finished_at: float,
+                           ratings: Sequence[Record], ai_places: Sequence[Record]) -> bool:
+        """Store one game's new ratings and its AI seats' places, once: ``False`` (and nothing
+        written) when the table was rated already."""
+        upsert = ("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
+                  "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                  "games = excluded.games")
+        rating_rows = [(r["guild_id"], r["game"], r["user_id"], r["mu"], r["sigma"], r["games"]) for r in ratings]
+        ai_rows = [(table_id, a["seat"], guild_id, game, a["place"], finished_at) for a in ai_places]
+
+        def work(c: sqlite3.Connection) -> bool:
+            try:
+                c.execute("INSERT INTO rated_tables (table_id) VALUES (?)", (table_id,))
+            except sqlite3.IntegrityError:
+                return False
+            c.executemany("INSERT OR REPLACE INTO ai_results (table_id, seat, guild_id, game, place, finished_at) "
+                          "VALUES (?, ?, ?, ?, ?, ?)", ai_rows)
+            c.executemany(upsert, rating_rows)
+            return True
+
+        return bool(await self._transaction(work))
+
+    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str]) -> None:
+        """Every rating at once (a recomputation), and the games they include."""
+        rows = [(r["guild_id"], r["game"], r["user_id"], r["mu"], r["sigma"], r["games"]) for r in ratings]
+
+        def work(c: sqlite3.Connection) -> None:
+            c.execute("DELETE FROM ratings")
+            c.executemany("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)",
+                          rows)
+            c.executemany("INSERT OR IGNORE INTO rated_tables (table_id) VALUES (?)", [(t,) for t in table_ids])
+
+        await self._transaction(work)
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[Record]:
+        return await self._read(
+            "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+
+    async def rating_board(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
+        """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
+        return await self._read(
+            "SELECT r.user_id, r.mu, r.sigma, r.games, r.mu - 3 * r.sigma AS conservative, "
+            "(SELECT s.name FROM results s WHERE s.guild_id = r.guild_id AND s.user_id = r.user_id "
+            " ORDER BY s.finished_at DESC LIMIT 1) AS name "
+            "FROM ratings r WHERE r.guild_id = ? AND r.game = ? AND r.user_id != 0 "
+            "ORDER BY conservative DESC, r.games DESC, r.user_id ASC LIMIT ?",
+            (guild_id, game, limit),
+        )
