@@ -33,7 +33,8 @@ def test_engine_bench_measures_every_game() -> None:
     assert set(engine.games()) <= set(figures)
     for game, f in figures.items():
         assert positive(f["games_per_s"]) and positive(f["ai_decisions_per_s"]), (game, f)
-        assert f["ai_ms_p999"] >= f["ai_ms_mean"] > 0, (game, f)
+        # (not p99.9 >= mean: one long pause of a shared machine can lift the mean above p99.9)
+        assert f["ai_ms_max"] >= f["ai_ms_p999"] > 0 and f["ai_ms_max"] >= f["ai_ms_mean"] > 0, (game, f)
         assert positive(f["copy_us"]) and positive(f["roundtrip_us"]), (game, f)
     assert positive(figures["siege"]["turns_per_s"])
 
