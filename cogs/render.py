@@ -49,9 +49,6 @@ class Rendered:
         return "\n".join(p for p in parts if p)
 
 
-PAUSED = ("⚠️ Deckhand cannot save right now — the game is paused. It goes on by itself as soon as "
-          "saving works again.")
-
 def embed_text(embed: discord.Embed) -> str:
     d = embed.to_dict()
     parts = [d.get("title", ""), d.get("description", "")]
@@ -281,8 +278,8 @@ class Renderer:
         pv = table.state.public_view() if table.state is not None else {}
         e = discord.Embed(title=table_title(table), colour=RUNNING_COLOUR)
         e.description = self.status_line(table, pv)
-        if getattr(table, "paused", False):
-            e.description = f"{PAUSED}\n{e.description}"
+        if table.paused:
+            e.description = f"{table.paused}\n{e.description}"
         e.add_field(name="Players", value=self.seat_lines(table, pv), inline=False)
         recent = self.recent_lines(table)
         if recent:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +21,7 @@ from tables.delivery import Delivery
 from tables.live import Live, Recovery, TableError, Tasks
 from tables.records import Unrecoverable
 from tables.replay import GameRecord
-from tables.storage import DuplicateTable, StaleWrite, Storage, Stored
+from tables.storage import DuplicateTable, StaleWrite, Storage, StorageGone, Stored
 from tables.table import Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -32,6 +33,13 @@ MOVED = "This table is now being run by another Deckhand process; try again in a
 BACKOFF_FIRST = 1.0
 BACKOFF_MAX = 60.0
 LOG_FAILURE_EVERY = 60.0  # seconds between two logged write failures of one table
+WATCH_EVERY = 60.0  # seconds between two checks that the database is still there
+PAUSED = ("⚠️ Deckhand cannot save right now — the game is paused. It goes on by itself as soon as "
+          "saving works again.")
+GONE = ("⚠️ Deckhand lost its database (deleted or replaced) — moves cannot be saved, so the game is "
+        "paused until Deckhand's operator restores it and restarts the bot.")
+GONE_REFUSAL = ("Deckhand lost its database, so nothing can be saved: the tables are paused until the "
+                "bot's operator restores it and restarts the bot.")
 
 # resume(table, live, stored record, since): bring a table rebuilt from the storage back to life.
 Resume = Callable[[Table, Live, dict[str, Any], dict[int, int]], None]
@@ -61,6 +69,7 @@ class Persistence:
         self.retention = retention
         self.prune_every = prune_every
         self._housekeeping: Any = None
+        self._watch: Any = None
 
     # ==== writes ===============================================================================
     async def insert(self, t: Table, live: Live, new_id: Callable[[], str]) -> None:
@@ -102,6 +111,13 @@ class Persistence:
         actions = t.log[live.saved_log:]
         try:
             await storage.write(t.id, changes, actions, expect=(live.saved_version, live.rev), results=results)
+        except StorageGone:
+            # Every later write fails the same way, and the storage logged it loudly once: no retries.
+            # The change is undone (as far as the storage can still be read), then the table stops.
+            live.hold_until = math.inf
+            await self._restore(t, live)
+            self._gone(t, live)
+            raise TableError(GONE_REFUSAL, "storage_gone") from None
         except StaleWrite as e:
             log.warning("Table %s was written by someone else (%s); this process lets it go", t.id, e)
             self.forget(t)
@@ -109,13 +125,13 @@ class Persistence:
         except Exception:
             self._failed(t, live)
             await self._restore(t, live)
-            t.paused = True
+            t.paused = PAUSED
             raise TableError(NOT_SAVED, "not_saved") from None
         if live.backoff:
             log.warning("Table %s is saved again; the game goes on", t.id)
             live.backoff, live.hold_until, live.failure_logged_at = 0.0, 0.0, None
             if t.paused:
-                t.paused = False
+                t.paused = None
                 self.delivery.redraw(t)
         live.rev += 1
         live.saved_version = t.version
@@ -124,6 +140,23 @@ class Persistence:
             live.snap_version = t.version
             live.snap_due = False
         live.results_saved = live.results_saved or ended
+
+    def refuse_if_gone(self) -> None:
+        """Before any change: with the database gone, nothing could be saved, so nothing happens."""
+        if self.storage is not None and getattr(self.storage, "gone", None):
+            raise TableError(GONE_REFUSAL, "storage_gone")
+
+    def _gone(self, t: Table, live: Live) -> None:
+        """The database is gone: the table stops for good in this process (no automatic move would
+        ever be saved) and says so."""
+        live.hold_until = math.inf
+        Tasks.cancel(live.ai_task)
+        Tasks.cancel(live.deadline_task)
+        live.ai_task = live.deadline_task = None
+        live.deadline_at = None
+        if t.paused != GONE:
+            t.paused = GONE
+            self.delivery.redraw(t)
 
     def _failed(self, t: Table, live: Live) -> None:
         """A write failed (a full disk, say): hold the table's automatic moves back for a while —
@@ -247,11 +280,33 @@ class Persistence:
             raise TableError(f"The record of `{tid}` is damaged: {e}.", "damaged") from None
 
     # ==== housekeeping =========================================================================
-    def start_housekeeping(self, prune_memory: Callable[[], None]) -> None:
-        if self.storage is None or self.retention is None:
+    def start_housekeeping(self, prune_memory: Callable[[], None], tables: dict[str, Table]) -> None:
+        if self.storage is None:
+            return
+        if self._watch is None or self._watch.done():
+            self._watch = self.tasks.spawn(self._watch_storage(tables), "storage-watch")
+        if self.retention is None:
             return
         if self._housekeeping is None or self._housekeeping.done():
             self._housekeeping = self.tasks.spawn(self._housekeep(prune_memory), "housekeeping")
+
+    async def _watch_storage(self, tables: dict[str, Table]) -> None:
+        """A deleted or replaced database would otherwise go unnoticed until a table next saves."""
+        check = getattr(self.storage, "check", None)
+        if check is None:
+            return
+        while True:
+            await self.clock.sleep(WATCH_EVERY)
+            try:
+                await check()
+            except StorageGone:
+                for t in list(tables.values()):
+                    live = self.live_of(t.id)
+                    if live is not None and t.phase == Phase.RUNNING:
+                        self._gone(t, live)
+                return
+            except Exception:
+                log.exception("Checking the database failed; trying again later")
 
     async def _housekeep(self, prune_memory: Callable[[], None]) -> None:
         while True:

@@ -217,6 +217,7 @@ class Runtime:
         offers.refuse_if_elsewhere(self.tables.values(), guild_id, host_id, None)
         self._prune()
         offers.check_new_table(self.limits, self.tables.values(), host_id)
+        self.persistence.refuse_if_gone()
         t = Table(
             id=new_id(self.rng, self.tables),
             game=name,
@@ -337,6 +338,7 @@ class Runtime:
             if t.phase == Phase.FINISHED:
                 raise TableError("This table has closed.", "finished")
             offers.check_start(self.limits, self.tables.values(), t.guild_id)
+            self.persistence.refuse_if_gone()
             entry = t.entry
             players = max(len(t.seats), t.min_seats)
             seed = self.rng.getrandbits(63)
@@ -382,6 +384,7 @@ class Runtime:
         live = self._live[t.id]
         async with live.lock:
             offers.require_running(t)
+            self.persistence.refuse_if_gone()
             seat = t.seat_of(user_id)
             if seat is None:
                 raise TableError("You are not seated at this table.", "not_seated")
@@ -457,7 +460,7 @@ class Runtime:
         that cannot be rebuilt is marked broken (and its players told, through the listener's
         optional ``broken``); it never stops the others.  Also starts the storage housekeeping."""
         report = await self.persistence.recover(self.tables, self._live)
-        self.persistence.start_housekeeping(self._prune)
+        self.persistence.start_housekeeping(self._prune, self.tables)
         return report
 
     async def prune_storage(self) -> int:

@@ -75,9 +75,9 @@ class Table:
     created_at: float = 0.0
     ended_early: bool = False
     finished_at: float | None = None
-    # Not stored: the last change could not be saved, so the table waits (deadlines and AI moves
-    # held back) until a write works again.  The table message says so.
-    paused: bool = False
+    # Not stored: why the table waits (its last change could not be saved; deadlines and AI moves
+    # are held back), shown on the table message; None while all is well.
+    paused: str | None = None
 
     # ---- lookups --------------------------------------------------------------------------
     @property

@@ -8,6 +8,7 @@ from cogs import render, renderers
 from engine.cards import card
 from engine.core import Event
 from engine.hearts import Hearts
+from tables.persistence import PAUSED
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
 
@@ -194,5 +195,5 @@ def test_a_table_that_cannot_save_says_it_is_paused() -> None:
     t = hearts_table(phase=Phase.RUNNING, seed=99)
     t.state = Hearts.create(4, {}, seed=5)
     assert "cannot save" not in renderers.table_message(t).text()
-    t.paused = True
-    assert render.PAUSED in renderers.table_message(t).text()
+    t.paused = PAUSED
+    assert PAUSED in renderers.table_message(t).text()

@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from pathlib import Path
 
 import pytest
 
-from tables import Runtime
+from tables import Runtime, TableError
+from tables.persistence import GONE
 
-from .conftest import SHORT, run_until, started
+from .conftest import HOST, SHORT, choose, new_table, run_until, started
 from .test_storage import StoredClock, db, stored_table
 
 
@@ -79,3 +81,37 @@ async def test_the_back_off_is_capped(make_runtime, clock, path, monkeypatch):
     gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
     assert max(gaps) <= 60 + 5  # the cap, give or take a step of the fake clock
     assert gaps[-1] >= 55
+
+
+async def test_a_deleted_database_pauses_every_table_for_good(make_runtime, clock, path):
+    """The file deleted under a running bot: the move is refused and undone, the table says why and
+    makes no automatic move any more (nothing could be saved), and nothing new starts."""
+    rt: Runtime = make_runtime(storage=await db(path))
+    t = await started(rt, options=SHORT)
+    await run_until(clock, lambda: t.to_act() == (0,))
+    version = t.version
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    with pytest.raises(TableError) as no:
+        await rt.act(t.id, HOST, choose(rt.seat_view(t.id, HOST).decision))
+    assert no.value.code == "storage_gone" and "lost its database" in no.value.message
+    assert t.paused == GONE and t.version == version
+    await clock.advance(600)  # deadlines pass: nothing moves, nothing loops
+    assert t.version == version and t.paused == GONE
+    with pytest.raises(TableError) as again:
+        await rt.act(t.id, HOST, choose(rt.seat_view(t.id, HOST).decision))
+    assert again.value.code == "storage_gone"
+    with pytest.raises(TableError):
+        await new_table(rt, host=HOST + 1, name="Bo", guild_id=99)
+
+
+async def test_the_watch_notices_a_deleted_database_without_a_move(make_runtime, clock, path):
+    rt: Runtime = make_runtime(storage=await db(path), ai_delay=1.0)
+    await rt.recover()  # starts the housekeeping and the watch
+    t = await started(rt, options=SHORT)
+    await run_until(clock, lambda: t.to_act() == (0,))
+    rt.ai_delay = 10_000  # nobody but the watch will touch the storage
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    await clock.advance(61)
+    assert t.paused == GONE
