@@ -14,7 +14,7 @@ from typing import Any
 
 from tables.clock import Clock
 from tables.live import Listener, Live, NullListener, Tasks
-from tables.table import Table
+from tables.table import SHOWN_END, SHOWN_SUMMARY, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
 
@@ -86,10 +86,29 @@ class Delivery:
             await getattr(self.listener, method)(*args)
         except Exception:
             log.exception("Listener %s failed for table %s", method, t.id)
+            return
+        shown = self._shows_the_end(t, method, args)
+        if shown and not t.shown & shown:
+            t.shown |= shown
+        else:
+            shown = 0
         if (self.moved is not None and live is not None and live.stored
-                and (t.message_id, t.thread_id) != ids):
-            # The listener re-posted a deleted table message: remember where it is now.
+                and (shown or (t.message_id, t.thread_id) != ids)):
+            # The listener re-posted a deleted table message (remember where it is now), or the
+            # players have now seen more of the end (a restart need not show it again).
             self.tasks.spawn(self.moved(t, live), f"ids:{t.id}")
+
+    @staticmethod
+    def _shows_the_end(t: Table, method: str, args: tuple[Any, ...]) -> int:
+        if t.phase != Phase.FINISHED:
+            return 0
+        if method == "redraw":
+            return SHOWN_END
+        if method == "summary":
+            events = args[1] if len(args) > 1 else []
+            if not events or any(e.kind == "game_end" for e in events):
+                return SHOWN_SUMMARY
+        return 0
 
     def tell_broken(self, t: Table, reason: str) -> None:
         """The optional ``broken`` call: a stored table could not be restored."""

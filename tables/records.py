@@ -63,6 +63,7 @@ def changes_of(t: Table, since: Mapping[int, int]) -> dict[str, Any]:
         "since": _dumps({str(s): v for s, v in since.items()}),
         "finished_at": t.finished_at,
         "ended_early": int(t.ended_early),
+        "shown": t.shown,
     }
 
 
@@ -228,9 +229,12 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
         created_at=_time(record.get("created_at"), "the creation time"),  # type: ignore[arg-type]
         ended_early=bool(record.get("ended_early")),
         finished_at=_time(record.get("finished_at"), "the finish time", optional=True),
+        shown=int(record.get("shown") or 0),
     )
     deadlines = _seat_map(record.get("deadlines") or "{}", "the deadlines", float)
     since = _seat_map(record.get("since") or "{}", "the turn versions", int)
+    if phase == Phase.FINISHED and seed is None and not version and not entries:
+        return t, {}  # a lobby that closed before its game started
     if phase == Phase.LOBBY:
         if version or entries:
             raise Unrecoverable("a lobby has logged actions")

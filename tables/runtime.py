@@ -42,7 +42,7 @@ from tables.program_seats import ProgramSeats
 from tables.programs import ProgramSettings
 from tables.replay import GameRecord
 from tables.storage import Storage
-from tables.table import SPEEDS, Phase, Seat, Table
+from tables.table import SHOWN_SUMMARY, SPEEDS, Phase, Seat, Table
 from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS, Turns
 
 __all__ = [
@@ -484,8 +484,20 @@ class Runtime:
             self.turns.reschedule(t)
         elif t.phase == Phase.LOBBY:
             self.turns.arm_lobby_expiry(t, live)
+        elif not t.shown & SHOWN_SUMMARY:
+            # The game ended just before the bot stopped: its summary was never posted.
+            self.delivery.notify(t, "summary", t, self._closing_events(t))
         # The bot that went may have edited this message a moment ago: keep to one edit a second.
         self.delivery.redraw(t, pause_first=True)
+
+    @staticmethod
+    def _closing_events(t: Table) -> list[Event]:
+        """The events of a finished game's closing summary (its last hand's end and the game's),
+        from the public events the rebuild replayed; none for a table ended early."""
+        if t.ended_early:
+            return []
+        ends = [e for e in t.recent if e.kind in SUMMARY_EVENTS]
+        return [e for e in ends if e.kind == "hand_end"][-1:] + [e for e in ends if e.kind != "hand_end"]
 
     def _forget(self, t: Table) -> None:
         """Another process runs this table now: let it go, timers and programs included."""

@@ -22,16 +22,17 @@ DEFAULT_URL = "sqlite:///deckhand.db"
 #: Columns a write may change (``id``, ``game``, ``guild_id`` and the rest never change).
 MUTABLE = frozenset({
     "options", "speed", "thread_id", "message_id", "host_id", "seats", "phase", "seed", "version", "rev",
-    "deadlines", "since", "finished_at", "ended_early", "snapshot", "snapshot_version",
+    "deadlines", "since", "finished_at", "ended_early", "snapshot", "snapshot_version", "shown",
 })
 TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
                  "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
-                 "ended_early", "snapshot", "snapshot_version", "broken")
+                 "ended_early", "snapshot", "snapshot_version", "broken", "shown")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
                   "figures", "finished_at")
 LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto")
 #: Which tables are still to be recovered (a condition on ``tables t``; the same in both dialects).
-UNFINISHED = "t.phase != 'finished' AND t.broken IS NULL"
+# (a finished table whose end its players have not all been shown yet counts: see 0005_shown.sql)
+UNFINISHED = "(t.phase != 'finished' OR t.shown != 3) AND t.broken IS NULL"
 #: Which tables :meth:`Storage.prune` deletes (``{before}`` is the dialect's parameter).
 PRUNABLE = "finished_at < {before} AND (phase = 'finished' OR broken IS NOT NULL)"
 

@@ -25,6 +25,9 @@ class Phase(StrEnum):
 SPEEDS: dict[str, float | None] = {"normal": 1.0, "blitz": 0.5, "relaxed": 2.0, "untimed": None}
 
 RECENT_EVENTS = 20
+SHOWN_SUMMARY = 1
+SHOWN_END = 2
+SHOWN_ALL = SHOWN_SUMMARY | SHOWN_END
 
 
 @dataclass
@@ -78,6 +81,9 @@ class Table:
     # Not stored: why the table waits (its last change could not be saved; deadlines and AI moves
     # are held back), shown on the table message; None while all is well.
     paused: str | None = None
+    # Stored: what of the end its players have seen (SHOWN_SUMMARY | SHOWN_END once the end was
+    # posted and drawn), so a game that ends just before a stop is shown after the restart.
+    shown: int = 0
 
     # ---- lookups --------------------------------------------------------------------------
     @property

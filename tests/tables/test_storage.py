@@ -15,7 +15,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from tables import Phase, Runtime, TableError
+from tables import Phase, Runtime, TableError, records
 from tables.records import record_of
 from tables.storage import (
     LATEST,
@@ -134,9 +134,12 @@ async def test_an_empty_database_is_created_and_migrated(store):
     assert len(store.rows("SELECT * FROM schema_version")) == LATEST
 
 
-async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_runtime, clock):
+async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_runtime, clock, monkeypatch):
     # A running table as a version before results (migration 3) wrote it: later migrations
-    # (results, ratings) all apply on top of it.
+    # (results, ratings, shown) all apply on top of it.  That version wrote no `shown` column.
+    real = records.changes_of
+    monkeypatch.setattr(records, "changes_of", lambda t, since: {k: v for k, v in real(t, since).items()
+                                                                  if k != "shown"})
     old = await store.open(upto=2)
     assert store.rows("SELECT MAX(version) FROM schema_version") == [(2,)]
     assert "results" not in store.names()
@@ -145,6 +148,7 @@ async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_
     await run_until(clock, lambda: 0 in t.to_act() and t.state.phase == "play" and t.version > 3)
     tid, version = t.id, t.version
     await rt.close()
+    monkeypatch.undo()
     # The new version migrates on open, and the table recovers and plays on.
     rt2 = make_runtime(storage=await store.open())
     report = await rt2.recover()
@@ -276,7 +280,7 @@ async def test_a_deleted_database_file_refuses_every_write_loudly(tmp_path, make
     path.unlink()
     with pytest.raises(TableError) as refused:
         await rt.act(t.id, HOST, choose(rt.seat_view(t.id, HOST).decision))
-    assert refused.value.code == "not_saved" and t.version == version  # the move did not happen
+    assert refused.value.code == "storage_gone" and t.version == version  # the move did not happen
     assert rt.storage.gone and "deleted" in rt.storage.gone
     with pytest.raises(StorageGone, match="deleted"):
         await rt.storage.check()
@@ -522,7 +526,7 @@ async def test_migrating_from_the_first_version_restores_its_tables(store, make_
     memory = make_runtime()
     t = await started(memory, options=SHORT)
     await run_until(clock, lambda: t.version >= 6)
-    v1_columns = [c for c in record_of(t) if c not in ("since",)]
+    v1_columns = [c for c in record_of(t) if c not in ("since", "shown")]
     record = record_of(t)
     store.execute(f"INSERT INTO tables ({', '.join(v1_columns)}) VALUES ({', '.join('?' * len(v1_columns))})",
                   [record[c] for c in v1_columns])
