@@ -224,7 +224,7 @@ class Deckhand(commands.Bot):
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
         if self.config.database_url:
-            options["storage"] = await open_storage(self.config.database_url, base=HERE)
+            options["storage"] = await open_storage(self.config.database_url, base=HERE, exclusive=True)
             options["retention"] = self.config.retention_days * 86400 if self.config.retention_days else None
         # Whatever programs a killed predecessor left running go first, configured or not now.
         record_path = self.config.program_record()

@@ -58,14 +58,17 @@ from tables.storage_pg import PostgresStorage
 from tables.storage_sqlite import SQLiteStorage, migrate, schema_version
 
 
-async def open_storage(url: str = DEFAULT_URL, base: Path | None = None, *, upto: int | None = None) -> Storage:
+async def open_storage(url: str = DEFAULT_URL, base: Path | None = None, *, upto: int | None = None,
+                       exclusive: bool = False) -> Storage:
     """Open (creating it if needed) and migrate the database named by ``url``: a
     :class:`~tables.storage_sqlite.SQLiteStorage` or a :class:`~tables.storage_pg.PostgresStorage`
-    (both :class:`Storage`).  Raises :class:`StorageError` with a sentence for a person."""
+    (both :class:`Storage`).  Raises :class:`StorageError` with a sentence for a person.
+    ``exclusive``: this process is the only bot on a SQLite file (a second one refuses to start:
+    two processes would each drive the same tables)."""
     parsed = parse_url(url, base)
     if isinstance(parsed, PostgresURL):
         return await PostgresStorage.open(parsed, upto=upto)
-    return await SQLiteStorage.open(parsed, upto=upto)
+    return await SQLiteStorage.open(parsed, upto=upto, exclusive=exclusive)
 
 
 __all__ = [

@@ -13,6 +13,7 @@ unlinked old one, and everything after would be lost at the next start) raises
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import os
 import sqlite3
@@ -105,6 +106,31 @@ Work = Callable[[sqlite3.Connection], Any]  # one write, run in the database thr
 MAX_BATCH = 256
 
 
+def _own(path: str) -> int:
+    """Take the lock that makes this process the only bot on the database file (``<file>.lock``,
+    held until the storage closes; the system drops it when a process dies, even by SIGKILL)."""
+    lock_path = f"{path}.lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise StorageError(f"Cannot create the lock file {lock_path} beside the database: {e}") from e
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            other = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        finally:
+            os.close(fd)
+        raise StorageError(
+            f"Another Deckhand process (pid {other}) is already running on the database {path}. Two "
+            "processes on one SQLite file would both drive the same tables: stop the other one first, "
+            "give this one its own DATABASE_URL, or use PostgreSQL to run several processes."
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
 @dataclass(eq=False)
 class SQLiteStorage:
     """:class:`~tables.storage.Storage` on one SQLite file, through one aiosqlite connection.
@@ -121,6 +147,7 @@ class SQLiteStorage:
     #: The file's (st_dev, st_ino) when opened; None for ":memory:".
     identity: tuple[int, int] | None = None
     gone: str | None = None
+    _owner: int | None = None  # the locked file descriptor of an exclusive open (see _own)
     _rescued: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _closed: bool = False
@@ -128,7 +155,7 @@ class SQLiteStorage:
     _flusher: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, url: SQLiteURL | str, *, upto: int | None = None) -> SQLiteStorage:
+    async def open(cls, url: SQLiteURL | str, *, upto: int | None = None, exclusive: bool = False) -> SQLiteStorage:
         if isinstance(url, str):
             parsed = st.parse_url(url)
             if not isinstance(parsed, SQLiteURL):
@@ -139,9 +166,12 @@ class SQLiteStorage:
                 Path(url.path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise StorageError(f"Cannot create the folder of the database {url.path}: {e}") from e
+        owner = _own(url.path) if exclusive and url.path != ":memory:" else None
         try:
             conn = await aiosqlite.connect(url.path, isolation_level=None)
         except sqlite3.Error as e:
+            if owner is not None:
+                os.close(owner)
             raise _unusable(url.path, e) from e
         try:
             # Everything here may meet a file it cannot write (read-only, a directory, not a
@@ -152,11 +182,17 @@ class SQLiteStorage:
             await migrate(conn, upto)
         except sqlite3.Error as e:
             await conn.close()
+            if owner is not None:
+                os.close(owner)
             raise _unusable(url.path, e) from e
         except BaseException:
             await conn.close()
+            if owner is not None:
+                os.close(owner)
             raise
-        return cls(conn, url.path, _identity(url.path) if url.path != ":memory:" else None)
+        storage = cls(conn, url.path, _identity(url.path) if url.path != ":memory:" else None)
+        storage._owner = owner
+        return storage
 
     @property
     def busy(self) -> bool:
@@ -415,6 +451,9 @@ class SQLiteStorage:
             await asyncio.gather(flusher, return_exceptions=True)
         async with self._lock:
             await self.conn.close()
+        if self._owner is not None:
+            os.close(self._owner)  # the lock goes with it
+            self._owner = None
 
     # ==== ratings (tables/ratings.py; migration 0004) ===============================================
     # Kept apart from the rest of the class so another backend can port it as one block.  Plain SQL:

@@ -556,3 +556,30 @@ async def test_the_write_path_is_plain_sqlite(path):
     async with aiosqlite.connect(path) as conn:
         async with conn.execute("PRAGMA integrity_check") as cur:
             assert await cur.fetchone() == ("ok",)
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_refuses_to_start(tmp_path):
+    """Two processes on one SQLite file would both drive its tables (the second used to mark the
+    first's live tables broken): the bot opens its file exclusively, and a second one is told why."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "deckhand.db"
+    first = await SQLiteStorage.open(f"sqlite:///{path}", exclusive=True)
+    try:
+        with pytest.raises(StorageError, match="Another Deckhand process") as no:
+            await SQLiteStorage.open(f"sqlite:///{path}", exclusive=True)
+        assert str(os.getpid()) in str(no.value)
+        probe = (
+            "import asyncio, sys\n"
+            "from tables.storage import open_storage, StorageError\n"
+            f"try:\n    asyncio.run(open_storage('sqlite:///{path}', exclusive=True))\n"
+            "except StorageError as e:\n    print(e); sys.exit(3)\n"
+        )
+        other = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                               cwd=Path(__file__).resolve().parents[2])
+        assert other.returncode == 3 and "Another Deckhand process" in other.stdout
+    finally:
+        await first.close()
+    again = await SQLiteStorage.open(f"sqlite:///{path}", exclusive=True)  # the lock went with the close
+    await again.close()
