@@ -47,6 +47,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
 from cogs.stats import StatsCog
+from tables.ai_pool import AIPool, default_workers
 from tables.offers import Limits
 from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
@@ -88,6 +89,9 @@ class Config:
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
     # Caps per person, per server and on program processes (0: none).
     limits: Limits = field(default_factory=Limits)
+    # Worker processes for the strong AI's search (0: none; strong seats then play normal moves).
+    # Config(...) in code (tests) has none; load_config defaults to the machine's cores but one.
+    ai_workers: int = 0
     # Card faces as application emoji, synced in the background at start-up (off: cards stay text).
     card_emoji: bool = True
     program_env: tuple[str, ...] = ()  # DECKHAND_PROGRAM_ENV
@@ -160,9 +164,10 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     if runtime_dir is not None:
         runtime_dir = str(HERE / runtime_dir)  # relative to this script's folder, like the database
     limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
+    ai_workers = _count(env, "DECKHAND_AI_WORKERS", default_workers())
     return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
-                  program_env=program_env, runtime_dir=runtime_dir, limits=limits)
+                  program_env=program_env, runtime_dir=runtime_dir, limits=limits, ai_workers=ai_workers)
 
 
 LIMIT_VARIABLES = {
@@ -218,6 +223,8 @@ class Deckhand(commands.Bot):
         # The bot process (main) freezes its start-up heap; a test process running many bots does not.
         self.freeze_heap = freeze_heap
         self.runtime: Runtime | None = None
+        self.ai_pool: AIPool | None = None
+        self._ai_warm: asyncio.Task[None] | None = None
         self.emoji_task: asyncio.Task[str] | None = None
         self._telling: set[asyncio.Future[None]] = set()
 
@@ -237,6 +244,12 @@ class Deckhand(commands.Bot):
                                                   processes=processes)
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options["limits"] = self.config.limits
+        if self.config.ai_workers:
+            # The strong AI searches in worker processes, started in the background: until they
+            # are up (or if they fail) strong seats play the normal move, never wait.
+            self.ai_pool = AIPool(workers=self.config.ai_workers)
+            options["ai_pool"] = self.ai_pool
+            self._ai_warm = asyncio.get_running_loop().create_task(self._warm_ai_pool(self.ai_pool))
         options.update(self.runtime_options)
         if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
             options["limits"] = Limits(**options["limits"])
@@ -280,7 +293,18 @@ class Deckhand(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
+    async def _warm_ai_pool(self, pool: AIPool) -> None:
+        try:
+            await pool.start()
+        except Exception:
+            log.exception("The AI pool did not start; strong AI seats play the normal move")
+
     async def close(self) -> None:
+        if self.ai_pool is not None:
+            try:
+                await self.ai_pool.close()
+            except Exception:
+                log.exception("The AI pool did not close cleanly")
         if self.emoji_task is not None:
             self.emoji_task.cancel()
             card_emoji.REGISTRY.clear()  # its ids belong to this login (tests run many bots in one process)

@@ -302,15 +302,18 @@ class GameCog(commands.Cog):
 
     @game.command(name="ai", description="Host: fill free seats with AI players.")
     @app_commands.describe(count="How many AI players (default: every free seat; one with a program)",
-                           program="Tricks only: seat a program the bot's operator set up, by name")
+                           program="Tricks only: seat a program the bot's operator set up, by name",
+                           level="normal (instant) or strong (thinks ahead; Hearts, Tricks, King of the Hill)")
+    @app_commands.choices(level=[app_commands.Choice(name="normal", value="normal"),
+                                 app_commands.Choice(name="strong", value="strong")])
     async def game_ai(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 8] | None = None,
-        program: str | None = None,
+        program: str | None = None, level: str | None = None,
     ) -> None:
-        await self._safely(interaction, self._ai(interaction, None, count, program))
+        await self._safely(interaction, self._ai(interaction, None, count, program, level))
 
     async def _ai(self, interaction: discord.Interaction, table_id: str | None, count: int | None,
-                  program: str | None = None) -> None:
+                  program: str | None = None, level: str | None = None) -> None:
         table = self._my_table(interaction, table_id)
         if program is not None and program.strip():
             # Only a name the operator configured is ever looked up; anything else is refused.
@@ -319,8 +322,9 @@ class GameCog(commands.Cog):
             what = f"the program `{name}`" if added == 1 else f"{added} copies of the program `{name}`"
             await self._say(interaction, f"Seated {what} at table `{table.id}`: it plays its seat like an AI.")
             return
-        added = await self.runtime.add_ai(table.id, interaction.user.id, count)
-        await self._say(interaction, f"Added {added} AI player{'s' if added != 1 else ''} to table `{table.id}`.")
+        added = await self.runtime.add_ai(table.id, interaction.user.id, count, level=level)
+        kind = " strong" if level == "strong" else ""
+        await self._say(interaction, f"Added {added}{kind} AI player{'s' if added != 1 else ''} to table `{table.id}`.")
 
     @game_ai.autocomplete("program")
     async def game_ai_program_autocomplete(

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import engine
 from engine.core import TABLE, Action, Game, IllegalAction
 from tables.live import TableError, and_join, md
 from tables.table import Phase, Table
@@ -31,6 +32,18 @@ class Limits:
     tables_per_person: int = 3  # unfinished tables a person hosts or has left
     running_per_server: int = 50  # games running at once in one server
     programs: int = 16  # program seats at unfinished tables, on this machine
+
+
+def ai_level(t: Table, level: str | None) -> str | None:
+    """The AI level a host asked for (None: ``normal``), or a refusal naming the levels offered."""
+    if level is None or str(level).strip().lower() in ("", "normal"):
+        return None
+    wanted = str(level).strip().lower()
+    offered = engine.levels(t.game)
+    if wanted not in offered:
+        raise TableError(f"{t.entry.game.title} has no AI level `{md(wanted[:20])}`; levels: "
+                         f"{', '.join(f'`{lv}`' for lv in offered)}.", "bad_level")
+    return wanted
 
 
 def check_new_table(limits: Limits, tables: Iterable[Table], user_id: int) -> None:

@@ -23,7 +23,7 @@ log = logging.getLogger("deckhand.tables")
 
 SEAT_FIELDS = ("user_id", "name", "is_ai", "away", "missed", "left")
 # Written only when set, so seats stored before it existed (and every other seat) read the same.
-OPTIONAL_SEAT_FIELDS = ("program",)
+OPTIONAL_SEAT_FIELDS = ("program", "level")
 
 
 class Unrecoverable(Exception):
@@ -127,8 +127,11 @@ def _seat(d: Any, i: int) -> Seat:
     program = d.get("program")
     if program is not None and (not isinstance(program, str) or not d["is_ai"]):
         raise Unrecoverable(f"seat {i + 1} has a malformed program")
+    level = d.get("level")
+    if level is not None and (not isinstance(level, str) or not d["is_ai"]):
+        raise Unrecoverable(f"seat {i + 1} has a malformed level")
     return Seat(user_id, d["name"], d["is_ai"], d["away"], _int(d["missed"], f"seat {i + 1}'s misses"), d["left"],
-                program)
+                program, level)
 
 
 def _seat_map(text: Any, what: str, value: type) -> dict[int, Any]:

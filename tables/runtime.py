@@ -24,6 +24,7 @@ from typing import Any
 import engine
 from engine.core import Action, Event, IllegalAction
 from tables import offers
+from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
 from tables.delivery import Delivery
 from tables.ids import new_id, normalise
@@ -69,6 +70,7 @@ class Runtime:
         programs: ProgramSettings | Mapping[str, str] | None = None,
         table_pace: float = 1.0,
         limits: offers.Limits | None = None,
+        ai_pool: AIPool | None = None,
     ) -> None:
         """``storage``: where tables are kept across restarts (``None``: nothing is kept); the
         runtime owns it and :meth:`close` closes it.  ``lobby_ttl``: seconds before an unstarted
@@ -80,7 +82,9 @@ class Runtime:
         ``table_pace``: multiplies the table's own timers (King of the Hill's live deal and its
         windows), never a person's — so tests and demos can deal 100 cards in a second while people
         keep their real time to think.  ``limits``: caps per person, per server and on program
-        processes (:class:`~tables.offers.Limits`)."""
+        processes (:class:`~tables.offers.Limits`).  ``ai_pool``: where ``strong`` AI seats search
+        (:class:`~tables.ai_pool.AIPool`, started and closed by its owner); without one they play
+        the ``normal`` move."""
         self.limits = limits if limits is not None else offers.Limits()
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.rng = rng if rng is not None else random.Random()
@@ -101,7 +105,8 @@ class Runtime:
         self.delivery.moved = self.persistence.save_ids
         self.program_seats = ProgramSeats(settings, self.tasks, self.delivery, self.persistence.commit_quietly)
         self.turns = Turns(self.clock, self.tasks, self.delivery, self.persistence, self.program_seats,
-                           self._live.get, ai_delay=ai_delay, table_pace=table_pace, lobby_ttl=lobby_ttl)
+                           self._live.get, ai_delay=ai_delay, table_pace=table_pace, lobby_ttl=lobby_ttl,
+                           ai_pool=ai_pool)
 
     # Settings that tests and the bot read or change after construction live in the rooms.
     @property
@@ -300,7 +305,7 @@ class Runtime:
             return t
 
     async def add_ai(self, table_id: str, user_id: int, count: int | None = None, *,
-                     program: str | None = None) -> int:
+                     program: str | None = None, level: str | None = None) -> int:
         """Seat ``count`` AI players (default: every free seat), or with ``program`` that many
         copies (default one) of a program the operator configured, chosen by its name only."""
         t = self.get(table_id)
@@ -308,6 +313,7 @@ class Runtime:
             offers.require_host(t, user_id, "add AI players")
             if program is not None:
                 program = self.program_seats.program_of(t, program)
+            level = offers.ai_level(t, level)
             if t.phase != Phase.LOBBY:
                 raise TableError("AI players can only be added before the game starts.", "started")
             free = t.free_seats()
@@ -321,7 +327,7 @@ class Runtime:
                 offers.check_programs(self.limits, self.tables.values(), n)
             for _ in range(n):
                 if program is None:
-                    t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
+                    t.seats.append(Seat(None, self._ai_name(t, level), is_ai=True, level=level))
                 else:
                     t.seats.append(Seat(None, self.program_seats.seat_name(t, program), is_ai=True, program=program))
             await self.persistence.commit(t)
@@ -517,12 +523,12 @@ class Runtime:
         self.turns.reschedule(t, restart=(seat,))
         self.delivery.redraw(t)
 
-    def _ai_name(self, t: Table) -> str:
-        used = {s.name for s in t.seats}
+    def _ai_name(self, t: Table, level: str | None = None) -> str:
+        used = {s.name.split(" (")[0] for s in t.seats}  # "AI 2 (strong)" takes number 2 too
         n = 1
         while f"AI {n}" in used:
             n += 1
-        return f"AI {n}"
+        return f"AI {n}" if level is None else f"AI {n} ({level})"
 
     def _prune(self) -> None:
         """Finished tables leave memory after ``keep_finished`` (the storage keeps them longer)."""

@@ -41,6 +41,8 @@ class Seat:
     # An AI seat played by a program the operator configured (its name there; tables/programs.py).
     # None: the built-in AI — also once a program is replaced for the rest of the game.
     program: str | None = None
+    # An AI seat's level (engine.levels: "strong" searches in the AI pool); None: "normal".
+    level: str | None = None
 
     @property
     def auto(self) -> bool:

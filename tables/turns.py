@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, rng_for
+from tables.ai_pool import AIPool
 from tables.clock import Clock
 from tables.delivery import Delivery
 from tables.live import Live, Tasks
@@ -44,6 +45,7 @@ class Turns:
         ai_delay: float = 1.0,
         table_pace: float = 1.0,
         lobby_ttl: float | None = LOBBY_TTL,
+        ai_pool: AIPool | None = None,
     ) -> None:
         """``table_pace``: multiplies the table's own timers (King of the Hill's live deal and its
         windows), never a person's."""
@@ -58,6 +60,7 @@ class Turns:
         self.ai_delay = ai_delay
         self.table_pace = float(table_pace)
         self.lobby_ttl = lobby_ttl
+        self.ai_pool = ai_pool
 
     def _live(self, t: Table) -> Live:
         live = self.live_of(t.id)
@@ -267,12 +270,19 @@ class Turns:
         delay = max(self.ai_delay, live.hold_until - self.clock.now())
         pause = self.clock.sleep(delay) if delay > 0 else asyncio.sleep(0)
         answers: dict[int, Any] = {}
+        searches = self._start_searches(t, version, delay)
         if live.programs is None:
             await pause
         else:
             # A program is asked outside the lock (people's clicks go on meanwhile), during the
             # usual pause; its answer counts only if the table is still at ``version`` below.
             _, answers = await asyncio.gather(pause, self.programs.answers(t, live, version))
+        # A search counts only if it finished within the pause: how long an AI takes must not
+        # depend on its cards, so the pause is the same whatever the search found.
+        searched = {s: task.result() for s, task in searches.items()
+                    if task.done() and not task.cancelled() and task.exception() is None and task.result() is not None}
+        for task in searches.values():
+            task.cancel()
         async with live.lock:
             if t.phase != Phase.RUNNING or t.version != version:
                 return
@@ -292,6 +302,8 @@ class Turns:
                         events.extend(self.apply(t, s, optional, auto=True))
                     elif s in answers:
                         events.extend(self._program_move(t, live, s, answers[s]))
+                    elif s in searched:
+                        events.extend(self._searched_move(t, s, searched[s]))
                     else:
                         events.extend(self.auto_apply(t, s))
                     actors.append(s)
@@ -303,6 +315,27 @@ class Turns:
             if actors:
                 self.after_change(t, events, actors)
                 await self.persistence.commit_quietly(t)
+
+    def _start_searches(self, t: Table, version: int, delay: float) -> dict[int, asyncio.Task[Action | None]]:
+        """Searches for the ``strong`` AI seats that must move now, in the AI pool, within the pause."""
+        pool, state = self.ai_pool, t.state
+        if pool is None or state is None or delay <= 0 or TABLE in state.to_act():
+            return {}
+        out: dict[int, asyncio.Task[Action | None]] = {}
+        for s in state.to_act():
+            seat = t.seats[s] if s >= 0 else None
+            if seat is None or not seat.is_ai or seat.level is None or seat.program:
+                continue
+            out[s] = asyncio.ensure_future(pool.choose(t.game, state, s, f"{t.seed}/ai/{version}/{s}",
+                                                       level=seat.level, budget=0.75 * delay))
+        return out
+
+    def _searched_move(self, t: Table, seat: int, action: Action) -> list[Event]:
+        try:
+            return self.apply(t, seat, action, auto=True)
+        except IllegalAction:
+            log.exception("Table %s: the searched move for seat %d was refused; the AI moves", t.id, seat)
+            return self.auto_apply(t, seat)
 
     def _program_move(self, t: Table, live: Live, seat: int, answer: Any) -> list[Event]:
         """The program's card (or the engine's ``bad`` action); the built-in AI should the program
