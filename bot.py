@@ -91,7 +91,7 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     # Worker processes for the strong AI's search (0: none; strong seats then play normal moves).
     # Config(...) in code (tests) has none; load_config defaults to the machine's cores but one.
-    ai_workers: int = 0
+    ai_workers: int = field(default=0, compare=False)
     # Card faces as application emoji, synced in the background at start-up (off: cards stay text).
     card_emoji: bool = True
     program_env: tuple[str, ...] = ()  # DECKHAND_PROGRAM_ENV
