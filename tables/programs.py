@@ -20,9 +20,10 @@ How the runtime uses it (``tables/runtime.py``):
   :meth:`deliver` (lines are queued and reach the program with its next query, or when it is closed).
 * When a program seat must play, ``Turns._ai_move`` (through tables/program_seats.py) calls
   :meth:`answer` OUTSIDE the table lock (a 2 s answer must not hold up anyone's click), then,
-  under the lock and only if the table's version is unchanged, :meth:`judge` turns the answer into the engine's action: the card,
-  or the ``bad`` action (−100, the hand abandoned, a fresh deal) for anything else — unreadable,
-  ``10S``, not in the hand, a revoke, a timeout, an exit, a closed pipe, garbage.
+  under the lock and only if the table's version is unchanged, :meth:`judge` turns the answer
+  into the engine's action: the card, or the ``bad`` action (−100, the hand abandoned, a fresh
+  deal) for anything else — unreadable, ``10S``, not in the hand, a revoke, a timeout, an exit, a
+  closed pipe, garbage.
 * A program that is gone (exited, closed its output, stopped reading, could not be started), or has
   played :attr:`ProgramSettings.strikes` bad cards in the game, is *retired*: the built-in AI plays
   the seat for the rest of the game (``Seat.program`` becomes ``None``, which is stored) and the
