@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 from engine.core import TABLE, Action, Game, IllegalAction
 from tables.live import TableError, and_join, md
-from tables.table import Phase, Table
+from tables.table import SPEEDS, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
 
@@ -32,6 +33,32 @@ class Limits:
     tables_per_person: int = 3  # unfinished tables a person hosts or has left
     running_per_server: int = 50  # games running at once in one server
     programs: int = 16  # program seats at unfinished tables, on this machine
+
+
+def read_new_table(game: str, options: dict[str, Any] | None, speed: str) -> tuple[str, dict[str, Any], str]:
+    """A new table's game name, validated options and speed, or a refusal that says what is wrong."""
+    name = str(game).strip().lower()
+    try:
+        entry = engine.get(name)
+    except KeyError:
+        known = ", ".join(sorted(engine.games()))
+        raise TableError(f"There is no game called `{game}`. Games: {known}.", "unknown_game") from None
+    try:
+        opts = entry.game.read_options(options)
+    except ValueError as e:
+        raise TableError(str(e), "bad_option") from None
+    speed_key = str(speed).strip().lower()
+    if speed_key not in SPEEDS:
+        raise TableError(f"Speed must be one of: {', '.join(SPEEDS)}.", "bad_speed")
+    return name, opts, speed_key
+
+
+def ai_name(t: Table, level: str | None = None) -> str:
+    used = {s.name.split(" (")[0] for s in t.seats}  # "AI 2 (strong)" takes number 2 too
+    n = 1
+    while f"AI {n}" in used:
+        n += 1
+    return f"AI {n}" if level is None else f"AI {n} ({level})"
 
 
 def ai_level(t: Table, level: str | None) -> str | None:

@@ -21,7 +21,6 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-import engine
 from engine.core import Action, Event, IllegalAction
 from tables import offers
 from tables.ai_pool import AIPool
@@ -43,8 +42,8 @@ from tables.program_seats import ProgramSeats
 from tables.programs import ProgramSettings
 from tables.replay import GameRecord
 from tables.storage import Storage
-from tables.table import SHOWN_SUMMARY, SPEEDS, Phase, Seat, Table
-from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS, Turns
+from tables.table import SHOWN_SUMMARY, Phase, Seat, Table
+from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS, Turns, closing_events
 
 __all__ = [
     "DEFAULT_TIMER", "LOBBY_TTL", "MISSES_TO_AWAY", "MOVED", "NOT_SAVED", "SNAPSHOT_EVERY", "STALE",
@@ -206,19 +205,7 @@ class Runtime:
         options: dict[str, Any] | None = None,
         speed: str = "normal",
     ) -> Table:
-        name = str(game).strip().lower()
-        try:
-            entry = engine.get(name)
-        except KeyError:
-            known = ", ".join(sorted(engine.games()))
-            raise TableError(f"There is no game called `{game}`. Games: {known}.", "unknown_game") from None
-        try:
-            opts = entry.game.read_options(options)
-        except ValueError as e:
-            raise TableError(str(e), "bad_option") from None
-        speed_key = str(speed).strip().lower()
-        if speed_key not in SPEEDS:
-            raise TableError(f"Speed must be one of: {', '.join(SPEEDS)}.", "bad_speed")
+        name, opts, speed_key = offers.read_new_table(game, options, speed)
         offers.refuse_if_elsewhere(self.tables.values(), guild_id, host_id, None)
         self._prune()
         offers.check_new_table(self.limits, self.tables.values(), host_id)
@@ -327,7 +314,7 @@ class Runtime:
                 offers.check_programs(self.limits, self.tables.values(), n)
             for _ in range(n):
                 if program is None:
-                    t.seats.append(Seat(None, self._ai_name(t, level), is_ai=True, level=level))
+                    t.seats.append(Seat(None, offers.ai_name(t, level), is_ai=True, level=level))
                 else:
                     t.seats.append(Seat(None, self.program_seats.seat_name(t, program), is_ai=True, program=program))
             await self.persistence.commit(t)
@@ -353,7 +340,7 @@ class Runtime:
             except ValueError as e:
                 raise TableError(str(e), "cannot_start") from None
             while len(t.seats) < players:
-                t.seats.append(Seat(None, self._ai_name(t), is_ai=True))
+                t.seats.append(Seat(None, offers.ai_name(t), is_ai=True))
             t.seed, t.state, t.phase = seed, state, Phase.RUNNING
             live.ai = entry.ai()
             Tasks.cancel(live.lobby_task)
@@ -492,18 +479,9 @@ class Runtime:
             self.turns.arm_lobby_expiry(t, live)
         elif not t.shown & SHOWN_SUMMARY:
             # The game ended just before the bot stopped: its summary was never posted.
-            self.delivery.notify(t, "summary", t, self._closing_events(t))
+            self.delivery.notify(t, "summary", t, closing_events(t))
         # The bot that went may have edited this message a moment ago: keep to one edit a second.
         self.delivery.redraw(t, pause_first=True)
-
-    @staticmethod
-    def _closing_events(t: Table) -> list[Event]:
-        """The events of a finished game's closing summary (its last hand's end and the game's),
-        from the public events the rebuild replayed; none for a table ended early."""
-        if t.ended_early:
-            return []
-        ends = [e for e in t.recent if e.kind in SUMMARY_EVENTS]
-        return [e for e in ends if e.kind == "hand_end"][-1:] + [e for e in ends if e.kind != "hand_end"]
 
     def _forget(self, t: Table) -> None:
         """Another process runs this table now: let it go, timers and programs included."""
@@ -523,12 +501,6 @@ class Runtime:
         self.turns.reschedule(t, restart=(seat,))
         self.delivery.redraw(t)
 
-    def _ai_name(self, t: Table, level: str | None = None) -> str:
-        used = {s.name.split(" (")[0] for s in t.seats}  # "AI 2 (strong)" takes number 2 too
-        n = 1
-        while f"AI {n}" in used:
-            n += 1
-        return f"AI {n}" if level is None else f"AI {n} ({level})"
 
     def _prune(self) -> None:
         """Finished tables leave memory after ``keep_finished`` (the storage keeps them longer)."""

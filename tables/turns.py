@@ -366,3 +366,12 @@ class Turns:
             self.delivery.notify(t, "summary", t, [])
             self.delivery.redraw(t)
             await self.persistence.commit_quietly(t)
+
+
+def closing_events(t: Table) -> list[Event]:
+    """The events of a finished game's closing summary (its last hand's end and the game's), from
+    the public events a rebuild replayed; none for a table ended early."""
+    if t.ended_early:
+        return []
+    ends = [e for e in t.recent if e.kind in SUMMARY_EVENTS]
+    return [e for e in ends if e.kind == "hand_end"][-1:] + [e for e in ends if e.kind != "hand_end"]
