@@ -72,38 +72,43 @@ def stats_embed(name: str, games: list[GameStats],
     return e
 
 
-def rating_board_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
-    """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
+def _board(game: str, rows: list[dict[str, Any]], line: Any) -> discord.Embed:
+    """A leaderboard's frame: title, medals, and one ``line(row)`` per person."""
     e = discord.Embed(title=f"{game_title(game)} leaderboard", colour=COLOUR)
     if not rows:
         e.description = f"Nobody has finished a game of {game_title(game)} in this server yet."
         return e
-    lines = []
-    for i, r in enumerate(rows, start=1):
-        medal = MEDALS.get(i, f"`{i}.`")
-        games = int(r["games"])
+    e.description = "\n".join(f"{MEDALS.get(i, f'`{i}.`')} <@{r['user_id']}> — {line(r)}"
+                               for i, r in enumerate(rows, start=1))
+    return e
+
+
+def _games(n: int) -> str:
+    return f"{n} game{'s' if n != 1 else ''}"
+
+
+def rating_board_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
+    """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
+    def line(r: dict[str, Any]) -> str:
         mu, sigma = float(r["mu"]), float(r["sigma"])
-        lines.append(f"{medal} <@{r['user_id']}> — **{mu - 3 * sigma:.1f}** (rating {mu:.1f} ± {sigma:.1f}) · "
-                     f"{games} game{'s' if games != 1 else ''}")
-    e.description = "\n".join(lines)
-    e.set_footer(text="Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
-                      "it rises as you play and win. The built-in AI is rated but not listed.")
+        return f"**{mu - 3 * sigma:.1f}** (rating {mu:.1f} ± {sigma:.1f}) · {_games(int(r['games']))}"
+
+    e = _board(game, rows, line)
+    if rows:
+        e.set_footer(text="Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
+                          "it rises as you play and win. The built-in AI is rated but not listed.")
     return e
 
 
 def leaderboard_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
-    e = discord.Embed(title=f"{game_title(game)} leaderboard", colour=COLOUR)
-    if not rows:
-        e.description = f"Nobody has finished a game of {game_title(game)} in this server yet."
-        return e
-    lines = []
-    for i, r in enumerate(rows, start=1):
-        medal = MEDALS.get(i, f"`{i}.`")
-        games, wins = int(r["games"]), int(r["wins"] or 0)
-        lines.append(f"{medal} <@{r['user_id']}> — **{wins}** win{'s' if wins != 1 else ''} in {games} "
-                     f"game{'s' if games != 1 else ''} · average finish {float(r['avg_place']):.2f}")
-    e.description = "\n".join(lines)
-    e.set_footer(text="Ranked by wins, then average finish. Only finished games count.")
+    def line(r: dict[str, Any]) -> str:
+        wins = int(r["wins"] or 0)
+        return (f"**{wins}** win{'s' if wins != 1 else ''} in {_games(int(r['games']))} · "
+                f"average finish {float(r['avg_place']):.2f}")
+
+    e = _board(game, rows, line)
+    if rows:
+        e.set_footer(text="Ranked by wins, then average finish. Only finished games count.")
     return e
 
 
