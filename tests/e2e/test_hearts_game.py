@@ -62,6 +62,10 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
     assert table_message.buttons() == []
     assert f"Replay: `/game replay id:{tid}`" in table_message.text
+    # The summaries and the table message are two delivery streams: the last summary may land after
+    # the table shows "finished".
+    await w.until(lambda: len([m for m in fd.public(thread.id) if "End of hand" in m.text]) >= hands,
+                  what="a summary per hand")
     summaries = [m for m in fd.public(thread.id) if "End of hand" in m.text]
     assert len(summaries) == hands
     assert "Game over" in summaries[-1].text
@@ -91,7 +95,8 @@ async def test_plain_game_with_buttons_in_the_channel_without_threads(w: World) 
         play_seat(w.bob, table_message, rng=random.Random(4), open_with="slash"),
     )
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
-    assert any("Game over" in m.text for m in w.fd.public(w.fd.channel.id))
+    await w.until(lambda: any("Game over" in m.text for m in w.fd.public(w.fd.channel.id)),
+                  what="the game-over summary in the channel")
 
 
 async def test_results_reach_stats_and_the_leaderboard(tmp_path) -> None:
