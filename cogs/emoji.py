@@ -96,6 +96,7 @@ async def sync_card_emoji(
         existing = await client.fetch_application_emojis()
         by_name = {e.name: e for e in existing}
         have: dict[str, discord.PartialEmoji] = {}
+        uploaded = 0
         for code, name in wanted.items():
             e = by_name.get(name)
             if e is not None:
@@ -106,11 +107,12 @@ async def sync_card_emoji(
             if take is not None:
                 await take()
             registry.calls["create"] += 1
+            uploaded += 1
             made = await client.create_application_emoji(name=name, image=drawn[code])
             have[code] = discord.PartialEmoji(name=made.name, id=made.id)
         registry.use(have)
         log.info("Card emoji ready: %d faces (%d uploaded), drawn in %.0f ms", len(have),
-                 registry.calls["create"], registry.draw_seconds * 1000)
+                 uploaded, registry.draw_seconds * 1000)
     except Exception as e:  # refused (limit, access, outage): text labels stay
         registry.clear("refused")
         log.warning("Card emoji unavailable, cards stay text: %s", e)
