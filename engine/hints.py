@@ -1,0 +1,317 @@
+"""Hints: the move an AI level would make for a seat, and a short reason in words.
+
+Pure and deterministic like the rest of the engine: :func:`hint` asks the level's AI for the seat's
+move (the ``strong`` search where the game has one, else the ``normal`` AI) and :func:`explain`
+says why in a sentence built from simple facts the seat may know — its own hand, the cards on the
+table, the tricks played, the voids shown (the games' own ``knowledge(seat)``) — and, after a
+search, from its figures (the mean result of the chosen move against the next best).
+
+Hidden means hidden: nothing here reads another seat's hand.  The search samples worlds from the
+seat's knowledge only (``sample_world``), and the facts are computed from what the seat can tell,
+so the same hint comes out of any world the seat cannot tell from the real one.
+
+    h = hint(state, seat, random.Random(seed), level="strong", playouts=200)
+    h.action, h.reason   # Action("play", (9♣,)), "it can still take a club lead; ..."
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import SUIT_NAMES, Card
+from engine.core import Action, Game, ai_for, get, levels
+
+#: Below this difference in mean result the search saw no real difference between two moves.
+CLOSE = 0.05
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The move for the seat, why, and which level chose it (``strong``: searched)."""
+
+    action: Action
+    reason: str
+    level: str
+    means: dict[str, float] = field(default_factory=dict)
+
+
+def hint(state: Game, seat: int, rng: random.Random, *, level: str = "strong", playouts: int | None = None,
+         time_left: Callable[[], float] | None = None) -> Hint:
+    """The ``level`` AI's move for ``seat`` and its reason.  A game without that level (Dalmuti,
+    Siege have only ``normal``) gets the normal AI's move and a simpler reason."""
+    name = type(state).name
+    if level not in levels(name):
+        level = "normal"
+    if level == "normal":
+        action = get(name).ai().choose(state, seat, rng)
+        return Hint(action, explain(state, seat, action), "normal")
+    ai = ai_for(name, level, playouts=playouts, time_left=time_left)
+    action = ai.choose(state, seat, rng)
+    means = dict(getattr(ai, "last", {}).get("means") or {})
+    return Hint(action, explain(state, seat, action, means), level, means)
+
+
+def explain(state: Game, seat: int, action: Action, means: dict[str, float] | None = None) -> str:
+    """Why ``action`` for ``seat``: the game's facts, then what the search measured, in one line."""
+    fn = _EXPLAIN.get(type(state).name, _generic)
+    try:
+        facts = fn(state, seat, action)
+    except Exception:  # a reason is a courtesy: a gap in it must never cost the hint itself
+        facts = []
+    if len(legal_codes(state, seat)) == 1:
+        facts = ["the only move you have", *facts[:1]]
+    figure = _figure(type(state).name, action, means or {})
+    parts = [*facts[:2], *([figure] if figure else [])]
+    return "; ".join(parts) if parts else "the AI's choice here"
+
+
+def legal_codes(state: Game, seat: int) -> list[str]:
+    d = state.decision(seat)
+    return [] if d is None or d.pick else [a.code for a in d.actions]
+
+
+# ==== the search's figures ========================================================================
+_UNITS = {"hearts": "fewer points this hand", "tricks": "more tricks this hand",
+          "koth": "points better for your side this round"}
+
+
+def _figure(game: str, action: Action, means: dict[str, float]) -> str:
+    """``about 1.3 fewer points than 5♣``: the chosen move's mean against the next best's."""
+    if action.code not in means or len(means) < 2:
+        return ""
+    mine = means[action.code]
+    code, other = max(((c, m) for c, m in means.items() if c != action.code), key=lambda cm: cm[1])
+    gap = mine - other
+    if gap < CLOSE:
+        return "the search found the moves about even"
+    return f"the search expects about {gap:.1f} {_UNITS.get(game, 'better')} than with {_action_words(code)}"
+
+
+def _action_words(code: str) -> str:
+    """``play 5C`` → ``5♣``; other codes as they are."""
+    try:
+        a = Action.parse(code)
+    except Exception:
+        return code
+    if a.cards and all(isinstance(c, Card) for c in a.cards):
+        return " ".join(c.label for c in a.cards)
+    return code
+
+
+# ==== per game facts ==============================================================================
+def _suit(s: str) -> str:
+    return SUIT_NAMES.get(s, s)
+
+
+def _singular(s: str) -> str:
+    return _suit(s)[:-1] if s in SUIT_NAMES else s
+
+
+def _labels(cs: Iterable[Card]) -> str:
+    return ", ".join(c.label for c in cs)
+
+
+def _trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card], out: set[Card],
+                 later: Sequence[set[Card]], points: Callable[[Card], int]) -> list[str]:
+    """Facts about playing ``c`` into a trick of a no-trump game (Hearts, Tricks): ``out`` are the
+    cards others may hold, ``later`` what each seat still to play may hold."""
+    facts: list[str] = []
+    suit = c.suit
+    mine = sorted((x for x in hand if x.suit == suit), key=lambda x: x.value)
+    higher_out = [x for x in out if x.suit == suit and x.value > c.value]
+    if not trick:
+        if not higher_out:
+            facts.append(f"the highest {_singular(suit)} left: it wins the trick")
+        elif not any(x.suit == suit and x.value < c.value for x in out):
+            facts.append(f"every {_singular(suit)} still out is higher: someone else takes the trick")
+        elif c is mine[0]:
+            facts.append(f"leads your lowest {_singular(suit)}")
+        elif len(higher_out) == 1:
+            facts.append(f"only the {higher_out[0].label} still out is higher")
+        else:
+            facts.append(f"{len(higher_out)} higher {_suit(suit)} are still out")
+        return facts
+    led = trick[0][1].suit
+    best = max((x for _, x in trick if x.suit == led), key=lambda x: x.value)
+    pts = sum(points(x) for _, x in trick)
+    if suit == led:
+        if c.value < best.value:
+            under = [x for x in mine if x.value < best.value]
+            if c is under[-1] and len(under) > 1:
+                facts.append(f"the highest {_singular(suit)} that still stays under the {best.label}")
+            else:
+                facts.append(f"stays under the {best.label}")
+        else:
+            beaten_later = any(x.suit == suit and x.value > c.value for m in later for x in m)
+            total = pts + points(c)
+            if not later:
+                facts.append("wins the trick" + (f" ({total} point{'s' if total != 1 else ''})" if total else ""))
+            elif not beaten_later:
+                facts.append("wins the trick: nobody still to play can beat it")
+            else:
+                facts.append(f"takes the lead over the {best.label}")
+        if c is mine[0] and len(mine) > 1:
+            facts.append(f"follows with your lowest {_singular(suit)}")
+        return facts
+    # Not following: a discard.
+    lower_out = [x for x in out if x.suit == suit and x.value < c.value]
+    if lower_out:
+        facts.append(f"it can still take a {_singular(suit)} lead")
+    else:
+        facts.append(f"no {_singular(suit)} still out is lower, so it can never take a trick")
+    return facts
+
+
+def _safe_keepers(c: Card, hand: Sequence[Card], out: set[Card]) -> str:
+    """``nobody can lead to your K♦``: a high card kept that no one else can lead under."""
+    keep = [x for x in hand if x is not c and x.suit != c.suit and x.value > c.value
+            and not any(y.suit == x.suit and y.value < x.value for y in out)]
+    if not keep:
+        return ""
+    x = max(keep, key=lambda x: x.value)
+    return f"nobody can lead to your {x.label}"
+
+
+def _hearts(state: Any, seat: int, action: Action) -> list[str]:
+    from engine.hearts import QUEEN_SPADES, points_of
+
+    hand = list(state.hands[seat])
+    if action.kind == "pass":
+        return _hearts_pass(state, seat, action, hand)
+    if action.kind != "play" or len(action.cards) != 1:
+        return []
+    c = action.cards[0]
+    may, sure = state.knowledge(seat)
+    others = [s for s in range(4) if s != seat]
+    out = set().union(*(may[s] for s in others), *(sure[s] for s in others))
+    trick = list(state.trick)
+    played = {s for s, _ in trick}
+    later = [may[s] | set(sure[s]) for s in others if s not in played and trick]
+    facts: list[str] = []
+    if trick and c.suit != trick[0][1].suit:
+        if c is QUEEN_SPADES:
+            facts.append("gets rid of Q♠ (13 points) on someone else's trick")
+        elif c.suit == "H" and not any(x.suit == "H" and x.value < c.value for x in out):
+            facts.append(f"the {c.label} can only ever take tricks: give it away now")
+        else:
+            facts += _trick_facts(c, trick, hand, out, later, points_of)
+        keeper = _safe_keepers(c, hand, out)
+        if keeper:
+            facts.append(keeper)
+        elif c.suit == "H":
+            facts.append("a heart on someone else's trick")
+        return facts
+    if not trick and c.suit == "S" and c.value < QUEEN_SPADES.value and QUEEN_SPADES in out:
+        facts.append("a low spade leaves Q♠ to whoever holds it")
+    if (trick and c.suit == trick[0][1].suit == "S" and QUEEN_SPADES in {x for _, x in trick}
+            and c.value < QUEEN_SPADES.value):
+        facts.append("keeps clear of the Q♠ on the table")
+    if QUEEN_SPADES in hand and c is not QUEEN_SPADES and c.suit == "S" and c.value > QUEEN_SPADES.value:
+        facts.append("sheds a high spade that could catch your own Q♠")
+    facts += _trick_facts(c, trick, hand, out, later, points_of)
+    return facts
+
+
+def _hearts_pass(state: Any, seat: int, action: Action, hand: Sequence[Card]) -> list[str]:
+    from engine.hearts import QUEEN_SPADES
+
+    cs = list(action.cards)
+    facts = []
+    if QUEEN_SPADES in cs:
+        facts.append("passes Q♠ (13 points)")
+    high_spades = [c for c in cs if c.suit == "S" and c.value > QUEEN_SPADES.value]
+    if high_spades and QUEEN_SPADES not in hand:
+        facts.append(f"{_labels(high_spades)} could catch Q♠")
+    for s in "CDHS":
+        if any(c.suit == s for c in cs) and not any(c.suit == s for c in hand if c not in cs):
+            facts.append(f"leaves you void in {_suit(s)}, to throw points on them later")
+            break
+    high = [c for c in cs if c.value >= 11 and c not in high_spades and c is not QUEEN_SPADES]
+    if high and len(facts) < 2:
+        facts.append(f"{_labels(high)} would take tricks")
+    return facts or ["passes your most dangerous cards"]
+
+
+def _tricks(state: Any, seat: int, action: Action) -> list[str]:
+    if action.kind != "play" or len(action.cards) != 1:
+        return []
+    c = action.cards[0]
+    may = state.knowledge(seat)
+    others = [s for s in range(4) if s != seat]
+    out = set().union(*(may[s] for s in others))
+    trick = list(state.trick)
+    played = {s for s, _ in trick}
+    later = [may[s] for s in others if s not in played and trick]
+    hand = list(state.hands[seat])
+    facts = _trick_facts(c, trick, hand, out, later, lambda _: 0)
+    if trick and c.suit != trick[0][1].suit:
+        bosses = [x for x in hand if not any(y.suit == x.suit and y.value > x.value for y in out)]
+        if bosses and c not in bosses:
+            facts.append(f"keeps your {_labels(sorted(bosses, key=lambda x: -x.value)[:2])} to win tricks later")
+    elif not trick and facts and facts[0].startswith("the highest") and len(hand) > 1:
+        facts.append("a sure trick, cashed while it is")
+    return facts
+
+
+def _koth(state: Any, seat: int, action: Action) -> list[str]:
+    from engine.koth import points_of, trick_winner
+
+    if action.kind != "play" or not action.cards:
+        return []
+    cs = tuple(action.cards)
+    trump = state.trump
+    pts = points_of(cs)
+    what = "a pair" if len(cs) == 2 and cs[0] is cs[1] else ("a trump" if trump.is_trump(cs[0]) else "")
+    facts: list[str] = []
+    trick = list(state.trick)
+    if not trick:
+        if what:
+            facts.append(f"leads {what}")
+        if pts:
+            facts.append(f"puts {pts} points on your lead")
+        elif not what:
+            facts.append("leads a card with no points")
+        return facts
+    now = trick_winner(trump, [*trick, (seat, cs)])
+    on_table = sum(points_of(p) for _, p in trick) + pts
+    defenders = {*state.known_defenders(), state.koth}
+    everyone_known = bool(state.call_done)  # the called copy is out (or nobody was called)
+    if now == seat:
+        last = len(trick) == 4
+        facts.append(("wins the trick" if last else "takes the trick for now") +
+                     (f" ({on_table} points on it)" if on_table else ""))
+    else:
+        winner = trick_winner(trump, trick)
+        side = "the defenders'" if winner in defenders else "the challengers'" if everyone_known else "another"
+        if pts:
+            facts.append(f"gives {pts} points to {side} trick")
+        else:
+            facts.append(f"stays under {side} winning play with no points")
+    if what and len(facts) < 2 and what != "a trump":
+        facts.append(f"plays {what}")
+    return facts
+
+
+def _dalmuti(state: Any, seat: int, action: Action) -> list[str]:
+    if action.kind == "pass":
+        return ["nothing you hold is worth spending here"]
+    if action.kind == "play" and action.cards:
+        n = len(action.cards)
+        return [f"plays {n} card{'s' if n != 1 else ''} the AI would let go of first"]
+    return []
+
+
+def _siege(state: Any, seat: int, action: Action) -> list[str]:
+    return [f"the standard AI's choice ({action.kind})"]
+
+
+def _generic(state: Any, seat: int, action: Action) -> list[str]:
+    return []
+
+
+_EXPLAIN: dict[str, Callable[[Any, int, Action], list[str]]] = {
+    "hearts": _hearts, "tricks": _tricks, "koth": _koth, "dalmuti": _dalmuti, "siege": _siege,
+}
