@@ -229,11 +229,12 @@ class GameCog(commands.Cog):
         try:
             # speed may come inside options: like any option; the runtime takes it on its own.
             given, speed_key = table_options.read(name, parse_options(options), speed)
+            ai_level = table_options.read_ai(name, parse_options(options))
         except ValueError as e:  # a precise sentence before anything is created
             raise TableError(str(e)) from None
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, options=given, speed=speed_key,
+            host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
         )
         rendered = renderers.table_message(table)
         try:
@@ -323,7 +324,7 @@ class GameCog(commands.Cog):
             await self._say(interaction, f"Seated {what} at table `{table.id}`: it plays its seat like an AI.")
             return
         added = await self.runtime.add_ai(table.id, interaction.user.id, count, level=level)
-        kind = " strong" if level == "strong" else ""
+        kind = " strong" if (level or table.ai_level) == "strong" else ""
         await self._say(interaction, f"Added {added}{kind} AI player{'s' if added != 1 else ''} to table `{table.id}`.")
 
     @game_ai.autocomplete("program")

@@ -17,6 +17,7 @@ from typing import Any
 
 import engine
 from engine.core import Game, Option
+from tables.offers import no_strong_ai
 from tables.table import SPEEDS
 
 #: Where the full rule book and command guide live in the repository (a user's own clone has them).
@@ -29,6 +30,9 @@ TABLE_DEFAULTS: dict[str, dict[str, Any]] = {"tricks": {"target": 50}}
 #: Speeds from the fastest to the slowest (the order a person compares them in).
 SPEED_ORDER = tuple(s for s in ("blitz", "normal", "relaxed", "untimed") if s in SPEEDS)
 SPEED = Option("speed", "normal", SPEED_ORDER)
+#: The level of the AI players the host adds without naming one (the runtime's, like speed);
+#: offered only by games with a strong AI.
+AI = Option("ai", "normal", ("normal", "strong"))
 
 
 def plural(n: Any, word: str, words: str | None = None) -> str:
@@ -107,6 +111,10 @@ WORDS: dict[str, dict[str, Words]] = {
     },
 }
 
+AI_WORDS = Words("how well the AI players added with Add AI, /game ai or at the start play",
+                 _choice({"normal": "normal AI players", "strong": "strong AI players (they think ahead)"}),
+                 {"normal": "the standard AI, instant", "strong": "searches before each card: harder to beat"})
+
 SPEED_WORDS = Words("how long each decision may take before a safe move is made for you", _choice(_SPEED),
                     {"blitz": "half the normal time", "normal": "the rules' own timers",
                      "relaxed": "twice the normal time", "untimed": "no deadlines for people"})
@@ -117,12 +125,15 @@ def spec(game: str) -> tuple[Option, ...]:
     cls: type[Game] = engine.get(game).game
     defaults = TABLE_DEFAULTS.get(game, {})
     own = tuple(o._replace(default=defaults[o.name]) if o.name in defaults else o for o in cls.options_spec)
-    return (*own, SPEED)
+    return (*own, *((AI,) if "strong" in engine.levels(game) else ()), SPEED)
+
+
+RUNTIME_OPTIONS = ("ai", "speed")  # the table's, not the game's: kept apart from its options
 
 
 def words(game: str, name: str) -> Words:
     """How an option reads (``KeyError`` for an option nobody worded: a test keeps that from shipping)."""
-    return SPEED_WORDS if name == "speed" else WORDS[game][name]
+    return SPEED_WORDS if name == "speed" else AI_WORDS if name == "ai" else WORDS[game][name]
 
 
 def say(game: str, name: str, value: Any) -> str:
@@ -155,11 +166,14 @@ def accepted_line(game: str) -> str:
     return " ".join(f"`{allowed(o)}`" for o in spec(game))
 
 
-def settings_line(game: str, options: Mapping[str, Any] | None, speed: str | None) -> str:
-    """A table's settings in plain words, in the game's own order, speed last."""
+def settings_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None) -> str:
+    """A table's settings in plain words, in the game's own order, then its AI level (when not
+    normal) and speed."""
     given = dict(options or {})
-    parts = [say(game, o.name, given[o.name]) for o in spec(game)[:-1] if o.name in given]
+    parts = [say(game, o.name, given[o.name]) for o in spec(game) if o.name in given and o.name not in RUNTIME_OPTIONS]
     parts += [say(game, name, v) for name, v in given.items() if name not in {o.name for o in spec(game)}]
+    if ai and ai != AI.default:
+        parts.append(say(game, "ai", ai))
     parts.append(say(game, "speed", speed or SPEED.default))
     return " · ".join(parts)
 
@@ -190,12 +204,25 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     if typed is not None and speed is not None and typed.strip().lower() != speed.strip().lower():
         raise ValueError(f"Speed given twice (`{speed}` and `speed={typed}`): give it once.")
     chosen = SPEED.read(typed if typed is not None else speed or SPEED.default)
+    opts.pop("ai", None)  # the table's AI level: read_ai
     known = {o.name for o in spec(game)}
     for name in opts:
         if name not in known:
             title = engine.get(game).game.title
             raise ValueError(f"{title} has no option `{name}`. It accepts: {accepted_line(game)}.")
-    full = {o.name: o.default for o in spec(game)[:-1] if o.name in TABLE_DEFAULTS.get(game, {})}
+    full = {o.name: o.default for o in spec(game) if o.name in TABLE_DEFAULTS.get(game, {})}
     full.update(opts)
     engine.get(game).game.read_options(full)  # the engine's own sentence for a bad value
     return full, chosen
+
+
+def read_ai(game: str, given: Mapping[str, str]) -> str | None:
+    """The table's AI level from ``options:`` (``ai=strong``; None: normal), or ``ValueError`` with
+    a sentence — a game without a strong AI says so."""
+    typed = {k.lower(): v for k, v in given.items()}.get("ai")
+    if typed is None:
+        return None
+    if "strong" not in engine.levels(game):
+        raise ValueError(no_strong_ai(engine.get(game).game.title))
+    level = AI.read(typed)
+    return None if level == AI.default else level

@@ -137,7 +137,7 @@ def phase_of(table: Table) -> str:
 
 def options_line(table: Table) -> str:
     """The table's settings in plain words ("moon: the others get 26 · normal timers")."""
-    return options.settings_line(table.game, table.options, table.speed)
+    return options.settings_line(table.game, table.options, table.speed, getattr(table, "ai_level", None))
 
 
 def plural(n: Any, word: str, words: str | None = None) -> str:

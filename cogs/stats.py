@@ -45,8 +45,9 @@ def rating_text(r: dict[str, Any] | None) -> str | None:
 def stats_line(g: GameStats, rating: dict[str, Any] | None = None) -> str:
     parts = [
         *([rating_text(rating)] if rating is not None else []),
-        f"**{g.games}** game{'s' if g.games != 1 else ''}",
-        f"**{g.wins}** win{'s' if g.wins != 1 else ''} ({g.win_rate:.0%})",
+        f"**{g.games}** game{'s' if g.games != 1 else ''}" + (f", {g.hinted} with hints" if g.hinted else ""),
+        f"**{g.wins}** win{'s' if g.wins != 1 else ''} ({g.win_rate:.0%})"
+        + (f", {g.hinted_wins} won with hints" if g.hinted_wins else ""),
         f"average finish **{g.average_place:.2f}**",
         f"average score {g.average_score:.1f}",
     ]

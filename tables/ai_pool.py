@@ -105,13 +105,21 @@ class AIPool:
                      budget: float | None = None) -> Action | None:
         """The ``level`` AI's move for ``seat``, or ``None`` if the pool is busy, the search is late
         or it failed (then play the ``normal`` AI's move)."""
+        budget = self.budget if budget is None else budget
+        # The state may change on the loop meanwhile: the worker gets a snapshot.
+        code = await self.run(self._worker, game, state.to_dict(), seat, seed, level, budget, self.playouts,
+                              budget=budget)
+        return None if code is None else type(state).action_from_code(code)
+
+    async def run(self, fn: Callable[..., Any], *args: Any, budget: float | None = None) -> Any | None:
+        """``fn(*args)`` in a worker (``fn`` importable by name, ``args`` plain data, ``fn`` keeping
+        to ``budget`` itself), or ``None`` when busy, late or failing — as :meth:`choose`."""
         if self._running >= self.max_concurrent:
             self.counts["busy"] += 1
             return None
         budget = self.budget if budget is None else budget
-        data = state.to_dict()  # the state may change on the loop meanwhile: send a snapshot
         try:
-            fut: Future[str] = self._pool().submit(self._worker, game, data, seat, seed, level, budget, self.playouts)
+            fut: Future[Any] = self._pool().submit(fn, *args)
         except Exception:
             log.exception("AI pool could not start a search; using the normal AI")
             self._reset_broken()
@@ -121,16 +129,16 @@ class AIPool:
         loop = asyncio.get_running_loop()
         fut.add_done_callback(lambda _: self._release(loop))
         try:
-            code = await asyncio.wait_for(asyncio.wrap_future(fut), budget + self.grace)
+            result = await asyncio.wait_for(asyncio.wrap_future(fut), budget + self.grace)
         except TimeoutError:
             self.counts["late"] += 1
             return None
         except Exception:
-            log.exception("AI search failed for %s seat %d; using the normal AI", game, seat)
+            log.exception("AI search failed (%s); using the normal AI", getattr(fn, "__name__", fn))
             self.counts["failed"] += 1
             return None
         self.counts["searched"] += 1
-        return type(state).action_from_code(code)
+        return result
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         # Called in the executor's thread: the count belongs to the loop, so it changes there.

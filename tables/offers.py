@@ -73,6 +73,27 @@ def ai_level(t: Table, level: str | None) -> str | None:
     return wanted
 
 
+def table_ai_level(game: str, level: str | None) -> str | None:
+    """A new table's default AI level (the option ``ai``; None: ``normal``), or a refusal for a
+    game that has no such level."""
+    wanted = str(level or "normal").strip().lower()
+    if wanted == "normal":
+        return None
+    offered = engine.levels(game)
+    if wanted not in offered:
+        title = engine.get(game).game.title
+        if len(offered) == 1:
+            raise TableError(no_strong_ai(title), "bad_level")
+        raise TableError(f"{title} has no AI level `{md(wanted[:20])}`; levels: "
+                         f"{', '.join(f'`{lv}`' for lv in offered)}.", "bad_level")
+    return wanted
+
+
+def no_strong_ai(title: str) -> str:
+    strong = ", ".join(engine.get(g).game.title for g in sorted(engine.games()) if "strong" in engine.levels(g))
+    return (f"{title} has only the normal AI, so it has no `ai` option (a strong AI plays {strong}).")
+
+
 def check_new_table(limits: Limits, tables: Iterable[Table], user_id: int) -> None:
     """Refuse a new table to a person who already hosts (or left) as many unfinished tables as allowed."""
     cap = limits.tables_per_person

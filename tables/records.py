@@ -23,7 +23,7 @@ log = logging.getLogger("deckhand.tables")
 
 SEAT_FIELDS = ("user_id", "name", "is_ai", "away", "missed", "left")
 # Written only when set, so seats stored before it existed (and every other seat) read the same.
-OPTIONAL_SEAT_FIELDS = ("program", "level")
+OPTIONAL_SEAT_FIELDS = ("program", "level", "hints")
 
 
 class Unrecoverable(Exception):
@@ -42,7 +42,7 @@ def seats_json(seats: Sequence[Seat]) -> str:
     out = []
     for s in seats:
         d = {f: getattr(s, f) for f in SEAT_FIELDS}
-        d.update({f: getattr(s, f) for f in OPTIONAL_SEAT_FIELDS if getattr(s, f) is not None})
+        d.update({f: getattr(s, f) for f in OPTIONAL_SEAT_FIELDS if getattr(s, f)})
         out.append(d)
     return _dumps(out)
 
@@ -64,6 +64,7 @@ def changes_of(t: Table, since: Mapping[int, int]) -> dict[str, Any]:
         "finished_at": t.finished_at,
         "ended_early": int(t.ended_early),
         "shown": t.shown,
+        "ai_level": t.ai_level,
     }
 
 
@@ -130,8 +131,11 @@ def _seat(d: Any, i: int) -> Seat:
     level = d.get("level")
     if level is not None and (not isinstance(level, str) or not d["is_ai"]):
         raise Unrecoverable(f"seat {i + 1} has a malformed level")
+    hints = d.get("hints", 0)
+    if isinstance(hints, bool) or not isinstance(hints, int) or hints < 0:
+        raise Unrecoverable(f"seat {i + 1} has a malformed hint count")
     return Seat(user_id, d["name"], d["is_ai"], d["away"], _int(d["missed"], f"seat {i + 1}'s misses"), d["left"],
-                program, level)
+                program, level, hints)
 
 
 def _seat_map(text: Any, what: str, value: type) -> dict[int, Any]:
@@ -215,6 +219,9 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
     if version < 0:
         raise Unrecoverable("the version is negative")
     seed = _int(record.get("seed"), "the seed", optional=True)
+    ai_level = record.get("ai_level")
+    if ai_level is not None and ai_level not in engine.levels(entry.game.name):
+        raise Unrecoverable(f"the AI level {ai_level!r} is unknown")
     t = Table(
         id=tid,
         game=entry.game.name,
@@ -233,6 +240,7 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
         ended_early=bool(record.get("ended_early")),
         finished_at=_time(record.get("finished_at"), "the finish time", optional=True),
         shown=int(record.get("shown") or 0),
+        ai_level=ai_level,
     )
     deadlines = _seat_map(record.get("deadlines") or "{}", "the deadlines", float)
     since = _seat_map(record.get("since") or "{}", "the turn versions", int)

@@ -26,6 +26,7 @@ from tables import offers
 from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
 from tables.delivery import Delivery
+from tables.hints import Hint, Hints
 from tables.ids import new_id, normalise
 from tables.live import (
     Listener,
@@ -106,6 +107,7 @@ class Runtime:
         self.turns = Turns(self.clock, self.tasks, self.delivery, self.persistence, self.program_seats,
                            self._live.get, ai_delay=ai_delay, table_pace=table_pace, lobby_ttl=lobby_ttl,
                            ai_pool=ai_pool)
+        self.hints = Hints(self.persistence, ai_pool)
 
     # Settings that tests and the bot read or change after construction live in the rooms.
     @property
@@ -204,7 +206,9 @@ class Runtime:
         host_name: str,
         options: dict[str, Any] | None = None,
         speed: str = "normal",
+        ai_level: str | None = None,
     ) -> Table:
+        """``ai_level``: the table option ``ai`` (the level of AI players added without one)."""
         name, opts, speed_key = offers.read_new_table(game, options, speed)
         offers.refuse_if_elsewhere(self.tables.values(), guild_id, host_id, None)
         self._prune()
@@ -220,6 +224,7 @@ class Runtime:
             host_id=host_id,
             seats=[Seat(host_id, host_name)],
             created_at=self.clock.now(),
+            ai_level=offers.table_ai_level(name, ai_level),
         )
         live = Live()
         await self.persistence.insert(t, live, lambda: new_id(self.rng, self.tables))
@@ -300,7 +305,7 @@ class Runtime:
             offers.require_host(t, user_id, "add AI players")
             if program is not None:
                 program = self.program_seats.program_of(t, program)
-            level = offers.ai_level(t, level)
+            level = offers.ai_level(t, t.ai_level if level is None else level)
             if t.phase != Phase.LOBBY:
                 raise TableError("AI players can only be added before the game starts.", "started")
             free = t.free_seats()
@@ -340,7 +345,7 @@ class Runtime:
             except ValueError as e:
                 raise TableError(str(e), "cannot_start") from None
             while len(t.seats) < players:
-                t.seats.append(Seat(None, offers.ai_name(t), is_ai=True))
+                t.seats.append(Seat(None, offers.ai_name(t, t.ai_level), is_ai=True, level=t.ai_level))
             t.seed, t.state, t.phase = seed, state, Phase.RUNNING
             live.ai = entry.ai()
             Tasks.cancel(live.lobby_task)
@@ -403,6 +408,11 @@ class Runtime:
             self.turns.after_change(t, events, (seat,), quiet=(seat,))
             await self.persistence.commit(t)
             return events
+
+    async def hint(self, table_id: str, user_id: int) -> Hint:
+        """What the strong AI would do for this person's decision, and why (tables/hints.py)."""
+        t = self.get(table_id)
+        return await self.hints.give(t, self._live[t.id], user_id)
 
     async def back(self, table_id: str, user_id: int) -> Table:
         t = self.get(table_id)
@@ -500,7 +510,6 @@ class Runtime:
         s.missed = 0
         self.turns.reschedule(t, restart=(seat,))
         self.delivery.redraw(t)
-
 
     def _prune(self) -> None:
         """Finished tables leave memory after ``keep_finished`` (the storage keeps them longer)."""

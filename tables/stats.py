@@ -157,6 +157,7 @@ def results_of(t: Table, at: float) -> list[dict[str, Any]]:
             "won": int(seat in outcome.winners),
             "figures": json.dumps(per_seat[seat], sort_keys=True),
             "finished_at": at,
+            "hints": s.hints,
         })
     return rows
 
@@ -172,6 +173,8 @@ class GameStats:
     score_total: int = 0
     best: int | None = None  # best score (lowest in Hearts)
     figures: Counter[str] = field(default_factory=Counter)
+    hinted: int = 0  # games in which the person was shown at least one hint
+    hinted_wins: int = 0  # of which won
 
     @property
     def average_place(self) -> float:
@@ -197,6 +200,9 @@ def summarise(rows: Iterable[dict[str, Any]]) -> list[GameStats]:
         g.games += 1
         g.wins += int(bool(r["won"]))
         g.place_total += int(r["place"])
+        if int(r.get("hints") or 0) > 0:
+            g.hinted += 1
+            g.hinted_wins += int(bool(r["won"]))
         g.score_total += int(r["score"])
         better = min if r["game"] in LOWEST_WINS else max
         g.best = int(r["score"]) if g.best is None else better(g.best, int(r["score"]))

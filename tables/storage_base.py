@@ -22,13 +22,13 @@ DEFAULT_URL = "sqlite:///deckhand.db"
 #: Columns a write may change (``id``, ``game``, ``guild_id`` and the rest never change).
 MUTABLE = frozenset({
     "options", "speed", "thread_id", "message_id", "host_id", "seats", "phase", "seed", "version", "rev",
-    "deadlines", "since", "finished_at", "ended_early", "snapshot", "snapshot_version", "shown",
+    "deadlines", "since", "finished_at", "ended_early", "snapshot", "snapshot_version", "shown", "ai_level",
 })
 TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
                  "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
-                 "ended_early", "snapshot", "snapshot_version", "broken", "shown")
+                 "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
-                  "figures", "finished_at")
+                  "figures", "finished_at", "hints")
 LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto")
 #: Which tables are still to be recovered (a condition on ``tables t``; the same in both dialects).
 # (a finished table whose end its players have not all been shown yet counts: see 0005_shown.sql)

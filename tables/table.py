@@ -43,6 +43,8 @@ class Seat:
     program: str | None = None
     # An AI seat's level (engine.levels: "strong" searches in the AI pool); None: "normal".
     level: str | None = None
+    # Hints shown to the person in this game (tables/hints.py): counted in their results for /stats.
+    hints: int = 0
 
     @property
     def auto(self) -> bool:
@@ -86,6 +88,9 @@ class Table:
     # Stored: what of the end its players have seen (SHOWN_SUMMARY | SHOWN_END once the end was
     # posted and drawn), so a game that ends just before a stop is shown after the restart.
     shown: int = 0
+    # Stored: the level of the AI players the host adds without naming one ("Add AI", the seats
+    # filled at the start); None: normal.  A table option (``ai=strong``).
+    ai_level: str | None = None
 
     # ---- lookups --------------------------------------------------------------------------
     @property

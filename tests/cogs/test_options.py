@@ -64,7 +64,7 @@ async def test_rules_list_exactly_what_options_accepts(h: Harness, game: str) ->
     text = i.last.text
     assert i.last.ephemeral
     g = engine.get(game).game
-    names = [o.name for o in g.options_spec] + ["speed"]
+    names = [o.name for o in g.options_spec] + (["ai"] if "strong" in engine.levels(game) else []) + ["speed"]
     assert options.accepted_line(game) in text
     for opt in options.spec(game):
         assert f"Option {opt.name}" in text
@@ -119,9 +119,10 @@ def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
     assert "dead_hand_multiplier=2" in values
     named = {c.value: c.name for c in offered}
     assert "dead hand ×2" in named["dead_hand_multiplier=2"]
-    speeds = [c.value for c in option_choices("hearts", "rules=mcgill target=50 moon=others_plus_26 ")]
-    assert speeds == [f"rules=mcgill target=50 moon=others_plus_26 speed={s}"
-                      for s in ("blitz", "normal", "relaxed", "untimed")]
+    more = [c.value for c in option_choices("hearts", "rules=mcgill target=50 moon=others_plus_26 ")]
+    assert more == [f"rules=mcgill target=50 moon=others_plus_26 {o}"
+                    for o in ("ai=normal", "ai=strong", "speed=blitz", "speed=normal", "speed=relaxed", "speed=untimed")]
+    assert not any(c.value.startswith("ai=") for c in option_choices("dalmuti", ""))
     tricks = [c.value for c in option_choices("tricks", "t")]
     assert tricks[:4] == ["target=25", "target=50", "target=100", "target=1000"]
 

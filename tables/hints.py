@@ -1,0 +1,98 @@
+"""Hints at a table: what the strong AI would play for a person's seat, and why — privately.
+
+The search runs in the AI pool's worker processes (never on the event loop), within a budget;
+when the pool is busy, late or absent, or the game has no strong level (Dalmuti, Siege), the
+hint is the normal AI's choice (instant) with a simpler reason.  The engine's
+:func:`engine.hints.hint` does both, from what the seat may know only (worlds sampled from that
+seat), and the runtime gives the answer to that person only.  Every hint shown is counted on the
+seat (``Seat.hints``, stored with the seats and in the game's results for ``/stats``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import engine
+from engine.core import TABLE
+from engine.hints import Hint, hint
+from tables.ai_pool import AIPool
+from tables.live import Live, TableError
+from tables.persistence import Persistence
+from tables.table import Phase, Table
+
+#: Seconds a hint's search may take (the person is waiting for the answer).
+HINT_BUDGET = 0.8
+NOT_YOUR_DECISION = "A hint is for your own decision — it is not your turn. Ask again when it is."
+TABLE_STEP = "A hint is for your own decision — wait a moment for the table."
+MOVED_ON = "The table moved on while I was thinking; ask again for a hint on your new decision."
+
+
+def hint_in_worker(game: str, data: dict[str, Any], seat: int, seed: str, budget: float,
+                   playouts: int | None) -> tuple[str, str, dict[str, float]]:
+    """Run in an AI pool worker: the strong hint for ``seat`` within ``budget`` seconds, as plain
+    data (action code, reason, the search's means)."""
+    end = time.monotonic() + budget
+    state = engine.get(game).game.from_dict(data)
+    h = hint(state, seat, random.Random(seed), level="strong", playouts=playouts,
+             time_left=lambda: end - time.monotonic())
+    return h.action.code, h.reason, h.means
+
+
+class Hints:
+    """Gives hints and counts them (one collaborator of the runtime)."""
+
+    def __init__(self, persistence: Persistence, ai_pool: AIPool | None = None,
+                 budget: float = HINT_BUDGET) -> None:
+        self.persistence = persistence
+        self.ai_pool = ai_pool
+        self.budget = budget
+
+    async def give(self, t: Table, live: Live, user_id: int) -> Hint:
+        """The hint for ``user_id``'s current decision at ``t``, or a refusal (``TableError``)."""
+        async with live.lock:
+            seat = self._asker(t, user_id)
+            state = t.state
+            assert state is not None and t.seed is not None
+            version, decision = t.version, state.decision(seat)
+            seed = f"{t.seed}/hint/{version}/{seat}"
+            strong = "strong" in engine.levels(t.game) and self.ai_pool is not None
+            data = state.to_dict() if strong else None
+            found: Hint | None = None
+            if not strong:
+                found = hint(state, seat, random.Random(seed), level="normal")
+        if found is None:
+            assert self.ai_pool is not None and data is not None
+            answer = await self.ai_pool.run(hint_in_worker, t.game, data, seat, seed, self.budget,
+                                            self.ai_pool.playouts, budget=self.budget)
+            if answer is not None:
+                code, reason, means = answer
+                found = Hint(type(state).action_from_code(code), reason, "strong", dict(means))
+        async with live.lock:
+            seat = self._asker(t, user_id)
+            state = t.state
+            assert state is not None
+            if t.version != version and state.decision(seat) != decision:
+                raise TableError(MOVED_ON, "moved_on")
+            if found is None:  # the pool was busy, late or failing: the normal AI's choice, at once
+                found = hint(state, seat, random.Random(seed), level="normal")
+            t.seats[seat].hints += 1
+            await self.persistence.commit_quietly(t)
+            return found
+
+    @staticmethod
+    def _asker(t: Table, user_id: int) -> int:
+        """The person's seat, when a hint may be given now: the game runs and the seat has a decision
+        of its own.  The sentences depend only on what the person may know (their own turn)."""
+        if t.phase != Phase.RUNNING or t.state is None:
+            raise TableError("Hints are for a game in play." if t.phase == Phase.LOBBY else "This game is over.",
+                             "not_running")
+        seat = t.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not seated at this table.", "not_seated")
+        if TABLE in t.state.to_act():
+            raise TableError(TABLE_STEP, "table_step")
+        if seat not in t.state.to_act() or t.state.decision(seat) is None:
+            raise TableError(NOT_YOUR_DECISION, "not_your_turn")
+        return seat

@@ -1,0 +1,150 @@
+"""Hints (engine/hints.py): the move a level's AI would make for a seat, and its reason in words,
+from what that seat may know only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.cards import card
+from engine.core import Action, Game
+from engine.hearts import Hearts
+from engine.hints import explain, hint
+from engine.tricks import Tricks
+from tests.engine.test_search import OPTIONS, advance, searchable_position
+
+
+def play(code: str) -> Action:
+    return Action("play", (card(code),))
+
+
+def cs(codes: str) -> list[str]:
+    return codes.split()
+
+
+def hearts_position(hands: list[str], trick: list[tuple[int, str]], turn: int, trick_no: int = 9,
+                    broken: bool = True) -> Hearts:
+    """A classic Hearts hand in the middle of play: the cards in no hand and not on the table have
+    been played into tricks already (seat 0's won pile; only their absence matters here)."""
+    base = Hearts.create(4, {"rules": "mcgill"}, 1).to_dict()
+    held = {c for h in hands for c in cs(h)} | {c for _, c in trick}
+    won = [c.code for c in engine.get("hearts").game.create(4, {}, 1).all_cards() if c.code not in held]
+    base.update({
+        "phase": "play", "hands": [cs(h) for h in hands], "trick": [[s, c] for s, c in trick],
+        "trick_no": trick_no, "leader": trick[0][0] if trick else turn, "turn": turn, "hearts_broken": broken,
+        "won": [won, [], [], []], "hand_points": [0, 0, 0, 0], "history": [], "last_trick": None,
+        "pass_choice": [None] * 4, "passed": [[]] * 4, "received": [[]] * 4,
+    })
+    return Hearts.from_dict(base)
+
+
+def test_hearts_discards_what_can_still_win_and_says_why() -> None:
+    # Seat 0 is out of hearts; nobody else has a diamond left, and a club lower than 9♣ is still out.
+    g = hearts_position(["9C KD 2S 3S", "4C 6S 7S", "5C 8S 9S", "TC JS KS"],
+                        [(1, "5H"), (2, "8H"), (3, "JH")], turn=0)
+    why = explain(g, 0, play("9C"))
+    assert "it can still take a club lead" in why
+    assert "nobody can lead to your K♦" in why
+    assert "can never take a trick" in explain(g, 0, play("KD"))
+    # The normal AI makes that discard (issue 18's fix), and its hint says so.
+    h = hint(g, 0, random.Random(1), level="normal")
+    assert h.action == play("9C") and h.level == "normal"
+    assert h.reason.startswith("it can still take a club lead")
+
+
+def test_hearts_queen_and_following_reasons() -> None:
+    g = hearts_position(["QS 9C 2D", "4C 6S 7S", "5C 8S 9S", "TC JS KS"], [(1, "5H"), (2, "8H"), (3, "JH")],
+                        turn=0, trick_no=10)
+    assert explain(g, 0, play("QS")).startswith("gets rid of Q♠ (13 points)")
+    # Following: under the winning card, or the last to play taking it.
+    g = hearts_position(["2C 9C KC", "4C 6S 7S", "5C 8S 9S", "TC JS KS"], [(1, "4C"), (2, "5C"), (3, "TC")],
+                        turn=0, trick_no=10)
+    assert "the highest club that still stays under the 10♣" in explain(g, 0, play("9C"))
+    assert "follows with your lowest club" in explain(g, 0, play("2C"))
+    assert explain(g, 0, play("KC")).startswith("wins the trick")
+    assert "point" not in explain(g, 0, play("KC"))  # four clubs: no points on it
+
+
+def test_only_move_and_search_figures() -> None:
+    g = hearts_position(["9C KD 2S 3S", "4C 6S 7S", "5C 8S 9S", "TC JS KS"], [(1, "6C"), (2, "5C"), (3, "TC")],
+                        turn=0)
+    assert explain(g, 0, play("9C")).startswith("the only move you have")
+    g = hearts_position(["9C KD 2S 3S", "4C 6S 7S", "5C 8S 9S", "TC JS KS"],
+                        [(1, "5H"), (2, "8H"), (3, "JH")], turn=0)
+    why = explain(g, 0, play("9C"), {"play 9C": -1.0, "play KD": -2.5, "play 2S": -3.0})
+    assert why.endswith("the search expects about 1.5 fewer points this hand than with K♦")
+    assert explain(g, 0, play("9C"), {"play 9C": -1.0, "play KD": -1.01}).endswith("about even")
+
+
+def test_hearts_pass_reason() -> None:
+    g = Hearts.create(4, {"rules": "classic"}, 3)
+    hand = g.hands[0]
+    spades = [c for c in hand if c.suit == "S"]
+    action = Action("pass", tuple(sorted(hand, key=lambda c: -c.value)[:3]))
+    why = explain(g, 0, action)
+    assert why and "AI's choice" not in why
+    if card("QS") in action.cards:
+        assert "passes Q♠" in why
+    h = hint(g, 0, random.Random(2))  # passing is the normal AI's even at the strong level
+    assert h.action.kind == "pass" and h.reason and h.means == {}
+    assert spades is not None
+
+
+def tricks_position(hands: list[str], trick: list[tuple[int, str]], turn: int) -> Tricks:
+    base = Tricks.create(4, {"target": 1}, 1).to_dict()
+    base.update({"hands": [cs(h) for h in hands], "trick": [[s, c] for s, c in trick], "turn": turn,
+                 "leader": trick[0][0] if trick else turn, "trick_no": 13 - max(len(cs(h)) for h in hands),
+                 "history": []})
+    return Tricks.from_dict(base)
+
+
+def test_tricks_reasons() -> None:
+    # Seat 0 holds the A♣ (boss) and low cards; leading it wins the trick whatever the others hold.
+    g = tricks_position(["AC 3C 2D", "KC 4D 5D", "QC 6D 7D", "JC 8D 9D"], [], turn=0)
+    why = explain(g, 0, play("AC"))
+    assert why.startswith("the highest club left: it wins the trick")
+    assert "every diamond still out is higher" in explain(g, 0, play("2D"))
+    # Out of the led suit, it keeps its boss and throws a card that cannot win.
+    g = tricks_position(["AC 2D", "KS 4D", "QS 6D", "JS 8D"], [(1, "KS"), (2, "QS"), (3, "JS")], turn=0)
+    why = explain(g, 0, play("2D"))
+    assert "no diamond still out is lower, so it can never take a trick" in why
+    assert "keeps your A♣" in why
+
+
+def test_koth_reason_names_trick_and_points() -> None:
+    g = searchable_position("koth", 0)
+    seat = g.turn
+    h = hint(g, seat, random.Random(3), playouts=30)
+    assert h.level == "strong" and h.means and h.action.code in h.means
+    assert h.reason.split(";")[0].startswith(("leads", "puts", "wins", "takes", "gives", "stays", "the only"))
+
+
+@pytest.mark.parametrize("name", ["dalmuti", "siege"])
+def test_games_without_strong_level_hint_the_normal_choice(name: str) -> None:
+    e = engine.get(name)
+    g = e.game.create(e.game.min_players, {}, 5)
+    rng = random.Random(5)
+    advance(g, rng, lambda g: any(g.decision(s) is not None and not g.decision(s).pick for s in g.to_act() if s >= 0))
+    seat = next(s for s in g.to_act() if s >= 0 and g.decision(s) is not None)
+    h = hint(g, seat, random.Random(4), level="strong")
+    assert h.level == "normal" and h.means == {}
+    assert h.action == e.ai().choose(g, seat, random.Random(4))
+    assert h.reason
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_hint_is_blind_to_hidden_cards(name: str) -> None:
+    """The redeal check: deal every card the seat cannot see again; the hint (move and words) stays."""
+    for seed in range(3):
+        g: Game = searchable_position(name, seed)
+        seat = g.turn
+        h = hint(g, seat, random.Random(11), playouts=24)
+        other = g.sample_world(seat, random.Random(99 + seed))
+        other.seed = g.seed
+        assert any(other.hands[s] != g.hands[s] for s in range(g.players) if s != seat)
+        assert hint(other, seat, random.Random(11), playouts=24) == h
+        n = hint(g, seat, random.Random(11), level="normal")
+        assert hint(other, seat, random.Random(11), level="normal") == n
+        assert explain(other, seat, h.action, h.means) == h.reason
