@@ -9,7 +9,7 @@ asks the runtime.  Controls are built only from the seat's legal actions (its en
 Custom ids (at most 100 characters):
 
 * ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back on the PUBLIC message,
-  and refresh on a hand view.  They never carry a card.
+  and refresh or hint on a hand view.  They never carry a card.
 * ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
   EPHEMERAL hand view of the seat that may take it.
 * ``dh:m:{table}:{version}:{n}`` — action menu ``n`` (up to four) when the legal actions are more
@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 TABLE_ID = r"[A-Z0-9]{6}"
 VERSION = r"[0-9]{1,9}"
 KIND = r"[a-z_]{1,40}"
-TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh):(?P<tid>{TABLE_ID})"
+TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh|hint):(?P<tid>{TABLE_ID})"
 ACTION_TEMPLATE = rf"dh:a:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<code>[A-Za-z0-9~_]{{1,80}})"
 PICK_TEMPLATE = rf"dh:s:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND})"
 MENU_TEMPLATE = rf"dh:m:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<n>[0-3])"
@@ -82,6 +82,7 @@ _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "hand": ("My hand", discord.ButtonStyle.primary, "🃏"),
     "back": ("I'm back", discord.ButtonStyle.secondary, "👋"),
     "refresh": ("Refresh", discord.ButtonStyle.secondary, "🔄"),
+    "hint": ("Hint", discord.ButtonStyle.secondary, "💡"),
 }
 LOBBY_BUTTONS = ("join", "leave", "ai", "start")
 RUNNING_BUTTONS = ("hand", "back")
@@ -426,6 +427,8 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
     table_step = table.state is not None and TABLE in table.state.to_act()
     if (decision is None or table_step) and _room(items):
         items.append(TableButton("refresh", table.id))
+    elif decision is not None and _room(items):
+        items.append(TableButton("hint", table.id))  # what the strong AI would do, privately
     for item in items:
         view.add_item(item)
     return content, view

@@ -35,6 +35,7 @@ from cogs.components import (
     table_view,
     value_code,
 )
+from cogs.hints import hint_text
 from engine.cards import Card, CardError, card
 from engine.core import Action, Event
 from tables.ids import normalise
@@ -522,6 +523,18 @@ class GameCog(commands.Cog):
         view.stop()  # as in _hand: no 15-minute task per hand shown
         self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
+    @app_commands.command(name="hint", description="What the strong AI would play for you now, and why (only you).")
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self._safely(interaction, self._hint(interaction, None))
+
+    async def _hint(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        table = self._my_table(interaction, table_id)
+        # The search may take up to a second: acknowledge first (a private "thinking…").
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.runtime.hint(table.id, interaction.user.id)
+        await self._say(interaction, hint_text(table, self.runtime.seat_view(table.id, interaction.user.id), found))
+
     @play.autocomplete("cards")
     async def play_cards_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -552,6 +565,7 @@ class GameCog(commands.Cog):
             "hand": lambda: self._hand(interaction, table_id),
             "back": lambda: self._back(interaction, table_id),
             "refresh": lambda: self._refresh(interaction, table_id),
+            "hint": lambda: self._hint(interaction, table_id),
         }.get(act)
         if work is None:
             await self._say(interaction, "That button does nothing any more.")

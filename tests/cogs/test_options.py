@@ -121,7 +121,8 @@ def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
     assert "dead hand ×2" in named["dead_hand_multiplier=2"]
     more = [c.value for c in option_choices("hearts", "rules=mcgill target=50 moon=others_plus_26 ")]
     assert more == [f"rules=mcgill target=50 moon=others_plus_26 {o}"
-                    for o in ("ai=normal", "ai=strong", "speed=blitz", "speed=normal", "speed=relaxed", "speed=untimed")]
+                    for o in ("ai=normal", "ai=strong", *(f"speed={s}" for s in ("blitz", "normal", "relaxed",
+                                                                               "untimed")))]
     assert not any(c.value.startswith("ai=") for c in option_choices("dalmuti", ""))
     tricks = [c.value for c in option_choices("tricks", "t")]
     assert tricks[:4] == ["target=25", "target=50", "target=100", "target=1000"]

@@ -1,0 +1,33 @@
+"""``/hint`` and the **Hint** button of a hand view: what the strong AI would play for you, and why.
+
+Thin: the runtime gives the hint (searched in the AI pool, from your seat's knowledge only); this
+module words it.  The answer is ephemeral — it goes to the person who asked, nobody else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from cogs import renderers
+from engine.hints import Hint
+
+STRONG = "The strong AI's choice, thinking ahead from what you can see"
+BUSY = "The standard AI's choice (the strong AI was busy just now)"
+NORMAL = "The standard AI's choice ({title} has no strong AI)"
+
+
+def hint_text(table: Any, seat_view: Any, h: Hint) -> str:
+    """``💡 Hint: **9♣** — it can still take a club lead; …`` and where the move comes from."""
+    try:
+        words = renderers.renderer_for(table.game).action_label(h.action, seat_view)
+    except Exception:  # a label is a courtesy: the code still says the move
+        words = h.action.code
+    if h.level == "strong":
+        source = STRONG
+    elif "strong" in engine.levels(table.game):
+        source = BUSY
+    else:
+        source = NORMAL.format(title=engine.get(table.game).game.title)
+    return (f"💡 **Hint:** **{words}** — {h.reason}.\n-# {source}. "
+            "Only you see this; hints are counted in your stats for this game.")
