@@ -29,6 +29,7 @@ TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "th
                  "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
                   "figures", "finished_at", "hints")
+OPTIONAL_RESULTS = frozenset({"hints"})
 LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto")
 #: Which tables are still to be recovered (a condition on ``tables t``; the same in both dialects).
 # (a finished table whose end its players have not all been shown yet counts: see 0005_shown.sql)
@@ -130,7 +131,8 @@ def log_rows(table_id: str, actions: Sequence[LogEntry]) -> list[tuple[Any, ...]
 
 
 def result_rows(results: Sequence[Record]) -> list[list[Any]]:
-    return [[r[c] for c in RESULT_COLUMNS] for r in results]
+    # Rows made before hints were counted (or by a caller that has none) count none.
+    return [[r.get(c, 0) if c in OPTIONAL_RESULTS else r[c] for c in RESULT_COLUMNS] for r in results]
 
 
 def stored_logs(rows: Sequence[Sequence[Any]]) -> dict[str, list[LogEntry]]:

@@ -46,9 +46,11 @@ def store_results(store: Store, t: SimpleNamespace) -> None:
         rows.append({"table_id": t.id, "seat": seat, "guild_id": GUILD, "game": t.game, "user_id": s.user_id,
                      "name": s.name, "players": len(t.seats), "place": place, "score": 0, "won": int(place == 1),
                      "figures": "{}", "finished_at": t.finished_at})
+    # The columns every schema since results has (hints, from migration 6, default to none).
+    cols = [c for c in RESULT_COLUMNS if c != "hints"]
     for r in rows:
-        store.execute(f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) VALUES "
-                      f"({', '.join('?' * len(RESULT_COLUMNS))})", [r[c] for c in RESULT_COLUMNS])
+        store.execute(f"INSERT INTO results ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                      [r[c] for c in cols])
 
 
 def random_games(n: int, seed: int = 1) -> list[SimpleNamespace]:

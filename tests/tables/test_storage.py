@@ -136,10 +136,11 @@ async def test_an_empty_database_is_created_and_migrated(store):
 
 async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_runtime, clock, monkeypatch):
     # A running table as a version before results (migration 3) wrote it: later migrations
-    # (results, ratings, shown) all apply on top of it.  That version wrote no `shown` column.
+    # (results, ratings, shown, hints) all apply on top of it.  That version wrote no `shown` or
+    # `ai_level` column.
     real = records.changes_of
     monkeypatch.setattr(records, "changes_of", lambda t, since: {k: v for k, v in real(t, since).items()
-                                                                  if k != "shown"})
+                                                                  if k not in ("shown", "ai_level")})
     old = await store.open(upto=2)
     assert store.rows("SELECT MAX(version) FROM schema_version") == [(2,)]
     assert "results" not in store.names()
@@ -526,7 +527,7 @@ async def test_migrating_from_the_first_version_restores_its_tables(store, make_
     memory = make_runtime()
     t = await started(memory, options=SHORT)
     await run_until(clock, lambda: t.version >= 6)
-    v1_columns = [c for c in record_of(t) if c not in ("since", "shown")]
+    v1_columns = [c for c in record_of(t) if c not in ("since", "shown", "ai_level")]
     record = record_of(t)
     store.execute(f"INSERT INTO tables ({', '.join(v1_columns)}) VALUES ({', '.join('?' * len(v1_columns))})",
                   [record[c] for c in v1_columns])
