@@ -35,6 +35,13 @@ def custom_ids(view: discord.ui.View | None) -> list[str]:
     return [getattr(item, "custom_id", "") for item in view.walk_children()]
 
 
+def game_controls(view: discord.ui.View | None) -> list[Any]:
+    """A hand view's items for the decision itself: all but the **Hint** button (dh:t:hint:…)."""
+    if view is None:
+        return []
+    return [i.item for i in view.children if not getattr(i.item, "custom_id", "").startswith("dh:t:hint:")]
+
+
 def is_disabled(item: Any) -> bool:
     return bool(getattr(getattr(item, "item", item), "disabled", False))
 

@@ -16,7 +16,7 @@ from engine.core import TABLE, Event
 from engine.dalmuti import CARDS, CLOSE_LOOK, DECK_NUMBERS, JESTER, Dalmuti, dcard
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
-from tests.cogs.fakes import custom_ids
+from tests.cogs.fakes import custom_ids, game_controls
 from tests.cogs.playthrough import spoken_forms
 
 GD, LD, MERCHANT, LP, GP = 0, 1, 2, 3, 4  # seats in ranking order
@@ -69,7 +69,7 @@ def test_hand_grouped_by_number_and_the_tax_return_menu() -> None:
     assert "5 ×3 · 9 ×2 · 12 ×2 · Jester ×1" in counts and counts in content
     assert "You are the **Greater Dalmuti**" in content and "Taxes: you received" in content
     assert "give back to **Dee**" in content
-    (select,) = [i.item for i in view.children]
+    (select,) = game_controls(view)
     assert re.fullmatch(PICK_TEMPLATE, select.custom_id) and select.min_values == select.max_values == 2
     values = [o.value for o in select.options]
     assert len(values) == len(set(values)) == len(sv.decision.cards)  # unique though the numbers repeat

@@ -15,7 +15,8 @@ MAX_STEPS = 2000
 
 
 def _controls(msg: FakeMessage) -> list[str]:
-    return enabled_ids(msg.view)  # Hearts shows the cards you may not play too, disabled
+    # Hearts shows the cards you may not play too, disabled; the Hint button is not a move.
+    return [c for c in enabled_ids(msg.view) if not c.startswith("dh:t:hint:")]
 
 
 async def _open_hand(h: Harness, user, table, use_button: bool, table_msg: FakeMessage) -> FakeMessage:

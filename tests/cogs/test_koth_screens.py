@@ -25,7 +25,7 @@ from engine.core import TABLE, Action, Event
 from engine.koth import CLOSE_ACTION, DEAL_ACTION, KingOfTheHill
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
-from tests.cogs.fakes import custom_ids
+from tests.cogs.fakes import custom_ids, game_controls
 from tests.cogs.playthrough import spoken_forms
 
 ALI = 0
@@ -137,7 +137,7 @@ def test_call_from_menus_by_suit_then_the_public_table() -> None:
     sv = seat_view(t, ALI)
     assert sv.decision.kind == "call" and len(sv.decision.actions) == 48
     content, view = hand_view(sv)
-    menus = [i.item for i in view.children]
+    menus = game_controls(view)
     assert len(menus) == 4 and all(isinstance(m, discord.ui.Select) for m in menus)
     assert all(re.fullmatch(MENU_TEMPLATE, m.custom_id) and len(m.options) == 12 for m in menus)
     assert menus[0].placeholder == "Call: Trumps"
@@ -171,7 +171,7 @@ def test_two_cards_for_a_pair_lead_from_one_menu() -> None:
     sv = seat_view(t, ALI)
     assert len(sv.decision.actions) == 36  # every two of the nine spades
     content, view = hand_view(sv)
-    (select,) = [i.item for i in view.children]
+    (select,) = game_controls(view)
     assert re.fullmatch(PICK_TEMPLATE, select.custom_id) and select.min_values == select.max_values == 2
     assert sorted(o.value for o in select.options) == sorted(spades)
     assert "a pair was led" in content

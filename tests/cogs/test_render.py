@@ -48,7 +48,7 @@ def test_lobby_message() -> None:
     assert "classic rules" in text and "game to 100" in text and "moon: the others get 26" in text
     assert "normal timers" in text and "others_plus_26 ·" not in text
     assert "`rules=classic|mcgill` `target=1…1000` `moon=others_plus_26|shooter_minus_26` " \
-           "`speed=blitz|normal|relaxed|untimed`" in text
+           "`ai=normal|strong` `speed=blitz|normal|relaxed|untimed`" in text
     assert "Ali (host)" in text and "Bea" in text and text.count("free seat") == 2
 
 

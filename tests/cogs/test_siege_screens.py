@@ -15,7 +15,7 @@ from engine.core import Event
 from engine.siege import BY_CODE, Siege
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
-from tests.cogs.fakes import custom_ids
+from tests.cogs.fakes import custom_ids, game_controls
 from tests.cogs.playthrough import spoken_forms
 
 ALI, BEA = 0, 1
@@ -78,7 +78,7 @@ def test_actions_of_the_step_spill_into_menus_by_kind() -> None:
     sv = SeatView(t, ALI, g.view(ALI), d, None)
     content, view = hand_view(sv)
     menus = [i.item for i in view.children if isinstance(i.item, discord.ui.Select)]
-    buttons = [i.item for i in view.children if not isinstance(i.item, discord.ui.Select)]
+    buttons = [i for i in game_controls(view) if not isinstance(i, discord.ui.Select)]
     assert all(re.fullmatch(MENU_TEMPLATE, m.custom_id) and len(m.options) <= 25 for m in menus)
     assert menus[0].placeholder == "⚔️ Attack"
     assert any("➕ Place a card" in m.placeholder for m in menus)
