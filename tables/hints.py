@@ -70,11 +70,12 @@ class Hints:
                 code, reason, means = answer
                 found = Hint(type(state).action_from_code(code), reason, "strong", dict(means))
         async with live.lock:
-            seat = self._asker(t, user_id)
             state = t.state
-            assert state is not None
-            if t.version != version and state.decision(seat) != decision:
+            running = state is not None and t.phase == Phase.RUNNING and seat in state.to_act()
+            if t.version != version and (state.decision(seat) if running else None) != decision:
                 raise TableError(MOVED_ON, "moved_on")
+            seat = self._asker(t, user_id)
+            assert state is not None
             if found is None:  # the pool was busy, late or failing: the normal AI's choice, at once
                 found = hint(state, seat, random.Random(seed), level="normal")
             t.seats[seat].hints += 1
