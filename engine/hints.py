@@ -285,27 +285,52 @@ def _koth(state: Any, seat: int, action: Action) -> list[str]:
                      (f" ({on_table} points on it)" if on_table else ""))
     else:
         winner = trick_winner(trump, trick)
-        side = "the defenders'" if winner in defenders else "the challengers'" if everyone_known else "another"
+        side = "the defenders'" if winner in defenders else "the challengers'" if everyone_known else "the"
         if pts:
             facts.append(f"gives {pts} points to {side} trick")
         else:
-            facts.append(f"stays under {side} winning play with no points")
+            facts.append(f"stays under {side} winning play, giving no points")
     if what and len(facts) < 2 and what != "a trump":
         facts.append(f"plays {what}")
     return facts
 
 
 def _dalmuti(state: Any, seat: int, action: Action) -> list[str]:
+    from engine.dalmuti import describe, play_spec, set_name
+
+    v = state.view(seat)
+    cur = v.get("current")
+    table = set_name(cur["number"], cur["count"], cur["jesters"]) if cur else ""
     if action.kind == "pass":
-        return ["nothing you hold is worth spending here"]
-    if action.kind == "play" and action.cards:
-        n = len(action.cards)
-        return [f"plays {n} card{'s' if n != 1 else ''} the AI would let go of first"]
-    return []
+        return [f"keeps your cards rather than top {table}" if cur else "keeps your cards"]
+    if action.kind == "give":
+        return [f"gives back {_labels(action.cards)}: your weakest cards"]
+    if action.kind == "revolution":
+        return ["calls the revolution: you hold both Jesters, so no taxes are paid this hand"]
+    spec = play_spec(action)
+    if action.kind != "play" or spec is None:
+        return []
+    number, naturals, jesters = spec
+    words = describe(action)
+    if len(action.cards) == len(v.get("hand") or ()):
+        return [f"goes out: {words} are your last cards"]
+    facts = [f"beats {table} with {words}" if cur else f"leads {words}"]
+    if not cur and not jesters and number >= 9:
+        facts.append("high numbers are the weakest: shed them while you lead")
+    if jesters:
+        facts.append(f"spends {jesters} Jester{'s' if jesters != 1 else ''} as wild")
+    return facts
+
+
+_SIEGE = {"attack": "attacks now: this pile beats the one it hits", "build": "builds up your defences",
+          "start": "starts a new pile, a shield for your King pile", "place": "adds a card where it scores most",
+          "swap": "swaps a card to strengthen a pile", "end": "nothing more worth doing: ends your turn"}
 
 
 def _siege(state: Any, seat: int, action: Action) -> list[str]:
-    return [f"the standard AI's choice ({action.kind})"]
+    if action.kind == "place" and "king" in action.args:
+        return ["a card of your suit goes onto your King pile: that is how Siege is won"]
+    return [_SIEGE[action.kind]] if action.kind in _SIEGE else []
 
 
 def _generic(state: Any, seat: int, action: Action) -> list[str]:

@@ -148,3 +148,25 @@ def test_hint_is_blind_to_hidden_cards(name: str) -> None:
         n = hint(g, seat, random.Random(11), level="normal")
         assert hint(other, seat, random.Random(11), level="normal") == n
         assert explain(other, seat, h.action, h.means) == h.reason
+
+
+def test_dalmuti_and_siege_reasons_say_what_the_move_does() -> None:
+    from engine.dalmuti import Dalmuti
+
+    for seed in range(6):
+        g = Dalmuti.create(5, {}, seed)
+        rng = random.Random(seed)
+        ai = engine.get("dalmuti").ai()
+        advance(g, rng, lambda g: g.phase == "play" and g.view(g.turn).get("current") is not None)
+        seat = g.turn
+        cur = g.view(seat)["current"]
+        h = hint(g, seat, random.Random(1))
+        assert h.action == ai.choose(g, seat, random.Random(1))
+        if h.action.kind == "pass":
+            assert h.reason.startswith("keeps your cards rather than top ")
+        elif len(h.action.cards) < len(g.view(seat)["hand"]):
+            assert h.reason.startswith("beats ") and " with " in h.reason, h.reason
+        assert str(cur["number"]) in h.reason or "Jester" in h.reason or h.reason.startswith("goes out")
+    assert explain(g, seat, Action("pass")).startswith("keeps your cards")
+    siege = engine.get("siege").game.create(4, {}, 1)
+    assert explain(siege, 0, Action("end")) == "nothing more worth doing: ends your turn"
