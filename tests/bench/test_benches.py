@@ -86,3 +86,14 @@ def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:
     assert f["games"] == 1 and f["kills"] == 1 and f["games_checked"] == 1, f
     assert f["kills_survived"] == 1 and f["actions_lost"] == 0 and f["actions_doubled"] == 0, f
     assert f["leftover_processes"] == 0 and f["errors"] == [] and f["problems"] == [], f
+
+
+def test_hints_bench_times_every_game() -> None:
+    f = run_bench("hints.py", "--positions", "2", "--budget", "0.02")
+    import engine
+
+    assert set(f) == set(engine.games())
+    for game, g in f.items():
+        assert g["positions"] == 2 and g["ms_max"] >= g["ms_p99"] >= g["ms_p50"] > 0, (game, g)
+        assert g["level"] == ("strong" if "strong" in engine.levels(game) else "normal"), (game, g)
+        assert g["reasons_with_figures"] <= g["searched"] <= g["positions"], (game, g)
