@@ -260,7 +260,7 @@ def _koth(state: Any, seat: int, action: Action) -> list[str]:
     from engine.koth import points_of, trick_winner
 
     if action.kind != "play" or not action.cards:
-        return []
+        return _koth_other(state, seat, action)
     cs = tuple(action.cards)
     trump = state.trump
     pts = points_of(cs)
@@ -293,6 +293,27 @@ def _koth(state: Any, seat: int, action: Action) -> list[str]:
     if what and len(facts) < 2 and what != "a trump":
         facts.append(f"plays {what}")
     return facts
+
+
+def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
+    """The KotH's own steps (the normal AI's: the search covers the tricks only)."""
+    from engine.koth import points_of
+
+    if action.kind == "bury" and len(action.cards) == 8:
+        pts = points_of(action.cards)
+        return [f"buries {_labels(action.cards)}"
+                + (f" — {pts} points the challengers could win back" if pts else ": no points in the bury")]
+    if action.kind == "call" and action.cards:
+        return [f"calls {action.cards[0].label}: whoever plays it {state.options['called_copy']} joins your side"]
+    if action.kind == "suit" and action.args:
+        suit = action.args[0]
+        hand = state.hands[seat]
+        counts = {s: sum(1 for c in hand if c.suit == s) for s in "CDHS"}
+        longest = counts[suit] == max(counts.values())
+        return [f"{_suit(suit)} as trumps" + (": your longest suit" if longest else "")]
+    if action.kind == "declare" and action.cards:
+        return [f"declares {_labels(action.cards)}" + (": a pair is final" if len(action.cards) == 2 else "")]
+    return []
 
 
 def _dalmuti(state: Any, seat: int, action: Action) -> list[str]:

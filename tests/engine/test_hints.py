@@ -170,3 +170,16 @@ def test_dalmuti_and_siege_reasons_say_what_the_move_does() -> None:
     assert explain(g, seat, Action("pass")).startswith("keeps your cards")
     siege = engine.get("siege").game.create(4, {}, 1)
     assert explain(siege, 0, Action("end")) == "nothing more worth doing: ends your turn"
+
+
+def test_koth_bury_and_call_reasons() -> None:
+    g = engine.get("koth").game.create(5, {"rounds": 1, "ready_round": 0}, 2)
+    rng = random.Random(2)
+    advance(g, rng, lambda g: g.phase == "bury")
+    koth = g.koth
+    h = hint(g, koth, random.Random(1))
+    assert h.action.kind == "bury" and h.reason.startswith("buries ")
+    assert all(c.label in h.reason for c in h.action.cards)
+    g.apply(koth, h.action)
+    h = hint(g, koth, random.Random(1))
+    assert h.action.kind == "call" and h.reason.startswith(f"calls {h.action.cards[0].label}: whoever plays it first")
