@@ -24,6 +24,12 @@ from typing import Any
 from engine.cards import SUIT_NAMES, Card
 from engine.core import Action, Game, ai_for, get, levels
 
+#: Sentences that name a card by the rules, not by where it is (Q♠ is the card to avoid whoever
+#: holds it): the only hidden card a reason ever names (the privacy check knows them).
+LOW_SPADE = "a low spade leaves Q♠ to whoever holds it"
+CATCH_QUEEN = "could catch Q♠"
+FIXED_PHRASES = (LOW_SPADE, CATCH_QUEEN)
+
 #: Below this difference in mean result the search saw no real difference between two moves.
 CLOSE = 0.05
 
@@ -130,7 +136,7 @@ def _trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card
         elif c is mine[0]:
             facts.append(f"leads your lowest {_singular(suit)}")
         elif len(higher_out) == 1:
-            facts.append(f"only the {higher_out[0].label} still out is higher")
+            facts.append(f"only one higher {_singular(suit)} is still out")
         else:
             facts.append(f"{len(higher_out)} higher {_suit(suit)} are still out")
         return facts
@@ -205,7 +211,7 @@ def _hearts(state: Any, seat: int, action: Action) -> list[str]:
             facts.append("a heart on someone else's trick")
         return facts
     if not trick and c.suit == "S" and c.value < QUEEN_SPADES.value and QUEEN_SPADES in out:
-        facts.append("a low spade leaves Q♠ to whoever holds it")
+        facts.append(LOW_SPADE)
     if (trick and c.suit == trick[0][1].suit == "S" and QUEEN_SPADES in {x for _, x in trick}
             and c.value < QUEEN_SPADES.value):
         facts.append("keeps clear of the Q♠ on the table")
@@ -224,7 +230,7 @@ def _hearts_pass(state: Any, seat: int, action: Action, hand: Sequence[Card]) ->
         facts.append("passes Q♠ (13 points)")
     high_spades = [c for c in cs if c.suit == "S" and c.value > QUEEN_SPADES.value]
     if high_spades and QUEEN_SPADES not in hand:
-        facts.append(f"{_labels(high_spades)} could catch Q♠")
+        facts.append(f"{_labels(high_spades)} {CATCH_QUEEN}")
     for s in "CDHS":
         if any(c.suit == s for c in cs) and not any(c.suit == s for c in hand if c not in cs):
             facts.append(f"leaves you void in {_suit(s)}, to throw points on them later")

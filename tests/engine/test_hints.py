@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.cards import card
-from engine.core import Action, Game
+from engine.core import TABLE, Action, Game
 from engine.hearts import Hearts
 from engine.hints import explain, hint
 from engine.tricks import Tricks
@@ -183,3 +183,37 @@ def test_koth_bury_and_call_reasons() -> None:
     g.apply(koth, h.action)
     h = hint(g, koth, random.Random(1))
     assert h.action.kind == "call" and h.reason.startswith(f"calls {h.action.cards[0].label}: whoever plays it first")
+
+
+@pytest.mark.parametrize("name", ["hearts", "tricks", "koth", "dalmuti", "siege"])
+def test_a_reason_names_no_card_hidden_from_the_seat(name: str) -> None:
+    """Besides the fixed sentences about Q♠ (a card named by the rules), a reason names only cards
+    the seat may see: its own, the table's, the ones it is offered."""
+    from engine.hints import FIXED_PHRASES
+    from tests.fakediscord.privacy import _offered, cards_in
+
+    e = engine.get(name)
+    rng = random.Random(4)
+    ai = e.ai()
+    checked = 0
+    for seed in range(3):
+        g = e.game.create(e.game.min_players, OPTIONS.get(name, {}), seed)
+        for _ in range(400):
+            if g.is_over:
+                break
+            acting = g.to_act()
+            if TABLE in acting:
+                a = next((ai.choose_optional(g, s, rng) for s in acting if s != TABLE), None)
+                g.apply(*((acting[0], a) if a is not None else (TABLE, g.decision(TABLE).actions[0])))
+                continue
+            s = acting[0]
+            if rng.random() < 0.2:
+                h = hint(g, s, random.Random(seed), playouts=8)
+                text = h.reason
+                for phrase in FIXED_PHRASES:
+                    text = text.replace(phrase, "")
+                leaked = cards_in(text) & (set(g.hidden_from(s)) - _offered(g, s))
+                assert not leaked, (h.reason, leaked)
+                checked += 1
+            g.apply(s, ai.choose(g, s, rng))
+    assert checked >= 10
