@@ -209,11 +209,15 @@ def test_a_reason_names_no_card_hidden_from_the_seat(name: str) -> None:
             s = acting[0]
             if rng.random() < 0.2:
                 h = hint(g, s, random.Random(seed), playouts=8)
-                text = h.reason
-                for phrase in FIXED_PHRASES:
-                    text = text.replace(phrase, "")
-                leaked = cards_in(text) & (set(g.hidden_from(s)) - _offered(g, s))
-                assert not leaked, (h.reason, leaked)
-                checked += 1
+                d = g.decision(s)
+                # The hint's reason, and the reason any other legal move would get.
+                reasons = [h.reason, *(explain(g, s, a) for a in (() if d.pick else d.actions[:30]))]
+                hidden = set(g.hidden_from(s)) - _offered(g, s)
+                for reason in reasons:
+                    text = reason
+                    for phrase in FIXED_PHRASES:
+                        text = text.replace(phrase, "")
+                    assert not cards_in(text) & hidden, (reason, cards_in(text) & hidden)
+                    checked += 1
             g.apply(s, ai.choose(g, s, rng))
     assert checked >= 10
