@@ -446,24 +446,28 @@ class Renderer:
     # -- private: the hand view --
     def hand_text(self, sv: SeatView) -> str:
         """The hand view's text, within :data:`HAND_ROOM`: the cards as emoji when they are ready
-        and the text fits with them, else as text (the text alone has always fitted)."""
-        text = self.hand_body(sv)
-        if len(text) > HAND_ROOM:
-            with text_only():
-                text = self.hand_body(sv)
+        and fit; when they do not, the other lines' cards (Siege's piles) go text first, then the
+        hand's own (the text alone has always fitted)."""
+        for plain in (0, 1, 2):
+            text = self.hand_body(sv, plain)
+            if len(text) <= HAND_ROOM:
+                return text
         return clip(text, HAND_ROOM)
 
-    def hand_body(self, sv: SeatView) -> str:
+    def hand_body(self, sv: SeatView, plain: int = 0) -> str:
+        """The hand view's lines; ``plain``: 1, the cards after the hand lines as text; 2, every card."""
         table, seat, view = sv.table, sv.seat, sv.view or {}
         lines = [f"**Your hand** · {table_title(table)} · seat {seat + 1}"]
         hand = view.get("hand")
-        if hand is not None:
-            lines += self.hand_lines(sv, hand) if hand else ["*(no cards)*"]
-        lines += self.hand_extra(sv)
-        lines += self.seat_notes(sv)
-        lines.append(self.decision_line(sv))
-        if sv.decision is not None:
-            lines.append(self.restriction_line(sv))
+        with text_only() if plain >= 2 else contextlib.nullcontext():
+            if hand is not None:
+                lines += self.hand_lines(sv, hand) if hand else ["*(no cards)*"]
+        with text_only() if plain >= 1 else contextlib.nullcontext():
+            lines += self.hand_extra(sv)
+            lines += self.seat_notes(sv)
+            lines.append(self.decision_line(sv))
+            if sv.decision is not None:
+                lines.append(self.restriction_line(sv))
         return "\n".join(line for line in lines if line)
 
     def seat_notes(self, sv: SeatView) -> list[str]:

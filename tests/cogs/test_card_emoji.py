@@ -189,6 +189,25 @@ def test_a_hand_too_long_for_its_emoji_reads_as_text(ready: dict[str, discord.Pa
     assert len(cut) <= 300 + len("\n" + "Chosen") + 100 and "<:" not in cut and cut.endswith("…")
 
 
+def test_long_piles_go_text_before_the_hand_line(ready: dict[str, discord.PartialEmoji]) -> None:
+    # Siege: Ali's own piles as emoji would not fit with his hand; the piles read as text, the hand
+    # line keeps its emoji.
+    queen = ["QH"] + [n + s for n in "23456789" for s in "SDC"] + ["5X", "5X", "7X"]
+    jack = ["JX", "2X", "3X", "4X", "6X", "8X", "9X", "TX"]
+    hand = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "AX", "QX"]
+    g = fixed(hands=[hand, [], [], []], phase="attack", houses=[[queen, jack, None], [None] * 3, [None] * 3,
+                                                                 [None] * 3])
+    sv = SeatView(siege_table(g), 0, g.view(0), g.decision(0), None)
+    assert len(renderers.renderer_for("siege").hand_body(sv)) > render.HAND_ROOM  # the case this is about
+    content, view = hand_view(sv)
+    lines = content.splitlines()
+    piles = next(line for line in lines if line.startswith("Your piles: "))
+    assert "<:" not in piles and piles.startswith("Your piles: ① Queen Q♥: 2♠ 2♦ 2♣")
+    hand_line = next(line for line in lines if line.startswith("<:"))
+    assert _codes_shown(hand_line, ready) == list(g.view(0)["hand"])
+    assert len(content) <= render.HAND_ROOM and not P.message_problems(_payload(HEAD + content, view))
+
+
 def test_dalmutis_biggest_hand_fits(ready: dict[str, discord.PartialEmoji]) -> None:
     # Four players: 20 cards each, the Greater Dalmuti 22 with the taxes — every number there is.
     t = dalmuti_table(phase=Phase.RUNNING, seed=1)
