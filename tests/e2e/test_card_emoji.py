@@ -125,7 +125,12 @@ HAND_LINE = {
     "dalmuti": (rf"^{MARK} ×\d+(?: · {MARK} ×\d+)*$", r"^(?:\d+|Jester) ×\d+(?: · (?:\d+|Jester) ×\d+)*$"),
     "siege": (rf"^{MARK}(?: {MARK})*(?: · {MARK}(?: {MARK})*)*$",
               rf"^{LABEL}(?: {LABEL})*(?: · {LABEL}(?: {LABEL})*)*$"),
+    # by effective suit, trumps first — and looked at once the whole hand of 20 is dealt (below)
+    "koth": (rf"^\*\*[^*]+\*\* \(\d+\): {MARK}(?: {MARK})*$", r"^\*\*[^*]+\*\* \(\d+\): [^<]+$"),
 }
+WHOLE_KOTH_HAND = re.compile(r"^(?:2\d) cards, trumps first:$", re.M)
+# King of the Hill deals its 100 cards live: its table's timers 40 times faster (tests/e2e/test_every_game.py).
+TABLE_PACE = 0.025
 PILE = (rf"[①②③] (?:Queen|Jack|Ace) {MARK}: ", rf"[①②③] (?:Queen|Jack|Ace) {LABEL}: ")
 
 
@@ -141,10 +146,10 @@ async def _refuse(w: World) -> None:
 
 
 @pytest.mark.parametrize("shown", ["emoji", "text"])
-@pytest.mark.parametrize("game", ["hearts", "dalmuti", "siege"])
+@pytest.mark.parametrize("game", ["hearts", "dalmuti", "siege", "koth"])
 async def test_the_hand_line_and_siege_piles(game: str, shown: str) -> None:
     want = 0 if shown == "emoji" else 1
-    async with make_world() as w:
+    async with make_world(runtime_options={"table_pace": TABLE_PACE}) as w:
         if shown == "emoji":
             assert await asyncio.wait_for(w.bot.emoji_task, 20) == "ready"
         else:
@@ -154,7 +159,8 @@ async def test_the_hand_line_and_siege_piles(game: str, shown: str) -> None:
         pile = re.compile(PILE[want])
 
         def seen() -> bool:
-            hands = any(hand_line.search(t) for t in _hand_views(w.fd, w.ali.id))
+            hands = any(hand_line.search(t) and (game != "koth" or WHOLE_KOTH_HAND.search(t))
+                        for t in _hand_views(w.fd, w.ali.id))
             return hands and (game != "siege" or bool(pile.search(table_message.text)))
 
         await play_seat(w.ali, table_message, rng=random.Random(5), over=seen, timeout=40)
