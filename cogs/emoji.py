@@ -88,11 +88,6 @@ def text_only() -> Iterator[None]:
         _TEXT_ONLY.reset(token)
 
 
-def markup_on() -> bool:
-    """Whether cards in message text show as emoji now (ready, and not inside :func:`text_only`)."""
-    return REGISTRY.state == "ready" and not _TEXT_ONLY.get()
-
-
 class EmojiClient(Protocol):
     async def fetch_application_emojis(self) -> list[discord.Emoji]: ...
 
