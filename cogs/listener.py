@@ -21,6 +21,7 @@ from cogs import render, renderers
 from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews
+from cogs.pace import PublicPace
 from engine.core import Event
 from tables.table import Table
 
@@ -91,6 +92,23 @@ class RestBudget:
         self.tokens = min(self.burst, self.tokens + (now - self._stamp) * self.rate)
         self._stamp = now
 
+    def try_take(self) -> bool:
+        """A token now if one is free and nobody is queued for one, else ``False`` at once: for a
+        request that can just as well be made later or never (a routine table edit, coalesced into
+        the next one), so it never delays a ping, a summary or a person's ``/game start``."""
+        if self._queue.locked():
+            return False
+        self._refill()
+        if self.tokens < 1 - 1e-9:
+            return False
+        self.tokens -= 1
+        return True
+
+    @property
+    def backlog(self) -> bool:
+        """Whether requests are queued for a token now."""
+        return self._queue.locked()
+
     async def take(self, urgent: bool = False) -> None:
         if urgent:
             self._refill()
@@ -109,8 +127,14 @@ class RestBudget:
 
 
 class _Unlimited:
+    rate = 1e9
+    backlog = False
+
     async def take(self, urgent: bool = False) -> None:
         return None
+
+    def try_take(self) -> bool:
+        return True
 
 
 @dataclass
@@ -137,8 +161,8 @@ class DiscordListener:
         self._watches: dict[str, _Watch] = {}
         # The bot passes the real budget; without one (tests with light fakes) nothing waits.
         self.budget = budget if budget is not None else _Unlimited()
-        # The last turn notice per table, deleted when the next one is posted so threads stay quiet.
-        self._notices: dict[str, Any] = {}
+        # When each public table message is edited (players follow every move in their live views).
+        self.pace = PublicPace(lambda: self.budget.rate)
         self._locks: dict[str, asyncio.Lock] = {}
         self._gates: dict[str, asyncio.Event] = {}
         # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
@@ -180,9 +204,17 @@ class DiscordListener:
         """Where a table talks: its thread once it has one, else the channel it was opened in."""
         return self.channel(table.thread_id or table.channel_id)
 
+    def now(self) -> float:
+        """The table runtime's clock (a test's fake clock paces the table message too)."""
+        clock = getattr(self.live.runtime, "clock", None) or getattr(getattr(self.bot, "runtime", None), "clock", None)
+        return clock.now() if clock is not None else time.monotonic()
+
     # ---- Listener ---------------------------------------------------------------------------
-    async def redraw(self, table: Table) -> None:
+    async def redraw(self, table: Table) -> float | None:
+        """Live hand views follow at once; the public message when a watcher needs it.  Returns in
+        how many seconds to be called again when part of the change is not shown yet."""
         news: list[tuple[str, int]] = []
+        again: float | None = None
         try:
             news = self._watch(table)
             # Token edits do not wait for the bot's REST budget: Discord does not count them.
@@ -190,7 +222,7 @@ class DiscordListener:
         except Exception:
             log.exception("Could not follow the changes of table %s", table.id)
         try:
-            await self._redraw(table)
+            again = await self._redraw(table)
         except discord.Forbidden as e:
             self._forbidden(table, e)
         except Exception:
@@ -201,6 +233,7 @@ class DiscordListener:
                 await self._seat_notice(table, kind, seat)
             except Exception:
                 log.exception("Could not tell seat %d of table %s about its missed turns", seat, table.id)
+        return again
 
     async def turn(self, table: Table, seats: Sequence[int]) -> None:
         try:
@@ -276,14 +309,28 @@ class DiscordListener:
             log.warning("Could not tell %s about a missing permission: %s", user_id, e)
 
     # ---- the work ---------------------------------------------------------------------------
-    async def _redraw(self, table: Table) -> None:
+    async def _redraw(self, table: Table) -> float | None:
         if table.message_id is None:
-            return  # /game new posts the first message and records its id
+            return None  # /game new posts the first message and records its id
         channel = self.channel(table.channel_id)
         if channel is None:
-            return
-        await self.budget.take()  # before rendering: the table may have moved on while waiting
+            return None
         watch = self._watches.get(table.id)
+        notes = len(watch.notes) if watch is not None else 0
+        wait = self.pace.due(table, self.now(), notes)
+        if wait is None:
+            return None
+        if wait > 0:
+            return wait
+        if self.pace.urgent(table.id):
+            await self.budget.take()  # in the queue, first come first served
+        elif not self.budget.try_take():
+            # A routine edit never queues before a ping or a summary: the table tries again soon,
+            # with whatever it shows by then.
+            return self.pace.retry()
+        # After the token: the table may have moved on while waiting, and that is what is drawn.
+        watch = self._watches.get(table.id)
+        self.pace.shown(table, self.now(), len(watch.notes) if watch is not None else 0)
         with render.clock_notes(watch.notes if watch is not None else ()):
             rendered = renderers.table_message(table)
         view = table_view(table)
@@ -298,6 +345,7 @@ class DiscordListener:
                 content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS
             )
             table.message_id = msg.id
+        return None
 
     async def _turn(self, table: Table, seats: Sequence[int]) -> None:
         # Notices are delivered in order, and may wait behind Discord's rate limit (5 messages per
@@ -310,28 +358,27 @@ class DiscordListener:
 
         if not due():
             return
-        # A person whose hand view is live sees their turn there (edited now); the others get a
-        # My hand button on the ping itself, which opens a fresh live view in the thread.
+        # A person whose hand view is live sees their turn there (edited now, through its token):
+        # no ping.  The others are pinged with a My hand button, which opens a fresh live view.
+        # Whether someone is pinged depends only on whose turn it is (public) and on their own view.
         pinged = due()
         shown = await asyncio.gather(*(self.live.push(table, table.seats[s].user_id) for s in pinged))
-        live = dict(zip(pinged, shown, strict=True))
+        closed = {s for s, live in zip(pinged, shown, strict=True) if not live}
+        if not closed:
+            return
         async with self._lock(table.id):
-            await self._drop_notice(table.id)
             where = self.where(table)
             if where is None:
                 return
             await self.budget.take()
-            people = due()
+            people = [s for s in due() if s in closed]
             if not people:
                 return
-            button = not all(live.get(s, False) for s in people)
             ids = [table.seats[s].user_id for s in people]
-            text = renderers.turn_notice(table, people, live=not button)
-            if button:
-                self._notices[table.id] = await where.send(text, view=_buttons(table.id, "hand"),
-                                                           allowed_mentions=pings_for(ids))
-            else:
-                self._notices[table.id] = await where.send(text, allowed_mentions=pings_for(ids))
+            # Not deleted when the next comes (that would be a second call per ping): a stale
+            # ping's button still answers about the presser's own seat.
+            await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),
+                             allowed_mentions=pings_for(ids))
 
     # ---- missed turns and moves made by the clock ------------------------------------------------
     def _watch(self, table: Table) -> list[tuple[str, int]]:
@@ -425,8 +472,6 @@ class DiscordListener:
         rendered = renderers.summary(table, [e for e in events if e.to is None])
         over = render.phase_of(table) == "finished"
         if over:
-            async with self._lock(table.id):
-                await self._drop_notice(table.id)
             self._locks.pop(table.id, None)
             self._watches.pop(table.id, None)
         if rendered is None:
@@ -439,16 +484,6 @@ class DiscordListener:
             sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
             if over:
                 attach_picture_later(self.budget, table, sent, rendered)
-
-    async def _drop_notice(self, table_id: str) -> None:
-        old = self._notices.pop(table_id, None)
-        if old is None:
-            return
-        try:
-            await self.budget.take()
-            await old.delete()
-        except discord.HTTPException:
-            pass  # already gone, or no permission: a stale ping is harmless
 
 
 def _buttons(table_id: str, *acts: str) -> discord.ui.View:
