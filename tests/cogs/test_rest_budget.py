@@ -86,3 +86,22 @@ async def test_a_newcomer_does_not_take_the_token_a_waiter_was_waiting_for() -> 
     await clock.advance(0.5)
     await asyncio.gather(*tasks)
     assert served == ["waiter", "newcomer"]
+
+
+async def test_a_routine_request_takes_only_a_free_token_and_never_jumps_the_queue() -> None:
+    clock = Time()
+    budget = RestBudget(per_second=10, burst=2, now=clock.now, sleep=clock.sleep)
+    assert budget.try_take() and budget.try_take()
+    assert not budget.try_take()  # empty: no waiting, no debt
+    clock.t += 0.1
+    waiter = asyncio.create_task(budget.take())
+    await asyncio.sleep(0)
+    assert waiter.done()  # the token that came in was there for it
+    clock.t += 0.05
+    queued = asyncio.create_task(budget.take())  # half a token: it waits in the queue
+    await asyncio.sleep(0)
+    assert budget.backlog
+    clock.t += 0.1  # a whole token now, but it is the queued request's
+    assert not budget.try_take()
+    await queued
+    assert not budget.backlog
