@@ -13,6 +13,9 @@ is an ordinary REST edit, so it changes only when a watcher needs it:
   still unshown once nothing has moved for ``quiet`` seconds (the table says whom it waits for);
 * at the latest ``2 × interval`` after the last edit, whatever happened.
 
+Apart from the phases, edits of one message are at least ``interval`` apart, so the running tables
+never ask for more than ``share`` of the budget between them.
+
 ``interval`` adapts to the number of running tables: they share ``share`` of the budget's rate,
 so with a thousand tables each message is edited less often and every table plays on.  Only public
 facts decide (the table's events, phase and seats), never anyone's cards.
@@ -106,7 +109,7 @@ class PublicPace:
         if s.changed_at == now:
             if s.milestone_now and since >= interval:
                 return 0.0  # a trick won, once the interval has passed
-            if now - s.still_since >= quiet and since >= quiet:
+            if now - s.still_since >= quiet and since >= interval:
                 return 0.0  # the first move after a quiet spell
         at = min(max(s.shown_at + interval, s.changed_at + quiet), s.shown_at + 2 * interval)
         return max(at - now, 0.0)

@@ -76,10 +76,12 @@ def test_a_still_table_is_shown_and_the_move_after_a_quiet_spell_at_once() -> No
     # not before the interval (the recall comes then).
     assert wait == 19.0
     assert shown_now(pace, t, 20.0)
-    t.move(play(1))  # after 29 s of silence: at once
-    assert shown_now(pace, t, 30.0)
+    t.move(play(1))  # after 40 s of silence, the last edit 21 s ago: at once
+    assert shown_now(pace, t, 41.0)
     t.move(play(2))  # right after: waits
-    assert pace.due(t, 31.0) != 0
+    assert pace.due(t, 42.0) != 0
+    t.move(play(3))  # after a quiet spell again, but the last edit was only 10 s ago: waits
+    assert pace.due(t, 51.0) == 10.0
 
 
 def test_busy_moves_without_milestones_are_shown_at_most_two_intervals_apart() -> None:
