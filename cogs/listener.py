@@ -8,6 +8,7 @@ deleted channel, a missing permission or an outage must never stop a table.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -28,6 +29,7 @@ from tables.table import Table
 log = logging.getLogger(__name__)
 
 MISSES_TO_AWAY = 3  # as the runtime counts them (tables.runtime.MISSES_TO_AWAY)
+NEEDED_WINDOW = 10.0  # seconds over which the budget measures what must go out
 NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
 
 NO_PINGS = discord.AllowedMentions.none()  # also the bot-wide default (bot.py)
@@ -86,6 +88,7 @@ class RestBudget:
         self._sleep = sleep or asyncio.sleep
         self._stamp = self._now()
         self._queue = asyncio.Lock()  # asyncio's lock wakes its waiters in the order they came
+        self._taken: collections.deque[float] = collections.deque()  # when take() got its tokens lately
 
     def _refill(self) -> None:
         now = self._now()
@@ -105,11 +108,28 @@ class RestBudget:
         return True
 
     @property
+    def needed_rate(self) -> float:
+        """Tokens a second that ``take`` (requests that must go out) got over the last
+        ``NEEDED_WINDOW`` seconds: what is left of the rate is for routine edits."""
+        self._forget_taken(self._now())
+        return len(self._taken) / NEEDED_WINDOW
+
+    def _forget_taken(self, now: float) -> None:
+        while self._taken and self._taken[0] < now - NEEDED_WINDOW:
+            self._taken.popleft()
+
+    @property
     def backlog(self) -> bool:
         """Whether requests are queued for a token now."""
         return self._queue.locked()
 
     async def take(self, urgent: bool = False) -> None:
+        await self._take(urgent)
+        now = self._now()
+        self._taken.append(now)
+        self._forget_taken(now)
+
+    async def _take(self, urgent: bool) -> None:
         if urgent:
             self._refill()
             while self.tokens < 1 - self.burst - 1e-9:  # never more than a burst in debt
@@ -128,6 +148,7 @@ class RestBudget:
 
 class _Unlimited:
     rate = 1e9
+    needed_rate = 0.0
     backlog = False
 
     async def take(self, urgent: bool = False) -> None:
@@ -162,7 +183,7 @@ class DiscordListener:
         # The bot passes the real budget; without one (tests with light fakes) nothing waits.
         self.budget = budget if budget is not None else _Unlimited()
         # When each public table message is edited (players follow every move in their live views).
-        self.pace = PublicPace(lambda: self.budget.rate)
+        self.pace = PublicPace(self._spare_rate)
         self._locks: dict[str, asyncio.Lock] = {}
         self._gates: dict[str, asyncio.Event] = {}
         # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
@@ -203,6 +224,12 @@ class DiscordListener:
     def where(self, table: Table) -> Any:
         """Where a table talks: its thread once it has one, else the channel it was opened in."""
         return self.channel(table.thread_id or table.channel_id)
+
+    def _spare_rate(self) -> float:
+        """What the budget has left a second after the requests that must go out (at least a
+        quarter of it: routine edits slow down, they never stop)."""
+        rate = self.budget.rate
+        return max(rate - self.budget.needed_rate, rate / 4)
 
     def now(self) -> float:
         """The table runtime's clock (a test's fake clock paces the table message too)."""

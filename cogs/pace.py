@@ -6,7 +6,8 @@ Discord's global limit (50 calls a second per bot token) does not count.  The pu
 is an ordinary REST edit, so it changes only when a watcher needs it:
 
 * at once: the table's phase (lobby, running, finished), its seats (a join, someone away or back),
-  or the game's phase (a deal, the pass exchanged, a hand or the game over);
+  or the game's phase (its state's ``phase``: passing or playing, a bury, a tax; or a deal, a hand
+  or the game over);
 * at a milestone (a trick or a round won, a new turn) once ``interval`` has passed since the last
   edit;
 * after a quiet spell: a move once the table had been still for ``quiet`` seconds, and whatever is
@@ -16,8 +17,9 @@ is an ordinary REST edit, so it changes only when a watcher needs it:
 Apart from the phases, edits of one message are at least ``interval`` apart, so the running tables
 never ask for more than ``share`` of the budget between them.
 
-``interval`` adapts to the number of running tables: they share ``share`` of the budget's rate,
-so with a thousand tables each message is edited less often and every table plays on.  Only public
+``interval`` adapts to the number of running tables: they share ``share`` of the budget's spare
+rate (what is left after the requests that must go out), so with a thousand tables each message is
+edited less often and every table plays on.  Only public
 facts decide (the table's events, phase and seats), never anyone's cards.
 """
 
@@ -34,7 +36,7 @@ from engine.core import Event
 
 MIN_INTERVAL = 20.0  # seconds between paced edits of one table message, at the least
 MIN_QUIET = 8.0  # a table still this long is shown as it is (and the next move at once)
-SHARE = 0.5  # of the REST budget's rate for paced edits; the rest for pings, summaries, threads, phases
+SHARE = 0.75  # of what the REST budget has left after pings, summaries, threads and phases
 RETRY = 1.0  # seconds before a paced edit that found no free token tries again (plus up to as much)
 
 NONE, MOVE, MILESTONE, NOW = range(4)
@@ -46,7 +48,7 @@ MILESTONE_EVENTS = frozenset({"trick", "round_end", "turn", "out", "revolution",
 
 @dataclass
 class _Table:
-    phase: str
+    phase: tuple[str, Any]
     seats: tuple[Any, ...]
     version: int
     last_event: Event | None
@@ -74,9 +76,9 @@ def _events_after(recent: Sequence[Event], last: Event | None) -> list[Event]:
 class PublicPace:
     """Per table: what its message shows and what a watcher misses, and when to edit it."""
 
-    def __init__(self, rate: Callable[[], float], *, min_interval: float = MIN_INTERVAL,
+    def __init__(self, spare: Callable[[], float], *, min_interval: float = MIN_INTERVAL,
                  min_quiet: float = MIN_QUIET, share: float = SHARE, rng: random.Random | None = None) -> None:
-        self._rate = rate
+        self._spare = spare
         self.min_interval = min_interval
         self.min_quiet = min_quiet
         self.share = share
@@ -88,8 +90,8 @@ class PublicPace:
     @property
     def interval(self) -> float:
         """Seconds between paced edits of one table message: the running tables share part of the
-        budget's rate, never more often than ``min_interval``."""
-        rate = max(self._rate(), 1e-9)
+        budget's spare rate, never more often than ``min_interval``."""
+        rate = max(self._spare(), 1e-9)
         return max(self.min_interval, len(self._running) / (rate * self.share))
 
     @property
@@ -130,7 +132,7 @@ class PublicPace:
         s.shown_at = now
         s.pending = NONE
         self.edits += 1
-        if s.phase == "finished":
+        if s.phase[0] == "finished":
             self.forget(table.id)
 
     def forget(self, table_id: str) -> None:
@@ -138,7 +140,8 @@ class PublicPace:
         self._running.discard(table_id)
 
     def _note(self, table: Any, now: float, notes: int) -> _Table:
-        phase, seats = render.phase_of(table), _seats(table)
+        # The table's phase, and the game's own (passing or playing, a deal, a bury, a tax...).
+        phase, seats = (render.phase_of(table), getattr(table.state, "phase", None)), _seats(table)
         last = table.recent[-1] if table.recent else None
         s = self._tables.get(table.id)
         if s is None:
@@ -157,7 +160,7 @@ class PublicPace:
                 s.changed_at = now
                 s.pending = max(s.pending, level)
             s.phase, s.seats, s.version, s.last_event, s.notes = phase, seats, table.version, last, notes
-        if phase == "running":
+        if phase[0] == "running":
             self._running.add(table.id)
         else:
             self._running.discard(table.id)

@@ -27,6 +27,7 @@ class Table:
     seats: list[Seat] = field(default_factory=lambda: [Seat(1, "Ali"), Seat(2, "Bob"), Seat(None, "AI 1", True),
                                                        Seat(None, "AI 2", True)])
     recent: list[Event] = field(default_factory=list)
+    state: Any = None
 
     def move(self, *events: Event) -> None:
         self.version += 1
