@@ -42,7 +42,7 @@ RETRY = 1.0  # seconds before a paced edit that found no free token tries again 
 NONE, MOVE, MILESTONE, NOW = range(4)
 # Public events that change the game's phase, and those that close a unit of play.
 PHASE_EVENTS = frozenset({"deal", "hand_start", "exchange", "hand_end", "game_end", "round", "trump",
-                          "ranking", "taxes_skipped", "win"})
+                          "declare", "ranking", "taxes_skipped", "win"})
 MILESTONE_EVENTS = frozenset({"trick", "round_end", "turn", "out", "revolution", "fight"})
 
 
