@@ -127,3 +127,17 @@ def test_only_public_facts_decide() -> None:
                 seen.append(n * 1.5)
         times.append(seen)
     assert times[0] == times[1] and len(times[0]) >= 3
+
+
+def test_the_end_is_shown_at_once_however_busy_the_budget() -> None:
+    pace = PublicPace(lambda: 10.0, min_interval=20, min_quiet=8, share=0.5)
+    for n in range(1000):
+        pace.due(Table(id=f"T{n}"), 0.0)
+    assert pace.interval == 200  # a thousand tables on a starved budget: an edit every 200 s
+    t = Table(id="T1")
+    assert shown_now(pace, t, 1.0)
+    t.move(play(0), Event("trick", 0, ()))
+    assert pace.due(t, 2.0) == 199.0  # a trick won: waits its turn
+    t.move(Event("hand_end", None, ()), Event("game_end", None, ()))
+    t.phase = "finished"
+    assert pace.due(t, 3.0) == 0.0 and pace.urgent("T1")  # the end: at once, in the queue
