@@ -76,8 +76,10 @@ class RestBudget:
 
     def __init__(
         self,
-        per_second: float = 40.0,
-        burst: float = 8.0,  # a full bucket plus a second's refill stays under 50 in any one second
+        per_second: float = 36.0,
+        # A full bucket, a second's refill and an urgent request's debt (at most a burst) stay
+        # under Discord's 50 in any one second, with room for a late request from the second before.
+        burst: float = 6.0,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
     ) -> None:
