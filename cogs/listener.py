@@ -172,6 +172,7 @@ class _Watch:
     missed: dict[int, int] = field(default_factory=dict)
     # (event the line belongs to, its text, whether it replaces the event's own line)
     notes: list[tuple[Event | None, str, bool]] = field(default_factory=list)
+    noted: int = 0  # clock lines made so far (the list keeps the last few)
 
 
 class DiscordListener:
@@ -345,8 +346,7 @@ class DiscordListener:
         if channel is None:
             return None
         watch = self._watches.get(table.id)
-        notes = len(watch.notes) if watch is not None else 0
-        wait = self.pace.due(table, self.now(), notes)
+        wait = self.pace.due(table, self.now(), watch.noted if watch is not None else 0)
         if wait is None:
             return None
         if wait > 0:
@@ -359,7 +359,7 @@ class DiscordListener:
             return self.pace.retry()
         # After the token: the table may have moved on while waiting, and that is what is drawn.
         watch = self._watches.get(table.id)
-        self.pace.shown(table, self.now(), len(watch.notes) if watch is not None else 0)
+        self.pace.shown(table, self.now(), watch.noted if watch is not None else 0)
         with render.clock_notes(watch.notes if watch is not None else ()):
             rendered = renderers.table_message(table)
         view = table_view(table)
@@ -440,6 +440,7 @@ class DiscordListener:
                 timed = timed[:max(1, s.missed - missed_before)]  # the AI's moves once it took over
             for e in timed:
                 w.notes.append(self._clock_note(table, i, e.code, events, used))
+                w.noted += 1
             if s.away and not s.left and s.missed >= MISSES_TO_AWAY:
                 news.append(("away", i))
             elif not s.away and s.missed == MISSES_TO_AWAY - 1 and missed_before < s.missed:

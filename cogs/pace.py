@@ -6,6 +6,7 @@ Discord's global limit (50 calls a second per bot token) does not count.  The pu
 is an ordinary REST edit, so it changes only when a watcher needs it:
 
 * at once: the table's phase (lobby, running, finished), its seats (a join, someone away or back),
+  someone's time running out (the clock moved for them: rare, and watchers should know),
   or the game's phase (its state's ``phase``: passing or playing, a bury, a tax; or a deal, a hand
   or the game over);
 * at a milestone (a trick or a round won, a new turn) once ``interval`` has passed since the last
@@ -52,7 +53,7 @@ class _Table:
     seats: tuple[Any, ...]
     version: int
     last_event: Event | None
-    notes: int = 0  # the listener's clock lines so far (a move the clock made is news too)
+    notes: int = 0  # the listener's clock lines so far (someone's time ran out: shown at once)
     shown_at: float = -math.inf  # the last edit
     pending: int = NONE  # the most a watcher misses since then
     changed_at: float = -math.inf  # the newest unshown change
@@ -149,9 +150,9 @@ class PublicPace:
                                                 changed_at=now)
         else:
             level = NONE
-            if phase != s.phase or seats != s.seats:
+            if phase != s.phase or seats != s.seats or notes > s.notes:
                 level = NOW
-            elif table.version != s.version or last is not s.last_event or notes != s.notes:
+            elif table.version != s.version or last is not s.last_event:
                 kinds = {e.kind for e in _events_after(table.recent, s.last_event)}
                 level = NOW if kinds & PHASE_EVENTS else MILESTONE if kinds & MILESTONE_EVENTS else MOVE
             if level != NONE:

@@ -141,3 +141,13 @@ def test_the_end_is_shown_at_once_however_busy_the_budget() -> None:
     t.move(Event("hand_end", None, ()), Event("game_end", None, ()))
     t.phase = "finished"
     assert pace.due(t, 3.0) == 0.0 and pace.urgent("T1")  # the end: at once, in the queue
+
+
+def test_a_move_the_clock_made_is_shown_at_once() -> None:
+    pace = PublicPace(lambda: 40.0, min_interval=20, min_quiet=8)
+    t = Table()
+    assert shown_now(pace, t, 0.0)
+    t.move(play(0))
+    assert pace.due(t, 1.0) != 0
+    t.move(play(1))  # Bob's time ran out: the listener made a clock line for it
+    assert pace.due(t, 2.0, notes=1) == 0.0
