@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cogs.faces import face_codes
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -74,6 +76,9 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     # The table message: the lobby, the phases and the end at least; people with live views are not pinged.
     assert f["public_edits_per_hand"] >= 3 and f["turn_pings_per_hand"] == 0
     assert positive(f["bot_cpu_percent"]) and len(f["load_average"]) == 3
+    # A first start uploads every card face after one list call; a second, nothing changed, only lists.
+    assert f["startup_emoji_calls"] == {"first": {"list": 1, "upload": len(face_codes()), "delete": 0},
+                                        "second": {"list": 1, "upload": 0, "delete": 0}}, f["startup_emoji_calls"]
 
 
 def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:
