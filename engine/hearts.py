@@ -160,7 +160,7 @@ class Hearts(Game):
 
     def _start_hand(self, hands: list[list[Card]] | None, events: list[Event]) -> None:
         self.hands = hands = hands if hands is not None else self._deal()
-        self._split()
+        self._legal = None  # split when play begins: passing changes the hands first
         self._drawn = None
         self.pass_choice = [None] * 4
         self.passed = [(), (), (), ()]
@@ -258,7 +258,12 @@ class Hearts(Game):
     def random_action(self, seat: int, rng: Any) -> Action:
         if seat == self.turn and self.phase == PLAY_PHASE:
             # The same draw as picking from legal_plays(seat), without copying the list.
-            legal = self._legal_now(seat)
+            split = self._legal
+            trick = self.trick
+            if split is not None and trick:
+                legal = split[seat][trick[0][1].suit] or self._legal_now(seat)  # following suit, inlined
+            else:
+                legal = self._legal_now(seat)
             a = self._drawn = PLAY[legal[int(rng.random() * len(legal))]]
             return a
         if self.phase == PASS and self.pass_choice[seat] is None:
@@ -267,7 +272,7 @@ class Hearts(Game):
             h = list(self.hands[seat])
             a = h.pop(int(rnd() * len(h)))
             b = h.pop(int(rnd() * len(h)))
-            return Action("pass", (a, b, h[int(rnd() * len(h))]))
+            return tuple.__new__(Action, ("pass", (a, b, h[int(rnd() * len(h))]), ()))
         return super().random_action(seat, rng)
 
     def parse_action(self, seat: int, text: str) -> Action:
