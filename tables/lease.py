@@ -13,7 +13,8 @@ everything ready, waiting), and checks that its lease connection still answers. 
 calls ``gained(shard)`` (recover its tables, then connect it to Discord); a lease lost — the
 connection closed, or a check that failed or took longer than ``poll`` — calls ``lost(shard)`` at
 once, synchronously, so the process stops driving the shard's tables before anything else runs.
-Then it connects again and waits for the lease like any standby.
+Then it connects again and waits for the lease like any standby — after a few rounds' pause, so a
+healthy standby, already waiting, takes the shard first.
 
 Fencing is belt and braces: a write is version-guarded (:mod:`tables.storage`), so even a former
 holder that has not noticed its loss yet cannot apply an action twice — its write fails.
@@ -33,6 +34,7 @@ from tables.shards import Shards
 log = logging.getLogger("deckhand.lease")
 
 DEFAULT_POLL = 2.0
+REJOIN_PAUSE = 3  # poll rounds a process that lost its leases waits before it competes again
 NAMESPACE_SQL = "SELECT hashtext('deckhand.shards:' || current_schema())"
 
 
@@ -58,6 +60,7 @@ class Leases:
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self._changed = asyncio.Event()
+        self._pause = 0  # rounds to sit out after losing the leases
 
     @property
     def held(self) -> set[int]:
@@ -83,7 +86,10 @@ class Leases:
         announced = False
         while not self._closed:
             try:
-                await self.step()
+                if self._pause > 0:
+                    self._pause -= 1
+                else:
+                    await self.step()
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -151,6 +157,8 @@ class Leases:
             conn.terminate()  # its session (and any lease it still has) ends now
         lost = sorted(self.held)
         self.held.clear()
+        if lost:
+            self._pause = REJOIN_PAUSE
         for shard in lost:
             log.error("Lost the lease of shard %d (%s): its tables stop here now", shard, why)
             if self.lost is not None:
