@@ -29,11 +29,10 @@ from collections.abc import Awaitable, Callable
 
 import asyncpg
 
-from tables.shards import Shards
+from tables.shards import DEFAULT_POLL, Shards
 
 log = logging.getLogger("deckhand.lease")
 
-DEFAULT_POLL = 2.0
 REJOIN_PAUSE = 3  # poll rounds a process that lost its leases waits before it competes again
 NAMESPACE_SQL = "SELECT hashtext('deckhand.shards:' || current_schema())"
 

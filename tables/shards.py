@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from tables.live import TableError
 from tables.table import Table
 
+DEFAULT_POLL = 2.0  # seconds between two looks at the leases (tables/lease.py)
 ELSEWHERE = ("This server's games are run by another Deckhand process at the moment (it may be taking "
              "over from one that stopped). Try again in a few seconds.")
 
@@ -57,6 +58,28 @@ def parse_shards(count_text: str | None, ids_text: str | None) -> tuple[int, tup
         if n not in ids:
             ids.append(n)
     return count, tuple(sorted(ids))
+
+
+def shard_settings(count_text: str | None, ids_text: str | None, poll_text: str | None, *, postgres: bool,
+                   ) -> tuple[int | None, tuple[int, ...] | None, float]:
+    """``SHARD_COUNT``, ``SHARD_IDS`` and ``DECKHAND_LEASE_POLL`` read for the bot: ``(None, None,
+    poll)`` when not sharded.  ``ValueError`` with a sentence; a share of the shards needs
+    PostgreSQL (with SQLite the one process runs them all)."""
+    count, ids = parse_shards(count_text, ids_text)
+    if len(ids) < count and not postgres:
+        raise ValueError("With SQLite one process runs every shard (the database file is its alone): leave "
+                         "SHARD_IDS empty, or use PostgreSQL (DATABASE_URL=postgresql://...) to split the "
+                         "shards between processes.")
+    raw = (poll_text or "").strip()
+    try:
+        poll = float(raw) if raw else DEFAULT_POLL
+        if not 0 < poll <= 60:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"DECKHAND_LEASE_POLL must be a number of seconds above 0 (at most 60), "
+                         f"not {raw!r}.") from None
+    sharded = bool((count_text or "").strip())
+    return (count if sharded else None), (ids if sharded else None), poll
 
 
 @dataclass
