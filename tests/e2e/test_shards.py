@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+from tables.shards import ELSEWHERE
 from tests.e2e.conftest import FAST_LIMITS
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.play import open_table, table_id_of
@@ -36,6 +37,31 @@ async def test_one_process_runs_both_shards_and_answers_in_guilds_of_each() -> N
                 guilds = {json.loads(text)["d"]["guild_id"] for _, event, text, _ in session.buffer
                           if event == "INTERACTION_CREATE"}
                 assert guilds == {str(g0 if shard == 0 else g1)}
+        fd.assert_clean()
+    finally:
+        await fd.close()
+
+
+async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> None:
+    """Between losing a shard's lease and its gateway session closing, a command or a click from
+    that shard's guild is refused with a sentence; the table is not driven here any more."""
+    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        g1 = fd.add_guild("One", shard=1)
+        cid = fd.add_member("Cid")
+        cid.where = fd.add_channel("cards", guild=g1)
+        async with running_bot(fd, runtime_options={"ai_delay": 0, "rng": random.Random(3)},
+                               config={"shard_count": 2}) as bot:
+            message = await open_table(cid, [], options="target=30")
+            tid = table_id_of(message)
+            t = bot.runtime.tables[tid]
+            before = (t.version, len(t.log))
+            assert bot.runtime.fence(1) == [tid] and tid not in bot.runtime.tables
+            for reply in (await cid.slash("game list"), await cid.slash("game new", game="hearts"),
+                          await cid.click(message, "My hand")):
+                assert reply.ephemeral and reply.text == ELSEWHERE
+            assert (t.version, len(t.log)) == before
         fd.assert_clean()
     finally:
         await fd.close()

@@ -107,7 +107,15 @@ async def main(argv: list[str] | None = None) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    await bot.login(args.token)
+    # A standby waits inside login (the bot's setup_hook) until it holds a shard: a stop still stops it.
+    login = asyncio.create_task(bot.login(args.token))
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({login, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if not login.done():
+        login.cancel()
+        await bot.close()
+        return 0
+    login.result()
     runner = asyncio.create_task(bot.connect(reconnect=True))
     await bot.wait_until_ready()
     print("ready", flush=True)
