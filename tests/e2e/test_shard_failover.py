@@ -69,7 +69,10 @@ async def test_a_standby_takes_over_a_killed_shard_process(pg_server) -> None:
             bots.append(bot)
             return bot
 
-        p0, p1 = await asyncio.gather(start(0), start(1))
+        # One after the other: processes starting together race to upload the card emoji (each
+        # lists them, finds them missing and uploads; Discord refuses the second copy).
+        p0 = await start(0)
+        p1 = await start(1)
         up[0].set()
         up[1].set()
         s1 = await start(1, wait=False)
@@ -94,7 +97,7 @@ async def test_a_standby_takes_over_a_killed_shard_process(pg_server) -> None:
         await p1.kill()
         await asyncio.sleep(0.05)
         lost.update(i.id for i in fd.interactions.values() if i.callback_at is None and i.failed is None)
-        killed = time.perf_counter()
+        killed, killed_at = time.perf_counter(), time.time()
         await s1.ready(timeout=30)
         up[1].set()
         print(f"shard 1 taken over {time.perf_counter() - killed:.2f} s after the kill (at version {at_kill})")
@@ -143,6 +146,11 @@ async def test_a_standby_takes_over_a_killed_shard_process(pg_server) -> None:
         failed = [f"{i.label}: {i.failed}" for i in fd.interactions.values() if i.failed and i.id not in lost]
         assert not failed, f"interactions failed with a bot up: {failed}"
         fd.assert_clean(allow=("not answered within",) if lost else ())
+        edits, which = fd.edits_per_window(5.0)
+        if which is not None and edits > 5:  # say which table's message, and when, relative to the kill
+            shard = [k for k, m in messages.items() if m.id == which]
+            print(f"message {which} (shard {shard}): edits at",
+                  [round(v.at - killed_at, 2) for v in fd.messages[which].versions if v.source == "edit"])
         _check_pace(fd, [e for b in bots for e in b.errors])
     finally:
         for bot in bots:
