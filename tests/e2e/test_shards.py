@@ -4,13 +4,18 @@ guild's shard.  One process with SQLite runs every shard."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import re
 
-from tables.shards import ELSEWHERE
+from tables import Runtime
+from tables.lease import Leases
+from tables.shards import ELSEWHERE, Shards
 from tests.e2e.conftest import FAST_LIMITS
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.play import open_table, table_id_of
+from tests.tables.stores import PostgresStore
 
 
 async def test_one_process_runs_both_shards_and_answers_in_guilds_of_each() -> None:
@@ -65,3 +70,53 @@ async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> N
         fd.assert_clean()
     finally:
         await fd.close()
+
+
+async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(pg_server) -> None:
+    """A sharded bot for shards 0 and 1 while another process holds shard 1: it connects shard 0
+    only; when shard 1 is freed it restores shard 1's tables and connects it; when its own lease
+    session is ended it lets go of both shards (tables and gateway), then takes them back."""
+    store = await PostgresStore(pg_server).create()
+    other = Leases(store.url, Shards.of(2, [1], leased=True), poll=0.05)
+    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        other.start()
+        await asyncio.wait_for(other.wait_for_any(), 10)
+        g1 = fd.add_guild("One", shard=1)
+        cid = fd.add_member("Cid")
+        cid.where = fd.add_channel("cards", guild=g1)
+        before = Runtime(storage=await store.open())
+        lobby = await before.create(game="hearts", guild_id=g1, channel_id=cid.where.id, host_id=cid.id,
+                                    host_name="Cid")
+        await before.close()
+        config = {"shard_count": 2, "database_url": store.url, "lease_poll": 0.05}
+        async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config) as bot:
+            assert bot.shard_ids == [0] and sorted(fd.shard_sessions) == [0]
+            assert lobby.id not in bot.runtime.tables
+
+            await other.close()  # its process stops: shard 1 is free
+            await fd.wait_for(lambda: 1 in fd.shard_sessions and fd.shard_sessions[1].conn is not None, 10,
+                              "shard 1 connected")
+            assert lobby.id in bot.runtime.tables and bot.shard_ids == [0, 1]
+            listed = await cid.slash("game list")
+            assert lobby.id in listed.text
+
+            identified = fd.identifies
+            pid = bot.gate.leases._conn.get_server_pid()
+            assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+            await fd.wait_for(lambda: not bot.runtime.tables, 5, "the tables let go")
+            await fd.wait_for(lambda: fd.identifies == identified + 2 and lobby.id in bot.runtime.tables, 10,
+                              "both shards taken back")
+            assert all(s.conn is not None for s in fd.shard_sessions.values())
+            listed = await cid.slash("game list")
+            assert lobby.id in listed.text
+            assert not fd.overlaps
+            # What the operator reads: each shard's loss, once; nothing else went wrong.
+            lines = bot.error_log.lines()
+            assert len(lines) == 4 and all(re.search(r"Lost the lease of shard|lease lost", e) for e in lines), lines
+        fd.assert_clean()
+    finally:
+        await other.close()
+        await fd.close()
+        await store.cleanup()
