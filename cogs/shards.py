@@ -23,6 +23,7 @@ import asyncio
 import logging
 from typing import Any
 
+import discord
 from discord.gateway import DiscordWebSocket
 
 from tables.lease import DEFAULT_POLL, Leases
@@ -38,7 +39,7 @@ class ShardGate:
         """``bot``: the Deckhand (an ``AutoShardedBot`` when ``count`` is given); ``storage``: the
         opened storage (PostgreSQL: leases are taken), or None."""
         self.bot = bot
-        self.sharded = count is not None
+        self.sharded = count is not None and isinstance(bot, discord.AutoShardedClient)
         leased = isinstance(storage, PostgresStorage)
         self.shards = Shards.of(count or 1, ids, leased=leased)
         self.leases: Leases | None = None

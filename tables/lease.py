@@ -82,7 +82,7 @@ class Leases:
         return set(self.held)
 
     async def _run(self) -> None:
-        announced = False
+        announced = failing = False
         while not self._closed:
             try:
                 if self._pause > 0:
@@ -95,6 +95,12 @@ class Leases:
                 # Unreachable database: what this process held it holds no more (the session
                 # that held it is gone or unusable), and it tries again next round.
                 self._drop(f"{type(e).__name__}: {e}")
+                if not failing:
+                    log.warning("Cannot reach the database for the shard leases (%s: %s); trying again every "
+                                "%.1f s", type(e).__name__, e, self.poll)
+                failing = True
+            else:
+                failing = False
             if not announced and self.shards.ids and not self.held:
                 announced = True
                 log.warning("Standing by: shard(s) %s are held by another process; checking every %.1f s",

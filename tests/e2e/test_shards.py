@@ -120,3 +120,25 @@ async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(p
         await other.close()
         await fd.close()
         await store.cleanup()
+
+
+async def test_an_unsharded_bot_on_postgresql_stops_when_it_loses_its_lease(pg_server) -> None:
+    """Without SHARD_COUNT the bot has one shard: losing its lease means stopping (a supervisor starts
+    it again, as a standby), never driving its tables without the lease."""
+    store = await PostgresStore(pg_server).create()
+    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        ali = fd.add_member("Ali")
+        config = {"database_url": store.url, "lease_poll": 0.05}
+        async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config) as bot:
+            assert not bot.gate.sharded and bot.gate.shards.held == {0}
+            await open_table(ali, [], options="target=30")
+            assert bot.runtime.tables
+            pid = bot.gate.leases._conn.get_server_pid()
+            assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+            await fd.wait_for(lambda: bot.is_closed(), 5, "the bot stopped")
+            assert not bot.runtime.tables and bot.gate.lost_all
+    finally:
+        await fd.close()
+        await store.cleanup()
