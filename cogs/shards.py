@@ -88,10 +88,10 @@ class ShardGate:
 
     async def _disconnect(self, shard: int) -> None:
         info = self.bot.get_shard(shard)
+        self.bot.shard_ids = [s for s in self.bot.shard_ids or [] if s != shard]
+        self.bot._connection.shard_ids = self.bot.shard_ids
         if info is not None:
             await info.disconnect()
-        if shard in (self.bot.shard_ids or []):
-            self.bot.shard_ids = [s for s in self.bot.shard_ids if s != shard]
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
