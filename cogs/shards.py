@@ -48,6 +48,7 @@ class ShardGate:
         self.started = False
         self.lost_all = False  # a bot without shards lost its lease and stopped
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._launching: dict[int, asyncio.Task[Any]] = {}  # shard -> its connection being made
 
     async def hold(self) -> set[int]:
         """Until this process holds a shard (at once without leases); the bot then connects those."""
@@ -72,7 +73,9 @@ class ShardGate:
             if shard not in ids:
                 self.bot.shard_ids = sorted([*ids, shard])
                 self.bot._connection.shard_ids = self.bot.shard_ids
-            await self.bot.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard)
+            # In the background: discord.py spaces IDENTIFYs 5 s apart and retries a failed connect
+            # for ever, and the lease loop must go on checking meanwhile.
+            self._launching[shard] = self._spawn(self.bot.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard))
 
     def _lost(self, shard: int) -> None:
         runtime = self.bot.runtime
@@ -87,18 +90,25 @@ class ShardGate:
             self._spawn(self.bot.close())
 
     async def _disconnect(self, shard: int) -> None:
+        launching = self._launching.pop(shard, None)
+        if launching is not None:
+            launching.cancel()  # not connected yet: it never will be
         info = self.bot.get_shard(shard)
         self.bot.shard_ids = [s for s in self.bot.shard_ids or [] if s != shard]
         self.bot._connection.shard_ids = self.bot.shard_ids
         if info is not None:
             await info.disconnect()
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def close(self) -> None:
         """Give the leases back (after the runtime closed: its last writes are in)."""
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():  # an unsharded bot's own close runs in one
+                task.cancel()
         if self.leases is not None:
             await self.leases.close()

@@ -133,7 +133,13 @@ class Leases:
                 try:
                     await self.gained(shard)
                 except Exception:
-                    log.exception("Taking over shard %d failed", shard)
+                    # Holding a shard this process does not serve would keep everyone out of it:
+                    # let go of what was taken, give the lease back, try again next round.
+                    log.exception("Taking over shard %d failed; its lease is given back", shard)
+                    self.held.discard(shard)
+                    if self.lost is not None:
+                        self.lost(shard)
+                    await conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", self.namespace, shard)
         return won
 
     async def _connection(self) -> asyncpg.Connection:

@@ -104,9 +104,13 @@ async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(p
             assert lobby.id in listed.text
 
             identified = fd.identifies
+            fenced: list[tuple[int, list[str]]] = []
+            fence = bot.runtime.fence
+            bot.runtime.fence = lambda shard: fenced.append((shard, fence(shard))) or fenced[-1][1]
             pid = bot.gate.leases._conn.get_server_pid()
             assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
-            await fd.wait_for(lambda: not bot.runtime.tables, 5, "the tables let go")
+            await fd.wait_for(lambda: len(fenced) == 2, 5, "both shards let go")
+            assert sorted(fenced) == [(0, []), (1, [lobby.id])]
             try:
                 await fd.wait_for(lambda: fd.identifies >= identified + 2 and lobby.id in bot.runtime.tables
                                   and all(s.conn is not None for s in fd.shard_sessions.values()), 25,

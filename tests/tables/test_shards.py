@@ -8,7 +8,7 @@ import pytest
 from tables import Phase, Runtime, TableError
 from tables.shards import ELSEWHERE, Shards, parse_shards, shard_of
 
-from .conftest import HOST, HOST_NAME
+from .conftest import HOST, HOST_NAME, choose, run_until, started
 from .stores import StoredClock
 
 A_GUILD = (4 << 22) | 123  # shard 0 of 2
@@ -95,3 +95,31 @@ async def test_fencing_a_shard_stops_its_tables_at_once(store, clock) -> None:
     with pytest.raises(TableError, match="another Deckhand process"):
         await rt.create(game="hearts", guild_id=B_GUILD, channel_id=99, host_id=999, host_name="Zed")
     await rt.close()
+
+
+async def test_a_late_write_of_a_former_holder_is_reloaded_never_doubled(store, clock) -> None:
+    """The new holder of a shard recovered a table; the former holder, which has not noticed its
+    loss yet, stores one more move.  The new holder's next write finds the row moved on: it reloads
+    the table (the stored row is the truth) instead of letting it go, and plays on from there."""
+    former = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0)
+    t = await started(former)
+    await clock.settle()
+    holder = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, shards=Shards(1, (0,), {0}, leased=True))
+    assert [x.id for x in (await holder.recover()).restored] == [t.id]
+    await former.act(t.id, HOST, choose(former.seat_view(t.id, HOST).decision))  # the late write
+    former.fence(0)
+    await clock.settle()
+    stored = store.table(t.id)["version"]
+    assert holder.get(t.id).version == stored - 1
+    with pytest.raises(TableError) as refused:
+        await holder.act(t.id, HOST, choose(holder.seat_view(t.id, HOST).decision))
+    assert refused.value.code == "not_saved"
+    mine = holder.get(t.id)  # still here, now as stored
+    assert mine.version == stored and [e.code for e in mine.log] == [c for _, _, c, _ in store.log(t.id)]
+    await run_until(clock, lambda: mine.version > stored)  # the AIs pass
+    await clock.settle()
+    assert store.table(t.id)["version"] == mine.version  # its own writes go through again
+    seqs = [seq for seq, *_ in store.log(t.id)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    await holder.close()
+    await former.close()
