@@ -21,6 +21,10 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
 * ``DECKHAND_PROGRAM_ENV`` — names of environment variables programs may see besides ``PATH``,
   ``HOME`` and ``LANG`` (comma or space separated).  Nothing else of the bot's environment, its
   token least of all, reaches a program.
+* ``SHARD_COUNT``, ``SHARD_IDS`` — run as Discord shards ``SHARD_IDS`` (e.g. ``0,1``; default all) of
+  ``SHARD_COUNT`` (an ``AutoShardedBot``); a table belongs to its server's shard.  With PostgreSQL
+  a process takes a lease per shard and one whose shards are held elsewhere waits as a hot standby
+  (see docs/deploy.md); ``DECKHAND_LEASE_POLL`` is how often it checks, in seconds (default 2).
 * ``DECKHAND_RUNTIME_DIR`` — a folder for the record of running programs (default: next to the
   SQLite database file), which the next start reads to kill whatever a crash left running.
 
@@ -46,6 +50,7 @@ from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
+from cogs.shards import ShardGate
 from cogs.stats import StatsCog
 from tables.ai_pool import AIPool, default_workers
 from tables.offers import Limits
@@ -53,6 +58,7 @@ from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
 from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
+from tables.shards import DEFAULT_POLL, shard_settings
 from tables.storage import DEFAULT_URL, PostgresURL, StorageError, open_storage, parse_url
 
 log = logging.getLogger("deckhand")
@@ -96,6 +102,10 @@ class Config:
     card_emoji: bool = True
     program_env: tuple[str, ...] = ()  # DECKHAND_PROGRAM_ENV
     runtime_dir: str | None = None  # DECKHAND_RUNTIME_DIR
+    # SHARD_COUNT / SHARD_IDS (None: not sharded, one shard); DECKHAND_LEASE_POLL (seconds).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    lease_poll: float = DEFAULT_POLL
 
     def program_record(self) -> Path | None:
         """Where the running programs are recorded: in DECKHAND_RUNTIME_DIR, else next to the
@@ -165,7 +175,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         runtime_dir = str(HERE / runtime_dir)  # relative to this script's folder, like the database
     limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
     ai_workers = _count(env, "DECKHAND_AI_WORKERS", default_workers())
-    return Config(token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
+    shard_count, shard_ids, lease_poll = _shards(env, database_url)
+    return Config(shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll,
+                  token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
                   program_env=program_env, runtime_dir=runtime_dir, limits=limits, ai_workers=ai_workers)
 
@@ -175,6 +187,14 @@ LIMIT_VARIABLES = {
     "running_per_server": "DECKHAND_MAX_GAMES_PER_SERVER",
     "programs": "DECKHAND_MAX_PROGRAMS",
 }
+
+
+def _shards(env: Mapping[str, str], database_url: str) -> tuple[int | None, tuple[int, ...] | None, float]:
+    try:
+        return shard_settings(env.get("SHARD_COUNT"), env.get("SHARD_IDS"), env.get("DECKHAND_LEASE_POLL"),
+                              postgres=isinstance(parse_url(database_url, HERE), PostgresURL))
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def _count(env: Mapping[str, str], name: str, default: int) -> int:
@@ -227,6 +247,7 @@ class Deckhand(commands.Bot):
         self._ai_warm: asyncio.Task[None] | None = None
         self.emoji_task: asyncio.Task[str] | None = None
         self._telling: set[asyncio.Future[None]] = set()
+        self.gate: ShardGate | None = None
 
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
@@ -250,6 +271,10 @@ class Deckhand(commands.Bot):
             self.ai_pool = AIPool(workers=self.config.ai_workers)
             options["ai_pool"] = self.ai_pool
             self._ai_warm = asyncio.get_running_loop().create_task(self._warm_ai_pool(self.ai_pool))
+        # Which shards (and so which servers' tables) this process runs: PostgreSQL leases decide.
+        self.gate = ShardGate(self, self.config.shard_count, self.config.shard_ids, options.get("storage"),
+                              poll=self.config.lease_poll)
+        options["shards"] = self.gate.shards
         options.update(self.runtime_options)
         if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
             options["limits"] = Limits(**options["limits"])
@@ -271,7 +296,9 @@ class Deckhand(commands.Bot):
             # recovered tables end some day, and a frozen cycle would never be collected.
             gc.collect()
             gc.freeze()
-        # Every table that was running (or waiting in its lobby) carries on where it stopped.
+        # A hot standby waits here, connected to nothing, until it holds a shard's lease.
+        await self.gate.hold()
+        # Every table of those shards that was running (or waiting in its lobby) carries on.
         await self.runtime.recover()
         if self.config.dev_guild_id is not None:
             guild = discord.Object(id=self.config.dev_guild_id)
@@ -316,7 +343,18 @@ class Deckhand(commands.Bot):
             live = getattr(self.runtime.listener, "live", None)
             if live is not None:
                 await live.close()  # pending edits of hand views: nothing to keep across a restart
+        if self.gate is not None:
+            await self.gate.close()  # the leases go last: our last writes are in before a standby starts
         await super().close()
+
+
+class ShardedDeckhand(Deckhand, commands.AutoShardedBot):
+    """The bot as Discord shards ``SHARD_IDS`` of ``SHARD_COUNT`` (those whose leases it holds)."""
+
+    def __init__(self, config: Config, **options: Any) -> None:
+        options.setdefault("shard_count", config.shard_count)
+        options.setdefault("shard_ids", list(config.shard_ids or range(config.shard_count or 1)))
+        super().__init__(config, **options)
 
 
 def main(env: Mapping[str, str] | None = None) -> int:
@@ -336,7 +374,7 @@ def main(env: Mapping[str, str] | None = None) -> int:
         print(e, file=sys.stderr)
         return EXIT_CONFIG
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
-    bot = Deckhand(config, freeze_heap=True)
+    bot = (ShardedDeckhand if config.shard_count else Deckhand)(config, freeze_heap=True)
     try:
         bot.run(config.token, log_handler=None)
     except discord.LoginFailure:
@@ -349,7 +387,7 @@ def main(env: Mapping[str, str] | None = None) -> int:
     except StorageError as e:
         print(f"Deckhand cannot use its database: {e}", file=sys.stderr)
         return EXIT_CONFIG
-    return 0
+    return 1 if bot.gate is not None and bot.gate.lost_all else 0  # lost its lease: start me again
 
 
 if __name__ == "__main__":

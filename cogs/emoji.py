@@ -123,11 +123,23 @@ async def sync_card_emoji(
         for code, name in wanted.items():
             if code in have:
                 continue
-            if take is not None:
-                await take()
-            registry.calls["create"] += 1
-            uploaded += 1
-            made = await client.create_application_emoji(name=name, image=drawn[code])
+            if name not in by_name:
+                if take is not None:
+                    await take()
+                registry.calls["create"] += 1
+                try:
+                    by_name[name] = await client.create_application_emoji(name=name, image=drawn[code])
+                    uploaded += 1
+                except discord.HTTPException as err:
+                    # Another process of this bot (a shard starting at the same time) uploads the
+                    # same faces: a name it took is refused here.  Its faces are ours too.
+                    if err.status != 400:
+                        raise
+                    registry.calls["list"] += 1
+                    by_name = {e.name: e for e in await client.fetch_application_emojis()}
+                    if name not in by_name:
+                        raise
+            made = by_name[name]
             have[code] = discord.PartialEmoji(name=made.name, id=made.id)
         registry.use(have)
         log.info("Card emoji ready: %d faces (%d uploaded), drawn in %.0f ms", len(have),

@@ -166,6 +166,7 @@ class GameCog(commands.Cog):
     def _guild(self, interaction: discord.Interaction) -> int:
         if interaction.guild_id is None:
             raise TableError("Deckhand tables live in servers: use these commands in a server channel.")
+        self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
         return interaction.guild_id
 
     def _table(self, interaction: discord.Interaction, table_id: str | None) -> Any:

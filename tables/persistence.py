@@ -21,6 +21,7 @@ from tables.delivery import Delivery
 from tables.live import Live, Recovery, TableError, Tasks
 from tables.records import Unrecoverable
 from tables.replay import GameRecord
+from tables.shards import Shards
 from tables.storage import DuplicateTable, StaleWrite, Storage, StorageGone, Stored
 from tables.table import Phase, Table
 
@@ -58,8 +59,10 @@ class Persistence:
         resume: Resume,
         retention: float | None = None,
         prune_every: float = 3600.0,
+        shards: Shards | None = None,
     ) -> None:
         self.storage = storage
+        self.shards = shards if shards is not None else Shards.everything()
         self.clock = clock
         self.tasks = tasks
         self.delivery = delivery
@@ -119,6 +122,12 @@ class Persistence:
             self._gone(t, live)
             raise TableError(GONE_REFUSAL, "storage_gone") from None
         except StaleWrite as e:
+            if self.shards.leased and self.shards.owns(t.guild_id):
+                # This process holds the shard's lease, so the row moved on under a former holder
+                # that wrote late (before it noticed its loss): the stored row is the truth.
+                log.warning("Table %s was written late by a former holder (%s); reloaded", t.id, e)
+                await self._restore(t, live)
+                raise TableError(NOT_SAVED, "not_saved") from None
             log.warning("Table %s was written by someone else (%s); this process lets it go", t.id, e)
             self.forget(t)
             raise TableError(MOVED, "moved") from None
@@ -221,8 +230,8 @@ class Persistence:
             return report
         for item in await self.storage.unfinished():
             tid = item.record.get("id")
-            if isinstance(tid, str) and tid in tables:
-                continue  # already live in this process
+            if (isinstance(tid, str) and tid in tables) or not self.shards.owns(item.record.get("guild_id")):
+                continue  # already live in this process, or another process's shard
             try:
                 t, since = records.rebuild(item.record, item.log)
                 before = dict(t.deadlines)

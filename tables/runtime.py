@@ -42,6 +42,7 @@ from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
 from tables.program_seats import ProgramSeats
 from tables.programs import ProgramSettings
 from tables.replay import GameRecord
+from tables.shards import Shards
 from tables.storage import Storage
 from tables.table import SHOWN_SUMMARY, Phase, Seat, Table
 from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS, Turns, closing_events
@@ -71,6 +72,7 @@ class Runtime:
         table_pace: float = 1.0,
         limits: offers.Limits | None = None,
         ai_pool: AIPool | None = None,
+        shards: Shards | None = None,
     ) -> None:
         """``storage``: where tables are kept across restarts (``None``: nothing is kept); the
         runtime owns it and :meth:`close` closes it.  ``lobby_ttl``: seconds before an unstarted
@@ -84,7 +86,9 @@ class Runtime:
         keep their real time to think.  ``limits``: caps per person, per server and on program
         processes (:class:`~tables.offers.Limits`).  ``ai_pool``: where ``strong`` AI seats search
         (:class:`~tables.ai_pool.AIPool`, started and closed by its owner); without one they play
-        the ``normal`` move."""
+        the ``normal`` move.  ``shards``: the shards this process holds (:mod:`tables.shards`; default
+        one shard, everything): it creates, recovers and answers only tables of their guilds."""
+        self.shards = shards if shards is not None else Shards.everything()
         self.limits = limits if limits is not None else offers.Limits()
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.rng = rng if rng is not None else random.Random()
@@ -101,7 +105,7 @@ class Runtime:
                                  redraw_interval=redraw_interval, wait_for_commit=storage is not None)
         self.persistence = Persistence(storage, self.clock, self.tasks, self.delivery, self._live.get,
                                        forget=self._forget, resume=self._resume, retention=retention,
-                                       prune_every=prune_every)
+                                       prune_every=prune_every, shards=self.shards)
         self.delivery.moved = self.persistence.save_ids
         self.program_seats = ProgramSeats(settings, self.tasks, self.delivery, self.persistence.commit_quietly)
         self.turns = Turns(self.clock, self.tasks, self.delivery, self.persistence, self.program_seats,
@@ -209,6 +213,7 @@ class Runtime:
         ai_level: str | None = None,
     ) -> Table:
         """``ai_level``: the table option ``ai`` (the level of AI players added without one)."""
+        self.shards.refuse_elsewhere(guild_id)
         name, opts, speed_key = offers.read_new_table(game, options, speed)
         offers.refuse_if_elsewhere(self.tables.values(), guild_id, host_id, None)
         self._prune()
@@ -465,6 +470,10 @@ class Runtime:
         report = await self.persistence.recover(self.tables, self._live)
         self.persistence.start_housekeeping(self._prune, self.tables)
         return report
+
+    def fence(self, shard: int) -> list[str]:
+        """This process lost ``shard``'s lease: let go of its tables at once; returns their ids."""
+        return self.shards.fence(shard, self.tables, self._forget)
 
     async def prune_storage(self) -> int:
         """Delete finished tables and logs older than ``retention`` (results stay); returns how

@@ -62,17 +62,19 @@ async def main(argv: list[str] | None = None) -> int:
     discord.http.Route.BASE = f"http://127.0.0.1:{args.port}/api/v10"
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{args.port}/gateway")
 
-    from bot import Config, Deckhand
+    from bot import Config, Deckhand, ShardedDeckhand
 
     runtime_options = json.loads(args.runtime)
     if args.seed is not None:
         runtime_options["rng"] = random.Random(args.seed)
     extra = json.loads(args.config)
-    if "program_env" in extra:
-        extra["program_env"] = tuple(extra["program_env"])
+    for key in ("program_env", "shard_ids"):
+        if extra.get(key) is not None:
+            extra[key] = tuple(extra[key])
     config = Config(token=args.token, dev_guild_id=args.guild, database_url=args.database, **extra)
     # As in production (bot.main): the start-up heap frozen, out of the collector's way.
-    bot = Deckhand(config, runtime_options=runtime_options, guild_ready_timeout=0.01, freeze_heap=True)
+    bot = (ShardedDeckhand if config.shard_count else Deckhand)(config, runtime_options=runtime_options,
+                                                                guild_ready_timeout=0.01, freeze_heap=True)
     for name in args.without_intent:
         setattr(bot._connection._intents, name, False)  # an experiment, not how Deckhand runs
     pauses: list[tuple[float, int]] = []
@@ -105,7 +107,15 @@ async def main(argv: list[str] | None = None) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    await bot.login(args.token)
+    # A standby waits inside login (the bot's setup_hook) until it holds a shard: a stop still stops it.
+    login = asyncio.create_task(bot.login(args.token))
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({login, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if not login.done():
+        login.cancel()
+        await bot.close()
+        return 0
+    login.result()
     runner = asyncio.create_task(bot.connect(reconnect=True))
     await bot.wait_until_ready()
     print("ready", flush=True)
@@ -154,6 +164,7 @@ class BotProcess:
         self.proc = proc
         self.stderr: list[str] = []
         self.ready_in: float | None = None  # seconds from the start to ``ready``
+        self._began = time.perf_counter()
         self._reader = asyncio.create_task(self._read(), name=f"botprocess-stderr:{proc.pid}")
 
     @property
@@ -167,7 +178,9 @@ class BotProcess:
     @classmethod
     async def start(cls, fd: Any, *, database: str | None = None, runtime: dict[str, Any] | None = None,
                     seed: int | None = None, config: dict[str, Any] | None = None,
-                    ready_timeout: float = 30.0) -> BotProcess:
+                    ready_timeout: float | None = 30.0) -> BotProcess:
+        """``ready_timeout=None``: return at once (a standby prints ``ready`` only once it holds a
+        shard's lease); :meth:`ready` waits for it then."""
         args = ["--port", str(fd.port), "--token", fd.token, "--guild", str(fd.guild_id),
                 "--runtime", json.dumps(runtime or {}), "--config", json.dumps(config or {})]
         if database:
@@ -181,17 +194,25 @@ class BotProcess:
             env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=_die_with_parent,
         )
         bot = cls(proc)
-        try:
-            assert proc.stdout is not None
-            line = await asyncio.wait_for(proc.stdout.readline(), ready_timeout)
-        except TimeoutError:
-            line = b"(nothing after %d s)" % ready_timeout
-        if line.strip() != b"ready":
-            await bot.kill()
-            tail = "\n".join(bot.stderr[-30:])
-            raise RuntimeError(f"the bot process did not start: {line!r}\n{tail}")
-        bot.ready_in = time.perf_counter() - began
+        bot._began = began
+        if ready_timeout is not None:
+            await bot.ready(ready_timeout)
         return bot
+
+    async def ready(self, timeout: float = 30.0) -> None:
+        """Until the process printed ``ready`` (logged in, its shards connected)."""
+        if self.ready_in is not None:
+            return
+        try:
+            assert self.proc.stdout is not None
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        except TimeoutError:
+            line = b"(nothing after %d s)" % timeout
+        if line.strip() != b"ready":
+            await self.kill()
+            tail = "\n".join(self.stderr[-30:])
+            raise RuntimeError(f"the bot process did not start: {line!r}\n{tail}")
+        self.ready_in = time.perf_counter() - self._began
 
     async def _read(self) -> None:
         stream = self.proc.stderr

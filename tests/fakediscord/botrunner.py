@@ -68,7 +68,7 @@ async def running_bot(
     ``config`` adds fields to the bot's ``Config`` (e.g. ``database_url``)."""
     import dataclasses
 
-    from bot import Config, Deckhand
+    from bot import Config, Deckhand, ShardedDeckhand
 
     client_options.setdefault("guild_ready_timeout", 0.01)
     errors = ErrorLog()
@@ -78,7 +78,8 @@ async def running_bot(
         cfg = Config(token=fd.token, dev_guild_id=fd.guild_id if sync_to_guild else None)
         if config:
             cfg = dataclasses.replace(cfg, **config)
-        bot = Deckhand(cfg, runtime_options=runtime_options, **client_options)
+        bot = (ShardedDeckhand if cfg.shard_count else Deckhand)(cfg, runtime_options=runtime_options,
+                                                                 **client_options)
         bot.error_log = errors  # type: ignore[attr-defined]
         task: asyncio.Task[None] | None = None
         try:

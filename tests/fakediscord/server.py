@@ -147,6 +147,7 @@ class Channel:
     messages: list[int] = field(default_factory=list)
     owner_id: int | None = None
     auto_archive_duration: int = 1440
+    guild_id: int | None = None  # None: the main guild (FakeDiscord.guild_id)
 
     @property
     def is_thread(self) -> bool:
@@ -385,6 +386,7 @@ class _Session:
     buffer: deque[tuple[int, str, str, Callable[[], None] | None]] = field(
         default_factory=lambda: deque(maxlen=50_000))
     conn: _Conn | None = None
+    shard: int = 0
 
 
 # ==== the server ==================================================================================
@@ -399,6 +401,7 @@ class FakeDiscord:
         token: str = "fake-bot-token",
         guild_name: str = "Card Club",
         token_lifetime: float = TOKEN_LIFETIME,
+        shard_count: int = 1,
     ) -> None:
         self.answer_within = answer_within
         # How long an interaction's token (followups, @original edits) lives: Discord's 15 minutes,
@@ -414,6 +417,12 @@ class FakeDiscord:
         self.owner = Member(self.ids.next(), "Owner")
         self.guild_id = self.ids.next()
         self.guild_name = guild_name
+        # Discord's shards: a guild's events and interactions go to the session that identified
+        # with its shard, ``(guild_id >> 22) % shard_count`` (DMs: shard 0).
+        self.shard_count = shard_count
+        self.guilds: dict[int, str] = {self.guild_id: guild_name}
+        self.shard_sessions: dict[int, _Session] = {}
+        self.overlaps: list[str] = []  # two live gateway sessions on one shard at once
         self.channels: dict[int, Channel] = {}
         self.members: dict[int, Member] = {}
         self.messages: dict[int, Message] = {}
@@ -505,12 +514,30 @@ class FakeDiscord:
         return task
 
     # ---- the world -----------------------------------------------------------------------------
-    def add_channel(self, name: str, *, threads: bool = True) -> Channel:
-        ch = Channel(self.ids.next(), name, threads_allowed=threads)
+    def add_channel(self, name: str, *, threads: bool = True, guild: int | None = None) -> Channel:
+        ch = Channel(self.ids.next(), name, threads_allowed=threads,
+                     guild_id=None if guild in (None, self.guild_id) else guild)
         self.channels[ch.id] = ch
-        if self.session is not None:
-            self._dispatch("CHANNEL_CREATE", self._channel_payload(ch))
+        self._dispatch("CHANNEL_CREATE", self._channel_payload(ch))
         return ch
+
+    def add_guild(self, name: str, *, shard: int | None = None) -> int:
+        """Another guild with the bot in it (``shard``: an id in that shard of ``shard_count``);
+        returns its id.  Its channels: :meth:`add_channel` with ``guild=``.  Every member is in
+        every guild, and the commands synced to the main guild are offered in all of them."""
+        gid = self.ids.next()
+        if shard is not None:
+            high = gid >> 22
+            high += (shard - high) % self.shard_count
+            gid = (high << 22) | (gid & ((1 << 22) - 1))
+        self.guilds[gid] = name
+        return gid
+
+    def shard_of(self, guild_id: int | None) -> int:
+        return (guild_id >> 22) % self.shard_count if guild_id else 0
+
+    def guild_of(self, ch: Channel) -> int:
+        return ch.guild_id or self.guild_id
 
     def add_member(self, name: str, *, manage_guild: bool = False) -> Any:
         """A person in the guild, as a scripted user (:class:`tests.fakediscord.users.Person`)."""
@@ -744,24 +771,31 @@ class FakeDiscord:
             if (d or {}).get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
+            shard, count = (d or {}).get("shard") or [0, 1]
+            if count != self.shard_count or not 0 <= shard < count:
+                await conn.ws.close(code=4010, message=b"Invalid shard.")  # Discord's answer
+                return
             self.identifies += 1
-            session = _Session(secrets.token_hex(16), intents=int((d or {}).get("intents") or 0))
+            session = _Session(secrets.token_hex(16), intents=int((d or {}).get("intents") or 0), shard=shard)
             self._sessions[session.id] = session
-            old = self.session
+            old = self.shard_sessions.get(shard)
             if old is not None and old.conn is not None and old.conn is not conn:
+                if self.shard_count > 1:
+                    # Discord would send this shard's events to both: two processes answering.
+                    self.overlaps.append(f"shard {shard}: a second session identified while one was live")
                 with contextlib.suppress(Exception):
                     await old.conn.ws.close(code=4000)
-            self.session = session
-            session.conn = conn
-            conn.session = session
+            self._adopt(session, conn)
+            guilds = [g for g in self.guilds if self.shard_of(g) == shard]
             self._dispatch("READY", {
-                "v": 10, "user": self.bot.user(), "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "v": 10, "user": self.bot.user(), "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                 "session_id": session.id, "resume_gateway_url": self.resume_url, "session_type": "normal",
                 "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
                 "relationships": [], "presences": [], "geo_ordered_rtc_regions": [], "user_settings": {},
-                "guild_join_requests": [], "auth": {},
-            })
-            self._dispatch("GUILD_CREATE", self._guild_payload())
+                "guild_join_requests": [], "auth": {}, "shard": [shard, count],
+            }, session=session)
+            for g in guilds:
+                self._dispatch("GUILD_CREATE", self._guild_payload(g), session=session)
         elif op == 6:  # resume
             session = self._sessions.get((d or {}).get("session_id", ""))
             if session is None or (d or {}).get("token") != self.token:
@@ -773,14 +807,22 @@ class FakeDiscord:
                 if seq > after:
                     self.replayed.append(event)
                     conn.queue.put_nowait((text, on_sent))
-            session.conn = conn
-            conn.session = session
-            self.session = session
-            self._dispatch("RESUMED", {})
+            self._adopt(session, conn)
+            self._dispatch("RESUMED", {}, session=session)
         # presence updates (3), member requests (8) and the rest need no answer here
 
-    def _dispatch(self, event: str, data: dict[str, Any], on_sent: Callable[[], None] | None = None) -> None:
-        session = self.session
+    def _adopt(self, session: _Session, conn: _Conn) -> None:
+        session.conn = conn
+        conn.session = session
+        self.shard_sessions[session.shard] = session
+        if session.shard == 0:
+            self.session = session  # drop_gateway and request_reconnect act on shard 0's
+
+    def _dispatch(self, event: str, data: dict[str, Any], on_sent: Callable[[], None] | None = None, *,
+                  session: _Session | None = None) -> None:
+        if session is None:  # the session of the guild's shard (events without a guild: shard 0)
+            guild = data.get("guild_id")
+            session = self.shard_sessions.get(self.shard_of(int(guild)) if guild else 0)
         if session is None:
             return
         needs = INTENT_OF.get(event)
@@ -794,7 +836,7 @@ class FakeDiscord:
 
     # ---- payloads ----------------------------------------------------------------------------------
     def _channel_payload(self, ch: Channel) -> dict[str, Any]:
-        base: dict[str, Any] = {"id": str(ch.id), "type": ch.type, "guild_id": str(self.guild_id), "name": ch.name,
+        base: dict[str, Any] = {"id": str(ch.id), "type": ch.type, "guild_id": str(self.guild_of(ch)), "name": ch.name,
                                 "position": 0, "permission_overwrites": [], "nsfw": False, "topic": None,
                                 "rate_limit_per_user": 0, "flags": 0,
                                 "last_message_id": str(ch.messages[-1]) if ch.messages else None}
@@ -810,12 +852,14 @@ class FakeDiscord:
             base["parent_id"] = None
         return base
 
-    def _guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": str(P.MEMBER_PERMISSIONS),
+    def _guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        gid = guild_id or self.guild_id
+        everyone = {"id": str(gid), "name": "@everyone", "permissions": str(P.MEMBER_PERMISSIONS),
                     "position": 0, "color": 0, "colors": {"primary_color": 0}, "hoist": False, "managed": False,
                     "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}
         return {
-            "id": str(self.guild_id), "name": self.guild_name, "icon": None, "splash": None, "discovery_splash": None,
+            "id": str(gid), "name": self.guilds.get(gid, self.guild_name), "icon": None, "splash": None,
+            "discovery_splash": None,
             "owner_id": str(self.owner.id), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
             "default_message_notifications": 1, "explicit_content_filter": 0, "roles": [everyone], "emojis": [],
             "stickers": [], "features": [], "mfa_level": 0, "system_channel_id": None, "system_channel_flags": 0,
@@ -825,8 +869,10 @@ class FakeDiscord:
             "unavailable": False, "member_count": len(self.members) + 1, "voice_states": [],
             "members": [P.member_payload(self.bot.user())], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [],
-            "channels": [self._channel_payload(c) for c in self.channels.values() if not c.is_thread],
-            "threads": [self._channel_payload(c) for c in self.channels.values() if c.is_thread],
+            "channels": [self._channel_payload(c) for c in self.channels.values()
+                         if not c.is_thread and c.type != 1 and self.guild_of(c) == gid],
+            "threads": [self._channel_payload(c) for c in self.channels.values()
+                        if c.is_thread and self.guild_of(c) == gid],
         }
 
     def message_payload(self, m: Message, *, gateway: bool = False) -> dict[str, Any]:
@@ -850,7 +896,8 @@ class FakeDiscord:
         if m.thread_id is not None and m.thread_id in self.channels:
             out["thread"] = self._channel_payload(self.channels[m.thread_id])
         if gateway:
-            out["guild_id"] = str(self.guild_id)
+            ch = self.channels.get(m.channel_id)
+            out["guild_id"] = str(self.guild_of(ch) if ch is not None else self.guild_id)
             out["member"] = {k: v for k, v in P.member_payload(m.author).items() if k != "user"}
         return out
 
@@ -907,8 +954,9 @@ class FakeDiscord:
         m.deleted_at = time.time()
         self._wake(("message", m.id))
         if not m.ephemeral:
+            ch = self.channels.get(m.channel_id)
             self._dispatch("MESSAGE_DELETE", {"id": str(m.id), "channel_id": str(m.channel_id),
-                                              "guild_id": str(self.guild_id)})
+                                              "guild_id": str(self.guild_of(ch) if ch else self.guild_id)})
         self._bump()
 
     def _check_body(self, body: dict[str, Any], *, creating: bool) -> None:
@@ -942,11 +990,12 @@ class FakeDiscord:
                 "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 1,
                 "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
             }
+        gid = self.guild_of(ch)
         out: dict[str, Any] = {
             "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
-            "version": 1, "guild_id": str(self.guild_id), "channel_id": str(ch.id),
+            "version": 1, "guild_id": str(gid), "channel_id": str(ch.id),
             "channel": self._channel_payload(ch) | {"permissions": str(member.permissions)},
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild": {"id": str(gid), "locale": "en-US", "features": []},
             "member": P.member_payload(member.user(), member.permissions),
             "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-GB", "guild_locale": "en-US",
             "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
@@ -1111,12 +1160,12 @@ class FakeDiscord:
         }
 
     async def _h_gateway_url(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
-        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": {
+        return 200, {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": {
             "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
 
     async def _h_sync_commands(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         guild = int(params["guild_id"]) if "guild_id" in params else None
-        if guild is not None and guild != self.guild_id:
+        if guild is not None and guild not in self.guilds:
             raise HTTPError(403, 50001, "Missing Access")
         out = {}
         for cmd in body or []:
@@ -1331,7 +1380,7 @@ class FakeDiscord:
             raise HTTPError(400, 50035, "Invalid Form Body", {"name": "1 to 100 characters"})
         # A thread started from a message has that message's id.
         thread = Channel(m.id, name, type=11, parent_id=ch.id, owner_id=self.bot.id,
-                         auto_archive_duration=int(body.get("auto_archive_duration") or 1440))
+                         auto_archive_duration=int(body.get("auto_archive_duration") or 1440), guild_id=ch.guild_id)
         self.channels[thread.id] = thread
         m.thread_id = thread.id
         self._dispatch("THREAD_CREATE", self._channel_payload(thread) | {"newly_created": True})

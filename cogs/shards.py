@@ -1,0 +1,114 @@
+"""The bot's side of shard ownership: which gateway shards this process connects, and when.
+
+The runtime side is :mod:`tables.shards` (which tables a process runs) and :mod:`tables.lease`
+(who holds a shard).  :class:`ShardGate` joins them to discord.py:
+
+* with PostgreSQL, every process takes a lease per shard it is configured for; one that holds none
+  waits in :meth:`ShardGate.hold` — a hot standby, storage open and migrated, cogs ready, nothing
+  connected to Discord — because two gateway sessions on one shard would both receive its
+  interactions;
+* a shard gained later is recovered (its tables) and then connected (``AutoShardedBot``: one more
+  shard launched);
+* a shard lost is fenced at once (the runtime lets its tables go) and its gateway session closed;
+  a bot that is not sharded has only that one shard, so it stops (a supervisor starts it again,
+  as a standby).
+
+With SQLite there are no leases: the database file is the process's alone (an exclusive lock), so
+it holds every shard it is configured for, which must be all of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord.gateway import DiscordWebSocket
+
+from tables.lease import DEFAULT_POLL, Leases
+from tables.shards import Shards
+from tables.storage import PostgresStorage
+
+log = logging.getLogger("deckhand.shards")
+
+
+class ShardGate:
+    def __init__(self, bot: Any, count: int | None, ids: tuple[int, ...] | None, storage: Any,
+                 poll: float = DEFAULT_POLL) -> None:
+        """``bot``: the Deckhand (an ``AutoShardedBot`` when ``count`` is given); ``storage``: the
+        opened storage (PostgreSQL: leases are taken), or None."""
+        self.bot = bot
+        self.sharded = count is not None and isinstance(bot, discord.AutoShardedClient)
+        leased = isinstance(storage, PostgresStorage)
+        self.shards = Shards.of(count or 1, ids, leased=leased)
+        self.leases: Leases | None = None
+        if leased:
+            self.leases = Leases(storage.url.dsn, self.shards, gained=self._gained, lost=self._lost, poll=poll)
+        self.started = False
+        self.lost_all = False  # a bot without shards lost its lease and stopped
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._launching: dict[int, asyncio.Task[Any]] = {}  # shard -> its connection being made
+
+    async def hold(self) -> set[int]:
+        """Until this process holds a shard (at once without leases); the bot then connects those."""
+        if self.leases is not None:
+            self.leases.start()
+            await self.leases.wait_for_any()
+        held = sorted(self.shards.held)
+        if self.sharded:
+            self.bot.shard_ids = held  # what AutoShardedClient.launch_shards connects
+        self.started = True  # shards gained from now on are recovered and connected as they come
+        log.info("Running shard(s) %s of %d", ",".join(map(str, held)), self.shards.count)
+        return set(held)
+
+    async def _gained(self, shard: int) -> None:
+        if not self.started:
+            return  # hold() takes it in: recovered, then connected with the others
+        runtime = self.bot.runtime
+        if runtime is not None:
+            await runtime.recover()
+        if self.sharded and shard in self.shards.held:
+            ids = list(self.bot.shard_ids or [])
+            if shard not in ids:
+                self.bot.shard_ids = sorted([*ids, shard])
+                self.bot._connection.shard_ids = self.bot.shard_ids
+            # In the background: discord.py spaces IDENTIFYs 5 s apart and retries a failed connect
+            # for ever, and the lease loop must go on checking meanwhile.
+            self._launching[shard] = self._spawn(self.bot.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard))
+
+    def _lost(self, shard: int) -> None:
+        runtime = self.bot.runtime
+        gone = runtime.fence(shard) if runtime is not None else []
+        log.error("Shard %d: lease lost, %d table(s) let go to the process that takes it over", shard, len(gone))
+        if not self.started:
+            return
+        if self.sharded:
+            self._spawn(self._disconnect(shard))
+        else:
+            self.lost_all = True
+            self._spawn(self.bot.close())
+
+    async def _disconnect(self, shard: int) -> None:
+        launching = self._launching.pop(shard, None)
+        if launching is not None:
+            launching.cancel()  # not connected yet: it never will be
+        info = self.bot.get_shard(shard)
+        self.bot.shard_ids = [s for s in self.bot.shard_ids or [] if s != shard]
+        self.bot._connection.shard_ids = self.bot.shard_ids
+        if info is not None:
+            await info.disconnect()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        """Give the leases back (after the runtime closed: its last writes are in)."""
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():  # an unsharded bot's own close runs in one
+                task.cancel()
+        if self.leases is not None:
+            await self.leases.close()

@@ -1,0 +1,196 @@
+"""Leases: exactly one process drives a shard's tables, and a standby takes over when it dies.
+
+A lease on a shard is a PostgreSQL *session* advisory lock, taken with ``pg_try_advisory_lock`` on
+a connection of its own (not the storage's pool): PostgreSQL releases it the moment that session
+ends — the process was killed, its machine went away, or its backend was terminated — and only
+then can another process take it.  Keys: ``(namespace, shard)``, where the namespace is a hash of
+the database schema Deckhand's tables live in, so two deployments in two schemas of one database
+(or the tests, a schema each) never share a lease.
+
+:class:`Leases` polls every ``poll`` seconds: it tries to take the shards it is configured for and
+does not hold (a process that holds none yet is a *hot standby*: storage open, migrations checked,
+everything ready, waiting), and checks that its lease connection still answers.  A shard gained
+calls ``gained(shard)`` (recover its tables, then connect it to Discord); a lease lost — the
+connection closed, or a check that failed or took longer than ``poll`` — calls ``lost(shard)`` at
+once, synchronously, so the process stops driving the shard's tables before anything else runs.
+Then it connects again and waits for the lease like any standby — after a few rounds' pause, so a
+healthy standby, already waiting, takes the shard first.
+
+Fencing is belt and braces: a write is version-guarded (:mod:`tables.storage`), so even a former
+holder that has not noticed its loss yet cannot apply an action twice — its write fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+
+from tables.shards import DEFAULT_POLL, Shards
+
+log = logging.getLogger("deckhand.lease")
+
+REJOIN_PAUSE = 3  # poll rounds a process that lost its leases waits before it competes again
+NAMESPACE_SQL = "SELECT hashtext('deckhand.shards:' || current_schema())"
+
+
+class Leases:
+    """The shard leases of one process, on one dedicated asyncpg connection to ``dsn``."""
+
+    def __init__(
+        self,
+        dsn: str,
+        shards: Shards,
+        *,
+        gained: Callable[[int], Awaitable[None]] | None = None,
+        lost: Callable[[int], None] | None = None,
+        poll: float = DEFAULT_POLL,
+    ) -> None:
+        self.dsn = dsn
+        self.shards = shards
+        self.gained = gained
+        self.lost = lost
+        self.poll = poll
+        self.namespace: int | None = None
+        self._conn: asyncpg.Connection | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+        self._changed = asyncio.Event()
+        self._pause = 0  # rounds to sit out after losing the leases
+
+    @property
+    def held(self) -> set[int]:
+        return self.shards.held
+
+    # ==== the loop ===============================================================================
+    def start(self) -> None:
+        """Take what can be taken now and keep polling in the background."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="deckhand-leases")
+
+    async def wait_for_any(self) -> set[int]:
+        """Until this process holds at least one of its shards (a standby waits here)."""
+        while not self.held:
+            if self._task is not None and self._task.done():
+                self._task.result()  # the loop died: say why
+                raise RuntimeError("the lease loop stopped")
+            self._changed.clear()
+            await self._changed.wait()
+        return set(self.held)
+
+    async def _run(self) -> None:
+        announced = failing = False
+        while not self._closed:
+            try:
+                if self._pause > 0:
+                    self._pause -= 1
+                else:
+                    await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                # Unreachable database: what this process held it holds no more (the session
+                # that held it is gone or unusable), and it tries again next round.
+                self._drop(f"{type(e).__name__}: {e}")
+                if not failing:
+                    log.warning("Cannot reach the database for the shard leases (%s: %s); trying again every "
+                                "%.1f s", type(e).__name__, e, self.poll)
+                failing = True
+            else:
+                failing = False
+            if not announced and self.shards.ids and not self.held:
+                announced = True
+                log.warning("Standing by: shard(s) %s are held by another process; checking every %.1f s",
+                            ",".join(map(str, self.missing())), self.poll)
+            await asyncio.sleep(self.poll)
+
+    def missing(self) -> list[int]:
+        return [s for s in self.shards.ids if s not in self.held]
+
+    async def step(self) -> list[int]:
+        """One round: check the held leases, try the missing ones; returns the shards gained."""
+        conn = await self._connection()
+        if self.held:
+            # A check that does not answer within the poll interval counts as a lost lease: the
+            # server may already have given it to someone else.
+            try:
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), timeout=max(self.poll, 0.5))
+            except Exception as e:
+                self._drop(f"the lease connection stopped answering ({type(e).__name__})")
+                raise
+        won = []
+        for shard in self.missing():
+            if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", self.namespace, shard):
+                won.append(shard)
+        for shard in won:
+            self.held.add(shard)
+            log.warning("Holding the lease of shard %d of %d", shard, self.shards.count)
+            self._changed.set()
+            if self.gained is not None:
+                try:
+                    await self.gained(shard)
+                except Exception:
+                    # Holding a shard this process does not serve would keep everyone out of it:
+                    # let go of what was taken, give the lease back, try again next round.
+                    log.exception("Taking over shard %d failed; its lease is given back", shard)
+                    self.held.discard(shard)
+                    if self.lost is not None:
+                        self.lost(shard)
+                    await conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", self.namespace, shard)
+        return won
+
+    async def _connection(self) -> asyncpg.Connection:
+        if self._conn is not None and not self._conn.is_closed():
+            return self._conn
+        self._conn = None
+        conn = await asyncpg.connect(self.dsn, timeout=max(self.poll, 5.0))
+        try:
+            self.namespace = int(await conn.fetchval(NAMESPACE_SQL))
+        except BaseException:
+            conn.terminate()
+            raise
+        conn.add_termination_listener(self._terminated)
+        self._conn = conn
+        return conn
+
+    def _terminated(self, conn: asyncpg.Connection) -> None:
+        # Called by asyncpg as soon as the connection is closed (by us, the server or the network).
+        if conn is self._conn and not self._closed:
+            self._drop("the lease connection closed")
+
+    def _drop(self, why: str) -> None:
+        """Every lease of this process is gone: fence each shard at once, close the connection."""
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            conn.terminate()  # its session (and any lease it still has) ends now
+        lost = sorted(self.held)
+        self.held.clear()
+        if lost:
+            self._pause = REJOIN_PAUSE
+        for shard in lost:
+            log.error("Lost the lease of shard %d (%s): its tables stop here now", shard, why)
+            if self.lost is not None:
+                try:
+                    self.lost(shard)
+                except Exception:
+                    log.exception("Fencing shard %d failed", shard)
+        if lost:
+            self._changed.set()
+
+    async def close(self) -> None:
+        """Give the leases back (ending the session does it) and stop polling."""
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        conn, self._conn = self._conn, None
+        self.held.clear()
+        if conn is not None and not conn.is_closed():
+            try:
+                await asyncio.wait_for(conn.close(), timeout=5)
+            except Exception:
+                conn.terminate()

@@ -1,0 +1,155 @@
+"""Sharded gateways through the fake Discord: the bot as an AutoShardedBot identifies once per
+shard (``shard: [id, count]``), and each guild's events and interactions reach the session of the
+guild's shard.  One process with SQLite runs every shard."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+
+from tables import Runtime
+from tables.lease import Leases
+from tables.shards import ELSEWHERE, Shards
+from tests.e2e.conftest import FAST_LIMITS
+from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord.play import open_table, table_id_of
+from tests.tables.stores import PostgresStore
+
+
+async def test_one_process_runs_both_shards_and_answers_in_guilds_of_each() -> None:
+    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        g0, g1 = fd.add_guild("Zero", shard=0), fd.add_guild("One", shard=1)
+        assert (fd.shard_of(g0), fd.shard_of(g1)) == (0, 1)
+        rooms = {0: fd.add_channel("cards", guild=g0), 1: fd.add_channel("cards", guild=g1)}
+        ali, cid = fd.add_member("Ali"), fd.add_member("Cid")
+        ali.where, cid.where = rooms[0], rooms[1]
+        async with running_bot(fd, runtime_options={"ai_delay": 0, "rng": random.Random(3)},
+                               config={"shard_count": 2}) as bot:
+            assert sorted(fd.shard_sessions) == [0, 1] and bot.shard_ids == [0, 1]
+            assert fd.identifies == 2 and not fd.overlaps
+            tables = {}
+            for shard, person in ((0, ali), (1, cid)):
+                message = await open_table(person, [], options="target=30")
+                tables[shard] = bot.runtime.tables[table_id_of(message)]
+                assert message.channel_id == rooms[shard].id
+            assert {s: bot.runtime.shards.shard(t.guild_id) for s, t in tables.items()} == {0: 0, 1: 1}
+            # Each shard's session carried its own guild's interactions, and only those.
+            for shard, session in fd.shard_sessions.items():
+                guilds = {json.loads(text)["d"]["guild_id"] for _, event, text, _ in session.buffer
+                          if event == "INTERACTION_CREATE"}
+                assert guilds == {str(g0 if shard == 0 else g1)}
+        fd.assert_clean()
+    finally:
+        await fd.close()
+
+
+async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> None:
+    """Between losing a shard's lease and its gateway session closing, a command or a click from
+    that shard's guild is refused with a sentence; the table is not driven here any more."""
+    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        g1 = fd.add_guild("One", shard=1)
+        cid = fd.add_member("Cid")
+        cid.where = fd.add_channel("cards", guild=g1)
+        async with running_bot(fd, runtime_options={"ai_delay": 0, "rng": random.Random(3)},
+                               config={"shard_count": 2}) as bot:
+            message = await open_table(cid, [], options="target=30")
+            tid = table_id_of(message)
+            t = bot.runtime.tables[tid]
+            before = (t.version, len(t.log))
+            assert bot.runtime.fence(1) == [tid] and tid not in bot.runtime.tables
+            for reply in (await cid.slash("game list"), await cid.slash("game new", game="hearts"),
+                          await cid.click(message, "My hand")):
+                assert reply.ephemeral and reply.text == ELSEWHERE
+            assert (t.version, len(t.log)) == before
+        fd.assert_clean()
+    finally:
+        await fd.close()
+
+
+async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(pg_server) -> None:
+    """A sharded bot for shards 0 and 1 while another process holds shard 1: it connects shard 0
+    only; when shard 1 is freed it restores shard 1's tables and connects it; when its own lease
+    session is ended it lets go of both shards (tables and gateway), then takes them back."""
+    store = await PostgresStore(pg_server).create()
+    other = Leases(store.url, Shards.of(2, [1], leased=True), poll=0.05)
+    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        other.start()
+        await asyncio.wait_for(other.wait_for_any(), 10)
+        g1 = fd.add_guild("One", shard=1)
+        cid = fd.add_member("Cid")
+        cid.where = fd.add_channel("cards", guild=g1)
+        before = Runtime(storage=await store.open())
+        lobby = await before.create(game="hearts", guild_id=g1, channel_id=cid.where.id, host_id=cid.id,
+                                    host_name="Cid")
+        await before.close()
+        config = {"shard_count": 2, "database_url": store.url, "lease_poll": 0.05}
+        async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config) as bot:
+            assert bot.shard_ids == [0] and sorted(fd.shard_sessions) == [0]
+            assert lobby.id not in bot.runtime.tables
+
+            await other.close()  # its process stops: shard 1 is free
+            # discord.py waits 5 s before any IDENTIFY but a launch's first (Discord's rate limit).
+            await fd.wait_for(lambda: 1 in fd.shard_sessions and fd.shard_sessions[1].conn is not None, 20,
+                              "shard 1 connected")
+            assert lobby.id in bot.runtime.tables and bot.shard_ids == [0, 1]
+            listed = await cid.slash("game list")
+            assert lobby.id in listed.text
+
+            identified = fd.identifies
+            fenced: list[tuple[int, list[str]]] = []
+            fence = bot.runtime.fence
+            bot.runtime.fence = lambda shard: fenced.append((shard, fence(shard))) or fenced[-1][1]
+            pid = bot.gate.leases._conn.get_server_pid()
+            assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+            await fd.wait_for(lambda: len(fenced) == 2, 5, "both shards let go")
+            assert sorted(fenced) == [(0, []), (1, [lobby.id])]
+            try:
+                await fd.wait_for(lambda: fd.identifies >= identified + 2 and lobby.id in bot.runtime.tables
+                                  and all(s.conn is not None for s in fd.shard_sessions.values()), 25,
+                                  "both shards taken back")
+            except TimeoutError as e:
+                raise AssertionError(f"{e}: identifies {fd.identifies - identified} more, held "
+                                     f"{bot.gate.shards.held}, tables {list(bot.runtime.tables)}, sessions "
+                                     f"{[(k, s.conn is not None) for k, s in fd.shard_sessions.items()]}, "
+                                     f"errors {bot.error_log.lines()}") from None
+            listed = await cid.slash("game list")
+            assert lobby.id in listed.text
+            assert not fd.overlaps
+            # What the operator reads: each shard's loss, once; nothing else went wrong.
+            lines = bot.error_log.lines()
+            assert len(lines) == 4 and all(re.search(r"Lost the lease of shard|lease lost", e) for e in lines), lines
+        fd.assert_clean()
+    finally:
+        await other.close()
+        await fd.close()
+        await store.cleanup()
+
+
+async def test_an_unsharded_bot_on_postgresql_stops_when_it_loses_its_lease(pg_server) -> None:
+    """Without SHARD_COUNT the bot has one shard: losing its lease means stopping (a supervisor starts
+    it again, as a standby), never driving its tables without the lease."""
+    store = await PostgresStore(pg_server).create()
+    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        ali = fd.add_member("Ali")
+        config = {"database_url": store.url, "lease_poll": 0.05}
+        async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config) as bot:
+            assert not bot.gate.sharded and bot.gate.shards.held == {0}
+            await open_table(ali, [], options="target=30")
+            assert bot.runtime.tables
+            pid = bot.gate.leases._conn.get_server_pid()
+            assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+            await fd.wait_for(lambda: bot.is_closed(), 5, "the bot stopped")
+            assert not bot.runtime.tables and bot.gate.lost_all
+    finally:
+        await fd.close()
+        await store.cleanup()

@@ -1,0 +1,133 @@
+"""Shard leases on the real PostgreSQL (tables/lease.py): one process holds a shard, a second one
+configured for it stands by, and when the holder's lease session dies the holder stops driving the
+shard's tables at once and the standby takes them over — every game then finishes exactly as it
+would have without the takeover (no action lost, none applied twice)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from tables import Phase, Runtime, SystemClock
+from tables.lease import Leases
+from tables.shards import Shards
+
+from .stores import PostgresStore
+from .test_recovery_kill import AI_DELAY, HOSTS, RNG, reference_logs, setup_tables, wait_real
+
+POLL = 0.05
+
+
+@pytest.fixture
+async def pg(pg_server):
+    store = await PostgresStore(pg_server).create()
+    yield store
+    await store.cleanup()
+
+
+async def until(done, timeout: float = 20.0) -> float:
+    began = time.monotonic()
+    while not done():
+        if time.monotonic() - began > timeout:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.005)
+    return time.monotonic() - began
+
+
+def kill_session(store: PostgresStore, leases: Leases) -> None:
+    """What a dead process, a lost network or an operator does to the holder's lease session."""
+    assert leases._conn is not None
+    pid = leases._conn.get_server_pid()
+    assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+
+
+async def test_one_holds_the_other_waits_and_takes_over(pg) -> None:
+    lost: list[int] = []
+    a = Leases(pg.url, Shards.of(2, leased=True), lost=lost.append, poll=POLL)
+    b = Leases(pg.url, Shards.of(2, [1], leased=True), poll=POLL)
+    other_schema = await PostgresStore(pg.server_url).create()
+    c = Leases(other_schema.url, Shards.of(2, leased=True), poll=POLL)  # another deployment
+    try:
+        a.start()
+        assert await asyncio.wait_for(a.wait_for_any(), 10) and await until(lambda: a.held == {0, 1}) < 10
+        b.start()
+        c.start()
+        await asyncio.wait_for(c.wait_for_any(), 10)
+        assert await until(lambda: c.held == {0, 1}) < 10  # a lease is per schema: no clash
+        await asyncio.sleep(POLL * 6)
+        assert b.held == set()  # standing by
+        kill_session(pg, a)
+        await until(lambda: not a.held, 5)
+        assert sorted(lost) == [0, 1]
+        await asyncio.wait_for(b.wait_for_any(), 10)
+        assert b.held == {1}
+        # a connects again and takes back what nobody holds (shard 0), never shard 1.
+        await until(lambda: a.held == {0}, 10)
+        await asyncio.sleep(POLL * 4)
+        assert a.held == {0} and b.held == {1}
+        await b.close()  # a clean stop gives the lease back
+        await until(lambda: a.held == {0, 1}, 10)
+    finally:
+        for leases in (a, b, c):
+            await leases.close()
+        await other_schema.cleanup()
+
+
+async def test_the_standby_finishes_every_game_when_the_holder_dies(pg) -> None:
+    want, outcomes = await reference_logs()
+
+    async def process() -> tuple[Runtime, Leases]:
+        storage = await pg.open()
+        rt = Runtime(storage=storage, clock=SystemClock(), rng=random.Random(RNG), ai_delay=AI_DELAY,
+                     shards=Shards.of(1, leased=True))
+
+        async def gained(shard: int) -> None:
+            await rt.recover()
+
+        return rt, Leases(pg.url, rt.shards, gained=gained, lost=rt.fence, poll=POLL)
+
+    ra, la = await process()
+    rb, lb = await process()
+    writes: list[tuple[str, float]] = []  # the holder's writes, started when
+    real_write = ra.storage.write
+
+    async def write(table_id, *args, **kw):
+        writes.append((table_id, time.monotonic()))
+        return await real_write(table_id, *args, **kw)
+
+    ra.storage.write = write
+    try:
+        la.start()
+        await asyncio.wait_for(la.wait_for_any(), 10)
+        lb.start()
+        ids = await setup_tables(ra, wait_real)
+        assert ids == list(want)
+        await asyncio.sleep(0.15)
+        assert lb.held == set() and rb.tables == {}  # the standby drives nothing
+        at_kill = {tid: ra.get(tid).version for tid in ids}
+        assert any(ra.get(tid).phase == Phase.RUNNING for tid in ids), "the games ended before the kill"
+        kill_session(pg, la)
+        await until(lambda: not ra.tables, 5)  # fenced: it lets go of every table at once
+        fenced_at = time.monotonic()
+        await asyncio.wait_for(lb.wait_for_any(), 10)
+        await until(lambda: set(rb.tables) == set(ids), 10)
+        await until(lambda: all(rb.get(tid).phase == Phase.FINISHED for tid in ids), 60)
+        await until(lambda: not rb.storage.busy, 10)  # the last write committed
+        # Nothing of the former holder's started after it fenced itself.
+        assert not [w for w in writes if w[1] > fenced_at]
+        assert any(rb.get(tid).version > at_kill[tid] for tid in ids)  # the standby did play on
+        for tid, log in want.items():
+            stored = pg.rows("SELECT seq, seat, code FROM actions WHERE table_id = ? ORDER BY seq", (tid,))
+            assert stored == log, f"table {tid} differs from the game played in one go"
+            assert pg.rows("SELECT phase, version FROM tables WHERE id = ?", (tid,)) == [("finished", len(log))]
+            o = outcomes[tid]
+            results = pg.rows("SELECT user_id, score, place FROM results WHERE table_id = ?", (tid,))
+            assert results == [(HOSTS[ids.index(tid)], o.scores[0], o.places[0])]
+        assert la.held == set()  # the former holder stands by now
+    finally:
+        for leases, rt in ((la, ra), (lb, rb)):
+            await leases.close()
+            await rt.close()

@@ -1,0 +1,125 @@
+"""Shards (tables/shards.py): a table belongs to the shard of its guild, and a runtime recovers,
+creates and answers only tables of the shards it holds; losing a shard lets its tables go at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import Phase, Runtime, TableError
+from tables.shards import ELSEWHERE, Shards, parse_shards, shard_of
+
+from .conftest import HOST, HOST_NAME, choose, run_until, started
+from .stores import StoredClock
+
+A_GUILD = (4 << 22) | 123  # shard 0 of 2
+B_GUILD = (9 << 22) | 77   # shard 1 of 2
+
+
+@pytest.fixture
+def clock() -> StoredClock:
+    return StoredClock()
+
+
+def test_shard_of_is_discords_formula() -> None:
+    assert shard_of(A_GUILD, 2) == 0 and shard_of(B_GUILD, 2) == 1
+    assert shard_of(B_GUILD, 1) == 0 and shard_of(None, 4) == 0
+    assert [shard_of(n << 22, 3) for n in range(6)] == [0, 1, 2, 0, 1, 2]
+    # The low 22 bits (Discord's worker, process and increment) do not count.
+    assert shard_of((5 << 22) | ((1 << 22) - 1), 4) == 1
+
+
+def test_parse_shards() -> None:
+    assert parse_shards("", "") == (1, (0,))
+    assert parse_shards("4", "") == (4, (0, 1, 2, 3))
+    assert parse_shards("4", "3, 1 1") == (4, (1, 3))
+    for count, ids, words in [("0", "", "SHARD_COUNT"), ("x", "", "SHARD_COUNT"), ("2", "2", "does not exist"),
+                              ("2", "a", "is not one"), ("", "1", "needs SHARD_COUNT")]:
+        with pytest.raises(ValueError, match=words):
+            parse_shards(count, ids)
+
+
+async def _tables_in_both_shards(store, clock) -> dict[int, list[str]]:
+    rt = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, lobby_ttl=None)
+    ids: dict[int, list[str]] = {0: [], 1: []}
+    for n, guild in enumerate((A_GUILD, B_GUILD, A_GUILD, B_GUILD)):
+        t = await rt.create(game="hearts", guild_id=guild, channel_id=10 + n, host_id=HOST + n, host_name=HOST_NAME)
+        await rt.add_ai(t.id, HOST + n)
+        await rt.start(t.id, HOST + n)
+        ids[shard_of(guild, 2)].append(t.id)
+    await clock.settle()
+    await rt.close()
+    return ids
+
+
+async def test_a_runtime_recovers_only_its_shards_tables(store, clock) -> None:
+    ids = await _tables_in_both_shards(store, clock)
+    for shard in (0, 1):
+        rt = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, shards=Shards.of(2, [shard]))
+        report = await rt.recover()
+        assert sorted(t.id for t in report.restored) == sorted(ids[shard])
+        assert sorted(rt.tables) == sorted(ids[shard])
+        await rt.close()
+    both = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, shards=Shards.of(2))
+    assert sorted(t.id for t in (await both.recover()).restored) == sorted(ids[0] + ids[1])
+    await both.close()
+
+
+async def test_another_shards_guild_gets_a_sentence_and_nothing_changes(store, clock) -> None:
+    ids = await _tables_in_both_shards(store, clock)
+    rt = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, shards=Shards.of(2, [0]))
+    await rt.recover()
+    before = store.rows("SELECT id FROM tables ORDER BY id")
+    with pytest.raises(TableError) as refused:
+        await rt.create(game="hearts", guild_id=B_GUILD, channel_id=99, host_id=999, host_name="Zed")
+    assert refused.value.message == ELSEWHERE and refused.value.code == "elsewhere"
+    assert store.rows("SELECT id FROM tables ORDER BY id") == before
+    with pytest.raises(TableError, match="no table"):
+        rt.get(ids[1][0])  # never loaded here, so never driven here
+    await rt.close()
+
+
+async def test_fencing_a_shard_stops_its_tables_at_once(store, clock) -> None:
+    ids = await _tables_in_both_shards(store, clock)
+    rt = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, shards=Shards.of(2))
+    await rt.recover()
+    for tid in ids[1]:  # the hosts leave: the AI would play those tables to the end on its own
+        await rt.leave(tid, rt.get(tid).host_id)
+    await clock.settle()
+    assert sorted(rt.fence(1)) == sorted(ids[1])
+    assert sorted(rt.tables) == sorted(ids[0]) and rt.shards.held == {0}
+    stored = {tid: store.table(tid)["version"] for tid in ids[1]}
+    for _ in range(30):
+        await clock.advance(1.0)
+    assert {tid: store.table(tid)["version"] for tid in ids[1]} == stored  # nobody moved them
+    assert all(store.table(tid)["phase"] == Phase.RUNNING.value for tid in ids[1])
+    with pytest.raises(TableError, match="another Deckhand process"):
+        await rt.create(game="hearts", guild_id=B_GUILD, channel_id=99, host_id=999, host_name="Zed")
+    await rt.close()
+
+
+async def test_a_late_write_of_a_former_holder_is_reloaded_never_doubled(store, clock) -> None:
+    """The new holder of a shard recovered a table; the former holder, which has not noticed its
+    loss yet, stores one more move.  The new holder's next write finds the row moved on: it reloads
+    the table (the stored row is the truth) instead of letting it go, and plays on from there."""
+    former = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0)
+    t = await started(former)
+    await clock.settle()
+    holder = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, shards=Shards(1, (0,), {0}, leased=True))
+    assert [x.id for x in (await holder.recover()).restored] == [t.id]
+    await former.act(t.id, HOST, choose(former.seat_view(t.id, HOST).decision))  # the late write
+    former.fence(0)
+    await clock.settle()
+    stored = store.table(t.id)["version"]
+    assert holder.get(t.id).version == stored - 1
+    with pytest.raises(TableError) as refused:
+        await holder.act(t.id, HOST, choose(holder.seat_view(t.id, HOST).decision))
+    assert refused.value.code == "not_saved"
+    mine = holder.get(t.id)  # still here, now as stored
+    assert mine.version == stored and [e.code for e in mine.log] == [c for _, _, c, _ in store.log(t.id)]
+    await run_until(clock, lambda: mine.version > stored)  # the AIs pass
+    await clock.settle()
+    assert store.table(t.id)["version"] == mine.version  # its own writes go through again
+    seqs = [seq for seq, *_ in store.log(t.id)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    await holder.close()
+    await former.close()
