@@ -559,16 +559,7 @@ class GameCog(commands.Cog):
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You are not seated at this table.")
-        if table.phase != Phase.RUNNING:
-            raise TableError("There is no game running at this table.")
-        s = table.seats[seat]
-        if not (s.away or s.left):
-            # Not away: say so (and keep the clock as it is: coming back restarts it).
-            await self._say(interaction, "You are not away — you are playing your seat already.")
-            return
+        # Not seated, no game, or not away: the runtime says so (and keeps the clock as it is).
         await self.runtime.back(table.id, interaction.user.id)
         # Welcome back with the hand itself, kept current from now on.
         sv = self.runtime.seat_view(table.id, interaction.user.id)

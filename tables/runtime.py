@@ -412,6 +412,8 @@ class Runtime:
                 raise TableError("You are not seated at this table.", "not_seated")
             if t.phase != Phase.RUNNING:
                 raise TableError("There is no game running at this table.", "not_running")
+            if not t.seats[seat].away:
+                raise TableError("You are not away — you are playing your seat already.", "not_away")
             self._come_back(t, seat)
             await self.persistence.commit(t)
             return t
