@@ -202,6 +202,10 @@ class DiscordListener:
             except Exception:
                 log.exception("Could not tell seat %d of table %s about its missed turns", seat, table.id)
 
+    async def seat_changed(self, table: Table, seats: Sequence[int]) -> None:
+        # The runtime's signal: only these seats' own hand views are edited (through their tokens).
+        self.live.seat_changed(table, seats)
+
     async def turn(self, table: Table, seats: Sequence[int]) -> None:
         try:
             await self._wait_gate(table.id)
@@ -359,10 +363,7 @@ class DiscordListener:
             w.away[i], w.missed[i] = s.away, s.missed
             if was_away:
                 continue  # the AI plays for them: its moves are nothing special
-            timed = [e for e in new_log if e.seat == i and e.auto]
-            if s.away and not s.left:
-                timed = timed[:max(1, s.missed - missed_before)]  # the AI's moves once it took over
-            for e in timed:
+            for e in (e for e in new_log if e.seat == i and e.timeout):  # the clock's, not the AI's
                 w.notes.append(self._clock_note(table, i, e.code, events, used))
             if s.away and not s.left and s.missed >= MISSES_TO_AWAY:
                 news.append(("away", i))
