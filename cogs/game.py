@@ -357,11 +357,15 @@ class GameCog(commands.Cog):
             sv = self._seat_view(table.id, interaction.user.id)
             if sv is None or sv.view is None:
                 await self._say(interaction, f"{head} Press **My hand** for your cards.")
-                return
-            content, view = hand_view(sv)
-            said = await self._say(interaction, f"{head}\n{content}", view=view)
-            view.stop()
-            self._live(interaction, sv, message_id=said)
+            else:
+                # The answers people already have (this one, their join) stay their hands, kept current.
+                content, view = hand_view(sv)
+                said = await self._say(interaction, f"{head}\n{content}", view=view)
+                view.stop()
+                self._live(interaction, sv, message_id=said)
+            started = getattr(listener, "started", None)
+            if thread is not None and started is not None:
+                await started(table)  # the thread's first message: My hand / I'm back, the first pings
 
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> Any:
         """A public thread from the table message, when the bot may create one; else ``None`` and the

@@ -139,6 +139,11 @@ class DiscordListener:
         self.budget = budget if budget is not None else _Unlimited()
         # The last turn notice per table, deleted when the next one is posted so threads stay quiet.
         self._notices: dict[str, Any] = {}
+        # The seats the start notice pinged: the game's first turn call (queued at the start, held
+        # until the notice is posted) pings nobody again.
+        self._first: dict[str, frozenset[int]] = {}
+        # The start notice and its text without the turn line, cut when the next turn is pinged.
+        self._start_notices: dict[str, tuple[Any, str]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._gates: dict[str, asyncio.Event] = {}
         # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
@@ -206,9 +211,45 @@ class DiscordListener:
         # The runtime's signal: only these seats' own hand views are edited (through their tokens).
         self.live.seat_changed(table, seats)
 
+    async def started(self, table: Table) -> None:
+        """The game's first message in its new thread (the cog calls it while it holds the table's
+        pings): **My hand** and **I'm back** for the whole game, so a hand opened there answers in
+        the thread; it is never deleted, and it pings the people who must act already (it is their
+        first turn ping, one post for both)."""
+        if table.thread_id is None:
+            return
+        try:
+            where = self.where(table)
+            await self.budget.take()
+            # (while the table deals, nobody is due: the seats' moves are optional, never pinged)
+            acting = () if table.state is None or len(table.to_act()) != len(table.state.to_act()) else table.to_act()
+            people = [s for s in acting if 0 <= s < len(table.seats) and not table.seats[s].auto
+                      and table.seats[s].user_id is not None]
+            ids = [table.seats[s].user_id for s in people]
+            text = (f"**{render.game_title(table)}** is on! Press **My hand** for your cards: they show up here "
+                    "and stay up to date while you play. **I'm back** gives you your seat back after the AI "
+                    "took over.")
+            head = text
+            if people:
+                live = all(self.live.alive(table.id, u) for u in ids)
+                text += "\n" + renderers.turn_notice(table, people, live=live)
+                self._first[table.id] = frozenset(people)
+            sent = await where.send(text, view=_buttons(table.id, "hand", "back"), allowed_mentions=pings_for(ids))
+            if people:
+                self._start_notices[table.id] = (sent, head)
+        except discord.Forbidden as e:
+            self._first.pop(table.id, None)
+            self._forbidden(table, e)
+        except Exception:
+            self._first.pop(table.id, None)
+            log.exception("Could not post the start notice of table %s", table.id)
+
     async def turn(self, table: Table, seats: Sequence[int]) -> None:
         try:
             await self._wait_gate(table.id)
+            first = self._first.pop(table.id, None)
+            if first is not None and set(seats) <= first:
+                return  # the start notice pinged them for this very turn
             await self._turn(table, seats)
         except discord.Forbidden as e:
             self._forbidden(table, e)
@@ -413,7 +454,7 @@ class DiscordListener:
             if not (s.away and not s.left):
                 return
             text = (f"<@{s.user_id}>, you missed {MISSES_TO_AWAY} turns in a row, so the AI is playing your "
-                    "seat now. Press **I'm back** (here or on the table message) or use `/hand` to play again.")
+                    "seat now. Press **I'm back** or use `/hand` to play again.")
             await where.send(text, view=_buttons(table.id, "back"), allowed_mentions=pings_for([s.user_id]))
         else:
             if s.away or s.missed != MISSES_TO_AWAY - 1:
@@ -442,6 +483,13 @@ class DiscordListener:
                 attach_picture_later(self.budget, table, sent, rendered)
 
     async def _drop_notice(self, table_id: str) -> None:
+        start = self._start_notices.pop(table_id, None)
+        if start is not None:
+            # The start notice stays (its buttons serve the whole game); its turn line goes, like
+            # any turn notice once the next one is posted.
+            with contextlib.suppress(discord.HTTPException):
+                await self.budget.take()
+                await start[0].edit(content=start[1], allowed_mentions=NO_PINGS)
         old = self._notices.pop(table_id, None)
         if old is None:
             return

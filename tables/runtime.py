@@ -434,6 +434,7 @@ class Runtime:
                 t.message_id = message_id
             if thread_id is not None:
                 t.thread_id = thread_id
+                self.delivery.redraw(t)  # the table message links to the thread now
             await self.persistence.commit_quietly(t)
         return t
 

@@ -10,7 +10,7 @@ import random
 import re
 
 from tests.e2e.conftest import World
-from tests.fakediscord.play import open_table, play_seat, table_id_of
+from tests.fakediscord.play import open_table, play_seat, table_controls, table_id_of
 
 
 async def test_whole_game_two_people_two_ais(w: World) -> None:
@@ -38,12 +38,18 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     assert started.ephemeral and "game is on" in started.text
     thread = w.thread_of(table_message)
     assert thread.is_thread and tid in thread.name and f"<#{thread.id}>" in started.text
-    await w.until(lambda: [b["label"] for b in table_message.buttons()] == ["My hand", "I'm back"],
-                  what="the running table's buttons")
+    # The table message (in the channel, shown atop the thread) links to the thread: a button on it
+    # would answer in the channel.
+    await w.until(lambda: [b["label"] for b in table_message.buttons()] == ["Play in the thread"],
+                  what="the running table's link")
+    assert table_message.buttons()[0]["url"].endswith(f"/{thread.id}")
 
-    # Everyone is told to pass: one ping naming both people, in the thread.
+    # The thread's first message is the start notice with My hand and I'm back; it tells everyone
+    # to pass too (one ping naming both people).
     await w.until(lambda: ali.pings() and bob.pings(), what="the first turn notice")
-    assert ali.pings()[0].channel_id == thread.id
+    start = ali.pings()[0]
+    assert start.channel_id == thread.id and thread.messages[0] == start.id and bob.pings()[0] is start
+    assert [b["label"] for b in start.buttons()] == ["My hand", "I'm back"] and "is on" in start.text
 
     # Both play until the end: Ali from her hand view, Bob by typing /play with the suggestions.
     logs = await asyncio.gather(
@@ -71,11 +77,15 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     assert "Game over" in summaries[-1].text
     notices = [m for m in fd.messages.values() if m.channel_id == thread.id and "your turn" in m.content]
     assert notices and all(m.deleted for m in notices)
+    # The start notice stays, with its buttons, its turn line cut.
+    assert not start.deleted and "your turn" in start.versions[0].content and "your turn" not in start.content
+    assert [b["label"] for b in start.buttons()] == ["My hand", "I'm back"]
     # Each notice pinged exactly the people it named; nothing else pinged anyone.
     for m in fd.messages.values():
-        assert m.pinged == {int(x) for x in re.findall(r"<@(\d+)>", m.content)} or not m.pinged
+        first = m.versions[0].content
+        assert m.pinged == {int(x) for x in re.findall(r"<@(\d+)>", first)} or not m.pinged
         if m.pinged:
-            assert "your turn" in m.content
+            assert "your turn" in first
 
     # Hands were only ever shown to their owner.
     for log in logs:
@@ -129,14 +139,14 @@ async def test_a_hand_shown_leaves_no_task_behind(w: World) -> None:
     lets its hand views go once sent (their buttons work from their ids alone)."""
     table_message = await open_table(w.ali, [w.bob], options="target=1")
     for _ in range(3):
-        await w.ali.click(table_message, "My hand")
+        await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         await w.bob.slash("hand", where=w.thread_of(table_message))
     await asyncio.sleep(0)  # let the cancelled ones finish
     lingering = [t for t in asyncio.all_tasks()
                  if "timeout_task_impl" in repr(t.get_coro()) and not t.cancelling()]
     assert not lingering, f"{len(lingering)} view timeout tasks alive"
     # ... and the buttons of those views still work.
-    hand = await w.ali.click(table_message, "My hand")
+    hand = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     menu = hand.message.selects()[0]
     passed = await w.ali.choose(hand.message, [o["value"] for o in menu["options"][:3]])
     assert passed.text.startswith("✅"), passed.text
