@@ -25,7 +25,8 @@ async def test_whole_tricks_game(h: Harness) -> None:
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
     assert len(summaries) == 1 and f"Replay: `/game replay id:{table.id}`" in summaries[0]
     # (enough public output to mean something: table edits, pings, summaries)
-    assert len(h.world.public) > 20 and h.world.violations == []
+    # (pings a person answered before they went out are dropped: fewer than one per turn)
+    assert len(h.world.public) > 12 and h.world.violations == []
 
 
 async def test_tricks_refusals_stay_ephemeral(h: Harness) -> None:
