@@ -11,7 +11,7 @@ from typing import Any
 from engine.cards import card
 from tests.e2e.conftest import World
 from tests.fakediscord import Person, Reply
-from tests.fakediscord.play import open_table, table_controls, table_id_of
+from tests.fakediscord.play import open_table, running_buttons_shown, table_controls, table_id_of
 from tests.fakediscord.server import Message
 
 
@@ -84,7 +84,7 @@ async def test_a_lobby_button_pressed_after_the_start(w: World) -> None:
     assert "Join" in [b["label"] for b in lobby.buttons()]  # not redrawn yet
     await refused(w, lobby, w.stranger.click(lobby, "Join"), "already started")
     await refused(w, lobby, w.ali.click(lobby, "Start"), "already started")
-    await w.until(lambda: "My hand" in [b["label"] for b in lobby.buttons()], what="the redraw")
+    await w.until(lambda: running_buttons_shown(w.fd, lobby), what="the redraw")
 
 
 async def test_refusals_during_the_game(w: World) -> None:

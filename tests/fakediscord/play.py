@@ -39,6 +39,9 @@ def table_controls(fd: FakeDiscord, table_message: Message) -> Message:
     first message in its thread (the table message, in the parent channel, links to the thread), or
     the table message itself when the game is played in the channel."""
     thread = fd.channels.get(table_message.thread_id) if table_message.thread_id else None
+    links = [b["url"] for b in table_message.buttons() if b.get("url")]
+    if links:  # (a table message posted again after a deletion is no thread's starter: it links to it)
+        thread = fd.channels.get(int(links[0].rstrip("/").rsplit("/", 1)[1]))
     if thread is None:
         return table_message
     for mid in thread.messages:
