@@ -286,7 +286,7 @@ class Runtime:
                 present = [i for i in t.humans() if not t.seats[i].left]
                 if present:
                     t.host_id = t.seats[present[0]].user_id  # type: ignore[assignment]
-            self.turns.reschedule(t)
+            self.turns.reschedule(t, touched=(seat,))  # their view says the AI plays now
             await self.persistence.commit(t)
             self.delivery.redraw(t)
             return t

@@ -96,7 +96,10 @@ async def test_coming_back_and_the_end_signal_the_seat(make_runtime, clock) -> N
     await rt.back(t.id, HOST)
     await clock.settle()
     assert 0 in signalled(listener, mark)
+    mark = len(listener.changed)
     await rt.leave(t.id, HOST)  # the AI plays the hand out
+    await clock.settle()
+    assert 0 in signalled(listener, mark)  # (their view says the AI plays for them now)
     await run_until(clock, lambda: t.state.is_over)
     await clock.settle()
     assert listener.changed[-1][1] == (0, 1, 2, 3)
