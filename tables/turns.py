@@ -144,7 +144,8 @@ class Turns:
         back, so theirs start afresh.
 
         The listener hears ``seat_changed`` for the seats whose own view changed: a new or ended
-        decision, a move of theirs, cards only they were told of (``touched``), a return.  Each
+        decision, a move made for them, cards only they were told of (``touched``), a return —
+        not the person who just acted (``quiet``): the answer to their action shows it.  Each
         seat's signal is for that seat's own view only (which seats had private news is hidden)."""
         live = self._live(t)
         state = t.state
@@ -193,7 +194,8 @@ class Turns:
                 deadlines[s] = now + (d.timer if d is not None else DEFAULT_TIMER) * factor
         changed = {s for s in set(pending) | set(live.pending) if pending.get(s) != live.pending.get(s)}
         changed.update(actors, restart, touched)
-        changed = {s for s in changed if 0 <= s < len(t.seats)}
+        # A person who just acted (``quiet``) sees the result in the answer to their own action.
+        changed = {s for s in changed if 0 <= s < len(t.seats) and s not in quiet}
         live.pending, live.since, t.deadlines = pending, since, deadlines
         self._arm_deadlines(t)
         if changed:

@@ -47,14 +47,16 @@ async def test_changes_are_coalesced_to_one_edit_per_second(h: Harness) -> None:
     live.seat_changed(table, (alice,))
     await h.settle(0)
     assert len(token.edits) == 1 and "Your hand" in token.edits[0]
-    # Her decision changes (she passes, straight through the runtime: a click would make the click's
-    # own token the live one): the runtime's signal edits her view, once the second is over.
+    # She passes: the answer to her own action shows it, so the runtime does not signal her seat.
     hand = table.state.view(alice)["hand"]
     await h.runtime.act(table.id, h.alice.id, "pass " + " ".join(hand[:3]))
     await h.settle(0.5)
     assert len(token.edits) == 1
-    await h.settle(0.6)
-    assert len(token.edits) == 2 and "You pass" in token.edits[1]
+    # The AIs pass a second later: the cards she receives are signalled, and her view is edited.
+    await h.runtime.act(table.id, h.bob.id, "pass " + " ".join(table.state.view(table.seat_of(h.bob.id))["hand"][:3]))
+    await h.settle(1.6)
+    assert table.state.view(alice).get("received")
+    assert len(token.edits) == 2 and "Your hand" in token.edits[1]
     # Nothing she sees changed: a redraw with the same public milestones, another seat's signal, or
     # her own signal again make no edit.
     others = tuple(s for s in range(len(table.seats)) if s != alice)

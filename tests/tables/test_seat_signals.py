@@ -29,11 +29,12 @@ async def test_each_seat_is_signalled_when_its_own_view_changes(make_runtime, cl
     await clock.settle()
     # The deal and every seat's pass decision.
     assert signalled(listener) == {0, 1, 2, 3}
-    # The host passes: only the host's view changed (the AIs pass later, on their own clock).
+    # The host passes: nobody is signalled — the host sees it in the answer to their own action,
+    # and the AIs pass later, on their own clock.
     mark = len(listener.changed)
     await rt.act(t.id, HOST, choose(rt.seat_view(t.id, HOST).decision))
     await clock.settle()
-    assert signalled(listener, mark) == {0}
+    assert signalled(listener, mark) == set()
     # The AIs pass: everyone receives cards and the first lead is due.
     mark = len(listener.changed)
     await run_until(clock, lambda: t.state.phase == "play")
