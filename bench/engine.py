@@ -12,9 +12,20 @@ For every registered game it measures:
 * ``ai_decisions_per_s`` / ``ai_ms_mean`` / ``ai_ms_p999`` / ``ai_ms_max`` — the registered AI choosing every move of
   one-hand games (only the time spent inside ``choose`` is counted).
 
-Targets: Hearts ≥ 6,000 one-hand random games/s; every AI decision under 5 ms.
+Side by side with OpenSpiel (issue 18): when ``open_spiel`` is installed (an optional extra for this
+bench only: ``pip install --no-deps -r requirements-bench.txt``; the bot never needs it), Hearts
+one-hand random games are also played with OpenSpiel's C++ Hearts driven from Python, the two taking
+turns in short rounds in this one process, and the ratio is printed (``hearts.openspiel`` in
+``--json``).  Both are timed in this process's CPU time, so other processes on a shared machine
+count against neither; the best round of each is compared (and the median of the paired rounds'
+ratios is given too).  OpenSpiel's game is its default ``hearts``: the deal is 52 chance steps and
+the pass direction a chance step, all drawn uniformly, then random legal moves — as ``legal_actions``
+and ``apply_action`` make them from Python.
 
-    python bench/engine.py [--json] [--seconds S]
+Targets: Hearts ≥ 6,000 one-hand random games/s and ≥ 1.0× OpenSpiel side by side; every AI
+decision under 5 ms.
+
+    python bench/engine.py [--json] [--seconds S] [--no-openspiel]
 
 ``--seconds`` is the time spent on each measurement (default 2).  ``--json`` prints only
 ``{game: {"games_per_s": x, "ai_decisions_per_s": y, ...}}``.
@@ -167,6 +178,85 @@ def copy_costs(game: type[Game], options: dict[str, Any], seconds: float) -> dic
     return out
 
 
+def openspiel_playout(game: Any, seed: int) -> int:
+    """One random game of OpenSpiel's Hearts (chance steps included) driven from Python, the way
+    ``random_playout`` drives ours; returns how many steps it took."""
+    rnd = random.Random(seed).random
+    s = game.new_initial_state()
+    legal, apply_action, terminal = s.legal_actions, s.apply_action, s.is_terminal
+    n = 0
+    while not terminal():
+        la = legal()
+        apply_action(la[int(rnd() * len(la))])
+        n += 1
+    return n
+
+
+def _cpu_rate(run_one: Callable[[int], object], seconds: float, first: int) -> tuple[float, int]:
+    """Runs per CPU second of ``run_one(seed)`` for ``seconds`` of this process's CPU time."""
+    start = time.process_time()
+    deadline = start + seconds
+    n = 0
+    while True:
+        run_one(first + n)
+        n += 1
+        spent = time.process_time() - start
+        if spent >= seconds and time.process_time() >= deadline:
+            return n / spent, n
+
+
+def openspiel_side_by_side(seconds: float, rounds: int = 10) -> dict[str, Any]:
+    """Deckhand's and OpenSpiel's Hearts one-hand random games/s, measured in alternating rounds."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError as e:
+        return {"available": False, "reason": f"open_spiel is not installed ({e})"}
+    os_game = pyspiel.load_game("hearts")
+    ours = engine.get("hearts").game
+    one = one_hand_options(ours)
+    random_playout(ours, one, 0)
+    openspiel_playout(os_game, 0)  # warm both before timing
+    best_ours = best_theirs = 0.0
+    ratios = []
+    seeds = [0, 0]
+    per_round = seconds / (2 * rounds)
+    for r in range(rounds):
+        # Alternate which side goes first, so neither always follows the other's cache footprint.
+        order = ("ours", "theirs") if r % 2 == 0 else ("theirs", "ours")
+        got = {}
+        for side in order:
+            if side == "ours":
+                got[side], n = _cpu_rate(lambda s: random_playout(ours, one, s), per_round, seeds[0])
+                seeds[0] += n
+            else:
+                got[side], n = _cpu_rate(lambda s: openspiel_playout(os_game, s), per_round, seeds[1])
+                seeds[1] += n
+        best_ours, best_theirs = max(best_ours, got["ours"]), max(best_theirs, got["theirs"])
+        ratios.append(got["ours"] / got["theirs"])
+    ratios.sort()
+    return {
+        "available": True,
+        "open_spiel_version": getattr(pyspiel, "__version__", None) or _dist_version("open_spiel"),
+        "deckhand_games_per_s": best_ours,
+        "openspiel_games_per_s": best_theirs,
+        "ratio": best_ours / best_theirs,
+        "ratio_median": ratios[len(ratios) // 2],
+        "rounds": rounds,
+        "games": seeds,
+        "openspiel_steps_per_game": sum(openspiel_playout(os_game, s) for s in range(20)) / 20,
+        "load_average": os.getloadavg()[0],
+    }
+
+
+def _dist_version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
 def measure(name: str, seconds: float) -> dict[str, Any]:
     game = engine.get(name).game
     one = one_hand_options(game)
@@ -196,8 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--json", action="store_true", help="print only a JSON object")
     p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (default 2)")
+    p.add_argument("--no-openspiel", action="store_true",
+                   help="skip the side by side with OpenSpiel's Hearts even when open_spiel is installed")
     args = p.parse_args(argv)
     results = {name: measure(name, args.seconds) for name in sorted(engine.games())}
+    if "hearts" in results and not args.no_openspiel:
+        # Twice the time of one figure: the two sides share it.
+        results["hearts"]["openspiel"] = openspiel_side_by_side(2 * args.seconds)
     if args.json:
         print(json.dumps(results))
         return 0
@@ -214,6 +309,21 @@ def main(argv: list[str] | None = None) -> int:
               f"over {r['ai_decisions']:,})")
         print(f"  state copy for search      {r['copy_us']:>9,.1f} µs   (to_dict/from_dict round trip "
               f"{r['roundtrip_us']:,.1f} µs)")
+    side = results.get("hearts", {}).get("openspiel")
+    if side is not None:
+        print("\nhearts side by side with OpenSpiel's C++ Hearts driven from Python (one process, "
+              "alternating rounds, CPU time)")
+        if not side["available"]:
+            print(f"  skipped: {side['reason']}; pip install --no-deps -r requirements-bench.txt")
+        else:
+            print(f"  Deckhand one-hand random games/s   {side['deckhand_games_per_s']:>10,.0f}")
+            print(f"  OpenSpiel one-hand random games/s  {side['openspiel_games_per_s']:>10,.0f}   "
+                  f"(open_spiel {side['open_spiel_version']}, {side['openspiel_steps_per_game']:.0f} "
+                  f"steps a game with the deal)")
+            print(f"  ratio Deckhand / OpenSpiel         {side['ratio']:>10.2f}×  (best rounds; median of "
+                  f"{side['rounds']} paired rounds {side['ratio_median']:.2f}×; load average "
+                  f"{side['load_average']:.1f})")
+            print(f"  Deckhand state copy for search     {results['hearts']['copy_us']:>9.1f} µs")
     print("\nTargets (from the issues):")
     for name, r in results.items():
         if name not in TARGETS:
@@ -223,6 +333,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:8} {key} ≥ {low:,}: {'met' if ok else 'NOT met'} ({r[key]:,.0f}); AI p99.9 < 5 ms: "
               f"{'met' if r['ai_ms_p999'] < 5 else 'NOT met'} ({r['ai_ms_p999']:.2f} ms; the max, "
               f"{r['ai_ms_max']:.2f} ms, includes pauses of the shared machine)")
+    if side is not None and side["available"]:
+        print(f"  hearts   ≥ 1.0× OpenSpiel side by side: {'met' if side['ratio'] >= 1.0 else 'NOT met'} "
+              f"({side['ratio']:.2f}×)")
     return 0
 
 

@@ -8,6 +8,7 @@ deleted channel, a missing permission or an outage must never stop a table.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -21,12 +22,14 @@ from cogs import render, renderers
 from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews
+from cogs.pace import PublicPace
 from engine.core import Event
 from tables.table import Table
 
 log = logging.getLogger(__name__)
 
 MISSES_TO_AWAY = 3  # as the runtime counts them (tables.runtime.MISSES_TO_AWAY)
+NEEDED_WINDOW = 10.0  # seconds over which the budget measures what must go out
 NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
 
 NO_PINGS = discord.AllowedMentions.none()  # also the bot-wide default (bot.py)
@@ -73,8 +76,10 @@ class RestBudget:
 
     def __init__(
         self,
-        per_second: float = 40.0,
-        burst: float = 8.0,  # a full bucket plus a second's refill stays under 50 in any one second
+        per_second: float = 36.0,
+        # A full bucket, a second's refill and an urgent request's debt (at most a burst) stay
+        # under Discord's 50 in any one second, with room for a late request from the second before.
+        burst: float = 6.0,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
     ) -> None:
@@ -85,13 +90,48 @@ class RestBudget:
         self._sleep = sleep or asyncio.sleep
         self._stamp = self._now()
         self._queue = asyncio.Lock()  # asyncio's lock wakes its waiters in the order they came
+        self._taken: collections.deque[float] = collections.deque()  # when take() got its tokens lately
 
     def _refill(self) -> None:
         now = self._now()
         self.tokens = min(self.burst, self.tokens + (now - self._stamp) * self.rate)
         self._stamp = now
 
+    def try_take(self) -> bool:
+        """A token now if one is free and nobody is queued for one, else ``False`` at once: for a
+        request that can just as well be made later or never (a routine table edit, coalesced into
+        the next one), so it never delays a ping, a summary or a person's ``/game start``."""
+        if self._queue.locked():
+            return False
+        self._refill()
+        if self.tokens < 1 - 1e-9:
+            return False
+        self.tokens -= 1
+        return True
+
+    @property
+    def needed_rate(self) -> float:
+        """Tokens a second that ``take`` (requests that must go out) got over the last
+        ``NEEDED_WINDOW`` seconds: what is left of the rate is for routine edits."""
+        self._forget_taken(self._now())
+        return len(self._taken) / NEEDED_WINDOW
+
+    def _forget_taken(self, now: float) -> None:
+        while self._taken and self._taken[0] < now - NEEDED_WINDOW:
+            self._taken.popleft()
+
+    @property
+    def backlog(self) -> bool:
+        """Whether requests are queued for a token now."""
+        return self._queue.locked()
+
     async def take(self, urgent: bool = False) -> None:
+        await self._take(urgent)
+        now = self._now()
+        self._taken.append(now)
+        self._forget_taken(now)
+
+    async def _take(self, urgent: bool) -> None:
         if urgent:
             self._refill()
             while self.tokens < 1 - self.burst - 1e-9:  # never more than a burst in debt
@@ -109,8 +149,15 @@ class RestBudget:
 
 
 class _Unlimited:
+    rate = 1e9
+    needed_rate = 0.0
+    backlog = False
+
     async def take(self, urgent: bool = False) -> None:
         return None
+
+    def try_take(self) -> bool:
+        return True
 
 
 @dataclass
@@ -125,6 +172,7 @@ class _Watch:
     missed: dict[int, int] = field(default_factory=dict)
     # (event the line belongs to, its text, whether it replaces the event's own line)
     notes: list[tuple[Event | None, str, bool]] = field(default_factory=list)
+    noted: int = 0  # clock lines made so far (the list keeps the last few)
 
 
 class DiscordListener:
@@ -137,13 +185,11 @@ class DiscordListener:
         self._watches: dict[str, _Watch] = {}
         # The bot passes the real budget; without one (tests with light fakes) nothing waits.
         self.budget = budget if budget is not None else _Unlimited()
-        # The last turn notice per table, deleted when the next one is posted so threads stay quiet.
-        self._notices: dict[str, Any] = {}
+        # When each public table message is edited (players follow every move in their live views).
+        self.pace = PublicPace(self._spare_rate)
         # The seats the start notice pinged: the game's first turn call (queued at the start, held
         # until the notice is posted) pings nobody again.
         self._first: dict[str, frozenset[int]] = {}
-        # The start notice and its text without the turn line, cut when the next turn is pinged.
-        self._start_notices: dict[str, tuple[Any, str]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._gates: dict[str, asyncio.Event] = {}
         # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
@@ -185,9 +231,23 @@ class DiscordListener:
         """Where a table talks: its thread once it has one, else the channel it was opened in."""
         return self.channel(table.thread_id or table.channel_id)
 
+    def _spare_rate(self) -> float:
+        """What the budget has left a second after the requests that must go out (at least a
+        quarter of it: routine edits slow down, they never stop)."""
+        rate = self.budget.rate
+        return max(rate - self.budget.needed_rate, rate / 4)
+
+    def now(self) -> float:
+        """The table runtime's clock (a test's fake clock paces the table message too)."""
+        clock = getattr(self.live.runtime, "clock", None) or getattr(getattr(self.bot, "runtime", None), "clock", None)
+        return clock.now() if clock is not None else time.monotonic()
+
     # ---- Listener ---------------------------------------------------------------------------
-    async def redraw(self, table: Table) -> None:
+    async def redraw(self, table: Table) -> float | None:
+        """Live hand views follow at once; the public message when a watcher needs it.  Returns in
+        how many seconds to be called again when part of the change is not shown yet."""
         news: list[tuple[str, int]] = []
+        again: float | None = None
         try:
             news = self._watch(table)
             # Token edits do not wait for the bot's REST budget: Discord does not count them.
@@ -195,7 +255,7 @@ class DiscordListener:
         except Exception:
             log.exception("Could not follow the changes of table %s", table.id)
         try:
-            await self._redraw(table)
+            again = await self._redraw(table)
         except discord.Forbidden as e:
             self._forbidden(table, e)
         except Exception:
@@ -206,6 +266,7 @@ class DiscordListener:
                 await self._seat_notice(table, kind, seat)
             except Exception:
                 log.exception("Could not tell seat %d of table %s about its missed turns", seat, table.id)
+        return again
 
     async def seat_changed(self, table: Table, seats: Sequence[int]) -> None:
         # The runtime's signal: only these seats' own hand views are edited (through their tokens).
@@ -214,8 +275,8 @@ class DiscordListener:
     async def started(self, table: Table) -> None:
         """The game's first message in its new thread (the cog calls it while it holds the table's
         pings): **My hand** and **I'm back** for the whole game, so a hand opened there answers in
-        the thread; it is never deleted, and it pings the people who must act already (it is their
-        first turn ping, one post for both)."""
+        the thread; it also pings the people who must act already and have no live hand view (their
+        first turn ping: one post for both)."""
         if table.thread_id is None:
             return
         try:
@@ -223,20 +284,18 @@ class DiscordListener:
             await self.budget.take()
             # (while the table deals, nobody is due: the seats' moves are optional, never pinged)
             acting = () if table.state is None or len(table.to_act()) != len(table.state.to_act()) else table.to_act()
+            # Only people due now whose hand view is not live are pinged (as by ``turn``).
             people = [s for s in acting if 0 <= s < len(table.seats) and not table.seats[s].auto
-                      and table.seats[s].user_id is not None]
+                      and table.seats[s].user_id is not None
+                      and not self.live.alive(table.id, table.seats[s].user_id)]
             ids = [table.seats[s].user_id for s in people]
             text = (f"**{render.game_title(table)}** is on! Press **My hand** for your cards: they show up here "
                     "and stay up to date while you play. **I'm back** gives you your seat back after the AI "
                     "took over.")
-            head = text
             if people:
-                live = all(self.live.alive(table.id, u) for u in ids)
-                text += "\n" + renderers.turn_notice(table, people, live=live)
+                text += "\n" + renderers.turn_notice(table, people)
                 self._first[table.id] = frozenset(people)
-            sent = await where.send(text, view=_buttons(table.id, "hand", "back"), allowed_mentions=pings_for(ids))
-            if people:
-                self._start_notices[table.id] = (sent, head)
+            await where.send(text, view=_buttons(table.id, "hand", "back"), allowed_mentions=pings_for(ids))
         except discord.Forbidden as e:
             self._first.pop(table.id, None)
             self._forbidden(table, e)
@@ -321,14 +380,27 @@ class DiscordListener:
             log.warning("Could not tell %s about a missing permission: %s", user_id, e)
 
     # ---- the work ---------------------------------------------------------------------------
-    async def _redraw(self, table: Table) -> None:
+    async def _redraw(self, table: Table) -> float | None:
         if table.message_id is None:
-            return  # /game new posts the first message and records its id
+            return None  # /game new posts the first message and records its id
         channel = self.channel(table.channel_id)
         if channel is None:
-            return
-        await self.budget.take()  # before rendering: the table may have moved on while waiting
+            return None
         watch = self._watches.get(table.id)
+        wait = self.pace.due(table, self.now(), watch.noted if watch is not None else 0)
+        if wait is None:
+            return None
+        if wait > 0:
+            return wait
+        if self.pace.urgent(table.id):
+            await self.budget.take()  # in the queue, first come first served
+        elif not self.budget.try_take():
+            # A routine edit never queues before a ping or a summary: the table tries again soon,
+            # with whatever it shows by then.
+            return self.pace.retry()
+        # After the token: the table may have moved on while waiting, and that is what is drawn.
+        watch = self._watches.get(table.id)
+        self.pace.shown(table, self.now(), watch.noted if watch is not None else 0)
         with render.clock_notes(watch.notes if watch is not None else ()):
             rendered = renderers.table_message(table)
         view = table_view(table)
@@ -343,6 +415,7 @@ class DiscordListener:
                 content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS
             )
             table.message_id = msg.id
+        return None
 
     async def _turn(self, table: Table, seats: Sequence[int]) -> None:
         # Notices are delivered in order, and may wait behind Discord's rate limit (5 messages per
@@ -355,28 +428,27 @@ class DiscordListener:
 
         if not due():
             return
-        # A person whose hand view is live sees their turn there (edited now); the others get a
-        # My hand button on the ping itself, which opens a fresh live view in the thread.
+        # A person whose hand view is live sees their turn there (edited now, through its token):
+        # no ping.  The others are pinged with a My hand button, which opens a fresh live view.
+        # Whether someone is pinged depends only on whose turn it is (public) and on their own view.
         pinged = due()
         shown = await asyncio.gather(*(self.live.push(table, table.seats[s].user_id) for s in pinged))
-        live = dict(zip(pinged, shown, strict=True))
+        closed = {s for s, live in zip(pinged, shown, strict=True) if not live}
+        if not closed:
+            return
         async with self._lock(table.id):
-            await self._drop_notice(table.id)
             where = self.where(table)
             if where is None:
                 return
             await self.budget.take()
-            people = due()
+            people = [s for s in due() if s in closed]
             if not people:
                 return
-            button = not all(live.get(s, False) for s in people)
             ids = [table.seats[s].user_id for s in people]
-            text = renderers.turn_notice(table, people, live=not button)
-            if button:
-                self._notices[table.id] = await where.send(text, view=_buttons(table.id, "hand"),
-                                                           allowed_mentions=pings_for(ids))
-            else:
-                self._notices[table.id] = await where.send(text, allowed_mentions=pings_for(ids))
+            # Not deleted when the next comes (that would be a second call per ping): a stale
+            # ping's button still answers about the presser's own seat.
+            await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),
+                             allowed_mentions=pings_for(ids))
 
     # ---- missed turns and moves made by the clock ------------------------------------------------
     def _watch(self, table: Table) -> list[tuple[str, int]]:
@@ -406,6 +478,7 @@ class DiscordListener:
                 continue  # the AI plays for them: its moves are nothing special
             for e in (e for e in new_log if e.seat == i and e.timeout):  # the clock's, not the AI's
                 w.notes.append(self._clock_note(table, i, e.code, events, used))
+                w.noted += 1
             if s.away and not s.left and s.missed >= MISSES_TO_AWAY:
                 news.append(("away", i))
             elif not s.away and s.missed == MISSES_TO_AWAY - 1 and missed_before < s.missed:
@@ -467,8 +540,6 @@ class DiscordListener:
         rendered = renderers.summary(table, [e for e in events if e.to is None])
         over = render.phase_of(table) == "finished"
         if over:
-            async with self._lock(table.id):
-                await self._drop_notice(table.id)
             self._locks.pop(table.id, None)
             self._watches.pop(table.id, None)
         if rendered is None:
@@ -481,23 +552,6 @@ class DiscordListener:
             sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
             if over:
                 attach_picture_later(self.budget, table, sent, rendered)
-
-    async def _drop_notice(self, table_id: str) -> None:
-        start = self._start_notices.pop(table_id, None)
-        if start is not None:
-            # The start notice stays (its buttons serve the whole game); its turn line goes, like
-            # any turn notice once the next one is posted.
-            with contextlib.suppress(discord.HTTPException):
-                await self.budget.take()
-                await start[0].edit(content=start[1], allowed_mentions=NO_PINGS)
-        old = self._notices.pop(table_id, None)
-        if old is None:
-            return
-        try:
-            await self.budget.take()
-            await old.delete()
-        except discord.HTTPException:
-            pass  # already gone, or no permission: a stale ping is harmless
 
 
 def _buttons(table_id: str, *acts: str) -> discord.ui.View:

@@ -49,6 +49,18 @@ _SORT_POS = {c: sort_key(c) for c in DECK}
 _POINTS = {c: points_of(c) for c in DECK}
 # Events are immutable, so the 208 possible "seat played card" events are built once and shared.
 _PLAY_EVENTS = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
+_PASS_CHOSEN = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
+# What to_act returns during play: asked before every move, so shared rather than built.
+_SEAT_TUPLES = ((0,), (1,), (2,), (3,))
+_ONLY_TWO_CLUBS = [TWO_CLUBS]
+
+
+def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> Event:
+    """``Event(kind, seat, data, to)`` without the named tuple's Python-level constructor."""
+    return tuple.__new__(Event, (kind, seat, data, to))
+
+
+
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
 
 
@@ -109,7 +121,13 @@ class Hearts(Game):
         # This hand's finished tricks as (leader, cards in play order): public, and what a player
         # who watched the table remembers (who showed out of a suit, for sample_world).
         self.history: list[tuple[int, tuple[Card, ...]]] = []
-        self._legal: list[Card] | None = None
+        # Derived from ``hands`` to make moves cheap (see _split): each seat's hand split by suit,
+        # in hand order.  The engine keeps it in step with every move; code that edits ``hands``
+        # directly (tests, sample_world) sets it to None and it is rebuilt when next needed.
+        self._legal: list[dict[str, list[Card]]] | None = None
+        # The action random_action just drew for the seat to play: legal by construction, so
+        # apply need not check it again.  Cleared by every change and by copy().
+        self._drawn: Action | None = None
 
     @classmethod
     def create(
@@ -130,7 +148,8 @@ class Hearts(Game):
         return g
 
     def _deal(self) -> list[list[Card]]:
-        # Sorting by random keys is a uniform shuffle, and twice as fast as Random.shuffle.
+        # Sorting by random keys is a uniform shuffle, and twice as fast as Random.shuffle.  (The
+        # deal of every stored game depends on this exact procedure: keep it.)
         rnd = rng_for(self.seed, "deal", self.hand_no).random
         deck = sorted(DECK, key=lambda _: rnd())
         return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
@@ -140,7 +159,9 @@ class Hearts(Game):
         return PASS_DIRS[self.hand_no % 4] if self.classic else "hold"
 
     def _start_hand(self, hands: list[list[Card]] | None, events: list[Event]) -> None:
-        self.hands = hands if hands is not None else self._deal()
+        self.hands = hands = hands if hands is not None else self._deal()
+        self._legal = None  # split when play begins: passing changes the hands first
+        self._drawn = None
         self.pass_choice = [None] * 4
         self.passed = [(), (), (), ()]
         self.received = [(), (), (), ()]
@@ -151,10 +172,11 @@ class Hearts(Game):
         self.hand_points = [0, 0, 0, 0]
         self.last_trick = None
         self.history = []
-        events.append(Event("deal", None, (self.hand_no, self.pass_dir)))
-        for s in range(4):
-            events.append(Event("dealt", s, tuple(self.hands[s]), s))
-        if self.pass_dir == "hold":
+        pass_dir = self.pass_dir
+        events += (_event("deal", None, (self.hand_no, pass_dir)),
+                   _event("dealt", 0, tuple(hands[0]), 0), _event("dealt", 1, tuple(hands[1]), 1),
+                   _event("dealt", 2, tuple(hands[2]), 2), _event("dealt", 3, tuple(hands[3]), 3))
+        if pass_dir == "hold":
             self._begin_play()
         else:
             self.phase = PASS
@@ -162,55 +184,70 @@ class Hearts(Game):
 
     def _begin_play(self) -> None:
         self._legal = None
+        self._drawn = None
         self.phase = PLAY_PHASE
-        self.leader = next(s for s in range(4) if TWO_CLUBS in self.hands[s])
+        hands = self.hands
+        self.leader = next(s for s in range(4) if TWO_CLUBS in hands[s])
         self.turn = self.leader
+
+    def _split(self) -> list[dict[str, list[Card]]]:
+        """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``)."""
+        split = []
+        for hand in self.hands:
+            by_suit: dict[str, list[Card]] = {"C": [], "D": [], "H": [], "S": []}
+            for c in hand:
+                by_suit[c.suit].append(c)
+            split.append(by_suit)
+        self._legal = split
+        return split
 
     # ---- turns ------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
         if self.phase == PLAY_PHASE:
-            return (self.turn,)  # type: ignore[return-value]
+            return _SEAT_TUPLES[self.turn]  # type: ignore[index]
         if self.phase == PASS:
-            return tuple(s for s in range(4) if self.pass_choice[s] is None)
+            choice = self.pass_choice
+            return tuple([s for s in (0, 1, 2, 3) if choice[s] is None])
         return ()
 
     def legal_plays(self, seat: int) -> list[Card]:
-        """Cards ``seat`` may play now (empty when it is not their turn)."""
+        """Cards ``seat`` may play now, in hand order (empty when it is not their turn)."""
         if self.phase != PLAY_PHASE or seat != self.turn:
             return []
-        # Asked for twice per move (choosing, then validating): cache until the state changes.
-        cached = self._legal
-        if cached is not None:
-            return cached
-        self._legal = cached = self._compute_legal(seat)
-        return cached
+        return list(self._legal_now(seat))
 
-    def _compute_legal(self, seat: int) -> list[Card]:
+    def _legal_now(self, seat: int) -> list[Card]:
+        """The cards the seat to play may play.  Often one of the state's own lists (the hand, or
+        the split's list of the suit led), so callers read it and never change or keep it."""
+        split = self._legal
+        if split is None:
+            split = self._split()
         hand = self.hands[seat]
         trick = self.trick
         if not trick:
             if not self.classic:
-                return list(hand)
+                return hand
             if self.trick_no == 0:
-                return [TWO_CLUBS]
+                return _ONLY_TWO_CLUBS
             if self.hearts_broken:
-                return list(hand)
-            non_hearts = [c for c in hand if c.suit != "H"]
-            return non_hearts or list(hand)
-        led = trick[0][1].suit
-        follow = [c for c in hand if c.suit == led]
+                return hand
+            mine = split[seat]
+            if mine["H"] and len(mine["H"]) < len(hand):
+                return [c for c in hand if c.suit != "H"]
+            return hand
+        follow = split[seat][trick[0][1].suit]
         if follow:
             return follow
         if self.classic and self.trick_no == 0:
             clean = [c for c in hand if c.suit != "H" and c is not QUEEN_SPADES]
-            return clean or list(hand)
-        return list(hand)
+            return clean or hand
+        return hand
 
     def decision(self, seat: int) -> Decision | None:
         if self.phase == PLAY_PHASE:
             if seat != self.turn:
                 return None
-            return Decision(seat, "play", tuple(PLAY[c] for c in self.legal_plays(seat)),
+            return Decision(seat, "play", tuple([PLAY[c] for c in self._legal_now(seat)]),
                             timer=PLAY_TIMER, prompt="Play a card.")
         if self.phase == PASS and self.pass_choice[seat] is None:
             to = (seat + _PASS_OFFSET[self.pass_dir]) % 4
@@ -219,16 +256,23 @@ class Hearts(Game):
         return None
 
     def random_action(self, seat: int, rng: Any) -> Action:
-        if self.phase == PLAY_PHASE and seat == self.turn:
-            legal = self.legal_plays(seat)
-            return PLAY[legal[int(rng.random() * len(legal))]]
+        if seat == self.turn and self.phase == PLAY_PHASE:
+            # The same draw as picking from legal_plays(seat), without copying the list.
+            split = self._legal
+            trick = self.trick
+            if split is not None and trick:
+                legal = split[seat][trick[0][1].suit] or self._legal_now(seat)  # following suit, inlined
+            else:
+                legal = self._legal_now(seat)
+            a = self._drawn = PLAY[legal[int(rng.random() * len(legal))]]
+            return a
         if self.phase == PASS and self.pass_choice[seat] is None:
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
             rnd = rng.random
             h = list(self.hands[seat])
             a = h.pop(int(rnd() * len(h)))
             b = h.pop(int(rnd() * len(h)))
-            return Action("pass", (a, b, h[int(rnd() * len(h))]))
+            return tuple.__new__(Action, ("pass", (a, b, h[int(rnd() * len(h))]), ()))
         return super().random_action(seat, rng)
 
     def parse_action(self, seat: int, text: str) -> Action:
@@ -251,10 +295,33 @@ class Hearts(Game):
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
+        # The hot path first (search and the bench spend most of their time here): a card in turn,
+        # that random_action just drew or that is legal, and that does not finish the trick.
+        # Everything else takes the checked path, which names what is wrong, or finishes the trick.
+        if seat == self.turn and self.phase == PLAY_PHASE:
+            split = self._legal
+            if action is self._drawn and split is not None:
+                c = action.cards[0]
+            elif action.kind == "play" and len(action.cards) == 1 and action.cards[0] in self._legal_now(seat):
+                c = action.cards[0]
+                split = self._legal
+            else:
+                return self._apply_checked(seat, action)
+            trick = self.trick
+            if len(trick) < 3 and (self.hearts_broken or c.suit != "H"):
+                self.hands[seat].remove(c)
+                split[seat][c.suit].remove(c)  # type: ignore[index]
+                self._drawn = None
+                trick.append((seat, c))
+                self.turn = (seat + 1) & 3
+                return [_PLAY_EVENTS[seat][c]]
+            return self._play_legal(seat, c)
+        return self._apply_checked(seat, action)
+
+    def _apply_checked(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
-        # The hot path first: during play, _play's own turn check also refuses unknown seats.
         if kind == "play" and self.phase == PLAY_PHASE:
-            return self._play(seat, action)
+            return self._play(seat, action)  # refuses unknown seats as "not your turn"
         if self.phase == OVER:
             raise IllegalAction("The game is over.", "game_over")
         if not 0 <= seat < 4:
@@ -277,23 +344,28 @@ class Hearts(Game):
         for c in cs:
             if c not in hand:
                 raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
-        self.pass_choice[seat] = tuple(cs)
-        events = [Event("pass_chosen", seat, ())]
-        if all(p is not None for p in self.pass_choice):
-            off = _PASS_OFFSET[self.pass_dir]
-            for s in range(4):
-                for c in self.pass_choice[s]:  # type: ignore[union-attr]
-                    self.hands[s].remove(c)
-            for s in range(4):
-                to = (s + off) % 4
-                give = self.pass_choice[s]
-                self.hands[to].extend(give)  # type: ignore[arg-type]
-                self.passed[s] = give  # type: ignore[assignment]
-                self.received[to] = give  # type: ignore[assignment]
-                events.append(Event("passed", s, (to, *give), s))  # type: ignore[misc]
-                events.append(Event("received", to, (s, *give), to))  # type: ignore[misc]
-            events.append(Event("exchange", None, (self.pass_dir,)))
-            self._begin_play()
+        choice = self.pass_choice
+        choice[seat] = tuple(cs)
+        if None in choice:
+            return [_PASS_CHOSEN[seat]]
+        events = [_PASS_CHOSEN[seat]]
+        pass_dir = self.pass_dir
+        off = _PASS_OFFSET[pass_dir]
+        hands = self.hands
+        for s in range(4):
+            hand = hands[s]
+            for c in choice[s]:  # type: ignore[union-attr]
+                hand.remove(c)
+        for s in range(4):
+            to = (s + off) & 3
+            give: tuple[Card, ...] = choice[s]  # type: ignore[assignment]
+            hands[to].extend(give)
+            self.passed[s] = give
+            self.received[to] = give
+            events.append(_event("passed", s, (to, *give), s))
+            events.append(_event("received", to, (s, *give), to))
+        events.append(_event("exchange", None, (pass_dir,)))
+        self._begin_play()
         return events
 
     def _play(self, seat: int, action: Action) -> list[Event]:
@@ -305,44 +377,51 @@ class Hearts(Game):
         if len(cs) != 1:
             raise IllegalAction("Play exactly one card.", "wrong_count")
         c = cs[0]
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_plays(seat)
-        if c not in legal:
+        if c not in self._legal_now(seat):
             if c not in self.hands[seat]:
                 raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
             raise IllegalAction(self._why_illegal(seat, c), "illegal_card")
-        # Validated: from here on nothing can fail.
+        return self._play_legal(seat, c)
+
+    def _play_legal(self, seat: int, c: Card) -> list[Event]:
+        """Carry out a play already validated: from here on nothing can fail."""
         self.hands[seat].remove(c)
-        self._legal = None
+        split = self._legal
+        if split is None:
+            split = self._split()
+        else:
+            split[seat][c.suit].remove(c)
+        self._drawn = None
         trick = self.trick
         trick.append((seat, c))
         events = [_PLAY_EVENTS[seat][c]]
         if not self.hearts_broken and c.suit == "H":
             self.hearts_broken = True
-            events.append(Event("hearts_broken", seat, ()))
+            events.append(_event("hearts_broken", seat, ()))
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return events
         (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
         led = c0.suit
-        winner, best = s0, c0
-        if c1.suit == led and c1.value > best.value:
-            winner, best = s1, c1
-        if c2.suit == led and c2.value > best.value:
-            winner, best = s2, c2
-        if c3.suit == led and c3.value > best.value:
-            winner, best = s3, c3
+        winner, best = s0, c0.value
+        if c1.suit == led and c1.value > best:
+            winner, best = s1, c1.value
+        if c2.suit == led and c2.value > best:
+            winner, best = s2, c2.value
+        if c3.suit == led and c3.value > best:
+            winner = s3
         pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
-        self.won[winner] += (c0, c1, c2, c3)
+        cards4 = (c0, c1, c2, c3)
+        self.won[winner] += cards4
         self.hand_points[winner] += pts
-        events.append(Event("trick", winner, (self.trick_no, pts, c0, c1, c2, c3)))
+        trick_no = self.trick_no
+        events.append(_event("trick", winner, (trick_no, pts, *cards4)))
         self.last_trick = (winner, pts, tuple(trick))
-        self.history.append((s0, (c0, c1, c2, c3)))
+        self.history.append((s0, cards4))
         self.trick = []
-        self.trick_no += 1
+        self.trick_no = trick_no + 1
         self.leader = self.turn = winner
-        if self.trick_no == 13:
+        if trick_no == 12:
             self._end_hand(events)
         return events
 
@@ -507,7 +586,10 @@ class Hearts(Game):
         d["hand_points"] = self.hand_points[:]
         d["scores"] = self.scores[:]
         d["history"] = self.history[:]
-        d["_legal"] = None
+        split = self._legal
+        if split is not None:
+            d["_legal"] = [{"C": h["C"][:], "D": h["D"][:], "H": h["H"][:], "S": h["S"][:]} for h in split]
+        d["_drawn"] = None
         return g
 
     def knowledge(self, seat: int) -> tuple[list[set[Card]], list[list[Card]]]:
@@ -573,4 +655,5 @@ class Hearts(Game):
             w.hands[s] = sure[s] + dealt[i]
             if self.phase == PASS and self.pass_choice[s] is not None:
                 w.pass_choice[s] = tuple(rng.sample(w.hands[s], 3))
+        w._legal = None  # the per-suit split is rebuilt from the new hands when needed
         return w

@@ -1,9 +1,11 @@
 """Listener calls: what the Discord layer hears, in order, outside the table's lock.
 
 Two small tasks per table: a redraw task that coalesces requests to one call per
-``redraw_interval``, and a notifier that delivers ``turn``/``summary`` calls in the order they were
-made — so a slow or failing Discord call never holds the lock or stops the game.  With a storage,
-a call waits while a change is being committed: nothing is shown that a crash could take back.
+``redraw_interval`` (and calls again when the listener says it left part of a change unshown for
+later: it paces the public table message), and a notifier that delivers ``turn``/``summary`` calls
+in the order they were made — so a slow or failing Discord call never holds the lock or stops the
+game.  With a storage, a call waits while a change is being committed: nothing is shown that a
+crash could take back.
 """
 
 from __future__ import annotations
@@ -84,10 +86,12 @@ class Delivery:
                 pass
         ids = (t.message_id, t.thread_id)
         try:
-            await getattr(self.listener, method)(*args)
+            again = await getattr(self.listener, method)(*args)
         except Exception:
             log.exception("Listener %s failed for table %s", method, t.id)
             return
+        if method == "redraw" and live is not None:
+            self._recall(t, live, again)
         shown = self._shows_the_end(t, method, args)
         if shown and not t.shown & shown:
             t.shown |= shown
@@ -98,6 +102,21 @@ class Delivery:
             # The listener re-posted a deleted table message (remember where it is now), or the
             # players have now seen more of the end (a restart need not show it again).
             self.tasks.spawn(self.moved(t, live), f"ids:{t.id}")
+
+    def _recall(self, t: Table, live: Live, again: Any) -> None:
+        """The listener's answer to a redraw: a number of seconds after which to call it again even
+        if nothing more changes (it is waiting to show what it has not shown yet)."""
+        Tasks.cancel(live.recall_task)
+        live.recall_task = None
+        if isinstance(again, bool) or not isinstance(again, int | float) or again != again:
+            return
+
+        async def later() -> None:
+            await self.clock.sleep(max(float(again), self.redraw_interval))
+            live.recall_task = None
+            self.redraw(t)
+
+        live.recall_task = self.tasks.spawn(later(), f"recall:{t.id}")
 
     @staticmethod
     def _shows_the_end(t: Table, method: str, args: tuple[Any, ...]) -> int:

@@ -35,7 +35,10 @@ class Listener(Protocol):
     """What the Discord layer hears from the runtime.  Calls come from background tasks; an
     exception is logged and ignored, never seen by the table."""
 
-    async def redraw(self, table: Table) -> None: ...
+    async def redraw(self, table: Table) -> float | None:
+        """Show the table.  May return seconds after which to be called again although nothing
+        more changed (part of this change waits to be shown); ``None``: nothing waits."""
+        ...
 
     async def turn(self, table: Table, seats: tuple[int, ...]) -> None:
         """``seats`` are people who newly must act (never AI or away seats): ping them."""
@@ -58,8 +61,8 @@ class Listener(Protocol):
 
 
 class NullListener:
-    async def redraw(self, table: Table) -> None:
-        pass
+    async def redraw(self, table: Table) -> float | None:
+        return None
 
     async def turn(self, table: Table, seats: tuple[int, ...]) -> None:
         pass
@@ -105,6 +108,7 @@ class Live:
     # -- tables.delivery
     redraw_task: asyncio.Task[None] | None = None
     redraw_wanted: bool = False
+    recall_task: asyncio.Task[None] | None = None  # the listener asked to be called again then
     notify_task: asyncio.Task[None] | None = None
     notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
     # -- tables.persistence: what the storage holds (when there is one): the row's (version, rev),

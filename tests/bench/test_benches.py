@@ -73,6 +73,9 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     # People open their hand once and click; the bot keeps their views current through tokens.
     assert positive(f["interactions_per_person_move"]) and positive(f["live_view_edits_per_hand"])
     assert 0 < f["non_interaction_rest_calls_per_hand"] <= f["rest_calls_per_hearts_hand"]
+    # The table message: the lobby, the phases and the end at least; people with live views are not pinged.
+    assert f["public_edits_per_hand"] >= 3 and f["turn_pings_per_hand"] == 0
+    assert positive(f["bot_cpu_percent"]) and len(f["load_average"]) == 3
     # A first start uploads every card face after one list call; a second, nothing changed, only lists.
     assert f["startup_emoji_calls"] == {"first": {"list": 1, "upload": len(face_codes()), "delete": 0},
                                         "second": {"list": 1, "upload": 0, "delete": 0}}, f["startup_emoji_calls"]

@@ -148,6 +148,9 @@ async def test_without_thread_permission_the_game_stays_in_the_channel(h: Harnes
     h.channel.threads = False
     table, msg = await h.running_table()
     assert table.thread_id is None
+    # Alice closes her hand view (a live one shows her turn without a ping): the ping comes here.
+    h.listener.live.drop(table.id, h.alice.id)
+    await h.listener.turn(table, (table.seat_of(h.alice.id),))
     pings = [m for m in h.channel.sent if "your turn" in (m.content or "")]
     assert pings and f"<@{h.alice.id}>" in pings[-1].content
 
@@ -171,6 +174,8 @@ async def test_listener_contains_discord_errors(h: Harness, caplog) -> None:
     thread = h.where(table)
     thread.send = broken
     h.channel.get_partial_message = lambda _id: SimpleNamespace(edit=broken)
+    h.listener.live.drop(table.id, table.seats[0].user_id)  # no live view: a ping is due
+    h.listener.pace.forget(table.id)  # a table it has not shown yet: an edit is due
     with caplog.at_level(logging.ERROR):
         await h.listener.turn(table, (0,))
         await h.listener.summary(table, [Event("game_end", None, (1, 2, 3, 4))])

@@ -86,3 +86,49 @@ async def test_a_newcomer_does_not_take_the_token_a_waiter_was_waiting_for() -> 
     await clock.advance(0.5)
     await asyncio.gather(*tasks)
     assert served == ["waiter", "newcomer"]
+
+
+async def test_a_routine_request_takes_only_a_free_token_and_never_jumps_the_queue() -> None:
+    clock = Time()
+    budget = RestBudget(per_second=10, burst=2, now=clock.now, sleep=clock.sleep)
+    assert budget.try_take() and budget.try_take()
+    assert not budget.try_take()  # empty: no waiting, no debt
+    clock.t += 0.1
+    waiter = asyncio.create_task(budget.take())
+    await asyncio.sleep(0)
+    assert waiter.done()  # the token that came in was there for it
+    clock.t += 0.05
+    queued = asyncio.create_task(budget.take())  # half a token: it waits in the queue
+    await asyncio.sleep(0)
+    assert budget.backlog
+    clock.t += 0.1  # a whole token now, but it is the queued request's
+    assert not budget.try_take()
+    await queued
+    assert not budget.backlog
+
+
+async def test_what_must_go_out_is_measured_and_leaves_the_rest_for_routine_edits() -> None:
+    clock = Time()
+    budget = RestBudget(per_second=40, burst=8, now=clock.now, sleep=clock.sleep)
+    for _ in range(100):
+        await budget.take()  # 100 requests that must go out, over 2.3 s of waiting for tokens
+    assert budget.needed_rate == 100 / 10
+    clock.t += 10.5
+    assert budget.needed_rate == 0.0  # forgotten after the window
+    assert budget.try_take()
+    assert budget.needed_rate == 0.0  # a routine edit is not what must go out
+
+
+async def test_the_listener_paces_on_what_the_budget_has_to_spare() -> None:
+    from cogs.listener import DiscordListener
+
+    clock = Time()
+    budget = RestBudget(per_second=40, burst=8, now=clock.now, sleep=clock.sleep)
+    listener = DiscordListener(object(), budget=budget)
+    assert listener._spare_rate() == 40
+    for _ in range(250):
+        await budget.take()
+    assert listener._spare_rate() == 40 - 25
+    for _ in range(200):
+        await budget.take()
+    assert listener._spare_rate() == 10  # never under a quarter: routine edits slow down, never stop

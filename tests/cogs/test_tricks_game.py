@@ -24,9 +24,9 @@ async def test_whole_tricks_game(h: Harness) -> None:
     assert any("End of hand 1" in m.text for m in thread.sent)
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
     assert len(summaries) == 1 and f"Replay: `/game replay id:{table.id}`" in summaries[0]
-    # (enough public output to mean something: table edits, pings, summaries)
-    # (pings a person answered before they went out are dropped: fewer than one per turn)
-    assert len(h.world.public) > 12 and h.world.violations == []
+    # (enough public output to mean something: the lobby, the phases and milestones of the table
+    # message, summaries; people follow every card in their live hand views, not here)
+    assert len(h.world.public) > 5 and h.world.violations == []
 
 
 async def test_tricks_refusals_stay_ephemeral(h: Harness) -> None:

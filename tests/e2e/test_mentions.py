@@ -9,14 +9,30 @@ import random
 
 from tests.e2e.conftest import World
 from tests.fakediscord.play import open_table, play_seat
+from tests.fakediscord.users import Reply
 
 
 async def test_a_hand_view_edit_that_names_players_pings_nobody(w: World) -> None:
     # A display name that holds a mention: Ali's name shows in Bob's hand view ("waiting for ...").
     w.fd.members[w.ali.id].name = f"Ali <@{w.bob.id}> <@{w.stranger.id}>"
-    table_message = await open_table(w.ali, [w.bob], options="target=1")
-    await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(1)),
-                         play_seat(w.bob, table_message, rng=random.Random(2)))
+    views: dict[int, Reply] = {}
+    table_message = await open_table(w.ali, [w.bob], options="target=1", views=views)
+    # Bob passes from his join answer, then dismisses it: his next turns come as pings (a live
+    # view shows the turn itself, and then nobody is pinged).
+    bob_view = views[w.bob.id]
+    await w.until(lambda: bob_view.message.selects(), what="Bob's join answer showing his pass menu")
+    menu = bob_view.message.selects()[0]
+    await w.bob.choose(bob_view.message, [o["value"] for o in menu["options"][:3]], custom_id=menu["custom_id"])
+    w.bob.dismiss(bob_view.message)
+    mark = w.fd.ids.last
+    ali = asyncio.create_task(play_seat(w.ali, table_message, rng=random.Random(1), view=views[w.ali.id]))
+    try:
+        ping = await w.until(lambda: [m for m in w.bob.pings(mark) if "My hand" in str(m.buttons())], 20.0,
+                             "a ping to Bob with My hand")
+        fresh = await w.bob.click(ping[-1], "My hand")
+        await play_seat(w.bob, table_message, rng=random.Random(2), view=fresh)
+    finally:
+        await ali
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
     named = [v for m in w.fd.messages.values() for v in m.versions if f"<@{w.bob.id}>" in v.content
              and v.source != "create"]

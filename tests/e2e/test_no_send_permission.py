@@ -11,6 +11,7 @@ import random
 
 from tests.e2e.conftest import World
 from tests.fakediscord.play import open_table, play_seat
+from tests.fakediscord.users import Reply
 
 
 class Collect(logging.Handler):
@@ -30,10 +31,24 @@ async def test_a_channel_the_bot_cannot_post_in_is_reported_to_the_host_once(w: 
     root = logging.getLogger()
     root.addHandler(logs)
     try:
-        table_message = await open_table(w.ali, [w.bob], options="target=1")
+        views: dict[int, Reply] = {}
+        table_message = await open_table(w.ali, [w.bob], options="target=1", views=views)
         quiet.can_send = False  # a moderator takes Send Messages away once the table is up
-        await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(1)),
-                             play_seat(w.bob, table_message, rng=random.Random(2)))
+        # Bob passes from his join answer and closes it: his next turn is a ping (refused here;
+        # a live hand view would have shown the turn without one), then he opens his hand again.
+        bob_view = views[w.bob.id]
+        await w.until(lambda: bob_view.message.selects(), what="Bob's join answer showing his pass menu")
+        menu = bob_view.message.selects()[0]
+        await w.bob.choose(bob_view.message, [o["value"] for o in menu["options"][:3]], custom_id=menu["custom_id"])
+        w.bob.dismiss(bob_view.message)
+        mark = len(w.fd.requests)
+        ali = asyncio.create_task(play_seat(w.ali, table_message, rng=random.Random(1), view=views[w.ali.id]))
+        try:
+            await w.until(lambda: [r for r in w.fd.requests[mark:] if r.status == 403 and r.method == "POST"], 20.0,
+                          "Bob's turn ping refused")
+            await play_seat(w.bob, table_message, rng=random.Random(2))
+        finally:
+            await ali
         await w.until(lambda: "— finished" in table_message.text, what="the finished table")
     finally:
         root.removeHandler(logs)

@@ -49,3 +49,27 @@ async def test_separate_tables_redraw_independently(make_runtime, clock, listene
     b = await started(rt, host=HOST + 1)
     await clock.settle()
     assert sorted(r[1] for r in listener.redraws) == sorted([a.id, b.id])
+
+
+
+async def test_a_redraw_that_left_something_unshown_is_called_again_when_it_asked(make_runtime, clock, listener):
+    # The listener paces the public table message: it may answer a redraw with "call me again in
+    # N seconds" although the table does not change meanwhile (the trailing edit after a quiet spell).
+    asked: list[tuple[float, int]] = []
+
+    async def redraw(table):
+        asked.append((clock.now(), table.version))
+        return 5.0 if len(asked) == 1 else None
+
+    listener.redraw = redraw
+    rt = make_runtime(ai_delay=1000, redraw_interval=1.0)  # nobody moves for a while
+    await started(rt, options=SHORT)
+    await clock.settle()
+    assert len(asked) == 1
+    t0, version = asked[0]
+    await clock.advance(4.9)
+    assert len(asked) == 1
+    await clock.advance(0.2)
+    assert asked[1:] == [(t0 + 5.0, version)]  # the same table, called again as asked
+    await clock.advance(20)
+    assert len(asked) == 2  # that call answered None: not called again

@@ -1,0 +1,42 @@
+"""Issue 17 part 3 through the real bot: a Hearts hand costs at most 12 REST calls that Discord's
+global limit counts (interaction callbacks and interaction-token edits are exempt), nobody whose
+live hand view is open is pinged, and the table message still shows the end."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from tests.e2e.conftest import World
+from tests.fakediscord.play import open_table, play_seat
+from tests.fakediscord.users import Reply
+
+BUDGET_PER_HAND = 12
+
+
+def counted(w: World, since: int) -> list[str]:
+    """The REST calls since ``since`` that Discord's global limit counts."""
+    return [r.route for r in w.fd.requests[since:]
+            if not r.is_callback and not r.route.split()[-1].startswith(("/webhooks/", "/interactions/"))
+            and "/applications/" not in r.route]
+
+
+async def test_a_hearts_hand_costs_at_most_twelve_counted_calls_and_pings_nobody_with_a_live_view(w: World) -> None:
+    mark = len(w.fd.requests)
+    views: dict[int, Reply] = {}
+    table_message = await open_table(w.ali, [w.bob], options="target=1", views=views)
+    logs = await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(1), view=views[w.ali.id]),
+                                play_seat(w.bob, table_message, rng=random.Random(2), view=views[w.bob.id]))
+    assert all(log.moves >= 13 for log in logs)
+    thread = w.thread_of(table_message)
+    # The end is always shown: the table message finished, the summary posted.
+    await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    await w.until(lambda: any("Game over" in m.text for m in w.fd.public(thread.id)), what="the summary")
+    await asyncio.sleep(1.5)  # the picture's edit, anything late
+    calls = counted(w, mark)
+    assert len(calls) <= BUDGET_PER_HAND, calls
+    # Their live views showed them every turn: no turn ping (a post, and formerly its deletion).
+    assert not [m for m in w.fd.messages.values() if "your turn" in m.content]
+    assert not [r for r in calls if r.startswith("DELETE")]
+    # Players saw every move in their views, through their tokens (not counted).
+    assert sum(1 for r in w.fd.requests[mark:] if r.route.startswith("PATCH /webhooks/")) >= 13
