@@ -52,7 +52,13 @@ from tables.procs import has_mark  # noqa: E402
 from tables.replay import GameRecord  # noqa: E402
 from tables.table import LogEntry  # noqa: E402
 from tests.e2e.conftest import FAST_LIMITS, RestartWorld  # noqa: E402
-from tests.fakediscord.play import accepted_moves, move_of_code, play_seat, table_id_of  # noqa: E402
+from tests.fakediscord.play import (  # noqa: E402
+    accepted_moves,
+    move_of_code,
+    play_seat,
+    running_buttons_shown,
+    table_id_of,
+)
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 GAMES = sorted(playable())
@@ -161,8 +167,7 @@ async def open_game(w: RestartWorld, game: str) -> Any:
     started = await w.ali.slash("game start")
     if "game is on" not in started.text.lower():
         raise RuntimeError(f"/game start failed: {started.text!r}")
-    await w.fd.wait_for(lambda: any(b.get("label") == "My hand" for b in new.message.buttons()), 10.0,
-                        "the running table message")
+    await w.fd.wait_for(lambda: running_buttons_shown(w.fd, new.message), 10.0, "the running table message")
     return new.message
 
 

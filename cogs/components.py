@@ -390,13 +390,27 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 # ---- views -------------------------------------------------------------------------------------
 def table_view(table: Table) -> discord.ui.View:
-    """The buttons of the public table message for its phase (none once it has finished)."""
+    """The buttons of the public table message for its phase (none once it has finished).
+
+    A running game with a thread is played there: an answer to a button goes to the channel of the
+    message clicked, and the table message lives in the parent channel (inside the thread Discord
+    shows only a reference to it), so its My hand would answer in the parent.  It gets a link to
+    the thread instead (a link needs no interaction); My hand and I'm back are on the game's first
+    message in the thread (:meth:`cogs.listener.DiscordListener.started`)."""
     view = discord.ui.View(timeout=None)
     phase = render.phase_of(table)
+    if phase == "running" and table.thread_id is not None:
+        view.add_item(discord.ui.Button(label="Play in the thread", emoji="🧵", url=thread_url(table)))
+        return view
     acts = LOBBY_BUTTONS if phase == "lobby" else RUNNING_BUTTONS if phase == "running" else ()
     for act in acts:
         view.add_item(TableButton(act, table.id))
     return view
+
+
+def thread_url(table: Table) -> str:
+    """A link to the table's thread (Discord's web and app links look alike)."""
+    return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}"
 
 
 def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:

@@ -360,11 +360,15 @@ class GameCog(commands.Cog):
             sv = self._seat_view(table.id, interaction.user.id)
             if sv is None or sv.view is None:
                 await self._say(interaction, f"{head} Press **My hand** for your cards.")
-                return
-            content, view = hand_view(sv)
-            said = await self._say(interaction, f"{head}\n{content}", view=view)
-            view.stop()
-            self._live(interaction, sv, message_id=said)
+            else:
+                # The answers people already have (this one, their join) stay their hands, kept current.
+                content, view = hand_view(sv)
+                said = await self._say(interaction, f"{head}\n{content}", view=view)
+                view.stop()
+                self._live(interaction, sv, message_id=said)
+            started = getattr(listener, "started", None)
+            if thread is not None and started is not None:
+                await started(table)  # the thread's first message: My hand / I'm back, the first pings
 
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> Any:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
@@ -575,16 +579,7 @@ class GameCog(commands.Cog):
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You are not seated at this table.")
-        if table.phase != Phase.RUNNING:
-            raise TableError("There is no game running at this table.")
-        s = table.seats[seat]
-        if not (s.away or s.left):
-            # Not away: say so (and keep the clock as it is: coming back restarts it).
-            await self._say(interaction, "You are not away — you are playing your seat already.")
-            return
+        # Not seated, no game, or not away: the runtime says so (and keeps the clock as it is).
         await self.runtime.back(table.id, interaction.user.id)
         # Welcome back with the hand itself, kept current from now on.
         sv = self.runtime.seat_view(table.id, interaction.user.id)

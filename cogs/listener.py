@@ -187,6 +187,9 @@ class DiscordListener:
         self.budget = budget if budget is not None else _Unlimited()
         # When each public table message is edited (players follow every move in their live views).
         self.pace = PublicPace(self._spare_rate)
+        # The seats the start notice pinged: the game's first turn call (queued at the start, held
+        # until the notice is posted) pings nobody again.
+        self._first: dict[str, frozenset[int]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._gates: dict[str, asyncio.Event] = {}
         # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
@@ -265,9 +268,47 @@ class DiscordListener:
                 log.exception("Could not tell seat %d of table %s about its missed turns", seat, table.id)
         return again
 
+    async def seat_changed(self, table: Table, seats: Sequence[int]) -> None:
+        # The runtime's signal: only these seats' own hand views are edited (through their tokens).
+        self.live.seat_changed(table, seats)
+
+    async def started(self, table: Table) -> None:
+        """The game's first message in its new thread (the cog calls it while it holds the table's
+        pings): **My hand** and **I'm back** for the whole game, so a hand opened there answers in
+        the thread; it also pings the people who must act already and have no live hand view (their
+        first turn ping: one post for both)."""
+        if table.thread_id is None:
+            return
+        try:
+            where = self.where(table)
+            await self.budget.take()
+            # (while the table deals, nobody is due: the seats' moves are optional, never pinged)
+            acting = () if table.state is None or len(table.to_act()) != len(table.state.to_act()) else table.to_act()
+            # Only people due now whose hand view is not live are pinged (as by ``turn``).
+            people = [s for s in acting if 0 <= s < len(table.seats) and not table.seats[s].auto
+                      and table.seats[s].user_id is not None
+                      and not self.live.alive(table.id, table.seats[s].user_id)]
+            ids = [table.seats[s].user_id for s in people]
+            text = (f"**{render.game_title(table)}** is on! Press **My hand** for your cards: they show up here "
+                    "and stay up to date while you play. **I'm back** gives you your seat back after the AI "
+                    "took over.")
+            if people:
+                text += "\n" + renderers.turn_notice(table, people)
+                self._first[table.id] = frozenset(people)
+            await where.send(text, view=_buttons(table.id, "hand", "back"), allowed_mentions=pings_for(ids))
+        except discord.Forbidden as e:
+            self._first.pop(table.id, None)
+            self._forbidden(table, e)
+        except Exception:
+            self._first.pop(table.id, None)
+            log.exception("Could not post the start notice of table %s", table.id)
+
     async def turn(self, table: Table, seats: Sequence[int]) -> None:
         try:
             await self._wait_gate(table.id)
+            first = self._first.pop(table.id, None)
+            if first is not None and set(seats) <= first:
+                return  # the start notice pinged them for this very turn
             await self._turn(table, seats)
         except discord.Forbidden as e:
             self._forbidden(table, e)
@@ -435,10 +476,7 @@ class DiscordListener:
             w.away[i], w.missed[i] = s.away, s.missed
             if was_away:
                 continue  # the AI plays for them: its moves are nothing special
-            timed = [e for e in new_log if e.seat == i and e.auto]
-            if s.away and not s.left:
-                timed = timed[:max(1, s.missed - missed_before)]  # the AI's moves once it took over
-            for e in timed:
+            for e in (e for e in new_log if e.seat == i and e.timeout):  # the clock's, not the AI's
                 w.notes.append(self._clock_note(table, i, e.code, events, used))
                 w.noted += 1
             if s.away and not s.left and s.missed >= MISSES_TO_AWAY:
@@ -489,7 +527,7 @@ class DiscordListener:
             if not (s.away and not s.left):
                 return
             text = (f"<@{s.user_id}>, you missed {MISSES_TO_AWAY} turns in a row, so the AI is playing your "
-                    "seat now. Press **I'm back** (here or on the table message) or use `/hand` to play again.")
+                    "seat now. Press **I'm back** or use `/hand` to play again.")
             await where.send(text, view=_buttons(table.id, "back"), allowed_mentions=pings_for([s.user_id]))
         else:
             if s.away or s.missed != MISSES_TO_AWAY - 1:

@@ -5,10 +5,12 @@ Discord lets the bot edit an interaction's response (``@original``) for 15 minut
 interaction's own webhook, and those edits are not counted against the bot's global REST limit.
 So once a person opens their hand (**My hand**, ``/hand``) or clicks on it, the newest such
 interaction is remembered here per (table, person): its token, when it runs out, and what the
-message shows now (its :func:`live_key`).  When the table changes (the runtime's coalesced
-``redraw``, a turn ping) the views whose key changed — the person's decision, their cards, a trick
-ended, a missed turn — are edited, at most once per view per ``interval`` (later changes are
-coalesced into the next edit).
+message shows now (its :func:`live_key`).  What to edit comes from the runtime's signals, so no
+view is compared at a redraw: ``seat_changed`` names the seats whose own view changed (the person's
+decision, their cards, a missed turn, a return), and a redraw compares only the table's public
+milestones (:func:`public_key`: a trick ended, a new hand or round, the game over), which every
+view shows.  A view is edited at most once per ``interval`` (later changes are coalesced into the
+next edit), and only when its :func:`live_key` differs from what it shows.
 
 A seat taken in the lobby (``/game join``, **Join**) registers its answer too: it becomes the
 person's hand when the game starts, as does the host's answer to ``/game start``.
@@ -44,6 +46,8 @@ PUSH_WAIT = 3.0  # how long a turn ping waits for the view's edit before pinging
 # Fields of a seat's view whose change is news for the person even when their cards and decision
 # stay the same: a trick ended (a new trick number, a new leader), a new hand or round, a mark.
 LIVE_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no", "marked", "received", "tax_received")
+# The public ones: when one changes, every view of the table is worth an edit.
+PUBLIC_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no")
 
 
 def live_key(sv: Any) -> tuple[Any, ...]:
@@ -59,6 +63,18 @@ def live_key(sv: Any) -> tuple[Any, ...]:
     over = table.state is not None and table.state.is_over
     return (render.phase_of(table), over, decision, sv.deadline, tuple(view.get("hand") or ()),
             tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present)
+
+
+def public_key(table: Any) -> tuple[Any, ...]:
+    """The table's public milestones that every hand view shows (from the public view only)."""
+    state = getattr(table, "state", None)
+    if state is None:
+        return (render.phase_of(table),)
+    try:
+        view = state.public_view()
+    except Exception:  # a half-built state: nothing to compare, edit as if it changed
+        return (render.phase_of(table), object())
+    return (render.phase_of(table), state.is_over, tuple(_frozen(view.get(k)) for k in PUBLIC_FIELDS))
 
 
 def _frozen(value: Any) -> Any:
@@ -104,6 +120,7 @@ class LiveViews:
         self.runtime = runtime  # seat views come from it (the cog sets it when the listener could not)
         self._views: dict[tuple[str, int], LiveView] = {}
         self._by_table: dict[str, dict[int, LiveView]] = {}  # the same views, found by table
+        self._public: dict[str, tuple[Any, ...]] = {}  # public_key of each table at its last redraw
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.failures = 0
@@ -169,16 +186,32 @@ class LiveViews:
 
     # ---- the listener: the table changed ----------------------------------------------------------
     def changed(self, table: Any) -> None:
-        """Edit (soon, coalesced) every live view of ``table`` whose content is out of date."""
-        for v in self.views_of(table.id):
-            if not self.alive(v.table_id, v.user_id):
-                continue
-            sv = self._seat_view(v)
-            if sv is None or (sv.view is None and render.phase_of(table) == "finished"):
-                self.drop(v.table_id, v.user_id)  # gone, or a lobby that closed without a game
-                continue
-            if sv.view is not None and live_key(sv) != v.shown:
-                self._want(v)  # (a lobby seat's view waits for the game to start)
+        """The table was redrawn: when a public milestone changed (a trick ended, a new hand, the
+        end), every live view of it is edited soon (coalesced); the seats' own changes come from
+        :meth:`seat_changed`."""
+        mine = self._by_table.get(table.id)
+        if not mine:
+            self._public.pop(table.id, None)
+            return
+        key = public_key(table)
+        if self._public.get(table.id) == key:
+            return
+        self._public[table.id] = key
+        for v in list(mine.values()):
+            if self.alive(v.table_id, v.user_id):
+                self._want(v)  # (``_edit`` draws only when the view's own key differs)
+
+    def seat_changed(self, table: Any, seats: Any) -> None:
+        """The runtime's signal: these seats' own views changed.  Each seat's signal edits that
+        person's view only (which seats had private news is hidden from everyone else)."""
+        mine = self._by_table.get(table.id)
+        if not mine:
+            return
+        for s in seats:
+            user = table.seats[s].user_id if 0 <= s < len(table.seats) else None
+            v = mine.get(user) if user is not None else None
+            if v is not None and self.alive(v.table_id, v.user_id):
+                self._want(v)
 
     async def push(self, table: Any, user_id: int) -> bool:
         """Bring ``user_id``'s view up to date now (or as soon as its pace allows) and say whether it
@@ -201,6 +234,7 @@ class LiveViews:
         return self.alive(table.id, user_id)
 
     def forget_table(self, table_id: str) -> None:
+        self._public.pop(table_id, None)
         for v in self.views_of(table_id):
             if v.task is None or v.task.done():
                 self.drop(v.table_id, v.user_id)
@@ -253,11 +287,11 @@ class LiveViews:
 
     async def _edit(self, v: LiveView) -> None:
         sv = self._seat_view(v)
-        if sv is None:
-            self.drop(v.table_id, v.user_id)
+        if sv is None or (sv.view is None and render.phase_of(sv.table) == "finished"):
+            self.drop(v.table_id, v.user_id)  # gone, or a lobby that closed without a game
             return
         if sv.view is None:
-            return
+            return  # a lobby seat's view waits for the game to start
         key = live_key(sv)
         if key == v.shown:
             return

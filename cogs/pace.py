@@ -49,7 +49,7 @@ MILESTONE_EVENTS = frozenset({"trick", "round_end", "turn", "out", "revolution",
 
 @dataclass
 class _Table:
-    phase: tuple[str, Any]
+    phase: tuple[Any, ...]
     seats: tuple[Any, ...]
     version: int
     last_event: Event | None
@@ -141,8 +141,10 @@ class PublicPace:
         self._running.discard(table_id)
 
     def _note(self, table: Any, now: float, notes: int) -> _Table:
-        # The table's phase, and the game's own (passing or playing, a deal, a bury, a tax...).
-        phase, seats = (render.phase_of(table), getattr(table.state, "phase", None)), _seats(table)
+        # The table's phase, and the game's own (passing or playing, a deal, a bury, a tax...); and
+        # where it is played (a new thread: the table message's link to it is shown at once).
+        phase = (render.phase_of(table), getattr(table.state, "phase", None), getattr(table, "thread_id", None))
+        seats = _seats(table)
         last = table.recent[-1] if table.recent else None
         s = self._tables.get(table.id)
         if s is None:

@@ -157,6 +157,11 @@ def phase_of(table: Table) -> str:
     return str(getattr(table.phase, "value", table.phase))
 
 
+def hand_hint(table: Table) -> str:
+    """Where a person finds their cards (My hand is in the thread when the game has one)."""
+    return "press My hand in the thread to see your cards" if table.thread_id else "press My hand to see your cards"
+
+
 def options_line(table: Table) -> str:
     """The table's settings in plain words ("moon: the others get 26 · normal timers")."""
     return options.settings_line(table.game, table.options, table.speed, getattr(table, "ai_level", None))
@@ -307,7 +312,7 @@ class Renderer:
         recent = self.recent_lines(table)
         if recent:
             e.add_field(name="Recent", value="\n".join(recent), inline=False)
-        e.set_footer(text=f"{options_line(table).replace('`', '')} · press My hand to see your cards")
+        e.set_footer(text=f"{options_line(table).replace('`', '')} · {hand_hint(table)}")
         return Rendered(embed=e)
 
     def finished(self, table: Table) -> Rendered:

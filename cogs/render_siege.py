@@ -25,6 +25,7 @@ from cogs.render import (
     Rendered,
     Renderer,
     clip,
+    hand_hint,
     options_line,
     phase_of,
     player_name,
@@ -103,7 +104,7 @@ class SiegeRenderer(Renderer):
         recent = self.recent_lines(table)
         if recent:
             e.add_field(name="Recent", value="\n".join(recent)[:1024], inline=False)
-        e.set_footer(text=f"{options_line(table).replace('`', '')} · press My hand to see your cards")
+        e.set_footer(text=f"{options_line(table).replace('`', '')} · {hand_hint(table)}")
         return Rendered(embed=e)
 
     def status_line(self, table: Table, pv: dict[str, Any]) -> str:

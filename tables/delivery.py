@@ -64,9 +64,10 @@ class Delivery:
             await self.clock.sleep(self.redraw_interval)
 
     def notify(self, t: Table, method: str, *args: Any) -> None:
-        """Queue one listener call (``turn``, ``summary``) behind the table's earlier ones."""
+        """Queue one listener call (``turn``, ``summary``, the optional ``seat_changed``) behind the
+        table's earlier ones."""
         live = self.live_of(t.id)
-        if live is None:
+        if live is None or not hasattr(self.listener, method):
             return
         live.notes.append((method, args))
         if live.notify_task is None or live.notify_task.done():

@@ -49,6 +49,13 @@ class Listener(Protocol):
         ...
 
     # Optional (looked up with getattr, so older listeners keep working):
+    # async def seat_changed(self, table: Table, seats: tuple[int, ...]) -> None — these seats' own
+    # views changed (a new or ended decision, a move made for them, cards only they were told of,
+    # leaving or coming back, the end of the game; not the person who just acted, whose answer
+    # shows it); in order with ``turn``/``summary``.  Which seats had
+    # private news is hidden: use each seat's signal for that seat's own view only, never for
+    # anything others see.
+    # A move the clock made for a person is marked ``LogEntry.timeout`` in ``table.log``.
     # async def broken(self, table: Table, reason: str) -> None — a stored table could not be
     # restored after a restart; tell its players (``table`` may have no state, only ids and seats).
 

@@ -296,7 +296,7 @@ class Runtime:
                 present = [i for i in t.humans() if not t.seats[i].left]
                 if present:
                     t.host_id = t.seats[present[0]].user_id  # type: ignore[assignment]
-            self.turns.reschedule(t)
+            self.turns.reschedule(t, touched=(seat,))  # their view says the AI plays now
             await self.persistence.commit(t)
             self.delivery.redraw(t)
             return t
@@ -427,6 +427,8 @@ class Runtime:
                 raise TableError("You are not seated at this table.", "not_seated")
             if t.phase != Phase.RUNNING:
                 raise TableError("There is no game running at this table.", "not_running")
+            if not t.seats[seat].away:
+                raise TableError("You are not away — you are playing your seat already.", "not_away")
             self._come_back(t, seat)
             await self.persistence.commit(t)
             return t
@@ -447,6 +449,7 @@ class Runtime:
                 t.message_id = message_id
             if thread_id is not None:
                 t.thread_id = thread_id
+                self.delivery.redraw(t)  # the table message links to the thread now
             await self.persistence.commit_quietly(t)
         return t
 

@@ -57,6 +57,9 @@ class LogEntry(NamedTuple):
     code: str
     time: float
     auto: bool = False  # made by the AI or at a deadline, not by the person
+    # Made by the clock for a person whose time ran out (not stored: after a restart nothing that
+    # happened before it is announced again).
+    timeout: bool = False
 
 
 # eq=False: two tables are the same table only if they are the same object.

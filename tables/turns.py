@@ -68,14 +68,16 @@ class Turns:
         return live
 
     # ==== the one path every change takes =====================================================
-    def apply(self, t: Table, seat: int, action: Action, *, auto: bool) -> list[Event]:
+    def apply(self, t: Table, seat: int, action: Action, *, auto: bool, timeout: bool = False) -> list[Event]:
+        """``timeout``: the clock moves for a person whose time ran out (the log entry says so, and
+        the Discord layer tells the table)."""
         assert t.state is not None
         events = t.state.apply(seat, action)  # raises IllegalAction having changed nothing
         t.version += 1
-        t.log.append(LogEntry(t.version, seat, action.code, self.clock.now(), auto))
+        t.log.append(LogEntry(t.version, seat, action.code, self.clock.now(), auto, timeout))
         return events
 
-    def auto_apply(self, t: Table, seat: int) -> list[Event]:
+    def auto_apply(self, t: Table, seat: int, *, timeout: bool = False) -> list[Event]:
         """The AI's move for ``seat`` — also the safe move at a deadline.  A failing AI must not
         stall a game people are playing, so it falls back to a random legal move."""
         live = self._live(t)
@@ -84,11 +86,11 @@ class Turns:
         try:
             ai = live.ai if live.ai is not None else t.entry.ai()
             action = ai.choose(state, seat, rng_for(t.seed, "ai", t.version, seat))
-            return self.apply(t, seat, action, auto=True)
+            return self.apply(t, seat, action, auto=True, timeout=timeout)
         except Exception:
             log.exception("AI move failed at table %s seat %d; playing a random legal move", t.id, seat)
         action = state.random_action(seat, rng_for(t.seed, "fallback", t.version, seat))
-        return self.apply(t, seat, action, auto=True)
+        return self.apply(t, seat, action, auto=True, timeout=timeout)
 
     def _optional_move(self, t: Table, seat: int) -> Action | None:
         """What an AI seat wants to do while the table acts (declare during a deal), if anything."""
@@ -120,8 +122,11 @@ class Turns:
         assert t.state is not None
         if t.state.is_over:
             self.finish(t)
+            self.delivery.notify(t, "seat_changed", t, tuple(range(len(t.seats))))  # the end, for all
         else:
-            self.reschedule(t, actors, quiet=quiet)
+            # Cards a seat alone was told of (dealt, passed, received) changed its hand.
+            told = {e.to for e in events if e.to is not None and e.to >= 0}
+            self.reschedule(t, actors, quiet=quiet, touched=told)
         self.delivery.redraw(t)
 
     def reschedule(
@@ -130,12 +135,18 @@ class Turns:
         actors: Collection[int] = (),
         restart: Collection[int] = (),
         quiet: Collection[int] = (),
+        touched: Collection[int] = (),
     ) -> None:
         """Deadlines for people, an AI task for AI/away seats, pings for people newly due.
 
         A seat still facing the very decision it faced before keeps its deadline (one passer
         choosing must not reset the others' clocks); ``actors`` just moved and ``restart`` came
-        back, so theirs start afresh."""
+        back, so theirs start afresh.
+
+        The listener hears ``seat_changed`` for the seats whose own view changed: a new or ended
+        decision, a move made for them, cards only they were told of (``touched``), a return —
+        not the person who just acted (``quiet``): the answer to their action shows it.  Each
+        seat's signal is for that seat's own view only (which seats had private news is hidden)."""
         live = self._live(t)
         state = t.state
         assert state is not None
@@ -181,8 +192,14 @@ class Turns:
                 deadlines[s] = t.deadlines[s]
             else:
                 deadlines[s] = now + (d.timer if d is not None else DEFAULT_TIMER) * factor
+        changed = {s for s in set(pending) | set(live.pending) if pending.get(s) != live.pending.get(s)}
+        changed.update(actors, restart, touched)
+        # A person who just acted (``quiet``) sees the result in the answer to their own action.
+        changed = {s for s in changed if 0 <= s < len(t.seats) and s not in quiet}
         live.pending, live.since, t.deadlines = pending, since, deadlines
         self._arm_deadlines(t)
+        if changed:
+            self.delivery.notify(t, "seat_changed", t, tuple(sorted(changed)))
         Tasks.cancel(live.ai_task)
         live.ai_task = None
         if auto_due and live.stuck_at != t.version:
@@ -247,9 +264,9 @@ class Turns:
                 try:
                     forced = t.state.timeout_action(s)
                     if forced is not None:
-                        events.extend(self.apply(t, s, forced, auto=True))
+                        events.extend(self.apply(t, s, forced, auto=True, timeout=True))
                     else:
-                        events.extend(self.auto_apply(t, s))
+                        events.extend(self.auto_apply(t, s, timeout=True))
                 except Exception:
                     log.exception("Safe move failed at table %s seat %d; leaving it to the player", t.id, s)
                     t.deadlines.pop(s, None)  # never retry in a loop

@@ -232,7 +232,8 @@ async def observe(state: Game, observer: int, tries: list[str]) -> dict[str, Any
         t.state = state
         rec.pings.clear()
         t.recent = []
-        await rt.back(t.id, USERS[observer])  # the runtime plans the injected state afresh
+        t.seats[observer].away = True  # coming back makes the runtime plan the injected state afresh
+        await rt.back(t.id, USERS[observer])
         await clock.settle()
         user = USERS[observer]
         seen: dict[str, Any] = {}

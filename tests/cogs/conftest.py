@@ -13,7 +13,7 @@ from cogs.game import GameCog
 from cogs.listener import DiscordListener
 from tables.clock import FakeClock
 from tables.runtime import Runtime
-from tests.cogs.fakes import FakeBot, FakeChannel, FakeInteraction, FakeMessage, FakeUser, World, click
+from tests.cogs.fakes import FakeBot, FakeChannel, FakeInteraction, FakeMessage, FakeUser, World, click, custom_ids
 
 
 @dataclass
@@ -63,6 +63,16 @@ class Harness:
 
     def table_message(self, table: Any) -> FakeMessage:
         return self.channel.messages[table.message_id]
+
+    def controls(self, table: Any) -> FakeMessage:
+        """Where My hand and I'm back are during a game: the thread's first message (the start
+        notice; the table message only links to the thread), else the table message."""
+        if table.thread_id is None:
+            return self.table_message(table)
+        for m in self.world.channels[table.thread_id].messages.values():
+            if f"dh:t:hand:{table.id}" in custom_ids(m.view):
+                return m
+        raise AssertionError(f"no My hand in the thread of table {table.id}")
 
     def where(self, table: Any) -> FakeChannel:
         return self.world.channels[table.thread_id] if table.thread_id else self.channel

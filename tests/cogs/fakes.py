@@ -32,7 +32,8 @@ def _http_error(cls: type[discord.HTTPException], status: int, text: str) -> dis
 def custom_ids(view: discord.ui.View | None) -> list[str]:
     if view is None:
         return []
-    return [getattr(item, "custom_id", "") for item in view.walk_children()]
+    # (a link button has a url and no custom id)
+    return [cid for item in view.walk_children() if (cid := getattr(item, "custom_id", "")) is not None]
 
 
 def game_controls(view: discord.ui.View | None) -> list[Any]:
@@ -50,7 +51,8 @@ def enabled_ids(view: discord.ui.View | None) -> list[str]:
     """The custom ids a person can use (Hearts and Tricks show unplayable cards disabled)."""
     if view is None:
         return []
-    return [getattr(item, "custom_id", "") for item in view.walk_children() if not is_disabled(item)]
+    return [cid for item in view.walk_children()
+            if not is_disabled(item) and (cid := getattr(item, "custom_id", "")) is not None]
 
 
 class World:

@@ -136,7 +136,7 @@ def _matches(template: str, item: Any) -> bool:
 
 async def open_hand(h: Harness, user: FakeUser, table: Any, lobby: FakeMessage, by_button: bool) -> FakeMessage:
     if by_button:
-        i = await h.click(user, lobby, f"dh:t:hand:{table.id}")
+        i = await h.click(user, h.controls(table), f"dh:t:hand:{table.id}")
     else:
         i = h.inter(user)
         await h.cog.hand.callback(h.cog, i)

@@ -108,7 +108,7 @@ async def test_leave_and_come_back(h: Harness) -> None:
     await h.settle()
     assert "🤖 Bob" in h.table_message(table).text
 
-    i = await h.click(h.bob, msg, f"dh:t:back:{table.id}")
+    i = await h.click(h.bob, h.controls(table), f"dh:t:back:{table.id}")
     assert "Welcome back" in i.last.content and i.last.ephemeral
     assert not table.seats[1].away
 
@@ -185,7 +185,8 @@ async def test_listener_contains_discord_errors(h: Harness, caplog) -> None:
 
 async def test_public_buttons_never_carry_cards_and_hand_controls_do(h: Harness) -> None:
     table, msg = await h.running_table()
-    assert custom_ids(msg.view) == [f"dh:t:hand:{table.id}", f"dh:t:back:{table.id}"]
+    assert custom_ids(msg.view) == []  # a link to the thread
+    assert custom_ids(h.controls(table).view) == [f"dh:t:hand:{table.id}", f"dh:t:back:{table.id}"]
     await pass_all(h, table)
     player, _ = await human_on_turn(h, table)
     content, view = hand_view(h.runtime.seat_view(table.id, player.id))

@@ -21,7 +21,7 @@ def _controls(msg: FakeMessage) -> list[str]:
 
 async def _open_hand(h: Harness, user, table, use_button: bool, table_msg: FakeMessage) -> FakeMessage:
     if use_button:
-        i = await h.click(user, table_msg, f"dh:t:hand:{table.id}")
+        i = await h.click(user, h.controls(table), f"dh:t:hand:{table.id}")
     else:
         i = h.inter(user)
         await h.cog.hand.callback(h.cog, i)
@@ -52,7 +52,11 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     thread = h.world.channels[table.thread_id]
     assert thread.parent is h.channel and table.id in thread.name
     await h.settle()
-    assert set(_controls(lobby)) == {f"dh:t:hand:{table.id}", f"dh:t:back:{table.id}"}
+    # The table message links to the thread; My hand and I'm back are on the thread's first message.
+    link = [i for i in lobby.view.children if getattr(i, "url", None)]
+    assert _controls(lobby) == [] and link and link[0].url.endswith(f"/{table.thread_id}")
+    assert h.controls(table).channel is thread and list(thread.messages)[0] == h.controls(table).id
+    assert set(_controls(h.controls(table))) == {f"dh:t:hand:{table.id}", f"dh:t:back:{table.id}"}
 
     users = {0: h.alice, 1: h.bob}
     passes = plays = 0

@@ -23,6 +23,7 @@ def round_two_late_window() -> KingOfTheHill:
 async def take_over(h: Harness, table, state: KingOfTheHill) -> None:
     """Seat the crafted state at the running table and let the runtime plan it afresh."""
     table.state = state
+    table.seats[table.seat_of(h.alice.id)].away = True  # coming back plans the table afresh
     await h.runtime.back(table.id, h.alice.id)
     await h.settle(0.1)
 

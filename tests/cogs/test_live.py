@@ -38,27 +38,71 @@ def live_of(h: Harness) -> LiveViews:
 
 async def test_changes_are_coalesced_to_one_edit_per_second(h: Harness) -> None:
     table, _ = await h.running_table()
+    await h.settle(1.1)  # the start's own signals and redraws are through
     live = live_of(h)
     token = Token()
+    alice = table.seat_of(h.alice.id)
     live.opened(token, table.id, h.alice.id, None)  # shows nothing known yet: the next change edits
-    live.changed(table)
-    live.changed(table)
+    live.seat_changed(table, (alice,))
+    live.seat_changed(table, (alice,))
     await h.settle(0)
     assert len(token.edits) == 1 and "Your hand" in token.edits[0]
-    # Her decision changes (she passes, straight through the runtime: a click would make the click's
-    # own token the live one) twice within the second: one more edit, after the second.
-    hand = table.state.view(0)["hand"]
+    # She passes: the answer to her own action shows it, so the runtime does not signal her seat.
+    hand = table.state.view(alice)["hand"]
     await h.runtime.act(table.id, h.alice.id, "pass " + " ".join(hand[:3]))
-    live.changed(table)
     await h.settle(0.5)
-    live.changed(table)
     assert len(token.edits) == 1
-    await h.settle(0.6)
-    assert len(token.edits) == 2 and "You pass" in token.edits[1]
-    # Nothing she sees changed: no edit.
+    # The AIs pass a second later: the cards she receives are signalled, and her view is edited.
+    await h.runtime.act(table.id, h.bob.id, "pass " + " ".join(table.state.view(table.seat_of(h.bob.id))["hand"][:3]))
+    await h.settle(1.6)
+    assert table.state.view(alice).get("received")
+    assert len(token.edits) == 2 and "Your hand" in token.edits[1]
+    # Nothing she sees changed: a redraw with the same public milestones, another seat's signal, or
+    # her own signal again make no edit.
+    others = tuple(s for s in range(len(table.seats)) if s != alice)
     live.changed(table)
-    await h.settle(0.1)
+    live.seat_changed(table, others)
+    live.seat_changed(table, (alice,))
+    await h.settle(1.1)
     assert len(token.edits) == 2
+
+
+async def test_a_seats_signal_edits_only_its_own_view(h: Harness) -> None:
+    """Hidden means hidden: the runtime signals a seat that had private news; only that person's
+    view moves, the others' see nothing happen."""
+    table, _ = await h.running_table()
+    await h.settle(1.1)
+    live = live_of(h)
+    mine, theirs = Token(), Token()
+    alice, bob = table.seat_of(h.alice.id), table.seat_of(h.bob.id)
+    live.opened(mine, table.id, h.alice.id, h.runtime.seat_view(table.id, h.alice.id))
+    live.opened(theirs, table.id, h.bob.id, None)  # would be edited by any signal that reached it
+    live.seat_changed(table, (alice,))
+    await h.settle(1.1)
+    assert theirs.edits == []
+    live.seat_changed(table, (bob,))
+    await h.settle(0)
+    assert len(theirs.edits) == 1 and mine.edits == []
+
+
+async def test_a_public_milestone_edits_every_view(h: Harness) -> None:
+    """A redraw after a trick ended (or a new hand, or the end) edits every live view of the table,
+    without any seat's signal; a redraw with nothing public changed edits none."""
+    table, _ = await h.running_table()
+    await h.settle(1.1)
+    live = live_of(h)
+    tokens = {u.id: Token() for u in (h.alice, h.bob)}
+    for uid, token in tokens.items():
+        live.opened(token, table.id, uid, None)
+    live.changed(table)  # (the views show nothing known yet, but nothing public changed)
+    await h.settle(1.1)
+    assert all(t.edits == [] for t in tokens.values())
+    await h.runtime.end(table.id, h.alice.id)
+    live.changed(table)
+    await h.settle(0)
+    assert all(len(t.edits) == 1 for t in tokens.values())
+    assert all("over" in t.edits[0].lower() or "ended" in t.edits[0].lower() for t in tokens.values()), \
+        [t.edits[0] for t in tokens.values()]
 
 
 async def test_a_view_whose_message_is_gone_or_token_ran_out_is_dropped(h: Harness) -> None:

@@ -75,10 +75,10 @@ async def test_not_your_turn(h: Harness) -> None:
 async def test_stranger_cannot_open_a_hand_or_press_a_card(h: Harness) -> None:
     table, msg = await h.running_table()
     before = snapshot(h)
-    i = await h.click(h.stranger, msg, f"dh:t:hand:{table.id}")
+    i = await h.click(h.stranger, h.controls(table), f"dh:t:hand:{table.id}")
     refused(i, "not seated")
     # Alice's pass menu, clicked by someone else (say, a forwarded message).
-    hand = await h.click(h.alice, msg, f"dh:t:hand:{table.id}")
+    hand = await h.click(h.alice, h.controls(table), f"dh:t:hand:{table.id}")
     select_id, hint = custom_ids(hand.last.view)
     assert hint == f"dh:t:hint:{table.id}"
     i = await h.click(h.stranger, hand.last, select_id, values=table.state.view(0)["hand"][:3])

@@ -25,6 +25,7 @@ async def seated():
     await rt.start(t.id, HOST)
     t.state = crafted(turn=0, phase="build", hands=("QS 5H 9C", "", "", ""),
                       houses={0: ["JH 2H", None, "AX 3X"]})
+    t.seats[0].away = True  # coming back plans the crafted state afresh
     await rt.back(t.id, HOST)
     yield rt, t
     await rt.close()

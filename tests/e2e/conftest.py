@@ -108,7 +108,9 @@ def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:
     assert not slow, f"interactions answered after 3 s: {slow}"
     assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
     edits, which = fd.edits_per_window(5.0)
-    assert edits <= MAX_EDITS_PER_5S, f"message {which} was edited {edits} times within 5 s"
+    assert edits <= MAX_EDITS_PER_5S, f"message {which} was edited {edits} times within 5 s: " + (
+        repr(fd.messages[which]) + " " + repr([(round(v.at % 100, 2), v.source) for v in fd.messages[which].versions])
+        if which in fd.messages else "")
     assert not errors, "the bot logged errors:\n" + "\n".join(errors[:10])
 
 

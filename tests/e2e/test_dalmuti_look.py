@@ -10,7 +10,7 @@ import re
 from engine.core import TABLE
 from engine.dalmuti import LOOK_TIMER
 from tests.e2e.conftest import make_world
-from tests.fakediscord.play import open_table
+from tests.fakediscord.play import open_table, table_controls
 
 # World seed 3: Ali (seat 0) is dealt both Jesters (see test_refusals_games.py).
 HOLDER_SEED = 3
@@ -27,10 +27,10 @@ async def test_a_declined_revolution_leaves_no_trace_on_a_third_players_screen()
         assert table.state.view(0)["hand"].count("JJ") == 2, "the deal changed: pick another world seed"
 
         # Ali is asked privately; Bob sees a look like any other.
-        ali = await w.ali.click(table_message, "My hand")
+        ali = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         assert ali.ephemeral and "keep quiet" in ali.text
         assert "✊ Call the revolution" in [b.get("label") for b in ali.message.buttons()]
-        bob = await w.bob.click(table_message, "My hand")
+        bob = await w.bob.click(table_controls(w.bob.fd, table_message), "My hand")
         assert bob.ephemeral and not TRACE.search(bob.text), bob.text
         assert "looking at their cards" in table_message.text and "▶" not in table_message.text
 

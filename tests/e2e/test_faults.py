@@ -9,7 +9,7 @@ import random
 import time
 
 from tests.e2e.conftest import World, make_world
-from tests.fakediscord.play import open_table, play_seat
+from tests.fakediscord.play import open_table, play_seat, table_controls
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 POST = "POST /channels/{channel_id}/messages"
@@ -87,7 +87,7 @@ async def test_an_answer_after_the_deadline_is_caught() -> None:
             await asyncio.sleep(0.7)
             return await real_act(*args, **kwargs)
 
-        hand = await w.ali.click(table_message, "My hand")
+        hand = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         menu = hand.message.selects()[0]
         runtime.act = slow_act
         try:

@@ -10,7 +10,7 @@ import random
 import re
 
 from tests.e2e.conftest import World
-from tests.fakediscord.play import open_table, play_seat, table_id_of
+from tests.fakediscord.play import open_table, play_seat, table_controls, table_id_of
 
 
 async def test_whole_game_two_people_two_ais(w: World) -> None:
@@ -38,9 +38,17 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     assert started.ephemeral and "game is on" in started.text
     thread = w.thread_of(table_message)
     assert thread.is_thread and tid in thread.name and f"<#{thread.id}>" in started.text
-    await w.until(lambda: [b["label"] for b in table_message.buttons()] == ["My hand", "I'm back"],
-                  what="the running table's buttons")
+    # The table message (in the channel, shown atop the thread) links to the thread: a button on it
+    # would answer in the channel.
+    await w.until(lambda: [b["label"] for b in table_message.buttons()] == ["Play in the thread"],
+                  what="the running table's link")
+    assert table_message.buttons()[0]["url"].endswith(f"/{thread.id}")
 
+    # The thread's first message is the start notice with My hand and I'm back.
+    start = await w.until(lambda: next((m for m in fd.public(thread.id) if m.buttons()), None),
+                          what="the thread's start notice")
+    assert thread.messages[0] == start.id and "is on" in start.text
+    assert [b["label"] for b in start.buttons()] == ["My hand", "I'm back"]
     # Both are told to pass in their hand views (Ali's start answer, Bob's join answer), which the
     # bot keeps current through their tokens: nobody is pinged for it.
     await w.until(lambda: "Your move" in started.message.text and "Your move" in joined.message.text,
@@ -74,10 +82,13 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     # Their views showed every turn: no turn ping at all (each would be a REST call).
     assert not [m for m in fd.messages.values() if "your turn" in m.content]
     # Anything that pinged pinged exactly the people it named.
+    # The start notice stays, with its buttons.
+    assert not start.deleted and [b["label"] for b in start.buttons()] == ["My hand", "I'm back"]
     for m in fd.messages.values():
-        assert m.pinged == {int(x) for x in re.findall(r"<@(\d+)>", m.content)} or not m.pinged
+        first = m.versions[0].content
+        assert m.pinged == {int(x) for x in re.findall(r"<@(\d+)>", first)} or not m.pinged
         if m.pinged:
-            assert "your turn" in m.content
+            assert "your turn" in first
 
     # Hands were only ever shown to their owner.
     for log in logs:
@@ -131,14 +142,14 @@ async def test_a_hand_shown_leaves_no_task_behind(w: World) -> None:
     lets its hand views go once sent (their buttons work from their ids alone)."""
     table_message = await open_table(w.ali, [w.bob], options="target=1")
     for _ in range(3):
-        await w.ali.click(table_message, "My hand")
+        await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         await w.bob.slash("hand", where=w.thread_of(table_message))
     await asyncio.sleep(0)  # let the cancelled ones finish
     lingering = [t for t in asyncio.all_tasks()
                  if "timeout_task_impl" in repr(t.get_coro()) and not t.cancelling()]
     assert not lingering, f"{len(lingering)} view timeout tasks alive"
     # ... and the buttons of those views still work.
-    hand = await w.ali.click(table_message, "My hand")
+    hand = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     menu = hand.message.selects()[0]
     passed = await w.ali.choose(hand.message, [o["value"] for o in menu["options"][:3]])
     assert passed.text.startswith("✅"), passed.text

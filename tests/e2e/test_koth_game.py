@@ -29,7 +29,7 @@ from tests.e2e.conftest import World, make_world
 from tests.e2e.test_refusals_games import Refusals, assert_stale, control_for, moved, settle, use
 from tests.fakediscord import Reply
 from tests.fakediscord import payloads as P
-from tests.fakediscord.play import play_seat
+from tests.fakediscord.play import play_seat, running_buttons_shown, table_controls
 from tests.fakediscord.privacy import cards_in
 from tests.fakediscord.server import Message
 
@@ -75,7 +75,7 @@ async def declare_when_possible(w: World, table_message: Message) -> tuple[Reply
     """Ali opens her hand and presses Refresh until a declare button shows, then keeps that view
     aside (a second view, opened with /hand, is the one she declares from).  Returns (the view she
     declared from, the older view)."""
-    view = await w.ali.click(table_message, "My hand")
+    view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     end = time.perf_counter() + 10
     while not buttons(view.message, "dh:a:"):
         assert time.perf_counter() < end, "Ali was never offered a declaration"
@@ -107,8 +107,7 @@ async def open_koth(w: Any) -> Message:
     assert "Added 3 AI players" in (await w.ali.slash("game ai")).text
     started = await w.ali.slash("game start")
     assert "game is on" in started.text.lower(), started.text
-    await w.until(lambda: any(b.get("label") == "My hand" for b in table_message.buttons()),
-                  what="the running table message")
+    await w.until(lambda: running_buttons_shown(w.fd, table_message), what="the running table message")
     return table_message
 
 
@@ -137,7 +136,7 @@ async def _koth_game(w: World) -> None:
     r = Refusals(w, table_message)
     deadline = table.deadlines[0]
     assert 55 < deadline - time.time() <= 60, "Ali's bury clock is not 60 s"
-    view = await w.ali.click(table_message, "My hand")
+    view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     assert "You took the dead hand" in view.text and len(part_menus(view.message)) >= 2, view.text
     assert ok_button(view.message).get("disabled"), "OK before anything is marked"
     await r.play(w.bob, "bury 6S mark", "not your turn", "Ali")  # Bob is not the KotH

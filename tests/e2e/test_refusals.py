@@ -11,7 +11,7 @@ from typing import Any
 from engine.cards import card
 from tests.e2e.conftest import World
 from tests.fakediscord import Person, Reply
-from tests.fakediscord.play import open_table, table_id_of
+from tests.fakediscord.play import open_table, running_buttons_shown, table_controls, table_id_of
 from tests.fakediscord.server import Message
 
 
@@ -39,7 +39,7 @@ async def _to_the_play(w: World, table_message: Message) -> tuple[Person, Person
     """Both people pass; then wait until a person must play.  Returns (to play, waiting, table)."""
     table = w.table(table_message)
     for p in (w.ali, w.bob):
-        hand = await p.click(table_message, "My hand")
+        hand = await p.click(table_controls(p.fd, table_message), "My hand")
         menu = hand.message.selects()[0]
         r = await p.choose(hand.message, [o["value"] for o in menu["options"][:3]])
         assert r.text.startswith("✅"), r.text
@@ -84,7 +84,7 @@ async def test_a_lobby_button_pressed_after_the_start(w: World) -> None:
     assert "Join" in [b["label"] for b in lobby.buttons()]  # not redrawn yet
     await refused(w, lobby, w.stranger.click(lobby, "Join"), "already started")
     await refused(w, lobby, w.ali.click(lobby, "Start"), "already started")
-    await w.until(lambda: "My hand" in [b["label"] for b in lobby.buttons()], what="the redraw")
+    await w.until(lambda: running_buttons_shown(w.fd, lobby), what="the redraw")
 
 
 async def test_refusals_during_the_game(w: World) -> None:
@@ -96,11 +96,11 @@ async def test_refusals_during_the_game(w: World) -> None:
     await refused(w, tid, host.slash("game start"), "already started")
     await refused(w, tid, host.slash("game ai"), "before the game starts")
     await refused(w, tid, w.stranger.slash("game join", id=tid), "already started")
-    await refused(w, tid, w.stranger.click(table_message, "My hand"), "not seated")
+    await refused(w, tid, w.stranger.click(table_controls(w.stranger.fd, table_message), "My hand"), "not seated")
     await refused(w, tid, w.bob.slash("game join", id=tid), "already playing")
 
     # A stale menu: Ali opens her hand twice, passes from the second view, then uses the first.
-    first = await w.ali.click(table_message, "My hand")
+    first = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     second = await w.ali.slash("hand", where=w.thread_of(table_message))
     values = [o["value"] for o in second.message.selects()[0]["options"][:3]]
     passed = await w.ali.choose(second.message, values)
@@ -115,7 +115,7 @@ async def test_refusals_during_the_game(w: World) -> None:
 
     # A stale button: a hand view from before a move, used after it.
     old = await to_play.slash("hand", where=w.thread_of(table_message))
-    fresh = await to_play.click(table_message, "My hand")
+    fresh = await to_play.click(table_controls(to_play.fd, table_message), "My hand")
     button = next(b for b in fresh.message.buttons() if b["custom_id"].startswith("dh:a:"))
     moved = await to_play.click(fresh.message, custom_id=button["custom_id"])
     assert moved.text.startswith("✅"), moved.text
@@ -126,7 +126,7 @@ async def test_refusals_during_the_game(w: World) -> None:
 
 async def _bob_passes_then_play(w: World, table_message: Message) -> tuple[Person, Person, Any]:
     table = w.table(table_message)
-    hand = await w.bob.click(table_message, "My hand")
+    hand = await w.bob.click(table_controls(w.bob.fd, table_message), "My hand")
     menu = hand.message.selects()[0]
     r = await w.bob.choose(hand.message, [o["value"] for o in menu["options"][:3]])
     assert r.text.startswith("✅"), r.text
@@ -140,7 +140,7 @@ async def _bob_passes_then_play(w: World, table_message: Message) -> tuple[Perso
 async def test_a_double_click_plays_once(w: World) -> None:
     table_message = await open_table(w.ali, [w.bob], options="target=1")
     to_play, _, table = await _to_the_play(w, table_message)
-    hand = await to_play.click(table_message, "My hand")
+    hand = await to_play.click(table_controls(to_play.fd, table_message), "My hand")
     button = next(b for b in hand.message.buttons() if b["custom_id"].startswith("dh:a:"))
     before = len(table.log)
     # Two clicks leave before the first answer arrives, both from the same view of the message.

@@ -23,7 +23,7 @@ from typing import Any
 from tests.e2e.conftest import World, make_world
 from tests.fakediscord import Person, Reply
 from tests.fakediscord import payloads as P
-from tests.fakediscord.play import open_table
+from tests.fakediscord.play import open_table, table_controls
 from tests.fakediscord.server import Message
 
 OOPS = "something went wrong"
@@ -182,7 +182,7 @@ async def test_tricks_stale_button_and_double_click(w: World) -> None:
     where = w.thread_of(table_message)
     await w.until(lambda: table.to_act() == (0,), what="Ali to lead")
     older = await w.ali.slash("hand", where=where)  # kept, and used once the table has moved on
-    view = await w.ali.click(table_message, "My hand")
+    view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     lead, _ = _tricks_lead(table)
 
     mark = len(table.log)
@@ -302,7 +302,7 @@ async def test_dalmuti_stale_menu_and_double_click() -> None:
         where = w.thread_of(table_message)
         await w.until(lambda: table.to_act() == (0,), what="Ali to give back")
         older = await w.ali.slash("hand", where=where)
-        view = await w.ali.click(table_message, "My hand")
+        view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
 
         # Two picks of the same 2 cards in the tax menu, before the first answer: one tax return.
         menu = next(s for s in view.message.selects() if s["custom_id"].startswith("dh:s:"))
@@ -326,7 +326,7 @@ async def test_dalmuti_stale_menu_and_double_click() -> None:
                                                           custom_id=old_menu["custom_id"])))
 
         # A lead chosen twice at once from a fresh view: played once.
-        fresh = await w.ali.click(table_message, "My hand")
+        fresh = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         lead = table.state.decision(0).actions[0]
         mark = len(table.log)
         await double_click(w.ali, fresh.message, lead.code)
@@ -392,7 +392,7 @@ async def test_siege_stale_button_and_double_click() -> None:
         where = w.thread_of(table_message)
         await w.until(lambda: table.to_act() == (0,), what="Ali's first turn")
         older = await w.ali.slash("hand", where=where)
-        view = await w.ali.click(table_message, "My hand")
+        view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         mark = len(table.log)
 
         # Start a pile twice at once from one view: started once, and the turn goes on.

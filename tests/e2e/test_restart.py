@@ -38,6 +38,7 @@ from tests.fakediscord.play import (
     move_of_code,
     open_table,
     play_seat,
+    table_controls,
     table_id_of,
 )
 from tests.fakediscord.server import Message
@@ -274,7 +275,7 @@ async def test_a_table_message_deleted_while_the_bot_was_down_is_posted_again(tm
         again = await w.until(lambda: next((m for m in table_messages(w, tid) if not m.deleted), None),
                               what="the table message posted again")
         assert again.id != table_message.id and again.versions[0].source == "create"
-        assert [b["label"] for b in again.buttons()] == ["My hand", "I'm back"]
+        assert [b["label"] for b in again.buttons()] == ["Play in the thread"]  # (the thread stays)
         await w.until(lambda: w.row(tid)["message_id"] == again.id, what="the new message id stored")
         assert w.version(tid) >= stopped_at
 
@@ -312,7 +313,7 @@ async def test_buttons_from_before_a_restart_work_and_stale_ones_are_refused(rw:
     assert stale.ephemeral and stale.message.selects()
     # Ali passes from her hand view; Bob passes and plays until it is Ali's turn to play a card.
     ali_log = SeatLog(ali)
-    hand = await ali.click(table_message, "My hand")
+    hand = await ali.click(table_controls(ali.fd, table_message), "My hand")
     menu = hand.message.selects()[0]
     passed = await ali.choose(hand.message, rng.sample([o["value"] for o in menu["options"]], 3))
     assert passed.text.startswith("✅"), passed.text
@@ -347,7 +348,7 @@ async def test_buttons_from_before_a_restart_work_and_stale_ones_are_refused(rw:
     assert stale.message.selects()  # his old view itself is left as it was
 
     # The table message's My hand, posted before the restart, still opens Ali's hand ...
-    fresh = await ali.click(table_message, "My hand")
+    fresh = await ali.click(table_controls(ali.fd, table_message), "My hand")
     assert fresh.ephemeral and "Your hand" in fresh.text and action_buttons(fresh.message)
     ali_log.replies.append(fresh)
     # ... and a card button of the hand view she opened before the restart plays that card.

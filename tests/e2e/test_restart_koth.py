@@ -42,7 +42,7 @@ from tests.e2e.test_koth_game import (
 from tests.e2e.test_refusals_games import use
 from tests.fakediscord import Reply
 from tests.fakediscord import payloads as P
-from tests.fakediscord.play import is_over, play_seat, table_id_of
+from tests.fakediscord.play import is_over, play_seat, table_controls, table_id_of
 from tests.fakediscord.server import Message
 
 RUNTIME = {"ai_delay": 0.05, "table_pace": TABLE_PACE}
@@ -75,7 +75,7 @@ def defaults(msg: Message) -> Counter[str]:
 # ---- the table ----------------------------------------------------------------------------------
 async def declare(w: RestartWorld, table_message: Message) -> Reply:
     """Ali opens her hand and presses Refresh until she may declare, then declares 2♥."""
-    view = await w.ali.click(table_message, "My hand")
+    view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     end = time.perf_counter() + 10
     while not buttons(view.message, "dh:a:"):
         assert time.perf_counter() < end, "Ali was never offered a declaration"
@@ -113,7 +113,7 @@ async def test_a_koth_bury_marked_half_way_survives_a_sigkill(tmp_path) -> None:
         assert set(deadline) == {0} and 55 < deadline[0] - time.time() <= 60, deadline
 
         # 2. She marks 5 cards in two suit menus of her hand view.
-        view = await w.ali.click(table_message, "My hand")
+        view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         assert "You took the dead hand" in view.text and len(part_menus(view.message)) >= 2, view.text
         chosen: list[str] = []
         for codes in BEFORE.values():
@@ -132,7 +132,7 @@ async def test_a_koth_bury_marked_half_way_survives_a_sigkill(tmp_path) -> None:
         await w.start_bot()
 
         # Her marks are still hers: a hand view opened now shows them chosen ...
-        again = await w.ali.click(table_message, "My hand")
+        again = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         assert again.ephemeral and f"Chosen ({len(chosen)}/8)" in again.text, again.text
         assert defaults(again.message) == Counter(chosen), defaults(again.message)
         assert ok_button(again.message).get("disabled") and ok_button(again.message)["label"] == "Bury 5/8"

@@ -34,6 +34,29 @@ def is_over(fd: FakeDiscord, table_message: Message) -> bool:
     return "— finished" in table_message.text
 
 
+def table_controls(fd: FakeDiscord, table_message: Message) -> Message:
+    """Where **My hand** and **I'm back** are during a game, as a person finds them: the game's
+    first message in its thread (the table message, in the parent channel, links to the thread), or
+    the table message itself when the game is played in the channel."""
+    thread = fd.channels.get(table_message.thread_id) if table_message.thread_id else None
+    links = [b["url"] for b in table_message.buttons() if b.get("url")]
+    if links:  # (a table message posted again after a deletion is no thread's starter: it links to it)
+        thread = fd.channels.get(int(links[0].rstrip("/").rsplit("/", 1)[1]))
+    if thread is None:
+        return table_message
+    for mid in thread.messages:
+        m = fd.messages[mid]
+        if not m.ephemeral and not m.deleted and any(b.get("label") == "My hand" for b in m.buttons()):
+            return m
+    raise AssertionError(f"no My hand button in the thread of {table_message!r}")
+
+
+def running_buttons_shown(fd: FakeDiscord, table_message: Message) -> bool:
+    """The table message shows a running game's controls: a link to the thread, or My hand."""
+    labels = [b.get("label") for b in table_message.buttons()]
+    return "Play in the thread" in labels or "My hand" in labels
+
+
 @dataclass
 class SeatLog:
     person: Person
@@ -86,8 +109,7 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
     if views is not None:
         views[host.id] = r
     # The table message is redrawn (at most once a second) with the running game's buttons.
-    await host.fd.wait_for(lambda: any(b.get("label") == "My hand" for b in table_message.buttons()), 5.0,
-                           "the running table message")
+    await host.fd.wait_for(lambda: running_buttons_shown(host.fd, table_message), 5.0, "the running table message")
     return table_message
 
 
@@ -332,8 +354,9 @@ async def _play_by_text(person: Person, table_message: Message, rng: random.Rand
 
 async def _open_hand(person: Person, table_message: Message, rng: random.Random, open_with: str) -> Reply:
     use_button = open_with == "button" or (open_with == "mix" and rng.random() < 0.5)
-    if use_button and any(b.get("label") == "My hand" for b in table_message.buttons()):
-        return await person.click(table_message, "My hand")
+    controls = table_controls(person.fd, table_message) if running_buttons_shown(person.fd, table_message) else None
+    if use_button and controls is not None:
+        return await person.click(controls, "My hand")
     where = person.fd.channels.get(table_message.thread_id or table_message.channel_id)
     return await person.slash("hand", where=where)
 

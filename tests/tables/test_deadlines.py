@@ -103,6 +103,12 @@ async def test_back_needs_a_seat_and_a_running_game(rt):
     await rt.start(t.id, HOST)
     with pytest.raises(TableError):
         await rt.back(t.id, BOB)
+    # Not away: its own sentence, and the seat's clock stays as it was.
+    before = dict(t.deadlines)
+    with pytest.raises(TableError) as refused:
+        await rt.back(t.id, HOST)
+    assert refused.value.code == "not_away" and "not away" in refused.value.message
+    assert t.deadlines == before
 
 
 async def test_one_passer_does_not_reset_the_others_deadlines(rt, clock):
