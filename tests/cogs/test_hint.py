@@ -19,7 +19,7 @@ def expected_hint(table, seat):
 
 async def test_the_hint_button_answers_privately_with_the_move_and_its_reason(h: Harness) -> None:
     table, msg = await h.running_table()
-    hand = await h.click(h.alice, msg, f"dh:t:hand:{table.id}")
+    hand = await h.click(h.alice, h.controls(table), f"dh:t:hand:{table.id}")
     view = hand.last
     assert f"dh:t:hint:{table.id}" in [getattr(i, "custom_id", "") for i in view.view.walk_children()]
     want = expected_hint(table, 0)

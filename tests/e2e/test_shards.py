@@ -14,7 +14,7 @@ from tables.lease import Leases
 from tables.shards import ELSEWHERE, Shards
 from tests.e2e.conftest import FAST_LIMITS
 from tests.fakediscord import FakeDiscord, running_bot
-from tests.fakediscord.play import open_table, table_id_of
+from tests.fakediscord.play import open_table, table_controls, table_id_of
 from tests.tables.stores import PostgresStore
 
 
@@ -64,7 +64,7 @@ async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> N
             before = (t.version, len(t.log))
             assert bot.runtime.fence(1) == [tid] and tid not in bot.runtime.tables
             for reply in (await cid.slash("game list"), await cid.slash("game new", game="hearts"),
-                          await cid.click(message, "My hand")):
+                          await cid.click(table_controls(fd, message), "My hand")):
                 assert reply.ephemeral and reply.text == ELSEWHERE
             assert (t.version, len(t.log)) == before
         fd.assert_clean()
