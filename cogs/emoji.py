@@ -15,10 +15,12 @@ cards as pictures and some as text reads worse than all text).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -63,10 +65,27 @@ def card_emoji(code: Any) -> discord.PartialEmoji | None:
     return REGISTRY.get(getattr(code, "code", None) or str(code))
 
 
+# Set while a message is drawn again because its emoji markup made it too long for Discord: its
+# cards in text then read as before the emoji, and the message fits (see :func:`text_only`).
+_TEXT_ONLY: ContextVar[bool] = ContextVar("cards_as_text", default=False)
+
+
 def card_markup(code: Any, fallback: str) -> str:
-    """``<:dk_qs_1a2b3c:123>`` in message text when the emoji is there, else ``fallback``."""
-    e = card_emoji(code)
+    """``<:dk_qs_1a2b3c:123>`` in message text when the emoji is there, else ``fallback`` (also
+    inside :func:`text_only`)."""
+    e = None if _TEXT_ONLY.get() else card_emoji(code)
     return str(e) if e is not None else fallback
+
+
+@contextlib.contextmanager
+def text_only() -> Iterator[None]:
+    """Cards in message text as their text labels while inside (buttons and menus keep their
+    emoji: those cost no characters of the message).  For a message that would not fit otherwise."""
+    token = _TEXT_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _TEXT_ONLY.reset(token)
 
 
 class EmojiClient(Protocol):

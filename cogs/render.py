@@ -15,7 +15,7 @@ view's controls read and group (:meth:`Renderer.action_label`, :meth:`Renderer.a
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from cogs import options
-from cogs.emoji import card_markup
+from cogs.emoji import card_markup, text_only
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, IllegalAction
 from tables.live import SeatView
@@ -33,6 +33,12 @@ LOBBY_COLOUR = discord.Colour.blurple()
 RUNNING_COLOUR = discord.Colour.green()
 FINISHED_COLOUR = discord.Colour.gold()
 RECENT_LINES = 5
+#: Discord's limits on a message (characters): content, embed description, field value, all of an
+#: message's embeds together.
+MAX_CONTENT, MAX_DESCRIPTION, MAX_FIELD, MAX_EMBEDS = 2000, 4096, 1024, 6000
+#: The hand view's own text: the rest of a message's 2,000 is for the line a caller puts above it
+#: ("✅ You played Q♠.", "⚠️ That changed just before your click…") and a menu note below it.
+HAND_ROOM = 1700
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
@@ -79,6 +85,22 @@ def face(c: Any) -> str:
 
 def faces(cs: Iterable[Any]) -> str:
     return " ".join(face(c) for c in cs)
+
+
+def clip(text: str, room: int) -> str:
+    """``text`` cut to ``room`` characters at a line break, "…" marking the cut: a last resort that
+    keeps a message sendable (never needed by today's screens; an emoji's markup is never cut)."""
+    if len(text) <= room:
+        return text
+    cut = text.rfind("\n", 0, room - 1)
+    return (text[:cut] if cut > 0 else text[:room - 1]) + "…"
+
+
+def embed_fits(embed: discord.Embed) -> bool:
+    """Whether an embed is within Discord's limits for its description, fields and total."""
+    d = embed.to_dict()
+    return (len(d.get("description") or "") <= MAX_DESCRIPTION and len(embed) <= MAX_EMBEDS
+            and all(len(f.get("value") or "") <= MAX_FIELD for f in d.get("fields") or []))
 
 
 def when(epoch: float | None) -> str:
@@ -170,15 +192,16 @@ def in_hand_order(actions: Sequence[Action], hand: Sequence[str] | None) -> list
     return sorted(actions, key=lambda a: min((pos.get(c.code, len(pos)) for c in a.cards), default=len(pos)))
 
 
-def group_by_suit(codes: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """The hand fanned by suit in the order the engine sorted it: ``[("♣", ["2♣", "J♣"]), ...]``."""
+def group_by_suit(codes: Sequence[str], show: Callable[[str], str] | None = None) -> list[tuple[str, list[str]]]:
+    """The hand fanned by suit in the order the engine sorted it: ``[("♣", ["2♣", "J♣"]), ...]``;
+    ``show`` says how a card reads (its label by default; :func:`face` for emoji)."""
     groups: list[tuple[str, list[str]]] = []
     for code in codes:
         c = card(code)
         sym = SUIT_SYMBOLS.get(c.suit, "🃏")
         if not groups or groups[-1][0] != sym:
             groups.append((sym, []))
-        groups[-1][1].append(c.label)
+        groups[-1][1].append(show(code) if show is not None else c.label)
     return groups
 
 
@@ -422,16 +445,29 @@ class Renderer:
 
     # -- private: the hand view --
     def hand_text(self, sv: SeatView) -> str:
+        """The hand view's text, within :data:`HAND_ROOM`: the cards as emoji when they are ready
+        and fit; when they do not, the other lines' cards (Siege's piles) go text first, then the
+        hand's own (the text alone has always fitted)."""
+        for plain in (0, 1, 2):
+            text = self.hand_body(sv, plain)
+            if len(text) <= HAND_ROOM:
+                return text
+        return clip(text, HAND_ROOM)
+
+    def hand_body(self, sv: SeatView, plain: int = 0) -> str:
+        """The hand view's lines; ``plain``: 1, the cards after the hand lines as text; 2, every card."""
         table, seat, view = sv.table, sv.seat, sv.view or {}
         lines = [f"**Your hand** · {table_title(table)} · seat {seat + 1}"]
         hand = view.get("hand")
-        if hand is not None:
-            lines += self.hand_lines(sv, hand) if hand else ["*(no cards)*"]
-        lines += self.hand_extra(sv)
-        lines += self.seat_notes(sv)
-        lines.append(self.decision_line(sv))
-        if sv.decision is not None:
-            lines.append(self.restriction_line(sv))
+        with text_only() if plain >= 2 else contextlib.nullcontext():
+            if hand is not None:
+                lines += self.hand_lines(sv, hand) if hand else ["*(no cards)*"]
+        with text_only() if plain >= 1 else contextlib.nullcontext():
+            lines += self.hand_extra(sv)
+            lines += self.seat_notes(sv)
+            lines.append(self.decision_line(sv))
+            if sv.decision is not None:
+                lines.append(self.restriction_line(sv))
         return "\n".join(line for line in lines if line)
 
     def seat_notes(self, sv: SeatView) -> list[str]:
@@ -466,8 +502,8 @@ class Renderer:
         return f"🚫 {why}" if why else ""
 
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
-        """The hand fanned for reading: one line per suit by default."""
-        return [" ".join(cards) for _, cards in group_by_suit(hand)]
+        """The hand fanned for reading: one line per suit by default, the cards as emoji when ready."""
+        return [" ".join(cards) for _, cards in group_by_suit(hand, face)]
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         return []

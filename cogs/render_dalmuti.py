@@ -59,9 +59,11 @@ def set_words(cards: Sequence[Any]) -> str:
 
 
 def counts_line(codes: Sequence[str]) -> str:
-    """``1 ×1 · 5 ×3 · 9 ×2 · Jester ×1``."""
+    """``1 ×1 · 5 ×3 · 9 ×2 · Jester ×1``; each number as its card's emoji when they are ready."""
+    cards = {dcard(c).number: dcard(c) for c in codes}
     counts = Counter(dcard(c).number for c in codes)
-    return " · ".join(f"{'Jester' if n == JESTER_NUMBER else n} ×{counts[n]}" for n in sorted(counts))
+    return " · ".join(f"{card_markup(cards[n], 'Jester' if n == JESTER_NUMBER else str(n))} ×{counts[n]}"
+                      for n in sorted(counts))
 
 
 def last_hand(table: Table, events: Sequence[Event] = ()) -> bool:

@@ -22,6 +22,7 @@ from cogs.render import (
     RUNNING_COLOUR,
     Rendered,
     Renderer,
+    face,
     faces,
     label,
     labels,
@@ -356,7 +357,7 @@ class KothRenderer(Renderer):
             eff = trump.effective_suit(c)
             if not groups or groups[-1][0] != eff:
                 groups.append((eff, []))
-            groups[-1][1].append(c.label)
+            groups[-1][1].append(face(code))
         lines = [f"**{suit_title(eff)}** ({len(cs)}): {' '.join(cs)}" for eff, cs in groups]
         return [f"{plural(len(hand), 'card')}, trumps first:", *lines]
 

@@ -15,13 +15,16 @@ from typing import Any
 
 import discord
 
+from cogs.emoji import card_markup, text_only
 from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
+    MAX_FIELD,
     RECENT_LINES,
     RUNNING_COLOUR,
     Rendered,
     Renderer,
+    clip,
     options_line,
     phase_of,
     player_name,
@@ -57,11 +60,18 @@ def king_progress(suit: str, codes: Sequence[str]) -> str:
     return f"{SUIT_SYMBOLS[suit]} King {' '.join(marks)}"
 
 
+def shown(code: str) -> str:
+    """A card on the table as its emoji when they are ready, else its label (``5▫``)."""
+    return card_markup(code, lab(code))
+
+
 def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
+    """``① Queen Q♥: 5♠ 5▫ 7♥ — **8**``, the cards as emoji when they are ready (they lie face up
+    on the table: the emoji name no more than the label)."""
     if pile is None:
         return f"{SLOT_MARKS[slot]} —"
-    cards = labs(pile["cards"]) or "(no cards yet)"
-    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {lab(pile['special'])}: {cards} — **{pile['score']}**"
+    cards = " ".join(shown(c) for c in pile["cards"]) or "(no cards yet)"
+    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — **{pile['score']}**"
 
 
 def start_words(c: Any, slot: Any) -> str:
@@ -86,7 +96,10 @@ class SiegeRenderer(Renderer):
         e.description = self.status_line(table, pv)
         for s in range(len(table.seats)):
             name, value = self.player_block(table, pv, s)
-            e.add_field(name=name[:256], value=value[:1024], inline=False)
+            if len(value) > MAX_FIELD:  # long piles as emoji: this player's piles as text
+                with text_only():
+                    name, value = self.player_block(table, pv, s)
+            e.add_field(name=name[:256], value=clip(value, MAX_FIELD), inline=False)
         recent = self.recent_lines(table)
         if recent:
             e.add_field(name="Recent", value="\n".join(recent)[:1024], inline=False)
@@ -272,7 +285,7 @@ class SiegeRenderer(Renderer):
             sym = SUIT_SYMBOLS[c.suit] if c.suit != "X" else "▫ blank"
             if not groups or groups[-1][0] != sym:
                 groups.append((sym, []))
-            groups[-1][1].append(c.label)
+            groups[-1][1].append(shown(code))
         return [" · ".join(" ".join(cs) for _, cs in groups)]
 
     def hand_extra(self, sv: SeatView) -> list[str]:

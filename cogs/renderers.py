@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.render import GENERIC, HeartsRenderer, Rendered, Renderer
+from cogs.emoji import text_only
+from cogs.render import GENERIC, MAX_CONTENT, HeartsRenderer, Rendered, Renderer, embed_fits
 from cogs.render_dalmuti import DalmutiRenderer
 from cogs.render_koth import KothRenderer
 from cogs.render_siege import SiegeRenderer
@@ -39,7 +40,18 @@ def action_label(action: Action, game: str | None = None) -> str:
 
 
 def table_message(table: Table) -> Rendered:
-    return renderer_for(table.game).table_message(table)
+    """The public table message, within Discord's limits: drawn again with its cards as text when
+    their emoji markup would make it too long."""
+    r = renderer_for(table.game)
+    rendered = r.table_message(table)
+    if not _fits(rendered):
+        with text_only():
+            rendered = r.table_message(table)
+    return rendered
+
+
+def _fits(rendered: Rendered) -> bool:
+    return len(rendered.content or "") <= MAX_CONTENT and (rendered.embed is None or embed_fits(rendered.embed))
 
 
 def hand_text(sv: SeatView) -> str:

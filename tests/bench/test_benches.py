@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import engine
+from cogs.faces import face_codes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,6 +74,9 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     # People open their hand once and click; the bot keeps their views current through tokens.
     assert positive(f["interactions_per_person_move"]) and positive(f["live_view_edits_per_hand"])
     assert 0 < f["non_interaction_rest_calls_per_hand"] <= f["rest_calls_per_hearts_hand"]
+    # A first start uploads every card face after one list call; a second, nothing changed, only lists.
+    assert f["startup_emoji_calls"] == {"first": {"list": 1, "upload": len(face_codes()), "delete": 0},
+                                        "second": {"list": 1, "upload": 0, "delete": 0}}, f["startup_emoji_calls"]
 
 
 def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:

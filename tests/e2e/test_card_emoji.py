@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections import Counter
 from typing import Any
+
+import pytest
 
 from cogs import emoji, faces
 from tests.e2e.conftest import FAST_LIMITS, World, make_world
@@ -111,3 +114,62 @@ async def test_refused_emoji_leave_the_text_as_it_was() -> None:
         assert not used
         assert not any("<:dk_" in t for t in texts)
         assert any("On the table" in t or "Last trick" in t for t in texts)
+
+
+# ---- the private hand line and Siege's piles, emoji ready and refused ------------------------------
+MARK = r"<:dk_[a-z0-9]+_[0-9a-f]{6}:\d+>"
+LABEL = r"(?:10|[2-9AJQK])[♣♦♥♠▫]"
+# A hand line as each game draws it, with emoji and as text (the text is today's, unchanged).
+HAND_LINE = {
+    "hearts": (rf"^{MARK}(?: {MARK})*$", rf"^{LABEL}(?: {LABEL})*$"),
+    "dalmuti": (rf"^{MARK} ×\d+(?: · {MARK} ×\d+)*$", r"^(?:\d+|Jester) ×\d+(?: · (?:\d+|Jester) ×\d+)*$"),
+    "siege": (rf"^{MARK}(?: {MARK})*(?: · {MARK}(?: {MARK})*)*$",
+              rf"^{LABEL}(?: {LABEL})*(?: · {LABEL}(?: {LABEL})*)*$"),
+    # by effective suit, trumps first — and looked at once the whole hand of 20 is dealt (below)
+    "koth": (rf"^\*\*[^*]+\*\* \(\d+\): {MARK}(?: {MARK})*$", r"^\*\*[^*]+\*\* \(\d+\): [^<]+$"),
+}
+WHOLE_KOTH_HAND = re.compile(r"^(?:2\d) cards, trumps first:$", re.M)
+# King of the Hill deals its 100 cards live: its table's timers 40 times faster (tests/e2e/test_every_game.py).
+TABLE_PACE = 0.025
+PILE = (rf"[①②③] (?:Queen|Jack|Ace) {MARK}: ", rf"[①②③] (?:Queen|Jack|Ace) {LABEL}: ")
+
+
+def _hand_views(fd: FakeDiscord, user_id: int) -> list[str]:
+    return [v.text for m in fd.messages.values() if m.ephemeral_to == user_id for v in m.versions
+            if "**Your hand**" in v.text]
+
+
+async def _refuse(w: World) -> None:
+    w.fd.emoji_refusal = (403, 50013, "Missing Permissions")
+    w.bot.emoji_task.cancel()
+    assert await emoji.sync_card_emoji(w.bot) == "refused" and emoji.card_emoji("QS") is None
+
+
+@pytest.mark.parametrize("shown", ["emoji", "text"])
+@pytest.mark.parametrize("game", ["hearts", "dalmuti", "siege", "koth"])
+async def test_the_hand_line_and_siege_piles(game: str, shown: str) -> None:
+    want = 0 if shown == "emoji" else 1
+    async with make_world(runtime_options={"table_pace": TABLE_PACE}) as w:
+        if shown == "emoji":
+            assert await asyncio.wait_for(w.bot.emoji_task, 20) == "ready"
+        else:
+            await _refuse(w)
+        table_message = await open_table(w.ali, [], game=game)
+        hand_line = re.compile(HAND_LINE[game][want], re.M)
+        pile = re.compile(PILE[want])
+
+        def seen() -> bool:
+            hands = any(hand_line.search(t) and (game != "koth" or WHOLE_KOTH_HAND.search(t))
+                        for t in _hand_views(w.fd, w.ali.id))
+            return hands and (game != "siege" or bool(pile.search(table_message.text)))
+
+        await play_seat(w.ali, table_message, rng=random.Random(5), over=seen, timeout=40)
+        texts, used = _seen(w.fd)
+        if shown == "emoji":
+            # Every markup is one of ours, whole; the public table's emoji name only public cards
+            # (the world's privacy check reads a card's emoji like its label).
+            ids = {e["id"] for e in w.fd.app_emojis.values()}
+            assert all(i in ids for t in texts for i in re.findall(r"<:\w+:(\d+)>", t))
+            assert all(t.count("<:") == len(re.findall(MARK, t)) for t in texts)
+        else:
+            assert not used and not any("<:" in t for t in texts)

@@ -61,6 +61,10 @@ def test_cards_are_found_as_labels_codes_and_names() -> None:
     assert cards_in("dh:a:ABCDEF:3:play QS") == {"QS"}
     assert cards_in("the Queen of Spades, two of clubs") == {"QS", "2C"}
     assert cards_in("table `F9V56G` seat 2, AI 1, 9 points, ♥ broken") == set()
+    # A card's emoji names it as plainly as its label (Dalmuti's and Siege's blanks are no standard card).
+    assert cards_in("On the table: <:dk_qs_1a2b3c:123456789012345678> <:dk_th_00ff00:1>") == {"QS", "TH"}
+    assert cards_in("dk_2c_abcdef") == {"2C"}
+    assert cards_in("<:dk_d5_1a2b3c:1> <:dk_5x_1a2b3c:2> <:dk_jester_1a2b3c:3> <:party_qs:4>") == set()
 
 
 async def test_going_over_a_rate_limit_is_a_provoked_429_with_discords_headers() -> None:

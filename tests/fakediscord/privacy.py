@@ -13,8 +13,9 @@ the table a moment ago, so a card counts as leaked only if it was hidden through
 are is left out: a game's summary, rules and option help ("Q♠ scores 13"), the few fixed sentences
 in :data:`STATIC_PHRASES`, the cards the engine offers a seat to choose from (its ``Decision``:
 King of the Hill's "call a card" menu names cards others hold), and — in the answer to someone's
-own command — the cards they typed themselves ("Q♠ is not in your hand").  Public component
-custom ids must never carry a card.
+own command — the cards they typed themselves ("Q♠ is not in your hand").  A card's emoji in a
+message (``<:dk_qs_1a2b3c:…>``) names it like its label.  Public component custom ids and emoji
+must never carry a card.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ LABEL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([♣♦♥♠])")
 CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS])(?![A-Za-z0-9])")
 NAME = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
                   r"(clubs|diamonds|hearts|spades)\b", re.IGNORECASE)
+# A card's emoji (cogs.faces.emoji_name: ``dk_qs_1a2b3c``), in message markup or a component: its
+# name says the card as plainly as a label does.
+EMOJI = re.compile(r"(?<![A-Za-z0-9])dk_([2-9tjqka])([cdhs])_[0-9a-f]{6}(?![A-Za-z0-9])")
 
 
 # Fixed sentences that name cards by rule or as an example, whatever the deal.
@@ -54,6 +58,7 @@ def cards_in(text: str) -> set[str]:
     found = {("T" if r == "10" else r) + _SUIT_SYMBOLS[s] for r, s in LABEL.findall(text)}
     found |= {r + s for r, s in CODE.findall(text)}
     found |= {_RANK_WORDS[r.lower()] + _SUIT_WORDS[s.lower()] for r, s in NAME.findall(text)}
+    found |= {(r + s).upper() for r, s in EMOJI.findall(text)}
     return found
 
 
@@ -159,4 +164,7 @@ def check_privacy(fd: FakeDiscord, tables: Iterable[Any], *, window: float = 2.0
                 cid = str(c.get("custom_id") or "")
                 if cards_in(cid.replace(":", " ").replace("_", " ")):
                     violations.append(f"public message {m.id} carries a card in component id {cid!r}")
+                face = str((c.get("emoji") or {}).get("name") or "")
+                if cards_in(face):  # no button of the table message is a card (its emoji would name it)
+                    violations.append(f"public message {m.id} carries a card in a component emoji {face!r}")
     return sorted(set(violations))
