@@ -306,7 +306,7 @@ class GameCog(commands.Cog):
     @game.command(name="ai", description="Host: fill free seats with AI players.")
     @app_commands.describe(count="How many AI players (default: every free seat; one with a program)",
                            program="Tricks only: seat a program the bot's operator set up, by name",
-                           level="normal (instant) or strong (thinks ahead; Hearts, Tricks, King of the Hill)")
+                           level="normal (instant) or strong (thinks ahead; not in Siege)")
     @app_commands.choices(level=[app_commands.Choice(name="normal", value="normal"),
                                  app_commands.Choice(name="strong", value="strong")])
     async def game_ai(

@@ -989,6 +989,107 @@ class Dalmuti(Game):
         return g
 
 
+    # ---- search (see engine/worlds.py) ----------------------------------------------------------
+    def copy(self) -> Dalmuti:
+        g = Dalmuti.__new__(Dalmuti)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["ranking"] = self.ranking[:]
+        d["pos"] = self.pos[:]
+        d["counts"] = [h[:] for h in self.counts]
+        d["left"] = self.left[:]
+        d["pile"] = self.pile[:]
+        d["passed"] = self.passed[:]
+        d["finish"] = self.finish[:]
+        d["scores"] = self.scores[:]
+        d["history"] = self.history[:]
+        d["tax_given"] = [t[:] for t in self.tax_given]
+        d["tax_received"] = [t[:] for t in self.tax_received]
+        d["start_events"] = []
+        d["_legal"] = None
+        return g
+
+    def knowledge(self, seat: int) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+        """What ``seat`` can tell about the other hands beyond their sizes, as bounds on how many
+        copies of a number a seat holds now: ``(at_least, at_most)``, keyed by ``(seat, number)``.
+
+        * Taxes it paid: the receiver got them, so still holds them unless it gave the same number
+          back or someone played that number since (plays are public, who played them is not
+          kept, so any played copy may have been one of them).
+        * Taxes it received: they were the payer's best cards, so the payer had nothing better
+          than the worst of them left, apart from what ``seat`` gave back.
+        * A called revolution: the caller was dealt both Jesters and holds those not played yet.
+
+        Auto-passes and the plays of a round are not kept in the state, so no inference is drawn
+        from them: a looser but never wrong picture."""
+        at_least: dict[tuple[int, int], int] = {}
+        at_most: dict[tuple[int, int], int] = {}
+        n = self.players
+        partner = {0: self.ranking[-1], 1: self.ranking[-2], n - 2: self.ranking[1], n - 1: self.ranking[0]}
+        p = partner.get(self.pos[seat])
+        paid = [dcard(c).number for c in self.tax_given[seat]]
+        got = [dcard(c).number for c in self.tax_received[seat]]
+        if p is not None and p != seat and self.pos[seat] >= n - 2 and paid:
+            for x in set(paid):
+                k = paid.count(x) - got.count(x) - self.pile[x]
+                if k > 0:
+                    at_least[(p, x)] = k
+        if p is not None and p != seat and self.pos[seat] <= 1 and got:
+            # ``got`` were the payer's best; it may hold a better number only if it was given one back.
+            for x in range(1, max(got)):
+                at_most[(p, x)] = paid.count(x)
+        if self.revolution in ("revolution", "greater") and self.holder is not None and self.holder != seat:
+            k = 2 - self.pile[JESTER_NUMBER]
+            if k > 0:
+                at_least[(self.holder, JESTER_NUMBER)] = k
+        return at_least, at_most
+
+    def sample_world(self, seat: int, rng: Any) -> Dalmuti:
+        """A full state ``seat`` cannot tell from this one (same view): the other hands dealt again
+        at random with their sizes kept, consistently with :meth:`knowledge`; a fresh seed, so
+        later deals are unknown too.  Who holds both Jesters during the look is whoever does in
+        the world (it is private)."""
+        from engine.worlds import deal_constrained, fresh_seed
+
+        w = self.copy()
+        w.seed = fresh_seed(self.seed, rng)
+        if self.phase == OVER:
+            return w
+        others = [s for s in range(self.players) if s != seat and self.left[s]]
+        if not others:
+            return w
+        bit = {s: 1 << i for i, s in enumerate(others)}
+        every = (1 << len(others)) - 1
+        at_least, at_most = self.knowledge(seat)
+        pool: list[DCard] = []
+        allowed: list[int] = []
+        for x in range(1, 14):
+            copies = sum(self.counts[s][x] for s in others)
+            if not copies:
+                continue
+            masks: list[int] = []
+            for (s, y), k in at_least.items():
+                if y == x and s in bit:
+                    masks.extend([bit[s]] * k)
+            # "At most u copies with s" is "at least copies - u elsewhere": copies are alike.
+            for (s, y), u in at_most.items():
+                if y == x and s in bit:
+                    need = copies - u - sum(1 for m in masks if not m & bit[s])
+                    masks.extend([every & ~bit[s]] * max(0, need))
+            masks = masks[:copies] + [every] * (copies - len(masks))
+            pool.extend([CARDS[x]] * copies)
+            allowed.extend(masks)
+        dealt = deal_constrained(pool, allowed, [self.left[s] for s in others], rng)
+        for s, cs in zip(others, dealt, strict=True):
+            w.counts[s] = _counts_of(cs)
+        if self.phase == LOOK:
+            w.holder = next((s for s in range(self.players) if w.counts[s][JESTER_NUMBER] == 2), None)
+        elif self.revolution not in ("revolution", "greater"):
+            w.holder = None  # nobody can tell who was dealt both Jesters; it no longer matters
+        w._legal = None
+        return w
+
+
 def _fits(counts: Sequence[int], cs: Sequence[Any]) -> bool:
     need = _counts_of(cs)
     return all(need[x] <= counts[x] for x in range(1, 14))

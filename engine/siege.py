@@ -304,6 +304,12 @@ class Siege(Game):
         self.attacked: list[int] = []  # slots (0-based) that fought this turn
         self.last_attack: dict[str, Any] | None = None
         self.winner: int | None = None
+        # What players could remember, for sample_world (never shown in a view): the cards each
+        # hand was seen to receive in a fight and not seen to give up; the cards seen going into
+        # the discard pile since the last reshuffle; and each seat's own face-down discards since then.
+        self.seen_in_hand: list[list[SiegeCard]] = [[], [], [], []]
+        self.seen_discard: list[SiegeCard] = []
+        self.own_discard: list[list[SiegeCard]] = [[], [], [], []]
         self._legal: tuple[Action, ...] | None = None
         self._shown: set[str] | None = None  # codes face up on the table, for hidden_from
 
@@ -372,6 +378,8 @@ class Siege(Game):
                 self.shuffles += 1
                 self.stock = sorted(self.discard, key=lambda _: rnd())
                 self.discard = []
+                self.seen_discard = []
+                self.own_discard = [[], [], [], []]
                 events.append(Event("reshuffle", None, (len(self.stock),)))
             c = self.stock.pop()
             hand.append(c)
@@ -637,21 +645,28 @@ class Siege(Game):
         self._touch()
         return [Event("swap", seat, (i + 1, j + 1))]
 
-    def _do_start(self, seat: int, c: SiegeCard, i: int) -> list[Event]:
+    def _left_hand(self, seat: int, c: SiegeCard) -> None:
         self.hands[seat].remove(c)
+        seen = self.seen_in_hand[seat]
+        if c in seen:
+            # A copy everyone saw arrive, or one drawn in secret: either way one fewer is known.
+            seen.remove(c)
+
+    def _do_start(self, seat: int, c: SiegeCard, i: int) -> list[Event]:
+        self._left_hand(seat, c)
         self.houses[seat][i] = [c]
         self._touch()
         return [Event("start", seat, (c, i + 1))]
 
     def _do_place(self, seat: int, c: SiegeCard, i: int) -> list[Event]:
-        self.hands[seat].remove(c)
+        self._left_hand(seat, c)
         p = self.houses[seat][i]
         p.append(c)  # type: ignore[union-attr]
         self._touch()
         return [Event("place", seat, (c, i + 1, pile_score(p)))]  # type: ignore[arg-type]
 
     def _do_place_king(self, seat: int, c: SiegeCard) -> list[Event]:
-        self.hands[seat].remove(c)
+        self._left_hand(seat, c)
         king = self.kings[seat]
         king.append(c)
         self._touch()
@@ -693,7 +708,9 @@ class Siege(Game):
             winner, taken, lost = target, att[1:], [att[0]]
         mine[i] = None  # a winning attacker is discarded, a losing one broken up: either way the slot empties
         self.hands[winner].extend(taken)
+        self.seen_in_hand[winner].extend(taken)
         self.discard.extend(lost)
+        self.seen_discard.extend(lost)
         events.append(Event("fight", winner, (seat if winner == target else target, *taken)))
         events.append(Event("discarded", None, tuple(lost)))
         self.last_attack = {
@@ -713,7 +730,9 @@ class Siege(Game):
         if hand:
             events.append(Event("discard", seat, tuple(hand), seat))
         self.discard.extend(hand)
+        self.own_discard[seat].extend(hand)
         self.hands[seat] = []
+        self.seen_in_hand[seat] = []
         self.turn_no += 1
         self._touch()
         limit = self.options["max_rounds"]
@@ -826,6 +845,9 @@ class Siege(Game):
             "last_attack": None if self.last_attack is None else {
                 k: list(v) if isinstance(v, list) else v for k, v in self.last_attack.items()},
             "winner": self.winner,
+            "seen_in_hand": [_codes(h) for h in self.seen_in_hand],
+            "seen_discard": _codes(self.seen_discard),
+            "own_discard": [_codes(h) for h in self.own_discard],
         }
 
     @classmethod
@@ -846,4 +868,70 @@ class Siege(Game):
         la = data["last_attack"]
         g.last_attack = None if la is None else {k: list(v) if isinstance(v, list) else v for k, v in la.items()}
         g.winner = data["winner"]
+        # Absent from snapshots written before search: sample_world then infers less.
+        g.seen_in_hand = [_read(h) for h in data.get("seen_in_hand", [[], [], [], []])]
+        g.seen_discard = _read(data.get("seen_discard", []))
+        g.own_discard = [_read(h) for h in data.get("own_discard", [[], [], [], []])]
         return g
+
+    # ---- search (see engine/worlds.py) ----------------------------------------------------------
+    def copy(self) -> Siege:
+        g = Siege.__new__(Siege)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["hands"] = [h[:] for h in self.hands]
+        d["kings"] = [k[:] for k in self.kings]
+        d["houses"] = [[None if p is None else p[:] for p in h] for h in self.houses]
+        d["stock"] = self.stock[:]
+        d["discard"] = self.discard[:]
+        d["attacked"] = self.attacked[:]
+        d["seen_in_hand"] = [h[:] for h in self.seen_in_hand]
+        d["seen_discard"] = self.seen_discard[:]
+        d["own_discard"] = [h[:] for h in self.own_discard]
+        d["_legal"] = d["_shown"] = None
+        return g
+
+    def sample_world(self, seat: int, rng: Any) -> Siege:
+        """A full state ``seat`` cannot tell from this one (same view): the cards it has not seen
+        placed (the other hands, the stock, the discard pile) dealt again at random with every
+        holder's size kept, consistently with what it saw — cards a rival was seen to win in a fight
+        stay in that rival's hand until seen leaving it (so a rival between turns holds exactly
+        those), and the cards seen going into the discard pile since the last reshuffle, or that
+        ``seat`` discarded itself, stay there.  The stock is shuffled; a fresh seed, so later
+        reshuffles are unknown too."""
+        from engine.worlds import deal_constrained, fresh_seed
+
+        w = self.copy()
+        w.seed = fresh_seed(self.seed, rng)
+        if self.phase == OVER:
+            return w
+        others = [s for s in range(4) if s != seat]
+        capacity = [len(self.hands[s]) for s in others] + [len(self.stock), len(self.discard)]
+        stock_h, discard_h = len(others), len(others) + 1
+        pool: list[SiegeCard] = [c for s in others for c in self.hands[s]] + self.stock + self.discard
+        every = (1 << len(capacity)) - 1
+        allowed = [every] * len(pool)
+        where: dict[SiegeCard, list[int]] = {}
+        for i, c in enumerate(pool):
+            where.setdefault(c, []).append(i)
+
+        def pin(cs: list[SiegeCard], holder: int) -> None:
+            for c in cs:
+                free = where.get(c)
+                if free:
+                    allowed[free.pop()] = 1 << holder
+
+        for h, s in enumerate(others):
+            pin(self.seen_in_hand[s], h)
+        pin(self.seen_discard, discard_h)
+        pin(self.own_discard[seat], discard_h)
+        dealt = deal_constrained(pool, allowed, capacity, rng)
+        for h, s in enumerate(others):
+            w.hands[s] = dealt[h]
+        rng.shuffle(dealt[stock_h])
+        w.stock = dealt[stock_h]
+        w.discard = dealt[discard_h]
+        # The world's own memory must be true of the world: the rivals' discards are no longer known.
+        w.own_discard = [self.own_discard[s][:] if s == seat else [] for s in range(4)]
+        w._touch()
+        return w

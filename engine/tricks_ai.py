@@ -14,7 +14,12 @@ which players have shown out of a suit (failed to follow, so hold none of it).
   boss (the highest card still out of its suit), preferably a low card of a short suit.
 * Leading: cash a boss (it wins whatever the others hold, since nothing trumps it), from the suit
   where it draws most cards out; with no boss, lead low from the longest suit so that its higher
-  cards become bosses.
+  cards become bosses.  Early in the hand, with a long suit to set up (four or more, its boss not
+  held, at least four of it still out) and a boss in another suit, it leads low from the long suit
+  first and keeps the bosses: a boss stays a winner however long it waits, and it is the way back
+  to the lead to run the long suit once it is set up.  Cashing the bosses first gives the lead
+  away with nothing left to regain it (the search level found this; an arena of this player in one
+  seat against the previous one in the others, over the same 1,000 deals: +0.12 ± 0.03 tricks a hand).
 """
 
 from __future__ import annotations
@@ -84,6 +89,11 @@ class TricksAI(AI):
 
     #: Take a trick with a card that is not sure to win it once its chance is at least this.
     TAKE_CHANCE = 0.5
+    #: Setting up a long suit before cashing bosses: only with more cards than this in hand, a suit
+    #: at least this long, and at least this many of it still out (else there is nothing to set up).
+    SETUP_CARDS = 8
+    SETUP_LENGTH = 4
+    SETUP_OUT = 4
 
     def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
         legal = state.legal_plays(seat)
@@ -142,6 +152,9 @@ class TricksAI(AI):
     def _lead(self, k: _Knowledge, legal: list[Card]) -> Card:
         others = [s for s in range(4) if s != k.seat]
         bosses = [c for c in legal if k.is_boss(c)]
+        setup = self._setup_suit(k, legal, bosses) if bosses else None
+        if setup is not None:
+            return min((c for c in legal if c.suit == setup), key=lambda c: c.value)
         if bosses:
             def draw(c: Card) -> tuple[int, int, int]:
                 # Players who will have to follow, and so give up cards of the suit.
@@ -157,3 +170,18 @@ class TricksAI(AI):
 
         suit = max(legal, key=length).suit
         return min((c for c in legal if c.suit == suit), key=lambda c: c.value)
+
+    def _setup_suit(self, k: _Knowledge, legal: list[Card], bosses: list[Card]) -> str | None:
+        """The long suit to lead low from before cashing ``bosses``, or ``None`` (cash now)."""
+        if len(k.hand) <= self.SETUP_CARDS:
+            return None
+        others = [c for c in legal if not k.is_boss(c)]
+        if not others:
+            return None
+        suit = max(others, key=lambda c: (len(k.mine(c.suit)), -c.value)).suit
+        if len(k.mine(suit)) < self.SETUP_LENGTH or len(k.out[suit]) < self.SETUP_OUT:
+            return None
+        # A boss in another suit is the way back to the lead once the long suit is set up.
+        if not any(b.suit != suit for b in bosses):
+            return None
+        return suit

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import engine
 from cogs.faces import face_codes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,6 +88,15 @@ def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:
         r = f[game]
         assert r["hands"] >= 4 and r["decisions"] > 0 and math.isfinite(r["strong_minus_normal"]), (game, r)
         assert r["strong_ms_p99"] >= r["strong_ms_p50"] > 0, (game, r)
+
+
+def test_ai_bench_tries_search_for_dalmuti_and_siege_too() -> None:
+    # Their strong level is registered only once this bench measures a gain: the figures say which.
+    f = run_bench("ai.py", "--hands", "4", "--playouts", "4", "--games", "dalmuti,siege", timeout=300)
+    for game in ("dalmuti", "siege"):
+        r = f[game]
+        assert r["hands"] >= 4 and r["decisions"] > 0 and math.isfinite(r["strong_minus_normal"]), (game, r)
+        assert r["registered"] == ("strong" in engine.levels(game)), (game, r)
 
 
 def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:

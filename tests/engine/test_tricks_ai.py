@@ -197,14 +197,33 @@ def test_when_void_throws_a_low_loser_and_keeps_its_boss() -> None:
 
 
 def test_leads_a_card_nobody_can_beat() -> None:
+    # Its bosses are all diamonds and no other suit is long enough to set up: cash them.
     deal = make_deal(
-        "AD 2C 3C 4C 5C 6C 7C 2S 3S 4S 2H 3H 4H",
+        "AD KD QD 2D 3D 2C 3C 4C 2S 3S 4S 2H 3H",
         "8C 9C TC JC QC KC AC 5S 6S 7S 5H 6H 7H",
-        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 8S",
-        "9S TS JS QS KS AS 8H 9H TH JH QH KH AH",
+        "4D 5D 6D 7D 8D 9D TD JD 8S 9S 4H 5C 6C",
+        "TS JS QS KS AS 8H 9H TH JH QH KH AH 7C",
     )
     g = Tricks.create(4, {}, 0, deal=deal)
-    assert ai_card(g) == "AD"
+    assert ai_card(g) in ("AD", "KD", "QD")
+
+
+def test_sets_up_its_long_suit_before_cashing_a_boss_it_needs_as_an_entry() -> None:
+    # Seven diamonds to the K and the A♥ as the one way back: the previous player cashed the A♥
+    # at once and then had no way back to run the diamonds (on a real deal with this hand the
+    # search level rated a low diamond 3.4 tricks better).  Lead low from the diamonds, keep the A♥.
+    deal = make_deal(
+        "2C 5C 3D 4D 6D 9D TD JD KD JH AH 2S 5S",
+        "3C 4C 6C 7C 2D 5D 7D 2H 3H 4H 5H 3S 4S",
+        "8C 9C TC JC 8D QD 6H 7H 8H 9H 6S 7S 8S",
+        "QC KC AC AD TH QH KH 9S TS JS QS KS AS",
+    )
+    g = Tricks.create(4, {}, 0, deal=deal)
+    assert ai_card(g) == "3D"
+    # Late in a hand the same boss is cashed: there is no time left to set a suit up.
+    late = TricksAI()
+    late.SETUP_CARDS = 13
+    assert late.choose(g, g.turn, random.Random(0)).cards[0].code == "AH"
 
 
 def test_without_a_sure_winner_leads_low_from_its_longest_suit() -> None:

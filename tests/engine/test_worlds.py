@@ -236,3 +236,166 @@ def test_copy_is_independent() -> None:
         while not c.is_over:
             move(c, rng, entry.ai())
         assert g.to_dict() == before
+
+
+# ---- The Great Dalmuti and Siege ------------------------------------------------------------------
+MORE = {"dalmuti": [{"hands": 3}, {"hands": 2, "pass": "open"}], "siege": [{"max_rounds": 12}]}
+
+
+def _move_any(g: Game, rng: random.Random, ai) -> None:
+    """One move, table steps included: the AI most of the time, random otherwise."""
+    acting = g.to_act()
+    seat = rng.choice(acting)
+    if seat == engine.core.TABLE:
+        holder = next((s for s in acting if s >= 0), None)
+        a = ai.choose_optional(g, holder, rng) if holder is not None and rng.random() < 0.5 else None
+        if a is not None:
+            g.apply(holder, a)
+        else:
+            g.apply(seat, g.decision(seat).actions[0])
+        return
+    g.apply(seat, ai.choose(g, seat, rng) if rng.random() < 0.7 else g.random_action(seat, rng))
+
+
+def _check_plain_world(real: Game, w: Game, seat: int) -> None:
+    assert w.view(seat) == real.view(seat)
+    assert Counter(c.code for c in w.all_cards()) == Counter(c.code for c in real.all_cards())
+    assert w.decision(seat) == real.decision(seat)
+    if engine.core.TABLE not in real.to_act():
+        assert w.to_act() == real.to_act()
+    assert w.seed != real.seed
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+def test_dalmuti_and_siege_worlds_look_the_same_to_the_seat(name: str) -> None:
+    entry = engine.get(name)
+    ai = entry.ai()
+    checked = 0
+    for seed in range(16):
+        g = entry.game.create(entry.game.min_players, MORE[name][seed % len(MORE[name])], seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            if rng.random() < (0.1 if name == "dalmuti" else 0.03):
+                for seat in range(g.players):
+                    w = g.sample_world(seat, random.Random(rng.random()))
+                    _check_plain_world(g, w, seat)
+                    checked += 1
+                    if rng.random() < 0.05:
+                        w2 = w.copy()
+                        while not w2.is_over:
+                            _move_any(w2, rng, ai)
+            _move_any(g, rng, ai)
+    assert checked > 200
+
+
+def _dalmuti_after_taxes():
+    from engine.dalmuti import Dalmuti
+
+    # Seats 0..3 ranked 0 (Greater Dalmuti), 1, 2, 3 (Greater Peon).  The Peon's best are 3 and 4.
+    numbers = [n for n in range(1, 13) for _ in range(n)] + [13, 13]
+    peon = [3, 4, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13]
+    rest = list(numbers)
+    for x in peon:
+        rest.remove(x)
+    hands = [rest[0::3], rest[1::3], rest[2::3], peon]
+    hands[0], hands[1] = hands[0] + hands[1][-1:], hands[1][:-1]  # uneven is fine: 80 cards in all
+    g = Dalmuti.create(4, {"hands": 1}, 5, [[engine.dalmuti.CARDS[x] for x in h] for h in hands],
+                       ranking=[0, 1, 2, 3])
+    g.apply(engine.core.TABLE, engine.dalmuti.CLOSE_LOOK)  # nobody calls a revolution
+    return g
+
+
+def test_dalmuti_taxes_paid_stay_with_the_receiver_and_received_taxes_bound_the_payer() -> None:
+    from engine.dalmuti import CARDS
+
+    g = _dalmuti_after_taxes()
+    assert g.tax_received[0] == ["D3", "D4"]
+    g.apply(0, engine.core.Action("give", (CARDS[12], CARDS[12])))  # back: two 12s
+    g.apply(1, engine.core.Action("give", g.decision(1).cards[-1:]))  # the Lesser Dalmuti's worst
+    for i in range(40):
+        # The Greater Peon knows the Dalmuti holds its 3 and 4 (nothing played yet).
+        w = g.sample_world(3, random.Random(i))
+        assert w.counts[0][3] >= 1 and w.counts[0][4] >= 1
+        # The Greater Dalmuti knows the Peon had nothing better than its 4 left (it was given 12s).
+        w = g.sample_world(0, random.Random(i))
+        assert sum(w.counts[3][1:4]) == 0
+        # A Merchant knows neither: the 3 and 4 may be anywhere it cannot see.
+    seen = {(w.counts[0][3], sum(w.counts[3][1:4]))
+            for w in (g.sample_world(2, random.Random(i)) for i in range(60))}
+    assert any(a == 0 for a, _ in seen) and any(b > 0 for _, b in seen)
+
+
+def test_dalmuti_world_during_the_look_has_its_own_jester_holder() -> None:
+    from engine.dalmuti import JESTER_NUMBER, LOOK, Dalmuti
+
+    holders = set()
+    for seed in range(40):
+        g = Dalmuti.create(4, {"hands": 1}, seed)
+        assert g.phase == LOOK
+        for i in range(5):
+            w = g.sample_world(0, random.Random(100 * seed + i))
+            two = [s for s in range(4) if w.counts[s][JESTER_NUMBER] == 2]
+            assert w.holder == (two[0] if two else None)
+            assert w.to_act() == ((w.holder, engine.core.TABLE) if two else (engine.core.TABLE,))
+            holders.add(w.holder)
+    assert {1, 2, 3} <= holders  # the seat cannot tell who was dealt both Jesters
+
+
+def test_siege_rival_between_turns_holds_what_it_was_seen_to_win_and_own_discards_stay() -> None:
+    from engine.siege import Siege
+
+    holding = discarding = 0
+    for seed in range(30):
+        g = Siege.create(4, {"max_rounds": 30}, seed)
+        rng = random.Random(seed)
+        ai = engine.get("siege").ai()
+        for _ in range(400):
+            if g.is_over:
+                break
+            seat = g.turn
+            waiting = [s for s in range(4) if s != seat and g.hands[s]]
+            if waiting or (g.own_discard[seat] and rng.random() < 0.2):
+                for i in range(3):
+                    w = g.sample_world(seat, random.Random(1000 * seed + i))
+                    for s in waiting:
+                        # Between turns a rival holds only fight winnings, which everyone saw.
+                        assert Counter(w.hands[s]) == Counter(g.hands[s])
+                        holding += 1
+                    assert not Counter(g.own_discard[seat]) - Counter(w.discard)
+                    discarding += bool(g.own_discard[seat])
+            # Some random moves: the AI seldom attacks a pile that would beat it, so rivals
+            # seldom win a defence without them.
+            g.apply(seat, ai.choose(g, seat, rng) if rng.random() < 0.7 else g.random_action(seat, rng))
+    assert holding >= 20 and discarding >= 20
+
+
+def test_siege_worlds_vary_what_the_seat_cannot_see() -> None:
+    from engine.siege import Siege
+
+    g = Siege.create(4, {"max_rounds": 30}, 2)
+    rng = random.Random(2)
+    ai = engine.get("siege").ai()
+    while g.turn_no < 9:
+        g.apply(g.turn, ai.choose(g, g.turn, rng))
+    seat = (g.turn + 1) % 4
+    acting = [tuple(sorted(c.code for c in g.sample_world(seat, random.Random(i)).hands[g.turn]))
+              for i in range(20)]
+    stocks = [tuple(c.code for c in g.sample_world(seat, random.Random(i)).stock[-5:]) for i in range(20)]
+    assert len(set(acting)) >= 15 and len(set(stocks)) >= 15
+    assert all(g.sample_world(seat, random.Random(i)).hands[seat] == g.hands[seat] for i in range(5))
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+def test_dalmuti_and_siege_copy_is_independent(name: str) -> None:
+    entry = engine.get(name)
+    g = entry.game.create(entry.game.min_players, MORE[name][0], 5)
+    rng = random.Random(5)
+    for _ in range(60):
+        _move_any(g, rng, entry.ai())
+    assert not g.is_over
+    before = g.to_dict()
+    c = g.copy()
+    assert c.to_dict() == before and c.view(0) == g.view(0)
+    while not c.is_over:
+        _move_any(c, rng, entry.ai())
+    assert g.to_dict() == before

@@ -45,7 +45,7 @@ async def test_a_host_seats_strong_ais_and_their_level_is_kept(make_runtime):
 
 async def test_a_game_without_a_search_offers_no_strong_level(make_runtime):
     rt = make_runtime()
-    t = await new_table(rt, game="dalmuti")
+    t = await new_table(rt, game="siege")
     with pytest.raises(TableError) as no:
         await rt.add_ai(t.id, HOST, 1, level="strong")
     assert no.value.code == "bad_level"
