@@ -69,8 +69,8 @@ async def test_the_table_option_ai_strong(h: Harness) -> None:
 
 async def test_a_game_without_a_strong_ai_refuses_the_option(h: Harness) -> None:
     i = h.inter(h.alice)
-    await h.cog.game_new.callback(h.cog, i, game="dalmuti", options="ai=strong", speed=None)
-    refused(i, "The Great Dalmuti has only the normal AI", "no `ai` option")
+    await h.cog.game_new.callback(h.cog, i, game="siege", options="ai=strong", speed=None)
+    refused(i, "Siege has only the normal AI", "no `ai` option")
     assert not h.runtime.tables
     i = h.inter(h.alice)
     await h.cog.game_new.callback(h.cog, i, game="hearts", options="ai=genius", speed=None)

@@ -123,7 +123,7 @@ def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
     assert more == [f"rules=mcgill target=50 moon=others_plus_26 {o}"
                     for o in ("ai=normal", "ai=strong", *(f"speed={s}" for s in ("blitz", "normal", "relaxed",
                                                                                "untimed")))]
-    assert not any(c.value.startswith("ai=") for c in option_choices("dalmuti", ""))
+    assert not any(c.value.startswith("ai=") for c in option_choices("siege", ""))
     tricks = [c.value for c in option_choices("tricks", "t")]
     assert tricks[:4] == ["target=25", "target=50", "target=100", "target=1000"]
 
