@@ -52,8 +52,9 @@ async def test_a_channel_the_bot_cannot_post_in_is_reported_to_the_host_once(w: 
         await w.until(lambda: "— finished" in table_message.text, what="the finished table")
     finally:
         root.removeHandler(logs)
+    # Bob's ping and the game-over summary at least (with live views open, pings are rare now).
     refused = [r for r in w.fd.requests if r.status == 403]
-    assert len(refused) >= 3, "the test needs several refused posts"
+    assert len(refused) >= 2, "the test needs several refused posts"
     # One warning, no traceback, no error.
     warned = [r for r in logs.records if r.levelno == logging.WARNING and "refused a post" in r.getMessage()]
     assert len(warned) == 1, [r.getMessage() for r in warned]
