@@ -44,8 +44,8 @@ from tables.programs import ProgramSettings
 from tables.replay import GameRecord
 from tables.shards import Shards
 from tables.storage import Storage
-from tables.table import SHOWN_SUMMARY, Phase, Seat, Table
-from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS, Turns, closing_events
+from tables.table import Phase, Seat, Table
+from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS, Turns
 
 __all__ = [
     "DEFAULT_TIMER", "LOBBY_TTL", "MISSES_TO_AWAY", "MOVED", "NOT_SAVED", "SNAPSHOT_EVERY", "STALE",
@@ -104,8 +104,8 @@ class Runtime:
         self.delivery = Delivery(listener, self.clock, self.tasks, self._live.get,
                                  redraw_interval=redraw_interval, wait_for_commit=storage is not None)
         self.persistence = Persistence(storage, self.clock, self.tasks, self.delivery, self._live.get,
-                                       forget=self._forget, resume=self._resume, retention=retention,
-                                       prune_every=prune_every, shards=self.shards)
+                                       forget=self._forget, resume=lambda *a: self.turns.resume(*a),
+                                       retention=retention, prune_every=prune_every, shards=self.shards)
         self.delivery.moved = self.persistence.save_ids
         self.program_seats = ProgramSeats(settings, self.tasks, self.delivery, self.persistence.commit_quietly)
         self.turns = Turns(self.clock, self.tasks, self.delivery, self.persistence, self.program_seats,
@@ -483,27 +483,6 @@ class Runtime:
         many tables went."""
         self._prune()
         return await self.persistence.prune()
-
-    def _resume(self, t: Table, live: Live, record: dict[str, Any], since: dict[int, int]) -> None:
-        """Bring a table rebuilt from the storage back to life: deadlines re-armed at their stored
-        absolute times (an overdue one fires at once), AI seats moving, the message redrawn."""
-        Persistence.resumed(t, live, record)
-        self.program_seats.setup(t, live)  # started afresh, brought up to the current point
-        if t.phase == Phase.RUNNING:
-            state = t.state
-            assert state is not None
-            live.ai = t.entry.ai()
-            # Seats face the decisions they faced before the restart: no new pings, same deadlines.
-            live.pending = {s: state.decision(s) for s in state.to_act()}
-            live.since = {s: since.get(s, t.version) for s in state.to_act()}
-            self.turns.reschedule(t)
-        elif t.phase == Phase.LOBBY:
-            self.turns.arm_lobby_expiry(t, live)
-        elif not t.shown & SHOWN_SUMMARY:
-            # The game ended just before the bot stopped: its summary was never posted.
-            self.delivery.notify(t, "summary", t, closing_events(t))
-        # The bot that went may have edited this message a moment ago: keep to one edit a second.
-        self.delivery.redraw(t, pause_first=True)
 
     def _forget(self, t: Table) -> None:
         """Another process runs this table now: let it go, timers and programs included."""

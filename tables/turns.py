@@ -22,7 +22,7 @@ from tables.delivery import Delivery
 from tables.live import Live, Tasks
 from tables.persistence import Persistence
 from tables.program_seats import ProgramSeats
-from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Table
+from tables.table import RECENT_EVENTS, SHOWN_SUMMARY, SPEEDS, LogEntry, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
 
@@ -128,6 +128,27 @@ class Turns:
             told = {e.to for e in events if e.to is not None and e.to >= 0}
             self.reschedule(t, actors, quiet=quiet, touched=told)
         self.delivery.redraw(t)
+
+    def resume(self, t: Table, live: Live, record: dict[str, Any], since: dict[int, int]) -> None:
+        """Bring a table rebuilt from the storage back to life: deadlines re-armed at their stored
+        absolute times (an overdue one fires at once), AI seats moving, the message redrawn."""
+        Persistence.resumed(t, live, record)
+        self.programs.setup(t, live)  # started afresh, brought up to the current point
+        if t.phase == Phase.RUNNING:
+            state = t.state
+            assert state is not None
+            live.ai = t.entry.ai()
+            # Seats face the decisions they faced before the restart: no new pings, same deadlines.
+            live.pending = {s: state.decision(s) for s in state.to_act()}
+            live.since = {s: since.get(s, t.version) for s in state.to_act()}
+            self.reschedule(t)
+        elif t.phase == Phase.LOBBY:
+            self.arm_lobby_expiry(t, live)
+        elif not t.shown & SHOWN_SUMMARY:
+            # The game ended just before the bot stopped: its summary was never posted.
+            self.delivery.notify(t, "summary", t, closing_events(t))
+        # The bot that went may have edited this message a moment ago: keep to one edit a second.
+        self.delivery.redraw(t, pause_first=True)
 
     def reschedule(
         self,

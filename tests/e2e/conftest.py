@@ -179,7 +179,7 @@ class RestartWorld:
 
         assert self.bot is None, "a bot is running already"
         # The new process cannot know when the dead one last edited the table message, so it waits
-        # a redraw interval before its first edit (Runtime._resume): even an immediate restart keeps
+        # a redraw interval before its first edit (Turns.resume): even an immediate restart keeps
         # to one edit per table per second.
         down = time.perf_counter() - self.down_since
         if down < MIN_DOWNTIME:
