@@ -180,7 +180,9 @@ def public_edits(messages: list[Any]) -> tuple[list[float], float | None]:
     for m in messages:
         times = [v.at for v in m.versions if v.source == "edit"]
         edits += len(times)
-        running = next((v.at for v in m.versions if "My hand" in str(v.components)), None)
+        # The running game's controls: My hand, or (when the game is in a thread) the link to it.
+        running = next((v.at for v in m.versions
+                        if "My hand" in str(v.components) or "Play in the thread" in str(v.components)), None)
         if running is None:
             continue
         during = [t for t in times if t >= running]
