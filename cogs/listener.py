@@ -22,7 +22,7 @@ from cogs import render, renderers
 from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews
-from cogs.pace import PublicPace
+from cogs.pace import PublicPace, events_after
 from engine.core import Event
 from tables.table import Table
 
@@ -464,7 +464,7 @@ class DiscordListener:
                                              {i: s.missed for i, s in enumerate(seats)})
             return []
         new_log = table.log[w.log_len:]
-        events = _events_after(table.recent, w.last_event)
+        events = events_after(table.recent, w.last_event)
         w.log_len = len(table.log)
         w.last_event = table.recent[-1] if table.recent else None
         used: set[int] = set()
@@ -562,13 +562,3 @@ def _buttons(table_id: str, *acts: str) -> discord.ui.View:
         view.add_item(TableButton(act, table_id))
     view.stop()  # dispatched by their ids (DynamicItem): nothing to keep per message
     return view
-
-
-def _events_after(recent: Sequence[Event], last: Event | None) -> list[Event]:
-    """The public events newer than ``last`` (all of them when it has scrolled out)."""
-    if last is None:
-        return list(recent)
-    for n in range(len(recent) - 1, -1, -1):
-        if recent[n] is last:
-            return list(recent[n + 1:])
-    return list(recent)

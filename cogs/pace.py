@@ -65,7 +65,8 @@ def _seats(table: Any) -> tuple[Any, ...]:
     return tuple((s.user_id, s.name, s.is_ai, s.away, s.left) for s in table.seats)
 
 
-def _events_after(recent: Sequence[Event], last: Event | None) -> list[Event]:
+def events_after(recent: Sequence[Event], last: Event | None) -> list[Event]:
+    """The public events newer than ``last`` (all of them when it has scrolled out)."""
     if last is None:
         return list(recent)
     for n in range(len(recent) - 1, -1, -1):
@@ -155,7 +156,7 @@ class PublicPace:
             if phase != s.phase or seats != s.seats or notes > s.notes:
                 level = NOW
             elif table.version != s.version or last is not s.last_event:
-                kinds = {e.kind for e in _events_after(table.recent, s.last_event)}
+                kinds = {e.kind for e in events_after(table.recent, s.last_event)}
                 level = NOW if kinds & PHASE_EVENTS else MILESTONE if kinds & MILESTONE_EVENTS else MOVE
             if level != NONE:
                 s.milestone_now = level >= MILESTONE
