@@ -250,3 +250,30 @@ def play_out(state: Tricks, ai: TricksAI | None = None) -> None:
         held[s][c.suit] ^= bit
         rem[c.suit] ^= bit
         state.apply(s, _PLAY[c])
+
+
+def equivalent_runs(state: Tricks, seat: int, ai: TricksAI | None = None) -> list[Action]:
+    """``seat``'s legal plays less the ones equivalent to another: of cards of a suit with only the
+    seat's own cards and cards gone in earlier tricks between them, one (``ai``'s choice when it is
+    among them, else the lowest).  Uses only what the seat sees: its hand and the finished tricks."""
+    legal = state.legal_plays(seat)
+    if len(legal) <= 1:
+        return [_PLAY[c] for c in legal]
+    pick = (ai or TricksAI()).choose_card(state, seat, legal)
+    filled = dict.fromkeys(_SUITS, 0)  # values that separate nothing: the seat's or played before
+    for c in state.hands[seat]:
+        filled[c.suit] |= 1 << c.value
+    for _, _, cs in state.history:
+        for c in cs:
+            filled[c.suit] |= 1 << c.value
+    runs: list[list[Card]] = []
+    for c in sorted(legal, key=lambda c: (c.suit, c.value)):
+        run = runs[-1] if runs else None
+        if run is not None and run[-1].suit == c.suit:
+            between = ((1 << c.value) - 1) >> (run[-1].value + 1) << (run[-1].value + 1)
+            if between & ~filled[c.suit] == 0:
+                run.append(c)
+                continue
+        runs.append([c])
+    keep = {pick if pick in run else run[0] for run in runs}
+    return [_PLAY[c] for c in legal if c in keep]
