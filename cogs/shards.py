@@ -90,6 +90,7 @@ class ShardGate:
     async def hold(self) -> set[int]:
         """Until this process holds a shard (at once without leases); the bot then connects those."""
         if self.leases is not None:
+            await self.leases.join()  # a SHARD_COUNT unlike the running processes' stops the start here
             self.leases.start()
             await self.leases.wait_for_any()
         held = sorted(self.shards.held)

@@ -13,7 +13,7 @@ from bot import Config, Deckhand
 from cogs.faces import face_codes
 from cogs.shards import TOKEN_BUDGET, budget_part
 from tables import Runtime
-from tables.lease import Leases
+from tables.lease import Leases, ShardCountMismatch
 from tables.shards import ELSEWHERE, Shards
 from tests.e2e.conftest import FAST_LIMITS
 from tests.fakediscord import FakeDiscord, running_bot
@@ -205,5 +205,26 @@ async def test_a_standby_uploads_no_card_emoji_until_it_holds_its_shard(pg_serve
         if bot is not None:
             await bot.close()
         await holder.close()
+        await fd.close()
+        await store.cleanup()
+
+
+async def test_a_bot_with_another_shard_count_than_the_running_ones_refuses_to_start(pg_server) -> None:
+    store = await PostgresStore(pg_server).create()
+    running = Leases(store.url, Shards.of(2, [0], leased=True), poll=0.05)
+    fd = FakeDiscord(shard_count=3, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        await running.join()
+        running.start()
+        config = {"shard_count": 3, "database_url": store.url, "lease_poll": 0.05}
+        try:
+            async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config):
+                raise AssertionError("the bot started")
+        except ShardCountMismatch as e:
+            assert "SHARD_COUNT=3 here" in str(e) and "use SHARD_COUNT=2" in str(e)
+        assert fd.identifies == 0 and not fd.shard_sessions  # nothing reached the gateway
+    finally:
+        await running.close()
         await fd.close()
         await store.cleanup()
