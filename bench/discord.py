@@ -206,17 +206,17 @@ def slow_seconds(fd: FakeDiscord, started: float, over_ms: float = 25.0) -> dict
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    if args.processes > 1:
-        async with postgres(args.database_url) as url:
-            return await _run(args, url)
+    if args.processes > 1 or args.database_url:
+        async with postgres(args.database_url) as pg:
+            return await _run(args, pg)
     return await _run(args, None)
 
 
-async def _run(args: argparse.Namespace, database_url: str | None) -> dict[str, Any]:
+async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
     fd = FakeDiscord(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit, shard_count=args.processes)
     await fd.start()
     try:
-        shards = ShardedBots(fd, args.processes, database_url) if database_url else None
+        shards = ShardedBots(fd, args.processes, pg.url) if pg else None
         seats = []
         for i in range(args.tables):
             ch = fd.add_channel(f"table-{i + 1}", guild=shards.guild_for(i) if shards else None)
@@ -242,11 +242,14 @@ async def _run(args: argparse.Namespace, database_url: str | None) -> dict[str, 
             gc.collect()
             gc.disable()
             first_request = len(fd.requests)
+            pg_cpu = pg.cpu_seconds() if pg else None
             started = time.perf_counter()
             timeout = 120 + 60 * (args.think + args.ai_delay)
             results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger)
                                              for n, (h, g) in enumerate(seats)), return_exceptions=True)
             seconds = time.perf_counter() - started
+            if pg_cpu is not None:
+                pg_cpu = (pg.cpu_seconds() or pg_cpu) - pg_cpu
             finished = sum(1 for r in results if not isinstance(r, BaseException))
             # Summaries come after the table is drawn finished, behind any notices still queued.
             end = time.perf_counter() + 30
@@ -286,6 +289,7 @@ async def _run(args: argparse.Namespace, database_url: str | None) -> dict[str, 
             "bot_cpu_percent": round(100 * sum(cpu) / seconds, 1) if cpu and seconds else None,
             "bot_cpu_percent_by_process": [round(100 * c / seconds, 1) for c in cpu] if seconds else [],
             "processes": args.processes,
+            "postgres_cpu_percent": round(100 * pg_cpu / seconds, 1) if pg_cpu is not None and seconds else None,
             "load_average": [round(x, 2) for x in os.getloadavg()],
             "person_moves": moves,
             "tables": args.tables,
@@ -318,11 +322,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--processes", type=int, default=1, help="run the bot as this many shard processes on one "
                                                             "PostgreSQL (default 1: one process, no database)")
-    p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one)")
+    p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
+                                          "one process with this PostgreSQL")
     args = p.parse_args(argv)
     if args.quick:
         args.think, args.ai_delay = 0.25, 0.25
-    if args.processes > 1 and args.same_process:
+    if (args.processes > 1 or args.database_url) and args.same_process:
         p.error("--processes runs the bot in processes of its own: leave out --same-process")
     try:
         result = asyncio.run(run(args))
@@ -343,8 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         <= TARGETS["non_interaction_rest_calls_per_hand"],
     }
     mark = {True: "ok", False: "MISSED"}
-    if args.processes > 1:
-        print(f"the bot as {args.processes} shard processes on one PostgreSQL")
+    if args.processes > 1 or args.database_url:
+        print(f"the bot as {args.processes} shard process(es) on one PostgreSQL")
     print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "
           f"in {result['seconds']} s (people think ~{args.think:g} s, AI pause {args.ai_delay:g} s)")
     print(f"interaction round trip   p50 {result['interaction_p50_ms']} ms · p99 {result['interaction_p99_ms']} ms "
@@ -373,7 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"start-up emoji calls     first start {first} · second start {second}")
     print(f"CPU seconds              bot {result['bot_cpu_s']} ({result['bot_cpu_percent']} % of a core"
           + (f": {' + '.join(str(c) for c in result['bot_cpu_percent_by_process'])} by process" if args.processes > 1
-             else "") + ") · "
+             else "") + ")"
+          + (f" · PostgreSQL {result['postgres_cpu_percent']} % while the tables played"
+             if result["postgres_cpu_percent"] is not None else "") + " · "
           f"fake and people {result['fake_cpu_s']} (of {result['seconds']} s); load average "
           f"{' '.join(str(x) for x in result['load_average'])}")
     for problem in result["problems"]:

@@ -31,11 +31,43 @@ class NoDatabase(RuntimeError):
     """No PostgreSQL to run the processes on; the message says why and what to do."""
 
 
+class Postgres:
+    """The PostgreSQL the processes share: its URL, and (a server started here) its CPU use."""
+
+    def __init__(self, url: str, data: str | None = None) -> None:
+        self.url = url
+        self.data = data  # the data folder of a server started here
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server has used so far: its postmaster, its live backends, and the backends
+        that have ended (counted in the postmaster's children's time)."""
+        if self.data is None:
+            return None
+        try:
+            with open(os.path.join(self.data, "postmaster.pid")) as f:
+                master = int(f.readline())
+            with open(f"/proc/{master}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            tick = os.sysconf("SC_CLK_TCK")
+            total = sum(int(x) for x in fields[11:15]) / tick  # utime, stime, cutime, cstime
+            for pid in os.listdir("/proc"):
+                if not pid.isdigit():
+                    continue
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    with open(f"/proc/{pid}/stat") as f:
+                        rest = f.read().rsplit(")", 1)[1].split()
+                    if int(rest[1]) == master:  # a backend or helper of this server
+                        total += (int(rest[11]) + int(rest[12])) / tick
+            return total
+        except (OSError, ValueError, IndexError):
+            return None
+
+
 @contextlib.asynccontextmanager
-async def postgres(url: str | None = None) -> AsyncIterator[str]:
-    """``url`` as it is, or a throwaway PostgreSQL server's URL for as long as the bench runs."""
+async def postgres(url: str | None = None) -> AsyncIterator[Postgres]:
+    """``url`` as it is, or a throwaway PostgreSQL server for as long as the bench runs."""
     if url:
-        yield url
+        yield Postgres(url)
         return
     from tests.pgcluster import Cluster, NoPostgres
 
@@ -45,7 +77,7 @@ async def postgres(url: str | None = None) -> AsyncIterator[str]:
         raise NoDatabase(f"--processes runs the bot's processes on one PostgreSQL, and none could be started "
                          f"here: {e} (or pass --database-url postgresql://... of a server to use)") from None
     try:
-        yield cluster.url
+        yield Postgres(cluster.url, str(cluster.data))
     finally:
         await asyncio.to_thread(cluster.stop)
 
