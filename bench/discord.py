@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--processes", type=int, default=1, help="run the bot as this many shard processes on one "
                                                             "PostgreSQL (default 1: one process, no database)")
     p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
-                                          "one process with this PostgreSQL")
+                                          "one process keeping its tables there (PostgreSQL or sqlite:///...)")
     args = p.parse_args(argv)
     if args.quick:
         args.think, args.ai_delay = 0.25, 0.25
