@@ -26,6 +26,8 @@ from engine.core import AI, Action, Game, get, register_level
 from engine.worlds import NoWorld
 
 #: Default playouts per decision, as measured by bench/ai.py (CPU p99 under 0.6 s for Hearts and Tricks).
+#: Tricks: 1200 playouts (cheap playouts, equivalent cards merged, worlds that read sound play)
+#: measured +0.54 ± 0.13 tricks a hand over normal (400 hands) at CPU p50 0.23 s, p99 0.69 s.
 #: Dalmuti: 400 playouts measured +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
 DEFAULT_PLAYOUTS = {"hearts": 480, "tricks": 1200, "koth": 60, "dalmuti": 400, "siege": 24}
 
