@@ -82,8 +82,11 @@ class RestBudget:
         burst: float = 6.0,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
+        gate: Any = None,
     ) -> None:
         self.rate = per_second
+        # The bot's SendGate: while a global 429 holds it closed, routine edits give up at once.
+        self.gate = gate
         self.burst = burst
         self.tokens = burst
         self._now = now or time.monotonic
@@ -101,7 +104,7 @@ class RestBudget:
         """A token now if one is free and nobody is queued for one, else ``False`` at once: for a
         request that can just as well be made later or never (a routine table edit, coalesced into
         the next one), so it never delays a ping, a summary or a person's ``/game start``."""
-        if self._queue.locked():
+        if self._queue.locked() or (self.gate is not None and self.gate.closed_for() > 0):
             return False
         self._refill()
         if self.tokens < 1 - 1e-9:
