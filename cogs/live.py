@@ -121,6 +121,9 @@ class LiveViews:
         self._views: dict[tuple[str, int], LiveView] = {}
         self._by_table: dict[str, dict[int, LiveView]] = {}  # the same views, found by table
         self._public: dict[str, tuple[Any, ...]] = {}  # public_key of each table at its last redraw
+        # The table message itself was the answer to /game new: that interaction's token edits it
+        # too, uncounted by the global limit, while it lives (table id -> (interaction, expires)).
+        self._table_tokens: dict[str, tuple[Any, float]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.failures = 0
@@ -184,6 +187,26 @@ class LiveViews:
     def views_of(self, table_id: str) -> list[LiveView]:
         return list(self._by_table.get(table_id, {}).values())
 
+    # ---- the table message, through the token of the /game new that posted it ------------------
+    def table_opened(self, interaction: Any, table_id: str) -> None:
+        """``interaction`` was answered with the table message of ``table_id``: until its token runs
+        out, the table message is edited through it (Discord's global limit does not count those)."""
+        self._table_tokens[table_id] = (interaction, self._now() + self.lifetime - MARGIN)
+
+    def table_token(self, table_id: str) -> Any:
+        """The interaction whose ``@original`` is the table message, while its token lives."""
+        held = self._table_tokens.get(table_id)
+        if held is None:
+            return None
+        if self._now() >= held[1]:
+            del self._table_tokens[table_id]
+            return None
+        return held[0]
+
+    def table_token_gone(self, table_id: str) -> None:
+        """The table message is no longer edited through a token (it failed, or the game is over)."""
+        self._table_tokens.pop(table_id, None)
+
     # ---- the listener: the table changed ----------------------------------------------------------
     def changed(self, table: Any) -> None:
         """The table was redrawn: when a public milestone changed (a trick ended, a new hand, the
@@ -235,6 +258,7 @@ class LiveViews:
 
     def forget_table(self, table_id: str) -> None:
         self._public.pop(table_id, None)
+        self._table_tokens.pop(table_id, None)
         for v in self.views_of(table_id):
             if v.task is None or v.task.done():
                 self.drop(v.table_id, v.user_id)

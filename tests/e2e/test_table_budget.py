@@ -58,3 +58,25 @@ async def test_the_real_bot_sends_every_counted_call_through_its_gate_and_waits_
     hit = next(n for n, r in enumerate(calls) if r.status == 429)
     assert calls[hit + 1].at - calls[hit].at >= 0.39
     assert not w.fd.ratelimited  # none provoked
+
+
+async def test_the_table_message_is_edited_through_the_game_new_token_and_by_rest_once_it_is_gone(w: World) -> None:
+    mark = len(w.fd.requests)
+    views: dict[int, Reply] = {}
+    table_message = await open_table(w.ali, [w.bob], options="target=1", views=views)
+    table = w.table(table_message)
+    live = w.bot.runtime.listener.live
+    assert live.table_token(table.id) is not None
+    mid = str(table_message.id)
+    token_edits = [r for r in w.fd.requests[mark:] if r.route.startswith("PATCH /webhooks/") and "@original" in r.path]
+    assert token_edits  # the lobby's changes and the start, uncounted
+    rest_edits = [r for r in w.fd.requests[mark:] if r.route == "PATCH /channels/{channel_id}/messages/{message_id}"
+                  and r.path.endswith(mid)]
+    assert rest_edits == []
+    # Its token runs out (or fails): the bot's own REST edit shows the rest of the game.
+    live.table_token_gone(table.id)
+    await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(5), view=views[w.ali.id]),
+                         play_seat(w.bob, table_message, rng=random.Random(6), view=views[w.bob.id]))
+    await w.until(lambda: "— finished" in table_message.text, what="the finished table")
+    assert [r for r in w.fd.requests[mark:] if r.route == "PATCH /channels/{channel_id}/messages/{message_id}"
+            and r.path.endswith(mid)]
