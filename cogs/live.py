@@ -10,7 +10,12 @@ view is compared at a redraw: ``seat_changed`` names the seats whose own view ch
 decision, their cards, a missed turn, a return), and a redraw compares only the table's public
 milestones (:func:`public_key`: a trick ended, a new hand or round, the game over), which every
 view shows.  A view is edited at most once per ``interval`` (later changes are coalesced into the
-next edit), and only when its :func:`live_key` differs from what it shows.
+next edit), and only when its :func:`live_key` differs from what it shows; a trick's end waits
+``public_delay`` seconds (the person's own turn often comes meanwhile: one edit for both).
+
+The table message itself was the answer to ``/game new``: while that interaction's token lives,
+the listener edits the table message through it too (:meth:`LiveViews.table_token`), so those
+edits are not counted by the global limit either.
 
 A seat taken in the lobby (``/game join``, **Join**) registers its answer too: it becomes the
 person's hand when the game starts, as does the host's answer to ``/game start``.
@@ -33,6 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from cogs import render
 from cogs.components import hand_view
@@ -42,6 +49,9 @@ log = logging.getLogger(__name__)
 LIFETIME = 15 * 60.0  # how long Discord keeps an interaction token valid
 MARGIN = 30.0  # stop using a token this much before it runs out (an edit in flight, a slow clock)
 INTERVAL = 1.0  # at most one edit per view per this many seconds
+# A public milestone (a trick ended) waits this long before it edits a view: the person's own turn
+# often comes meanwhile, and one edit shows both (a third fewer edits in a Hearts hand).
+PUBLIC_DELAY = 2.0
 PUSH_WAIT = 3.0  # how long a turn ping waits for the view's edit before pinging with a button
 # Fields of a seat's view whose change is news for the person even when their cards and decision
 # stay the same: a trick ended (a new trick number, a new leader), a new hand or round, a mark.
@@ -65,6 +75,24 @@ def live_key(sv: Any) -> tuple[Any, ...]:
             tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present)
 
 
+async def edit_original(interaction: Any, content: str, view: discord.ui.View) -> None:
+    """``interaction.edit_original_response(content=..., view=..., embed=None)`` without reading
+    Discord's answer back into a message object: a live view is edited some fifty times a hand and
+    nobody reads that answer (parsing it showed in the bench's profile of the bot).  Built
+    from the same discord.py parts as the method (pinned in requirements.txt); anything that is
+    not a real interaction (a test's stand-in) gets the method itself."""
+    if not isinstance(interaction, discord.Interaction):
+        await interaction.edit_original_response(content=content, view=view, embed=None)
+        return
+    state = interaction._state
+    with handle_message_parameters(content=content, embed=None, view=view,
+                                   previous_allowed_mentions=state.allowed_mentions) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token, session=interaction._session,
+            proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files)
+
+
 def public_key(table: Any) -> tuple[Any, ...]:
     """The table's public milestones that every hand view shows (from the public view only)."""
     state = getattr(table, "state", None)
@@ -75,6 +103,15 @@ def public_key(table: Any) -> tuple[Any, ...]:
     except Exception:  # a half-built state: nothing to compare, edit as if it changed
         return (render.phase_of(table), object())
     return (render.phase_of(table), state.is_over, tuple(_frozen(view.get(k)) for k in PUBLIC_FIELDS))
+
+
+def _only_the_trick_moved(before: tuple[Any, ...] | None, key: tuple[Any, ...]) -> bool:
+    """Whether of two :func:`public_key` values only the trick (its number, leader, turn) differs:
+    then the views may wait a little for the person's own turn."""
+    if before is None or len(before) < 3 or len(key) < 3 or before[:2] != key[:2]:
+        return False
+    (phase, hand, _, round_, *_), (phase2, hand2, _, round2, *_) = before[2], key[2]
+    return (phase, hand, round_) == (phase2, hand2, round2)
 
 
 def _frozen(value: Any) -> Any:
@@ -95,6 +132,8 @@ class LiveView:
     shown: Any = None  # live_key of what the message shows now (None: unknown, edit on next change)
     last_edit: float = -math.inf
     wanted: bool = False
+    wanted_at: float = -math.inf  # not before then: a trick's end waits a little for the person's turn
+    delaying: bool = False  # the task sleeps only for ``wanted_at`` (a sooner want restarts it)
     task: asyncio.Task[None] | None = None
     dead: bool = False
     edits: int = 0
@@ -111,8 +150,10 @@ class LiveViews:
         interval: float = INTERVAL,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
+        public_delay: float = PUBLIC_DELAY,
     ) -> None:
         self.lifetime = lifetime
+        self.public_delay = public_delay
         self.interval = interval
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
@@ -217,12 +258,16 @@ class LiveViews:
             self._public.pop(table.id, None)
             return
         key = public_key(table)
-        if self._public.get(table.id) == key:
+        before = self._public.get(table.id)
+        if before == key:
             return
         self._public[table.id] = key
+        soon = not _only_the_trick_moved(before, key)
         for v in list(mine.values()):
             if self.alive(v.table_id, v.user_id):
-                self._want(v)  # (``_edit`` draws only when the view's own key differs)
+                # (``_edit`` draws only when the view's own key differs; a new phase or hand, or the
+                # end, is shown at once, a trick's end a little later)
+                self._want(v, 0.0 if soon else self.public_delay)
 
     def seat_changed(self, table: Any, seats: Any) -> None:
         """The runtime's signal: these seats' own views changed.  Each seat's signal edits that
@@ -280,14 +325,24 @@ class LiveViews:
         except Exception:  # the table is gone, or the person no longer sits there
             return None
 
-    def _want(self, v: LiveView) -> None:
+    def _want(self, v: LiveView, delay: float = 0.0) -> None:
         if v.dead:
             return
-        v.wanted = True
-        if v.task is None or v.task.done():
-            v.task = asyncio.get_running_loop().create_task(self._run(v), name=f"live:{v.table_id}:{v.user_id}")
-            self._tasks.add(v.task)
-            v.task.add_done_callback(self._task_done)
+        at = self._now() + delay
+        task = v.task
+        if task is not None and not task.done():
+            if v.wanted and at >= v.wanted_at:
+                return  # an edit is already due then, or sooner
+            v.wanted_at = min(v.wanted_at, at) if v.wanted else at
+            v.wanted = True
+            if not v.delaying:
+                return  # it edits after its pause (or is editing: it looks again after)
+            task.cancel()  # it waits for a later moment than this one: start over
+        else:
+            v.wanted_at, v.wanted = at, True
+        v.task = asyncio.get_running_loop().create_task(self._run(v), name=f"live:{v.table_id}:{v.user_id}")
+        self._tasks.add(v.task)
+        v.task.add_done_callback(self._task_done)
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -296,6 +351,13 @@ class LiveViews:
 
     async def _run(self, v: LiveView) -> None:
         while v.wanted and not v.dead:
+            early = v.wanted_at - self._now()
+            if early > 0:
+                v.delaying = True
+                try:
+                    await self._sleep(early)
+                finally:
+                    v.delaying = False
             wait = v.last_edit + self.interval - self._now()
             if wait > 0:
                 await self._sleep(wait)  # coalesce: whatever changed meanwhile goes in one edit
@@ -323,7 +385,7 @@ class LiveViews:
         view.stop()  # only DynamicItems, dispatched by their ids: no 15-minute task per edit
         v.last_edit = self._now()
         try:
-            await v.interaction.edit_original_response(content=content, view=view, embed=None)
+            await edit_original(v.interaction, content, view)
         except discord.NotFound:
             # The person dismissed the message (or Discord forgot the interaction): ping with a button.
             self.failures += 1
