@@ -10,8 +10,7 @@ view is compared at a redraw: ``seat_changed`` names the seats whose own view ch
 decision, their cards, a missed turn, a return), and a redraw compares only the table's public
 milestones (:func:`public_key`: a trick ended, a new hand or round, the game over), which every
 view shows.  A view is edited at most once per ``interval`` (later changes are coalesced into the
-next edit), and only when its :func:`live_key` differs from what it shows; a trick's end waits
-``public_delay`` seconds (the person's own turn often comes meanwhile: one edit for both).
+next edit), and only when its :func:`live_key` differs from what it shows.
 
 The table message itself was the answer to ``/game new``: while that interaction's token lives,
 the listener edits the table message through it too (:meth:`LiveViews.table_token`), so those
@@ -49,9 +48,6 @@ log = logging.getLogger(__name__)
 LIFETIME = 15 * 60.0  # how long Discord keeps an interaction token valid
 MARGIN = 30.0  # stop using a token this much before it runs out (an edit in flight, a slow clock)
 INTERVAL = 1.0  # at most one edit per view per this many seconds
-# A public milestone (a trick ended) waits this long before it edits a view: the person's own turn
-# often comes meanwhile, and one edit shows both (a third fewer edits in a Hearts hand).
-PUBLIC_DELAY = 2.0
 PUSH_WAIT = 3.0  # how long a turn ping waits for the view's edit before pinging with a button
 # Fields of a seat's view whose change is news for the person even when their cards and decision
 # stay the same: a trick ended (a new trick number, a new leader), a new hand or round, a mark.
@@ -105,15 +101,6 @@ def public_key(table: Any) -> tuple[Any, ...]:
     return (render.phase_of(table), state.is_over, tuple(_frozen(view.get(k)) for k in PUBLIC_FIELDS))
 
 
-def _only_the_trick_moved(before: tuple[Any, ...] | None, key: tuple[Any, ...]) -> bool:
-    """Whether of two :func:`public_key` values only the trick (its number, leader, turn) differs:
-    then the views may wait a little for the person's own turn."""
-    if before is None or len(before) < 3 or len(key) < 3 or before[:2] != key[:2]:
-        return False
-    (phase, hand, _, round_, *_), (phase2, hand2, _, round2, *_) = before[2], key[2]
-    return (phase, hand, round_) == (phase2, hand2, round2)
-
-
 def _frozen(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(_frozen(v) for v in value)
@@ -132,8 +119,6 @@ class LiveView:
     shown: Any = None  # live_key of what the message shows now (None: unknown, edit on next change)
     last_edit: float = -math.inf
     wanted: bool = False
-    wanted_at: float = -math.inf  # not before then: a trick's end waits a little for the person's turn
-    delaying: bool = False  # the task sleeps only for ``wanted_at`` (a sooner want restarts it)
     task: asyncio.Task[None] | None = None
     dead: bool = False
     edits: int = 0
@@ -150,10 +135,8 @@ class LiveViews:
         interval: float = INTERVAL,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
-        public_delay: float = PUBLIC_DELAY,
     ) -> None:
         self.lifetime = lifetime
-        self.public_delay = public_delay
         self.interval = interval
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
@@ -258,16 +241,12 @@ class LiveViews:
             self._public.pop(table.id, None)
             return
         key = public_key(table)
-        before = self._public.get(table.id)
-        if before == key:
+        if self._public.get(table.id) == key:
             return
         self._public[table.id] = key
-        soon = not _only_the_trick_moved(before, key)
         for v in list(mine.values()):
             if self.alive(v.table_id, v.user_id):
-                # (``_edit`` draws only when the view's own key differs; a new phase or hand, or the
-                # end, is shown at once, a trick's end a little later)
-                self._want(v, 0.0 if soon else self.public_delay)
+                self._want(v)  # (``_edit`` draws only when the view's own key differs)
 
     def seat_changed(self, table: Any, seats: Any) -> None:
         """The runtime's signal: these seats' own views changed.  Each seat's signal edits that
@@ -325,24 +304,14 @@ class LiveViews:
         except Exception:  # the table is gone, or the person no longer sits there
             return None
 
-    def _want(self, v: LiveView, delay: float = 0.0) -> None:
+    def _want(self, v: LiveView) -> None:
         if v.dead:
             return
-        at = self._now() + delay
-        task = v.task
-        if task is not None and not task.done():
-            if v.wanted and at >= v.wanted_at:
-                return  # an edit is already due then, or sooner
-            v.wanted_at = min(v.wanted_at, at) if v.wanted else at
-            v.wanted = True
-            if not v.delaying:
-                return  # it edits after its pause (or is editing: it looks again after)
-            task.cancel()  # it waits for a later moment than this one: start over
-        else:
-            v.wanted_at, v.wanted = at, True
-        v.task = asyncio.get_running_loop().create_task(self._run(v), name=f"live:{v.table_id}:{v.user_id}")
-        self._tasks.add(v.task)
-        v.task.add_done_callback(self._task_done)
+        v.wanted = True
+        if v.task is None or v.task.done():
+            v.task = asyncio.get_running_loop().create_task(self._run(v), name=f"live:{v.table_id}:{v.user_id}")
+            self._tasks.add(v.task)
+            v.task.add_done_callback(self._task_done)
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -351,13 +320,6 @@ class LiveViews:
 
     async def _run(self, v: LiveView) -> None:
         while v.wanted and not v.dead:
-            early = v.wanted_at - self._now()
-            if early > 0:
-                v.delaying = True
-                try:
-                    await self._sleep(early)
-                finally:
-                    v.delaying = False
             wait = v.last_edit + self.interval - self._now()
             if wait > 0:
                 await self._sleep(wait)  # coalesce: whatever changed meanwhile goes in one edit
