@@ -47,8 +47,10 @@ class SendGate:
 
     def __init__(self, rate: float = RATE, burst: float = BURST, now: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None) -> None:
-        self.rate = rate
-        self.burst = burst
+        self._rate = rate
+        self._burst = burst
+        self._budget: Any = None  # the RestBudget it scales with (see follow)
+        self._full_rate = 0.0
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
         self.tokens = burst
@@ -57,6 +59,25 @@ class SendGate:
         self._lock: asyncio.Lock | None = None  # first come, first served
         self.sent = 0  # counted requests let through
         self.global_429 = 0  # global 429 answers seen (each closes the gate for its Retry-After)
+
+    def follow(self, budget: Any, full_rate: float) -> None:
+        """Scale with ``budget`` (a ``RestBudget``): a process that holds part of the token's shards
+        has that part of its budget, and sends at that part of ``rate`` too (``full_rate``: the
+        budget's rate when one process holds every shard)."""
+        self._budget, self._full_rate = budget, full_rate
+
+    def _scale(self) -> float:
+        if self._budget is None or self._full_rate <= 0:
+            return 1.0
+        return min(1.0, max(0.0, self._budget.rate / self._full_rate))
+
+    @property
+    def rate(self) -> float:
+        return max(0.5, self._rate * self._scale())
+
+    @property
+    def burst(self) -> float:
+        return max(1.0, self._burst * self._scale())
 
     def closed_for(self) -> float:
         """Seconds until a global 429's Retry-After has passed (0 when the gate is open)."""
