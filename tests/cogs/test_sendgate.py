@@ -85,3 +85,12 @@ async def test_routine_edits_give_up_while_a_global_429_holds_the_gate() -> None
     assert not budget.try_take()
     await clock.sleep(1.0)
     assert budget.try_take()
+
+
+def test_a_process_holding_part_of_the_shards_sends_at_that_part_of_the_rate() -> None:
+    budget = RestBudget(per_second=36, burst=6)
+    gate = SendGate(rate=38, burst=2)
+    gate.follow(budget, 36.0)
+    assert (gate.rate, gate.burst) == (38, 2)
+    budget.rate = 18.0  # half the shards (cogs/shards.py resizes the budget)
+    assert gate.rate == 19 and gate.burst == 1.0
