@@ -52,7 +52,8 @@ from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
-from cogs.shards import TOKEN_BUDGET, ShardGate
+from cogs.sendgate import SendGate
+from cogs.shards import TOKEN_BUDGET, ShardGate, budget_part
 from cogs.stats import StatsCog
 from tables.ai_pool import AIPool, default_workers
 from tables.offers import Limits
@@ -247,6 +248,9 @@ class Deckhand(commands.Bot):
         # No message pings anyone unless it says whom (issue 14 item 10): names are user-chosen
         # and may hold mention markup, and a message edited without allowed_mentions would parse it.
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Every request Discord's global limit counts waits for this gate just before it is sent.
+        self.send_gate = SendGate()
+        client_options.setdefault("http_trace", self.send_gate.trace())
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
                          **client_options)
         self.config = config
@@ -289,8 +293,9 @@ class Deckhand(commands.Bot):
         options.update(self.runtime_options)
         if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
             options["limits"] = Limits(**options["limits"])
-        budget = RestBudget()
+        budget = RestBudget(gate=self.send_gate)
         self.gate.pace(budget)  # this process's part of the token's budget (its shards held)
+        self.send_gate.follow(budget, budget_part(TOKEN_BUDGET, 1.0)[0])  # and of its send rate
         self.runtime = Runtime(listener=DeckhandListener(self, budget=budget), **options)
         card_emoji.REGISTRY.clear()
         await self.add_cog(GameCog(self.runtime))

@@ -251,6 +251,8 @@ class GameCog(commands.Cog):
                 await self.runtime.end(table.id, interaction.user.id, admin=True)
             raise
         table.message_id = message_id
+        if self.live is not None:  # this answer's token edits the table message, uncounted
+            self.live.table_opened(interaction, table.id)
         with contextlib.suppress(TableError):  # stored, so a restart can edit this message again
             await self.runtime.attach(table.id, message_id=message_id)
 

@@ -82,8 +82,11 @@ class RestBudget:
         burst: float = 6.0,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
+        gate: Any = None,
     ) -> None:
         self.rate = per_second
+        # The bot's SendGate: while a global 429 holds it closed, routine edits give up at once.
+        self.gate = gate
         self.burst = burst
         self.tokens = burst
         self._now = now or time.monotonic
@@ -101,7 +104,7 @@ class RestBudget:
         """A token now if one is free and nobody is queued for one, else ``False`` at once: for a
         request that can just as well be made later or never (a routine table edit, coalesced into
         the next one), so it never delays a ping, a summary or a person's ``/game start``."""
-        if self._queue.locked():
+        if self._queue.locked() or (self.gate is not None and self.gate.closed_for() > 0):
             return False
         self._refill()
         if self.tokens < 1 - 1e-9:
@@ -281,7 +284,7 @@ class DiscordListener:
             return
         try:
             where = self.where(table)
-            await self.budget.take()
+            await self.budget.take(urgent=True)  # the game's My hand: people wait for it
             # (while the table deals, nobody is due: the seats' moves are optional, never pinged)
             acting = () if table.state is None or len(table.to_act()) != len(table.state.to_act()) else table.to_act()
             # Only people due now whose hand view is not live are pinged (as by ``turn``).
@@ -386,24 +389,47 @@ class DiscordListener:
         channel = self.channel(table.channel_id)
         if channel is None:
             return None
+        # While the /game new answer's token lives, the table message is edited through it: Discord's
+        # global limit does not count that, so no budget is taken (the pace still decides when).
+        token = self.live.table_token(table.id)
+        self.pace.free(table.id, token is not None)
         watch = self._watches.get(table.id)
         wait = self.pace.due(table, self.now(), watch.noted if watch is not None else 0)
         if wait is None:
             return None
         if wait > 0:
             return wait
-        if self.pace.urgent(table.id):
-            await self.budget.take()  # in the queue, first come first served
-        elif not self.budget.try_take():
-            # A routine edit never queues before a ping or a summary: the table tries again soon,
-            # with whatever it shows by then.
-            return self.pace.retry()
+        if token is not None:
+            # Nothing waits for the budget here: while the cog opens the game's thread, the table
+            # shows the running game only once the thread's first message (My hand) is there.
+            await self._wait_gate(table.id)
+        else:
+            if self.pace.urgent(table.id):
+                await self.budget.take()  # in the queue, first come first served
+            elif not self.budget.try_take():
+                # A routine edit never queues before a ping or a summary: the table tries again
+                # soon, with whatever it shows by then.
+                return self.pace.retry()
         # After the token: the table may have moved on while waiting, and that is what is drawn.
         watch = self._watches.get(table.id)
         self.pace.shown(table, self.now(), watch.noted if watch is not None else 0)
         with render.clock_notes(watch.notes if watch is not None else ()):
             rendered = renderers.table_message(table)
         view = table_view(table)
+        if token is not None:
+            try:
+                await token.edit_original_response(content=rendered.content, embed=rendered.embed, view=view,
+                                                   allowed_mentions=NO_PINGS)
+                if render.phase_of(table) == "finished":
+                    self.live.table_token_gone(table.id)
+                return None
+            except discord.HTTPException as e:
+                # The token ran out early, or the message is gone: the bot's own REST edit (which
+                # posts the message again if it was deleted) takes over for good.
+                log.info("Table %s: its message can no longer be edited through a token (%s)", table.id, e)
+                self.live.table_token_gone(table.id)
+                self.pace.free(table.id, False)
+                await self.budget.take()
         try:
             await channel.get_partial_message(table.message_id).edit(
                 content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS

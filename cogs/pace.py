@@ -86,7 +86,8 @@ class PublicPace:
         self.share = share
         self._rng = rng or random.Random()
         self._tables: dict[str, _Table] = {}
-        self._running: set[str] = set()
+        self._running: set[str] = set()  # running tables whose edits the budget pays for
+        self._free: set[str] = set()  # tables whose message is edited through a token: no budget
         self.edits = 0  # paced or not, for the bench and tests
 
     @property
@@ -140,6 +141,16 @@ class PublicPace:
     def forget(self, table_id: str) -> None:
         self._tables.pop(table_id, None)
         self._running.discard(table_id)
+        self._free.discard(table_id)
+
+    def free(self, table_id: str, free: bool) -> None:
+        """Whether this table's edits cost the budget nothing now (its message is edited through an
+        interaction's token): such a table does not share the budget's spare rate."""
+        if free:
+            self._free.add(table_id)
+            self._running.discard(table_id)
+        else:
+            self._free.discard(table_id)
 
     def _note(self, table: Any, now: float, notes: int) -> _Table:
         # The table's phase, and the game's own (passing or playing, a deal, a bury, a tax...); and
@@ -164,7 +175,7 @@ class PublicPace:
                 s.changed_at = now
                 s.pending = max(s.pending, level)
             s.phase, s.seats, s.version, s.last_event, s.notes = phase, seats, table.version, last, notes
-        if phase[0] == "running":
+        if phase[0] == "running" and table.id not in self._free:
             self._running.add(table.id)
         else:
             self._running.discard(table.id)

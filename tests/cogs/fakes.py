@@ -353,6 +353,8 @@ class FakeInteraction:
     async def edit_original_response(self, *, content: Any = MISSING, embed: Any = MISSING, view: Any = MISSING,
                                      **_: Any) -> FakeMessage:
         msg = await self.original_response()
+        if msg.deleted:  # as Discord: the token lives on, the message does not
+            raise _http_error(discord.NotFound, 404, "Unknown Message")
         msg.apply_edit(content, embed, view)
         return msg
 
