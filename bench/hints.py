@@ -1,8 +1,9 @@
 """How long a hint takes, and how its moves and reasons come out, per game.
 
-At seeded positions of every game (each decision a person could ask about), it asks
-``engine.hints.hint`` for the strong hint within the runtime's budget (``tables.hints.HINT_BUDGET``
-seconds, the way the AI pool's worker does it: a ``time_left`` from the clock) and prints per game:
+At seeded positions of every game (each decision a person could ask about), it asks for the strong
+hint within the runtime's budget (``tables.hints.HINT_BUDGET`` seconds) exactly as the AI pool's
+worker does (``tables.hints.hint_in_worker``: the state rebuilt from its record, the search given a
+``time_left`` from the clock, the reason worded) and prints per game:
 decision times (p50, p99, max, ms, one core), how often the search was run (decisions with a choice
 the search covers), how often the strong hint differs from the normal AI's move, and how many
 reasons carry a figure of the search.  Games without a strong level time the normal hint.
@@ -24,8 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import engine  # noqa: E402
 from engine.core import TABLE, Game  # noqa: E402
-from engine.hints import hint  # noqa: E402
-from tables.hints import HINT_BUDGET  # noqa: E402
+from tables.hints import HINT_BUDGET, hint_in_worker  # noqa: E402
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0, "ready_trick": 0},
@@ -66,13 +66,13 @@ def measure(name: str, n: int, budget: float, seed: int) -> dict[str, Any]:
     searched = differs = figures = 0
     normal = engine.get(name).ai()
     for g, s in positions(name, n, seed):
+        data = g.to_dict()  # what the runtime sends the worker
         start = time.perf_counter()
-        end = time.monotonic() + budget
-        h = hint(g, s, random.Random(seed), time_left=lambda end=end: end - time.monotonic(), playouts=100_000)
+        code, reason, means = hint_in_worker(name, data, s, str(seed), budget, 100_000)
         times.append((time.perf_counter() - start) * 1000)
-        searched += bool(h.means)
-        figures += "the search" in h.reason
-        differs += h.action.code != normal.choose(g, s, random.Random(seed)).code
+        searched += bool(means)
+        figures += "the search" in reason
+        differs += code != normal.choose(g, s, random.Random(seed)).code
     return {"positions": len(times), "level": "strong" if "strong" in engine.levels(name) else "normal",
             "ms_p50": round(percentile(times, 0.5), 2), "ms_p99": round(percentile(times, 0.99), 2),
             "ms_max": round(max(times), 2), "searched": searched, "differs_from_normal": differs,

@@ -22,8 +22,11 @@ from tables.live import Live, TableError
 from tables.persistence import Persistence
 from tables.table import Phase, Table
 
-#: Seconds a hint's search may take (the person is waiting for the answer).
+#: Seconds a hint may take in the worker (the person is waiting for the answer).
 HINT_BUDGET = 0.8
+#: Of which kept back from the search for rebuilding the state, wording the reason and the last
+#: moves of a playout after the deadline (measured: a few ms, ~10 on a busy machine).
+REPLY_RESERVE = 0.02
 NOT_YOUR_DECISION = "A hint is for your own decision — it is not your turn. Ask again when it is."
 TABLE_STEP = "A hint is for your own decision — wait a moment for the table."
 MOVED_ON = "The table moved on while I was thinking; ask again for a hint on your new decision."
@@ -33,7 +36,7 @@ def hint_in_worker(game: str, data: dict[str, Any], seat: int, seed: str, budget
                    playouts: int | None) -> tuple[str, str, dict[str, float]]:
     """Run in an AI pool worker: the strong hint for ``seat`` within ``budget`` seconds, as plain
     data (action code, reason, the search's means)."""
-    end = time.monotonic() + budget
+    end = time.monotonic() + budget - REPLY_RESERVE
     state = engine.get(game).game.from_dict(data)
     h = hint(state, seat, random.Random(seed), level="strong", playouts=playouts,
              time_left=lambda: end - time.monotonic())
