@@ -143,12 +143,11 @@ def player_name(table: Table, seat: int) -> str:
     return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
 
 
-def hints_mark(table: Table, seat: int) -> str:
+def hints_mark(hints: int) -> str:
     """`` · 💡 3 hints`` for a player who asked for hints (decisions with a hint, as /stats counts
     games "with hints").  Final standings only: hint use is public once the game is over, never
     during it (a count that moved would tell the others when someone was unsure)."""
-    n = getattr(table.seats[seat], "hints", 0) if 0 <= seat < len(table.seats) else 0
-    return f" · 💡 {plural(n, 'hint')}" if n else ""
+    return f" · 💡 {plural(hints, 'hint')}" if hints else ""
 
 
 def required_seats(table: Table) -> tuple[int, ...]:
@@ -405,7 +404,7 @@ class Renderer:
         lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
         for medal, (_, seat, score) in zip(medals([place for place, _, _ in rows]), rows, strict=True):
             pts = "" if score is None else f" — {self.score_text(table, seat, score)}"
-            lines.append(f"{medal} {player_name(table, seat)}{pts}{hints_mark(table, seat)}")
+            lines.append(f"{medal} {player_name(table, seat)}{pts}{hints_mark(getattr(table.seats[seat], 'hints', 0))}")
         lines.append(f"Replay: `/game replay id:{table.id}`")
         return "\n".join(lines)
 
