@@ -29,6 +29,7 @@ async def test_the_hint_button_answers_privately_with_the_move_and_its_reason(h:
     answer = i.last
     assert answer.ephemeral and not i.errors
     assert answer.content.startswith("💡 **Hint:**")
+    assert "shown in the final standings" in answer.content  # the person knows it is public at the end
     assert all(c.label in answer.content for c in want.action.cards) and want.reason in answer.content
     assert "Hearts has no strong AI" not in answer.content and "strong AI was busy" in answer.content
     assert table.seats[0].hints == 1 and table.seats[1].hints == 0
