@@ -31,8 +31,9 @@ from tables.table import Phase, Table
 
 #: Seconds a hint may take in the worker (the person is waiting for the answer).
 HINT_BUDGET = 0.8
-#: Of which kept back from the search for rebuilding the state, wording the reason and the last
-#: moves of a playout after the deadline (measured: a few ms, ~10 on a busy machine).
+#: Of which kept back from the search (at most a tenth of the budget) for rebuilding the state,
+#: wording the reason and the last moves of a playout after the deadline (measured: a few ms, ~10
+#: on a busy machine).
 REPLY_RESERVE = 0.02
 NOT_YOUR_DECISION = "A hint is for your own decision — it is not your turn. Ask again when it is."
 TABLE_STEP = "A hint is for your own decision — wait a moment for the table."
@@ -43,7 +44,7 @@ def hint_in_worker(game: str, data: dict[str, Any], seat: int, seed: str, budget
                    playouts: int | None) -> tuple[str, str, dict[str, float]]:
     """Run in an AI pool worker: the strong hint for ``seat`` within ``budget`` seconds, as plain
     data (action code, reason, the search's means)."""
-    end = time.monotonic() + budget - REPLY_RESERVE
+    end = time.monotonic() + budget - min(REPLY_RESERVE, budget / 10)
     state = engine.get(game).game.from_dict(data)
     h = hint(state, seat, random.Random(seed), level="strong", playouts=playouts,
              time_left=lambda: end - time.monotonic())
