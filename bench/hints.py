@@ -1,11 +1,14 @@
 """How long a hint takes, and how its moves and reasons come out, per game.
 
-At seeded positions of every game (each decision a person could ask about), it asks
-``engine.hints.hint`` for the strong hint within the runtime's budget (``tables.hints.HINT_BUDGET``
-seconds, the way the AI pool's worker does it: a ``time_left`` from the clock) and prints per game:
-decision times (p50, p99, max, ms, one core), how often the search was run (decisions with a choice
-the search covers), how often the strong hint differs from the normal AI's move, and how many
-reasons carry a figure of the search.  Games without a strong level time the normal hint.
+At seeded positions of every game (each decision a person could ask about), it asks for the strong
+hint within the runtime's budget (``tables.hints.HINT_BUDGET`` seconds) exactly as the AI pool's
+worker does (``tables.hints.hint_in_worker``: the state rebuilt from its record, the search given a
+``time_left`` from the clock, the reason worded) and prints per game:
+decision times (p50, p99, max, ms, one core; and the CPU time, with the load average: on a shared
+machine the wall time also holds the time the process waited for a core), how often the search
+was run (decisions with a choice the search covers and time for at least one whole world), how
+often the strong hint differs from the normal AI's move, and how many reasons carry a figure of
+the search.  Games without a strong level time the normal hint.
 
     python bench/hints.py [--json] [--positions N] [--games hearts,tricks,koth,dalmuti,siege] [--budget S]
 """
@@ -24,8 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import engine  # noqa: E402
 from engine.core import TABLE, Game  # noqa: E402
-from engine.hints import hint  # noqa: E402
-from tables.hints import HINT_BUDGET  # noqa: E402
+from tables.hints import HINT_BUDGET, hint_in_worker  # noqa: E402
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0, "ready_trick": 0},
@@ -63,19 +65,23 @@ def percentile(xs: list[float], q: float) -> float:
 
 def measure(name: str, n: int, budget: float, seed: int) -> dict[str, Any]:
     times: list[float] = []
+    cpus: list[float] = []  # CPU time of each hint: less than the wall time when the machine is busy
     searched = differs = figures = 0
     normal = engine.get(name).ai()
     for g, s in positions(name, n, seed):
-        start = time.perf_counter()
-        end = time.monotonic() + budget
-        h = hint(g, s, random.Random(seed), time_left=lambda end=end: end - time.monotonic(), playouts=100_000)
+        data = g.to_dict()  # what the runtime sends the worker
+        start, cpu = time.perf_counter(), time.process_time()
+        code, reason, means = hint_in_worker(name, data, s, str(seed), budget, 100_000)
         times.append((time.perf_counter() - start) * 1000)
-        searched += bool(h.means)
-        figures += "the search" in h.reason
-        differs += h.action.code != normal.choose(g, s, random.Random(seed)).code
+        cpus.append((time.process_time() - cpu) * 1000)
+        searched += bool(means)
+        figures += "the search" in reason
+        differs += code != normal.choose(g, s, random.Random(seed)).code
     return {"positions": len(times), "level": "strong" if "strong" in engine.levels(name) else "normal",
             "ms_p50": round(percentile(times, 0.5), 2), "ms_p99": round(percentile(times, 0.99), 2),
-            "ms_max": round(max(times), 2), "searched": searched, "differs_from_normal": differs,
+            "ms_max": round(max(times), 2), "cpu_ms_p50": round(percentile(cpus, 0.5), 2),
+            "cpu_ms_p99": round(percentile(cpus, 0.99), 2), "load_average": list(os.getloadavg()),
+            "searched": searched, "differs_from_normal": differs,
             "reasons_with_figures": figures, "budget_ms": budget * 1000}
 
 
@@ -93,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for g, f in out.items():
             print(f"{g:8} {f['level']:6} p50 {f['ms_p50']:7.1f} ms  p99 {f['ms_p99']:7.1f} ms"
-                  f"  max {f['ms_max']:7.1f} ms"
+                  f"  max {f['ms_max']:7.1f} ms  (CPU p50 {f['cpu_ms_p50']:.0f}, p99 {f['cpu_ms_p99']:.0f} ms)"
                   f"  searched {f['searched']}/{f['positions']}  differs {f['differs_from_normal']}"
                   f"  with figures {f['reasons_with_figures']}")
     return 0

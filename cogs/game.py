@@ -84,7 +84,7 @@ def replay_standings(record: Any, outcome: Any) -> list[str]:
     table = SimpleNamespace(id=record.id, game=record.game)
     marks = render.medals([outcome.places[s] for s in order])
     return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
-            for m, s in zip(marks, order, strict=True)]
+            f"{render.hints_mark(record.hint_count(s))}" for m, s in zip(marks, order, strict=True)]
 
 
 def game_over(table: Any) -> str:

@@ -30,4 +30,5 @@ def hint_text(table: Any, seat_view: Any, h: Hint) -> str:
     else:
         source = NORMAL.format(title=engine.get(table.game).game.title)
     return (f"💡 **Hint:** **{words}** — {h.reason}.\n-# {source}. "
-            "Only you see this; hints are counted in your stats for this game.")
+            "Only you see this now; the decisions you asked about are counted in your stats and shown "
+            "in the final standings.")

@@ -143,6 +143,13 @@ def player_name(table: Table, seat: int) -> str:
     return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
 
 
+def hints_mark(hints: int) -> str:
+    """`` · 💡 3 hints`` for a player who asked for hints (decisions with a hint, as /stats counts
+    games "with hints").  Final standings only: hint use is public once the game is over, never
+    during it (a count that moved would tell the others when someone was unsure)."""
+    return f" · 💡 {plural(hints, 'hint')}" if hints else ""
+
+
 def required_seats(table: Table) -> tuple[int, ...]:
     """The players whose move is required now, the only ones a screen may name as acting.  While the
     table itself acts (a deal, a look at the cards) nobody is: the seats with an optional move then
@@ -390,14 +397,14 @@ class Renderer:
     def standings_text(self, table: Table) -> str:
         """The final standings, the same shape in every game: one line per player, best first, a
         medal per place (tied players share one, and the next place takes the next medal:
-        🥇 🥇 🥈), the score in the game's own unit, then how to replay the game."""
+        🥇 🥇 🥈), the score in the game's own unit, who asked for hints, then how to replay the game."""
         rows = self.standings(table)
         if not rows:
             return "The table was closed before the game started."
         lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
         for medal, (_, seat, score) in zip(medals([place for place, _, _ in rows]), rows, strict=True):
             pts = "" if score is None else f" — {self.score_text(table, seat, score)}"
-            lines.append(f"{medal} {player_name(table, seat)}{pts}")
+            lines.append(f"{medal} {player_name(table, seat)}{pts}{hints_mark(getattr(table.seats[seat], 'hints', 0))}")
         lines.append(f"Replay: `/game replay id:{table.id}`")
         return "\n".join(lines)
 

@@ -56,7 +56,11 @@ def hint(state: Game, seat: int, rng: random.Random, *, level: str = "strong", p
         return Hint(action, explain(state, seat, action), "normal")
     ai = ai_for(name, level, playouts=playouts, time_left=time_left)
     action = ai.choose(state, seat, rng)
-    means = dict(getattr(ai, "last", {}).get("means") or {})
+    last = getattr(ai, "last", {})
+    if last.get("out_of_time") and not last.get("worlds"):
+        # The deadline came before the search finished one world: the move is the normal AI's.
+        level = "normal"
+    means = dict(last.get("means") or {})
     return Hint(action, explain(state, seat, action, means), level, means)
 
 

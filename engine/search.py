@@ -9,8 +9,13 @@ the comparison between moves is much less noisy than the results themselves.  De
 does not cover (passing, burying, declaring, ...) are the ``normal`` AI's.
 
 Pure like the rest of the engine: no clock.  The budget is a number of playouts, and optionally a
-``time_left()`` callable from the caller (seconds left; the search stops starting new worlds once
-it is not positive), so a runtime can bound wall time while the engine never reads a clock.
+``time_left()`` callable from the caller (seconds left), so a runtime can bound wall time while the
+engine never reads a clock.  The deadline is checked before each world, before each playout and
+every few moves inside a playout: one world can hold a hundred candidates (King of the Hill's
+multi-card plays) and a playout a whole round, so checking between worlds only let a search overrun
+its budget by a second.  A world interrupted by the deadline is dropped (a move is compared with the
+others only in worlds where all of them were played out); with no complete world the move is the
+normal AI's.  Without a deadline hit, the result depends only on the generator and the playouts.
 
     ai = engine.ai_for("hearts", "strong", playouts=400)
     ai.choose(state, seat, rng)
@@ -164,6 +169,7 @@ class SearchAI(AI):
                time_left: Callable[[], float] | None = None) -> Action:
         hooks = self.hooks
         base = self.base
+        self.last = {}
         if not hooks.searchable(state, seat):
             return base.choose(state, seat, rng)
         cands = hooks.candidates(state, seat)
@@ -174,31 +180,59 @@ class SearchAI(AI):
         totals = [0.0] * n
         worlds = 0
         run = 0
-        # At least two worlds, so a short budget still compares moves rather than returning the first.
-        while worlds < 2 or (run + n <= playouts and (time_left is None or time_left() > 0)):
+        out_of_time = False
+        # At least two worlds, so a short playout budget still compares moves rather than returning
+        # the first; the caller's deadline overrides even that.
+        while worlds < 2 or run + n <= playouts:
+            if time_left is not None and time_left() <= 0:
+                out_of_time = True
+                break
             try:
                 world = state.sample_world(seat, rng)
             except NoWorld:
                 # Knowledge that admits no deal (a state built by hand, say): no search, the sound move.
                 return default
-            worlds += 1
-            for j, a in enumerate(cands):
+            results: list[float] = []
+            for a in cands:
                 x = world.copy()
                 x.apply(seat, a)
-                totals[j] += self._playout(state, x, seat, rng)
+                r = self._playout(state, x, seat, rng, time_left)
+                if r is None:
+                    break
+                results.append(r)
+            if len(results) < n:
+                out_of_time = True
+                break
+            for j, r in enumerate(results):
+                totals[j] += r
+            worlds += 1
             run += n
+        self.last = {"worlds": worlds, "playouts": run, "out_of_time": out_of_time,
+                     "means": {cands[j].code: totals[j] / worlds for j in range(n)} if worlds else {}}
+        if not worlds:
+            return default
         # Ties go to the normal AI's choice: a search that sees no difference keeps the sound move.
         best = max(range(n), key=lambda j: (totals[j], cands[j] == default))
-        self.last = {"worlds": worlds, "playouts": run,
-                     "means": {cands[j].code: totals[j] / worlds for j in range(n)}}
         return cands[best]
 
-    def _playout(self, start: Game, x: Game, seat: int, rng: random.Random) -> float:
+    #: Moves of a playout between two looks at the deadline (a look costs far less than a move).
+    CHECK_EVERY = 8
+
+    def _playout(self, start: Game, x: Game, seat: int, rng: random.Random,
+                 time_left: Callable[[], float] | None = None) -> float | None:
+        """The seat's result of playing ``x`` out with the normal AI; ``None`` if the deadline came."""
         hooks, base = self.hooks, self.base
+        if time_left is not None and time_left() <= 0:
+            return None
         fast = getattr(hooks, "playout", None)
         if fast is not None and (u := fast(start, x, seat, base)) is not None:
-            return u
+            return u  # a game's own playout (Tricks): short, so the look above is enough
+        every = self.CHECK_EVERY
+        moves = 1  # the deadline was just looked at
         while not hooks.done(start, x):
+            if time_left is not None and moves % every == 0 and time_left() <= 0:
+                return None
+            moves += 1
             acting = x.to_act()
             s = acting[0]
             if len(acting) > 1:

@@ -102,6 +102,9 @@ class Live:
     since: dict[int, int] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
     stuck_at: int | None = None  # version at which an automatic move failed outright
+    # -- tables.hints: per seat, the latest hint asked for (the decision's ``since``, its task), so a
+    # second click joins the search under way and a repeated question gets the same answer.
+    hints: dict[int, tuple[int, asyncio.Task[Any]]] = field(default_factory=dict)
     deadline_task: asyncio.Task[None] | None = None
     deadline_at: float | None = None
     lobby_task: asyncio.Task[None] | None = None

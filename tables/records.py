@@ -22,8 +22,10 @@ from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 log = logging.getLogger("deckhand.tables")
 
 SEAT_FIELDS = ("user_id", "name", "is_ai", "away", "missed", "left")
-# Written only when set, so seats stored before it existed (and every other seat) read the same.
-OPTIONAL_SEAT_FIELDS = ("program", "level", "hints")
+# Written only when not at their default, so seats stored before they existed (and every other
+# seat) read the same.
+OPTIONAL_SEAT_DEFAULTS: dict[str, Any] = {"program": None, "level": None, "hints": 0, "hinted_at": None}
+OPTIONAL_SEAT_FIELDS = tuple(OPTIONAL_SEAT_DEFAULTS)
 
 
 class Unrecoverable(Exception):
@@ -42,7 +44,7 @@ def seats_json(seats: Sequence[Seat]) -> str:
     out = []
     for s in seats:
         d = {f: getattr(s, f) for f in SEAT_FIELDS}
-        d.update({f: getattr(s, f) for f in OPTIONAL_SEAT_FIELDS if getattr(s, f)})
+        d.update({f: getattr(s, f) for f, default in OPTIONAL_SEAT_DEFAULTS.items() if getattr(s, f) != default})
         out.append(d)
     return _dumps(out)
 
@@ -134,8 +136,9 @@ def _seat(d: Any, i: int) -> Seat:
     hints = d.get("hints", 0)
     if isinstance(hints, bool) or not isinstance(hints, int) or hints < 0:
         raise Unrecoverable(f"seat {i + 1} has a malformed hint count")
+    hinted_at = _int(d.get("hinted_at"), f"seat {i + 1}'s hinted decision", optional=True)
     return Seat(user_id, d["name"], d["is_ai"], d["away"], _int(d["missed"], f"seat {i + 1}'s misses"), d["left"],
-                program, level, hints)
+                program, level, hints, hinted_at)
 
 
 def _seat_map(text: Any, what: str, value: type) -> dict[int, Any]:

@@ -45,10 +45,16 @@ class GameRecord:
     created_at: float | None = None
     finished_at: float | None = None
     result: dict[str, list[int]] | None = field(default=None, compare=False)  # as written in a file
+    #: Per seat, the decisions for which the person asked for a hint (empty: none counted).
+    hints: list[int] = field(default_factory=list)
 
     @property
     def players(self) -> int:
         return len(self.names)
+
+    def hint_count(self, seat: int) -> int:
+        """The decisions for which seat ``seat`` asked for a hint (0 in records from before hints)."""
+        return self.hints[seat] if 0 <= seat < len(self.hints) else 0
 
     @property
     def finished(self) -> bool:
@@ -61,6 +67,7 @@ class GameRecord:
             id=t.id, game=t.game, options=dict(t.options), seed=t.seed, names=t.names(),
             ai=[s.is_ai for s in t.seats], log=list(t.log), phase=str(t.phase), speed=t.speed,
             ended_early=t.ended_early, created_at=t.created_at, finished_at=t.finished_at,
+            hints=[s.hints for s in t.seats],
         )
 
     @classmethod
@@ -71,13 +78,14 @@ class GameRecord:
             seats = json.loads(record["seats"])
             names = [str(s["name"]) for s in seats]
             ai = [bool(s["is_ai"]) for s in seats]
-        except (ValueError, KeyError, TypeError):
+            hints = [int(s.get("hints") or 0) for s in seats]
+        except (ValueError, KeyError, TypeError, AttributeError):
             raise ValueError("its options or seats cannot be read") from None
         return cls(
             id=str(record["id"]), game=str(record["game"]), options=options, seed=record.get("seed"),
             names=names, ai=ai, log=list(log), phase=str(record.get("phase")), speed=str(record.get("speed")),
             ended_early=bool(record.get("ended_early")), created_at=record.get("created_at"),
-            finished_at=record.get("finished_at"),
+            finished_at=record.get("finished_at"), hints=hints,
         )
 
     # ---- replaying ---------------------------------------------------------------------------
@@ -100,7 +108,8 @@ class GameRecord:
             "options": self.options,
             "speed": self.speed,
             "seed": self.seed,
-            "seats": [{"name": n, "ai": a} for n, a in zip(self.names, self.ai, strict=True)],
+            "seats": [{"name": n, "ai": a, **({"hints": self.hints[i]} if self.hint_count(i) else {})}
+                      for i, (n, a) in enumerate(zip(self.names, self.ai, strict=True))],
             "ended_early": self.ended_early,
             "created_at": self.created_at,
             "finished_at": self.finished_at,
@@ -124,6 +133,7 @@ class GameRecord:
             return cls(
                 id=str(data["id"]), game=str(data["game"]), options=dict(data["options"]), seed=data["seed"],
                 names=[str(s["name"]) for s in seats], ai=[bool(s["ai"]) for s in seats], log=log,
+                hints=[int(s.get("hints") or 0) for s in seats],
                 speed=str(data.get("speed", "normal")), ended_early=bool(data.get("ended_early")),
                 created_at=data.get("created_at"), finished_at=data.get("finished_at"), result=data.get("result"),
             )

@@ -43,8 +43,12 @@ class Seat:
     program: str | None = None
     # An AI seat's level (engine.levels: "strong" searches in the AI pool); None: "normal".
     level: str | None = None
-    # Hints shown to the person in this game (tables/hints.py): counted in their results for /stats.
+    # Decisions of this game for which the person asked for a hint (tables/hints.py): counted in
+    # their results for /stats and shown in the final standings.
     hints: int = 0
+    # The decision last counted (the version at which it began, the runtime's ``Live.since``): asking
+    # again for the same decision does not count again, even after a restart.
+    hinted_at: int | None = None
 
     @property
     def auto(self) -> bool:

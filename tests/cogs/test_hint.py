@@ -29,6 +29,7 @@ async def test_the_hint_button_answers_privately_with_the_move_and_its_reason(h:
     answer = i.last
     assert answer.ephemeral and not i.errors
     assert answer.content.startswith("💡 **Hint:**")
+    assert "shown in the final standings" in answer.content  # the person knows it is public at the end
     assert all(c.label in answer.content for c in want.action.cards) and want.reason in answer.content
     assert "Hearts has no strong AI" not in answer.content and "strong AI was busy" in answer.content
     assert table.seats[0].hints == 1 and table.seats[1].hints == 0
@@ -76,3 +77,28 @@ async def test_a_game_without_a_strong_ai_refuses_the_option(h: Harness) -> None
     await h.cog.game_new.callback(h.cog, i, game="hearts", options="ai=genius", speed=None)
     refused(i, "ai must be one of: normal, strong")
     assert not h.runtime.tables
+
+
+async def test_the_final_standings_say_who_asked_for_hints_and_nothing_public_says_it_before(h: Harness) -> None:
+    table, msg = await h.running_table()
+    hand = await h.click(h.alice, h.controls(table), f"dh:t:hand:{table.id}")
+    i = await h.click(h.alice, hand.last, f"dh:t:hint:{table.id}")
+    assert i.last.ephemeral and table.seats[0].hints == 1
+    await h.settle(2)
+
+    def public() -> list[str]:
+        channels = {h.channel.id: h.channel, table.thread_id: h.where(table)}
+        return [m.text for c in channels.values() for m in c.messages.values()]
+
+    assert public() and not any("💡" in text for text in public())
+    i = h.inter(h.alice)
+    await h.cog.game_end.callback(h.cog, i, id=table.id)
+    await h.settle(2)
+    assert table.phase == "finished"
+    final = [m.text for m in h.where(table).sent if "Final standings" in m.text]
+    assert len(final) == 1
+    for text in (final[0], h.table_message(table).text):
+        lines = text.splitlines()
+        assert any(line.startswith("🥇") or line[:1] in "🥈🥉" for line in lines)
+        (marked,) = [line for line in lines if "💡" in line]
+        assert "Alice" in marked and marked.endswith(" · 💡 1 hint")

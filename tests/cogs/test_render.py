@@ -136,6 +136,39 @@ def test_final_standings_have_one_shape_with_each_games_unit() -> None:
         assert all(re.fullmatch(r"(🥇|🥈) P\d — .+", line) for line in lines[1:-1])
 
 
+def test_final_standings_mark_who_asked_for_hints_and_nothing_says_it_before() -> None:
+    from types import SimpleNamespace
+
+    import engine
+    from engine.core import Outcome
+
+    for name, entry in engine.games().items():
+        g = entry.game
+        n = g.min_players
+        seats = [Seat(None, f"P{i}") for i in range(n)]
+        seats[1].hints, seats[2].hints = 3, 1
+        t = Table(id="ABC234", game=name, options=g.read_options({}), speed="normal", guild_id=1, channel_id=2,
+                  host_id=None, seats=seats, phase=Phase.FINISHED, seed=7)
+        outcome = Outcome.ranked(list(range(n)), lowest_wins=True)
+        t.state = SimpleNamespace(is_over=True, outcome=lambda o=outcome: o)
+        lines = renderers.renderer_for(name).standings_text(t).splitlines()[1:-1]
+        assert lines[0].startswith("🥇 P0 — ") and "💡" not in lines[0], name
+        assert lines[1].startswith("🥈 P1 — ") and lines[1].endswith(" · 💡 3 hints"), name
+        assert lines[2].endswith(" · 💡 1 hint"), name
+        assert sum("💡" in line for line in lines) == 2, name
+    # During the game nothing public says it: the table message, a hand's summary.
+    t = hearts_table(phase=Phase.RUNNING, seed=1)
+    t.state = Hearts.create(4, {}, seed=3)
+    t.seats[0].hints = 2
+    assert "💡" not in renderers.table_message(t).text() and "hint" not in renderers.table_message(t).text()
+    hand_end = Event("hand_end", None, (0, 26, 26, 26, 0, 0, 26, 26, 26))
+    assert "💡" not in renderers.summary(t, [hand_end]).text()
+    # At the end, the summary and the table message both say it.
+    t.phase, t.ended_early = Phase.FINISHED, True
+    assert "🥇 Ali — 0 points · 💡 2 hints" in renderers.summary(t, [hand_end]).text().splitlines()
+    assert "· 💡 2 hints" in renderers.table_message(t).text()
+
+
 def test_summary_of_a_hand_names_no_card() -> None:
     t = hearts_table(phase=Phase.RUNNING, seed=1)
     t.state = Hearts.create(4, {}, seed=3)

@@ -90,12 +90,76 @@ def test_budget_by_playouts_and_by_time_left() -> None:
     n = len(g.decision(g.turn).actions)
     ai = engine.ai_for("hearts", "strong", playouts=10 * n)
     ai.choose(g, g.turn, random.Random(1))
-    assert ai.last["worlds"] == 10 and ai.last["playouts"] == 10 * n
-    # A caller's clock that has already run out: only the two worlds every search makes.
+    assert ai.last["worlds"] == 10 and ai.last["playouts"] == 10 * n and not ai.last["out_of_time"]
+    # A caller's clock that has already run out: no world at all, the normal AI's move.
     ai = engine.ai_for("hearts", "strong", playouts=10_000, time_left=lambda: 0.0)
-    ai.choose(g, g.turn, random.Random(1))
-    assert ai.last["worlds"] == 2
-    calls = iter(range(5, -100, -1))
-    ai = engine.ai_for("hearts", "strong", playouts=10_000, time_left=lambda: float(next(calls)))
-    ai.choose(g, g.turn, random.Random(1))
-    assert ai.last["worlds"] == 2 + 5  # the first two, then one per check that found time left (5 .. 1 s)
+    assert ai.choose(g, g.turn, random.Random(1)) == engine.get("hearts").ai().choose(g, g.turn, random.Random(1))
+    assert ai.last == {"worlds": 0, "playouts": 0, "out_of_time": True, "means": {}}
+
+
+class MoveClock:
+    """A deterministic stand-in for the caller's clock: time is the number of moves the normal AI
+    has chosen (inside the search's playouts), and the deadline is ``budget`` moves."""
+
+    def __init__(self, ai: SearchAI, budget: int) -> None:
+        self.moves, self.budget = 0, budget
+        base = ai.base
+        outer = self
+
+        class Counting(type(base)):  # the game's normal AI, counting its moves
+            def choose(self, state, seat, rng):
+                outer.moves += 1
+                return base.choose(state, seat, rng)
+
+        ai.base = Counting()
+
+    def time_left(self) -> float:
+        return float(self.budget - self.moves)
+
+
+def koth_lead() -> Game:
+    """A King of the Hill lead: twenty candidates, a playout is the rest of the round."""
+    e = engine.get("koth")
+    g = e.game.create(5, OPTIONS["koth"], 0)
+    advance(g, random.Random(0), lambda g: g.phase == "play" and g.to_act() == (g.turn,))
+    assert len(g.decision(g.turn).actions) >= 20
+    return g
+
+
+# One world of the King of the Hill lead below is about 2,400 moves: deadlines before the first world
+# ends, during the second and a few worlds in.
+@pytest.mark.parametrize("budget", [30, 3000, 8000])
+def test_the_deadline_holds_inside_a_world(budget: int) -> None:
+    g = koth_lead()
+    seat = g.turn
+    n = len(g.decision(seat).actions)
+    ai = engine.ai_for("koth", "strong", playouts=100_000)
+    clock = MoveClock(ai, budget)
+    a = ai.search(g, seat, random.Random(3), 100_000, clock.time_left)
+    # Two worlds of twenty round-long playouts are thousands of moves: checking the clock only
+    # between worlds overran any of these deadlines by far.  Now the overrun is at most the moves
+    # between two looks (and the normal AI's own choice for the default).
+    assert clock.moves <= budget + SearchAI.CHECK_EVERY + 1
+    assert ai.last["out_of_time"] and a in g.decision(seat).actions
+    worlds = ai.last["worlds"]
+    if budget == 30:
+        assert worlds == 0 and ai.last["means"] == {}
+        assert a == engine.get("koth").ai().choose(g, seat, random.Random(3))
+        return
+    assert worlds >= (1 if budget == 3000 else 2) and len(ai.last["means"]) == n
+    if worlds >= 2:
+        # The interrupted world is dropped: the same search as one budgeted by the complete
+        # worlds' playouts, with no clock at all.
+        plain = engine.ai_for("koth", "strong")
+        assert plain.search(g, seat, random.Random(3), worlds * n) == a
+        assert plain.last["means"] == ai.last["means"] and plain.last["worlds"] == worlds
+
+
+def test_a_deadline_never_reached_changes_nothing() -> None:
+    g = searchable_position("tricks", 1)
+    seat = g.turn
+    n = len(engine.ai_for("tricks", "strong").hooks.candidates(g, seat))  # the moves it compares
+    plain = engine.ai_for("tricks", "strong", playouts=30 * n)
+    timed = engine.ai_for("tricks", "strong", playouts=30 * n, time_left=lambda: 1e9)
+    assert plain.choose(g, seat, random.Random(5)) == timed.choose(g, seat, random.Random(5))
+    assert plain.last == timed.last and timed.last["worlds"] == 30

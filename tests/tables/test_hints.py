@@ -5,10 +5,12 @@ default AI level (``Runtime.create(ai_level=)``)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from cogs.stats import stats_line
-from engine.core import TABLE
+from engine.core import TABLE, Action
 from tables import Phase, TableError
 from tables.ai_pool import AIPool
 from tables.hints import MOVED_ON, NOT_YOUR_DECISION, TABLE_STEP
@@ -96,10 +98,18 @@ async def test_a_strong_hint_is_searched_in_the_pool_and_a_busy_pool_gives_the_n
         assert h.level == "strong" and pool.counts["searched"] == 1
         assert h.action in t.state.decision(0).actions and h.action.code in h.means
         assert "the search" in h.reason
+        # Asked again for the same decision: the same answer, no second search, counted once.
+        assert await rt.hint(t.id, HOST) == h and pool.counts["searched"] == 1 and t.seats[0].hints == 1
+        await rt.act(t.id, HOST, h.action)
+        await my_turn(rt, clock, t)
         pool._running = pool.max_concurrent  # every worker taken by other searches
         busy = await rt.hint(t.id, HOST)
         assert busy.level == "normal" and busy.means == {} and pool.counts["busy"] == 1
         assert t.seats[0].hints == 2
+        # The busy answer was the normal AI's: asked again, the search is tried again (not counted).
+        pool._running = 0
+        again = await rt.hint(t.id, HOST)
+        assert again.level == "strong" and pool.counts["searched"] == 2 and t.seats[0].hints == 2
     finally:
         pool._running = 0
         await pool.close()
@@ -116,6 +126,56 @@ async def test_a_game_without_a_strong_ai_never_asks_the_pool(make_runtime, cloc
         await clock.advance(1.0)
     h = await rt.hint(t.id, HOST)
     assert h.level == "normal" and pool.asked == 0 and t.seats[0].hints == 1
+
+
+async def test_a_double_click_runs_one_search_and_counts_once(make_runtime, clock):
+    rt = make_runtime()
+    t = await new_table(rt, options=MCGILL)
+    await rt.start(t.id, HOST)
+    await my_turn(rt, clock, t)
+    d = t.state.decision(0)
+    running = []
+
+    async def searching() -> None:
+        running.append(1)
+        assert len(running) == 1, "two searches at once for one seat"
+        await asyncio.sleep(0.01)
+        running.pop()
+
+    pool = rt.hints.ai_pool = RecordingPool(during=searching, answer=(d.actions[-1].code, "why", {"x": 1.0}))
+    first, second = await asyncio.gather(rt.hint(t.id, HOST), rt.hint(t.id, HOST))
+    assert first == second and first.action == d.actions[-1] and first.level == "strong"
+    assert pool.asked == 1 and t.seats[0].hints == 1
+    # A third time, later: the same answer, still one search, still one decision counted.
+    assert await rt.hint(t.id, HOST) == first and pool.asked == 1 and t.seats[0].hints == 1
+
+
+async def test_the_same_decision_counts_once_while_others_pass_and_after_a_restart(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
+    t = await new_table(rt)  # classic Hearts: everyone passes three cards at once
+    await rt.start(t.id, HOST)
+    d = t.state.decision(0)
+    assert d.kind == "pass" and t.state.to_act() == (0, 1, 2, 3)
+    await rt.hint(t.id, HOST)
+    version = t.version
+    await run_until(clock, lambda: t.state.to_act() == (0,))  # the AIs pass
+    assert t.version > version and t.state.decision(0) == d
+    await rt.hint(t.id, HOST)  # the table moved, the person's decision did not
+    assert t.seats[0].hints == 1 and t.seats[0].hinted_at is not None
+    # Stored: a restart does not make the same question count again.
+    await rt.close()
+    rt2 = make_runtime(storage=await store.open())
+    await rt2.recover()
+    back = rt2.get(t.id)
+    assert (back.seats[0].hints, back.seats[0].hinted_at) == (1, t.seats[0].hinted_at)
+    await rt2.hint(t.id, HOST)
+    assert back.seats[0].hints == 1
+    # Passing begins the next decision: a hint for it counts.
+    await rt2.act(t.id, HOST, Action("pass", tuple(d.cards[:3])))
+    await run_until(clock, lambda: 0 in back.to_act() and len(back.state.decision(0).actions) >= 1)
+    await rt2.hint(t.id, HOST)
+    assert back.seats[0].hints == 2
+    await rt2.close()
 
 
 async def test_a_hint_that_comes_after_the_person_moved_is_not_given(make_runtime, clock):
@@ -154,8 +214,11 @@ async def test_hints_are_in_the_results_and_the_stats(make_runtime, clock, store
     await rt.join(t.id, BOB, "Bob")
     await rt.start(t.id, HOST)
     await my_turn(rt, clock, t)
-    await rt.hint(t.id, HOST)
-    await rt.hint(t.id, HOST)
+    h = await rt.hint(t.id, HOST)
+    await rt.hint(t.id, HOST)  # the same decision: counted once
+    await rt.act(t.id, HOST, h.action)
+    await my_turn(rt, clock, t)
+    await rt.hint(t.id, HOST)  # a new one
     for user in (HOST, BOB):
         await rt.leave(t.id, user)  # the AI finishes the hand for them
     await run_until(clock, lambda: t.phase == Phase.FINISHED)

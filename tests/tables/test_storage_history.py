@@ -111,6 +111,30 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
     assert not w.violations
 
 
+async def test_the_replay_marks_who_asked_for_hints_as_the_table_did(make_runtime, clock, store):
+    from cogs.game import replay_standings
+    from tables.records import record_of
+
+    rt = make_runtime(storage=await store.open())
+    t = await finished_game(rt, clock)
+    t.seats[1].hints = 2  # as tables.hints counts them (stored with the seats)
+    outcome = t.state.outcome()
+    for record in (GameRecord.of_table(t), GameRecord.of_stored(record_of(t), t.log),
+                   GameRecord.from_json(GameRecord.of_table(t).to_json())):
+        assert record.hints[:2] == [0, 2] and record.hint_count(1) == 2
+        lines = replay_standings(record, outcome)
+        (marked,) = [line for line in lines if "💡" in line]
+        assert marked.startswith(tuple("🥇🥈🥉"))
+        assert t.names()[1] in marked and marked.endswith(" · 💡 2 hints")
+    # Files and rows from before hints: none counted.
+    data = GameRecord.of_table(t).to_json()
+    assert "hints" in data["seats"][1] and "hints" not in data["seats"][0]
+    for seat in data["seats"]:
+        seat.pop("hints", None)
+    old = GameRecord.from_json(data)
+    assert old.hint_count(1) == 0 and not any("💡" in line for line in replay_standings(old, outcome))
+
+
 async def test_old_finished_tables_are_pruned_but_results_stay(make_runtime, clock, store):
     rt = make_runtime(storage=await store.open(), retention=30 * DAY, prune_every=DAY)
     old = await finished_game(rt, clock)
