@@ -1,5 +1,11 @@
 """Deckhand's rules engine: pure, synchronous and deterministic.  Importing it registers every game."""
 
+# First of all: import the mypyc-compiled modules instead of their sources when a current build
+# exists (engine/native.py; the pure sources otherwise).
+from engine import native as _native
+
+_native.activate(__path__)
+
 from engine.core import (  # noqa: F401
     AI,
     Action,

@@ -13,7 +13,7 @@ four have picked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
 from engine.core import (
@@ -26,6 +26,12 @@ from engine.core import (
     Outcome,
     rng_for,
 )
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python engine needs no build tools
+    def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 TWO_CLUBS = card("2C")
 QUEEN_SPADES = card("QS")
@@ -62,27 +68,35 @@ def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> E
 
 
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
+# Game's own read_options, called with Hearts as the class (see the note on the class).
+_READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
 
 
-class Hearts(Game):
-    name = "hearts"
-    title = "Hearts"
-    min_players = 4
-    max_players = 4
-    options_spec = (
+# Hearts is the one module compiled by mypyc (tools/build.py; search plays it most), and a compiled
+# ("native") class cannot inherit from an interpreted one: so it implements the Game interface
+# itself, is registered as a virtual subclass of Game at the end of this module, and its few uses
+# of Game's shared code call it explicitly.  Interpreted subclasses stay allowed (tests use them);
+# being native, the class itself cannot be monkeypatched.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Hearts:
+    name: ClassVar[str] = "hearts"
+    title: ClassVar[str] = "Hearts"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 4
+    options_spec: ClassVar[tuple[Option, ...]] = (
         Option("rules", "classic", ("classic", "mcgill"),
                help="classic: pass 3, 2♣ opens, hearts must break · mcgill: the seed's, no passing"),
         Option("target", 100, low=1, high=1000, help="the game ends when someone reaches it"),
         Option("moon", "others_plus_26", ("others_plus_26", "shooter_minus_26"),
                help="shooting the moon: everyone else +26, or the shooter −26"),
     )
-    short_options = (
+    short_options: ClassVar[tuple[dict[str, Any], ...]] = (
         {"rules": "classic", "target": 1},
         {"rules": "mcgill", "target": 1},
         {"rules": "classic", "target": 1, "moon": "shooter_minus_26"},
     )
-    summary = "Avoid hearts (1 each) and Q♠ (13); lowest score when someone reaches the target wins."
-    rules_text = (
+    summary: ClassVar[str] = "Avoid hearts (1 each) and Q♠ (13); lowest score when someone reaches the target wins."
+    rules_text: ClassVar[str] = (
         "**Hearts** — 4 players, 13 cards each, ace high.\n"
         "• The holder of 2♣ leads the first trick. Follow suit if you can; the highest card of the "
         "led suit wins and leads next.\n"
@@ -128,6 +142,14 @@ class Hearts(Game):
         # The action random_action just drew for the seat to play: legal by construction, so
         # apply need not check it again.  Cleared by every change and by copy().
         self._drawn: Action | None = None
+
+    @classmethod
+    def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
+        return _READ_OPTIONS(cls, given)  # type: ignore[no-any-return]
+
+    @classmethod
+    def action_from_code(cls, code: str) -> Action:
+        return Action.parse(code)
 
     @classmethod
     def create(
@@ -270,15 +292,24 @@ class Hearts(Game):
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
             rnd = rng.random
             h = list(self.hands[seat])
-            a = h.pop(int(rnd() * len(h)))
-            b = h.pop(int(rnd() * len(h)))
-            return tuple.__new__(Action, ("pass", (a, b, h[int(rnd() * len(h))]), ()))
-        return super().random_action(seat, rng)
+            c1 = h.pop(int(rnd() * len(h)))
+            c2 = h.pop(int(rnd() * len(h)))
+            return tuple.__new__(Action, ("pass", (c1, c2, h[int(rnd() * len(h))]), ()))
+        return Game.random_action(self, seat, rng)  # type: ignore[arg-type]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return Game.legal_actions(self, seat)  # type: ignore[arg-type]
+
+    def table_timer(self) -> tuple[float, Action] | None:
+        return None
+
+    def timeout_action(self, seat: int) -> Action | None:
+        return None
 
     def parse_action(self, seat: int, text: str) -> Action:
         if self.phase == PASS:
             t = text.strip()
-            return super().parse_action(seat, t[4:] if t.lower().startswith("pass") else t)
+            return Game.parse_action(self, seat, t[4:] if t.lower().startswith("pass") else t)  # type: ignore[arg-type]
         if self.phase == PLAY_PHASE and seat == self.turn:
             t = text.strip()
             if t.lower().startswith("play "):
@@ -291,7 +322,7 @@ class Hearts(Game):
                 raise IllegalAction(str(e), "bad_card") from None
             except KeyError:
                 raise IllegalAction("Hearts has no jokers.", "bad_card") from None
-        return super().parse_action(seat, text)
+        return Game.parse_action(self, seat, text)  # type: ignore[arg-type]
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -574,22 +605,32 @@ class Hearts(Game):
 
     # ---- search -----------------------------------------------------------------------------
     def copy(self) -> Hearts:
-        g = Hearts.__new__(Hearts)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["hands"] = [h[:] for h in self.hands]
-        d["pass_choice"] = self.pass_choice[:]
-        d["passed"] = self.passed[:]
-        d["received"] = self.received[:]
-        d["trick"] = self.trick[:]
-        d["won"] = [w[:] for w in self.won]
-        d["hand_points"] = self.hand_points[:]
-        d["scores"] = self.scores[:]
-        d["history"] = self.history[:]
+        # Attribute by attribute (a compiled class has no __dict__ to copy): keep in step with __init__.
+        g = type(self).__new__(type(self))
+        g.players = self.players
+        g.seed = self.seed
+        g.options = self.options
+        g.classic = self.classic
+        g.hand_no = self.hand_no
+        g.phase = self.phase
+        g.hands = [h[:] for h in self.hands]
+        g.pass_choice = self.pass_choice[:]
+        g.passed = self.passed[:]
+        g.received = self.received[:]
+        g.trick = self.trick[:]
+        g.trick_no = self.trick_no
+        g.leader = self.leader
+        g.turn = self.turn
+        g.hearts_broken = self.hearts_broken
+        g.won = [w[:] for w in self.won]
+        g.hand_points = self.hand_points[:]
+        g.scores = self.scores[:]
+        g.last_trick = self.last_trick
+        g.history = self.history[:]
         split = self._legal
-        if split is not None:
-            d["_legal"] = [{"C": h["C"][:], "D": h["D"][:], "H": h["H"][:], "S": h["S"][:]} for h in split]
-        d["_drawn"] = None
+        g._legal = None if split is None else [
+            {"C": h["C"][:], "D": h["D"][:], "H": h["H"][:], "S": h["S"][:]} for h in split]
+        g._drawn = None
         return g
 
     def knowledge(self, seat: int) -> tuple[list[set[Card]], list[list[Card]]]:
@@ -657,3 +698,6 @@ class Hearts(Game):
                 w.pass_choice[s] = tuple(rng.sample(w.hands[s], 3))
         w._legal = None  # the per-suit split is rebuilt from the new hands when needed
         return w
+
+
+Game.register(Hearts)
