@@ -13,7 +13,7 @@ four have picked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
 from engine.core import (
@@ -33,16 +33,21 @@ except ImportError:  # the pure-Python engine needs no build tools
     def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
         return lambda cls: cls
 
-TWO_CLUBS = card("2C")
-QUEEN_SPADES = card("QS")
-DECK: tuple[Card, ...] = ALL_CARDS[:52]
-PLAY: dict[Card, Action] = {c: Action("play", (c,)) for c in DECK}
-PASS_DIRS = ("left", "right", "across", "hold")
-_PASS_OFFSET = {"left": 1, "right": 3, "across": 2, "hold": 0}
-PASS_TIMER = 60.0
-PLAY_TIMER = 30.0
+# Module constants are Final: compiled code then reads them directly, not from the module's dict.
+# Constant tuples are typed ``tuple[X, ...]``: a fixed-length tuple type would make compiled code
+# keep them unboxed and build a new tuple object at every use.
+TWO_CLUBS: Final = card("2C")
+QUEEN_SPADES: Final = card("QS")
+DECK: Final[tuple[Card, ...]] = ALL_CARDS[:52]
+PLAY: Final[dict[Card, Action]] = {c: Action("play", (c,)) for c in DECK}
+PASS_DIRS: Final[tuple[str, ...]] = ("left", "right", "across", "hold")
+_PASS_OFFSET: Final = {"left": 1, "right": 3, "across": 2, "hold": 0}
+PASS_TIMER: Final = 60.0
+PLAY_TIMER: Final = 30.0
 
-PASS, PLAY_PHASE, OVER = "pass", "play", "over"
+PASS: Final = "pass"
+PLAY_PHASE: Final = "play"
+OVER: Final = "over"
 
 
 def points_of(c: Card) -> int:
@@ -51,20 +56,19 @@ def points_of(c: Card) -> int:
     return 13 if c is QUEEN_SPADES else 0
 
 
-_SORT_POS = {c: sort_key(c) for c in DECK}
-_POINTS = {c: points_of(c) for c in DECK}
+_SORT_POS: Final = {c: sort_key(c) for c in DECK}
+_POINTS: Final = {c: points_of(c) for c in DECK}
 # Events are immutable, so the 208 possible "seat played card" events are built once and shared.
-_PLAY_EVENTS = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
-_PASS_CHOSEN = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
+_PLAY_EVENTS: Final = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
+_PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
 # What to_act returns during play: asked before every move, so shared rather than built.
-_SEAT_TUPLES = ((0,), (1,), (2,), (3,))
-_ONLY_TWO_CLUBS = [TWO_CLUBS]
+_SEAT_TUPLES: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,), (3,))
+_ONLY_TWO_CLUBS: Final = [TWO_CLUBS]
 
 
 def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> Event:
     """``Event(kind, seat, data, to)`` without the named tuple's Python-level constructor."""
     return tuple.__new__(Event, (kind, seat, data, to))
-
 
 
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
@@ -286,7 +290,8 @@ class Hearts:
                 legal = split[seat][trick[0][1].suit] or self._legal_now(seat)  # following suit, inlined
             else:
                 legal = self._legal_now(seat)
-            a = self._drawn = PLAY[legal[int(rng.random() * len(legal))]]
+            r: float = rng.random()
+            a = self._drawn = PLAY[legal[int(r * len(legal))]]
             return a
         if self.phase == PASS and self.pass_choice[seat] is None:
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
