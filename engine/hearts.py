@@ -289,7 +289,8 @@ class Hearts:
         return None
 
     def random_action(self, seat: int, rng: Any) -> Action:
-        if seat == self.turn and self.phase == PLAY_PHASE:
+        turn = self.turn  # narrowed to an int, compiled code compares it unboxed
+        if turn is not None and seat == turn and self.phase == PLAY_PHASE:
             # The same draw as picking from legal_plays(seat), without copying the list.
             split = self._legal
             trick = self.trick
@@ -341,7 +342,8 @@ class Hearts:
         # The hot path first (search and the bench spend most of their time here): a card in turn,
         # that random_action just drew or that is legal, and that does not finish the trick.
         # Everything else takes the checked path, which names what is wrong, or finishes the trick.
-        if seat == self.turn and self.phase == PLAY_PHASE:
+        turn = self.turn  # narrowed to an int, compiled code compares it unboxed
+        if turn is not None and seat == turn and self.phase == PLAY_PHASE:
             split = self._legal
             if action is self._drawn and split is not None:
                 c = action.cards[0]
