@@ -299,7 +299,8 @@ class Hearts:
             else:
                 legal = self._legal_now(seat)
             r: float = rng.random()
-            a = self._drawn = PLAY[legal[int(r * len(legal))]]
+            n = float(len(legal))  # r * n: the float product that r * len(legal) computes, unboxed
+            a = self._drawn = PLAY[legal[int(r * n)]]
             return a
         if self.phase == PASS and self.pass_choice[seat] is None:
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
