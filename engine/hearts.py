@@ -457,11 +457,11 @@ class Hearts:
         if c3.suit == led and c3.value > best:
             winner = s3
         pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
-        cards4 = (c0, c1, c2, c3)
+        cards4: tuple[Card, ...] = (c0, c1, c2, c3)  # one tuple object, shared (not rebuilt per use)
         self.won[winner] += cards4
         self.hand_points[winner] += pts
         trick_no = self.trick_no
-        events.append(_event("trick", winner, (trick_no, pts, *cards4)))
+        events.append(_event("trick", winner, (trick_no, pts, c0, c1, c2, c3)))
         self.last_trick = (winner, pts, tuple(trick))
         self.history.append((s0, cards4))
         self.trick = []
