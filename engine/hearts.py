@@ -351,12 +351,14 @@ class Hearts:
             elif action.kind == "play" and len(action.cards) == 1 and action.cards[0] in self._legal_now(seat):
                 c = action.cards[0]
                 split = self._legal
+                if split is None:  # never: _legal_now has split the hands (this tells the compiler)
+                    split = self._split()
             else:
                 return self._apply_checked(seat, action)
             trick = self.trick
             if len(trick) < 3 and (self.hearts_broken or c.suit != "H"):
                 self.hands[seat].remove(c)
-                split[seat][c.suit].remove(c)  # type: ignore[index]
+                split[seat][c.suit].remove(c)
                 self._drawn = None
                 trick.append((seat, c))
                 self.turn = (seat + 1) & 3
