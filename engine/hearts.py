@@ -236,8 +236,9 @@ class Hearts:
 
     # ---- turns ------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        if self.phase == PLAY_PHASE:
-            return _SEAT_TUPLES[self.turn]  # type: ignore[index]
+        turn = self.turn  # an int during play: narrowed, compiled code indexes with it unboxed
+        if turn is not None and self.phase == PLAY_PHASE:
+            return _SEAT_TUPLES[turn]
         if self.phase == PASS:
             choice = self.pass_choice
             return tuple([s for s in (0, 1, 2, 3) if choice[s] is None])
