@@ -171,9 +171,14 @@ async def wait_version(w: RestartWorld, tid: str, at_least: int, timeout: float 
     end = time.perf_counter() + timeout
     while (v := w.version(tid)) < at_least:
         if time.perf_counter() > end:
-            raise TimeoutError(f"table {tid} stayed at version {v}, not {at_least}")
+            raise TimeoutError(f"table {tid} stayed at version {v}, not {at_least}\n"
+                               f"{describe(w, tid, _table_message_of(w, tid))}")
         await asyncio.sleep(0.005)
     return v
+
+
+def _table_message_of(w: RestartWorld, tid: str) -> Message:
+    return next(m for m in w.fd.messages.values() if not m.ephemeral and f"table `{tid}`" in m.text)
 
 
 # ==== 1. kill -9 at random points ===================================================================
