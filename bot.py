@@ -265,7 +265,7 @@ class Deckhand(commands.Bot):
                                                   processes=processes)
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options["limits"] = self.config.limits
-        from engine import native  # which engine build runs (the import logged it before logging was set up)
+        from tools import native  # which engine build runs (the import logged it before logging was set up)
 
         log.info("Engine: %s (%s)", native.BUILD, native.REASON)
         if self.config.ai_workers:

@@ -26,7 +26,7 @@ Targets: Hearts ≥ 6,000 one-hand random games/s and ≥ 1.0× OpenSpiel side b
 decision under 5 ms.
 
 Which build it measures: the engine's Hearts is compiled with mypyc when a current build exists
-(``make build``; see engine/native.py), else its pure Python source.  Every figure above is of the
+(``make build``; see tools/native.py), else its pure Python source.  Every figure above is of the
 build the engine picked (``hearts.engine_build`` in ``--json``); when that is the compiled one, the
 side by side also plays the pure source (imported from engine/hearts.py) in the same rounds, so both
 builds are reported against OpenSpiel.
@@ -51,8 +51,8 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import engine  # noqa: E402
-from engine import native  # noqa: E402
 from engine.core import TABLE, Game  # noqa: E402
+from tools import native  # noqa: E402
 
 # What each game's issue asks of it: (figure, at least).
 TARGETS = {"hearts": ("games_per_s", 6000), "dalmuti": ("games_per_s", 2000), "koth": ("games_per_s", 500),

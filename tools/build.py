@@ -1,9 +1,9 @@
-"""Compile the engine's hot modules with mypyc into ``build/mypyc/`` (see engine/native.py).
+"""Compile the engine's hot modules with mypyc into ``build/mypyc/`` (see tools/native.py).
 
     python -m tools.build [--force] [--strict]
 
 Does nothing when the build there is current (its manifest matches the sources).  Otherwise it
-compiles ``engine.native.COMPILED`` in a fresh folder (mypy's compiler and gcc, one or two minutes)
+compiles ``tools.native.COMPILED`` in a fresh folder (mypy's compiler and gcc, one or two minutes)
 and swaps it in whole, so a half-made build is never visible.  A build that fails leaves no build
 at all: the engine then runs its pure Python sources, as fast as before this tool existed, and this
 tool says so in one line and still exits 0 (``--strict`` exits 1), so ``make run``/``make test``
@@ -13,7 +13,6 @@ go on.  The compiler's output is kept in ``build/mypyc.log``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -21,21 +20,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-
-def _load_native() -> ModuleType:
-    # engine/native.py on its own: importing the engine package would load (and judge) the build.
-    spec = importlib.util.spec_from_file_location("_deckhand_native", ROOT / "engine" / "native.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-native = _load_native()
+from tools import native  # noqa: E402  (imports nothing of the engine: it only judges the build)
 
 LOG = ROOT / "build" / "mypyc.log"
 

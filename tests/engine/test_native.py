@@ -1,4 +1,4 @@
-"""The mypyc-compiled Hearts (engine/native.py, tools/build.py) plays exactly like its pure Python
+"""The mypyc-compiled Hearts (tools/native.py, tools/build.py) plays exactly like its pure Python
 source: the same deals from the same seeds, the same events, refusals, views and results, for random
 games, AI games and the strong AI's searches.  ``engine.hearts`` is whichever build the engine picked
 (compiled after ``make build``); the pure module is imported from engine/hearts.py explicitly."""
@@ -14,9 +14,9 @@ import sys
 import pytest
 
 import engine
-from engine import native
 from engine.core import IllegalAction, rng_for
 from engine.hearts import DECK
+from tools import native
 
 FAST = engine.get("hearts").game
 PURE = native.pure("hearts").Hearts
@@ -141,7 +141,7 @@ def test_a_missing_stale_or_incomplete_build_is_never_picked(tmp_path):
 
 
 def test_the_pure_sources_run_when_asked_and_say_so():
-    code = ("import logging; logging.basicConfig(level=logging.INFO); import engine, engine.native as n, "
+    code = ("import logging; logging.basicConfig(level=logging.INFO); import engine, tools.native as n, "
             "engine.hearts as h; print(n.BUILD, h.__file__.endswith('.py'), "
             "engine.get('hearts').game.create(4, {}, 1).to_dict()['hands'][0][0])")
     root = str(native.ROOT)

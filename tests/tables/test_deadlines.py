@@ -165,7 +165,7 @@ async def test_the_rules_own_timeout_move_is_made_at_a_deadline(rt, clock, monke
     decision = rt.seat_view(t.id, HOST).decision
     forced = decision.actions[-1] if not decision.pick else Action(decision.kind, tuple(decision.cards[-3:]))
 
-    class Forced(Hearts):  # Hearts may be compiled (engine/native.py): a subclass, not a patch
+    class Forced(Hearts):  # Hearts may be compiled (tools/native.py): a subclass, not a patch
         def timeout_action(self, seat):
             return forced if seat == 0 else None
 

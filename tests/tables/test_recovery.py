@@ -223,7 +223,7 @@ async def test_a_long_game_recovers_from_its_snapshot(make_runtime, clock, store
     replayed = []
     entry = engine.get("hearts")
 
-    class Counting(entry.game):  # Hearts may be compiled (engine/native.py): a subclass, not a patch
+    class Counting(entry.game):  # Hearts may be compiled (tools/native.py): a subclass, not a patch
         def apply(self, seat, action):
             replayed.append(action)
             return super().apply(seat, action)

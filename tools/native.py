@@ -1,13 +1,14 @@
 """Which build of the engine runs: the modules compiled with mypyc, or the pure Python sources.
 
 ``python -m tools.build`` (run by ``make run`` and ``make test``) compiles :data:`COMPILED` into
-``build/mypyc/`` with a manifest naming the fingerprint of the sources it was built from.  When the
-``engine`` package is imported, :func:`activate` puts that folder first on the package's path only
-if the manifest matches the sources as they are now (and this interpreter), so a stale build is
-never picked: the pure modules run instead, with one log line saying why.  The rules are the same
+``build/mypyc/`` with a manifest naming the fingerprint of the sources it was built from.  The
+``engine`` package, when imported, first calls :func:`activate`, which puts that folder ahead on the
+package's path only if the manifest matches the sources as they are now (and this interpreter), so
+a stale build is never picked: the pure modules run instead, with one log line saying why.  The rules are the same
 either way (tests/engine/test_native.py plays both side by side); only the speed differs.
 
-This module only chooses where modules are imported from: it is no part of the rules.
+This module only chooses where the engine's modules are imported from, reading the build's files
+and the environment: it lives outside engine/ because the rules do no I/O.
 """
 
 from __future__ import annotations
