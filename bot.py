@@ -25,6 +25,8 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   ``SHARD_COUNT`` (an ``AutoShardedBot``); a table belongs to its server's shard.  With PostgreSQL
   a process takes a lease per shard and one whose shards are held elsewhere waits as a hot standby
   (see docs/deploy.md); ``DECKHAND_LEASE_POLL`` is how often it checks, in seconds (default 2).
+* ``DECKHAND_REST_BUDGET`` — REST calls a second the bot token may make, all its processes together
+  (default 48, under Discord's 50); each process keeps to its shards' part of it.
 * ``DECKHAND_RUNTIME_DIR`` — a folder for the record of running programs (default: next to the
   SQLite database file), which the next start reads to kill whatever a crash left running.
 
@@ -50,7 +52,7 @@ from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
-from cogs.shards import ShardGate
+from cogs.shards import TOKEN_BUDGET, ShardGate
 from cogs.stats import StatsCog
 from tables.ai_pool import AIPool, default_workers
 from tables.offers import Limits
@@ -106,6 +108,7 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     lease_poll: float = DEFAULT_POLL
+    rest_budget: float = TOKEN_BUDGET  # DECKHAND_REST_BUDGET: the token's, split by shards held
 
     def program_record(self) -> Path | None:
         """Where the running programs are recorded: in DECKHAND_RUNTIME_DIR, else next to the
@@ -176,7 +179,15 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
     ai_workers = _count(env, "DECKHAND_AI_WORKERS", default_workers())
     shard_count, shard_ids, lease_poll = _shards(env, database_url)
-    return Config(shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll,
+    raw_budget = (env.get("DECKHAND_REST_BUDGET") or "").strip()
+    try:
+        rest_budget = float(raw_budget) if raw_budget else TOKEN_BUDGET
+        if not 1 <= rest_budget <= 50:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"DECKHAND_REST_BUDGET must be the REST calls a second the bot token may make, all "
+                          f"processes together (1 to 50; Discord allows 50), not {raw_budget!r}.") from None
+    return Config(shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll, rest_budget=rest_budget,
                   token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
                   program_env=program_env, runtime_dir=runtime_dir, limits=limits, ai_workers=ai_workers)
@@ -276,18 +287,15 @@ class Deckhand(commands.Bot):
             self._ai_warm = asyncio.get_running_loop().create_task(self._warm_ai_pool(self.ai_pool))
         # Which shards (and so which servers' tables) this process runs: PostgreSQL leases decide.
         self.gate = ShardGate(self, self.config.shard_count, self.config.shard_ids, options.get("storage"),
-                              poll=self.config.lease_poll)
+                              poll=self.config.lease_poll, rest_budget=self.config.rest_budget)
         options["shards"] = self.gate.shards
         options.update(self.runtime_options)
         if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
             options["limits"] = Limits(**options["limits"])
         budget = RestBudget()
+        self.gate.pace(budget)  # this process's part of the token's budget (its shards held)
         self.runtime = Runtime(listener=DeckhandListener(self, budget=budget), **options)
-        # Cards read as text until this background sync has every face as an emoji (never waited on).
         card_emoji.REGISTRY.clear()
-        if self.config.card_emoji:
-            self.emoji_task = asyncio.create_task(card_emoji.sync_card_emoji(self, take=budget.take),
-                                                  name="deckhand-card-emoji")
         await self.add_cog(GameCog(self.runtime))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
@@ -301,6 +309,11 @@ class Deckhand(commands.Bot):
             gc.freeze()
         # A hot standby waits here, connected to nothing, until it holds a shard's lease.
         await self.gate.hold()
+        # Cards read as text until this background sync has every face as an emoji (never waited
+        # on).  Only now: a standby uploads nothing while the process it stands by for runs.
+        if self.config.card_emoji:
+            self.emoji_task = asyncio.create_task(card_emoji.sync_card_emoji(self, take=budget.take),
+                                                  name="deckhand-card-emoji")
         # Every table of those shards that was running (or waiting in its lobby) carries on.
         await self.runtime.recover()
         if self.config.dev_guild_id is not None:

@@ -40,7 +40,11 @@ person makes.  With ``--tables 1000`` (``--stagger`` so that the tables' fixed c
 50/s, ``--global-limit 50`` to enforce it) every hand must still finish with no problems.
 
     python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
-                            [--same-process] [--global-limit 50]
+                            [--same-process] [--global-limit 50] [--processes 2 [--database-url URL]]
+
+``--processes N`` runs the bot as N shard processes on one PostgreSQL (bench/processes.py), the
+tables spread over servers of every shard; ``bot_cpu_percent`` is then theirs together, and
+``bot_cpu_percent_by_process`` each one's.
 
 ``BENCH_PROFILE=/tmp/bot.prof`` writes a cProfile of the bot process; ``BENCH_GC_LOG=1`` has it
 report its heap every 20 s and its garbage-collector pauses at exit (on stderr).
@@ -67,6 +71,7 @@ ROOT = os.path.dirname(HERE)
 # finds discord.py, and put the project root on it.
 sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 
+from bench.processes import NoDatabase, ShardedBots, postgres  # noqa: E402
 from tests.fakediscord.play import open_table, play_seat  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
@@ -150,8 +155,9 @@ def emoji_calls(fd: FakeDiscord, since: int) -> dict[str, int]:
     return {"list": calls["get"], "upload": calls["post"], "delete": calls["delete"]}
 
 
-async def emoji_synced(fd: FakeDiscord, since: int) -> dict[str, int]:
-    """Wait until the bot's start-up sync has every face (or was refused), then count its calls."""
+async def emoji_synced(fd: FakeDiscord, since: int, lists: int = 1) -> dict[str, int]:
+    """Wait until the bot's start-up sync has every face (or was refused), then count its calls
+    (``lists``: list calls to wait for, one per process)."""
     from cogs.faces import face_codes
 
     want = len(face_codes())
@@ -159,7 +165,7 @@ async def emoji_synced(fd: FakeDiscord, since: int) -> dict[str, int]:
     def done() -> bool:
         calls = emoji_calls(fd, since)
         ours = sum(1 for name in fd.app_emojis if name.startswith("dk_"))
-        return calls["list"] >= 1 and (ours >= want or any(r.status and r.status >= 400 for r in fd.requests[since:]
+        return calls["list"] >= lists and (ours >= want or any(r.status and r.status >= 400 for r in fd.requests[since:]
                                                               if EMOJI_ROUTE in r.route))
 
     await fd.wait_for(done, 60.0, "the card emoji sync")
@@ -200,12 +206,20 @@ def slow_seconds(fd: FakeDiscord, started: float, over_ms: float = 25.0) -> dict
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    fd = FakeDiscord(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit)
+    if args.processes > 1 or args.database_url:
+        async with postgres(args.database_url) as pg:
+            return await _run(args, pg)
+    return await _run(args, None)
+
+
+async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
+    fd = FakeDiscord(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit, shard_count=args.processes)
     await fd.start()
     try:
+        shards = ShardedBots(fd, args.processes, pg.url) if pg else None
         seats = []
         for i in range(args.tables):
-            ch = fd.add_channel(f"table-{i + 1}")
+            ch = fd.add_channel(f"table-{i + 1}", guild=shards.guild_for(i) if shards else None)
             host, guest = fd.add_member(f"Host {i + 1}"), fd.add_member(f"Guest {i + 1}")
             host.where = guest.where = ch
             seats.append((host, guest))
@@ -214,22 +228,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         bot = bot_here if args.same_process else bot_process
         startup: list[dict[str, int]] = []
         mark = len(fd.requests)
-        async with bot(fd, runtime):  # a first start: every card face is uploaded
-            startup.append(await emoji_synced(fd, mark))
+        first = (shards.running(runtime, one_by_one=lambda n: emoji_synced(fd, mark, lists=n)) if shards
+                 else bot(fd, runtime))
+        async with first:  # a first start: every card face is uploaded
+            startup.append(await emoji_synced(fd, mark, lists=args.processes))
         mark = len(fd.requests)
-        async with bot(fd, runtime):  # the second start, nothing changed: one list call
-            startup.append(await emoji_synced(fd, mark))
+        # The second start, nothing changed: one list call (a process).
+        async with shards.running(runtime) if shards else bot(fd, runtime):
+            startup.append(await emoji_synced(fd, mark, lists=args.processes))
             await asyncio.sleep(0.2)
             # The fake keeps every version of every message; its garbage collector would pause for
             # 100+ ms and count against the bot.  (The bot's process keeps its normal collector.)
             gc.collect()
             gc.disable()
             first_request = len(fd.requests)
+            pg_cpu = pg.cpu_seconds() if pg else None
             started = time.perf_counter()
             timeout = 120 + 60 * (args.think + args.ai_delay)
             results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger)
                                              for n, (h, g) in enumerate(seats)), return_exceptions=True)
             seconds = time.perf_counter() - started
+            if pg_cpu is not None:
+                pg_cpu = (pg.cpu_seconds() or pg_cpu) - pg_cpu
             finished = sum(1 for r in results if not isinstance(r, BaseException))
             # Summaries come after the table is drawn finished, behind any notices still queued.
             end = time.perf_counter() + 30
@@ -250,6 +270,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         by_route = Counter(r.route for r in calls)
         gaps, edits_per_table = public_edits(TABLE_MESSAGES)
         pings = sum(1 for m in fd.messages.values() if not m.ephemeral and "your turn" in m.text)
+        cpu = shards.cpu if shards else BOT_CPU[-1:]
         return {
             "interaction_p50_ms": round(percentile(latencies, 0.50), 2),
             "interaction_p99_ms": round(percentile(latencies, 0.99), 2),
@@ -265,7 +286,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                        "p90": round(percentile(gaps, 0.9), 1)},
             "public_edits_per_hand": round(edits_per_table, 1) if edits_per_table is not None else None,
             "turn_pings_per_hand": round(pings / hands, 2) if hands else None,
-            "bot_cpu_percent": round(100 * BOT_CPU[-1] / seconds, 1) if BOT_CPU and seconds else None,
+            "bot_cpu_percent": round(100 * sum(cpu) / seconds, 1) if cpu and seconds else None,
+            "bot_cpu_percent_by_process": [round(100 * c / seconds, 1) for c in cpu] if seconds else [],
+            "processes": args.processes,
+            "postgres_cpu_percent": round(100 * pg_cpu / seconds, 1) if pg_cpu is not None and seconds else None,
             "load_average": [round(x, 2) for x in os.getloadavg()],
             "person_moves": moves,
             "tables": args.tables,
@@ -274,7 +298,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "interactions": len(latencies),
             "seconds": round(seconds, 1),
             "peak_rest_calls_per_s": max(per_second.values(), default=0),
-            "bot_cpu_s": round(BOT_CPU[-1], 1) if BOT_CPU else None,
+            "bot_cpu_s": round(sum(cpu), 1) if cpu else None,
             "fake_cpu_s": round(time.process_time(), 1),
             "provoked_429": len(fd.ratelimited),
             "rest_calls_by_route": {k: round(v / hands, 1) for k, v in by_route.most_common()} if hands else {},
@@ -296,10 +320,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--global-limit", type=int, default=None, help="enforce a global limit (Discord's default: 50/s)")
     p.add_argument("--stagger", type=float, default=5.0, help="tables open within this many seconds (default 5)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--processes", type=int, default=1, help="run the bot as this many shard processes on one "
+                                                            "PostgreSQL (default 1: one process, no database)")
+    p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
+                                          "one process keeping its tables there (PostgreSQL or sqlite:///...)")
     args = p.parse_args(argv)
     if args.quick:
         args.think, args.ai_delay = 0.25, 0.25
-    result = asyncio.run(run(args))
+    if (args.processes > 1 or args.database_url) and args.same_process:
+        p.error("--processes runs the bot in processes of its own: leave out --same-process")
+    try:
+        result = asyncio.run(run(args))
+    except NoDatabase as e:
+        print(e, file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result))
         return 0
@@ -314,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         <= TARGETS["non_interaction_rest_calls_per_hand"],
     }
     mark = {True: "ok", False: "MISSED"}
+    if args.processes > 1 or args.database_url:
+        print(f"the bot as {args.processes} shard process(es) on one PostgreSQL")
     print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "
           f"in {result['seconds']} s (people think ~{args.think:g} s, AI pause {args.ai_delay:g} s)")
     print(f"interaction round trip   p50 {result['interaction_p50_ms']} ms · p99 {result['interaction_p99_ms']} ms "
@@ -340,7 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"429s provoked            {result['provoked_429']}")
     first, second = result["startup_emoji_calls"]["first"], result["startup_emoji_calls"]["second"]
     print(f"start-up emoji calls     first start {first} · second start {second}")
-    print(f"CPU seconds              bot {result['bot_cpu_s']} ({result['bot_cpu_percent']} % of a core) · "
+    print(f"CPU seconds              bot {result['bot_cpu_s']} ({result['bot_cpu_percent']} % of a core"
+          + (f": {' + '.join(str(c) for c in result['bot_cpu_percent_by_process'])} by process" if args.processes > 1
+             else "") + ")"
+          + (f" · PostgreSQL {result['postgres_cpu_percent']} % while the tables played"
+             if result["postgres_cpu_percent"] is not None else "") + " · "
           f"fake and people {result['fake_cpu_s']} (of {result['seconds']} s); load average "
           f"{' '.join(str(x) for x in result['load_average'])}")
     for problem in result["problems"]:

@@ -15,6 +15,11 @@ The runtime side is :mod:`tables.shards` (which tables a process runs) and :mod:
 
 With SQLite there are no leases: the database file is the process's alone (an exclusive lock), so
 it holds every shard it is configured for, which must be all of them.
+
+The REST budget is the token's, not the process's: Discord's global limit (50 calls a second) counts
+every process using the token together.  So each process paces itself to its part of it — the
+shards it *holds* out of ``SHARD_COUNT`` (leases are exclusive, so the parts never add up to more
+than the whole) — and rescales as it gains or loses a shard (:func:`budget_part`).
 """
 
 from __future__ import annotations
@@ -32,13 +37,29 @@ from tables.storage import PostgresStorage
 
 log = logging.getLogger("deckhand.shards")
 
+TOKEN_BUDGET = 48.0  # REST calls a second the whole token may make: under Discord's 50, with a margin
+
+
+def budget_part(total: float, share: float) -> tuple[float, float]:
+    """``(rate, burst)`` of a process's REST budget (cogs/listener.py ``RestBudget``) when it holds
+    ``share`` (0..1) of the shards and the token may make ``total`` calls a second.  Within any one
+    second a process can make its burst, a second's rate and an urgent request's debt (at most a
+    burst): ``rate + 2 × burst`` is kept to its part of ``total`` (all of it: 36/s with bursts of 6,
+    as one process always had).  A burst is at least one call, so the rate gives way first."""
+    part = max(0.0, min(1.0, share)) * total
+    burst = max(1.0, part / 8)
+    return max(0.5, part - 2 * burst), burst
+
 
 class ShardGate:
     def __init__(self, bot: Any, count: int | None, ids: tuple[int, ...] | None, storage: Any,
-                 poll: float = DEFAULT_POLL) -> None:
+                 poll: float = DEFAULT_POLL, rest_budget: float = TOKEN_BUDGET) -> None:
         """``bot``: the Deckhand (an ``AutoShardedBot`` when ``count`` is given); ``storage``: the
-        opened storage (PostgreSQL: leases are taken), or None."""
+        opened storage (PostgreSQL: leases are taken), or None; ``rest_budget``: the token's REST
+        calls a second for every process together (``DECKHAND_REST_BUDGET``)."""
         self.bot = bot
+        self.rest_budget = rest_budget
+        self.budget: Any = None  # the process's RestBudget, sized to the shards held (pace())
         self.sharded = count is not None and isinstance(bot, discord.AutoShardedClient)
         leased = isinstance(storage, PostgresStorage)
         self.shards = Shards.of(count or 1, ids, leased=leased)
@@ -50,9 +71,26 @@ class ShardGate:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._launching: dict[int, asyncio.Task[Any]] = {}  # shard -> its connection being made
 
+    def pace(self, budget: Any) -> None:
+        """Size ``budget`` (a ``RestBudget``) to this process's part of the token's, now and
+        whenever the shards held change."""
+        self.budget = budget
+        self._rescale()
+
+    def _rescale(self) -> None:
+        if self.budget is None:
+            return
+        rate, burst = budget_part(self.rest_budget, len(self.shards.held) / self.shards.count)
+        if (rate, burst) != (self.budget.rate, self.budget.burst):
+            self.budget.rate, self.budget.burst = rate, burst
+            self.budget.tokens = min(self.budget.tokens, burst)
+            log.info("REST budget: %.1f calls/s (bursts of %.0f) for %d of %d shard(s)", rate, burst,
+                     len(self.shards.held), self.shards.count)
+
     async def hold(self) -> set[int]:
         """Until this process holds a shard (at once without leases); the bot then connects those."""
         if self.leases is not None:
+            await self.leases.join()  # a SHARD_COUNT unlike the running processes' stops the start here
             self.leases.start()
             await self.leases.wait_for_any()
         held = sorted(self.shards.held)
@@ -63,6 +101,7 @@ class ShardGate:
         return set(held)
 
     async def _gained(self, shard: int) -> None:
+        self._rescale()
         if not self.started:
             return  # hold() takes it in: recovered, then connected with the others
         runtime = self.bot.runtime
@@ -78,6 +117,7 @@ class ShardGate:
             self._launching[shard] = self._spawn(self.bot.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard))
 
     def _lost(self, shard: int) -> None:
+        self._rescale()
         runtime = self.bot.runtime
         gone = runtime.fence(shard) if runtime is not None else []
         log.error("Shard %d: lease lost, %d table(s) let go to the process that takes it over", shard, len(gone))

@@ -26,8 +26,10 @@ from engine.core import AI, Action, Game, get, register_level
 from engine.worlds import NoWorld
 
 #: Default playouts per decision, as measured by bench/ai.py (CPU p99 under 0.6 s for Hearts and Tricks).
+#: Tricks: 1200 playouts (cheap playouts, equivalent cards merged, worlds that read sound play)
+#: measured +0.54 ± 0.13 tricks a hand over normal (400 hands) at CPU p50 0.23 s, p99 0.69 s.
 #: Dalmuti: 400 playouts measured +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
-DEFAULT_PLAYOUTS = {"hearts": 480, "tricks": 480, "koth": 60, "dalmuti": 400, "siege": 24}
+DEFAULT_PLAYOUTS = {"hearts": 480, "tricks": 1200, "koth": 60, "dalmuti": 400, "siege": 24}
 
 
 class Hooks:
@@ -61,6 +63,25 @@ class HeartsHooks(Hooks):
 
 class TricksHooks(Hooks):
     name = "tricks"
+
+    def candidates(self, state: Any, seat: int) -> list[Action]:
+        """One card of each run of equivalent ones: two cards of a suit with nothing between them
+        but the seat's own cards and cards gone in earlier tricks take the same tricks whichever is
+        played (a card on the table now still counts between them: it may beat one and not the
+        other).  Fewer candidates, more worlds for the same playouts.  A run is played by the
+        normal player's card when it is in the run, else by its lowest."""
+        from engine.tricks_ai import equivalent_runs
+
+        return equivalent_runs(state, seat)
+
+    def playout(self, start: Any, x: Any, seat: int, base: AI) -> float | None:
+        """The normal player's playout with its counts kept play by play (same moves, cheaper)."""
+        from engine.tricks_ai import TricksAI, play_out
+
+        if type(base) is not TricksAI:
+            return None
+        play_out(x, base)
+        return self.utility(start, x, seat)
 
     def utility(self, start: Any, end: Any, seat: int) -> float:
         return float(end.scores[seat] - start.scores[seat])
@@ -174,6 +195,9 @@ class SearchAI(AI):
 
     def _playout(self, start: Game, x: Game, seat: int, rng: random.Random) -> float:
         hooks, base = self.hooks, self.base
+        fast = getattr(hooks, "playout", None)
+        if fast is not None and (u := fast(start, x, seat, base)) is not None:
+            return u
         while not hooks.done(start, x):
             acting = x.to_act()
             s = acting[0]

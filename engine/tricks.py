@@ -54,6 +54,7 @@ PLAY_TIMER = 30.0
 PLAY_PHASE, OVER = "play", "over"
 
 _SORT_POS = {c: sort_key(c) for c in DECK}
+_SUIT_CARDS = {s: tuple(c for c in DECK if c.suit == s) for s in "CDHS"}
 _PLAY_EVENTS = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
 
@@ -416,20 +417,60 @@ class Tricks(Game):
                     may[(lead + i) & 3] -= {x for x in DECK if x.suit == led}
         return may
 
+    def likely(self, seat: int) -> list[set[Card]]:
+        """:meth:`knowledge` narrowed by what sound play shows, from the public plays alone.
+
+        With every trick worth a point to its taker and no trumps, a card of the led suit that
+        cannot take the trick is best the lowest one held (a higher card never takes fewer tricks
+        later), and the last to play, who sees the whole trick, takes it when it can and with the
+        cheapest card that does.  So a follower that played under the best card on the table holds
+        no lower card of the suit; the last player, if it played under, holds none that would have
+        won either, and if it won, none between the card it beat and the card it won with.  A
+        person may play otherwise: :meth:`sample_world` falls back to :meth:`knowledge` when these
+        reads admit no deal."""
+        may = self.knowledge(seat)
+        tricks = [(lead, cs) for lead, _, cs in self.history]
+        if self.trick:
+            tricks.append((self.trick[0][0], tuple(c for _, c in self.trick)))
+        for lead, cs in tricks:
+            led = cs[0].suit
+            best = cs[0].value
+            for i in range(1, len(cs)):
+                c = cs[i]
+                if c.suit != led:
+                    continue
+                s = (lead + i) & 3
+                if c.value < best:
+                    # Under the best card: nothing lower held (and, last to play, nothing that won).
+                    may[s] -= {x for x in _SUIT_CARDS[led] if x.value < c.value or (i == 3 and x.value > best)}
+                else:
+                    if i == 3:
+                        may[s] -= {x for x in _SUIT_CARDS[led] if best < x.value < c.value}
+                    best = c.value
+        may[seat] = set(self.hands[seat])
+        return may
+
     def sample_world(self, seat: int, rng: Any) -> Tricks:
         """A full state ``seat`` cannot tell from this one (same view): the other hands dealt again
-        at random, respecting the voids shown; a fresh seed, so later deals are unknown too."""
-        from engine.worlds import deal_constrained, fresh_seed
+        at random, respecting the voids shown and the reads of :meth:`likely` (only the voids when
+        the reads admit no deal); a fresh seed, so later deals are unknown too."""
+        from engine.worlds import NoWorld, deal_constrained, fresh_seed
 
         w = self.copy()
         w.seed = fresh_seed(self.seed, rng)
         if self.phase == OVER:
             return w
-        may = self.knowledge(seat)
         others = [s for s in range(4) if s != seat]
         pool = sorted((c for s in others for c in self.hands[s]), key=lambda c: c.index)
-        allowed = [sum(1 << i for i, s in enumerate(others) if c in may[s]) for c in pool]
-        dealt = deal_constrained(pool, allowed, [len(self.hands[s]) for s in others], rng)
+        sizes = [len(self.hands[s]) for s in others]
+        try:
+            may = self.likely(seat)
+            allowed = [sum(1 << i for i, s in enumerate(others) if c in may[s]) for c in pool]
+            dealt = deal_constrained(pool, allowed, sizes, rng, tries=2)
+        except NoWorld:
+            may = self.knowledge(seat)
+            allowed = [sum(1 << i for i, s in enumerate(others) if c in may[s]) for c in pool]
+            dealt = deal_constrained(pool, allowed, sizes, rng)
         for i, s in enumerate(others):
             w.hands[s] = dealt[i]
         return w

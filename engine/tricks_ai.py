@@ -38,7 +38,7 @@ _SUITS = "CDHS"
 class _Knowledge:
     """What one seat knows about the cards, computed once per decision."""
 
-    __slots__ = ("seat", "hand", "out", "void", "sizes")
+    __slots__ = ("seat", "hand", "outm", "minem", "void", "sizes")
 
     def __init__(self, state: Tricks, seat: int) -> None:
         self.seat = seat
@@ -61,27 +61,41 @@ class _Knowledge:
                 played_now.add(s)
                 if c.suit != led:
                     self.void[s].add(led)
-        # Values of the cards of each suit still in other players' hands, highest first.
-        self.out: dict[str, list[int]] = {s: [] for s in _SUITS}
-        for c in reversed(_DECK):
+        # The cards of each suit still in other players' hands, as a bit mask of their values
+        # (bit ``v`` for value ``v``): counting the higher ones is a shift and a bit count.
+        self.outm: dict[str, int] = dict.fromkeys(_SUITS, 0)
+        for c in _DECK:
             if c not in seen:
-                self.out[c.suit].append(c.value)
+                self.outm[c.suit] |= 1 << c.value
+        self.minem: dict[str, int] = dict.fromkeys(_SUITS, 0)  # the seat's own cards, the same way
+        for c in self.hand:
+            self.minem[c.suit] |= 1 << c.value
         # Everyone holds 13 minus the tricks played, minus one more if they have played to this one.
         self.sizes = [13 - plays - (1 if s in played_now else 0) for s in range(4)]
 
+    @classmethod
+    def counted(cls, seat: int, hand: list[Card], outm: dict[str, int], minem: dict[str, int],
+                void: list[set[str]], sizes: list[int]) -> _Knowledge:
+        """The same knowledge from counts kept up to date play by play (see :func:`play_out`)."""
+        k = cls.__new__(cls)
+        k.seat, k.hand, k.outm, k.minem, k.void, k.sizes = seat, hand, outm, minem, void, sizes
+        return k
+
     def higher_out(self, c: Card) -> int:
-        n = 0
-        for v in self.out[c.suit]:
-            if v <= c.value:
-                break
-            n += 1
-        return n
+        return (self.outm[c.suit] >> (c.value + 1)).bit_count()
+
+    def out_count(self, suit: str) -> int:
+        return self.outm[suit].bit_count()
 
     def is_boss(self, c: Card) -> bool:
-        return self.higher_out(c) == 0
+        return not self.outm[c.suit] >> (c.value + 1)
 
-    def mine(self, suit: str) -> list[Card]:
-        return [c for c in self.hand if c.suit == suit]
+    def mine_count(self, suit: str) -> int:
+        return self.minem[suit].bit_count()
+
+    def top_mine(self, suit: str) -> int:
+        """The value of the seat's highest card of ``suit`` (it holds one)."""
+        return self.minem[suit].bit_length() - 1
 
 
 class TricksAI(AI):
@@ -105,7 +119,10 @@ class TricksAI(AI):
 
     def choose_card(self, state: Tricks, seat: int, legal: list[Card]) -> Card:
         """The card to play out of ``legal`` (all of them legal now)."""
-        k = _Knowledge(state, seat)
+        return self.decide(state, _Knowledge(state, seat), legal)
+
+    def decide(self, state: Tricks, k: _Knowledge, legal: list[Card]) -> Card:
+        """The card to play out of ``legal`` given what the seat knows (``k``)."""
         if not state.trick:
             return self._lead(k, legal)
         led = state.trick[0][1].suit
@@ -143,7 +160,7 @@ class TricksAI(AI):
             higher = k.higher_out(c)
             value = 100.0 if higher == 0 else -float(higher)
             # A long suit's low cards may take the last tricks once the others run out of it.
-            value += 0.5 * len(k.mine(c.suit))
+            value += 0.5 * k.mine_count(c.suit)
             return (value, c.value)
 
         return min(legal, key=keep)
@@ -159,14 +176,13 @@ class TricksAI(AI):
             def draw(c: Card) -> tuple[int, int, int]:
                 # Players who will have to follow, and so give up cards of the suit.
                 followers = sum(1 for s in others if c.suit not in k.void[s] and k.sizes[s] > 0)
-                return (min(followers, len(k.out[c.suit])), len(k.mine(c.suit)), -c.value)
+                return (min(followers, k.out_count(c.suit)), k.mine_count(c.suit), -c.value)
 
             return max(bosses, key=draw)
 
         def length(c: Card) -> tuple[int, int, int]:
-            suit_cards = k.mine(c.suit)
-            top = max(suit_cards, key=lambda x: x.value)
-            return (len(suit_cards), -k.higher_out(top), -c.value)
+            top = k.top_mine(c.suit)
+            return (k.mine_count(c.suit), -(k.outm[c.suit] >> (top + 1)).bit_count(), -c.value)
 
         suit = max(legal, key=length).suit
         return min((c for c in legal if c.suit == suit), key=lambda c: c.value)
@@ -178,10 +194,86 @@ class TricksAI(AI):
         others = [c for c in legal if not k.is_boss(c)]
         if not others:
             return None
-        suit = max(others, key=lambda c: (len(k.mine(c.suit)), -c.value)).suit
-        if len(k.mine(suit)) < self.SETUP_LENGTH or len(k.out[suit]) < self.SETUP_OUT:
+        suit = max(others, key=lambda c: (k.mine_count(c.suit), -c.value)).suit
+        if k.mine_count(suit) < self.SETUP_LENGTH or k.out_count(suit) < self.SETUP_OUT:
             return None
         # A boss in another suit is the way back to the lead once the long suit is set up.
         if not any(b.suit != suit for b in bosses):
             return None
         return suit
+
+
+def play_out(state: Tricks, ai: TricksAI | None = None) -> None:
+    """Play the current hand of the full state ``state`` (a sampled world, in a search) to its end
+    with ``ai`` (the normal player by default) in every seat: the search's playouts.
+
+    The same moves as asking ``ai.choose`` at every turn, only cheaper: instead of recounting each
+    decision's knowledge from the hand's history, the counts are kept up to date play by play.  In
+    a full state the cards a seat has not seen are exactly those the other seats hold, and who has
+    shown out of a suit is public, so the counts are the very ones :class:`_Knowledge` would find
+    (tests/engine/test_tricks_ai.py compares the two move by move)."""
+    ai = ai or TricksAI()
+    hand_no = state.hand_no
+    void: list[set[str]] = [set() for _ in range(4)]
+    for leader, _, cs in state.history:
+        led = cs[0].suit
+        for i, c in enumerate(cs):
+            if c.suit != led:
+                void[(leader + i) & 3].add(led)
+    if state.trick:
+        led = state.trick[0][1].suit
+        for s, c in state.trick:
+            if c.suit != led:
+                void[s].add(led)
+    held = [dict.fromkeys(_SUITS, 0) for _ in range(4)]
+    for s, hand in enumerate(state.hands):
+        for c in hand:
+            held[s][c.suit] |= 1 << c.value
+    # Every card not yet played, by suit: what a seat has not seen is this less its own hand.
+    rem = {su: held[0][su] | held[1][su] | held[2][su] | held[3][su] for su in _SUITS}
+    hands = state.hands
+    while state.phase == "play" and state.hand_no == hand_no:
+        s: int = state.turn  # type: ignore[assignment]  # in play, someone's turn
+        legal = state.legal_plays(s)
+        if len(legal) == 1:
+            c = legal[0]
+        else:
+            mine = held[s]
+            outm = {su: rem[su] & ~mine[su] for su in _SUITS}
+            k = _Knowledge.counted(s, hands[s], outm, mine, void, [len(h) for h in hands])
+            c = ai.decide(state, k, legal)
+        if state.trick:
+            led = state.trick[0][1].suit
+            if c.suit != led:
+                void[s].add(led)
+        bit = 1 << c.value
+        held[s][c.suit] ^= bit
+        rem[c.suit] ^= bit
+        state.apply(s, _PLAY[c])
+
+
+def equivalent_runs(state: Tricks, seat: int, ai: TricksAI | None = None) -> list[Action]:
+    """``seat``'s legal plays less the ones equivalent to another: of cards of a suit with only the
+    seat's own cards and cards gone in earlier tricks between them, one (``ai``'s choice when it is
+    among them, else the lowest).  Uses only what the seat sees: its hand and the finished tricks."""
+    legal = state.legal_plays(seat)
+    if len(legal) <= 1:
+        return [_PLAY[c] for c in legal]
+    pick = (ai or TricksAI()).choose_card(state, seat, legal)
+    filled = dict.fromkeys(_SUITS, 0)  # values that separate nothing: the seat's or played before
+    for c in state.hands[seat]:
+        filled[c.suit] |= 1 << c.value
+    for _, _, cs in state.history:
+        for c in cs:
+            filled[c.suit] |= 1 << c.value
+    runs: list[list[Card]] = []
+    for c in sorted(legal, key=lambda c: (c.suit, c.value)):
+        run = runs[-1] if runs else None
+        if run is not None and run[-1].suit == c.suit:
+            between = ((1 << c.value) - 1) >> (run[-1].value + 1) << (run[-1].value + 1)
+            if between & ~filled[c.suit] == 0:
+                run.append(c)
+                continue
+        runs.append([c])
+    keep = {pick if pick in run else run[0] for run in runs}
+    return [_PLAY[c] for c in legal if c in keep]

@@ -16,6 +16,15 @@ once, synchronously, so the process stops driving the shard's tables before anyt
 Then it connects again and waits for the lease like any standby — after a few rounds' pause, so a
 healthy standby, already waiting, takes the shard first.
 
+Every process on one database must split the guilds the same way, so they must agree on
+``SHARD_COUNT``: each lease connection checks it first (:meth:`Leases.join`).  The count is stored
+in the schema (table ``shard_settings``, made here: it belongs to the leases, which SQLite never
+uses) on the first start; a process with another count while any process runs refuses with
+:class:`ShardCountMismatch`.  With none running — every process stopped, the count changed
+everywhere, as docs/deploy.md says — the first to start stores the new count.  "Running" is a
+session advisory lock every process holds *shared* on its lease connection (key
+``(namespace, ALIVE)``), so a killed process stops counting the moment its session ends.
+
 Fencing is belt and braces: a write is version-guarded (:mod:`tables.storage`), so even a former
 holder that has not noticed its loss yet cannot apply an action twice — its write fails.
 """
@@ -30,11 +39,24 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 
 from tables.shards import DEFAULT_POLL, Shards
+from tables.storage_base import StorageError
 
 log = logging.getLogger("deckhand.lease")
 
 REJOIN_PAUSE = 3  # poll rounds a process that lost its leases waits before it competes again
 NAMESPACE_SQL = "SELECT hashtext('deckhand.shards:' || current_schema())"
+ALIVE, CHECKING = -1, -2  # second keys beside the shards' (0, 1, ...): a process runs; a count check
+
+
+class ShardCountMismatch(StorageError):
+    """This process's ``SHARD_COUNT`` is not the one the processes running on its database use."""
+
+
+def mismatch(stored: int, mine: int) -> str:
+    return (f"SHARD_COUNT={mine} here, but the Deckhand processes running on this database use SHARD_COUNT="
+            f"{stored}. Every process on one database must use the same SHARD_COUNT (a server's tables "
+            f"belong to its shard of that count): set SHARD_COUNT={stored}, or stop every process and "
+            f"start them all with the new count.")
 
 
 class Leases:
@@ -142,6 +164,32 @@ class Leases:
                     await conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", self.namespace, shard)
         return won
 
+    async def join(self) -> None:
+        """Connect and check this process's ``SHARD_COUNT`` against the database's (raises
+        :class:`ShardCountMismatch` with the sentence to show); the lease loop does it on every
+        new connection, this is for start-up, to refuse at once."""
+        await self._connection()
+
+    async def _check_count(self, conn: asyncpg.Connection) -> None:
+        mine = self.shards.count
+        async with conn.transaction():
+            # One check at a time, so two processes starting together see each other.
+            await conn.execute("SELECT pg_advisory_xact_lock($1::int, $2::int)", self.namespace, CHECKING)
+            await conn.execute("CREATE TABLE IF NOT EXISTS shard_settings "
+                               "(name TEXT PRIMARY KEY, value BIGINT NOT NULL)")
+            stored = await conn.fetchval("SELECT value FROM shard_settings WHERE name = 'shard_count'")
+            if stored is None:
+                await conn.execute("INSERT INTO shard_settings (name, value) VALUES ('shard_count', $1)", mine)
+            elif stored != mine:
+                # Anyone running holds the ALIVE key shared: the exclusive one is ours only if nobody is.
+                if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1::int, $2::int)",
+                                           self.namespace, ALIVE):
+                    raise ShardCountMismatch(mismatch(int(stored), mine))
+                await conn.execute("UPDATE shard_settings SET value = $1 WHERE name = 'shard_count'", mine)
+                log.warning("SHARD_COUNT is now %d (it was %d; no process was running with the old count)",
+                            mine, stored)
+            await conn.execute("SELECT pg_advisory_lock_shared($1::int, $2::int)", self.namespace, ALIVE)
+
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is not None and not self._conn.is_closed():
             return self._conn
@@ -149,6 +197,7 @@ class Leases:
         conn = await asyncpg.connect(self.dsn, timeout=max(self.poll, 5.0))
         try:
             self.namespace = int(await conn.fetchval(NAMESPACE_SQL))
+            await self._check_count(conn)
         except BaseException:
             conn.terminate()
             raise

@@ -228,10 +228,12 @@ class Persistence:
         report = Recovery([], [])
         if self.storage is None:
             return report
-        for item in await self.storage.unfinished():
+        # Only this process's shards' tables are read: the database picks them by their guilds.
+        mine = await self.storage.unfinished(sorted(self.shards.held), self.shards.count)
+        for item in mine:
             tid = item.record.get("id")
             if (isinstance(tid, str) and tid in tables) or not self.shards.owns(item.record.get("guild_id")):
-                continue  # already live in this process, or another process's shard
+                continue  # already live in this process (or a shard let go meanwhile)
             try:
                 t, since = records.rebuild(item.record, item.log)
                 before = dict(t.deadlines)

@@ -34,6 +34,21 @@ LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto")
 #: Which tables are still to be recovered (a condition on ``tables t``; the same in both dialects).
 # (a finished table whose end its players have not all been shown yet counts: see 0005_shown.sql)
 UNFINISHED = "(t.phase != 'finished' OR t.shown != 3) AND t.broken IS NULL"
+
+
+def in_shards(shards: Sequence[int], count: int) -> str:
+    """A condition on ``tables t``: the table's guild is in one of ``shards`` of ``count`` —
+    Discord's formula, :func:`tables.shards.shard_of`, in SQL both dialects read alike (a guild id
+    is a positive 64-bit integer in both).  Numbers, not parameters: they are ints, checked here."""
+    count = int(count)
+    ids = sorted({int(s) for s in shards})
+    if count < 1 or any(not 0 <= s < count for s in ids):
+        raise ValueError(f"shards {ids} of {count}")
+    if count == 1:
+        return "1 = 1" if ids else "1 = 0"
+    return f"((t.guild_id >> 22) % {count}) IN ({', '.join(map(str, ids))})" if ids else "1 = 0"
+
+
 #: Which tables :meth:`Storage.prune` deletes (``{before}`` is the dialect's parameter).
 PRUNABLE = "finished_at < {before} AND (phase = 'finished' OR broken IS NOT NULL)"
 
@@ -95,9 +110,10 @@ class Storage(Protocol):
         :class:`StaleWrite`."""
         ...
 
-    async def unfinished(self) -> list[Stored]:
+    async def unfinished(self, shards: Sequence[int] | None = None, count: int = 1) -> list[Stored]:
         """Every table in the lobby or running that is not marked broken, with its log, read in
-        one consistent snapshot."""
+        one consistent snapshot; with ``shards``, only those of guilds in these shards of ``count``
+        (the database picks them: a process never reads another's tables)."""
         ...
 
     async def load(self, table_id: str) -> Stored | None: ...

@@ -35,6 +35,7 @@ from tables.storage_base import (
     StorageGone,
     Stored,
     check_changes,
+    in_shards,
     log_rows,
     result_rows,
 )
@@ -335,8 +336,10 @@ class PostgresStorage:
 
         return await self._reading(work, snapshot=True)
 
-    async def unfinished(self) -> list[Stored]:
-        return await self._snapshot(UNFINISHED)
+    async def unfinished(self, shards: Sequence[int] | None = None, count: int = 1) -> list[Stored]:
+        if shards is None:
+            return await self._snapshot(UNFINISHED)
+        return await self._snapshot(f"{UNFINISHED} AND {in_shards(shards, count)}")
 
     async def load(self, table_id: str) -> Stored | None:
         found = await self._snapshot("t.id = $1", (table_id,))

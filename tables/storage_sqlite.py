@@ -39,6 +39,7 @@ from tables.storage_base import (
     StorageGone,
     Stored,
     check_changes,
+    in_shards,
     log_rows,
     result_rows,
     stored_logs,
@@ -418,8 +419,10 @@ class SQLiteStorage(SQLiteRatings):
                 raise StorageError("The database is closed.")
             return await self.conn._execute(read, self.conn._conn)
 
-    async def unfinished(self) -> list[Stored]:
-        return await self._snapshot(UNFINISHED)
+    async def unfinished(self, shards: Sequence[int] | None = None, count: int = 1) -> list[Stored]:
+        if shards is None:
+            return await self._snapshot(UNFINISHED)
+        return await self._snapshot(f"{UNFINISHED} AND {in_shards(shards, count)}")
 
     async def load(self, table_id: str) -> Stored | None:
         found = await self._snapshot("t.id = ?", (table_id,))

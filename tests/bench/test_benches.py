@@ -82,6 +82,27 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
                                         "second": {"list": 1, "upload": 0, "delete": 0}}, f["startup_emoji_calls"]
 
 
+async def test_discord_bench_runs_the_bot_as_two_shard_processes_on_postgresql(pg_server: str) -> None:
+    from tables.shards import shard_of
+    from tests.tables.stores import PostgresStore
+
+    store = await PostgresStore(pg_server).create()
+    try:
+        f = run_bench("discord.py", "--processes", "2", "--database-url", store.url, "--tables", "4", "--think",
+                      "0.02", "--ai-delay", "0", "--stagger", "0.2", "--ratelimit-scale", "0.05", timeout=240)
+        assert f["processes"] == 2 and f["tables"] == 4 and f["hands"] == 4
+        assert f["problems"] == [] and f["provoked_429"] == 0
+        assert len(f["bot_cpu_percent_by_process"]) == 2 and all(positive(c) for c in f["bot_cpu_percent_by_process"])
+        assert f["bot_cpu_percent"] >= max(f["bot_cpu_percent_by_process"])
+        # The first process uploads the faces, the second finds them; a second start only lists.
+        assert f["startup_emoji_calls"] == {"first": {"list": 2, "upload": len(face_codes()), "delete": 0},
+                                            "second": {"list": 2, "upload": 0, "delete": 0}}, f["startup_emoji_calls"]
+        # The tables were spread over both shards, and each ran to its end in the shared database.
+        rows = store.rows("SELECT guild_id, phase FROM tables")
+        assert sorted(shard_of(g, 2) for g, _ in rows) == [0, 0, 1, 1] and {p for _, p in rows} == {"finished"}
+    finally:
+        await store.cleanup()
+
 def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:
     f = run_bench("ai.py", "--hands", "4", "--playouts", "8", "--games", "hearts,tricks,koth", timeout=300)
     for game in ("hearts", "tricks", "koth"):

@@ -13,7 +13,7 @@ PG = "postgresql://deckhand@db:5432/deckhand"
 
 def test_no_shard_settings_means_one_plain_bot() -> None:
     cfg = bot.load_config({"DISCORD_TOKEN": "t"})
-    assert (cfg.shard_count, cfg.shard_ids, cfg.lease_poll) == (None, None, 2.0)
+    assert (cfg.shard_count, cfg.shard_ids, cfg.lease_poll, cfg.rest_budget) == (None, None, 2.0, 48.0)
 
 
 def test_shard_settings() -> None:
@@ -23,6 +23,7 @@ def test_shard_settings() -> None:
     # SQLite: one process runs every shard, so SHARD_COUNT alone is fine.
     cfg = bot.load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2"})
     assert (cfg.shard_count, cfg.shard_ids) == (2, (0, 1))
+    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REST_BUDGET": "30"}).rest_budget == 30.0
 
 
 @pytest.mark.parametrize("env, words", [
@@ -31,6 +32,8 @@ def test_shard_settings() -> None:
     ({"SHARD_COUNT": "none"}, "SHARD_COUNT must be a whole number"),
     ({"SHARD_IDS": "0", "DATABASE_URL": PG}, "SHARD_IDS needs SHARD_COUNT"),
     ({"DECKHAND_LEASE_POLL": "0"}, "DECKHAND_LEASE_POLL must be"),
+    ({"DECKHAND_REST_BUDGET": "60"}, "DECKHAND_REST_BUDGET must be"),
+    ({"DECKHAND_REST_BUDGET": "lots"}, "all processes together"),
 ])
 def test_bad_shard_settings_say_how_to_fix_them(env: dict[str, str], words: str) -> None:
     with pytest.raises(bot.ConfigError, match=words):

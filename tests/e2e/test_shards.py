@@ -9,11 +9,15 @@ import json
 import random
 import re
 
+from bot import Config, Deckhand
+from cogs.faces import face_codes
+from cogs.shards import TOKEN_BUDGET, budget_part
 from tables import Runtime
-from tables.lease import Leases
+from tables.lease import Leases, ShardCountMismatch
 from tables.shards import ELSEWHERE, Shards
 from tests.e2e.conftest import FAST_LIMITS
 from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord.botrunner import pointed_at
 from tests.fakediscord.play import open_table, table_controls, table_id_of
 from tests.tables.stores import PostgresStore
 
@@ -94,12 +98,15 @@ async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(p
         async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config) as bot:
             assert bot.shard_ids == [0] and sorted(fd.shard_sessions) == [0]
             assert lobby.id not in bot.runtime.tables
+            # One shard of two: half the token's REST budget (the other process has the rest).
+            assert (bot.gate.budget.rate, bot.gate.budget.burst) == budget_part(TOKEN_BUDGET, 0.5) == (18.0, 3.0)
 
             await other.close()  # its process stops: shard 1 is free
             # discord.py waits 5 s before any IDENTIFY but a launch's first (Discord's rate limit).
             await fd.wait_for(lambda: 1 in fd.shard_sessions and fd.shard_sessions[1].conn is not None, 20,
                               "shard 1 connected")
             assert lobby.id in bot.runtime.tables and bot.shard_ids == [0, 1]
+            assert (bot.gate.budget.rate, bot.gate.budget.burst) == (36.0, 6.0)  # both shards: all of it
             listed = await cid.slash("game list")
             assert lobby.id in listed.text
 
@@ -151,5 +158,73 @@ async def test_an_unsharded_bot_on_postgresql_stops_when_it_loses_its_lease(pg_s
             await fd.wait_for(lambda: bot.is_closed(), 5, "the bot stopped")
             assert not bot.runtime.tables and bot.gate.lost_all
     finally:
+        await fd.close()
+        await store.cleanup()
+
+
+def test_the_token_budget_split_between_processes_stays_under_discords_limit() -> None:
+    """What one process may send within a second (its burst, a second's refill, an urgent debt of a
+    burst) summed over the processes that hold the shards stays within the token's budget."""
+    assert budget_part(TOKEN_BUDGET, 1.0) == (36.0, 6.0)  # one process: as before sharding
+    for count in (2, 3, 4, 8, 16):
+        parts = [budget_part(TOKEN_BUDGET, 1 / count) for _ in range(count)]
+        assert sum(rate + 2 * burst for rate, burst in parts) <= TOKEN_BUDGET + 1e-9, (count, parts)
+        assert all(rate > 0 and burst >= 1 for rate, burst in parts)
+    assert budget_part(TOKEN_BUDGET, 0.0) == (0.5, 1.0)  # a standby: a trickle, nothing to send
+
+
+async def test_a_standby_uploads_no_card_emoji_until_it_holds_its_shard(pg_server) -> None:
+    """Application emoji are the token's, not a shard's: the process running the bot syncs them; a
+    standby started beside it waits, connected to nothing and uploading nothing, and syncs only
+    once it holds the lease."""
+    store = await PostgresStore(pg_server).create()
+    holder = Leases(store.url, Shards.of(1, [0], leased=True), poll=0.05)
+    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    bot = None
+    try:
+        holder.start()
+        await asyncio.wait_for(holder.wait_for_any(), 10)
+        with pointed_at(fd):
+            bot = Deckhand(Config(token=fd.token, dev_guild_id=fd.guild_id, database_url=store.url, lease_poll=0.05),
+                           runtime_options={"ai_delay": 0}, guild_ready_timeout=0.01)
+            login = asyncio.create_task(bot.login(fd.token))
+            await asyncio.sleep(1.0)  # twenty lease polls
+            assert not login.done() and bot.gate is not None and not bot.gate.shards.held
+            assert bot.emoji_task is None
+            assert not [r for r in fd.requests if "emojis" in r.route] and not fd.app_emojis
+            assert bot.gate.budget.rate == budget_part(TOKEN_BUDGET, 0)[0]
+
+            await holder.close()  # the running process stops: the standby takes over
+            await asyncio.wait_for(login, 20)
+            assert bot.gate.shards.held == {0} and bot.emoji_task is not None
+            assert await asyncio.wait_for(bot.emoji_task, 60) == "ready"
+            assert sum(1 for name in fd.app_emojis if name.startswith("dk_")) == len(face_codes())
+            assert bot.gate.budget.rate == 36.0
+    finally:
+        if bot is not None:
+            await bot.close()
+        await holder.close()
+        await fd.close()
+        await store.cleanup()
+
+
+async def test_a_bot_with_another_shard_count_than_the_running_ones_refuses_to_start(pg_server) -> None:
+    store = await PostgresStore(pg_server).create()
+    running = Leases(store.url, Shards.of(2, [0], leased=True), poll=0.05)
+    fd = FakeDiscord(shard_count=3, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        await running.join()
+        running.start()
+        config = {"shard_count": 3, "database_url": store.url, "lease_poll": 0.05}
+        try:
+            async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config):
+                raise AssertionError("the bot started")
+        except ShardCountMismatch as e:
+            assert "SHARD_COUNT=3 here" in str(e) and "use SHARD_COUNT=2" in str(e)
+        assert fd.identifies == 0 and not fd.shard_sessions  # nothing reached the gateway
+    finally:
+        await running.close()
         await fd.close()
         await store.cleanup()

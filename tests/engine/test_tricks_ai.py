@@ -237,3 +237,47 @@ def test_without_a_sure_winner_leads_low_from_its_longest_suit() -> None:
     # No card of its own is the highest out; clubs are its longest suit: lead the lowest club, so
     # that the higher clubs out fall and its last clubs become winners.
     assert ai_card(g) == "3C"
+
+
+# ---- what the search builds on ----------------------------------------------------------------
+def test_play_out_makes_the_same_moves_as_choose() -> None:
+    from engine.tricks_ai import play_out
+
+    ai = TricksAI()
+    for seed in range(40):
+        g = Tricks.create(4, {"target": 1 if seed % 2 else 50}, seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 45)):
+            g.apply(g.turn, g.random_action(g.turn, rng))
+        fast, slow = g.copy(), g.copy()
+        play_out(fast, ai)
+        while slow.phase == "play" and slow.hand_no == g.hand_no:
+            slow.apply(slow.turn, ai.choose(slow, slow.turn, rng))
+        assert fast.to_dict() == slow.to_dict()
+        assert fast.hand_no != g.hand_no or fast.is_over
+
+
+def test_equivalent_runs_keep_one_card_of_each_run() -> None:
+    from engine.tricks_ai import equivalent_runs
+
+    g = Tricks.create(4, {"target": 1}, 0, make_deal(
+        "2C 3C 5C 9C TC AD KD QD 2D 4H 6H 8S 9S",
+        "4C 6C 7C 8C JC 3D 4D 5D 6D 7D 8D 9D TD",
+        "QC KC AC JD 2H 3H 5H 7H 8H 9H TH JH QH",
+        "KH AH 2S 3S 4S 5S 6S 7S TS JS QS KS AS",
+    ))
+    runs = {a.cards[0].code for a in equivalent_runs(g, 0)}
+    # 2C 3C touch; 9C TC touch; 5C stands alone (4C is out); AD KD QD touch; 2D alone; 4H, 6H
+    # apart (5H is out); 8S 9S touch.  One card of each run, and every legal card is in one.
+    assert len(runs) == 8
+    assert sum(1 for c in runs if c in ("2C", "3C")) == 1 and "5C" in runs and "2D" in runs
+    assert sum(1 for c in runs if c in ("AD", "KD", "QD")) == 1 and {"4H", "6H"} <= runs
+    # A card on the table splits a run (it beats one of them and not the other): seat 1, to follow
+    # the 5C, holds 4C and 6C 7C 8C apart, and JC alone (9C TC are out).
+    play(g, "5C")
+    runs = [a.cards[0].code for a in equivalent_runs(g, 1)]
+    assert len(runs) == 3 and "4C" in runs and "JC" in runs
+    # Cards gone in earlier tricks join them: with 5C and 6C played, 4C 7C 8C take the same tricks.
+    play(g, "6C QC KH  AC 2S 2C")
+    runs = [a.cards[0].code for a in equivalent_runs(g, 1)]
+    assert len(runs) == 2 and "JC" in runs

@@ -399,3 +399,64 @@ def test_dalmuti_and_siege_copy_is_independent(name: str) -> None:
     while not c.is_over:
         _move_any(c, rng, entry.ai())
     assert g.to_dict() == before
+
+
+def _tricks_after(deal: list[str], moves: str) -> Tricks:
+    from engine.cards import card, cards
+
+    g = Tricks.create(4, {"target": 1}, 0, [list(cards(h)) for h in deal])
+    for code in moves.split():
+        g.apply(g.turn, engine.core.Action("play", (card(code),)))
+    return g
+
+
+def test_tricks_reads_of_sound_play_narrow_the_worlds() -> None:
+    from engine.cards import cards
+
+    g = _tricks_after([
+        "9C 2D 3D 2H 3H 4H 5H 6H 7H 8H 9H TH JH",
+        "5C 6C 7C 8C QD KD AD QH KH AH 2S 3S 4S",
+        "KC AC 2C 3C 4C TC 4D 5D 6D 7D 5S 6S 7S",
+        "JC QC 8D 9D TD JD 8S 9S TS JS QS KS AS",
+    ], "9C 5C KC JC  4D 8D 2D QD")
+    likely = g.likely(0)
+    # Seat 1 followed under the 9C with the 5C: no lower club.  Seat 3, last, played the JC under
+    # the KC: nothing lower and nothing that would have won.  Seat 1, last, won the 8D with the QD:
+    # nothing cheaper that would have won.
+    assert not set(cards("2C 3C 4C 9D TD JD")) & likely[1]
+    assert {c for c in likely[3] if c.suit == "C"} == set(cards("QC"))
+    assert set(cards("2C 3C 4C")) <= g.knowledge(0)[1]  # what the rules alone say: could be there
+    for i in range(40):
+        w = g.sample_world(0, random.Random(i))
+        check_world(g, w, 0, None)
+        assert not set(cards("2C 3C 4C 9D TD JD")) & set(w.hands[1])
+        assert {c for c in w.hands[3] if c.suit == "C"} <= set(cards("QC"))
+    # The normal player's play never contradicts the reads: its real hands are always among them.
+    ai = engine.get("tricks").ai()
+    for seed in range(6):
+        g = Tricks.create(4, {"target": 1}, seed)
+        while not g.is_over:
+            for seat in range(4):
+                likely = g.likely(seat)
+                assert all(set(g.hands[s]) <= likely[s] for s in range(4))
+            g.apply(g.turn, ai.choose(g, g.turn, random.Random(0)))
+
+
+def test_tricks_reads_a_person_contradicts_fall_back_to_the_rules() -> None:
+    from engine.cards import card
+
+    # Everyone follows the AC with a higher club than the 2C someone must hold: by the reads nobody
+    # can hold it, so the worlds keep to what the rules say.
+    g = _tricks_after([
+        "AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+        "2C 5C 6C 7C 8C 9C AH 2D 3D 4D 5D 6D 7D",
+        "4C TC JC 8D 9D TD JD QD KD AD 2S 3S 4S",
+        "3C QC KC 5S 6S 7S 8S 9S TS JS QS KS AS",
+    ], "AC 5C 4C 3C")
+    assert not any(card("2C") in g.likely(0)[s] for s in (1, 2, 3))
+    holders = set()
+    for i in range(30):
+        w = g.sample_world(0, random.Random(i))
+        check_world(g, w, 0, None)
+        holders.update(s for s in (1, 2, 3) if card("2C") in w.hands[s])
+    assert holders == {1, 2, 3}

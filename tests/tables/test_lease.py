@@ -131,3 +131,38 @@ async def test_the_standby_finishes_every_game_when_the_holder_dies(pg) -> None:
         for leases, rt in ((la, ra), (lb, rb)):
             await leases.close()
             await rt.close()
+
+
+async def test_every_process_on_a_database_uses_the_same_shard_count(pg) -> None:
+    """The first process stores its SHARD_COUNT; one with another count refuses while any process
+    runs (a sentence saying what to do); once they have all stopped — a killed one included — the
+    next start may change it, and then the old count is refused."""
+    from tables.lease import ShardCountMismatch
+
+    two = Leases(pg.url, Shards.of(2, [0], leased=True), poll=POLL)
+    three = Leases(pg.url, Shards.of(3, [0], leased=True), poll=POLL)
+    again: Leases | None = None
+    try:
+        await two.join()
+        assert pg.rows("SELECT value FROM shard_settings WHERE name = 'shard_count'") == [(2,)]
+        with pytest.raises(ShardCountMismatch, match=r"SHARD_COUNT=3 here, but .* use SHARD_COUNT=2\. Every process"):
+            await three.join()
+        assert three._conn is None and not three.held
+        # Another with the same count (a standby) is welcome, and the count stays.
+        same = Leases(pg.url, Shards.of(2, [1], leased=True), poll=POLL)
+        await same.join()
+        await same.close()
+        with pytest.raises(ShardCountMismatch):
+            await three.join()
+
+        kill_session(pg, two)  # the last process running dies: nobody uses 2 any more
+        await until(lambda: two._conn is None or two._conn.is_closed())
+        await three.join()
+        assert pg.rows("SELECT value FROM shard_settings WHERE name = 'shard_count'") == [(3,)]
+        again = Leases(pg.url, Shards.of(2, [0], leased=True), poll=POLL)
+        with pytest.raises(ShardCountMismatch, match="use SHARD_COUNT=3"):
+            await again.join()
+    finally:
+        for leases in (two, three, again):
+            if leases is not None:
+                await leases.close()

@@ -123,3 +123,48 @@ async def test_a_late_write_of_a_former_holder_is_reloaded_never_doubled(store, 
     assert seqs == list(range(1, len(seqs) + 1))
     await holder.close()
     await former.close()
+
+
+async def test_the_database_picks_a_shards_tables_by_discords_formula(store, clock) -> None:
+    """Recovery asks the database only for its shards' tables: the SQL reading of the guild's shard
+    agrees with shard_of, up to the largest guild ids (a 64-bit integer on both backends)."""
+    rt = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0, lobby_ttl=None)
+    guilds = [A_GUILD, B_GUILD, (2 << 22) | 5, ((1 << 62) + (1 << 40)) | 9, (1 << 63) - 1, 0]
+    made: dict[int, str] = {}
+    for n, guild in enumerate(guilds):
+        t = await rt.create(game="hearts", guild_id=guild, channel_id=10 + n, host_id=HOST + n, host_name=HOST_NAME)
+        made[guild] = t.id
+    await clock.settle()
+    await rt.close()
+    storage = await store.open()
+    try:
+        for count in (1, 2, 3, 5):
+            for shard in range(count):
+                got = sorted(item.record["id"] for item in await storage.unfinished([shard], count))
+                assert got == sorted(tid for g, tid in made.items() if shard_of(g, count) == shard), (count, shard)
+        assert len(await storage.unfinished([0, 1], 2)) == len(guilds) == len(await storage.unfinished())
+        assert await storage.unfinished([], 2) == []  # a standby holds nothing: reads nothing
+    finally:
+        await storage.close()
+
+
+async def test_recovery_reads_only_its_shards_rows(store, clock) -> None:
+    """Recovery filters in the database, not after reading everything: the storage is asked for
+    the shards held, and what comes back is only theirs."""
+    ids = await _tables_in_both_shards(store, clock)
+    storage = await store.open()
+    asked: list[tuple[object, int]] = []
+    seen: list[str] = []
+    unfinished = storage.unfinished
+
+    async def spy(shards=None, count=1):
+        asked.append((shards, count))
+        found = await unfinished(shards, count)
+        seen.extend(item.record["id"] for item in found)
+        return found
+
+    storage.unfinished = spy
+    rt = Runtime(storage=storage, clock=clock, ai_delay=1.0, shards=Shards.of(2, [1]))
+    await rt.recover()
+    assert asked == [([1], 2)] and sorted(seen) == sorted(ids[1]) == sorted(rt.tables)
+    await rt.close()
