@@ -280,6 +280,9 @@ class Deckhand(commands.Bot):
                                                   processes=processes)
             log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
         options["limits"] = self.config.limits
+        from tools import native  # which engine build runs (the import logged it before logging was set up)
+
+        log.info("Engine: %s (%s)", native.BUILD, native.REASON)
         if self.config.ai_workers:
             # The strong AI searches in worker processes, started in the background: until they
             # are up (or if they fail) strong seats play the normal move, never wait.

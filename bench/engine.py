@@ -25,6 +25,12 @@ and ``apply_action`` make them from Python.
 Targets: Hearts ≥ 6,000 one-hand random games/s and ≥ 1.0× OpenSpiel side by side; every AI
 decision under 5 ms.
 
+Which build it measures: the engine's Hearts is compiled with mypyc when a current build exists
+(``make build``; see tools/native.py), else its pure Python source.  Every figure above is of the
+build the engine picked (``hearts.engine_build`` in ``--json``); when that is the compiled one, the
+side by side also plays the pure source (imported from engine/hearts.py) in the same rounds, so both
+builds are reported against OpenSpiel.
+
     python bench/engine.py [--json] [--seconds S] [--no-openspiel]
 
 ``--seconds`` is the time spent on each measurement (default 2).  ``--json`` prints only
@@ -46,6 +52,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import engine  # noqa: E402
 from engine.core import TABLE, Game  # noqa: E402
+from tools import native  # noqa: E402
 
 # What each game's issue asks of it: (figure, at least).
 TARGETS = {"hearts": ("games_per_s", 6000), "dalmuti": ("games_per_s", 2000), "koth": ("games_per_s", 500),
@@ -214,38 +221,50 @@ def openspiel_side_by_side(seconds: float, rounds: int = 10) -> dict[str, Any]:
     os_game = pyspiel.load_game("hearts")
     ours = engine.get("hearts").game
     one = one_hand_options(ours)
-    random_playout(ours, one, 0)
-    openspiel_playout(os_game, 0)  # warm both before timing
-    best_ours = best_theirs = 0.0
-    ratios = []
-    seeds = [0, 0]
-    per_round = seconds / (2 * rounds)
+    # The engine's build, OpenSpiel, and (when the engine's build is the compiled one) the pure source.
+    sides: dict[str, Callable[[int], object]] = {
+        "ours": lambda s: random_playout(ours, one, s),
+        "theirs": lambda s: openspiel_playout(os_game, s),
+    }
+    if native.is_compiled("hearts"):
+        pure = native.pure("hearts").Hearts
+        sides["pure"] = lambda s: random_playout(pure, one, s)
+    for run in sides.values():
+        run(0)  # warm every side before timing
+    best = dict.fromkeys(sides, 0.0)
+    ratios: dict[str, list[float]] = {side: [] for side in sides if side != "theirs"}
+    seeds = dict.fromkeys(sides, 0)
+    per_round = seconds / (len(sides) * rounds)
+    names = list(sides)
     for r in range(rounds):
-        # Alternate which side goes first, so neither always follows the other's cache footprint.
-        order = ("ours", "theirs") if r % 2 == 0 else ("theirs", "ours")
+        # Rotate which side goes first, so none always follows another's cache footprint.
         got = {}
-        for side in order:
-            if side == "ours":
-                got[side], n = _cpu_rate(lambda s: random_playout(ours, one, s), per_round, seeds[0])
-                seeds[0] += n
-            else:
-                got[side], n = _cpu_rate(lambda s: openspiel_playout(os_game, s), per_round, seeds[1])
-                seeds[1] += n
-        best_ours, best_theirs = max(best_ours, got["ours"]), max(best_theirs, got["theirs"])
-        ratios.append(got["ours"] / got["theirs"])
-    ratios.sort()
-    return {
+        for side in names[r % len(names):] + names[:r % len(names)]:
+            got[side], n = _cpu_rate(sides[side], per_round, seeds[side])
+            seeds[side] += n
+            best[side] = max(best[side], got[side])
+        for side in ratios:
+            ratios[side].append(got[side] / got["theirs"])
+    for rs in ratios.values():
+        rs.sort()
+    out: dict[str, Any] = {
         "available": True,
         "open_spiel_version": getattr(pyspiel, "__version__", None) or _dist_version("open_spiel"),
-        "deckhand_games_per_s": best_ours,
-        "openspiel_games_per_s": best_theirs,
-        "ratio": best_ours / best_theirs,
-        "ratio_median": ratios[len(ratios) // 2],
+        "deckhand_build": "compiled" if "pure" in sides else "pure",
+        "deckhand_games_per_s": best["ours"],
+        "openspiel_games_per_s": best["theirs"],
+        "ratio": best["ours"] / best["theirs"],
+        "ratio_median": ratios["ours"][len(ratios["ours"]) // 2],
         "rounds": rounds,
-        "games": seeds,
+        "games": [seeds["ours"], seeds["theirs"]],
         "openspiel_steps_per_game": sum(openspiel_playout(os_game, s) for s in range(20)) / 20,
         "load_average": os.getloadavg()[0],
     }
+    if "pure" in sides:
+        out.update({"pure_games_per_s": best["pure"], "pure_ratio": best["pure"] / best["theirs"],
+                    "pure_ratio_median": ratios["pure"][len(ratios["pure"]) // 2], "pure_games": seeds["pure"],
+                    "compiled_over_pure": best["ours"] / best["pure"]})
+    return out
 
 
 def _dist_version(name: str) -> str | None:
@@ -290,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="skip the side by side with OpenSpiel's Hearts even when open_spiel is installed")
     args = p.parse_args(argv)
     results = {name: measure(name, args.seconds) for name in sorted(engine.games())}
+    results["hearts"]["engine_build"] = "compiled" if native.is_compiled("hearts") else "pure"
     if "hearts" in results and not args.no_openspiel:
         # Twice the time of one figure: the two sides share it.
         results["hearts"]["openspiel"] = openspiel_side_by_side(2 * args.seconds)
@@ -298,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"One core, {args.seconds:g} s per figure. A 'game' is ONE HAND (options that end the game after")
     print("its first hand, the unit OpenSpiel's Hearts uses); full games use the default options.")
+    print(f"Engine build: Hearts {results['hearts']['engine_build']} ({native.REASON}).")
     for name, r in results.items():
         print(f"\n{name}  (one-hand options: {r['one_hand_options'] or 'defaults'})")
         print(f"  random one-hand games/s   {r['games_per_s']:>10,.0f}   ({r['games']:,} games; "
@@ -316,13 +337,18 @@ def main(argv: list[str] | None = None) -> int:
         if not side["available"]:
             print(f"  skipped: {side['reason']}; pip install --no-deps -r requirements-bench.txt")
         else:
-            print(f"  Deckhand one-hand random games/s   {side['deckhand_games_per_s']:>10,.0f}")
+            print(f"  Deckhand one-hand random games/s   {side['deckhand_games_per_s']:>10,.0f}   "
+                  f"({side['deckhand_build']} build)")
             print(f"  OpenSpiel one-hand random games/s  {side['openspiel_games_per_s']:>10,.0f}   "
                   f"(open_spiel {side['open_spiel_version']}, {side['openspiel_steps_per_game']:.0f} "
                   f"steps a game with the deal)")
             print(f"  ratio Deckhand / OpenSpiel         {side['ratio']:>10.2f}×  (best rounds; median of "
                   f"{side['rounds']} paired rounds {side['ratio_median']:.2f}×; load average "
                   f"{side['load_average']:.1f})")
+            if "pure_games_per_s" in side:
+                print(f"  Deckhand pure Python games/s       {side['pure_games_per_s']:>10,.0f}   "
+                      f"({side['pure_ratio']:.2f}× OpenSpiel, median {side['pure_ratio_median']:.2f}×; "
+                      f"the compiled build is {side['compiled_over_pure']:.2f}× the pure one)")
             print(f"  Deckhand state copy for search     {results['hearts']['copy_us']:>9.1f} µs")
     print("\nTargets (from the issues):")
     for name, r in results.items():

@@ -1,5 +1,12 @@
 """Deckhand's rules engine: pure, synchronous and deterministic.  Importing it registers every game."""
 
+# First of all: import the mypyc-compiled modules instead of their sources when a current build
+# exists (tools/native.py; the pure sources otherwise).  So the game imports come after it:
+# ruff: noqa: E402
+from tools import native as _native
+
+_native.activate(__path__)
+
 from engine.core import (  # noqa: F401
     AI,
     Action,

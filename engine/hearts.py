@@ -13,7 +13,7 @@ four have picked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
 from engine.core import (
@@ -27,16 +27,27 @@ from engine.core import (
     rng_for,
 )
 
-TWO_CLUBS = card("2C")
-QUEEN_SPADES = card("QS")
-DECK: tuple[Card, ...] = ALL_CARDS[:52]
-PLAY: dict[Card, Action] = {c: Action("play", (c,)) for c in DECK}
-PASS_DIRS = ("left", "right", "across", "hold")
-_PASS_OFFSET = {"left": 1, "right": 3, "across": 2, "hold": 0}
-PASS_TIMER = 60.0
-PLAY_TIMER = 30.0
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python engine needs no build tools
+    def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
-PASS, PLAY_PHASE, OVER = "pass", "play", "over"
+# Module constants are Final: compiled code then reads them directly, not from the module's dict.
+# Constant tuples are typed ``tuple[X, ...]``: a fixed-length tuple type would make compiled code
+# keep them unboxed and build a new tuple object at every use.
+TWO_CLUBS: Final = card("2C")
+QUEEN_SPADES: Final = card("QS")
+DECK: Final[tuple[Card, ...]] = ALL_CARDS[:52]
+PLAY: Final[dict[Card, Action]] = {c: Action("play", (c,)) for c in DECK}
+PASS_DIRS: Final[tuple[str, ...]] = ("left", "right", "across", "hold")
+_PASS_OFFSET: Final = {"left": 1, "right": 3, "across": 2, "hold": 0}
+PASS_TIMER: Final = 60.0
+PLAY_TIMER: Final = 30.0
+
+PASS: Final = "pass"
+PLAY_PHASE: Final = "play"
+OVER: Final = "over"
 
 
 def points_of(c: Card) -> int:
@@ -45,44 +56,54 @@ def points_of(c: Card) -> int:
     return 13 if c is QUEEN_SPADES else 0
 
 
-_SORT_POS = {c: sort_key(c) for c in DECK}
-_POINTS = {c: points_of(c) for c in DECK}
+_SORT_POS: Final = {c: sort_key(c) for c in DECK}
+_POINTS: Final = {c: points_of(c) for c in DECK}
 # Events are immutable, so the 208 possible "seat played card" events are built once and shared.
-_PLAY_EVENTS = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
-_PASS_CHOSEN = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
+_PLAY_EVENTS: Final = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
+_PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
 # What to_act returns during play: asked before every move, so shared rather than built.
-_SEAT_TUPLES = ((0,), (1,), (2,), (3,))
-_ONLY_TWO_CLUBS = [TWO_CLUBS]
+_SEAT_TUPLES: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,), (3,))
+_ONLY_TWO_CLUBS: Final = [TWO_CLUBS]
+
+
+_tuple_new: Final = tuple.__new__
 
 
 def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> Event:
     """``Event(kind, seat, data, to)`` without the named tuple's Python-level constructor."""
-    return tuple.__new__(Event, (kind, seat, data, to))
-
+    return _tuple_new(Event, (kind, seat, data, to))  # type: ignore[no-any-return]
 
 
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
+# Game's own read_options, called with Hearts as the class (see the note on the class).
+_READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
 
 
-class Hearts(Game):
-    name = "hearts"
-    title = "Hearts"
-    min_players = 4
-    max_players = 4
-    options_spec = (
+# Hearts is the one module compiled by mypyc (tools/build.py; search plays it most), and a compiled
+# ("native") class cannot inherit from an interpreted one: so it implements the Game interface
+# itself, is registered as a virtual subclass of Game at the end of this module, and its few uses
+# of Game's shared code call it explicitly.  Interpreted subclasses stay allowed (tests use them);
+# being native, the class itself cannot be monkeypatched.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Hearts:
+    name: ClassVar[str] = "hearts"
+    title: ClassVar[str] = "Hearts"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 4
+    options_spec: ClassVar[tuple[Option, ...]] = (
         Option("rules", "classic", ("classic", "mcgill"),
                help="classic: pass 3, 2♣ opens, hearts must break · mcgill: the seed's, no passing"),
         Option("target", 100, low=1, high=1000, help="the game ends when someone reaches it"),
         Option("moon", "others_plus_26", ("others_plus_26", "shooter_minus_26"),
                help="shooting the moon: everyone else +26, or the shooter −26"),
     )
-    short_options = (
+    short_options: ClassVar[tuple[dict[str, Any], ...]] = (
         {"rules": "classic", "target": 1},
         {"rules": "mcgill", "target": 1},
         {"rules": "classic", "target": 1, "moon": "shooter_minus_26"},
     )
-    summary = "Avoid hearts (1 each) and Q♠ (13); lowest score when someone reaches the target wins."
-    rules_text = (
+    summary: ClassVar[str] = "Avoid hearts (1 each) and Q♠ (13); lowest score when someone reaches the target wins."
+    rules_text: ClassVar[str] = (
         "**Hearts** — 4 players, 13 cards each, ace high.\n"
         "• The holder of 2♣ leads the first trick. Follow suit if you can; the highest card of the "
         "led suit wins and leads next.\n"
@@ -130,6 +151,14 @@ class Hearts(Game):
         self._drawn: Action | None = None
 
     @classmethod
+    def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
+        return _READ_OPTIONS(cls, given)  # type: ignore[no-any-return]
+
+    @classmethod
+    def action_from_code(cls, code: str) -> Action:
+        return Action.parse(code)
+
+    @classmethod
     def create(
         cls,
         players: int = 4,
@@ -150,8 +179,12 @@ class Hearts(Game):
     def _deal(self) -> list[list[Card]]:
         # Sorting by random keys is a uniform shuffle, and twice as fast as Random.shuffle.  (The
         # deal of every stored game depends on this exact procedure: keep it.)
+        # ``sorted(DECK, key=lambda _: rnd())`` draws the keys in deck order and sorts stably: the
+        # same as drawing them first and sorting the positions (which saves 52 calls of a key
+        # function; tests/engine/test_native.py checks the deals are the same).
         rnd = rng_for(self.seed, "deal", self.hand_no).random
-        deck = sorted(DECK, key=lambda _: rnd())
+        keys = [rnd() for _ in DECK]
+        deck = [DECK[i] for i in sorted(range(52), key=keys.__getitem__)]
         return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
 
     @property
@@ -203,8 +236,9 @@ class Hearts(Game):
 
     # ---- turns ------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        if self.phase == PLAY_PHASE:
-            return _SEAT_TUPLES[self.turn]  # type: ignore[index]
+        turn = self.turn  # an int during play: narrowed, compiled code indexes with it unboxed
+        if turn is not None and self.phase == PLAY_PHASE:
+            return _SEAT_TUPLES[turn]
         if self.phase == PASS:
             choice = self.pass_choice
             return tuple([s for s in (0, 1, 2, 3) if choice[s] is None])
@@ -256,7 +290,8 @@ class Hearts(Game):
         return None
 
     def random_action(self, seat: int, rng: Any) -> Action:
-        if seat == self.turn and self.phase == PLAY_PHASE:
+        turn = self.turn  # narrowed to an int, compiled code compares it unboxed
+        if turn is not None and seat == turn and self.phase == PLAY_PHASE:
             # The same draw as picking from legal_plays(seat), without copying the list.
             split = self._legal
             trick = self.trick
@@ -264,21 +299,32 @@ class Hearts(Game):
                 legal = split[seat][trick[0][1].suit] or self._legal_now(seat)  # following suit, inlined
             else:
                 legal = self._legal_now(seat)
-            a = self._drawn = PLAY[legal[int(rng.random() * len(legal))]]
+            r: float = rng.random()
+            n = float(len(legal))  # r * n: the float product that r * len(legal) computes, unboxed
+            a = self._drawn = PLAY[legal[int(r * n)]]
             return a
         if self.phase == PASS and self.pass_choice[seat] is None:
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
             rnd = rng.random
             h = list(self.hands[seat])
-            a = h.pop(int(rnd() * len(h)))
-            b = h.pop(int(rnd() * len(h)))
-            return tuple.__new__(Action, ("pass", (a, b, h[int(rnd() * len(h))]), ()))
-        return super().random_action(seat, rng)
+            c1 = h.pop(int(rnd() * len(h)))
+            c2 = h.pop(int(rnd() * len(h)))
+            return _tuple_new(Action, ("pass", (c1, c2, h[int(rnd() * len(h))]), ()))
+        return Game.random_action(self, seat, rng)  # type: ignore[arg-type]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return Game.legal_actions(self, seat)  # type: ignore[arg-type]
+
+    def table_timer(self) -> tuple[float, Action] | None:
+        return None
+
+    def timeout_action(self, seat: int) -> Action | None:
+        return None
 
     def parse_action(self, seat: int, text: str) -> Action:
         if self.phase == PASS:
             t = text.strip()
-            return super().parse_action(seat, t[4:] if t.lower().startswith("pass") else t)
+            return Game.parse_action(self, seat, t[4:] if t.lower().startswith("pass") else t)  # type: ignore[arg-type]
         if self.phase == PLAY_PHASE and seat == self.turn:
             t = text.strip()
             if t.lower().startswith("play "):
@@ -291,26 +337,29 @@ class Hearts(Game):
                 raise IllegalAction(str(e), "bad_card") from None
             except KeyError:
                 raise IllegalAction("Hearts has no jokers.", "bad_card") from None
-        return super().parse_action(seat, text)
+        return Game.parse_action(self, seat, text)  # type: ignore[arg-type]
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
         # The hot path first (search and the bench spend most of their time here): a card in turn,
         # that random_action just drew or that is legal, and that does not finish the trick.
         # Everything else takes the checked path, which names what is wrong, or finishes the trick.
-        if seat == self.turn and self.phase == PLAY_PHASE:
+        turn = self.turn  # narrowed to an int, compiled code compares it unboxed
+        if turn is not None and seat == turn and self.phase == PLAY_PHASE:
             split = self._legal
             if action is self._drawn and split is not None:
                 c = action.cards[0]
             elif action.kind == "play" and len(action.cards) == 1 and action.cards[0] in self._legal_now(seat):
                 c = action.cards[0]
                 split = self._legal
+                if split is None:  # never: _legal_now has split the hands (this tells the compiler)
+                    split = self._split()
             else:
                 return self._apply_checked(seat, action)
             trick = self.trick
             if len(trick) < 3 and (self.hearts_broken or c.suit != "H"):
                 self.hands[seat].remove(c)
-                split[seat][c.suit].remove(c)  # type: ignore[index]
+                split[seat][c.suit].remove(c)
                 self._drawn = None
                 trick.append((seat, c))
                 self.turn = (seat + 1) & 3
@@ -411,11 +460,11 @@ class Hearts(Game):
         if c3.suit == led and c3.value > best:
             winner = s3
         pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
-        cards4 = (c0, c1, c2, c3)
+        cards4: tuple[Card, ...] = (c0, c1, c2, c3)  # one tuple object, shared (not rebuilt per use)
         self.won[winner] += cards4
         self.hand_points[winner] += pts
         trick_no = self.trick_no
-        events.append(_event("trick", winner, (trick_no, pts, *cards4)))
+        events.append(_event("trick", winner, (trick_no, pts, c0, c1, c2, c3)))
         self.last_trick = (winner, pts, tuple(trick))
         self.history.append((s0, cards4))
         self.trick = []
@@ -574,22 +623,32 @@ class Hearts(Game):
 
     # ---- search -----------------------------------------------------------------------------
     def copy(self) -> Hearts:
-        g = Hearts.__new__(Hearts)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["hands"] = [h[:] for h in self.hands]
-        d["pass_choice"] = self.pass_choice[:]
-        d["passed"] = self.passed[:]
-        d["received"] = self.received[:]
-        d["trick"] = self.trick[:]
-        d["won"] = [w[:] for w in self.won]
-        d["hand_points"] = self.hand_points[:]
-        d["scores"] = self.scores[:]
-        d["history"] = self.history[:]
+        # Attribute by attribute (a compiled class has no __dict__ to copy): keep in step with __init__.
+        g = type(self).__new__(type(self))
+        g.players = self.players
+        g.seed = self.seed
+        g.options = self.options
+        g.classic = self.classic
+        g.hand_no = self.hand_no
+        g.phase = self.phase
+        g.hands = [h[:] for h in self.hands]
+        g.pass_choice = self.pass_choice[:]
+        g.passed = self.passed[:]
+        g.received = self.received[:]
+        g.trick = self.trick[:]
+        g.trick_no = self.trick_no
+        g.leader = self.leader
+        g.turn = self.turn
+        g.hearts_broken = self.hearts_broken
+        g.won = [w[:] for w in self.won]
+        g.hand_points = self.hand_points[:]
+        g.scores = self.scores[:]
+        g.last_trick = self.last_trick
+        g.history = self.history[:]
         split = self._legal
-        if split is not None:
-            d["_legal"] = [{"C": h["C"][:], "D": h["D"][:], "H": h["H"][:], "S": h["S"][:]} for h in split]
-        d["_drawn"] = None
+        g._legal = None if split is None else [
+            {"C": h["C"][:], "D": h["D"][:], "H": h["H"][:], "S": h["S"][:]} for h in split]
+        g._drawn = None
         return g
 
     def knowledge(self, seat: int) -> tuple[list[set[Card]], list[list[Card]]]:
@@ -657,3 +716,6 @@ class Hearts(Game):
                 w.pass_choice[s] = tuple(rng.sample(w.hands[s], 3))
         w._legal = None  # the per-suit split is rebuilt from the new hands when needed
         return w
+
+
+Game.register(Hearts)

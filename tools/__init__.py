@@ -1,0 +1,1 @@
+"""Project tools run from the command line (``python -m tools.build``)."""
