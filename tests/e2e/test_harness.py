@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import aiohttp
 import discord
@@ -83,6 +84,31 @@ async def test_going_over_a_rate_limit_is_a_provoked_429_with_discords_headers()
         assert last.headers["Via"] and last.headers["X-RateLimit-Remaining"] == "0"
         assert 0 < body["retry_after"] <= 1.0 and body["global"] is False
         assert fd.ratelimited and any("429 provoked" in p for p in fd.problems)
+
+
+async def test_the_global_limit_counts_a_burst_but_not_the_fakes_own_stall() -> None:
+    """Requests read in a bunch after the fake's own loop stalled (a busy machine) were sent over
+    the stall: the global limit allows the limit's rate over it, and nothing more."""
+    async with FakeDiscord(global_limit=5) as fd:
+        url = f"{fd.api_base}/channels/{fd.channel.id}"
+        headers = {"Authorization": f"Bot {fd.token}"}
+        async with aiohttp.ClientSession() as s:
+
+            async def burst(n: int) -> list[int]:
+                out = []
+                for _ in range(n):
+                    async with s.get(url, headers=headers) as r:
+                        out.append(r.status)
+                return out
+
+            assert await burst(6) == [200] * 5 + [429]  # no stall: the sixth is one too many
+            assert len(fd.ratelimited) == 1 and fd.stalls == 0
+            await asyncio.sleep(1.1)
+            await asyncio.sleep(0.05)  # the stall watch is ticking again
+            time.sleep(0.45)  # the fake's loop (this loop) stalls: a credit of 5/s x 0.45 s = 2
+            assert await burst(8) == [200] * 7 + [429]
+        assert fd.stalls == 1 and 0.4 <= fd.stalled < 1.0
+        assert len(fd.ratelimited) == 2
 
 
 async def test_discord_py_follows_the_headers_so_a_burst_provokes_no_429(w: World) -> None:
