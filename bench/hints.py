@@ -26,8 +26,9 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import engine  # noqa: E402
-from engine.core import TABLE, Game  # noqa: E402
+from engine.core import Game  # noqa: E402
 from tables.hints import HINT_BUDGET, hint_in_worker  # noqa: E402
+from tests.engine.test_search import table_step  # noqa: E402
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0, "ready_trick": 0},
@@ -46,12 +47,9 @@ def positions(name: str, n: int, seed: int) -> list[tuple[Game, int]]:
         g = e.game.create(e.game.min_players, OPTIONS[name], seed * 1000 + game)
         game += 1
         while not g.is_over and len(out) < n:
-            acting = g.to_act()
-            if TABLE in acting:
-                a = next((ai.choose_optional(g, s, rng) for s in acting if s != TABLE), None)
-                g.apply(*((acting[0], a) if a is not None else (TABLE, g.decision(TABLE).actions[0])))
+            if table_step(g, ai, rng):
                 continue
-            s = acting[0]
+            s = g.to_act()[0]
             if rng.random() < 0.15:
                 out.append((g.copy(), s))
             g.apply(s, ai.choose(g, s, rng))

@@ -7,6 +7,7 @@ A later issue builds a full fake Discord server; these are deliberately light.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -391,3 +392,17 @@ async def click(
     if await dynamic.interaction_check(interaction):
         await dynamic.callback(interaction)
     return interaction
+
+
+class Time:
+    """A clock that only moves when someone sleeps on it: no real time passes."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        self.t += seconds
+        await asyncio.sleep(0)

@@ -5,20 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from cogs.listener import RestBudget
-
-
-class Time:
-    """A clock that only moves when someone sleeps on it: no real time passes."""
-
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def now(self) -> float:
-        return self.t
-
-    async def sleep(self, seconds: float) -> None:
-        self.t += seconds
-        await asyncio.sleep(0)
+from tests.cogs.fakes import Time
 
 
 async def test_waiters_are_served_in_the_order_they_came() -> None:

@@ -9,20 +9,7 @@ from multidict import CIMultiDict
 
 from cogs.listener import RestBudget
 from cogs.sendgate import SendGate, counted
-
-
-class Time:
-    """A clock that only moves when someone sleeps on it."""
-
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def now(self) -> float:
-        return self.t
-
-    async def sleep(self, seconds: float) -> None:
-        self.t += seconds
-        await asyncio.sleep(0)
+from tests.cogs.fakes import Time
 
 
 def most_in_a_second(times: list[float]) -> int:

@@ -9,11 +9,11 @@ import pytest
 
 import engine
 from engine.cards import card
-from engine.core import TABLE, Action, Game
+from engine.core import Action, Game
 from engine.hearts import Hearts
 from engine.hints import explain, hint
 from engine.tricks import Tricks
-from tests.engine.test_search import OPTIONS, advance, searchable_position
+from tests.engine.test_search import OPTIONS, advance, searchable_position, table_step
 
 
 def play(code: str) -> Action:
@@ -202,12 +202,9 @@ def test_a_reason_names_no_card_hidden_from_the_seat(name: str) -> None:
         for _ in range(400):
             if g.is_over:
                 break
-            acting = g.to_act()
-            if TABLE in acting:
-                a = next((ai.choose_optional(g, s, rng) for s in acting if s != TABLE), None)
-                g.apply(*((acting[0], a) if a is not None else (TABLE, g.decision(TABLE).actions[0])))
+            if table_step(g, ai, rng):
                 continue
-            s = acting[0]
+            s = g.to_act()[0]
             if rng.random() < 0.2:
                 h = hint(g, s, random.Random(seed), playouts=8)
                 d = g.decision(s)

@@ -15,15 +15,23 @@ OPTIONS = {"hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 
            "dalmuti": {"hands": 1}}
 
 
+def table_step(g: Game, ai, rng: random.Random) -> bool:
+    """While the table itself acts (a deal, a look): an AI's optional move, else the table's step.
+    False when it is a seat's turn."""
+    acting = g.to_act()
+    if TABLE not in acting:
+        return False
+    a = next((ai.choose_optional(g, s, rng) for s in acting if s != TABLE), None)
+    g.apply(*((acting[0], a) if a is not None else (TABLE, g.decision(TABLE).actions[0])))
+    return True
+
+
 def advance(g: Game, rng: random.Random, until) -> None:
     ai = engine.get(type(g).name).ai()
     while not until(g):
-        acting = g.to_act()
-        if TABLE in acting:
-            a = next((ai.choose_optional(g, s, rng) for s in acting if s != TABLE), None)
-            g.apply(*((acting[0], a) if a is not None else (TABLE, g.decision(TABLE).actions[0])))
+        if table_step(g, ai, rng):
             continue
-        s = acting[0]
+        s = g.to_act()[0]
         g.apply(s, ai.choose(g, s, rng))
 
 
