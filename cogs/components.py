@@ -453,6 +453,16 @@ def _whole_hand(sv: Any, r: render.Renderer, decision: Decision | None) -> list[
     disabled (the view says why): for games played a card at a time (``Renderer.whole_hand``),
     while cards are being played — on your turn, and while you wait (the same buttons light up
     when your turn comes).  ``None`` when it does not apply (a pass, or a card not playable alone)."""
+    cards = _whole_hand_cards(sv, r, decision)
+    if cards is None:
+        return None
+    table = sv.table
+    return [ActionButton(table.id, table.version, a.code, r.action_label(a, sv), r.action_style(a), action_emoji(a),
+                         disabled=not playable) for a, playable in cards]
+
+
+def _whole_hand_cards(sv: Any, r: render.Renderer, decision: Decision | None) -> list[tuple[Action, bool]] | None:
+    """The buttons of :func:`_whole_hand`: each card's action and whether it may be played now."""
     view = sv.view or {}
     hand = view.get("hand") or []
     if not r.whole_hand or view.get("phase") != "play" or not hand or len(hand) > MAX_BUTTONS:
@@ -463,19 +473,17 @@ def _whole_hand(sv: Any, r: render.Renderer, decision: Decision | None) -> list[
         if decision.pick or any(len(a.cards) != 1 or a.args or a.kind != "play" for a in decision.actions):
             return None
         legal = {a.cards[0].code: a for a in decision.actions}
-    items: list[discord.ui.Item[Any]] = []
+    out: list[tuple[Action, bool]] = []
     for code in dict.fromkeys(hand):
         a = legal.get(code)
         if a is not None and _fits_id(table, a.code):
-            items.append(_button(sv, r, a))
+            out.append((a, True))
             continue
         try:
-            shown = Action("play", (render.card(code),))
+            out.append((Action("play", (render.card(code),)), False))
         except Exception:
             return None
-        items.append(ActionButton(table.id, table.version, shown.code, r.action_label(shown, sv),
-                                  r.action_style(shown), action_emoji(shown), disabled=True))
-    return items
+    return out
 
 
 def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:
@@ -677,3 +685,85 @@ def _button(sv: SeatView, r: render.Renderer, action: Action) -> ActionButton:
     table = sv.table
     return ActionButton(table.id, table.version, action.code, r.action_label(action, sv), r.action_style(action),
                         action_emoji(action))
+
+
+# ---- a hand view as a message payload ---------------------------------------------------------
+# A hand view is sent some eighty times a hand (the answer to each click, the live view's edits):
+# building discord.py View objects for it and turning them back into dicts showed at the top of
+# the bench's profile of the bot.  Discord only ever sees the dicts, so for the common layout (the
+# whole hand as buttons) they are built here directly, each card's button once per look (its
+# label, style and emoji) and only its custom id per table version; anything else goes through
+# :func:`hand_view`.  The result is the same JSON either way (tests/cogs/test_hand_payload.py).
+class HandMessage:
+    """A hand view ready to send: its text and its components as Discord's JSON (``to_components``
+    of :func:`hand_view`'s View).  :meth:`view` draws the View itself, for what needs objects."""
+
+    __slots__ = ("content", "components", "sv")
+
+    def __init__(self, content: str, components: list[dict[str, Any]], sv: Any) -> None:
+        self.content = content
+        self.components = components
+        self.sv = sv
+
+    def view(self) -> discord.ui.View:
+        return hand_view(self.sv)[1]
+
+
+_BUTTONS: dict[tuple[Any, ...], dict[str, Any]] = {}  # one card's button dict, without its custom id
+_BUTTONS_MAX = 4096  # (cards × played or not × emoji sets × games: far below; a bound all the same)
+
+
+def hand_payload(sv: Any, head: str | None = None) -> HandMessage:
+    """:func:`hand_view` as Discord's JSON, ``head`` (a line such as "✅ You played Q♠.") above
+    the text."""
+    table, decision = sv.table, sv.decision
+    r = renderers.renderer_for(table.game)
+    cards = _whole_hand_cards(sv, r, decision) if render.phase_of(table) == "running" else None
+    if cards is None or not _plain_labels(r):
+        content, view = hand_view(sv)
+        components = view.to_components()
+        view.stop()
+    else:
+        content = r.hand_text(sv)
+        buttons = [_card_button(table, r, a, playable) for a, playable in cards]
+        table_step = table.state is not None and TABLE in table.state.to_act()
+        if -(-(len(buttons) + 1) // ROW_BUTTONS) <= MAX_ROWS:  # (``_room``)
+            if decision is None or table_step:
+                buttons.append(_table_button("refresh", table.id))
+            elif decision is not None:
+                buttons.append(_table_button("hint", table.id))
+        components = [{"type": 1, "components": buttons[i:i + ROW_BUTTONS]}
+                      for i in range(0, len(buttons), ROW_BUTTONS)]
+    return HandMessage(content if head is None else f"{head}\n{content}", components, sv)
+
+
+def _plain_labels(r: render.Renderer) -> bool:
+    """Whether the renderer words a card's button as every renderer does (by the card alone, not
+    the seat's view): then one card's button is the same at every table and can be kept."""
+    cls = type(r)
+    return cls.action_label is render.Renderer.action_label and cls.action_style is render.Renderer.action_style
+
+
+def _card_button(table: Table, r: render.Renderer, a: Action, playable: bool) -> dict[str, Any]:
+    emoji = action_emoji(a)
+    key = (type(r), a.code, playable, None if emoji is None else (emoji.id, emoji.name, emoji.animated))
+    made = _BUTTONS.get(key)
+    if made is None:
+        if len(_BUTTONS) >= _BUTTONS_MAX:
+            _BUTTONS.clear()
+        made = ActionButton(table.id, table.version, a.code, r.action_label(a), r.action_style(a), emoji,
+                            disabled=not playable).item.to_component_dict()
+        _BUTTONS[key] = made
+    d = dict(made)  # (the same keys in the same order, only the custom id differs)
+    d["custom_id"] = f"dh:a:{table.id}:{table.version}:{encode_code(a.code)}"
+    return d
+
+
+def _table_button(act: str, table_id: str) -> dict[str, Any]:
+    key = ("table", act)
+    made = _BUTTONS.get(key)
+    if made is None:
+        made = _BUTTONS[key] = TableButton(act, table_id).item.to_component_dict()
+    d = dict(made)
+    d["custom_id"] = f"dh:t:{act}:{table_id}"
+    return d
