@@ -28,6 +28,7 @@ from cogs import render, renderers
 from cogs.components import (
     MARK,
     card_values,
+    hand_payload,
     hand_view,
     marked_values,
     marking_since,
@@ -36,6 +37,7 @@ from cogs.components import (
     value_code,
 )
 from cogs.hints import hint_text
+from cogs.live import update_message
 from engine.cards import Card, CardError, card
 from engine.core import Action, Event
 from tables.ids import normalise
@@ -774,10 +776,10 @@ class GameCog(commands.Cog):
                                           f"{content}", view)
             self._live(interaction, sv)
             return
-        content, view, sv = self._after_move(table, interaction.user.id, events)
+        sv = self.runtime.seat_view(table.id, interaction.user.id)
+        ack = renderers.renderer_for(table.game).ack_line(table, sv.seat, events)
         # The hand view the click came from becomes the fresh one (it is this user's ephemeral message).
-        await interaction.response.edit_message(content=content, view=view, embed=None)
-        view.stop()
+        await update_message(interaction, hand_payload(sv, ack))
         self._live(interaction, sv)  # what it shows is that seat view, whatever happened since
 
     def _after_move(self, table: Table, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View, Any]:

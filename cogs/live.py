@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.http import handle_message_parameters
+from discord.http import Route
 from discord.webhook.async_ import async_context
 
 from cogs import render
-from cogs.components import hand_view
+from cogs.components import HandMessage, hand_payload
 
 log = logging.getLogger(__name__)
 
@@ -71,22 +71,50 @@ def live_key(sv: Any) -> tuple[Any, ...]:
             tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present)
 
 
-async def edit_original(interaction: Any, content: str, view: discord.ui.View) -> None:
-    """``interaction.edit_original_response(content=..., view=..., embed=None)`` without reading
-    Discord's answer back into a message object: a live view is edited some fifty times a hand and
-    nobody reads that answer (parsing it showed in the bench's profile of the bot).  Built
-    from the same discord.py parts as the method (pinned in requirements.txt); anything that is
-    not a real interaction (a test's stand-in) gets the method itself."""
+async def edit_original(interaction: Any, msg: HandMessage) -> None:
+    """``interaction.edit_original_response(content=..., view=..., embed=None)`` with the hand view
+    as its JSON, and without reading Discord's answer back into a message object: a live view is
+    edited some fifty times a hand and nobody reads that answer (building the View and parsing the
+    answer showed in the bench's profile of the bot).  The request is discord.py's own (its
+    webhook adapter, pinned in requirements.txt: its rate-limit handling and errors); anything that
+    is not a real interaction (a test's stand-in) gets the method itself."""
     if not isinstance(interaction, discord.Interaction):
-        await interaction.edit_original_response(content=content, view=view, embed=None)
+        view = msg.view()
+        view.stop()
+        await interaction.edit_original_response(content=msg.content, view=view, embed=None)
         return
     state = interaction._state
-    with handle_message_parameters(content=content, embed=None, view=view,
-                                   previous_allowed_mentions=state.allowed_mentions) as params:
-        await async_context.get().edit_original_interaction_response(
-            interaction.application_id, interaction.token, session=interaction._session,
-            proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
-            payload=params.payload, multipart=params.multipart, files=params.files)
+    payload: dict[str, Any] = {"embeds": [], "content": msg.content, "components": msg.components, "tts": False}
+    if state.allowed_mentions is not None:
+        payload["allowed_mentions"] = state.allowed_mentions.to_dict()
+    await async_context.get().edit_original_interaction_response(
+        interaction.application_id, interaction.token, session=interaction._session,
+        proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=payload)
+
+
+async def update_message(interaction: Any, msg: HandMessage) -> None:
+    """``interaction.response.edit_message(content=..., view=..., embed=None)`` — the answer to a
+    click on a hand view is that hand view redrawn — with the hand view as its JSON, and without
+    asking Discord for the message back (nobody reads it).  A test's stand-in gets the method."""
+    if not isinstance(interaction, discord.Interaction):
+        view = msg.view()
+        await interaction.response.edit_message(content=msg.content, view=view, embed=None)
+        view.stop()
+        return
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    data: dict[str, Any] = {"tts": False, "embeds": [], "content": msg.content, "components": msg.components}
+    if state.allowed_mentions is not None:
+        data["allowed_mentions"] = state.allowed_mentions.to_dict()
+    route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=interaction.id,
+                  webhook_token=interaction.token)
+    await async_context.get().request(route, session=interaction._session, proxy=state.http.proxy,
+                                      proxy_auth=state.http.proxy_auth,
+                                      payload={"type": discord.InteractionResponseType.message_update.value,
+                                               "data": data})
+    response._response_type = discord.InteractionResponseType.message_update
 
 
 def public_key(table: Any) -> tuple[Any, ...]:
@@ -343,11 +371,10 @@ class LiveViews:
         key = live_key(sv)
         if key == v.shown:
             return
-        content, view = hand_view(sv)
-        view.stop()  # only DynamicItems, dispatched by their ids: no 15-minute task per edit
+        msg = hand_payload(sv)
         v.last_edit = self._now()
         try:
-            await edit_original(v.interaction, content, view)
+            await edit_original(v.interaction, msg)
         except discord.NotFound:
             # The person dismissed the message (or Discord forgot the interaction): ping with a button.
             self.failures += 1
