@@ -347,6 +347,7 @@ class LiveViews:
             log.error("A live hand view task failed", exc_info=task.exception())
 
     async def _run(self, v: LiveView) -> None:
+        table = None
         while v.wanted and not v.dead:
             wait = v.last_edit + self.interval - self._now()
             if wait > 0:
@@ -354,23 +355,28 @@ class LiveViews:
             v.wanted = False
             if v.dead or self._now() >= v.expires:
                 break
-            await self._edit(v)
+            table = await self._edit(v)
         if not v.dead:
-            sv = self._seat_view(v)
-            if sv is None or render.phase_of(sv.table) == "finished":
+            if table is None:
+                sv = self._seat_view(v)
+                table = sv.table if sv is not None else None
+            # (the table the edit drew is the runtime's own object: its phase and seats are current)
+            if table is None or render.phase_of(table) == "finished" or table.seat_of(v.user_id) is None:
                 # The game is over and the view says so: nothing more will change.
                 self.drop(v.table_id, v.user_id)
 
-    async def _edit(self, v: LiveView) -> None:
+    async def _edit(self, v: LiveView) -> Any:
+        """Edit the view when what it shows changed; the table it was drawn from (``None`` when
+        the view was dropped)."""
         sv = self._seat_view(v)
         if sv is None or (sv.view is None and render.phase_of(sv.table) == "finished"):
             self.drop(v.table_id, v.user_id)  # gone, or a lobby that closed without a game
-            return
+            return None
         if sv.view is None:
-            return  # a lobby seat's view waits for the game to start
+            return sv.table  # a lobby seat's view waits for the game to start
         key = live_key(sv)
         if key == v.shown:
-            return
+            return sv.table
         msg = hand_payload(sv)
         v.last_edit = self._now()
         try:
@@ -379,7 +385,7 @@ class LiveViews:
             # The person dismissed the message (or Discord forgot the interaction): ping with a button.
             self.failures += 1
             self._gone(v, "its message is gone")
-            return
+            return None
         except discord.HTTPException as e:
             self.failures += 1
             if e.status == 401 or e.code in (50027, 10015):
@@ -387,12 +393,13 @@ class LiveViews:
             else:
                 v.shown = None  # unknown: the next change tries again
                 log.info("Could not edit a live hand view at table %s: %s", v.table_id, e)
-            return
+            return None if v.dead else sv.table
         finally:
             v.last_edit = self._now()
         v.shown = key
         v.edits += 1
         self.edits += 1
+        return sv.table
 
     def _gone(self, v: LiveView, why: str) -> None:
         log.info("Live hand view at table %s dropped: %s", v.table_id, why)
