@@ -46,13 +46,17 @@ class EmojiRegistry:
     def get(self, code: str) -> discord.PartialEmoji | None:
         return self.by_code.get(code) if self.state == "ready" else None
 
+    generation: int = 0  # changes whenever what the registry answers may change
+
     def use(self, by_code: Mapping[str, discord.PartialEmoji]) -> None:
         self.by_code = dict(by_code)
         self.state = "ready"
+        self.generation += 1
 
     def clear(self, state: str = "pending") -> None:
         self.by_code = {}
         self.state = state
+        self.generation += 1
 
 
 #: The one registry the renderers read.
@@ -75,6 +79,12 @@ def card_markup(code: Any, fallback: str) -> str:
     inside :func:`text_only`)."""
     e = None if _TEXT_ONLY.get() else card_emoji(code)
     return str(e) if e is not None else fallback
+
+
+def cards_drawn() -> tuple[int, bool]:
+    """What decides how :func:`card_markup` draws a card now (for text kept between draws): the
+    registry's generation and whether cards are text only."""
+    return REGISTRY.generation, _TEXT_ONLY.get()
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ import discord
 from cogs import render, renderers
 from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
-from cogs.live import LiveViews
+from cogs.live import LiveViews, edit_original_message
 from cogs.pace import PublicPace, events_after
 from engine.core import Event
 from tables.table import Table
@@ -418,8 +418,8 @@ class DiscordListener:
         view = table_view(table)
         if token is not None:
             try:
-                await token.edit_original_response(content=rendered.content, embed=rendered.embed, view=view,
-                                                   allowed_mentions=NO_PINGS)
+                await edit_original_message(token, content=rendered.content, embed=rendered.embed, view=view,
+                                            allowed_mentions=NO_PINGS)
                 if render.phase_of(table) == "finished":
                     self.live.table_token_gone(table.id)
                 return None

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.http import Route
+from discord.http import Route, handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from cogs import render
@@ -90,6 +90,23 @@ async def edit_original(interaction: Any, msg: HandMessage) -> None:
     await async_context.get().edit_original_interaction_response(
         interaction.application_id, interaction.token, session=interaction._session,
         proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=payload)
+
+
+async def edit_original_message(interaction: Any, *, content: str | None, embed: discord.Embed | None,
+                                view: discord.ui.View, allowed_mentions: discord.AllowedMentions) -> None:
+    """``interaction.edit_original_response(...)`` for the table message (edited through the
+    token of the ``/game new`` that posted it), likewise without reading the message back."""
+    if not isinstance(interaction, discord.Interaction):
+        await interaction.edit_original_response(content=content, embed=embed, view=view,
+                                                 allowed_mentions=allowed_mentions)
+        return
+    state = interaction._state
+    with handle_message_parameters(content=content, embed=embed, view=view, allowed_mentions=allowed_mentions,
+                                   previous_allowed_mentions=state.allowed_mentions) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token, session=interaction._session,
+            proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files)
 
 
 async def update_message(interaction: Any, msg: HandMessage) -> None:

@@ -15,6 +15,7 @@ view's controls read and group (:meth:`Renderer.action_label`, :meth:`Renderer.a
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import Any
 import discord
 
 from cogs import options
-from cogs.emoji import card_markup, text_only
+from cogs.emoji import card_markup, cards_drawn, text_only
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, IllegalAction
 from tables.live import SeatView
@@ -108,6 +109,7 @@ def when(epoch: float | None) -> str:
     return "" if epoch is None else f"<t:{int(epoch)}:R>"
 
 
+@functools.lru_cache(maxsize=4096)  # (a few names per table, read at every redraw)
 def clean(name: str) -> str:
     # Display names are user-chosen: keep their markdown from restyling our message.
     return discord.utils.escape_markdown(name)
@@ -215,6 +217,12 @@ def group_by_suit(codes: Sequence[str], show: Callable[[str], str] | None = None
             groups.append((sym, []))
         groups[-1][1].append(show(code) if show is not None else c.label)
     return groups
+
+
+@functools.lru_cache(maxsize=2048)  # (a hand is drawn again at each edit of its view until a card goes)
+def _fanned(hand: tuple[str, ...], drawn: Any) -> tuple[str, ...]:
+    """``Renderer.hand_lines`` of a hand, with the cards as :func:`cards_drawn` says."""
+    return tuple(" ".join(cards) for _, cards in group_by_suit(hand, face))
 
 
 def _public_events(events: Iterable[Event]) -> list[Event]:
@@ -515,7 +523,7 @@ class Renderer:
 
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         """The hand fanned for reading: one line per suit by default, the cards as emoji when ready."""
-        return [" ".join(cards) for _, cards in group_by_suit(hand, face)]
+        return list(_fanned(tuple(hand), cards_drawn()))
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         return []

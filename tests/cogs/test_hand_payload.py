@@ -111,3 +111,27 @@ def test_a_kept_button_follows_the_version_the_hand_and_the_decision() -> None:
     again = hand_payload(SeatView(t, leader, g.view(leader), g.decision(leader), None))
     assert again.components[0]["components"][0]["label"] != "changed"
     assert components._BUTTONS  # (the kept buttons are what this test is about)
+
+
+def test_a_kept_hand_line_follows_the_card_emoji() -> None:
+    """The fanned hand is kept per hand: it still turns into emoji when they become ready, back into
+    text when they go, and into text inside ``text_only`` (a message too long with emoji)."""
+    cls = engine.get("hearts").game
+    g = cls.create(4, cls.read_options({}), 5)
+    t = _table("hearts", g)
+    sv = SeatView(t, 0, g.view(0), g.decision(0), None)
+    first = g.view(0)["hand"][0]
+    emoji.REGISTRY.clear()
+    as_text = hand_payload(sv).content
+    assert "<:dk_" not in as_text
+    emoji.REGISTRY.use({code: discord.PartialEmoji(name=f"dk_{code.lower()}_abcdef", id=10**18 + i)
+                        for i, code in enumerate(faces.face_codes())})
+    try:
+        drawn = hand_payload(sv).content
+        assert f"<:dk_{first.lower()}_abcdef:" in drawn
+        with emoji.text_only():
+            assert "<:dk_" not in hand_payload(sv).content
+        assert hand_payload(sv).content == drawn
+    finally:
+        emoji.REGISTRY.clear()
+    assert hand_payload(sv).content == as_text
