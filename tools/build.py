@@ -40,7 +40,7 @@ modules = [f"engine/{m}.py" for m in sys.argv[3:]]
 setup(
     name="deckhand-engine-native", packages=[], py_modules=[],
     ext_modules=mypycify(["--follow-imports=silent", f"--cache-dir={cache}", *modules],
-                         opt_level="3", target_dir=f"{work}/c"),
+                         opt_level="3", target_dir=f"{work}/c", group_name="engine.native"),
     script_args=["build_ext", "--build-lib", f"{work}/lib", "--build-temp", f"{work}/tmp"],
 )
 """

@@ -28,7 +28,7 @@ log = logging.getLogger("deckhand.engine")
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The engine modules compiled by mypyc (what search and the benches spend their time in).
-COMPILED = ("hearts",)
+COMPILED = ("cards", "hearts")
 #: What the compiled code depends on: it reads the types (named tuples' fields, constants) of the
 #: modules it imports, so a change to any of these makes the build stale.
 SOURCES = ("engine/hearts.py", "engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
