@@ -36,11 +36,11 @@ import sys
 from setuptools import setup
 from mypyc.build import mypycify
 work, cache = sys.argv[1], sys.argv[2]
-modules = [f"engine/{m}.py" for m in sys.argv[3:]]
+modules = [f"engine/{m}.py" for m in sys.argv[4:]]
 setup(
     name="deckhand-engine-native", packages=[], py_modules=[],
     ext_modules=mypycify(["--follow-imports=silent", f"--cache-dir={cache}", *modules],
-                         opt_level="3", target_dir=f"{work}/c", group_name="engine.native"),
+                         opt_level="3", target_dir=f"{work}/c", group_name=sys.argv[3]),
     script_args=["build_ext", "--build-lib", f"{work}/lib", "--build-temp", f"{work}/tmp"],
 )
 """
@@ -63,7 +63,8 @@ def build(force: bool = False) -> tuple[bool, str]:
     fp = native.fingerprint()  # of the sources as they were when the compiler read them
     with open(LOG, "w") as log:
         proc = subprocess.run(
-            [sys.executable, "-c", _SETUP, str(work), str(target.parent / "mypy-cache"), *native.COMPILED],
+            [sys.executable, "-c", _SETUP, str(work), str(target.parent / "mypy-cache"),
+             f"engine.{native.SHARED.removesuffix('__mypyc')}", *native.COMPILED],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
