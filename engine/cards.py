@@ -26,7 +26,11 @@ class CardError(ValueError):
 
 
 class Card:
-    """One playing card.  Use :func:`card` or the module constants, never the constructor."""
+    """One playing card.  Use :func:`card` or the module constants, never the constructor.
+
+    This module is compiled with mypyc along with Hearts (tools/native.py): Card is then a native
+    class, whose attributes compiled code reads directly; its ``__setattr__``/``__delattr__`` keep
+    it immutable either way (``__slots__`` matter only to the pure build)."""
 
     __slots__ = ("rank", "suit", "code", "value", "index")
 
@@ -44,6 +48,9 @@ class Card:
         object.__setattr__(self, "index", index)
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("cards are immutable")
 
     def __repr__(self) -> str:

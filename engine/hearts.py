@@ -89,10 +89,13 @@ def _index(cs: list[Card], c: Card) -> int:
 
 def _remove(cs: list[Card], c: Card) -> None:
     """``cs.remove(c)``, by identity (see _index)."""
-    i = _index(cs, c)
-    if i < 0:
-        raise ValueError(f"{c} is not in the list")
-    del cs[i]
+    i = 0
+    for x in cs:
+        if x is c:
+            cs.pop(i)
+            return
+        i += 1
+    raise ValueError(f"{c} is not in the list")
 
 
 _tuple_new: Final = tuple.__new__

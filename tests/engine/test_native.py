@@ -40,6 +40,8 @@ def test_the_build_is_compiled_wherever_one_was_made():
         return
     assert native.BUILD == "compiled", native.REASON
     assert FAST.__module__ == "engine.hearts" and native.is_compiled("hearts")
+    # Cards too: Hearts reads their attributes directly only when Card is the compiled class.
+    assert native.is_compiled("cards") and type(DECK[0]).__module__ == "engine.cards"
 
 
 def play(cls, options, seed, *, illegal_every=7):
