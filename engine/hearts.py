@@ -112,7 +112,7 @@ _READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
 _OPTIONS_READ: Final[dict[tuple[Any, tuple[Any, ...]], dict[str, Any]]] = {}
 
 
-# Hearts is the one module compiled by mypyc (tools/build.py; search plays it most), and a compiled
+# Hearts is compiled by mypyc with engine/cards.py (tools/build.py; search plays it most), and a compiled
 # ("native") class cannot inherit from an interpreted one: so it implements the Game interface
 # itself, is registered as a virtual subclass of Game at the end of this module, and its few uses
 # of Game's shared code call it explicitly.  Interpreted subclasses stay allowed (tests use them);
@@ -191,7 +191,7 @@ class Hearts:
         try:
             key = (cls, tuple(given.items()) if given else ())
             known = _OPTIONS_READ.get(key)
-        except TypeError:  # an unhashable value: nothing to remember it by
+        except (TypeError, AttributeError):  # an unhashable value, or not a dict: not remembered
             return _READ_OPTIONS(cls, given)  # type: ignore[no-any-return]
         if known is None:
             known = _READ_OPTIONS(cls, given)  # raises for bad options: those are not remembered
