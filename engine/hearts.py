@@ -98,6 +98,23 @@ def _remove(cs: list[Card], c: Card) -> None:
     raise ValueError(f"{c} is not in the list")
 
 
+def _take(hand: list[Card], suited: list[Card], c: Card) -> None:
+    """A card played: out of the hand and out of the split's list of its suit (one call, not two:
+    the pure build pays for every call)."""
+    i = 0
+    for x in hand:
+        if x is c:
+            hand.pop(i)
+            break
+        i += 1
+    i = 0
+    for x in suited:
+        if x is c:
+            suited.pop(i)
+            return
+        i += 1
+
+
 _tuple_new: Final = tuple.__new__
 
 
@@ -414,8 +431,7 @@ class Hearts:
             trick: list[Any] = self.trick  # Any: see _SEAT_CARD
             i = c.index
             if len(trick) < 3 and (self.hearts_broken or i // 13 != HEARTS):
-                _remove(self.hands[seat], c)
-                _remove(split[seat][i // 13], c)
+                _take(self.hands[seat], split[seat][i // 13], c)
                 self._drawn = None
                 trick.append(_SEAT_CARD[seat * 52 + i])
                 self.turn = (seat + 1) & 3
@@ -494,12 +510,12 @@ class Hearts:
     def _play_legal(self, seat: int, c: Card) -> list[Event]:
         """Carry out a play already validated: from here on nothing can fail."""
         i = c.index
-        _remove(self.hands[seat], c)
         split = self._legal
         if split is None:
+            _remove(self.hands[seat], c)
             split = self._split()
         else:
-            _remove(split[seat][i // 13], c)
+            _take(self.hands[seat], split[seat][i // 13], c)
         self._drawn = None
         trick = self.trick
         shared: list[Any] = trick  # see _SEAT_CARD
