@@ -11,7 +11,7 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt requirements-build.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
-# Compiles the engine's hot module with mypyc into build/mypyc (nothing to do when it is current).
+# Compiles the engine's hot modules (Hearts, cards) with mypyc into build/mypyc (nothing to do when it is current).
 # Never stops make: if it fails, the engine runs its pure Python sources (the tool says so).
 build: $(BIN)/.installed
 	$(BIN)/python -m tools.build

@@ -26,7 +26,11 @@ class CardError(ValueError):
 
 
 class Card:
-    """One playing card.  Use :func:`card` or the module constants, never the constructor."""
+    """One playing card.  Use :func:`card` or the module constants, never the constructor.
+
+    This module is compiled with mypyc along with Hearts (tools/native.py): Card is then a native
+    class, whose attributes compiled code reads directly; its ``__setattr__``/``__delattr__`` keep
+    it immutable either way (``__slots__`` matter only to the pure build)."""
 
     __slots__ = ("rank", "suit", "code", "value", "index")
 
@@ -44,6 +48,9 @@ class Card:
         object.__setattr__(self, "index", index)
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("cards are immutable")
 
     def __repr__(self) -> str:
@@ -118,12 +125,12 @@ def card(text: str) -> Card:
         rank, suit = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         rank = "T" if rank == "10" else rank.upper()
         return _BY_CODE[rank + suit.upper()]
-    m = _WORDS.match(t)
-    if m:
-        rank = _WORD_RANKS.get(m.group(1)) or (m.group(1).upper() if m.group(1).upper() in RANKS else None)
-        suit = _WORD_SUITS.get(m.group(2))
-        if rank and suit:
-            return _BY_CODE[rank + suit]
+    w = _WORDS.match(t)
+    if w:
+        word_rank = _WORD_RANKS.get(w.group(1)) or (w.group(1).upper() if w.group(1).upper() in RANKS else None)
+        word_suit = _WORD_SUITS.get(w.group(2))
+        if word_rank and word_suit:
+            return _BY_CODE[word_rank + word_suit]
     raise CardError(f"I can't read {text.strip()!r} as a card (try QS, 10h or queen of spades).")
 
 

@@ -415,4 +415,4 @@ def replay(
 def rng_for(seed: int | str, *parts: object) -> random.Random:
     """A deterministic generator for one purpose of one game (``rng_for(seed, "deal", 3)``), so a
     game needs no generator state in its serialised form."""
-    return random.Random("/".join(str(p) for p in (seed, *parts)))
+    return random.Random("/".join(map(str, (seed, *parts))))

@@ -57,13 +57,62 @@ def points_of(c: Card) -> int:
 
 
 _SORT_POS: Final = {c: sort_key(c) for c in DECK}
-_POINTS: Final = {c: points_of(c) for c in DECK}
+# Tables indexed by ``card.index`` (0..51, suit by suit in C D H S order: the suit's number is
+# ``index // 13``), or by ``seat * 52 + card.index``: a list read, cheaper than a dict lookup.
+HEARTS: Final = 2  # the suit number of hearts
+_POINTS: Final[list[int]] = [points_of(c) for c in DECK]
+_PLAY_AT: Final[list[Action]] = [PLAY[c] for c in DECK]
 # Events are immutable, so the 208 possible "seat played card" events are built once and shared.
-_PLAY_EVENTS: Final = [{c: Event("play", seat, (c,)) for c in DECK} for seat in range(4)]
+_PLAY_EVENTS: Final[list[Event]] = [Event("play", seat, (c,)) for seat in range(4) for c in DECK]
+# The trick's (seat, card) pairs, shared for the same reason.  Typed Any: compiled code copies a
+# ``tuple[int, Card]`` read from a list into a new tuple when it stores it again.
+_SEAT_CARD: Final[list[Any]] = [(seat, c) for seat in range(4) for c in DECK]
 _PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
 # What to_act returns during play: asked before every move, so shared rather than built.
 _SEAT_TUPLES: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,), (3,))
 _ONLY_TWO_CLUBS: Final = [TWO_CLUBS]
+# to_act while passing, by the bit mask of the seats still to choose.
+_PENDING: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(s for s in range(4) if mask >> s & 1) for mask in range(16))
+
+
+def _index(cs: list[Card], c: Card) -> int:
+    """Where card ``c`` is in ``cs`` (-1 if absent), by identity: cards are interned, and ``in``,
+    ``index`` and ``remove`` would make a rich comparison for every other card they pass over."""
+    i = 0
+    for x in cs:
+        if x is c:
+            return i
+        i += 1
+    return -1
+
+
+def _remove(cs: list[Card], c: Card) -> None:
+    """``cs.remove(c)``, by identity (see _index)."""
+    i = 0
+    for x in cs:
+        if x is c:
+            cs.pop(i)
+            return
+        i += 1
+    raise ValueError(f"{c} is not in the list")
+
+
+def _take(hand: list[Card], suited: list[Card], c: Card) -> None:
+    """A card played: out of the hand and out of the split's list of its suit (one call, not two:
+    the pure build pays for every call)."""
+    i = 0
+    for x in hand:
+        if x is c:
+            hand.pop(i)
+            break
+        i += 1
+    i = 0
+    for x in suited:
+        if x is c:
+            suited.pop(i)
+            return
+        i += 1
 
 
 _tuple_new: Final = tuple.__new__
@@ -77,9 +126,10 @@ def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> E
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
 # Game's own read_options, called with Hearts as the class (see the note on the class).
 _READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
+_OPTIONS_READ: Final[dict[tuple[Any, tuple[Any, ...]], dict[str, Any]]] = {}
 
 
-# Hearts is the one module compiled by mypyc (tools/build.py; search plays it most), and a compiled
+# Hearts is compiled by mypyc with engine/cards.py (tools/build.py; search plays it most), and a compiled
 # ("native") class cannot inherit from an interpreted one: so it implements the Game interface
 # itself, is registered as a virtual subclass of Game at the end of this module, and its few uses
 # of Game's shared code call it explicitly.  Interpreted subclasses stay allowed (tests use them);
@@ -145,14 +195,26 @@ class Hearts:
         # Derived from ``hands`` to make moves cheap (see _split): each seat's hand split by suit,
         # in hand order.  The engine keeps it in step with every move; code that edits ``hands``
         # directly (tests, sample_world) sets it to None and it is rebuilt when next needed.
-        self._legal: list[dict[str, list[Card]]] | None = None
-        # The action random_action just drew for the seat to play: legal by construction, so
+        self._legal: list[list[list[Card]]] | None = None
+        # The action random_action just drew for seat ``_drawn_seat``: legal by construction, so
         # apply need not check it again.  Cleared by every change and by copy().
         self._drawn: Action | None = None
+        self._drawn_seat = -1
 
     @classmethod
     def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
-        return _READ_OPTIONS(cls, given)  # type: ignore[no-any-return]
+        # Games are created with the same few option sets over and over (tables, search, the
+        # bench): what each reads as is remembered (a few dozen at most), and a copy returned.
+        try:
+            key = (cls, tuple(given.items()) if given else ())
+            known = _OPTIONS_READ.get(key)
+        except (TypeError, AttributeError):  # an unhashable value, or not a dict: not remembered
+            return _READ_OPTIONS(cls, given)  # type: ignore[no-any-return]
+        if known is None:
+            known = _READ_OPTIONS(cls, given)  # raises for bad options: those are not remembered
+            if len(_OPTIONS_READ) < 64:
+                _OPTIONS_READ[key] = known
+        return dict(known)  # type: ignore[arg-type]
 
     @classmethod
     def action_from_code(cls, code: str) -> Action:
@@ -195,6 +257,7 @@ class Hearts:
         self.hands = hands = hands if hands is not None else self._deal()
         self._legal = None  # split when play begins: passing changes the hands first
         self._drawn = None
+        self._drawn_seat = -1
         self.pass_choice = [None] * 4
         self.passed = [(), (), (), ()]
         self.received = [(), (), (), ()]
@@ -218,18 +281,20 @@ class Hearts:
     def _begin_play(self) -> None:
         self._legal = None
         self._drawn = None
+        self._drawn_seat = -1
         self.phase = PLAY_PHASE
         hands = self.hands
-        self.leader = next(s for s in range(4) if TWO_CLUBS in hands[s])
+        self.leader = next(s for s in range(4) if _index(hands[s], TWO_CLUBS) >= 0)
         self.turn = self.leader
 
-    def _split(self) -> list[dict[str, list[Card]]]:
-        """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``)."""
+    def _split(self) -> list[list[list[Card]]]:
+        """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``): for each
+        seat, its cards of each suit by suit number (``card.index // 13``), in hand order."""
         split = []
         for hand in self.hands:
-            by_suit: dict[str, list[Card]] = {"C": [], "D": [], "H": [], "S": []}
+            by_suit: list[list[Card]] = [[], [], [], []]
             for c in hand:
-                by_suit[c.suit].append(c)
+                by_suit[c.index // 13].append(c)
             split.append(by_suit)
         self._legal = split
         return split
@@ -241,7 +306,8 @@ class Hearts:
             return _SEAT_TUPLES[turn]
         if self.phase == PASS:
             choice = self.pass_choice
-            return tuple([s for s in (0, 1, 2, 3) if choice[s] is None])
+            return _PENDING[(choice[0] is None) | (choice[1] is None) << 1 | (choice[2] is None) << 2
+                            | (choice[3] is None) << 3]
         return ()
 
     def legal_plays(self, seat: int) -> list[Card]:
@@ -265,11 +331,11 @@ class Hearts:
                 return _ONLY_TWO_CLUBS
             if self.hearts_broken:
                 return hand
-            mine = split[seat]
-            if mine["H"] and len(mine["H"]) < len(hand):
+            hearts = len(split[seat][HEARTS])
+            if hearts and hearts < len(hand):
                 return [c for c in hand if c.suit != "H"]
             return hand
-        follow = split[seat][trick[0][1].suit]
+        follow = split[seat][trick[0][1].index // 13]
         if follow:
             return follow
         if self.classic and self.trick_no == 0:
@@ -296,20 +362,25 @@ class Hearts:
             split = self._legal
             trick = self.trick
             if split is not None and trick:
-                legal = split[seat][trick[0][1].suit] or self._legal_now(seat)  # following suit, inlined
+                legal = split[seat][trick[0][1].index // 13] or self._legal_now(seat)  # following suit, inlined
             else:
                 legal = self._legal_now(seat)
             r: float = rng.random()
             n = float(len(legal))  # r * n: the float product that r * len(legal) computes, unboxed
-            a = self._drawn = PLAY[legal[int(r * n)]]
+            a = self._drawn = _PLAY_AT[legal[int(r * n)].index]
+            self._drawn_seat = seat
             return a
         if self.phase == PASS and self.pass_choice[seat] is None:
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
-            rnd = rng.random
             h = list(self.hands[seat])
-            c1 = h.pop(int(rnd() * len(h)))
-            c2 = h.pop(int(rnd() * len(h)))
-            return _tuple_new(Action, ("pass", (c1, c2, h[int(rnd() * len(h))]), ()))
+            r1: float = rng.random()
+            c1 = h.pop(int(r1 * float(len(h))))
+            r2: float = rng.random()
+            c2 = h.pop(int(r2 * float(len(h))))
+            r3: float = rng.random()
+            a = self._drawn = _tuple_new(Action, ("pass", (c1, c2, h[int(r3 * float(len(h)))]), ()))
+            self._drawn_seat = seat
+            return a
         return Game.random_action(self, seat, rng)  # type: ignore[arg-type]
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -349,21 +420,22 @@ class Hearts:
             split = self._legal
             if action is self._drawn and split is not None:
                 c = action.cards[0]
-            elif action.kind == "play" and len(action.cards) == 1 and action.cards[0] in self._legal_now(seat):
+            elif (action.kind == "play" and len(action.cards) == 1
+                  and _index(self._legal_now(seat), action.cards[0]) >= 0):
                 c = action.cards[0]
                 split = self._legal
                 if split is None:  # never: _legal_now has split the hands (this tells the compiler)
                     split = self._split()
             else:
                 return self._apply_checked(seat, action)
-            trick = self.trick
-            if len(trick) < 3 and (self.hearts_broken or c.suit != "H"):
-                self.hands[seat].remove(c)
-                split[seat][c.suit].remove(c)
+            trick: list[Any] = self.trick  # Any: see _SEAT_CARD
+            i = c.index
+            if len(trick) < 3 and (self.hearts_broken or i // 13 != HEARTS):
+                _take(self.hands[seat], split[seat][i // 13], c)
                 self._drawn = None
-                trick.append((seat, c))
+                trick.append(_SEAT_CARD[seat * 52 + i])
                 self.turn = (seat + 1) & 3
-                return [_PLAY_EVENTS[seat][c]]
+                return [_PLAY_EVENTS[seat * 52 + i]]
             return self._play_legal(seat, c)
         return self._apply_checked(seat, action)
 
@@ -382,17 +454,20 @@ class Hearts:
         raise IllegalAction(f"'{kind}' is not a Hearts action.", "bad_action")
 
     def _pass(self, seat: int, action: Action) -> list[Event]:
-        if self.phase != PASS:
-            raise IllegalAction("There is no passing right now.", "wrong_phase")
-        if self.pass_choice[seat] is not None:
-            raise IllegalAction("You have already chosen your 3 cards.", "already_passed")
         cs = action.cards
-        if len(cs) != 3 or len(set(cs)) != 3:
-            raise IllegalAction("Choose exactly 3 different cards to pass.", "wrong_count")
-        hand = self.hands[seat]
-        for c in cs:
-            if c not in hand:
-                raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+        if action is not self._drawn or seat != self._drawn_seat:  # what random_action drew is legal
+            if self.phase != PASS:
+                raise IllegalAction("There is no passing right now.", "wrong_phase")
+            if self.pass_choice[seat] is not None:
+                raise IllegalAction("You have already chosen your 3 cards.", "already_passed")
+            if len(cs) != 3 or len(set(cs)) != 3:
+                raise IllegalAction("Choose exactly 3 different cards to pass.", "wrong_count")
+            hand = self.hands[seat]
+            for c in cs:
+                if _index(hand, c) < 0:
+                    raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+        self._drawn = None
+        self._drawn_seat = -1
         choice = self.pass_choice
         choice[seat] = tuple(cs)
         if None in choice:
@@ -404,7 +479,7 @@ class Hearts:
         for s in range(4):
             hand = hands[s]
             for c in choice[s]:  # type: ignore[union-attr]
-                hand.remove(c)
+                _remove(hand, c)
         for s in range(4):
             to = (s + off) & 3
             give: tuple[Card, ...] = choice[s]  # type: ignore[assignment]
@@ -426,25 +501,27 @@ class Hearts:
         if len(cs) != 1:
             raise IllegalAction("Play exactly one card.", "wrong_count")
         c = cs[0]
-        if c not in self._legal_now(seat):
-            if c not in self.hands[seat]:
+        if _index(self._legal_now(seat), c) < 0:
+            if _index(self.hands[seat], c) < 0:
                 raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
             raise IllegalAction(self._why_illegal(seat, c), "illegal_card")
         return self._play_legal(seat, c)
 
     def _play_legal(self, seat: int, c: Card) -> list[Event]:
         """Carry out a play already validated: from here on nothing can fail."""
-        self.hands[seat].remove(c)
+        i = c.index
         split = self._legal
         if split is None:
+            _remove(self.hands[seat], c)
             split = self._split()
         else:
-            split[seat][c.suit].remove(c)
+            _take(self.hands[seat], split[seat][i // 13], c)
         self._drawn = None
         trick = self.trick
-        trick.append((seat, c))
-        events = [_PLAY_EVENTS[seat][c]]
-        if not self.hearts_broken and c.suit == "H":
+        shared: list[Any] = trick  # see _SEAT_CARD
+        shared.append(_SEAT_CARD[seat * 52 + i])
+        events = [_PLAY_EVENTS[seat * 52 + i]]
+        if not self.hearts_broken and i // 13 == HEARTS:
             self.hearts_broken = True
             events.append(_event("hearts_broken", seat, ()))
         if len(trick) < 4:
@@ -459,7 +536,7 @@ class Hearts:
             winner, best = s2, c2.value
         if c3.suit == led and c3.value > best:
             winner = s3
-        pts = _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
+        pts = _POINTS[c0.index] + _POINTS[c1.index] + _POINTS[c2.index] + _POINTS[c3.index]
         cards4: tuple[Card, ...] = (c0, c1, c2, c3)  # one tuple object, shared (not rebuilt per use)
         self.won[winner] += cards4
         self.hand_points[winner] += pts
@@ -646,9 +723,9 @@ class Hearts:
         g.last_trick = self.last_trick
         g.history = self.history[:]
         split = self._legal
-        g._legal = None if split is None else [
-            {"C": h["C"][:], "D": h["D"][:], "H": h["H"][:], "S": h["S"][:]} for h in split]
+        g._legal = None if split is None else [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in split]
         g._drawn = None
+        g._drawn_seat = -1
         return g
 
     def knowledge(self, seat: int) -> tuple[list[set[Card]], list[list[Card]]]:

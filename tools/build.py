@@ -29,18 +29,20 @@ from tools import native  # noqa: E402  (imports nothing of the engine: it only 
 LOG = ROOT / "build" / "mypyc.log"
 
 # Run in a child interpreter so setuptools' and mypy's state never touch the caller.  mypy checks
-# engine/hearts.py against the modules it imports; errors elsewhere in the engine are not this
+# the compiled modules against the modules it imports; errors elsewhere in the engine are not this
 # build's business (follow-imports=silent).
 _SETUP = """
 import sys
 from setuptools import setup
 from mypyc.build import mypycify
-work, cache = sys.argv[1], sys.argv[2]
-modules = [f"engine/{m}.py" for m in sys.argv[3:]]
+# The modules are one group, compiled into one shared library (argv[3], engine.native: it lands in
+# engine/ as native__mypyc), so calls and attribute reads between them are direct C.
+work, cache, group = sys.argv[1], sys.argv[2], sys.argv[3]
+modules = [f"engine/{m}.py" for m in sys.argv[4:]]
 setup(
     name="deckhand-engine-native", packages=[], py_modules=[],
     ext_modules=mypycify(["--follow-imports=silent", f"--cache-dir={cache}", *modules],
-                         opt_level="3", target_dir=f"{work}/c"),
+                         opt_level="3", target_dir=f"{work}/c", group_name=group),
     script_args=["build_ext", "--build-lib", f"{work}/lib", "--build-temp", f"{work}/tmp"],
 )
 """
@@ -63,7 +65,8 @@ def build(force: bool = False) -> tuple[bool, str]:
     fp = native.fingerprint()  # of the sources as they were when the compiler read them
     with open(LOG, "w") as log:
         proc = subprocess.run(
-            [sys.executable, "-c", _SETUP, str(work), str(target.parent / "mypy-cache"), *native.COMPILED],
+            [sys.executable, "-c", _SETUP, str(work), str(target.parent / "mypy-cache"),
+             f"engine.{native.SHARED.removesuffix('__mypyc')}", *native.COMPILED],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)

@@ -28,10 +28,13 @@ log = logging.getLogger("deckhand.engine")
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The engine modules compiled by mypyc (what search and the benches spend their time in).
-COMPILED = ("hearts",)
+COMPILED = ("cards", "hearts")
 #: What the compiled code depends on: it reads the types (named tuples' fields, constants) of the
 #: modules it imports, so a change to any of these makes the build stale.
 SOURCES = ("engine/hearts.py", "engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
+#: The extension the compiled modules share (mypyc compiles them as one group, so calls and attribute
+#: reads between them, Hearts reading a Card's suit, are direct): ``engine/native__mypyc*.so``.
+SHARED = "native__mypyc"
 BUILD_DIR = ROOT / "build" / "mypyc"
 MANIFEST = "manifest.json"
 PURE_ENV = "DECKHAND_PURE"
@@ -70,7 +73,7 @@ def check(build_dir: Path = BUILD_DIR) -> str | None:
     if manifest.get("fingerprint") != fingerprint():
         return "the compiled build is stale (sources, Python or mypy changed since): run make build"
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ""
-    missing = [m for m in COMPILED if not (build_dir / "engine" / f"{m}{suffix}").exists()]
+    missing = [m for m in (*COMPILED, SHARED) if not (build_dir / "engine" / f"{m}{suffix}").exists()]
     if missing:
         return f"the compiled build lacks {', '.join(missing)}"
     return None

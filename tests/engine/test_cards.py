@@ -1,8 +1,12 @@
+import copy
+import pickle
 import random
 
 import pytest
 
+import engine.cards
 from engine.cards import ALL_CARDS, BLACK_JOKER, RED_JOKER, CardError, card, cards, deck, shuffled
+from tools import native
 
 
 @pytest.mark.parametrize(
@@ -55,8 +59,20 @@ def test_shuffle_uses_the_given_generator_only():
     assert a == b and a != deck()
 
 
-def test_cards_are_immutable_and_interned():
-    c = card("QS")
-    with pytest.raises(AttributeError):
-        c.rank = "K"
-    assert card("Q♠") is c
+@pytest.mark.parametrize("build", ["engine", "source"])
+def test_cards_are_immutable_and_interned(build):
+    """Whichever build: engine.cards may be compiled (a native class, tools/native.py); the source
+    module is imported on its own too, so the pure class is checked wherever the tests run."""
+    mod = engine.cards if build == "engine" else native.pure("cards")
+    c = mod.card("QS")
+    for name, value in (("rank", "K"), ("suit", "H"), ("code", "KH"), ("value", 13), ("index", 0), ("new", 1)):
+        with pytest.raises(AttributeError, match="immutable"):
+            setattr(c, name, value)
+        with pytest.raises(AttributeError):
+            delattr(c, name)
+    # Around __setattr__: no instance dict to put anything in (the native class refuses outright).
+    with pytest.raises((AttributeError, TypeError)):
+        object.__setattr__(c, "new", 1)
+    assert (c.rank, c.suit, c.code, c.value, c.index) == ("Q", "S", "QS", 12, 49)
+    assert mod.card("Q♠") is c
+    assert pickle.loads(pickle.dumps(c)) is c and copy.deepcopy(c) is c and copy.copy(c) is c

@@ -39,8 +39,9 @@ def reference_legal(g: Hearts, seat: int) -> list[Card]:
 def split_matches_hands(g: Hearts) -> bool:
     if g._legal is None:
         return True
-    return all(g._legal[s][suit] == [c for c in g.hands[s] if c.suit == suit]
-               for s in range(4) for suit in "CDHS")
+    # The split is by suit number: C D H S are 0 1 2 3.
+    return all(g._legal[s][n] == [c for c in g.hands[s] if c.suit == suit]
+               for s in range(4) for n, suit in enumerate("CDHS"))
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: o["rules"])
@@ -104,3 +105,17 @@ def test_a_renege_is_refused_whether_or_not_the_split_is_built() -> None:
         with pytest.raises(IllegalAction) as e:
             g.apply(g.turn, Action("play", (off,)))
         assert e.value.code == "illegal_card" and g.to_dict() == before
+
+
+def test_options_read_the_same_every_time_and_each_game_gets_its_own_copy() -> None:
+    """Hearts remembers what option sets read as (games are created with the same few)."""
+    expected = {"rules": "classic", "target": 40, "moon": "others_plus_26"}
+    first = Hearts.read_options({"target": "40"})
+    first["target"] = 5  # a caller's copy: changing it changes nothing remembered
+    assert Hearts.read_options({"target": "40"}) == expected == Hearts.create(4, {"target": 40}, 1).options
+    a, b = Hearts.create(4, {"target": 40}, 1), Hearts.create(4, {"target": 40}, 2)
+    assert a.options is not b.options
+    for bad in ({"target": "0"}, {"target": [40]}, {"colour": "red"}):  # refused each time, never remembered
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                Hearts.read_options(bad)

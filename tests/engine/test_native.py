@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
@@ -39,6 +40,8 @@ def test_the_build_is_compiled_wherever_one_was_made():
         return
     assert native.BUILD == "compiled", native.REASON
     assert FAST.__module__ == "engine.hearts" and native.is_compiled("hearts")
+    # Cards too: Hearts reads their attributes directly only when Card is the compiled class.
+    assert native.is_compiled("cards") and type(DECK[0]).__module__ == "engine.cards"
 
 
 def play(cls, options, seed, *, illegal_every=7):
@@ -140,7 +143,14 @@ def test_a_missing_stale_or_incomplete_build_is_never_picked(tmp_path):
     (tmp_path / native.MANIFEST).write_text(json.dumps({"fingerprint": stale}))
     assert "stale" in native.check(tmp_path)
     (tmp_path / native.MANIFEST).write_text(json.dumps({"fingerprint": native.fingerprint()}))
-    assert "lacks hearts" in native.check(tmp_path)
+    assert "lacks cards, hearts, native__mypyc" in native.check(tmp_path)
+    (tmp_path / "engine").mkdir()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    for m in native.COMPILED:  # the modules without the library they share
+        (tmp_path / "engine" / f"{m}{suffix}").write_bytes(b"")
+    assert native.check(tmp_path).endswith("lacks native__mypyc")
+    (tmp_path / "engine" / f"{native.SHARED}{suffix}").write_bytes(b"")
+    assert native.check(tmp_path) is None  # complete by its files (whether it loads is activate's to try)
 
 
 def test_the_pure_sources_run_when_asked_and_say_so():
