@@ -41,6 +41,8 @@ from engine.worlds import NoWorld
 #: Default playouts per decision, as measured by bench/ai.py (CPU p99 under 0.6 s for Hearts and Tricks).
 #: Tricks: 1200 playouts (cheap playouts, equivalent cards merged, worlds that read sound play)
 #: measured +0.54 ± 0.13 tricks a hand over normal (400 hands) at CPU p50 0.23 s, p99 0.69 s.
+#: King of the Hill: 60 playouts, shortlists of 24, measured +14.0 ± 7.1 challenge points a round over
+#: normal (200 hands) at CPU p99 0.27 s (0.35 s searching every candidate of a follow).
 #: Dalmuti: 400 playouts measured +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
 DEFAULT_PLAYOUTS = {"hearts": 480, "tricks": 1200, "koth": 60, "dalmuti": 400, "siege": 24}
 
