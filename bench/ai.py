@@ -14,11 +14,19 @@ reaches 40 rounds is won by the longest King pile, ties share).  Dalmuti and Sie
 registered ``strong`` level unless this bench shows a clear gain: the searcher is built from their
 hooks in engine/search.py directly (``--games dalmuti,siege``).
 
+By default a decision's budget is its playouts (no clock: the figures do not depend on the load).
+``--budget S`` gives each decision a deadline of S seconds of the process's CPU time instead, as
+the AI pool gives its workers a wall-clock one (playouts then default to the pool's cap): the
+figures then show what a budget does, including the decisions where no world completed and the
+normal move was played (``fallbacks``).  ``--max-candidates N`` overrides the hooks' shortlist
+size (0: search every candidate, as before the shortlist).  ``--per-deal`` adds each deal's mean
+difference to the JSON, so two runs on the same deals can be compared deal by deal.
+
 Targets (issue 18): Hearts ≤ −1.5 points a hand, Tricks ≥ +0.5 tricks a hand, King of the Hill a
 measured gain; strong decision p99 ≤ 1,000 ms on one core.
 
     python bench/ai.py [--json] [--hands N] [--games hearts,tricks,koth] [--playouts P] [--jobs J]
-                       [--first-deal SEED]
+                       [--first-deal SEED] [--budget S] [--max-candidates N] [--per-deal]
 """
 
 from __future__ import annotations
@@ -67,15 +75,35 @@ def result(name: str, start: Game, end: Game, seat: int) -> float:
     return -s if seat in lr["defenders"] else s
 
 
+#: Playouts per decision when a time budget ends the search (tables.ai_pool's cap).
+BUDGET_PLAYOUTS = 100_000
+
+
+class Setup:
+    """How the strong player searches: playouts, an optional CPU-time budget, a shortlist size."""
+
+    def __init__(self, playouts: int | None = None, budget: float | None = None,
+                 max_candidates: int | None = None) -> None:
+        self.playouts = BUDGET_PLAYOUTS if playouts is None and budget is not None else playouts
+        self.budget = budget
+        self.max_candidates = max_candidates
+
+
 def play_hand(name: str, deal_seed: int, strong_seat: int | None,
-              playouts: int | None) -> tuple[list[float], list[tuple[float, float]]]:
-    """One hand on deal ``deal_seed``; returns (every seat's result, the strong seat's decision times)."""
+              setup: Setup) -> tuple[list[float], list[tuple[float, float]], dict[str, int]]:
+    """One hand on deal ``deal_seed``; returns (every seat's result, the strong seat's decision
+    times, counts of its searches that fell back to the normal move or searched a shortlist)."""
     entry = engine.get(name)
     g = entry.game.create(entry.game.min_players, OPTIONS[name], deal_seed)
     start = g.copy()
     normal = entry.ai()
     # Built from the hooks, not engine.ai_for: a game's strong level is registered only once measured.
-    strong = engine.search.strong(name)(playouts=playouts) if strong_seat is not None else None
+    end = [0.0]  # the current decision's deadline, in process CPU seconds
+    time_left = (lambda: end[0] - time.process_time()) if setup.budget is not None else None
+    strong = (engine.search.strong(name)(playouts=setup.playouts, time_left=time_left,
+                                         max_candidates=setup.max_candidates)
+              if strong_seat is not None else None)
+    counts = {"fallbacks": 0, "shortlisted": 0}
     rng = random.Random(f"{deal_seed}/{strong_seat}")
     times: list[tuple[float, float]] = []  # (wall, CPU) seconds of each searched decision
     hooks = HOOKS[name]
@@ -97,43 +125,52 @@ def play_hand(name: str, deal_seed: int, strong_seat: int | None,
         if s == strong_seat:
             searched = hooks.searchable(g, s)
             t, c = time.perf_counter(), time.process_time()
+            end[0] = c + (setup.budget or 0.0)
             a = strong.choose(g, s, rng)
             if searched:
                 times.append((time.perf_counter() - t, time.process_time() - c))
+                last = strong.last
+                counts["fallbacks"] += bool(last.get("out_of_time") and not last.get("worlds"))
+                counts["shortlisted"] += "shortlisted" in last
         else:
             a = normal.choose(g, s, rng)
         g.apply(s, a)
-    return [result(name, start, g, s) for s in range(g.players)], times
+    return [result(name, start, g, s) for s in range(g.players)], times, counts
 
 
-def one_deal(args: tuple[str, int, int | None]) -> tuple[list[float], list[tuple[float, float]]]:
-    """Every seat's difference strong − normal on one deal, and the strong decision times."""
-    name, deal_seed, playouts = args
-    base, _ = play_hand(name, deal_seed, None, playouts)
+def one_deal(args: tuple[str, int, Setup]) -> tuple[list[float], list[tuple[float, float]], dict[str, int]]:
+    """Every seat's difference strong − normal on one deal, the strong decision times and counts."""
+    name, deal_seed, setup = args
+    base, _, _ = play_hand(name, deal_seed, None, setup)
     diffs: list[float] = []
     times: list[tuple[float, float]] = []
+    counts = {"fallbacks": 0, "shortlisted": 0}
     for seat in range(len(base)):
-        res, t = play_hand(name, deal_seed, seat, playouts)
+        res, t, c = play_hand(name, deal_seed, seat, setup)
         diffs.append(res[seat] - base[seat])
         times.extend(t)
-    return diffs, times
+        for key in counts:
+            counts[key] += c[key]
+    return diffs, times, counts
 
 
-def measure(name: str, hands: int, playouts: int | None, jobs: int, first_deal: int = 10_000) -> dict[str, Any]:
+def measure(name: str, hands: int, playouts: int | None, jobs: int, first_deal: int = 10_000,
+            setup: Setup | None = None, per_deal: bool = False) -> dict[str, Any]:
+    setup = setup or Setup(playouts)
     seats = engine.get(name).game.min_players
     deals = max(1, math.ceil(hands / seats))
-    work = [(name, first_deal + d, playouts) for d in range(deals)]
+    work = [(name, first_deal + d, setup) for d in range(deals)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             done = list(pool.map(one_deal, work))
     else:
         done = [one_deal(w) for w in work]
-    per_deal = [statistics.fmean(d) for d, _ in done]
-    times = sorted(t for _, ts in done for t, _ in ts)
-    cpu = sorted(c for _, ts in done for _, c in ts)
-    mean = statistics.fmean(per_deal)
-    ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else float("nan")
-    return {
+    means = [statistics.fmean(d) for d, _, _ in done]
+    times = sorted(t for _, ts, _ in done for t, _ in ts)
+    cpu = sorted(c for _, ts, _ in done for _, c in ts)
+    mean = statistics.fmean(means)
+    ci = 1.96 * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else float("nan")
+    out = {
         "strong_minus_normal": mean,
         "ci95": ci,
         "hands": deals * seats,
@@ -145,9 +182,21 @@ def measure(name: str, hands: int, playouts: int | None, jobs: int, first_deal: 
         # CPU time of the deciding process: the one-core cost even on a machine busy with others.
         "strong_cpu_ms_p50": 1000 * cpu[len(cpu) // 2] if cpu else 0.0,
         "strong_cpu_ms_p99": 1000 * cpu[int(0.99 * (len(cpu) - 1))] if cpu else 0.0,
-        "playouts": playouts or engine.search.DEFAULT_PLAYOUTS[name],
+        "playouts": setup.playouts or engine.search.DEFAULT_PLAYOUTS[name],
+        "budget_s": setup.budget,
+        "max_candidates": (engine.search.HOOKS[name].max_candidates if setup.max_candidates is None
+                           else setup.max_candidates),
+        # Searched decisions where no world completed in the budget (the normal move was played),
+        # and those searched over a shortlist of their candidates.
+        "fallbacks": sum(c["fallbacks"] for _, _, c in done),
+        "shortlisted": sum(c["shortlisted"] for _, _, c in done),
+        "first_deal": first_deal,
+        "load_average": list(os.getloadavg()),
         "registered": "strong" in engine.levels(name),
     }
+    if per_deal:
+        out["per_deal"] = means
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,8 +208,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1, help="processes (default 1: timings on one core)")
     p.add_argument("--first-deal", type=int, default=10_000,
                    help="seed of the first deal (another value: a run on other deals, to confirm a figure)")
+    p.add_argument("--budget", type=float, default=None,
+                   help="CPU seconds per decision (default: none, the playouts are the budget)")
+    p.add_argument("--max-candidates", type=int, default=None,
+                   help="shortlist size (default: the game's hooks'; 0: search every candidate)")
+    p.add_argument("--per-deal", action="store_true", help="add each deal's mean difference to the JSON")
     args = p.parse_args(argv)
-    out = {g: measure(g, args.hands, args.playouts, args.jobs, args.first_deal) for g in args.games.split(",")}
+    setup = Setup(args.playouts, args.budget, args.max_candidates)
+    out = {g: measure(g, args.hands, args.playouts, args.jobs, args.first_deal, setup, args.per_deal)
+           for g in args.games.split(",")}
     if args.json:
         print(json.dumps(out))
         return 0
@@ -172,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
               f"({r['hands']} hands, {r['decisions']} searched decisions: p50 {r['strong_ms_p50']:.0f} ms, "
               f"p99 {r['strong_ms_p99']:.0f} ms, max {r['strong_ms_max']:.0f} ms; "
               f"CPU p50 {r['strong_cpu_ms_p50']:.0f} ms, "
-              f"p99 {r['strong_cpu_ms_p99']:.0f} ms; {r['playouts']} playouts)")
+              f"p99 {r['strong_cpu_ms_p99']:.0f} ms; {r['playouts']} playouts; "
+              f"{r['fallbacks']} fallbacks, {r['shortlisted']} shortlisted)")
     return 0
 
 

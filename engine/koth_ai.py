@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.cards import Card
 from engine.core import AI, TABLE, Action, IllegalAction
@@ -210,6 +210,9 @@ class KothAI(AI):
         return self._follow(state, k, actions)
 
     def _lead(self, state: KingOfTheHill, k: _Knowledge, actions: Sequence[Action]) -> Action:
+        return max(actions, key=self._lead_score(k))
+
+    def _lead_score(self, k: _Knowledge) -> Callable[[Action], tuple[float, int]]:
         order = k.order
 
         def score(a: Action) -> tuple[float, int]:
@@ -234,48 +237,92 @@ class KothAI(AI):
                 s += 15  # lead low into the called suit: the partner takes it with the called ace
             return (s, -c.index)
 
-        return max(actions, key=score)
+        return score
 
     def _follow(self, state: KingOfTheHill, k: _Knowledge, actions: Sequence[Action]) -> Action:
+        m = _FollowMeasures(state, k, actions)
+        if m.friend_winning and (m.last or k.is_boss(trick_winner_cards(m.trick, m.current))):
+            # Our side takes this trick: feed it points, keep the strong cards.
+            return max(actions, key=m.feed)
+        if m.wins and not m.friend_winning and (m.at_stake or m.last or k.defender or m.foe_winning):
+            safe = [a for a, sure in m.wins if sure]
+            pool = safe or [a for a, _ in m.wins]
+            if safe or m.at_stake >= 10:
+                # The cheapest play that takes it; points of our own go along when it is safe.
+                return min(pool, key=m.take if safe else m.take_bare)
+        # We cannot (or need not) take it: throw the least useful cards, without points.
+        return min(actions, key=m.throw)
 
-        trick = list(state.trick)
+    # ---- a shortlist for the search -------------------------------------------------------------
+    def rank_plays(self, state: KingOfTheHill, seat: int, actions: Sequence[Action]) -> list[Action]:
+        """Every play of ``actions``, the one :meth:`choose_play` makes first, then the best of each
+        of this player's own measures by turns: on a lead its lead score; on a follow the least
+        useful throw, the richest feed to a partner and the cheapest play that takes the trick.  A
+        search that can afford only the first few compares moves of every kind, not a dozen throws
+        (engine/search.py keeps the first K when a follow offers a hundred pairs)."""
+        if not actions:
+            return []
+        first = self.choose_play(state, seat, actions)
+        k = _Knowledge(state, seat)
+        if not state.trick:
+            orders = [sorted(actions, key=self._lead_score(k), reverse=True)]
+        else:
+            m = _FollowMeasures(state, k, actions)
+            orders = [sorted(actions, key=m.throw), sorted(actions, key=m.feed, reverse=True),
+                      sorted((a for a, _ in m.wins), key=m.take)]
+        out = [first]
+        seen = {first}
+        for i in range(max(len(o) for o in orders)):
+            for o in orders:
+                if i < len(o) and o[i] not in seen:
+                    seen.add(o[i])
+                    out.append(o[i])
+        return out
+
+
+class _FollowMeasures:
+    """The follow's view of the trick and its measures of a play (keys for min/max over plays)."""
+
+    def __init__(self, state: KingOfTheHill, k: _Knowledge, actions: Sequence[Action]) -> None:
+        self.trick = trick = list(state.trick)
         trump = state.trump
-        order = k.order
-        current = trick_winner(trump, trick)
-        last = len(trick) == 4
-        at_stake = sum(_pts(c) for _, p in trick for c in p)
-        friend_winning = current in k.friends
-        foe_winning = current in k.foes
+        self.order = k.order
+        self.current = current = trick_winner(trump, trick)
+        self.last = last = len(trick) == 4
+        self.at_stake = sum(_pts(c) for _, p in trick for c in p)
+        self.friend_winning = current in k.friends
+        self.foe_winning = current in k.foes
         after_me = [(trick[0][0] + i) % 5 for i in range(len(trick) + 1, 5)]
         foes_after = any(s in k.foes or s not in k.friends for s in after_me)
-
-        def keep(c: Card) -> float:
-            suit, strength = order[c][:2]
-            v = float(strength)
-            if suit == TRUMPS:
-                v += 25
-            elif c.rank == "A":
-                v += 8
-            return v
-
-        wins: list[tuple[Action, bool]] = []
+        self.wins: list[tuple[Action, bool]] = []
         for a in actions:
             if trick_winner(trump, trick + [(k.seat, a.cards)]) == k.seat:
-                wins.append((a, last or not foes_after or k.is_boss(a.cards)))
+                self.wins.append((a, last or not foes_after or k.is_boss(a.cards)))
 
-        if friend_winning and (last or k.is_boss(trick_winner_cards(trick, current))):
-            # Our side takes this trick: feed it points, keep the strong cards.
-            return max(actions, key=lambda a: (sum(_pts(c) for c in a.cards) * 3 - sum(keep(c) for c in a.cards),
-                                               -a.cards[0].index))
-        if wins and not friend_winning and (at_stake or last or k.defender or foe_winning):
-            safe = [a for a, sure in wins if sure]
-            pool = safe or [a for a, _ in wins]
-            if safe or at_stake >= 10:
-                # The cheapest play that takes it; points of our own go along when it is safe.
-                return min(pool, key=lambda a: (sum(keep(c) for c in a.cards) - (sum(_pts(c) for c in a.cards) * 2
-                                                if safe else 0), a.cards[0].index))
-        # We cannot (or need not) take it: throw the least useful cards, without points.
-        return min(actions, key=lambda a: (sum(keep(c) + _pts(c) * 3 for c in a.cards), a.cards[0].index))
+    def keep(self, c: Card) -> float:
+        suit, strength = self.order[c][:2]
+        v = float(strength)
+        if suit == TRUMPS:
+            v += 25
+        elif c.rank == "A":
+            v += 8
+        return v
+
+    def feed(self, a: Action) -> tuple[float, int]:
+        """Higher is better: points to a partner who takes the trick, strong cards kept."""
+        return (sum(_pts(c) for c in a.cards) * 3 - sum(self.keep(c) for c in a.cards), -a.cards[0].index)
+
+    def take(self, a: Action) -> tuple[float, int]:
+        """Lower is better: the cheapest winning play, our own points along (a sure win)."""
+        return (sum(self.keep(c) for c in a.cards) - sum(_pts(c) for c in a.cards) * 2, a.cards[0].index)
+
+    def take_bare(self, a: Action) -> tuple[float, int]:
+        """Lower is better: the cheapest winning play (a win that may yet be lost)."""
+        return (sum(self.keep(c) for c in a.cards), a.cards[0].index)
+
+    def throw(self, a: Action) -> tuple[float, int]:
+        """Lower is better: the least useful cards, without points."""
+        return (sum(self.keep(c) + _pts(c) * 3 for c in a.cards), a.cards[0].index)
 
 
 def trick_winner_cards(trick: Sequence[tuple[int, tuple[Card, ...]]], seat: int) -> tuple[Card, ...]:

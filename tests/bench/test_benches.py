@@ -111,6 +111,18 @@ def test_ai_bench_plays_strong_against_normal_in_every_seat() -> None:
         assert r["strong_ms_p99"] >= r["strong_ms_p50"] > 0, (game, r)
 
 
+def test_ai_bench_counts_shortlists_and_fallbacks() -> None:
+    # Deal 10,000 of King of the Hill has follows of a pair lead with more than 24 plays.
+    f = run_bench("ai.py", "--hands", "5", "--playouts", "8", "--games", "koth", "--per-deal", timeout=300)["koth"]
+    assert f["max_candidates"] == 24 and f["shortlisted"] > 0 and f["fallbacks"] == 0, f
+    assert f["budget_s"] is None and len(f["per_deal"]) == f["deals"] == 1, f
+    # A budget of 10 ms of CPU is less than one world of a lead (~25 playouts of ~5 ms): fallbacks.
+    f = run_bench("ai.py", "--hands", "5", "--budget", "0.01", "--max-candidates", "0", "--games", "koth",
+                  timeout=300)["koth"]
+    assert f["budget_s"] == 0.01 and f["max_candidates"] == 0 and f["shortlisted"] == 0, f
+    assert 0 < f["fallbacks"] <= f["decisions"] and "per_deal" not in f, f
+
+
 def test_ai_bench_tries_search_for_dalmuti_and_siege_too() -> None:
     # Their strong level is registered only once this bench measures a gain: the figures say which.
     f = run_bench("ai.py", "--hands", "4", "--playouts", "4", "--games", "dalmuti,siege", timeout=300)

@@ -171,3 +171,61 @@ def test_a_deadline_never_reached_changes_nothing() -> None:
     timed = engine.ai_for("tricks", "strong", playouts=30 * n, time_left=lambda: 1e9)
     assert plain.choose(g, seat, random.Random(5)) == timed.choose(g, seat, random.Random(5))
     assert plain.last == timed.last and timed.last["worlds"] == 30
+
+
+def koth_many_candidates() -> Game:
+    """A King of the Hill follow of a pair lead with 106 two-card plays (seed 4, trick 4)."""
+    e = engine.get("koth")
+    g = e.game.create(5, OPTIONS["koth"], 4)
+    advance(g, random.Random(4), lambda g: g.phase == "play" and g.to_act() == (g.turn,)
+            and len(g.decision(g.turn).actions) >= 80)
+    assert len(g.decision(g.turn).actions) == 106
+    return g
+
+
+def test_a_hundred_candidates_search_a_shortlist_within_the_deadline() -> None:
+    g = koth_many_candidates()
+    seat = g.turn
+    normal = engine.get("koth").ai().choose(g, seat, random.Random(3))
+    # A world of all 106 candidates is ~7,000 moves, of 24 ~1,600: a deadline of 5,000 moves.
+    every = engine.ai_for("koth", "strong", playouts=100_000, max_candidates=0)
+    clock = MoveClock(every, 5000)
+    assert every.search(g, seat, random.Random(3), 100_000, clock.time_left) == normal
+    assert every.last["worlds"] == 0 and every.last["out_of_time"] and "shortlisted" not in every.last
+    ai = engine.ai_for("koth", "strong", playouts=100_000)
+    clock = MoveClock(ai, 5000)
+    a = ai.search(g, seat, random.Random(3), 100_000, clock.time_left)
+    assert ai.last["shortlisted"] == (24, 106)
+    assert ai.last["worlds"] >= 2 and len(ai.last["means"]) == 24 and normal.code in ai.last["means"]
+    assert a in g.decision(seat).actions and a.code in ai.last["means"]
+    # Without a deadline, the playouts decide: whole worlds of the 24.
+    ai.search(g, seat, random.Random(3), 3 * 24)
+    assert ai.last["worlds"] == 3 and ai.last["playouts"] == 72 and not ai.last["out_of_time"]
+
+
+def test_the_normal_move_is_always_on_the_shortlist() -> None:
+    from engine.search import HOOKS
+
+    hooks = HOOKS["koth"]
+    normal = engine.get("koth").ai()
+    seen = 0
+    for seed in range(8):
+        g = engine.get("koth").game.create(5, OPTIONS["koth"], seed)
+        rng = random.Random(seed)
+        while not g.is_over and g.round_no == 1:
+            if table_step(g, normal, rng):
+                continue
+            s = g.to_act()[0]
+            move = normal.choose(g, s, rng)
+            if g.phase == "play":
+                acts = list(g.decision(s).actions)
+                ranked = normal.rank_plays(g, s, acts)
+                # The normal AI's own ranking: its move first, every play exactly once.
+                assert ranked[0] == move and sorted(a.code for a in ranked) == sorted(a.code for a in acts)
+                if len(acts) > hooks.max_candidates:
+                    seen += 1
+                    short = hooks.shortlist(g, s, acts, normal, move, hooks.max_candidates)
+                    assert short[0] == move and len(short) == len(set(short)) == hooks.max_candidates
+                    assert set(short) <= set(acts)
+            g.apply(s, move)
+    assert seen >= 5  # follows of pair leads with more than 24 plays did come up
