@@ -70,8 +70,8 @@ class Finished:
         """The delivery's ``moved``: store the table message's ids or what of the end was shown —
         and once the whole end is shown and stored, let the table go."""
         await self.persistence.save_ids(t, live)
-        if (self.persistence.storage is not None and t.phase == Phase.FINISHED and t.shown == SHOWN_ALL
-                and self._stored(t, live) and t.id not in self._releasing):
+        if (self.persistence.storage is not None and t.phase == Phase.FINISHED and self._stored(t, live)
+                and t.id not in self._releasing):
             self._releasing.add(t.id)
             self.tasks.spawn(self._release(t, live), f"release:{t.id}")
 
@@ -82,7 +82,8 @@ class Finished:
 
     @staticmethod
     def _stored(t: Table, live: Live) -> bool:
-        return live.stored and live.saved_version == t.version and live.saved_log == len(t.log)
+        return (live.stored and live.saved_shown == SHOWN_ALL and live.saved_version == t.version
+                and live.saved_log == len(t.log))
 
     def _delivered(self, t: Table, live: Live) -> bool:
         busy = (live.notify_task, live.redraw_task, live.recall_task)
@@ -98,7 +99,7 @@ class Finished:
     async def _release(self, t: Table, live: Live) -> None:
         try:
             while self.live_of(t.id) is live and t.phase == Phase.FINISHED:
-                if self._stored(t, live) and t.shown == SHOWN_ALL and self._delivered(t, live):
+                if self._stored(t, live) and self._delivered(t, live):
                     self.ended[t.id] = Ended(t)
                     self.forget(t)
                     return

@@ -126,6 +126,7 @@ class Live:
     snap_version: int = 0
     snap_due: bool = False
     results_saved: bool = False
+    saved_shown: int = 0  # what of the end the storage says was shown (Table.shown as last written)
     # After a failed write: no deadline or AI move before ``hold_until`` (the back-off doubles up
     # to a cap while writes keep failing), and the failure logged at most once a minute.
     hold_until: float = 0.0
