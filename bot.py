@@ -248,9 +248,6 @@ class Deckhand(commands.Bot):
         # No message pings anyone unless it says whom (issue 14 item 10): names are user-chosen
         # and may hold mention markup, and a message edited without allowed_mentions would parse it.
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        # No message cache: nothing here reads it, and its last 1,000 messages (each with its
-        # components, embeds, author...) were half the heap every garbage collection walked.
-        client_options.setdefault("max_messages", None)
         # Every request Discord's global limit counts waits for this gate just before it is sent.
         self.send_gate = SendGate()
         client_options.setdefault("http_trace", self.send_gate.trace())
