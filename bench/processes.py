@@ -112,6 +112,7 @@ class ShardedBots:
             sys.executable, "-m", "tests.fakediscord.botprocess", "--port", str(self.fd.port),
             "--token", self.fd.token, "--guild", str(self.fd.guild_id), "--runtime", json.dumps(runtime),
             "--database", self.database_url, "--config", json.dumps(config),
+            *(["--gc-log"] if os.environ.get("BENCH_GC_LOG") else []),
             cwd=ROOT, stdout=subprocess.PIPE, stderr=None,
         )
         procs[shard] = proc  # stopped at the end whatever happens next

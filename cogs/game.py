@@ -91,7 +91,8 @@ def replay_standings(record: Any, outcome: Any) -> list[str]:
 
 def game_over(table: Any) -> str:
     """What a player hears when they ask for their hand after the game: it is over, where to look."""
-    if table.state is None:
+    # (a table, or the stub of one that left memory: tables/finished.py)
+    if table.seed is None and getattr(table, "state", None) is None:
         return f"Table `{table.id}` was closed before its game started. Open a new one with `/game new`."
     return (f"The game at table `{table.id}` is over — the final standings are on its table message. "
             f"Replay: `/game replay id:{table.id}`. Open a new table with `/game new`.")
@@ -176,6 +177,10 @@ class GameCog(commands.Cog):
         guild_id = self._guild(interaction)
         tid = normalise(table_id or "")
         table = self.runtime.tables.get(tid)
+        if table is None:
+            ended = self.runtime.finished.get(tid)  # a finished table that left memory: it is over
+            if ended is not None and ended.guild_id == guild_id:
+                raise TableError(game_over(ended))
         if table is None or table.guild_id != guild_id:
             raise TableError(f"There is no table with id `{tid or '?'}` in this server. `/game list` shows them.")
         return table
@@ -195,8 +200,9 @@ class GameCog(commands.Cog):
         return table
 
     def _finished_table(self, guild_id: int, user_id: int) -> Any:
-        """The user's most recently finished table in this server, while the runtime still keeps it."""
-        mine = [t for t in self.runtime.tables.values()
+        """The user's most recently finished table in this server, while the runtime still keeps it
+        (or its stub, once it left memory)."""
+        mine = [t for t in (*self.runtime.tables.values(), *self.runtime.finished.ended.values())
                 if t.guild_id == guild_id and t.phase == Phase.FINISHED and t.seat_of(user_id) is not None]
         return max(mine, key=lambda t: t.finished_at or 0.0, default=None)
 

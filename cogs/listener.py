@@ -275,6 +275,11 @@ class DiscordListener:
         # The runtime's signal: only these seats' own hand views are edited (through their tokens).
         self.live.seat_changed(table, seats)
 
+    def showing(self, table: Table) -> bool:
+        """The runtime's question before a finished table leaves memory: is a hand view of it still
+        being edited (those read the table by its id)?"""
+        return self.live.editing(table.id)
+
     async def started(self, table: Table) -> None:
         """The game's first message in its new thread (the cog calls it while it holds the table's
         pings): **My hand** and **I'm back** for the whole game, so a hand opened there answers in

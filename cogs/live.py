@@ -256,6 +256,11 @@ class LiveViews:
     def views_of(self, table_id: str) -> list[LiveView]:
         return list(self._by_table.get(table_id, {}).values())
 
+    def editing(self, table_id: str) -> bool:
+        """Whether an edit of a hand view of this table is wanted or under way."""
+        return any(not v.dead and (v.wanted or (v.task is not None and not v.task.done()))
+                   for v in self.views_of(table_id))
+
     # ---- the table message, through the token of the /game new that posted it ------------------
     def table_opened(self, interaction: Any, table_id: str) -> None:
         """``interaction`` was answered with the table message of ``table_id``: until its token runs

@@ -58,6 +58,9 @@ class Listener(Protocol):
     # A move the clock made for a person is marked ``LogEntry.timeout`` in ``table.log``.
     # async def broken(self, table: Table, reason: str) -> None — a stored table could not be
     # restored after a restart; tell its players (``table`` may have no state, only ids and seats).
+    # def showing(self, table: Table) -> bool — asked before a finished table leaves memory (with a
+    # storage, once its end is shown and stored: tables/finished.py); True while the Discord layer
+    # still draws something of it that reads the table from the runtime by its id.
 
 
 class NullListener:
@@ -123,6 +126,7 @@ class Live:
     snap_version: int = 0
     snap_due: bool = False
     results_saved: bool = False
+    saved_shown: int = 0  # what of the end the storage says was shown (Table.shown as last written)
     # After a failed write: no deadline or AI move before ``hold_until`` (the back-off doubles up
     # to a cap while writes keep failing), and the failure logged at most once a minute.
     hold_until: float = 0.0

@@ -144,6 +144,7 @@ class Persistence:
                 self.delivery.redraw(t)
         live.rev += 1
         live.saved_version = t.version
+        live.saved_shown = changes.get("shown", 0)  # (a test may write as an older version did)
         live.saved_log = len(t.log)
         if "snapshot" in changes:
             live.snap_version = t.version
@@ -207,8 +208,10 @@ class Persistence:
             log.exception("Could not reload table %s after a failed write; it stays unsaved for now", t.id)
             return
         live.stop_timers()
+        shown = t.shown  # what people were shown stays shown (else the summary is posted again, and again)
         for f in dataclasses.fields(Table):
             setattr(t, f.name, getattr(fresh, f.name))
+        t.shown |= shown
         self.resume(t, live, stored.record, since)
 
     @staticmethod
@@ -218,6 +221,7 @@ class Persistence:
         live.rev = int(record.get("rev") or 0)
         live.saved_version = t.version
         live.saved_log = len(t.log)
+        live.saved_shown = int(record.get("shown") or 0)
         live.snap_version = int(record.get("snapshot_version") or 0) if record.get("snapshot") else 0
         live.results_saved = t.phase == Phase.FINISHED
 

@@ -26,6 +26,7 @@ from tables import offers
 from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
 from tables.delivery import Delivery
+from tables.finished import Finished
 from tables.hints import Hint, Hints
 from tables.ids import new_id, normalise
 from tables.live import (
@@ -106,7 +107,10 @@ class Runtime:
         self.persistence = Persistence(storage, self.clock, self.tasks, self.delivery, self._live.get,
                                        forget=self._forget, resume=lambda *a: self.turns.resume(*a),
                                        retention=retention, prune_every=prune_every, shards=self.shards)
-        self.delivery.moved = self.persistence.save_ids
+        # Once a finished table's end is shown and stored it leaves memory (tables/finished.py).
+        self.finished = Finished(self.persistence, self.delivery, self.tasks, self.clock, self._live.get,
+                                 forget=self._forget)
+        self.delivery.moved = self.finished.save_ids
         self.program_seats = ProgramSeats(settings, self.tasks, self.delivery, self.persistence.commit_quietly)
         self.turns = Turns(self.clock, self.tasks, self.delivery, self.persistence, self.program_seats,
                            self._live.get, ai_delay=ai_delay, table_pace=table_pace, lobby_ttl=lobby_ttl,
@@ -503,8 +507,10 @@ class Runtime:
         self.delivery.redraw(t)
 
     def _prune(self) -> None:
-        """Finished tables leave memory after ``keep_finished`` (the storage keeps them longer)."""
+        """Finished tables leave memory after ``keep_finished`` at the latest (the storage keeps them
+        longer; with one they go as soon as their end is shown: tables/finished.py)."""
         cutoff = self.clock.now() - self.keep_finished
+        self.finished.prune(cutoff)
         for tid, t in list(self.tables.items()):
             if t.phase == Phase.FINISHED and t.finished_at is not None and t.finished_at < cutoff:
                 del self.tables[tid]

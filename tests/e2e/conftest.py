@@ -92,13 +92,26 @@ async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = 
             w = World(fd, bot, *people)
             yield w
             await _settle(fd)
-            leaks = check_privacy(fd, list(bot.runtime.tables.values()))
+            leaks = check_privacy(fd, [*bot.runtime.tables.values(), *await _left_memory(bot.runtime)])
             errors = [e for e in bot.error_log.lines() if not any(re.search(a, e) for a in w.allowed_errors)]
         assert not leaks, "hidden cards were visible:\n" + "\n".join(leaks[:10])
         fd.assert_clean(allow=tuple(w.allowed))
         _check_pace(fd, errors)
     finally:
         await fd.close()
+
+
+async def _left_memory(runtime: Any) -> list[Any]:
+    """The finished tables that left the runtime's memory (with a database: tables/finished.py),
+    rebuilt from the database, so the privacy check covers their games too."""
+    from tables.records import rebuild
+
+    out = []
+    for tid in runtime.finished.ended:
+        stored = await runtime.storage.load(tid)
+        assert stored is not None, f"finished table {tid} left memory but is not in the database"
+        out.append(rebuild(stored.record, stored.log)[0])
+    return out
 
 
 def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:

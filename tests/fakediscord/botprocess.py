@@ -134,6 +134,11 @@ async def main(argv: list[str] | None = None) -> int:
         total = sum(p for p, _ in pauses)
         print(f"bot gc: {len(pauses)} collections, {total * 1000:.0f} ms in all, worst "
               f"{[(round(p * 1000, 1), g) for p, g in worst]} (ms, generation)", file=sys.stderr)
+        for gen in range(3):
+            mine = [p for p, g in pauses if g == gen]
+            if mine:
+                print(f"bot gc generation {gen}: {len(mine)} collections, {sum(mine) * 1000:.0f} ms in all, "
+                      f"longest {max(mine) * 1000:.1f} ms", file=sys.stderr)
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
