@@ -46,7 +46,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import engine  # noqa: E402
 from engine.core import TABLE, Game  # noqa: E402
-from engine.search import HOOKS  # noqa: E402
 
 # One hand per game: the unit of the figures.
 OPTIONS: dict[str, dict[str, Any]] = {
@@ -106,7 +105,7 @@ def play_hand(name: str, deal_seed: int, strong_seat: int | None,
     counts = {"fallbacks": 0, "shortlisted": 0}
     rng = random.Random(f"{deal_seed}/{strong_seat}")
     times: list[tuple[float, float]] = []  # (wall, CPU) seconds of each searched decision
-    hooks = HOOKS[name]
+    hooks = engine.get(name).search
     # Siege's hooks stop a playout after a few rounds; the figure is about the whole game.
     while not (g.is_over if name == "siege" else hooks.done(start, g)):
         acting = g.to_act()
@@ -182,9 +181,9 @@ def measure(name: str, hands: int, playouts: int | None, jobs: int, first_deal: 
         # CPU time of the deciding process: the one-core cost even on a machine busy with others.
         "strong_cpu_ms_p50": 1000 * cpu[len(cpu) // 2] if cpu else 0.0,
         "strong_cpu_ms_p99": 1000 * cpu[int(0.99 * (len(cpu) - 1))] if cpu else 0.0,
-        "playouts": setup.playouts or engine.search.DEFAULT_PLAYOUTS[name],
+        "playouts": setup.playouts or engine.get(name).playouts,
         "budget_s": setup.budget,
-        "max_candidates": (engine.search.HOOKS[name].max_candidates if setup.max_candidates is None
+        "max_candidates": (engine.get(name).search.max_candidates if setup.max_candidates is None
                            else setup.max_candidates),
         # Searched decisions where no world completed in the budget (the normal move was played),
         # and those searched over a shortlist of their candidates.

@@ -18,7 +18,7 @@ import engine
 from cogs.endgame import ratings_for
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
 from tables.runtime import Runtime
-from tables.stats import FIGURE_NAMES, GameStats, summarise
+from tables.stats import GameStats, figure_names, summarise
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def stats_line(g: GameStats, rating: dict[str, Any] | None = None) -> str:
         parts.append(f"best {g.best}")
     for key, n in sorted(g.figures.items()):
         if n and key != "hands":
-            parts.append(f"{FIGURE_NAMES.get(key, key.replace('_', ' '))} {n}")
+            parts.append(f"{figure_names().get(key, key.replace('_', ' '))} {n}")
     return " · ".join(parts)
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from engine.cards import Card, card
@@ -343,24 +344,70 @@ class AI(ABC):
         return self.choose(state, seat, rng)
 
 
-class GameEntry(NamedTuple):
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the engine layer knows of one game, registered once with :func:`register` (in
+    ``engine/__init__.py``): the rules and the normal AI, and the pure parts every list of games
+    above the engine reads instead of keeping its own — search, hints, stats, program seats, and
+    the short game the privacy test plays.  The Discord side (renderer, option words, chart, card
+    faces) is the game's ``cogs.screens.Screens``; ``tests/test_spec.py`` fails when a registered
+    game lacks a part of either."""
+
     game: type[Game]
     ai: type[AI]
+    #: The search's knowledge of the game (an ``engine.search.Hooks``); None: it cannot be searched.
+    search: Any = None
+    #: Playouts per decision of the ``strong`` level (as measured by bench/ai.py).
+    playouts: int = 400
+    #: Whether the ``strong`` level is offered: only once bench/ai.py measures a clear gain over
+    #: normal (Siege's hooks stay for the bench to try).
+    strong: bool = False
+    #: A hint's facts: ``explain(state, seat, action) -> [phrase, ...]`` (engine/hints.py); None: none.
+    explain: Callable[[Any, int, Action], list[str]] | None = None
+    #: What the search's mean result measures, in a hint ("fewer points this hand").
+    hint_units: str = "better"
+    #: Stats figures counted from a replay's events: ``figures(events, players) -> [{figure: n}]``
+    #: per seat (engine/figures.py), and what each figure is called on /stats.
+    figures: Callable[[Sequence[Event], int], list[dict[str, int]]] | None = None
+    figure_names: Mapping[str, str] = field(default_factory=dict)
+    #: The lowest score wins (Hearts): a player's best score is their lowest.
+    lowest_wins: bool = False
+    #: Program seats and the program arena can play it (the line protocol of tables/protocol.py).
+    programs: bool = False
+    #: A short, typical game: ``(players, options)``, played by the tests that run every game (the
+    #: privacy test seats it at a runtime).
+    sample: tuple[int, Mapping[str, Any]] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.game.name
 
 
-_REGISTRY: dict[str, GameEntry] = {}
+#: The name older code uses for a registered game.
+GameEntry = GameSpec
+
+_REGISTRY: dict[str, GameSpec] = {}
 
 
-def register(game: type[Game], ai: type[AI]) -> None:
-    _REGISTRY[game.name] = GameEntry(game, ai)
+def register(spec: GameSpec) -> None:
+    """Register a game: after this every list of games (the engine's, the runtime's, the tests')
+    includes it."""
+    _REGISTRY[spec.name] = spec
 
 
-def games() -> dict[str, GameEntry]:
+def unregister(name: str) -> None:
+    """Forget a game and its AI levels (tests register throwaway games)."""
+    _REGISTRY.pop(name, None)
+    for key in [k for k in _LEVELS if k[0] == name]:
+        del _LEVELS[key]
+
+
+def games() -> dict[str, GameSpec]:
     """Registered games by name (importing :mod:`engine` registers them all)."""
     return dict(_REGISTRY)
 
 
-def get(name: str) -> GameEntry:
+def get(name: str) -> GameSpec:
     try:
         return _REGISTRY[name]
     except KeyError:

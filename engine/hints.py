@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import SUIT_NAMES, Card
-from engine.core import Action, Game, ai_for, get, levels
+from engine.core import Action, Game, ai_for, games, get, levels
 
 #: Sentences that name a card by the rules, not by where it is (Q♠ is the card to avoid whoever
 #: holds it): the only hidden card a reason ever names (the privacy check knows them).
@@ -66,7 +66,8 @@ def hint(state: Game, seat: int, rng: random.Random, *, level: str = "strong", p
 
 def explain(state: Game, seat: int, action: Action, means: dict[str, float] | None = None) -> str:
     """Why ``action`` for ``seat``: the game's facts, then what the search measured, in one line."""
-    fn = _EXPLAIN.get(type(state).name, _generic)
+    spec = games().get(type(state).name)
+    fn = spec.explain if spec is not None and spec.explain is not None else _generic
     try:
         facts = fn(state, seat, action)
     except Exception:  # a reason is a courtesy: a gap in it must never cost the hint itself
@@ -84,10 +85,6 @@ def legal_codes(state: Game, seat: int) -> list[str]:
 
 
 # ==== the search's figures ========================================================================
-_UNITS = {"hearts": "fewer points this hand", "tricks": "more tricks this hand",
-          "koth": "points better for your side this round"}
-
-
 def _figure(game: str, action: Action, means: dict[str, float]) -> str:
     """``about 1.3 fewer points than 5♣``: the chosen move's mean against the next best's."""
     if action.code not in means or len(means) < 2:
@@ -95,9 +92,11 @@ def _figure(game: str, action: Action, means: dict[str, float]) -> str:
     mine = means[action.code]
     code, other = max(((c, m) for c, m in means.items() if c != action.code), key=lambda cm: cm[1])
     gap = mine - other
+    spec = games().get(game)
+    units = spec.hint_units if spec is not None else "better"
     if gap < CLOSE:
         return "the search found the moves about even"
-    return f"the search expects about {gap:.1f} {_UNITS.get(game, 'better')} than with {_action_words(code)}"
+    return f"the search expects about {gap:.1f} {units} than with {_action_words(code)}"
 
 
 def _action_words(code: str) -> str:
@@ -185,7 +184,7 @@ def _safe_keepers(c: Card, hand: Sequence[Card], out: set[Card]) -> str:
     return f"nobody can lead to your {x.label}"
 
 
-def _hearts(state: Any, seat: int, action: Action) -> list[str]:
+def hearts_facts(state: Any, seat: int, action: Action) -> list[str]:
     from engine.hearts import QUEEN_SPADES, points_of
 
     hand = list(state.hands[seat])
@@ -245,7 +244,7 @@ def _hearts_pass(state: Any, seat: int, action: Action, hand: Sequence[Card]) ->
     return facts or ["passes your most dangerous cards"]
 
 
-def _tricks(state: Any, seat: int, action: Action) -> list[str]:
+def tricks_facts(state: Any, seat: int, action: Action) -> list[str]:
     if action.kind != "play" or len(action.cards) != 1:
         return []
     c = action.cards[0]
@@ -266,7 +265,7 @@ def _tricks(state: Any, seat: int, action: Action) -> list[str]:
     return facts
 
 
-def _koth(state: Any, seat: int, action: Action) -> list[str]:
+def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
     from engine.koth import points_of, trick_winner
 
     if action.kind != "play" or not action.cards:
@@ -326,7 +325,7 @@ def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
     return []
 
 
-def _dalmuti(state: Any, seat: int, action: Action) -> list[str]:
+def dalmuti_facts(state: Any, seat: int, action: Action) -> list[str]:
     from engine.dalmuti import describe, play_spec, set_name
 
     v = state.view(seat)
@@ -358,7 +357,7 @@ _SIEGE = {"attack": "attacks now: this pile beats the one it hits", "build": "bu
           "swap": "swaps a card to strengthen a pile", "end": "nothing more worth doing: ends your turn"}
 
 
-def _siege(state: Any, seat: int, action: Action) -> list[str]:
+def siege_facts(state: Any, seat: int, action: Action) -> list[str]:
     if action.kind == "place" and "king" in action.args:
         return ["a card of your suit goes onto your King pile: that is how Siege is won"]
     return [_SIEGE[action.kind]] if action.kind in _SIEGE else []
@@ -367,7 +366,3 @@ def _siege(state: Any, seat: int, action: Action) -> list[str]:
 def _generic(state: Any, seat: int, action: Action) -> list[str]:
     return []
 
-
-_EXPLAIN: dict[str, Callable[[Any, int, Action], list[str]]] = {
-    "hearts": _hearts, "tricks": _tricks, "koth": _koth, "dalmuti": _dalmuti, "siege": _siege,
-}

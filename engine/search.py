@@ -35,22 +35,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import AI, Action, Game, get, register_level
+from engine.core import AI, Action, Game, games, get, register_level
 from engine.worlds import NoWorld
-
-#: Default playouts per decision, as measured by bench/ai.py (CPU p99 under 0.6 s for Hearts and Tricks).
-#: Tricks: 1200 playouts (cheap playouts, equivalent cards merged, worlds that read sound play)
-#: measured +0.54 ± 0.13 tricks a hand over normal (400 hands) at CPU p50 0.23 s, p99 0.69 s.
-#: King of the Hill: 60 playouts, shortlists of 24, measured +14.0 ± 7.1 challenge points a round over
-#: normal (200 hands) at CPU p99 0.27 s (0.35 s searching every candidate of a follow).
-#: Dalmuti: 400 playouts measured +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
-DEFAULT_PLAYOUTS = {"hearts": 480, "tricks": 1200, "koth": 60, "dalmuti": 400, "siege": 24}
 
 
 class Hooks:
-    """What the search needs to know of one game."""
-
-    name = ""
+    """What the search needs to know of one game (a game's ``GameSpec.search``)."""
 
     def searchable(self, state: Any, seat: int) -> bool:
         """Whether ``seat``'s current decision is searched (else the normal AI decides)."""
@@ -79,14 +69,12 @@ class Hooks:
 
 
 class HeartsHooks(Hooks):
-    name = "hearts"
 
     def utility(self, start: Any, end: Any, seat: int) -> float:
         return -float(end.scores[seat] - start.scores[seat])
 
 
 class TricksHooks(Hooks):
-    name = "tricks"
 
     def candidates(self, state: Any, seat: int) -> list[Action]:
         """One card of each run of equivalent ones: two cards of a suit with nothing between them
@@ -112,7 +100,6 @@ class TricksHooks(Hooks):
 
 
 class KothHooks(Hooks):
-    name = "koth"
     #: What crossing the 80-point line is worth on top of the points themselves: the hill changes hands.
     LINE_BONUS = 40.0
 
@@ -145,7 +132,6 @@ class KothHooks(Hooks):
 class DalmutiHooks(Hooks):
     """The Great Dalmuti: the points the seat's finishing place scores (n−1 for first out … 0)."""
 
-    name = "dalmuti"
 
     def utility(self, start: Any, end: Any, seat: int) -> float:
         return float(end.scores[seat] - start.scores[seat])
@@ -156,7 +142,6 @@ class SiegeHooks(Hooks):
     scores the seat's King pile race: its lead over the best rival (a win or a loss counts as the
     whole race)."""
 
-    name = "siege"
     HORIZON = 2  # rounds (four turns each) a playout looks ahead
     WIN = 9.0  # a finished King pile: the full nine cards of lead
 
@@ -171,13 +156,6 @@ class SiegeHooks(Hooks):
             return self.WIN if end.winner == seat else -self.WIN
         kings = [len(k) for k in end.kings]
         return float(kings[seat] - max(k for s, k in enumerate(kings) if s != seat))
-
-
-HOOKS: dict[str, Hooks] = {h.name: h for h in (HeartsHooks(), TricksHooks(), KothHooks(), DalmutiHooks(),
-                                                SiegeHooks())}
-#: The games whose ``strong`` level is registered: those where bench/ai.py measured a clear gain
-#: over ``normal``.  The other hooks stay for the bench (and hints) to try.
-REGISTERED = ("hearts", "tricks", "koth", "dalmuti")
 
 
 class SearchAI(AI):
@@ -291,11 +269,16 @@ def strong(name: str) -> Callable[..., AI]:
 
     def make(playouts: int | None = None, time_left: Callable[[], float] | None = None,
              max_candidates: int | None = None) -> AI:
-        return SearchAI(HOOKS[name], get(name).ai(), DEFAULT_PLAYOUTS[name] if playouts is None else playouts,
-                        time_left, max_candidates)
+        spec = get(name)
+        return SearchAI(spec.search, spec.ai(), spec.playouts if playouts is None else playouts, time_left,
+                        max_candidates)
 
     return make
 
 
-for _name in REGISTERED:
-    register_level(_name, "strong", strong(_name))
+def register_strong() -> None:
+    """Offer the ``strong`` level for every registered game whose spec asks for it (engine/__init__.py
+    calls this once its games are registered)."""
+    for name, spec in games().items():
+        if spec.strong and spec.search is not None:
+            register_level(name, "strong", strong(name))

@@ -31,6 +31,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import engine
 from engine.cards import Card
 from engine.core import AI, Action, Event, rng_for
 from engine.tricks import BAD, Tricks
@@ -49,7 +50,7 @@ from tables.protocol import (
 )
 
 AI_COMMAND = "ai"
-GAMES = ("tricks",)
+GAMES = tuple(name for name, spec in engine.games().items() if spec.programs)
 DEFAULT_STRIKES = 10
 NAME_OK = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
 

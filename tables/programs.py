@@ -53,6 +53,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine
 from engine.core import Action, Event
 from engine.tricks import Tricks
 from tables.arena import NAME_OK, Lines, PlayerSeat, ProgramSeat, check_names, deliver
@@ -61,8 +62,8 @@ from tables.protocol import DEFAULT_TIMEOUT, Answer, start_game
 
 log = logging.getLogger("deckhand.programs")
 
-#: Games a program can play (the line protocol is Tricks').
-PROGRAM_GAMES = ("tricks",)
+#: Games a program can play (the line protocol is Tricks'): their GameSpec says `programs`.
+PROGRAM_GAMES = tuple(name for name, spec in engine.games().items() if spec.programs)
 #: Bad cards after which a table's program is replaced by the built-in AI for the rest of the game.
 #: (The arena allows 10; a table of friends should not watch many abandoned hands.)
 DEFAULT_TABLE_STRIKES = 3

@@ -2,7 +2,7 @@
 
 At the end of a game the runtime stores :func:`results_of` (in the same transaction as the move that
 ended it).  Game-specific figures — moons shot in Hearts, say — are counted from the events of a
-replay of the log, so the engine needs no stats code and old logs can be re-counted.
+replay of the log by the game's ``GameSpec.figures`` (engine/figures.py), so old logs can be re-counted.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,102 +20,9 @@ from tables.table import Table
 
 log = logging.getLogger("deckhand.tables")
 
-Figures = Callable[[Sequence[Event], int], list[dict[str, int]]]
-_FIGURES: dict[str, Figures] = {}
-#: What each figure is called, for the cogs.
-FIGURE_NAMES: dict[str, str] = {
-    "moons": "moons shot", "queens": "Q♠ taken", "hands": "hands played",
-    "tricks": "tricks won", "bad_cards": "bad cards",
-    "firsts": "hands finished first", "revolutions": "revolutions called",
-    "rounds_as_koth": "rounds as KotH", "defences": "hills held", "teammate": "rounds as teammate",
-    "attacks": "attacks made", "attacks_won": "attacks won",
-}
-
-
-def figures_for(game: str) -> Callable[[Figures], Figures]:
-    def register(fn: Figures) -> Figures:
-        _FIGURES[game] = fn
-        return fn
-
-    return register
-
-
-@figures_for("hearts")
-def hearts_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"moons": 0, "queens": 0, "hands": 0} for _ in range(players)]
-    for e in events:
-        if e.to is not None:
-            continue
-        if e.kind == "hand_end" and len(e.data) > players:
-            moon = e.data[players]
-            for f in out:
-                f["hands"] += 1
-            if isinstance(moon, int) and 0 <= moon < players:
-                out[moon]["moons"] += 1
-        elif e.kind == "trick" and e.seat is not None and any(getattr(c, "code", c) == "QS" for c in e.data[2:]):
-            out[e.seat]["queens"] += 1
-    return out
-
-
-@figures_for("tricks")
-def tricks_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"tricks": 0, "bad_cards": 0} for _ in range(players)]
-    for e in events:
-        if e.to is None and e.seat is not None and 0 <= e.seat < players:
-            if e.kind == "trick":
-                out[e.seat]["tricks"] += 1
-            elif e.kind == "bad_card":
-                out[e.seat]["bad_cards"] += 1
-    return out
-
-
-@figures_for("dalmuti")
-def dalmuti_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"firsts": 0, "revolutions": 0, "hands": 0} for _ in range(players)]
-    for e in events:
-        if e.to is not None:
-            continue
-        if e.kind == "hand_end" and len(e.data) > 1:
-            first = e.data[1]  # (hand_no, finishing order..., scores...)
-            for f in out:
-                f["hands"] += 1
-            if isinstance(first, int) and 0 <= first < players:
-                out[first]["firsts"] += 1
-        elif e.kind == "revolution" and e.seat is not None and 0 <= e.seat < players:
-            out[e.seat]["revolutions"] += 1
-    return out
-
-
-@figures_for("koth")
-def koth_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"rounds_as_koth": 0, "defences": 0, "teammate": 0} for _ in range(players)]
-    for e in events:
-        # hand_end: seat = the KotH; data = (round, teammate or -1, challenge score, ...)
-        if e.to is None and e.kind == "hand_end" and e.seat is not None and 0 <= e.seat < players:
-            out[e.seat]["rounds_as_koth"] += 1
-            mate, score = e.data[1], e.data[2]
-            if isinstance(score, int) and score < 80:
-                out[e.seat]["defences"] += 1
-            if isinstance(mate, int) and 0 <= mate < players and mate != e.seat:
-                out[mate]["teammate"] += 1
-    return out
-
-
-@figures_for("siege")
-def siege_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"attacks": 0, "attacks_won": 0} for _ in range(players)]
-    attacker: int | None = None
-    for e in events:
-        if e.to is not None or e.seat is None or not 0 <= e.seat < players:
-            continue
-        if e.kind == "attack":
-            attacker = e.seat
-            out[attacker]["attacks"] += 1
-        elif e.kind == "fight" and attacker is not None:
-            if e.seat == attacker:
-                out[attacker]["attacks_won"] += 1
-            attacker = None
-    return out
+def figure_names() -> dict[str, str]:
+    """What each figure of every registered game is called, for the cogs."""
+    return {k: v for spec in engine.games().values() for k, v in spec.figure_names.items()}
 
 
 def game_events(t: Table) -> list[Event]:
@@ -134,7 +41,7 @@ def results_of(t: Table, at: float) -> list[dict[str, Any]]:
         return []
     players = len(t.seats)
     per_seat: list[dict[str, int]] = [{} for _ in range(players)]
-    fn = _FIGURES.get(t.game)
+    fn = engine.get(t.game).figures
     if fn is not None:
         try:
             per_seat = fn(game_events(t), players)
@@ -189,9 +96,6 @@ class GameStats:
         return self.wins / self.games if self.games else 0.0
 
 
-LOWEST_WINS = {"hearts"}
-
-
 def summarise(rows: Iterable[dict[str, Any]]) -> list[GameStats]:
     """Per-game totals from someone's ``results`` rows, the most played game first."""
     by_game: dict[str, GameStats] = {}
@@ -204,7 +108,8 @@ def summarise(rows: Iterable[dict[str, Any]]) -> list[GameStats]:
             g.hinted += 1
             g.hinted_wins += int(bool(r["won"]))
         g.score_total += int(r["score"])
-        better = min if r["game"] in LOWEST_WINS else max
+        spec = engine.games().get(r["game"])
+        better = min if spec is not None and spec.lowest_wins else max
         g.best = int(r["score"]) if g.best is None else better(g.best, int(r["score"]))
         try:
             figures = json.loads(r.get("figures") or "{}")

@@ -204,9 +204,7 @@ def test_a_hundred_candidates_search_a_shortlist_within_the_deadline() -> None:
 
 
 def test_the_normal_move_is_always_on_the_shortlist() -> None:
-    from engine.search import HOOKS
-
-    hooks = HOOKS["koth"]
+    hooks = engine.get("koth").search
     normal = engine.get("koth").ai()
     seen = 0
     for seed in range(8):

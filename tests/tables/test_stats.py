@@ -10,8 +10,9 @@ import pytest
 from cogs.stats import StatsCog
 from engine.cards import card
 from engine.core import Event
+from engine.figures import hearts_figures
 from tables import Phase
-from tables.stats import hearts_figures, results_of, summarise
+from tables.stats import results_of, summarise
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table, run_until

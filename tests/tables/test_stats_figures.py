@@ -6,7 +6,7 @@ import random
 
 import engine
 from engine.core import TABLE, Event
-from tables.stats import dalmuti_figures, koth_figures, siege_figures, tricks_figures
+from engine.figures import dalmuti_figures, koth_figures, siege_figures, tricks_figures
 
 
 def ai_game(name: str, players: int, options: dict, seed: int) -> tuple[engine.Game, list[Event]]:
