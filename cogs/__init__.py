@@ -1,0 +1,4 @@
+"""Deckhand's Discord layer.  Importing it registers every game's screens (cogs/screens.py), as
+importing :mod:`engine` registers every game."""
+
+from cogs import renderers as _renderers  # noqa: F401

@@ -3,8 +3,9 @@
 :func:`score_chart` is a pure function from a finished game's record (``tables.replay.GameRecord``:
 seed, options, names and the action log) to PNG bytes: it replays the log through the engine,
 notes the public scores after every hand (Hearts, Tricks and Dalmuti points, King of the Hill
-ranks) or every round (Siege's King piles), and draws one line per player, a legend with names and
-colours, and the winner marked.  CPU-bound and free of discord: the listener runs it in a worker.
+ranks) or every round (Siege's King piles), as each game's ``Screens.chart`` says, and draws one
+line per player, a legend with names and colours, and the winner marked.  CPU-bound and free of
+discord: the listener runs it in a worker.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 import engine
+from cogs import screens
+from cogs.screens import Chart
 
 WIDTH, HEIGHT = 800, 420
 BACKGROUND = (43, 45, 49)  # Discord's dark theme, so the picture sits in the chat
@@ -29,7 +32,6 @@ GOLD = (242, 196, 54)
 # Okabe–Ito: eight colours told apart with the common colour-vision deficiencies.
 PALETTE = [(230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178), (213, 94, 0),
            (204, 121, 167), (255, 255, 255)]
-KOTH_RANKS = "23456789TJQKA"
 
 
 @dataclass(frozen=True)
@@ -47,48 +49,43 @@ class Series:
     y_ticks: dict[float, str] | None = None  # value -> label (King of the Hill's ranks)
 
 
-def _snapshot(game: str, pv: dict[str, Any], n: int) -> list[float]:
-    if game == "koth":
-        return [float(KOTH_RANKS.index(str(r)) + 2) if str(r) in KOTH_RANKS else 2.0
-                for r in (pv.get("ranks") or ["2"] * n)]
+def _snapshot(chart: Chart, pv: dict[str, Any], n: int) -> list[float]:
+    if chart.snapshot is not None:
+        return chart.snapshot(pv, n)
     return [float(x) for x in (pv.get("scores") or [0] * n)]
 
 
 def score_series(record: Any) -> Series | None:
-    """The running scores of a finished game, or ``None`` when it did not finish (nothing to show)."""
+    """The running scores of a finished game, or ``None`` when it did not finish (nothing to show).
+    What is plotted is the game's ``Screens.chart`` (cogs/screens.py)."""
     if record.seed is None:
         return None
     entry = engine.get(record.game)
+    found = screens.get(record.game)
+    chart = found.chart if found is not None else Chart()
     cls = entry.game
     n = record.players
     g = cls.create(n, record.options, record.seed)
-    points = [_snapshot(record.game, g.public_view(), n)]
+    points = [_snapshot(chart, g.public_view(), n)]
     last_round = g.public_view().get("round")
     for e in record.log:
         events = g.apply(e.seat, cls.action_from_code(e.code))
         pv = g.public_view()
-        if record.game == "siege":
+        if chart.per_round:
             if pv.get("round") != last_round or any(ev.kind == "game_end" for ev in events):
                 last_round = pv.get("round")
-                points.append(_snapshot(record.game, pv, n))
+                points.append(_snapshot(chart, pv, n))
         elif any(ev.kind == "hand_end" and ev.to is None for ev in events):
-            points.append(_snapshot(record.game, pv, n))
+            points.append(_snapshot(chart, pv, n))
     outcome = g.outcome() if g.is_over else None
     if outcome is None:
         return None
-    final = _snapshot(record.game, g.public_view(), n)
+    final = _snapshot(chart, g.public_view(), n)
     if points[-1] != final:
         points.append(final)
     title = f"{cls.title} · table {record.id}"
-    if record.game == "hearts":
-        return Series(record.game, title, "points (fewest wins)", "hand", record.names, points, outcome.winners,
-                      lower_is_better=True)
-    if record.game == "koth":
-        ticks = {float(i + 2): ("10" if r == "T" else r) for i, r in enumerate(KOTH_RANKS)}
-        return Series(record.game, title, "rank", "round", record.names, points, outcome.winners, y_ticks=ticks)
-    if record.game == "siege":
-        return Series(record.game, title, "cards on the King pile", "round", record.names, points, outcome.winners)
-    return Series(record.game, title, "points", "hand", record.names, points, outcome.winners)
+    return Series(record.game, title, chart.y_label, chart.x_label, record.names, points, outcome.winners,
+                  lower_is_better=chart.lower_is_better, y_ticks=dict(chart.y_ticks) if chart.y_ticks else None)
 
 
 @lru_cache(maxsize=8)

@@ -14,6 +14,7 @@ suit the bottom half, and the card fills the whole square.  Shapes are drawn at 
 from __future__ import annotations
 
 import colorsys
+import functools
 import hashlib
 import io
 import math
@@ -21,6 +22,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from cogs import screens
 
 SIZE = 128
 _SS = 3  # supersampling factor (3x3 samples a pixel: smooth edges, a third of a second for all)
@@ -43,6 +46,7 @@ BACK_LIGHT = (90, 130, 210)
 STANDARD_RANKS = "23456789TJQKA"
 STANDARD_SUITS = "CDHS"
 SIEGE_RANKS = "A23456789TJQ"
+STANDARD_CODES = frozenset([r + s for s in STANDARD_SUITS for r in STANDARD_RANKS] + ["~B", "~R"])
 
 
 def _dal_colour(n: int) -> tuple[int, int, int]:
@@ -243,26 +247,44 @@ def back_face() -> bytes:
     return _finish(img)
 
 
+def dalmuti_faces() -> dict[str, Callable[[], bytes]]:
+    """The Great Dalmuti's own cards (its ``Screens.faces``): ``D1``..``D12`` and the Jester ``JJ``."""
+    out: dict[str, Callable[[], bytes]] = {f"D{n}": functools.partial(dalmuti_face, n) for n in range(1, 13)}
+    out["JJ"] = functools.partial(dalmuti_face, 13)
+    return out
+
+
+def siege_faces() -> dict[str, Callable[[], bytes]]:
+    """Siege's blanks (its ``Screens.faces``): ``AX``..``QX``."""
+    return {r + "X": functools.partial(siege_blank_face, r) for r in SIEGE_RANKS}
+
+
 # ---- every face, by the card code the engines use --------------------------------------------
+def _game_faces() -> dict[str, Callable[[], bytes]]:
+    """Each game's own faces (its ``Screens.faces``), games in name order."""
+    out: dict[str, Callable[[], bytes]] = {}
+    for _, found in sorted(screens.registered().items()):
+        for code, draw in found.faces.items():
+            out.setdefault(code, draw)
+    return out
+
+
 def face_codes() -> list[str]:
-    """Every face's key, in a fixed order: standard cards (``QS``), jokers (``~B`` ``~R``),
-    Dalmuti (``D1``..``D12``, ``JJ``), Siege blanks (``AX``..``QX``) and ``back``."""
+    """Every face's key, in a fixed order: standard cards (``QS``), jokers (``~B`` ``~R``), each
+    game's own cards by game name (Dalmuti ``D1``..``D12``, ``JJ``; Siege blanks ``AX``..``QX``)
+    and ``back``."""
     codes = [r + s for s in STANDARD_SUITS for r in STANDARD_RANKS] + ["~B", "~R"]
-    codes += [f"D{n}" for n in range(1, 13)] + ["JJ"]
-    codes += [r + "X" for r in SIEGE_RANKS] + ["back"]
-    return codes
+    codes += [c for c in _game_faces() if c not in codes]
+    return codes + ["back"]
 
 
 def draw_face(code: str) -> bytes:
     """The PNG of one face (128x128) by its key (see :func:`face_codes`)."""
     if code == "back":
         return back_face()
-    if code == "JJ":
-        return dalmuti_face(13)
-    if code.startswith("D") and code[1:].isdigit():
-        return dalmuti_face(int(code[1:]))
-    if len(code) == 2 and code[1] == "X":
-        return siege_blank_face(code[0])
+    own = _game_faces().get(code)
+    if own is not None and code not in STANDARD_CODES:
+        return own()
     return standard_face(code)
 
 

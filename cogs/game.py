@@ -48,9 +48,9 @@ from tables.table import Phase, Table
 
 log = logging.getLogger(__name__)
 
-# The contract's game list (DISCORD.md); games the engine does not have yet answer "coming soon".
-GAMES = {"hearts": "Hearts", "tricks": "Tricks", "dalmuti": "The Great Dalmuti", "koth": "King of the Hill",
-         "siege": "Siege"}
+# Every registered game by its title, in the order they were registered (engine/__init__.py); a game
+# without its screens yet answers "coming soon".
+GAMES = {name: spec.game.title for name, spec in engine.games().items()}
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
 MAX_CHOICES = 25

@@ -1,7 +1,8 @@
-"""Table options in plain words: the one place that says what each option of each game means.
+"""Table options in plain words: what each option of each game means, wherever a person meets it.
 
 The engine names options for programs (``moon=others_plus_26``, ``dead_hand_multiplier=2``); people
-read them here, everywhere a person meets them — the lobby, the table footer, ``/game rules`` and
+read them in the words each game's screens give them (``Screens.words``, next to its renderer),
+through here, everywhere a person meets them — the lobby, the table footer, ``/game rules`` and
 ``/game new``'s autocomplete: "moon: the others get 26", "dead hand ×2".  ``speed`` (the runtime's,
 not a game's) is worded and accepted like every other option.
 
@@ -11,11 +12,13 @@ arena: Tricks plays to 50 here (about a dozen hands), to 1000 in program contest
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import engine
+from cogs import screens
+from cogs.screens import Words
+from cogs.screens import choice as _choice
 from engine.core import Game, Option
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
@@ -23,9 +26,6 @@ from tables.table import SPEEDS
 #: Where the full rule book and command guide live in the repository (a user's own clone has them).
 RULE_BOOK = "docs/rules.md"
 COMMAND_GUIDE = "docs/commands.md"
-
-#: Defaults at a Discord table that differ from the engine's (RULES.md §2: 50 at a table).
-TABLE_DEFAULTS: dict[str, dict[str, Any]] = {"tricks": {"target": 50}}
 
 #: Speeds from the fastest to the slowest (the order a person compares them in).
 SPEED_ORDER = tuple(s for s in ("blitz", "normal", "relaxed", "untimed") if s in SPEEDS)
@@ -45,71 +45,8 @@ def number(v: Any) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
-@dataclass(frozen=True)
-class Words:
-    """How one option reads: ``about`` says what it does; ``say`` one value in plain words (the
-    lobby and footer); ``values`` a few words per choice for ``/game rules``."""
-
-    about: str
-    say: Callable[[Any], str]
-    values: Mapping[Any, str] = field(default_factory=dict)
-
-
-def _choice(table: Mapping[Any, str]) -> Callable[[Any], str]:
-    return lambda v: table.get(v, str(v))
-
-
-_HEARTS_RULES = {"classic": "classic rules (pass 3, hearts must break)",
-                 "mcgill": "McGill rules (no passing, any first lead)"}
-_MOON = {"others_plus_26": "moon: the others get 26", "shooter_minus_26": "moon: the shooter loses 26"}
-_PASS = {"locked": "a passer sits out the round", "open": "a passer may play again"}
-_COPY = {"first": "the first copy of the called card joins", "second": "the second copy of the called card joins"}
 _SPEED = {"blitz": "blitz timers (half time)", "normal": "normal timers", "relaxed": "relaxed timers (double time)",
           "untimed": "no time limits"}
-
-WORDS: dict[str, dict[str, Words]] = {
-    "hearts": {
-        "rules": Words(
-            "which rules the table plays", _choice(_HEARTS_RULES),
-            {"classic": "pass 3 cards before each hand (left, right, across, hold); 2♣ leads the first trick; "
-                        "no heart or Q♠ on the first trick; hearts cannot be led until broken",
-             "mcgill": "no passing; the 2♣ holder leads any card; no first-trick or hearts-broken rule"}),
-        "target": Words("the game ends after the hand in which someone reaches this score; lowest score wins",
-                        lambda v: f"game to {v}"),
-        "moon": Words("shooting the moon (all 13 hearts and Q♠)", _choice(_MOON),
-                      {"others_plus_26": "the shooter scores 0, everyone else +26",
-                       "shooter_minus_26": "the shooter scores −26, the others nothing"}),
-    },
-    "tricks": {
-        "target": Words("the game ends after the hand in which someone reaches this score; highest score wins "
-                        "(program contests play to 1000)", lambda v: f"first to {v} points"),
-    },
-    "dalmuti": {
-        "hands": Words("how many hands the game lasts", lambda v: plural(v, "hand")),
-        "pass": Words("what passing means", _choice(_PASS),
-                      {"locked": "a player who passes sits out the rest of the round",
-                       "open": "a player who passes may play again when play comes back round"}),
-    },
-    "koth": {
-        "rounds": Words("the most rounds the game lasts, then the highest rank wins; 0: until a KotH or teammate "
-                        "defends at rank A",
-                        lambda v: "play until a defence at rank A" if v == 0 else f"at most {plural(v, 'round')}"),
-        "called_copy": Words("which copy of the called card makes its player the KotH's teammate", _choice(_COPY),
-                             {"first": "the first copy played", "second": "the second copy played"}),
-        "dead_hand_multiplier": Words("the buried cards' points count this many times for the challengers when "
-                                      "they win the last trick", lambda v: f"dead hand ×{v}"),
-        "deal_rate": Words("seconds between dealt cards", lambda v: f"a card every {number(v)} s"),
-        "ready_round": Words("seconds to press Ready before a round (then ready anyway); 0: no Ready step",
-                             lambda v: "no Ready before a round" if v == 0 else f"{v} s to get ready before a round"),
-        "ready_trick": Words("seconds to press Ready before each trick (then ready anyway); 0: no Ready step",
-                             lambda v: "no Ready before a trick" if v == 0 else f"{v} s to get ready before a trick"),
-    },
-    "siege": {
-        "max_rounds": Words("the most rounds the game lasts, then the most complete King pile wins; 0: until "
-                            "someone completes their King pile",
-                            lambda v: "no round limit" if v == 0 else f"at most {plural(v, 'round')}"),
-    },
-}
 
 AI_WORDS = Words("how well the AI players added with Add AI, /game ai or at the start play",
                  _choice({"normal": "normal AI players", "strong": "strong AI players (they think ahead)"}),
@@ -123,7 +60,7 @@ SPEED_WORDS = Words("how long each decision may take before a safe move is made 
 def spec(game: str) -> tuple[Option, ...]:
     """The game's options as a table accepts them: the engine's, with the table's defaults, then speed."""
     cls: type[Game] = engine.get(game).game
-    defaults = TABLE_DEFAULTS.get(game, {})
+    defaults = table_defaults(game)
     own = tuple(o._replace(default=defaults[o.name]) if o.name in defaults else o for o in cls.options_spec)
     return (*own, *((AI,) if "strong" in engine.levels(game) else ()), SPEED)
 
@@ -133,7 +70,18 @@ RUNTIME_OPTIONS = ("ai", "speed")  # the table's, not the game's: kept apart fro
 
 def words(game: str, name: str) -> Words:
     """How an option reads (``KeyError`` for an option nobody worded: a test keeps that from shipping)."""
-    return SPEED_WORDS if name == "speed" else AI_WORDS if name == "ai" else WORDS[game][name]
+    if name in ("speed", "ai"):
+        return SPEED_WORDS if name == "speed" else AI_WORDS
+    found = screens.get(game)
+    if found is None:
+        raise KeyError(game)
+    return found.words[name]
+
+
+def table_defaults(game: str) -> Mapping[str, Any]:
+    """Defaults of a Discord table that differ from the engine's (its game's screens say them)."""
+    found = screens.get(game)
+    return found.table_defaults if found is not None else {}
 
 
 def say(game: str, name: str, value: Any) -> str:
@@ -210,7 +158,7 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
         if name not in known:
             title = engine.get(game).game.title
             raise ValueError(f"{title} has no option `{name}`. It accepts: {accepted_line(game)}.")
-    full = {o.name: o.default for o in spec(game) if o.name in TABLE_DEFAULTS.get(game, {})}
+    full = {o.name: o.default for o in spec(game) if o.name in table_defaults(game)}
     full.update(opts)
     engine.get(game).game.read_options(full)  # the engine's own sentence for a bad value
     return full, chosen

@@ -25,6 +25,7 @@ import discord
 
 from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
+from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, IllegalAction
 from tables.live import SeatView
@@ -815,3 +816,25 @@ def restriction(sv: Any) -> str | None:
         _WHY.clear()
     _WHY[key] = (table.state, why)
     return why
+
+
+# ==== Hearts: its screens, registered once (cogs/screens.py) ================================================
+_HEARTS_RULES = {"classic": "classic rules (pass 3, hearts must break)",
+                 "mcgill": "McGill rules (no passing, any first lead)"}
+_MOON = {"others_plus_26": "moon: the others get 26", "shooter_minus_26": "moon: the shooter loses 26"}
+register(Screens(
+    "hearts", HeartsRenderer(),
+    words={
+        "rules": Words(
+            "which rules the table plays", choice(_HEARTS_RULES),
+            {"classic": "pass 3 cards before each hand (left, right, across, hold); 2♣ leads the first trick; "
+                        "no heart or Q♠ on the first trick; hearts cannot be led until broken",
+             "mcgill": "no passing; the 2♣ holder leads any card; no first-trick or hearts-broken rule"}),
+        "target": Words("the game ends after the hand in which someone reaches this score; lowest score wins",
+                        lambda v: f"game to {v}"),
+        "moon": Words("shooting the moon (all 13 hearts and Q♠)", choice(_MOON),
+                      {"others_plus_26": "the shooter scores 0, everyone else +26",
+                       "shooter_minus_26": "the shooter scores −26, the others nothing"}),
+    },
+    chart=Chart("points (fewest wins)", lower_is_better=True),
+))

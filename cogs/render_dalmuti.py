@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from cogs.emoji import card_markup
+from cogs.faces import dalmuti_faces
 from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
@@ -29,6 +30,7 @@ from cogs.render import (
     table_title,
     when,
 )
+from cogs.screens import Screens, Words, choice, register
 from engine.core import TABLE, Action, Decision, Event
 from engine.dalmuti import JESTER_NUMBER, dcard, set_name, title_of
 from tables.live import SeatView
@@ -367,3 +369,17 @@ class DalmutiRenderer(Renderer):
 
     def pick_group(self, sv: SeatView, c: Any) -> str:
         return "Jesters" if c.number == JESTER_NUMBER else f"{c.number}s"
+
+
+# ==== The Great Dalmuti: its screens, registered once (cogs/screens.py) =====================================
+_PASS = {"locked": "a passer sits out the round", "open": "a passer may play again"}
+register(Screens(
+    "dalmuti", DalmutiRenderer(),
+    words={
+        "hands": Words("how many hands the game lasts", lambda v: plural(v, "hand")),
+        "pass": Words("what passing means", choice(_PASS),
+                      {"locked": "a player who passes sits out the rest of the round",
+                       "open": "a player who passes may play again when play comes back round"}),
+    },
+    faces=dalmuti_faces(),
+))

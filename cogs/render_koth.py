@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from cogs.options import plural
+from cogs.options import number, plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -33,6 +33,7 @@ from cogs.render import (
     table_title,
     when,
 )
+from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import SUIT_SYMBOLS, card
 from engine.core import Action, Decision, Event
 from engine.koth_trump import TRUMPS, Trump
@@ -494,3 +495,35 @@ class KothRenderer(Renderer):
 
     def pick_group(self, sv: SeatView, c: Any) -> str:
         return suit_title(trump_of(sv.view or {}).effective_suit(c))
+
+
+# ==== King of the Hill: its screens, registered once (cogs/screens.py) ======================================
+CHART_RANKS = "23456789TJQKA"
+
+
+def rank_points(pv: dict[str, Any], n: int) -> list[float]:
+    """The end-of-game chart's point for each player: their rank (2 to 14 for A)."""
+    return [float(CHART_RANKS.index(str(r)) + 2) if str(r) in CHART_RANKS else 2.0
+            for r in (pv.get("ranks") or ["2"] * n)]
+
+
+_COPY = {"first": "the first copy of the called card joins", "second": "the second copy of the called card joins"}
+register(Screens(
+    "koth", KothRenderer(),
+    words={
+        "rounds": Words("the most rounds the game lasts, then the highest rank wins; 0: until a KotH or teammate "
+                        "defends at rank A",
+                        lambda v: "play until a defence at rank A" if v == 0 else f"at most {plural(v, 'round')}"),
+        "called_copy": Words("which copy of the called card makes its player the KotH's teammate", choice(_COPY),
+                             {"first": "the first copy played", "second": "the second copy played"}),
+        "dead_hand_multiplier": Words("the buried cards' points count this many times for the challengers when "
+                                      "they win the last trick", lambda v: f"dead hand ×{v}"),
+        "deal_rate": Words("seconds between dealt cards", lambda v: f"a card every {number(v)} s"),
+        "ready_round": Words("seconds to press Ready before a round (then ready anyway); 0: no Ready step",
+                             lambda v: "no Ready before a round" if v == 0 else f"{v} s to get ready before a round"),
+        "ready_trick": Words("seconds to press Ready before each trick (then ready anyway); 0: no Ready step",
+                             lambda v: "no Ready before a trick" if v == 0 else f"{v} s to get ready before a trick"),
+    },
+    chart=Chart("rank", "round", snapshot=rank_points,
+                y_ticks={float(i + 2): ("10" if r == "T" else r) for i, r in enumerate(CHART_RANKS)}),
+))

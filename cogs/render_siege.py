@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from cogs.emoji import card_markup, text_only
+from cogs.faces import siege_faces
 from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
@@ -34,6 +35,7 @@ from cogs.render import (
     table_title,
     when,
 )
+from cogs.screens import Chart, Screens, Words, register
 from engine.core import Action, Decision, Event
 from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS
 from tables.live import SeatView
@@ -389,3 +391,16 @@ class SiegeRenderer(Renderer):
 
     def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         return " · ".join(groups)
+
+
+# ==== Siege: its screens, registered once (cogs/screens.py) =================================================
+register(Screens(
+    "siege", SiegeRenderer(),
+    words={
+        "max_rounds": Words("the most rounds the game lasts, then the most complete King pile wins; 0: until "
+                            "someone completes their King pile",
+                            lambda v: "no round limit" if v == 0 else f"at most {plural(v, 'round')}"),
+    },
+    chart=Chart("cards on the King pile", "round", per_round=True),
+    faces=siege_faces(),
+))

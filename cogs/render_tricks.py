@@ -28,6 +28,7 @@ from cogs.render import (
     table_title,
     when,
 )
+from cogs.screens import Screens, Words, register
 from engine.cards import card
 from engine.core import Decision, Event
 from tables.live import SeatView
@@ -169,3 +170,15 @@ class TricksRenderer(Renderer):
                 return f"follow {led.label[-1]} if you can — press a card below (or /play)."
             return "lead any card — press one below (or /play)."
         return super().decision_prompt(sv, decision)
+
+
+# ==== Tricks: its screens, registered once (cogs/screens.py) ================================================
+register(Screens(
+    "tricks", TricksRenderer(),
+    words={
+        "target": Words("the game ends after the hand in which someone reaches this score; highest score wins "
+                        "(program contests play to 1000)", lambda v: f"first to {v} points"),
+    },
+    # A Discord table plays to 50 (about a dozen hands); the engine's 1000 is the program arena's.
+    table_defaults={"target": 50},
+))

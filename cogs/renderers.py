@@ -1,35 +1,47 @@
-"""Every game's renderer, in one place, and the calls that pick one by the table's game.
+"""The calls that pick a renderer by the table's game, and the import of every game's screens.
 
+Each game registers its renderer with the rest of its screens next to it (``cogs/render_<game>.py``,
+Hearts in ``cogs/render.py``: see cogs/screens.py); importing them here registers them, and
+``cogs/__init__.py`` imports this module, so importing anything of :mod:`cogs` registers every game.
 The renderers import :mod:`cogs.render` (the base class and Hearts) and nothing imports them back,
-so the imports run one way; a game is offered by ``/game new`` once it is listed here.
+so the imports run one way; a game is offered by ``/game new`` once it has its screens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
+from cogs import render_dalmuti, render_koth, render_siege, render_tricks, screens  # noqa: F401 (registers them)
 from cogs.emoji import text_only
-from cogs.render import GENERIC, MAX_CONTENT, HeartsRenderer, Rendered, Renderer, embed_fits
-from cogs.render_dalmuti import DalmutiRenderer
-from cogs.render_koth import KothRenderer
-from cogs.render_siege import SiegeRenderer
-from cogs.render_tricks import TricksRenderer
+from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
 from engine.core import Action, Event
 from tables.live import SeatView
 from tables.table import Table
 
-RENDERERS: dict[str, Renderer] = {
-    "hearts": HeartsRenderer(),
-    "tricks": TricksRenderer(),
-    "dalmuti": DalmutiRenderer(),
-    "koth": KothRenderer(),
-    "siege": SiegeRenderer(),
-}
+
+class _Renderers(Mapping[str, Renderer]):
+    """Every game's renderer by name: a view of the registered screens (cogs/screens.py)."""
+
+    def __getitem__(self, game: str) -> Renderer:
+        found = screens.get(game)
+        if found is None:
+            raise KeyError(game)
+        return found.renderer
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(screens.registered())
+
+    def __len__(self) -> int:
+        return len(screens.registered())
+
+
+RENDERERS: Mapping[str, Renderer] = _Renderers()
 
 
 def renderer_for(game: str) -> Renderer:
     """The game's renderer, or the generic one: a new game shows up before it gets its own."""
-    return RENDERERS.get(game, GENERIC)
+    found = screens.get(game)
+    return found.renderer if found is not None else GENERIC
 
 
 def action_label(action: Action, game: str | None = None) -> str:
