@@ -1,4 +1,4 @@
-"""Hidden means hidden through every channel (issue 13, item 3), for all five games.
+"""Hidden means hidden through every channel (issue 13, item 3), for every registered game.
 
 At random points of seeded games, a *twin* of the state is built that differs only in cards one
 observer cannot see: the other seats' hidden cards, the stock and the dead hand are dealt again
@@ -34,17 +34,25 @@ from tables.clock import FakeClock
 from tables.offers import WAIT_FOR_TABLE
 from tables.runtime import Runtime, TableError
 from tables.table import Table
+from tests import wargame
 
-GAMES: dict[str, tuple[int, dict[str, Any]]] = {
-    "hearts": (4, {"target": 30}),
-    "tricks": (4, {"target": 5}),
-    "dalmuti": (5, {"hands": 2}),
-    "koth": (5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}),
-    "siege": (4, {"max_rounds": 8}),
-}
 USERS = [201, 202, 203, 204, 205]
 POINTS = 7  # random points per game, besides the start
 TWINS = ("sorted", "reversed", "random")  # the twins built per point and observer
+
+
+def sample_game(game: str) -> tuple[int, dict[str, Any]]:
+    """The game's short typical game (its ``GameSpec.sample``): players and options."""
+    spec = engine.get(game)
+    assert spec.sample is not None, f"{game} has no sample game"
+    return spec.sample[0], dict(spec.sample[1])
+
+
+@pytest.fixture(autouse=True)
+def _throwaway_games():
+    """Every registered game is checked, and War too: a game registered through its specs alone."""
+    with wargame.registered():
+        yield
 
 
 # ---- twins ----------------------------------------------------------------------------------------
@@ -133,7 +141,7 @@ def start_twins(game: str, seed: int, observer: int, rng: random.Random) -> list
     """At the very start the engine itself builds the twins: the same game created from a deal
     that differs only in the other seats' cards, so everything the deal decides (who may call a
     revolution, whether anyone may) follows the cards, as it would at a real table."""
-    players, options = GAMES[game]
+    players, options = sample_game(game)
     cls = engine.get(game).game
     if game != "dalmuti":
         return []
@@ -158,7 +166,7 @@ def start_twins(game: str, seed: int, observer: int, rng: random.Random) -> list
 
 def points(game: str, seed: int) -> list[Game]:
     """The state at the start and at ``POINTS`` random moments of one seeded random game."""
-    players, options = GAMES[game]
+    players, options = sample_game(game)
     g = engine.get(game).game.create(players, options, seed)
     rng = random.Random(seed)
     states = [g.to_dict()]
@@ -304,7 +312,7 @@ async def _compare(game: str, seed: int, keep: Callable[[str], bool]) -> tuple[i
                 if diff:
                     problems.append(f"{game} seed {seed} point {n} (phase {state.to_dict()['phase']}), "
                                     f"observer seat {observer}:\n" + "\n".join(diff))
-    players, _ = GAMES[game]
+    players, _ = sample_game(game)
     for observer in range(players):
         for original, other in start_twins(game, seed, observer, rng):
             tries = _tries(original, observer)
@@ -315,7 +323,7 @@ async def _compare(game: str, seed: int, keep: Callable[[str], bool]) -> tuple[i
     return compared, problems
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", wargame.every_game())
 async def test_nothing_an_observer_receives_depends_on_cards_they_cannot_see(game: str) -> None:
     compared, problems = await _compare(game, seed=11, keep=lambda k: k != "refusals during a table step")
     assert compared >= 8, "too few twins to mean anything"
@@ -335,7 +343,7 @@ async def test_an_out_of_turn_refusal_during_a_table_step_names_nobody(game: str
     assert compared >= 8
     assert not problems, _report(problems)
     # And it names nobody, whoever holds what.
-    players, options = GAMES[game]
+    players, options = sample_game(game)
     state = engine.get(game).game.create(players, options, 3)
     assert TABLE in state.to_act()
     idle = next(s for s in range(players) if s not in state.to_act())

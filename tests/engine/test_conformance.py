@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine.core import Action, Game, IllegalAction
+from tests import wargame
 
 GAMES_TOTAL = 2000  # seeded games per registered game
 FULL_CHECK_EVERY = 10  # every check on every step of every 10th game; sampled steps on the rest
@@ -30,6 +31,13 @@ LONGER: dict[str, list[dict[str, Any]]] = {
     "dalmuti": [{"hands": 3}],
     "koth": [{"rounds": 3, "called_copy": "second", "ready_trick": 1}],
 }
+
+
+@pytest.fixture(autouse=True)
+def _throwaway_games():
+    """Every registered game is tested, and War too: a game registered through its specs alone."""
+    with wargame.registered():
+        yield
 
 
 def option_sets(name: str) -> list[dict[str, Any]]:
@@ -132,14 +140,14 @@ def playout(name: str, seed: int, options: dict[str, Any], full: bool) -> None:
 CHUNK = 500  # seeds per test item, so parallel workers share the load evenly
 
 
-@pytest.mark.parametrize("name,start", [(n, s) for n in sorted(engine.games()) for s in range(0, GAMES_TOTAL, CHUNK)])
+@pytest.mark.parametrize("name,start", [(n, s) for n in wargame.every_game() for s in range(0, GAMES_TOTAL, CHUNK)])
 def test_random_playouts_keep_every_invariant(name, start):
     sets = option_sets(name)
     for i in range(start, start + CHUNK):
         playout(name, seed=i, options=sets[i % len(sets)], full=i % FULL_CHECK_EVERY == 0)
 
 
-@pytest.mark.parametrize("name", sorted(engine.games()))
+@pytest.mark.parametrize("name", wargame.every_game())
 def test_same_seed_same_deal_and_different_seed_different_deal(name):
     cls = engine.get(name).game
     a = cls.create(cls.min_players, None, 42).to_dict()
@@ -148,7 +156,7 @@ def test_same_seed_same_deal_and_different_seed_different_deal(name):
     assert a == b and a != c
 
 
-@pytest.mark.parametrize("name", sorted(engine.games()))
+@pytest.mark.parametrize("name", wargame.every_game())
 def test_illegal_actions_change_nothing(name):
     cls = engine.get(name).game
     g = cls.create(cls.min_players, None, 7)
