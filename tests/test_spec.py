@@ -1,0 +1,151 @@
+"""A game is registered once per layer — the engine's ``GameSpec`` (engine/__init__.py), its Discord
+side's ``Screens`` (cogs/render_<game>.py) — and every list of games derives from those (issue 23).
+
+A registered game that lacks a part fails here: a game without its screens (or screens without a
+game), an option nobody worded, a figure without a name, a card without a face, a strong level
+without search hooks, no sample game for the tests that run every game.  War (tests/wargame.py), a
+sixth game registered through its two specs alone, is checked like the others and shows up in every
+list that is read while it is registered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import engine
+from cogs import faces, options, renderers, screens
+from cogs import game as game_cog
+from cogs.render import Renderer
+from cogs.screens import Chart
+from engine.core import AI, Event, Game
+from engine.hints import explain
+from tables import arena, programs, stats
+from tests import wargame
+
+STEP_CAP = 20_000
+
+
+@pytest.fixture(autouse=True)
+def _throwaway_games() -> Iterator[None]:
+    with wargame.registered():
+        yield
+
+
+def sample_events(spec: engine.GameSpec, seed: int = 1) -> tuple[Game, list[Event]]:
+    """The spec's sample game played to its end with random moves, and every event of it."""
+    assert spec.sample is not None
+    players, opts = spec.sample
+    g = spec.game.create(players, dict(opts), seed)
+    rng = random.Random(seed)
+    events: list[Event] = list(getattr(g, "start_events", ()) or ())
+    for _ in range(STEP_CAP):
+        if g.is_over:
+            break
+        seat = rng.choice(g.to_act())
+        events += g.apply(seat, g.random_action(seat, rng))
+    assert g.is_over, f"{spec.name}'s sample game did not end within {STEP_CAP} moves"
+    return g, events
+
+
+def missing_parts(name: str) -> list[str]:
+    """What game ``name`` lacks of its two specs, in words (empty: nothing)."""
+    missing: list[str] = []
+    spec = engine.games().get(name)
+    found = screens.get(name)
+    if spec is None:
+        return ["its engine spec"]
+    if found is None:
+        missing.append("its screens (cogs/screens.py)")
+    if not (isinstance(spec.game, type) and issubclass(spec.game, Game)):
+        missing.append("a Game class")
+    if not (isinstance(spec.ai, type) and issubclass(spec.ai, AI)):
+        missing.append("an AI")
+    if spec.sample is None:
+        missing.append("a sample game")
+        return missing
+    players, opts = spec.sample
+    if not spec.game.min_players <= players <= spec.game.max_players:
+        missing.append(f"a sample game with {spec.game.min_players}–{spec.game.max_players} players")
+    try:
+        spec.game.read_options(dict(opts))
+    except ValueError as e:
+        missing.append(f"a sample game with valid options ({e})")
+    if spec.strong and spec.search is None:
+        missing.append("search hooks for its strong level")
+    if spec.figures is None:
+        missing.append("stats figures")
+    else:
+        g, events = sample_events(spec)
+        counted = spec.figures(events, players)
+        if len(counted) != players:
+            missing.append("figures for every seat")
+        unnamed = {k for seat in counted for k in seat} - set(spec.figure_names)
+        if unnamed or not spec.figure_names:
+            missing.append(f"names for its figures {sorted(unnamed)}")
+        faceless = {c.code for c in g.all_cards()} - set(faces.face_codes())
+        if faceless:
+            missing.append(f"faces for its cards {sorted(faceless)}")
+    if found is not None:
+        if not isinstance(found.renderer, Renderer):
+            missing.append("a renderer")
+        if not isinstance(found.chart, Chart):
+            missing.append("a chart")
+        names = {o.name for o in spec.game.options_spec}
+        unworded = names - set(found.words)
+        if unworded:
+            missing.append(f"words for its options {sorted(unworded)}")
+        if set(found.table_defaults) - names:
+            missing.append("table defaults only for its own options")
+    return missing
+
+
+def test_every_engine_game_has_its_screens_and_every_screens_their_game() -> None:
+    assert "war" in engine.games()
+    assert set(engine.games()) == set(screens.registered())
+
+
+@pytest.mark.parametrize("name", wargame.every_game())
+def test_a_registered_game_has_every_part(name: str) -> None:
+    assert missing_parts(name) == []
+
+
+def test_a_game_that_lacks_a_part_fails_the_check() -> None:
+    spec = engine.get(wargame.NAME)
+    engine.register(dataclasses.replace(spec, sample=None, strong=True))
+    assert missing_parts(wargame.NAME) == ["a sample game"]
+    engine.register(dataclasses.replace(spec, strong=True, figure_names={}))
+    assert missing_parts(wargame.NAME) == ["search hooks for its strong level", "names for its figures ['battles']"]
+    engine.register(spec)
+    found = screens.get(wargame.NAME)
+    assert found is not None
+    screens.register(dataclasses.replace(found, words={}, table_defaults={"target": 5}))
+    assert missing_parts(wargame.NAME) == ["words for its options ['cards']", "table defaults only for its own options"]
+    screens.unregister(wargame.NAME)
+    assert missing_parts(wargame.NAME) == ["its screens (cogs/screens.py)"]
+
+
+def test_a_game_registered_through_its_specs_alone_is_in_every_list() -> None:
+    name = wargame.NAME
+    assert name in renderers.RENDERERS and renderers.renderer_for(name) is wargame.SCREENS.renderer
+    assert name in game_cog.playable()
+    assert stats.figure_names()["battles"] == "battles won"
+    assert options.rules_lines(name)[0][0] == "cards" and options.settings_line(name, {"cards": 4}, None).startswith(
+        "4 cards each")
+    assert engine.levels(name) == ("normal",)
+    g = wargame.War.create(2, None, 3)
+    move = engine.get(name).ai().choose(g, 0, random.Random(1))
+    assert explain(g, 0, move) == "the AI's choice here"  # no facts of its own: the generic reason
+
+
+def test_the_lists_fixed_at_import_are_the_registry_s() -> None:
+    """Slash-command choices and the program arena's game list are built when their modules load
+    (before War registers): from the registry then."""
+    before = {n: s for n, s in engine.games().items() if n != wargame.NAME}
+    assert game_cog.GAMES == {n: s.game.title for n, s in before.items()}
+    assert [c.value for c in game_cog.GAME_CHOICES] == list(before)
+    assert programs.PROGRAM_GAMES == arena.GAMES == tuple(n for n, s in before.items() if s.programs)
+    assert programs.PROGRAM_GAMES  # the line protocol has a game
