@@ -330,7 +330,7 @@ def contact_sheet(faces: dict[str, bytes], dark: tuple[int, int, int] = (49, 51,
     return buf.getvalue()
 
 
-def main() -> None:  # pragma: no cover - `make cards`
+def main() -> None:  # pragma: no cover - `make cards` (not `-m cogs.faces`: importing cogs imports this module first)
     import sys
     import time
     from pathlib import Path
