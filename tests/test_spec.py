@@ -149,3 +149,18 @@ def test_the_lists_fixed_at_import_are_the_registry_s() -> None:
     assert [c.value for c in game_cog.GAME_CHOICES] == list(before)
     assert programs.PROGRAM_GAMES == arena.GAMES == tuple(n for n, s in before.items() if s.programs)
     assert programs.PROGRAM_GAMES  # the line protocol has a game
+
+
+class _PeekingWar(wargame.War):
+    """War whose public view shows each hand's lowest card: a leak the privacy test must catch."""
+
+    def public_view(self) -> dict:
+        return {**super().public_view(), "lowest": [h[0].code if h else None for h in self.hands]}
+
+
+async def test_the_privacy_test_catches_a_registered_game_that_leaks() -> None:
+    from tests import test_hidden
+
+    engine.register(dataclasses.replace(engine.get(wargame.NAME), game=_PeekingWar))
+    compared, problems = await test_hidden._compare(wargame.NAME, seed=11, keep=lambda k: True)
+    assert compared >= 8 and problems and "public view" in problems[0]
