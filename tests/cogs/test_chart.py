@@ -10,10 +10,18 @@ import pytest
 from PIL import Image
 
 from cogs.chart import score_chart, score_series
-from tests.cogs.chartgames import SETUPS, finished_record
+from tests import wargame
+from tests.cogs.chartgames import finished_record
 
 
-@pytest.mark.parametrize("game", sorted(SETUPS))
+@pytest.fixture(autouse=True)
+def _throwaway_games():
+    """Every registered game is drawn, and War too: a game registered through its specs alone."""
+    with wargame.registered():
+        yield
+
+
+@pytest.mark.parametrize("game", wargame.every_game())
 def test_every_game_draws_its_running_scores(game: str) -> None:
     record = finished_record(game)
     s = score_series(record)
