@@ -30,6 +30,7 @@ from engine.core import Game  # noqa: E402
 from tables.hints import HINT_BUDGET, hint_in_worker  # noqa: E402
 from tests.engine.test_search import table_step  # noqa: E402
 
+#: One hand per game where the options say so; any other registered game plays its spec's sample game.
 OPTIONS: dict[str, dict[str, Any]] = {
     "hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0, "ready_trick": 0},
     "dalmuti": {"hands": 1}, "siege": {"max_rounds": 3},
@@ -44,7 +45,7 @@ def positions(name: str, n: int, seed: int) -> list[tuple[Game, int]]:
     out: list[tuple[Game, int]] = []
     game = 0
     while len(out) < n:
-        g = e.game.create(e.game.min_players, OPTIONS[name], seed * 1000 + game)
+        g = e.game.create(e.game.min_players, OPTIONS.get(name, dict((e.sample or (0, {}))[1])), seed * 1000 + game)
         game += 1
         while not g.is_over and len(out) < n:
             if table_step(g, ai, rng):
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--json", action="store_true", help="print only a JSON object")
     p.add_argument("--positions", type=int, default=40, help="positions per game (default 40)")
-    p.add_argument("--games", default=",".join(OPTIONS), help="comma-separated games")
+    p.add_argument("--games", default=",".join(engine.games()), help="comma-separated games")
     p.add_argument("--budget", type=float, default=HINT_BUDGET, help=f"seconds per hint (default {HINT_BUDGET})")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
