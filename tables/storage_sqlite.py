@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import glob
 import logging
 import os
 import sqlite3
@@ -108,29 +109,82 @@ Work = Callable[[sqlite3.Connection], Any]  # one write, run in the database thr
 MAX_BATCH = 256
 
 
-def _own(path: str) -> int:
-    """Take the lock that makes this process the only bot on the database file (``<file>.lock``,
-    held until the storage closes; the system drops it when a process dies, even by SIGKILL)."""
-    lock_path = f"{path}.lock"
+#: The database files this process holds the lock of, by (st_dev, st_ino).  A second open in the
+#: same process is refused from here, before opening the file: closing any descriptor of a file
+#: drops every POSIX lock the process holds on it, SQLite's own included.
+_OWNED: set[tuple[int, int]] = set()
+
+
+def _holder(identity: tuple[int, int]) -> str:
+    """The pid holding the lock on the file ``identity`` (from ``/proc/locks``), or ``?``."""
+    dev, ino = identity
+    exact = f"{os.major(dev):02x}:{os.minor(dev):02x}:{ino}"
+    fallback = "?"
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        with open("/proc/locks") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 6 or parts[1] != "FLOCK" or parts[3] != "WRITE":
+                    continue
+                if parts[5] == exact:
+                    return parts[4]
+                # Some filesystems (btrfs subvolumes, overlays) show another device number there.
+                if parts[5].rsplit(":", 1)[-1] == str(ino):
+                    fallback = parts[4]
+    except OSError:
+        pass
+    return fallback
+
+
+def _another_process(pid: str, path: str) -> StorageError:
+    return StorageError(
+        f"Another Deckhand process (pid {pid}) is already running on the database {path}. Two "
+        "processes on one SQLite file would both drive the same tables: stop the other one first, "
+        "give this one its own DATABASE_URL, or use PostgreSQL to run several processes."
+    )
+
+
+def _own(path: str) -> tuple[int, tuple[int, int]]:
+    """Take the lock that makes this process the only bot on the database: an ``flock`` on the
+    database file itself, held until the storage closes (the system drops it when a process dies,
+    even by SIGKILL).  A lock on the file, not on its name: a symlink, a hard link or another mount
+    of the same file meets the same lock.  (``flock`` and SQLite's own POSIX locks do not interact.)
+    Returns the locked descriptor and the file's (st_dev, st_ino)."""
+    try:
+        known = _identity(path)
+    except OSError:
+        known = None
+    if known is not None and known in _OWNED:
+        raise _another_process(str(os.getpid()), path)
+    try:
+        # Read-only is enough for flock, and a read-only file then gets SQLite's own sentence.
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as e:
-        raise StorageError(f"Cannot create the lock file {lock_path} beside the database: {e}") from e
+        raise StorageError(f"Cannot open or create the database {path}: {e}") from e
+    st_ = os.fstat(fd)
+    identity = (st_.st_dev, st_.st_ino)
+    if identity in _OWNED:  # created between the stat and the open: still ours
+        os.close(fd)
+        raise _another_process(str(os.getpid()), path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        try:
-            other = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-        finally:
-            os.close(fd)
-        raise StorageError(
-            f"Another Deckhand process (pid {other}) is already running on the database {path}. Two "
-            "processes on one SQLite file would both drive the same tables: stop the other one first, "
-            "give this one its own DATABASE_URL, or use PostgreSQL to run several processes."
-        ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
-    return fd
+        os.close(fd)
+        raise _another_process(_holder(identity), path) from None
+    _OWNED.add(identity)
+    return fd, identity
+
+
+def _let_go(fd: int, identity: tuple[int, int]) -> None:
+    _OWNED.discard(identity)
+    os.close(fd)  # the lock goes with it
+
+
+def _rescued_beside(path: str) -> str | None:
+    """The newest ``<path>.rescued-*`` copy (see ``_gone_in_thread``) beside ``path``, if any."""
+    where = Path(path)
+    copies = sorted(where.parent.glob(glob.escape(where.name) + ".rescued-*"))
+    return str(copies[-1]) if copies else None
 
 
 @dataclass(eq=False)
@@ -149,7 +203,9 @@ class SQLiteStorage(SQLiteRatings):
     #: The file's (st_dev, st_ino) when opened; None for ":memory:".
     identity: tuple[int, int] | None = None
     gone: str | None = None
-    _owner: int | None = None  # the locked file descriptor of an exclusive open (see _own)
+    #: Set at open when the file is new and a rescued copy lies beside it: a sentence for the log.
+    notice: str | None = None
+    _owner: tuple[int, tuple[int, int]] | None = None  # an exclusive open's locked descriptor (see _own)
     _rescued: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _closed: bool = False
@@ -163,17 +219,24 @@ class SQLiteStorage(SQLiteRatings):
             if not isinstance(parsed, SQLiteURL):
                 raise StorageError(f"{url!r} is not a SQLite URL.")
             url = parsed
-        if url.path != ":memory:":
+        memory = url.path == ":memory:"
+        if not memory:
             try:
                 Path(url.path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise StorageError(f"Cannot create the folder of the database {url.path}: {e}") from e
-        owner = _own(url.path) if exclusive and url.path != ":memory:" else None
+        # A file that is not there yet (or empty) is a new database: see _rescued_beside below.
+        fresh = not memory and not (os.path.isfile(url.path) and os.path.getsize(url.path) > 0)
+        owner = _own(url.path) if exclusive and not memory else None
+
+        def let_go() -> None:
+            if owner is not None:
+                _let_go(*owner)
+
         try:
             conn = await aiosqlite.connect(url.path, isolation_level=None)
         except sqlite3.Error as e:
-            if owner is not None:
-                os.close(owner)
+            let_go()
             raise _unusable(url.path, e) from e
         try:
             # Everything here may meet a file it cannot write (read-only, a directory, not a
@@ -184,16 +247,22 @@ class SQLiteStorage(SQLiteRatings):
             await migrate(conn, upto)
         except sqlite3.Error as e:
             await conn.close()
-            if owner is not None:
-                os.close(owner)
+            let_go()
             raise _unusable(url.path, e) from e
         except BaseException:
             await conn.close()
-            if owner is not None:
-                os.close(owner)
+            let_go()
             raise
-        storage = cls(conn, url.path, _identity(url.path) if url.path != ":memory:" else None)
+        storage = cls(conn, url.path, _identity(url.path) if not memory else None)
         storage._owner = owner
+        rescued = _rescued_beside(url.path) if fresh else None
+        if rescued is not None:
+            # After the file was deleted under a running bot (which saved what it had beside it),
+            # a restart makes a new empty database: say where the games are.
+            storage.notice = (f"The database {url.path} is new and empty, but {rescued} beside it holds what an "
+                              f"earlier Deckhand saved when its database went away: to restore it, stop Deckhand, "
+                              f"move that file to {url.path} and start Deckhand again.")
+            log.warning("%s", storage.notice)
         return storage
 
     @property
@@ -456,5 +525,5 @@ class SQLiteStorage(SQLiteRatings):
         async with self._lock:
             await self.conn.close()
         if self._owner is not None:
-            os.close(self._owner)  # the lock goes with it
+            _let_go(*self._owner)
             self._owner = None
