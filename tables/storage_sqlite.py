@@ -28,36 +28,33 @@ import aiosqlite
 
 from tables import storage_base as st
 from tables.storage_base import (
-    PRUNABLE,
-    RESULT_COLUMNS,
     TABLE_COLUMNS,
-    UNFINISHED,
-    DuplicateTable,
     Record,
     SQLiteURL,
-    StaleWrite,
     StorageError,
     StorageGone,
     Stored,
-    check_changes,
-    in_shards,
-    log_rows,
-    result_rows,
     stored_logs,
 )
-from tables.storage_sqlite_ratings import SQLiteRatings
-from tables.table import LogEntry
+from tables.storage_sql import (
+    CURRENT_VERSION,
+    SQLITE,
+    Job,
+    RunMany,
+    SQLStorage,
+    Value,
+    schema_version_table,
+    snapshot_logs,
+    snapshot_rows,
+)
 
 log = logging.getLogger("deckhand.storage")
 
 
 # ==== migrations =================================================================================
 async def schema_version(conn: aiosqlite.Connection) -> int:
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-        "applied_at REAL NOT NULL)"
-    )
-    async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+    await conn.execute(schema_version_table(SQLITE))
+    async with conn.execute(CURRENT_VERSION) as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 
@@ -187,8 +184,33 @@ def _rescued_beside(path: str) -> str | None:
     return str(copies[-1]) if copies else None
 
 
+def _drive(c: sqlite3.Connection, job: Job) -> Any:
+    """In the database thread: run a job's steps (see :mod:`tables.storage_sql`) on ``c``."""
+    steps = job.steps()
+    reply: Any = None
+    while True:
+        try:
+            step = steps.send(reply)
+        except StopIteration as done:
+            return done.value
+        try:
+            if isinstance(step, RunMany):
+                if step.rows:
+                    c.executemany(step.sql, step.rows)
+                reply = None
+            elif isinstance(step, Value):
+                row = c.execute(step.sql, step.params).fetchone()
+                reply = row[0] if row else None
+            else:
+                reply = c.execute(step.sql, step.params).rowcount
+        except sqlite3.IntegrityError as e:
+            if step.conflict is None:
+                raise
+            raise step.conflict from e
+
+
 @dataclass(eq=False)
-class SQLiteStorage(SQLiteRatings):
+class SQLiteStorage(SQLStorage):
     """:class:`~tables.storage.Storage` on one SQLite file, through one aiosqlite connection.
 
     Writes are *group-committed*: each is a function queued for the connection's thread; a flusher
@@ -388,74 +410,8 @@ class SQLiteStorage(SQLiteRatings):
                 rows = await cur.fetchall()
         return [dict(zip(cols, r, strict=True)) for r in rows]
 
-    # ---- tables -------------------------------------------------------------------------------
-    async def insert_table(self, record: Record) -> None:
-        cols = [c for c in TABLE_COLUMNS if c in record]
-        sql = f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
-        params = [record[c] for c in cols]
-
-        def work(c: sqlite3.Connection) -> None:
-            try:
-                c.execute(sql, params)
-            except sqlite3.IntegrityError as e:
-                raise DuplicateTable(f"A table with id {record.get('id')!r} is already stored.") from e
-
-        await self._transaction(work)
-
-    async def write(
-        self,
-        table_id: str,
-        changes: Record,
-        actions: Sequence[LogEntry] = (),
-        *,
-        expect: tuple[int, int],
-        results: Sequence[Record] = (),
-    ) -> None:
-        check_changes(changes)
-        cols = sorted(changes)
-        sets = ", ".join(f"{c} = ?" for c in cols)
-        update = f"UPDATE tables SET {sets} WHERE id = ? AND version = ? AND rev = ?"
-        params = [changes[c] for c in cols] + [table_id, expect[0], expect[1]]
-        logged = log_rows(table_id, actions)
-        scored = result_rows(results)
-
-        def work(c: sqlite3.Connection) -> None:
-            if c.execute(update, params).rowcount != 1:
-                raise StaleWrite(f"Table {table_id} is no longer at version {expect[0]} (rev {expect[1]}).")
-            if logged:
-                try:
-                    c.executemany(
-                        "INSERT INTO actions (table_id, seq, seat, code, time, auto) VALUES (?, ?, ?, ?, ?, ?)",
-                        logged,
-                    )
-                except sqlite3.IntegrityError as e:  # a seq already logged: never apply one twice
-                    raise StaleWrite(f"Table {table_id} already has an action numbered like these.") from e
-            if scored:
-                c.executemany(
-                    f"INSERT OR REPLACE INTO results ({', '.join(RESULT_COLUMNS)}) "
-                    f"VALUES ({', '.join('?' * len(RESULT_COLUMNS))})",
-                    scored,
-                )
-
-        await self._transaction(work)
-
-    async def mark_broken(self, table_id: str, reason: str, at: float) -> None:
-        def work(c: sqlite3.Connection) -> None:
-            c.execute(
-                "UPDATE tables SET broken = ?, finished_at = COALESCE(finished_at, ?) WHERE id = ?",
-                (reason[:500], at, table_id),
-            )
-
-        await self._transaction(work)
-
-    async def prune(self, before: float) -> int:
-        doomed = f"SELECT id FROM tables WHERE {PRUNABLE.format(before='?')}"
-
-        def work(c: sqlite3.Connection) -> int:
-            c.execute(f"DELETE FROM actions WHERE table_id IN ({doomed})", (before,))
-            return c.execute(f"DELETE FROM tables WHERE id IN ({doomed})", (before,)).rowcount
-
-        return await self._transaction(work)
+    async def _run(self, job: Job) -> Any:
+        return await self._transaction(lambda c: _drive(c, job))
 
     # ---- reads --------------------------------------------------------------------------------
     async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
@@ -468,16 +424,11 @@ class SQLiteStorage(SQLiteRatings):
         def read(c: sqlite3.Connection) -> list[Stored]:
             c.execute("BEGIN")  # deferred: a read snapshot, taking no write lock
             try:
-                cur = c.execute(f"SELECT {', '.join(TABLE_COLUMNS)} FROM tables t WHERE {where} "
-                                "ORDER BY t.created_at, t.id", params)
+                cur = c.execute(snapshot_rows(where), params)
                 rows = [dict(zip(TABLE_COLUMNS, r, strict=True)) for r in cur]
                 if between is not None:
                     between()
-                cur = c.execute(
-                    "SELECT a.table_id, a.seq, a.seat, a.code, a.time, a.auto FROM actions a "
-                    f"WHERE a.table_id IN (SELECT t.id FROM tables t WHERE {where}) ORDER BY a.table_id, a.seq",
-                    params,
-                )
+                cur = c.execute(snapshot_logs(where), params)
                 logs = stored_logs(cur)
             finally:
                 c.execute("COMMIT")
@@ -487,32 +438,6 @@ class SQLiteStorage(SQLiteRatings):
             if self._closed:
                 raise StorageError("The database is closed.")
             return await self.conn._execute(read, self.conn._conn)
-
-    async def unfinished(self, shards: Sequence[int] | None = None, count: int = 1) -> list[Stored]:
-        if shards is None:
-            return await self._snapshot(UNFINISHED)
-        return await self._snapshot(f"{UNFINISHED} AND {in_shards(shards, count)}")
-
-    async def load(self, table_id: str) -> Stored | None:
-        found = await self._snapshot("t.id = ?", (table_id,))
-        return found[0] if found else None
-
-    async def player_results(self, guild_id: int, user_id: int) -> list[Record]:
-        return await self._read(
-            f"SELECT {', '.join(RESULT_COLUMNS)} FROM results WHERE guild_id = ? AND user_id = ? "
-            "ORDER BY finished_at",
-            (guild_id, user_id),
-        )
-
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
-        return await self._read(
-            "SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, AVG(place) AS avg_place, AVG(score) AS avg_score, "
-            "(SELECT r2.name FROM results r2 WHERE r2.guild_id = r.guild_id AND r2.user_id = r.user_id "
-            " ORDER BY r2.finished_at DESC LIMIT 1) AS name "
-            "FROM results r WHERE guild_id = ? AND game = ? GROUP BY user_id "
-            "ORDER BY wins DESC, avg_place ASC, games DESC, user_id ASC LIMIT ?",
-            (guild_id, game, limit),
-        )
 
     async def close(self) -> None:
         """Finish the writes already queued, then close."""
