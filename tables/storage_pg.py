@@ -40,6 +40,7 @@ from tables.storage_sql import (
     schema_version_table,
     snapshot_logs,
     snapshot_rows,
+    version_applied,
 )
 from tables.table import LogEntry
 
@@ -74,8 +75,7 @@ async def migrate(conn: Conn, upto: int | None = None) -> list[int]:
             try:
                 async with conn.transaction():
                     await conn.execute(m.sql)
-                    await conn.execute("INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
-                                       m.version, m.name, time.time())
+                    await conn.execute(version_applied(m, time.time()))
             except asyncpg.PostgresError as e:
                 raise StorageError(f"Migration {m.version} ({m.name}) failed: {e}") from e
             applied.append(m.version)

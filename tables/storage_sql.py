@@ -24,6 +24,7 @@ from tables.storage_base import (
     TABLE_COLUMNS,
     UNFINISHED,
     DuplicateTable,
+    Migration,
     Record,
     StaleWrite,
     StorageError,
@@ -174,6 +175,13 @@ CURRENT_VERSION = "SELECT COALESCE(MAX(version), 0) FROM schema_version"
 def schema_version_table(d: Dialect) -> str:
     return ("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
             f"applied_at {d.real_type} NOT NULL)")
+
+
+def version_applied(m: Migration, at: float) -> str:
+    """The ``schema_version`` row of a migration, with its values written in (SQLite runs it inside
+    the migration's script, which takes no parameters; the name is a checked ``\\w+``)."""
+    return (f"INSERT INTO schema_version (version, name, applied_at) VALUES ({int(m.version)}, '{m.name}', "
+            f"{float(at)!r})")
 
 
 def snapshot_rows(where: str) -> str:

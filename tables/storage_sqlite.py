@@ -46,6 +46,7 @@ from tables.storage_sql import (
     schema_version_table,
     snapshot_logs,
     snapshot_rows,
+    version_applied,
 )
 
 log = logging.getLogger("deckhand.storage")
@@ -68,9 +69,7 @@ async def migrate(conn: aiosqlite.Connection, upto: int | None = None) -> list[i
         raise st.newer_schema(current, len(known), "file")
     applied = []
     for m in known[current:target]:
-        script = (f"BEGIN IMMEDIATE;\n{m.sql}\n"
-                  f"INSERT INTO schema_version (version, name, applied_at) VALUES ({m.version}, '{m.name}', "
-                  f"{time.time()!r});\nCOMMIT;")
+        script = f"BEGIN IMMEDIATE;\n{m.sql}\n{version_applied(m, time.time())};\nCOMMIT;"
         try:
             await conn.executescript(script)
         except sqlite3.Error as e:
