@@ -9,6 +9,9 @@ default: a commit is on disk when the write returns).  Server settings may ride 
 Recovery reads every unfinished row and its log in one ``REPEATABLE READ`` read-only transaction:
 one snapshot, whatever other processes commit meanwhile.  Migrations run under a session advisory
 lock (:data:`MIGRATION_LOCK`), so processes starting together apply each one once.
+
+The SQL is :mod:`tables.storage_sql`'s (in its PostgreSQL dialect); here are the pool, the
+transactions that run its steps in order per table, and the tables going away.
 """
 
 from __future__ import annotations

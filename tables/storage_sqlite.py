@@ -8,6 +8,9 @@ The file's identity (device and inode) is taken when it is opened and checked be
 a file deleted or replaced under the running process (the connection would go on writing to the
 unlinked old one, and everything after would be lost at the next start) raises
 :class:`~tables.storage.StorageGone` instead, for that write and every one after it.
+
+The SQL is :mod:`tables.storage_sql`'s; here are the connection, the group commit that runs its
+steps, the file's lock and its identity.
 """
 
 from __future__ import annotations
