@@ -653,3 +653,44 @@ async def test_a_new_database_beside_a_rescued_copy_says_how_to_restore_it(tmp_p
     quiet = await db(tmp_path / "other.db")
     await quiet.close()
     assert quiet.notice is None and not [r for r in caplog.records if r.name == "deckhand.storage"]
+
+
+# ==== one storage, two dialects =====================================================================
+def test_the_backends_write_no_sql_of_their_own():
+    """Every statement on Deckhand's tables is in tables/storage_sql.py, once: a backend only runs
+    them (a statement copied into one backend would drift from the other's)."""
+    import re
+
+    import tables.storage_pg as pg
+    import tables.storage_sqlite as lite
+
+    names = "tables|actions|results|ratings|ai_results|rated_tables|schema_version"
+    for module in (pg, lite):
+        text = Path(module.__file__).read_text()
+        found = re.findall(rf"\b(?:INSERT INTO|UPDATE|DELETE FROM|FROM|JOIN)\s+(?:{names})\b", text)
+        assert found == [], f"{module.__name__}: {found}"
+
+
+def test_the_dialects_differ_only_where_the_databases_do():
+    from tables.storage_sql import POSTGRES, SQLITE
+
+    text = "SELECT x FROM t WHERE a = ? AND b = ? LIMIT ?"
+    assert SQLITE.sql(text) == text
+    assert POSTGRES.sql(text) == "SELECT x FROM t WHERE a = $1 AND b = $2 LIMIT $3"
+    assert SQLITE.in_list("user_id", [3, 4], "bigint") == ("user_id IN (?, ?)", [3, 4])
+    assert POSTGRES.in_list("user_id", [3, 4], "bigint") == ("user_id = ANY(?::bigint[])", [[3, 4]])
+    # Upserts read the same in both; only PostgreSQL writes a move as one statement.
+    assert SQLITE.upsert("r", ("k", "v"), ("k",)) == POSTGRES.upsert("r", ("k", "v"), ("k",))
+    assert SQLITE.move("UPDATE tables SET version = ? WHERE id = ?") is None
+    assert "unnest" in POSTGRES.move("UPDATE tables SET version = ? WHERE id = ?")
+
+
+async def test_the_runtime_owns_the_ratings_of_its_storage(store):
+    storage = await store.open()
+    rt = Runtime(storage=storage)
+    try:
+        assert rt.ratings is not None and rt.ratings.storage is storage
+        assert await rt.ratings.board(7, "hearts") == [] and await rt.ratings.of_player(7, 1) == {}
+    finally:
+        await rt.close()
+    assert Runtime().ratings is None  # nothing kept, nothing rated
