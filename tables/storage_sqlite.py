@@ -147,8 +147,8 @@ def _own(path: str) -> tuple[int, tuple[int, int]]:
     """Take the lock that makes this process the only bot on the database: an ``flock`` on the
     database file itself, held until the storage closes (the system drops it when a process dies,
     even by SIGKILL).  A lock on the file, not on its name: a symlink, a hard link or another mount
-    of the same file meets the same lock.  (``flock`` and SQLite's own POSIX locks do not interact.)
-    Returns the locked descriptor and the file's (st_dev, st_ino)."""
+    of the same file meets the same lock.  (On a local filesystem ``flock`` and SQLite's own POSIX
+    locks do not interact.)  Returns the locked descriptor and the file's (st_dev, st_ino)."""
     try:
         known = _identity(path)
     except OSError:
@@ -162,9 +162,6 @@ def _own(path: str) -> tuple[int, tuple[int, int]]:
         raise StorageError(f"Cannot open or create the database {path}: {e}") from e
     st_ = os.fstat(fd)
     identity = (st_.st_dev, st_.st_ino)
-    if identity in _OWNED:  # created between the stat and the open: still ours
-        os.close(fd)
-        raise _another_process(str(os.getpid()), path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
