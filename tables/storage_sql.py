@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tables.storage_base import (
+    LOG_COLUMNS,
     PRUNABLE,
     RESULT_COLUMNS,
     TABLE_COLUMNS,
@@ -36,10 +37,11 @@ from tables.storage_base import (
 )
 from tables.table import LogEntry
 
-#: Columns holding times: always sent as floats (asyncpg is strict about Python types, and a time
-#: that happens to be a whole number is still a time; SQLite's REAL columns store them alike).
+#: Columns of real numbers (times, ratings): always sent as floats (asyncpg is strict about Python
+#: types, and a time that happens to be a whole number is still a time; SQLite's REAL columns store
+#: both alike).
 FLOAT_COLUMNS = frozenset({"created_at", "finished_at", "time", "mu", "sigma"})
-LOG = ("table_id", "seq", "seat", "code", "time", "auto")
+LOG = LOG_COLUMNS
 
 
 # ==== steps: what a write does, run by each backend ================================================
