@@ -61,7 +61,7 @@ async def add_rating_changes(bot: Any, table: Any, rendered: Any) -> None:
     without a database, or when the rating fails: the summary goes out all the same)."""
     if not _finished(table, rendered):
         return
-    runtime = bot.runtime
+    runtime = getattr(bot, "runtime", None)  # None before setup_hook built it
     ratings = runtime.ratings if runtime is not None else None
     if ratings is None:
         return
