@@ -18,24 +18,13 @@ import discord
 
 from cogs import render
 from cogs.chart import score_chart
-from tables.ratings import Change, Ratings
+from tables.ratings import Change
 from tables.replay import GameRecord
 
 log = logging.getLogger(__name__)
 
 CHART_BUDGET = 5.0  # seconds: a busy machine sends the summary without its picture
 CHART_NAME = "scores.png"
-_RATINGS: dict[int, Ratings] = {}  # one per storage (so one lock per database)
-
-
-def ratings_for(storage: Any) -> Ratings | None:
-    """The ratings kept in ``storage`` (``None`` without a database that keeps them)."""
-    if storage is None or not hasattr(storage, "save_ratings"):
-        return None
-    r = _RATINGS.get(id(storage))
-    if r is None or r.storage is not storage:
-        r = _RATINGS[id(storage)] = Ratings(storage)
-    return r
 
 
 def change_lines(table: Any, changes: list[Change]) -> list[str]:
@@ -72,7 +61,8 @@ async def add_rating_changes(bot: Any, table: Any, rendered: Any) -> None:
     without a database, or when the rating fails: the summary goes out all the same)."""
     if not _finished(table, rendered):
         return
-    ratings = ratings_for(getattr(getattr(bot, "runtime", None), "storage", None))
+    runtime = getattr(bot, "runtime", None)  # None before setup_hook built it
+    ratings = runtime.ratings if runtime is not None else None
     if ratings is None:
         return
     try:

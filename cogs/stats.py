@@ -1,8 +1,8 @@
 """``/stats [user]`` and ``/leaderboard game:``: per-server results of finished games.
 
-Thin like the game cog: read the results through the runtime's storage, turn them into an embed.
-Your own stats are ephemeral; someone else's, and the leaderboard, are public.  Mentions in these
-embeds never ping anyone.
+Thin like the game cog: read the results through the runtime's storage and the ratings through
+``runtime.ratings``, turn them into an embed.  Your own stats are ephemeral; someone else's, and the
+leaderboard, are public.  Mentions in these embeds never ping anyone.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.endgame import ratings_for
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
 from tables.runtime import Runtime
 from tables.stats import GameStats, figure_names, summarise
@@ -101,18 +100,6 @@ def rating_board_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
     return e
 
 
-def leaderboard_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
-    def line(r: dict[str, Any]) -> str:
-        wins = int(r["wins"] or 0)
-        return (f"**{wins}** win{'s' if wins != 1 else ''} in {_games(int(r['games']))} · "
-                f"average finish {float(r['avg_place']):.2f}")
-
-    e = _board(game, rows, line)
-    if rows:
-        e.set_footer(text="Ranked by wins, then average finish. Only finished games count.")
-    return e
-
-
 class StatsCog(commands.Cog):
     """``/stats`` and ``/leaderboard``."""
 
@@ -155,48 +142,34 @@ class StatsCog(commands.Cog):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
         own = who.id == interaction.user.id
-        storage = self.runtime.storage
-        if storage is None or interaction.guild_id is None:
+        storage, ratings = self.runtime.storage, self.runtime.ratings
+        if storage is None or ratings is None or interaction.guild_id is None:
             await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
             return
         try:
             rows = await storage.player_results(interaction.guild_id, who.id)
-            ratings = await _player_ratings(storage, interaction.guild_id, who.id)
+            by_game = await ratings.of_player(interaction.guild_id, who.id)
         except Exception:
             log.exception("Reading the stats of %s failed", who.id)
             await self._reply(interaction, ephemeral=True, text=OOPS)
             return
         name = getattr(who, "display_name", None) or getattr(who, "name", "Someone")
-        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), ratings))
+        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game))
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        storage = self.runtime.storage
-        if storage is None or interaction.guild_id is None:
+        ratings = self.runtime.ratings
+        if ratings is None or interaction.guild_id is None:
             await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
             return
         name = game.strip().lower()
         try:
-            ratings = ratings_for(storage)
-            if ratings is not None:
-                await ratings.ensure()
-                embed = rating_board_embed(name, await storage.rating_board(interaction.guild_id, name))
-            else:
-                embed = leaderboard_embed(name, await storage.leaderboard(interaction.guild_id, name))
+            embed = rating_board_embed(name, await ratings.board(interaction.guild_id, name))
         except Exception:
             log.exception("Reading the %s leaderboard failed", name)
             await self._reply(interaction, ephemeral=True, text=OOPS)
             return
         await self._reply(interaction, ephemeral=False, embed=embed)
-
-
-async def _player_ratings(storage: Any, guild_id: int, user_id: int) -> dict[str, dict[str, Any]]:
-    """Someone's ratings by game (none without a storage that keeps them)."""
-    ratings = ratings_for(storage)
-    if ratings is None:
-        return {}
-    await ratings.ensure()
-    return {str(r["game"]): r for r in await storage.player_ratings(guild_id, user_id)}

@@ -22,6 +22,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from tables.storage_base import Record, Storage
+
 log = logging.getLogger("deckhand.tables")
 
 AI_ID = 0
@@ -108,9 +110,10 @@ def finishing_order(table: Any) -> list[tuple[int, int]] | None:
 
 
 class Ratings:
-    """Ratings kept in the storage: rate a finished table once, backfill, read for the cogs."""
+    """Ratings kept in the storage: rate a finished table once, backfill, read for the cogs.  The
+    runtime owns one (``Runtime.ratings``, one lock per database) when it has a storage."""
 
-    def __init__(self, storage: Any) -> None:
+    def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._lock = asyncio.Lock()  # one rating write at a time: read, compute, write
         self._checked = False
@@ -161,3 +164,13 @@ class Ratings:
         if not saved:
             return []
         return [Change(uid, current.get(uid, Rating()), new[uid]) for uid in ids if uid != AI_ID]
+
+    async def of_player(self, guild_id: int, user_id: int) -> dict[str, Record]:
+        """Someone's ratings in a server, by game (every stored result rated first)."""
+        await self.ensure()
+        return {str(r["game"]): r for r in await self.storage.player_ratings(guild_id, user_id)}
+
+    async def board(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
+        """A game's best people in a server by μ − 3σ (every stored result rated first)."""
+        await self.ensure()
+        return await self.storage.rating_board(guild_id, game, limit)

@@ -42,6 +42,7 @@ from tables.live import (
 from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
 from tables.program_seats import ProgramSeats
 from tables.programs import ProgramSettings
+from tables.ratings import Ratings
 from tables.replay import GameRecord
 from tables.shards import Shards
 from tables.storage import Storage
@@ -116,6 +117,8 @@ class Runtime:
                            self._live.get, ai_delay=ai_delay, table_pace=table_pace, lobby_ttl=lobby_ttl,
                            ai_pool=ai_pool)
         self.hints = Hints(self.persistence, ai_pool)
+        #: The ratings kept in the storage (``None`` without one): what the cogs rate and read.
+        self.ratings: Ratings | None = Ratings(storage) if storage is not None else None
 
     # Settings that tests and the bot read or change after construction live in the rooms.
     @property

@@ -6,6 +6,9 @@ backends behind it, chosen by ``DATABASE_URL``:
 * ``postgresql://user:password@host:5432/deckhand`` — a PostgreSQL server through asyncpg
   (:mod:`tables.storage_pg`), for several bot processes sharing one database.
 
+Their SQL is written once, in :mod:`tables.storage_sql` (with a small dialect object for what
+PostgreSQL spells differently); a backend keeps only its connections, transactions and locks.
+
 The storage is a dumb row store.  It knows columns, not games: :mod:`tables.records` turns a
 :class:`~tables.table.Table` into column values and back, and the runtime decides *when* to write.
 What every backend guarantees:

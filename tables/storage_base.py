@@ -135,6 +135,33 @@ class Storage(Protocol):
 
     async def close(self) -> None: ...
 
+    # ---- ratings (kept for tables/ratings.py; migration 0004) ----------------------------------
+    async def unrated_results(self, skip: str = "") -> int:
+        """How many finished games (but ``skip``) have results but are not in the ratings yet."""
+        ...
+
+    async def rating_inputs(self) -> list[Record]:
+        """Every stored finishing order: people's places and the AI seats' (``user_id`` 0)."""
+        ...
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: Sequence[int]) -> list[Record]: ...
+
+    async def save_ratings(self, table_id: str, guild_id: int, game: str, finished_at: float,
+                           ratings: Sequence[Record], ai_places: Sequence[Record]) -> bool:
+        """Store one game's new ratings and its AI seats' places, once: ``False`` (and nothing
+        written) when the table was rated already."""
+        ...
+
+    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str]) -> None:
+        """Every rating at once (a recomputation), and the games they include."""
+        ...
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[Record]: ...
+
+    async def rating_board(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
+        """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
+        ...
+
 
 def check_changes(changes: Record) -> None:
     bad = set(changes) - MUTABLE

@@ -8,12 +8,16 @@ The file's identity (device and inode) is taken when it is opened and checked be
 a file deleted or replaced under the running process (the connection would go on writing to the
 unlinked old one, and everything after would be lost at the next start) raises
 :class:`~tables.storage.StorageGone` instead, for that write and every one after it.
+
+The SQL is :mod:`tables.storage_sql`'s; here are the connection, the group commit that runs its
+steps, the file's lock and its identity.
 """
 
 from __future__ import annotations
 
 import asyncio
 import fcntl
+import glob
 import logging
 import os
 import sqlite3
@@ -27,36 +31,34 @@ import aiosqlite
 
 from tables import storage_base as st
 from tables.storage_base import (
-    PRUNABLE,
-    RESULT_COLUMNS,
     TABLE_COLUMNS,
-    UNFINISHED,
-    DuplicateTable,
     Record,
     SQLiteURL,
-    StaleWrite,
     StorageError,
     StorageGone,
     Stored,
-    check_changes,
-    in_shards,
-    log_rows,
-    result_rows,
     stored_logs,
 )
-from tables.storage_sqlite_ratings import SQLiteRatings
-from tables.table import LogEntry
+from tables.storage_sql import (
+    CURRENT_VERSION,
+    SQLITE,
+    Job,
+    RunMany,
+    SQLStorage,
+    Value,
+    schema_version_table,
+    snapshot_logs,
+    snapshot_rows,
+    version_applied,
+)
 
 log = logging.getLogger("deckhand.storage")
 
 
 # ==== migrations =================================================================================
 async def schema_version(conn: aiosqlite.Connection) -> int:
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-        "applied_at REAL NOT NULL)"
-    )
-    async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+    await conn.execute(schema_version_table(SQLITE))
+    async with conn.execute(CURRENT_VERSION) as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 
@@ -70,9 +72,7 @@ async def migrate(conn: aiosqlite.Connection, upto: int | None = None) -> list[i
         raise st.newer_schema(current, len(known), "file")
     applied = []
     for m in known[current:target]:
-        script = (f"BEGIN IMMEDIATE;\n{m.sql}\n"
-                  f"INSERT INTO schema_version (version, name, applied_at) VALUES ({m.version}, '{m.name}', "
-                  f"{time.time()!r});\nCOMMIT;")
+        script = f"BEGIN IMMEDIATE;\n{m.sql}\n{version_applied(m, time.time())};\nCOMMIT;"
         try:
             await conn.executescript(script)
         except sqlite3.Error as e:
@@ -108,33 +108,108 @@ Work = Callable[[sqlite3.Connection], Any]  # one write, run in the database thr
 MAX_BATCH = 256
 
 
-def _own(path: str) -> int:
-    """Take the lock that makes this process the only bot on the database file (``<file>.lock``,
-    held until the storage closes; the system drops it when a process dies, even by SIGKILL)."""
-    lock_path = f"{path}.lock"
+#: The database files this process holds the lock of, by (st_dev, st_ino).  A second open in the
+#: same process is refused from here, before opening the file: closing any descriptor of a file
+#: drops every POSIX lock the process holds on it, SQLite's own included.
+_OWNED: set[tuple[int, int]] = set()
+
+
+def _holder(identity: tuple[int, int]) -> str:
+    """The pid holding the lock on the file ``identity`` (from ``/proc/locks``), or ``?``."""
+    dev, ino = identity
+    exact = f"{os.major(dev):02x}:{os.minor(dev):02x}:{ino}"
+    fallback = "?"
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        with open("/proc/locks") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 6 or parts[1] != "FLOCK" or parts[3] != "WRITE":
+                    continue
+                if parts[5] == exact:
+                    return parts[4]
+                # Some filesystems (btrfs subvolumes, overlays) show another device number there.
+                if parts[5].rsplit(":", 1)[-1] == str(ino):
+                    fallback = parts[4]
+    except OSError:
+        pass
+    return fallback
+
+
+def _another_process(pid: str, path: str) -> StorageError:
+    return StorageError(
+        f"Another Deckhand process (pid {pid}) is already running on the database {path}. Two "
+        "processes on one SQLite file would both drive the same tables: stop the other one first, "
+        "give this one its own DATABASE_URL, or use PostgreSQL to run several processes."
+    )
+
+
+def _own(path: str) -> tuple[int, tuple[int, int]]:
+    """Take the lock that makes this process the only bot on the database: an ``flock`` on the
+    database file itself, held until the storage closes (the system drops it when a process dies,
+    even by SIGKILL).  A lock on the file, not on its name: a symlink, a hard link or another mount
+    of the same file meets the same lock.  (On a local filesystem ``flock`` and SQLite's own POSIX
+    locks do not interact.)  Returns the locked descriptor and the file's (st_dev, st_ino)."""
+    try:
+        known = _identity(path)
+    except OSError:
+        known = None
+    if known is not None and known in _OWNED:
+        raise _another_process(str(os.getpid()), path)
+    try:
+        # Read-only is enough for flock, and a read-only file then gets SQLite's own sentence.
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as e:
-        raise StorageError(f"Cannot create the lock file {lock_path} beside the database: {e}") from e
+        raise StorageError(f"Cannot open or create the database {path}: {e}") from e
+    st_ = os.fstat(fd)
+    identity = (st_.st_dev, st_.st_ino)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
+        os.close(fd)
+        raise _another_process(_holder(identity), path) from None
+    _OWNED.add(identity)
+    return fd, identity
+
+
+def _let_go(fd: int, identity: tuple[int, int]) -> None:
+    _OWNED.discard(identity)
+    os.close(fd)  # the lock goes with it
+
+
+def _rescued_beside(path: str) -> str | None:
+    """The newest ``<path>.rescued-*`` copy (see ``_gone_in_thread``) beside ``path``, if any."""
+    where = Path(path)
+    copies = sorted(where.parent.glob(glob.escape(where.name) + ".rescued-*"))
+    return str(copies[-1]) if copies else None
+
+
+def _drive(c: sqlite3.Connection, job: Job) -> Any:
+    """In the database thread: run a job's steps (see :mod:`tables.storage_sql`) on ``c``."""
+    steps = job.steps()
+    reply: Any = None
+    while True:
         try:
-            other = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-        finally:
-            os.close(fd)
-        raise StorageError(
-            f"Another Deckhand process (pid {other}) is already running on the database {path}. Two "
-            "processes on one SQLite file would both drive the same tables: stop the other one first, "
-            "give this one its own DATABASE_URL, or use PostgreSQL to run several processes."
-        ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
-    return fd
+            step = steps.send(reply)
+        except StopIteration as done:
+            return done.value
+        try:
+            if isinstance(step, RunMany):
+                if step.rows:
+                    c.executemany(step.sql, step.rows)
+                reply = None
+            elif isinstance(step, Value):
+                row = c.execute(step.sql, step.params).fetchone()
+                reply = row[0] if row else None
+            else:
+                reply = c.execute(step.sql, step.params).rowcount
+        except sqlite3.IntegrityError as e:
+            if step.conflict is None:
+                raise
+            raise step.conflict from e
 
 
 @dataclass(eq=False)
-class SQLiteStorage(SQLiteRatings):
+class SQLiteStorage(SQLStorage):
     """:class:`~tables.storage.Storage` on one SQLite file, through one aiosqlite connection.
 
     Writes are *group-committed*: each is a function queued for the connection's thread; a flusher
@@ -149,7 +224,9 @@ class SQLiteStorage(SQLiteRatings):
     #: The file's (st_dev, st_ino) when opened; None for ":memory:".
     identity: tuple[int, int] | None = None
     gone: str | None = None
-    _owner: int | None = None  # the locked file descriptor of an exclusive open (see _own)
+    #: Set at open when the file is new and a rescued copy lies beside it: a sentence for the log.
+    notice: str | None = None
+    _owner: tuple[int, tuple[int, int]] | None = None  # an exclusive open's locked descriptor (see _own)
     _rescued: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _closed: bool = False
@@ -163,17 +240,24 @@ class SQLiteStorage(SQLiteRatings):
             if not isinstance(parsed, SQLiteURL):
                 raise StorageError(f"{url!r} is not a SQLite URL.")
             url = parsed
-        if url.path != ":memory:":
+        memory = url.path == ":memory:"
+        if not memory:
             try:
                 Path(url.path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise StorageError(f"Cannot create the folder of the database {url.path}: {e}") from e
-        owner = _own(url.path) if exclusive and url.path != ":memory:" else None
+        # A file that is not there yet (or empty) is a new database: see _rescued_beside below.
+        fresh = not memory and not (os.path.isfile(url.path) and os.path.getsize(url.path) > 0)
+        owner = _own(url.path) if exclusive and not memory else None
+
+        def let_go() -> None:
+            if owner is not None:
+                _let_go(*owner)
+
         try:
             conn = await aiosqlite.connect(url.path, isolation_level=None)
         except sqlite3.Error as e:
-            if owner is not None:
-                os.close(owner)
+            let_go()
             raise _unusable(url.path, e) from e
         try:
             # Everything here may meet a file it cannot write (read-only, a directory, not a
@@ -184,16 +268,22 @@ class SQLiteStorage(SQLiteRatings):
             await migrate(conn, upto)
         except sqlite3.Error as e:
             await conn.close()
-            if owner is not None:
-                os.close(owner)
+            let_go()
             raise _unusable(url.path, e) from e
         except BaseException:
             await conn.close()
-            if owner is not None:
-                os.close(owner)
+            let_go()
             raise
-        storage = cls(conn, url.path, _identity(url.path) if url.path != ":memory:" else None)
+        storage = cls(conn, url.path, _identity(url.path) if not memory else None)
         storage._owner = owner
+        rescued = _rescued_beside(url.path) if fresh else None
+        if rescued is not None:
+            # After the file was deleted under a running bot (which saved what it had beside it),
+            # a restart makes a new empty database: say where the games are.
+            storage.notice = (f"The database {url.path} is new and empty, but {rescued} beside it holds what an "
+                              f"earlier Deckhand saved when its database went away: to restore it, stop Deckhand, "
+                              f"move that file to {url.path} and start Deckhand again.")
+            log.warning("%s", storage.notice)
         return storage
 
     @property
@@ -319,74 +409,8 @@ class SQLiteStorage(SQLiteRatings):
                 rows = await cur.fetchall()
         return [dict(zip(cols, r, strict=True)) for r in rows]
 
-    # ---- tables -------------------------------------------------------------------------------
-    async def insert_table(self, record: Record) -> None:
-        cols = [c for c in TABLE_COLUMNS if c in record]
-        sql = f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
-        params = [record[c] for c in cols]
-
-        def work(c: sqlite3.Connection) -> None:
-            try:
-                c.execute(sql, params)
-            except sqlite3.IntegrityError as e:
-                raise DuplicateTable(f"A table with id {record.get('id')!r} is already stored.") from e
-
-        await self._transaction(work)
-
-    async def write(
-        self,
-        table_id: str,
-        changes: Record,
-        actions: Sequence[LogEntry] = (),
-        *,
-        expect: tuple[int, int],
-        results: Sequence[Record] = (),
-    ) -> None:
-        check_changes(changes)
-        cols = sorted(changes)
-        sets = ", ".join(f"{c} = ?" for c in cols)
-        update = f"UPDATE tables SET {sets} WHERE id = ? AND version = ? AND rev = ?"
-        params = [changes[c] for c in cols] + [table_id, expect[0], expect[1]]
-        logged = log_rows(table_id, actions)
-        scored = result_rows(results)
-
-        def work(c: sqlite3.Connection) -> None:
-            if c.execute(update, params).rowcount != 1:
-                raise StaleWrite(f"Table {table_id} is no longer at version {expect[0]} (rev {expect[1]}).")
-            if logged:
-                try:
-                    c.executemany(
-                        "INSERT INTO actions (table_id, seq, seat, code, time, auto) VALUES (?, ?, ?, ?, ?, ?)",
-                        logged,
-                    )
-                except sqlite3.IntegrityError as e:  # a seq already logged: never apply one twice
-                    raise StaleWrite(f"Table {table_id} already has an action numbered like these.") from e
-            if scored:
-                c.executemany(
-                    f"INSERT OR REPLACE INTO results ({', '.join(RESULT_COLUMNS)}) "
-                    f"VALUES ({', '.join('?' * len(RESULT_COLUMNS))})",
-                    scored,
-                )
-
-        await self._transaction(work)
-
-    async def mark_broken(self, table_id: str, reason: str, at: float) -> None:
-        def work(c: sqlite3.Connection) -> None:
-            c.execute(
-                "UPDATE tables SET broken = ?, finished_at = COALESCE(finished_at, ?) WHERE id = ?",
-                (reason[:500], at, table_id),
-            )
-
-        await self._transaction(work)
-
-    async def prune(self, before: float) -> int:
-        doomed = f"SELECT id FROM tables WHERE {PRUNABLE.format(before='?')}"
-
-        def work(c: sqlite3.Connection) -> int:
-            c.execute(f"DELETE FROM actions WHERE table_id IN ({doomed})", (before,))
-            return c.execute(f"DELETE FROM tables WHERE id IN ({doomed})", (before,)).rowcount
-
-        return await self._transaction(work)
+    async def _run(self, job: Job) -> Any:
+        return await self._transaction(lambda c: _drive(c, job))
 
     # ---- reads --------------------------------------------------------------------------------
     async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
@@ -399,16 +423,11 @@ class SQLiteStorage(SQLiteRatings):
         def read(c: sqlite3.Connection) -> list[Stored]:
             c.execute("BEGIN")  # deferred: a read snapshot, taking no write lock
             try:
-                cur = c.execute(f"SELECT {', '.join(TABLE_COLUMNS)} FROM tables t WHERE {where} "
-                                "ORDER BY t.created_at, t.id", params)
+                cur = c.execute(snapshot_rows(where), params)
                 rows = [dict(zip(TABLE_COLUMNS, r, strict=True)) for r in cur]
                 if between is not None:
                     between()
-                cur = c.execute(
-                    "SELECT a.table_id, a.seq, a.seat, a.code, a.time, a.auto FROM actions a "
-                    f"WHERE a.table_id IN (SELECT t.id FROM tables t WHERE {where}) ORDER BY a.table_id, a.seq",
-                    params,
-                )
+                cur = c.execute(snapshot_logs(where), params)
                 logs = stored_logs(cur)
             finally:
                 c.execute("COMMIT")
@@ -418,32 +437,6 @@ class SQLiteStorage(SQLiteRatings):
             if self._closed:
                 raise StorageError("The database is closed.")
             return await self.conn._execute(read, self.conn._conn)
-
-    async def unfinished(self, shards: Sequence[int] | None = None, count: int = 1) -> list[Stored]:
-        if shards is None:
-            return await self._snapshot(UNFINISHED)
-        return await self._snapshot(f"{UNFINISHED} AND {in_shards(shards, count)}")
-
-    async def load(self, table_id: str) -> Stored | None:
-        found = await self._snapshot("t.id = ?", (table_id,))
-        return found[0] if found else None
-
-    async def player_results(self, guild_id: int, user_id: int) -> list[Record]:
-        return await self._read(
-            f"SELECT {', '.join(RESULT_COLUMNS)} FROM results WHERE guild_id = ? AND user_id = ? "
-            "ORDER BY finished_at",
-            (guild_id, user_id),
-        )
-
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
-        return await self._read(
-            "SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, AVG(place) AS avg_place, AVG(score) AS avg_score, "
-            "(SELECT r2.name FROM results r2 WHERE r2.guild_id = r.guild_id AND r2.user_id = r.user_id "
-            " ORDER BY r2.finished_at DESC LIMIT 1) AS name "
-            "FROM results r WHERE guild_id = ? AND game = ? GROUP BY user_id "
-            "ORDER BY wins DESC, avg_place ASC, games DESC, user_id ASC LIMIT ?",
-            (guild_id, game, limit),
-        )
 
     async def close(self) -> None:
         """Finish the writes already queued, then close."""
@@ -456,5 +449,5 @@ class SQLiteStorage(SQLiteRatings):
         async with self._lock:
             await self.conn.close()
         if self._owner is not None:
-            os.close(self._owner)  # the lock goes with it
+            _let_go(*self._owner)
             self._owner = None

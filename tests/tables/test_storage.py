@@ -9,6 +9,8 @@ import json
 import os
 import random
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -584,3 +586,111 @@ async def test_a_second_bot_on_the_same_sqlite_file_refuses_to_start(tmp_path):
         await first.close()
     again = await SQLiteStorage.open(f"sqlite:///{path}", exclusive=True)  # the lock went with the close
     await again.close()
+
+
+def _probe(url: str) -> subprocess.CompletedProcess:
+    """Another process starting a bot's storage on ``url`` (exit 3 and the sentence when refused)."""
+    probe = (
+        "import asyncio, sys\n"
+        "from tables.storage import open_storage, StorageError\n"
+        f"try:\n    asyncio.run(open_storage({url!r}, exclusive=True))\n"
+        "except StorageError as e:\n    print(e); sys.exit(3)\n"
+    )
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+
+
+async def test_a_second_bot_through_a_symlink_or_a_hard_link_refuses_to_start(tmp_path):
+    """The lock is the file's, not its name's: another path to the same file (a symlink, a hard link
+    in another folder) meets it, in another process and in this one, with the same sentence."""
+    path = tmp_path / "deckhand.db"
+    first = await SQLiteStorage.open(f"sqlite:///{path}", exclusive=True)
+    alias = tmp_path / "alias.db"
+    alias.symlink_to(path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    hard = elsewhere / "hard.db"
+    os.link(path, hard)
+    try:
+        for other in (alias, hard):
+            seen = _probe(f"sqlite:///{other}")
+            assert seen.returncode == 3, seen.stderr
+            assert f"Another Deckhand process (pid {os.getpid()}) is already running on the database {other}" \
+                in seen.stdout
+            with pytest.raises(StorageError, match="Another Deckhand process") as no:
+                await SQLiteStorage.open(f"sqlite:///{other}", exclusive=True)
+            assert str(os.getpid()) in str(no.value)
+    finally:
+        await first.close()
+    # The lock went with the close: the other name opens now.
+    again = await SQLiteStorage.open(f"sqlite:///{hard}", exclusive=True)
+    await again.close()
+
+
+async def test_a_new_database_beside_a_rescued_copy_says_how_to_restore_it(tmp_path, caplog):
+    path = tmp_path / "deckhand.db"
+    older = tmp_path / "deckhand.db.rescued-20000101-000000"  # an earlier rescue, never restored
+    sqlite3.connect(older).close()
+    running = await db(path)
+    path.unlink()  # deleted under the running bot, which saves what it had beside it
+    with pytest.raises(StorageGone):
+        await running.check()
+    await running.close()
+    [newer] = set(tmp_path.glob("deckhand.db.rescued-*")) - {older}
+    caplog.clear()
+    caplog.set_level("WARNING", logger="deckhand.storage")
+    storage = await SQLiteStorage.open(f"sqlite:///{path}", exclusive=True)
+    await storage.close()
+    [said] = [r.getMessage() for r in caplog.records if r.name == "deckhand.storage"]
+    assert said == storage.notice
+    assert str(newer) in said and str(older) not in said and f"move that file to {path}" in said
+    # A database that is not new says nothing, copy or not.
+    caplog.clear()
+    storage = await SQLiteStorage.open(f"sqlite:///{path}", exclusive=True)
+    await storage.close()
+    assert storage.notice is None and not [r for r in caplog.records if r.name == "deckhand.storage"]
+    # Nor does a new one with no copy beside it.
+    quiet = await db(tmp_path / "other.db")
+    await quiet.close()
+    assert quiet.notice is None and not [r for r in caplog.records if r.name == "deckhand.storage"]
+
+
+# ==== one storage, two dialects =====================================================================
+def test_the_backends_write_no_sql_of_their_own():
+    """Every statement on Deckhand's tables is in tables/storage_sql.py, once: a backend only runs
+    them (a statement copied into one backend would drift from the other's)."""
+    import re
+
+    import tables.storage_pg as pg
+    import tables.storage_sqlite as lite
+
+    names = "tables|actions|results|ratings|ai_results|rated_tables|schema_version"
+    for module in (pg, lite):
+        text = Path(module.__file__).read_text()
+        found = re.findall(rf"\b(?:INSERT INTO|UPDATE|DELETE FROM|FROM|JOIN)\s+(?:{names})\b", text)
+        assert found == [], f"{module.__name__}: {found}"
+
+
+def test_the_dialects_differ_only_where_the_databases_do():
+    from tables.storage_sql import POSTGRES, SQLITE
+
+    text = "SELECT x FROM t WHERE a = ? AND b = ? LIMIT ?"
+    assert SQLITE.sql(text) == text
+    assert POSTGRES.sql(text) == "SELECT x FROM t WHERE a = $1 AND b = $2 LIMIT $3"
+    assert SQLITE.in_list("user_id", [3, 4], "bigint") == ("user_id IN (?, ?)", [3, 4])
+    assert POSTGRES.in_list("user_id", [3, 4], "bigint") == ("user_id = ANY(?::bigint[])", [[3, 4]])
+    # Upserts read the same in both; only PostgreSQL writes a move as one statement.
+    assert SQLITE.upsert("r", ("k", "v"), ("k",)) == POSTGRES.upsert("r", ("k", "v"), ("k",))
+    assert SQLITE.move("UPDATE tables SET version = ? WHERE id = ?") is None
+    assert "unnest" in POSTGRES.move("UPDATE tables SET version = ? WHERE id = ?")
+
+
+async def test_the_runtime_owns_the_ratings_of_its_storage(store):
+    storage = await store.open()
+    rt = Runtime(storage=storage)
+    try:
+        assert rt.ratings is not None and rt.ratings.storage is storage
+        assert await rt.ratings.board(7, "hearts") == [] and await rt.ratings.of_player(7, 1) == {}
+    finally:
+        await rt.close()
+    assert Runtime().ratings is None  # nothing kept, nothing rated

@@ -1,0 +1,403 @@
+"""The SQL of :mod:`tables.storage`, written once for both backends, and the small :class:`Dialect`
+that says how each database spells what differs: placeholders (``?`` or ``$1``), IN-lists (spread
+parameters or one array), a float cast, and PostgreSQL's move written as one statement.
+
+:class:`SQLStorage` holds every method of the :class:`~tables.storage_base.Storage` interface that is
+only SQL — tables, writes, pruning, stats reads, ratings.  Its work is *described*, not run: a
+write is a generator of :class:`Run`/:class:`RunMany`/:class:`Value` steps, and each backend drives
+it its own way (SQLite in its database thread inside its group commit, PostgreSQL with ``await`` on
+a pooled connection, in order per table).  What stays in the backends is what really differs:
+connections, transactions, locks, migrations and the file or the server going away.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tables.storage_base import (
+    LOG_COLUMNS,
+    PRUNABLE,
+    RESULT_COLUMNS,
+    TABLE_COLUMNS,
+    UNFINISHED,
+    DuplicateTable,
+    Migration,
+    Record,
+    StaleWrite,
+    StorageError,
+    Stored,
+    check_changes,
+    in_shards,
+    log_rows,
+    result_rows,
+)
+from tables.table import LogEntry
+
+#: Columns of real numbers (times, ratings): always sent as floats (asyncpg is strict about Python
+#: types, and a time that happens to be a whole number is still a time; SQLite's REAL columns store
+#: both alike).
+FLOAT_COLUMNS = frozenset({"created_at", "finished_at", "time", "mu", "sigma"})
+LOG = LOG_COLUMNS
+
+
+# ==== steps: what a write does, run by each backend ================================================
+@dataclass(frozen=True)
+class Run:
+    """One statement; the backend sends back how many rows it changed.  ``conflict``: raised
+    instead of the database's error when the statement meets a key already stored."""
+
+    sql: str
+    params: Sequence[Any] = ()
+    conflict: StorageError | None = None
+
+
+@dataclass(frozen=True)
+class RunMany:
+    """One statement per row (no rows: nothing runs); the backend sends back ``None``."""
+
+    sql: str
+    rows: Sequence[Sequence[Any]]
+    conflict: StorageError | None = None
+
+
+@dataclass(frozen=True)
+class Value:
+    """One statement; the backend sends back the first column of its first row."""
+
+    sql: str
+    params: Sequence[Any] = ()
+    conflict: StorageError | None = None
+
+
+Step = Run | RunMany | Value
+Steps = Generator[Step, Any, Any]
+
+
+@dataclass(frozen=True)
+class Job:
+    """A write: ``steps()`` makes its generator (one transaction).  Writes with the same ``key``
+    commit in the order they were made; ``single``: exactly one statement, its own transaction."""
+
+    steps: Callable[[], Steps]
+    key: str = ""
+    single: bool = False
+
+
+def affected(status: str) -> int:
+    """The row count at the end of a PostgreSQL command status (``UPDATE 1``, ``INSERT 0 3``)."""
+    tail = status.rsplit(" ", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+# ==== dialects ===================================================================================
+class Dialect:
+    """How one database spells what differs.  Statements are written with ``?`` placeholders;
+    :meth:`sql` turns them into the database's own."""
+
+    name = ""
+    #: The column type of a time (migrations: SQLite ``REAL``, PostgreSQL ``DOUBLE PRECISION``).
+    real_type = "REAL"
+
+    def sql(self, text: str) -> str:
+        return text
+
+    def in_list(self, column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:
+        """``column IN (values)`` and its parameters (``kind``: the values' PostgreSQL type)."""
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+    def real(self, expr: str) -> str:
+        """``expr`` as a float (an average of integers)."""
+        return expr
+
+    def upsert(self, table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+        """Insert a row, or update every other column of the row with the same ``key``."""
+        others = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key)
+        return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+                f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {others}")
+
+    def move(self, update: str) -> str | None:
+        """A write of the row and its log in one statement, when the database has one (its
+        parameters: ``update``'s, the table id, then the log's columns as arrays)."""
+        return None
+
+
+class SQLiteDialect(Dialect):
+    name = "sqlite"
+
+
+@functools.lru_cache(maxsize=1024)
+def _numbered(text: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (no statement here has a ``?`` of its own)."""
+    n = iter(range(1, 1 << 16))
+    return re.sub(r"\?", lambda _: f"${next(n)}", text)
+
+
+class PostgresDialect(Dialect):
+    name = "postgres"
+    real_type = "DOUBLE PRECISION"
+
+    def sql(self, text: str) -> str:
+        return _numbered(text)
+
+    def in_list(self, column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:
+        return f"{column} = ANY(?::{kind}[])", [list(values)]
+
+    def real(self, expr: str) -> str:
+        # PostgreSQL's AVG of integers is NUMERIC (a Decimal in Python); SQLite gives floats.
+        return f"{expr}::float8"
+
+    def move(self, update: str) -> str:
+        # The common write (a move): row and log entries in ONE statement, so one round trip and
+        # atomic without BEGIN/COMMIT.  The log rows are inserted only if the guarded UPDATE
+        # matched; a seq already logged aborts the whole statement.
+        return (f"WITH u AS ({update} RETURNING 1), "
+                f"a AS (INSERT INTO actions ({', '.join(LOG)}) "
+                "SELECT ?, * FROM unnest(?::int[], ?::int[], ?::text[], ?::float8[], ?::int[]) "
+                "WHERE EXISTS (SELECT 1 FROM u) RETURNING 1) "
+                "SELECT (SELECT count(*) FROM u)")
+
+
+SQLITE = SQLiteDialect()
+POSTGRES = PostgresDialect()
+
+
+def floats(columns: Sequence[str], values: Sequence[Any]) -> list[Any]:
+    return [float(v) if c in FLOAT_COLUMNS and isinstance(v, int) and not isinstance(v, bool) else v
+            for c, v in zip(columns, values, strict=True)]
+
+
+# ==== statements both backends run ===============================================================
+CURRENT_VERSION = "SELECT COALESCE(MAX(version), 0) FROM schema_version"
+
+
+def schema_version_table(d: Dialect) -> str:
+    return ("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+            f"applied_at {d.real_type} NOT NULL)")
+
+
+def version_applied(m: Migration, at: float) -> str:
+    """The ``schema_version`` row of a migration, with its values written in (SQLite runs it inside
+    the migration's script, which takes no parameters; the name is a checked ``\\w+``)."""
+    return (f"INSERT INTO schema_version (version, name, applied_at) VALUES ({int(m.version)}, '{m.name}', "
+            f"{float(at)!r})")
+
+
+def snapshot_rows(where: str) -> str:
+    """The rows of ``tables t`` matching ``where``, oldest first."""
+    return f"SELECT {', '.join(TABLE_COLUMNS)} FROM tables t WHERE {where} ORDER BY t.created_at, t.id"
+
+
+def snapshot_logs(where: str) -> str:
+    """The logs of the same rows, by table and in order."""
+    return (f"SELECT {', '.join('a.' + c for c in LOG)} FROM actions a "
+            f"WHERE a.table_id IN (SELECT t.id FROM tables t WHERE {where}) ORDER BY a.table_id, a.seq")
+
+
+def unfinished_where(shards: Sequence[int] | None, count: int) -> str:
+    return UNFINISHED if shards is None else f"{UNFINISHED} AND {in_shards(shards, count)}"
+
+
+INSERT_ACTIONS = f"INSERT INTO actions ({', '.join(LOG)}) VALUES ({', '.join('?' * len(LOG))})"
+RATING_COLUMNS = ("guild_id", "game", "user_id", "mu", "sigma", "games")
+AI_RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "place", "finished_at")
+
+
+class SQLStorage:
+    """The SQL methods of :class:`~tables.storage_base.Storage`, over a backend's :meth:`_run` (a
+    write: one transaction, its caller resumes after the commit), :meth:`_read` (rows as dicts)
+    and :meth:`_snapshot` (rows and logs in one consistent read)."""
+
+    dialect: ClassVar[Dialect] = SQLITE
+
+    async def _run(self, job: Job) -> Any:
+        raise NotImplementedError
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        raise NotImplementedError
+
+    async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
+                        between: Callable[[], None] | None = None) -> list[Stored]:
+        raise NotImplementedError
+
+    # ---- tables -------------------------------------------------------------------------------
+    async def insert_table(self, record: Record) -> None:
+        cols = [c for c in TABLE_COLUMNS if c in record]
+        sql = self.dialect.sql(f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})")
+        params = floats(cols, [record[c] for c in cols])
+        duplicate = DuplicateTable(f"A table with id {record.get('id')!r} is already stored.")
+
+        def steps() -> Steps:
+            yield Run(sql, params, conflict=duplicate)
+
+        await self._run(Job(steps, str(record.get("id")), single=True))
+
+    async def write(
+        self,
+        table_id: str,
+        changes: Record,
+        actions: Sequence[LogEntry] = (),
+        *,
+        expect: tuple[int, int],
+        results: Sequence[Record] = (),
+    ) -> None:
+        d = self.dialect
+        check_changes(changes)
+        cols = sorted(changes)
+        update = f"UPDATE tables SET {', '.join(f'{c} = ?' for c in cols)} WHERE id = ? AND version = ? AND rev = ?"
+        params = [*floats(cols, [changes[c] for c in cols]), table_id, expect[0], expect[1]]
+        logged = [floats(LOG, row) for row in log_rows(table_id, actions)]
+        scored = [floats(RESULT_COLUMNS, row) for row in result_rows(results)]
+        stale = StaleWrite(f"Table {table_id} is no longer at version {expect[0]} (rev {expect[1]}).")
+        twice = StaleWrite(f"Table {table_id} already has an action numbered like these.")  # never apply one twice
+
+        move = None if scored else d.move(update)
+        if move is not None:
+            columns = [[row[i] for row in logged] for i in range(1, len(LOG))]
+            one = d.sql(move)
+
+            def single() -> Steps:
+                if (yield Value(one, [*params, table_id, *columns], conflict=twice)) != 1:
+                    raise stale
+
+            await self._run(Job(single, table_id, single=True))
+            return
+
+        guarded, insert = d.sql(update), d.sql(INSERT_ACTIONS)
+        upsert = d.sql(d.upsert("results", RESULT_COLUMNS, ("table_id", "seat")))
+
+        def steps() -> Steps:
+            if (yield Run(guarded, params)) != 1:
+                raise stale
+            yield RunMany(insert, logged, conflict=twice)
+            yield RunMany(upsert, scored)
+
+        await self._run(Job(steps, table_id))
+
+    async def mark_broken(self, table_id: str, reason: str, at: float) -> None:
+        sql = self.dialect.sql("UPDATE tables SET broken = ?, finished_at = COALESCE(finished_at, ?) WHERE id = ?")
+
+        def steps() -> Steps:
+            yield Run(sql, (reason[:500], float(at), table_id))
+
+        await self._run(Job(steps, table_id, single=True))
+
+    async def prune(self, before: float) -> int:
+        doomed = f"SELECT id FROM tables WHERE {PRUNABLE.format(before='?')}"
+        logs = self.dialect.sql(f"DELETE FROM actions WHERE table_id IN ({doomed})")
+        rows = self.dialect.sql(f"DELETE FROM tables WHERE id IN ({doomed})")
+
+        def steps() -> Steps:
+            yield Run(logs, (float(before),))
+            return (yield Run(rows, (float(before),)))
+
+        return int(await self._run(Job(steps)))
+
+    # ---- reads --------------------------------------------------------------------------------
+    async def unfinished(self, shards: Sequence[int] | None = None, count: int = 1) -> list[Stored]:
+        return await self._snapshot(unfinished_where(shards, count))
+
+    async def load(self, table_id: str) -> Stored | None:
+        found = await self._snapshot("t.id = ?", (table_id,))
+        return found[0] if found else None
+
+    async def player_results(self, guild_id: int, user_id: int) -> list[Record]:
+        return await self._read(
+            f"SELECT {', '.join(RESULT_COLUMNS)} FROM results WHERE guild_id = ? AND user_id = ? ORDER BY finished_at",
+            (guild_id, user_id),
+        )
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
+        d = self.dialect
+        return await self._read(
+            f"SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, {d.real('AVG(place)')} AS avg_place, "
+            f"{d.real('AVG(score)')} AS avg_score, "
+            "(SELECT r2.name FROM results r2 WHERE r2.guild_id = r.guild_id AND r2.user_id = r.user_id "
+            " ORDER BY r2.finished_at DESC LIMIT 1) AS name "
+            "FROM results r WHERE guild_id = ? AND game = ? GROUP BY guild_id, user_id "
+            "ORDER BY wins DESC, avg_place ASC, games DESC, user_id ASC LIMIT ?",
+            (guild_id, game, limit),
+        )
+
+    # ---- ratings (tables/ratings.py; migration 0004) ------------------------------------------
+    async def unrated_results(self, skip: str = "") -> int:
+        """How many finished games (but ``skip``) have results but are not in the ratings yet."""
+        rows = await self._read(
+            "SELECT COUNT(DISTINCT table_id) AS n FROM results "
+            "WHERE table_id NOT IN (SELECT table_id FROM rated_tables) AND table_id != ?",
+            (skip,),
+        )
+        return int(rows[0]["n"]) if rows else 0
+
+    async def rating_inputs(self) -> list[Record]:
+        """Every stored finishing order: people's places and the AI seats' (``user_id`` 0)."""
+        return await self._read(
+            "SELECT table_id, seat, guild_id, game, user_id, place, finished_at FROM results "
+            "UNION ALL SELECT table_id, seat, guild_id, game, 0 AS user_id, place, finished_at FROM ai_results "
+            "ORDER BY finished_at, table_id, seat"
+        )
+
+    async def ratings_of(self, guild_id: int, game: str, user_ids: Sequence[int]) -> list[Record]:
+        if not user_ids:
+            return []
+        which, ids = self.dialect.in_list("user_id", user_ids, "bigint")
+        return await self._read(
+            f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? AND {which}",
+            (guild_id, game, *ids),
+        )
+
+    async def save_ratings(self, table_id: str, guild_id: int, game: str, finished_at: float,
+                           ratings: Sequence[Record], ai_places: Sequence[Record]) -> bool:
+        """Store one game's new ratings and its AI seats' places, once: ``False`` (and nothing
+        written) when the table was rated already."""
+        d = self.dialect
+        mark = d.sql("INSERT INTO rated_tables (table_id) VALUES (?) ON CONFLICT DO NOTHING")
+        places = d.sql(d.upsert("ai_results", AI_RESULT_COLUMNS, ("table_id", "seat")))
+        upsert = d.sql(d.upsert("ratings", RATING_COLUMNS, ("guild_id", "game", "user_id")))
+        rating_rows = [floats(RATING_COLUMNS, [r[c] for c in RATING_COLUMNS]) for r in ratings]
+        ai_rows = [floats(AI_RESULT_COLUMNS, (table_id, a["seat"], guild_id, game, a["place"], finished_at))
+                   for a in ai_places]
+
+        def steps() -> Steps:
+            # ON CONFLICT DO NOTHING rather than catching the duplicate: in PostgreSQL an error
+            # would abort the transaction.
+            if (yield Run(mark, (table_id,))) != 1:
+                return False
+            yield RunMany(places, ai_rows)
+            yield RunMany(upsert, rating_rows)
+            return True
+
+        return bool(await self._run(Job(steps, f"ratings:{table_id}")))
+
+    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str]) -> None:
+        """Every rating at once (a recomputation), and the games they include."""
+        d = self.dialect
+        insert = d.sql(f"INSERT INTO ratings ({', '.join(RATING_COLUMNS)}) VALUES ({', '.join('?' * 6)})")
+        mark = d.sql("INSERT INTO rated_tables (table_id) VALUES (?) ON CONFLICT DO NOTHING")
+        rows = [floats(RATING_COLUMNS, [r[c] for c in RATING_COLUMNS]) for r in ratings]
+
+        def steps() -> Steps:
+            yield Run("DELETE FROM ratings")
+            yield RunMany(insert, rows)
+            yield RunMany(mark, [(t,) for t in table_ids])
+
+        await self._run(Job(steps, "ratings"))
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[Record]:
+        return await self._read(
+            "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+
+    async def rating_board(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
+        """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
+        return await self._read(
+            "SELECT r.user_id, r.mu, r.sigma, r.games, r.mu - 3 * r.sigma AS conservative, "
+            "(SELECT s.name FROM results s WHERE s.guild_id = r.guild_id AND s.user_id = r.user_id "
+            " ORDER BY s.finished_at DESC LIMIT 1) AS name "
+            "FROM ratings r WHERE r.guild_id = ? AND r.game = ? AND r.user_id != 0 "
+            "ORDER BY conservative DESC, r.games DESC, r.user_id ASC LIMIT ?",
+            (guild_id, game, limit),
+        )
