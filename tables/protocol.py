@@ -37,9 +37,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shlex
+import socket
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -59,6 +62,11 @@ MAX_LINE = 4096
 MAX_PENDING = 1 << 20
 #: After its output closes, how long to wait for a program to exit before calling it ``closed``.
 EXIT_WAIT = 0.5
+#: Where program processes are leashed (tables/leash.py needs Linux: a subreaper and /proc).
+LEASHED = sys.platform.startswith("linux")
+LEASH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "leash.py")
+#: How long a leash may take to start the program, and to kill its tree and exit.
+LEASH_WAIT = 10.0
 
 TIMEOUT, EXIT, CLOSED, TOO_LONG, NOT_READING = "timeout", "exit", "closed", "too long", "not reading"
 #: Problems after which the program can never answer again.
@@ -253,6 +261,11 @@ class ProgramPlayer:
         #: Late lines dropped so far (for transcripts and tests).
         self.late = 0
         self._exited: asyncio.Future[None] | None = None
+        self._stdout: asyncio.ReadTransport | None = None
+        #: The bot's end of the line to the program's leash (tables/leash.py); closing it kills the tree.
+        self._line_to_leash: socket.socket | None = None
+        #: The program's own pid (``pid`` is its leash's, where there is one).
+        self.program_pid: int | None = None
 
     @property
     def argv(self) -> list[str]:
@@ -267,6 +280,9 @@ class ProgramPlayer:
                 raise ValueError("the command is empty")
             env = dict(os.environ if self.env is None else self.env)
             env[MARK] = self.mark
+            if LEASHED:
+                await self._start_leashed(loop, argv, env)
+                return
             transport, _ = await loop.subprocess_exec(
                 lambda: _Pipes(self), *argv,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env,
@@ -275,12 +291,70 @@ class ProgramPlayer:
             )
         except (OSError, ValueError, subprocess.SubprocessError) as e:
             raise ProgramError(f"Cannot start {self.command!r}: {e}") from None
+        self._started(transport)
+        self.program_pid = self.pid
+
+    async def _start_leashed(self, loop: asyncio.AbstractEventLoop, argv: list[str], env: dict[str, str]) -> None:
+        """Start the program below a leash (tables/leash.py), which holds the other end of a socket
+        pair: when the bot closes its end, or dies and the kernel closes it, the leash kills the
+        program's whole tree.  Raises ``OSError`` or ``ValueError`` when the program cannot start."""
+        ours, theirs = socket.socketpair()  # not inheritable: no other child of the bot holds it
+        try:
+            try:
+                transport, _ = await loop.subprocess_exec(
+                    lambda: _Pipes(self), sys.executable, "-I", "-S", LEASH, str(os.getpid()), str(theirs.fileno()),
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env,
+                    cwd=self.cwd, start_new_session=True, pass_fds=(theirs.fileno(),),
+                )
+            finally:
+                theirs.close()
+            self._line_to_leash = ours
+            self._started(transport)
+            ours.setblocking(False)
+            request = json.dumps({"argv": argv, "env": env}) + "\n"
+            reply = b""
+            async with asyncio.timeout(LEASH_WAIT):
+                await loop.sock_sendall(ours, request.encode("utf-8", "surrogateescape"))
+                while not reply.endswith(b"\n"):
+                    chunk = await loop.sock_recv(ours, 4096)
+                    if not chunk:
+                        break
+                    reply += chunk
+        except TimeoutError:
+            await self._unstart()
+            raise ValueError("its leash did not answer") from None
+        except BaseException:
+            await self._unstart()
+            raise
+        word, _, rest = reply.decode("utf-8", "replace").strip().partition(" ")
+        if word != "ok" or not rest.isdigit():
+            await self._unstart()
+            raise ValueError(rest if word == "error" else "its leash could not start it")
+        self.program_pid = int(rest)
+
+    def _started(self, transport: asyncio.SubprocessTransport) -> None:
         self._transport = transport
         self.pid = transport.get_pid()
         if self.record is not None:
             self.record.add(self.mark, self.pid)
         self._stdin = transport.get_pipe_transport(0)  # type: ignore[assignment]
+        self._stdout = transport.get_pipe_transport(1)  # type: ignore[assignment]
         self._stdin_open = True
+
+    async def _unstart(self) -> None:
+        """Undo a start that failed half-way: no process, no pipes, nothing recorded."""
+        self.dead = self.dead or EXIT
+        self._release()
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            exited = self._exited
+            if exited is not None and not exited.done():
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(LEASH_WAIT):
+                        await asyncio.shield(exited)
+            transport.close()
+        if self.record is not None:
+            self.record.remove(self.mark)
 
     # ---- output -------------------------------------------------------------------------------
     def send(self, *lines: str) -> None:
@@ -395,9 +469,17 @@ class ProgramPlayer:
         self._kill()
 
     def _kill(self) -> None:
-        if self.pid is not None:
+        if self._line_to_leash is not None:
+            # The leash kills the whole tree the moment its line closes (tables/leash.py).
+            self._release()
+        elif self.pid is not None:
             # The whole group at once (cheap); close() sweeps the rest of the tree.
             kill_group(self.pid)
+
+    def _release(self) -> None:
+        line, self._line_to_leash = self._line_to_leash, None
+        if line is not None:
+            line.close()
 
     async def _kill_tree(self) -> None:
         """Kill every process of the program's tree, wherever it moved (tables/procs.py); the
@@ -426,7 +508,12 @@ class ProgramPlayer:
                 async with asyncio.timeout(grace):
                     await asyncio.shield(exited)
         self._kill()
-        await self._kill_tree()
+        if self.program_pid != self.pid and exited is not None and not exited.done():
+            # The leash exits once it has killed everything below it.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(LEASH_WAIT):
+                    await asyncio.shield(exited)
+        await self._kill_tree()  # what the leash could not reach, or a leash that was killed
         if exited is not None and not exited.done():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(1.0):
