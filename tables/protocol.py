@@ -60,6 +60,9 @@ DEFAULT_TIMEOUT = 2.0
 MAX_LINE = 4096
 #: Output waiting for a program that does not read it; past this the program is dropped.
 MAX_PENDING = 1 << 20
+#: What a program may print unasked between two queries before the bot stops reading it until the
+#: next query (it then waits on its full pipe, at no cost to the bot).
+MAX_UNASKED = 64 * 1024
 #: After its output closes, how long to wait for a program to exit before calling it ``closed``.
 EXIT_WAIT = 0.5
 #: Where program processes are leashed (tables/leash.py needs Linux: a subreaper and /proc).
@@ -252,8 +255,11 @@ class ProgramPlayer:
         self._stdin: asyncio.WriteTransport | None = None
         self._stdin_open = False
         self._out: list[str] = []
-        self._partial = b""
-        self._skipping = False
+        self._partial = bytearray()  # the start of a line whose end has not come yet
+        self._skipping = False  # dropping the rest of an over-long line
+        self._skipped = 0  # bytes of it dropped while a query waits
+        self._unasked = 0  # bytes read since the last query while no line was wanted
+        self._paused = False  # reading stopped until the next query (see _pause)
         self._eof = False
         self._waiter: asyncio.Future[Any] | None = None
         #: Lines still owed to queries given up (timed out or cancelled): dropped when they come.
@@ -266,6 +272,12 @@ class ProgramPlayer:
         self._line_to_leash: socket.socket | None = None
         #: The program's own pid (``pid`` is its leash's, where there is one).
         self.program_pid: int | None = None
+
+    @property
+    def reading(self) -> bool:
+        """Whether the program's output is being read (``False``: it flooded it unasked, and is
+        read again with the next query)."""
+        return not self._paused
 
     @property
     def argv(self) -> list[str]:
@@ -376,22 +388,84 @@ class ProgramPlayer:
 
     # ---- input --------------------------------------------------------------------------------
     def _on_data(self, data: bytes) -> None:
-        if self._skipping:  # the rest of an over-long line
-            i = data.find(b"\n")
+        """A chunk of the program's output (asyncio reads at most 256 KiB at a time).  Every byte is
+        looked at once at most: a line is cut out only while a query waits for it (or a line is
+        owed), the rest is dropped with one search for its last line break, and the pieces of a
+        line are never joined past :attr:`max_line` bytes."""
+        pos, n = 0, len(data)
+        while pos < n:
+            if not self._wanted():
+                self._drop(data, pos)
+                break
+            i = data.find(b"\n", pos)
+            if i < 0:
+                self._piece(data, pos, n)
+                break
+            if self._skipping:  # the end of an over-long line, already reported
+                self._skipping = False
+            else:
+                raw = bytes(self._partial) + data[pos:i] if self._partial else data[pos:i]
+                self._partial.clear()
+                self._line(raw)
+            pos = i + 1
+        if self._unasked > MAX_UNASKED and not self._wanted():
+            self._pause()
+
+    def _wanted(self) -> bool:
+        """Whether the next line means anything: a query waits for it, or it is owed."""
+        w = self._waiter
+        return self.owed > 0 or (w is not None and not w.done())
+
+    def _drop(self, data: bytes, pos: int) -> None:
+        """Output nobody asked for, from ``pos`` on: only the start of its last line is kept."""
+        self._unasked += len(data) - pos
+        if self._skipping:
+            i = data.find(b"\n", pos)
             if i < 0:
                 return
             self._skipping = False
-            data = data[i + 1:]
-        buf = self._partial + data if self._partial else data
-        lines = buf.split(b"\n")
-        rest = lines.pop()
-        for raw in lines:
-            self._line(raw)
-        if len(rest) > self.max_line:
-            self._deliver(Answer(None, TOO_LONG))
+            pos = i + 1
+        last = data.rfind(b"\n", pos)
+        if last >= 0:
+            self._partial.clear()
+            pos = last + 1
+        if len(self._partial) + len(data) - pos > self.max_line:
+            self._partial.clear()
             self._skipping = True
-            rest = b""
-        self._partial = rest
+        else:
+            self._partial += data[pos:]
+
+    def _piece(self, data: bytes, pos: int, end: int) -> None:
+        """A piece of a line that does not end in this chunk, while the line is wanted."""
+        if self._skipping:
+            # Still the same over-long line: it ends the turn once more every max_line bytes,
+            # rather than keep a query waiting for its deadline on a program that never stops.
+            self._skipped += end - pos
+            if self._skipped > self.max_line:
+                self._skipped = 0
+                self._deliver(Answer(None, TOO_LONG))
+            return
+        self._partial += data[pos:end]
+        if len(self._partial) > self.max_line:
+            self._partial.clear()
+            self._skipping = True
+            self._skipped = 0
+            self._deliver(Answer(None, TOO_LONG))
+
+    def _pause(self) -> None:
+        """Stop reading a program that floods its output when nobody asked it anything: it waits on
+        its full pipe, at no cost to the bot, until the next query."""
+        out = self._stdout
+        if out is not None and not self._paused and not out.is_closing():
+            out.pause_reading()
+            self._paused = True
+
+    def _resume(self) -> None:
+        self._unasked = 0
+        out = self._stdout
+        if self._paused and out is not None and not out.is_closing():
+            out.resume_reading()
+        self._paused = False
 
     def _line(self, raw: bytes) -> None:
         if len(raw) > self.max_line:
@@ -445,6 +519,7 @@ class ProgramPlayer:
         sent = False
         try:
             self._out.append(line)
+            self._resume()
             self._flush()
             if self.dead is not None:
                 return Answer(None, self.dead)
