@@ -1,4 +1,4 @@
-"""The line protocol of Tricks (RULES.md §2, seed 004) for players that are programs.
+"""The line protocol of Tricks (docs/rules.md, "Programs as players") for players that are programs.
 
 A program player is a process that talks on stdin/stdout, one message a line::
 
@@ -26,11 +26,14 @@ answered nothing, ``(timeout)``, ``(exit)``, ``(closed)`` (it closed its output 
 input).
 
 :class:`ProgramPlayer` runs one program: never through a shell (``shlex.split(command)`` plus the
-player's name as its first argument), in its own process group; on close its whole process tree
-is killed, and it dies with the bot (see :mod:`tables.procs`).  A
-program can be slow, silent, noisy, dead or hostile; none of it can hang or crash the caller:
-every answer has a deadline, lines are bounded, unsolicited output is discarded, and a program
-that stops reading its input is dropped before its pending output can fill memory.
+player's name as its first argument), in its own process group, below a leash (Linux,
+:mod:`tables.leash`) that kills its whole process tree when the bot closes it or dies, even by
+SIGKILL; close also sweeps the tree by its mark (see :mod:`tables.procs`).  A program can be slow,
+silent, noisy, dead or hostile; none of it can hang or crash the caller, nor keep it busy: every
+answer has a deadline; output is looked at once per byte, lines are bounded and an over-long one
+ends the query at once; unsolicited output is discarded, and past :data:`MAX_UNASKED` bytes of it
+the program is not read at all until its next query (it waits on its full pipe, at no cost to the
+bot); a program that stops reading its input is dropped before its pending output can fill memory.
 """
 
 from __future__ import annotations
@@ -219,7 +222,7 @@ class ProgramPlayer:
     line at most ``timeout`` seconds.  Blank lines are ignored; any line printed when no query is
     pending is discarded.
 
-    Late answers (RULES.md §2): a query that timed out (or was given up) still owns the next line
+    Late answers (docs/rules.md): a query that timed out (or was given up) still owns the next line
     the program prints, which is read and dropped.  The protocol cannot tell a late answer from an
     answer to the next query, so without this one slow answer would shift every later answer by
     one query and cost a bad card for each (a 5 s stall cost 5).  One line is owed per query given
