@@ -19,11 +19,12 @@ sure none of its processes outlives its game or sees what it should not:
   as an ordinary user in places without a delegated cgroup; the mark needs nothing.
 * **A record** (:class:`ProcessRecord`): one line per running program, in a small file next to
   the database.  A leash that was killed (or a bot without leashes) cannot clean up, so the next
-  bot starts by sweeping what the record names (:meth:`ProcessRecord.sweep`): a recorded pid is killed only if it still
-  carries its mark, so a pid reused by an unrelated process is left alone.
+  bot starts by sweeping what the record names (:meth:`ProcessRecord.sweep`): a recorded pid is
+  killed only if it still carries its mark, so a pid reused by an unrelated process is left alone.
 
-What the mark cannot catch is a process that started a fresh program with an emptied environment
-*and* left the tree: a program determined to escape needs a cgroup or a container, which the
+Nothing of a tree leaves its leash while the leash lives.  Without one (or once it was killed),
+what the mark cannot catch is a process that started a fresh program with an emptied environment
+*and* left the tree: a program determined to escape then needs a cgroup or a container, which the
 operator can give the whole bot.
 """
 
