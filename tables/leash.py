@@ -99,7 +99,8 @@ class Leash:
 
     def kill_all(self) -> None:
         me, mine = os.getpid(), os.getpgrp()
-        if self.program is not None:
+        if self.program is not None and self.status is None:
+            # Not reaped yet, so its pid (the group's id) cannot have been handed to anyone else.
             with contextlib.suppress(OSError):
                 os.killpg(self.program, signal.SIGKILL)
         end = time.monotonic() + KILL_FOR
