@@ -147,8 +147,10 @@ class Leash:
                     os._exit(1)
                 os.execvpe(argv[0], argv, env)
             except BaseException as e:  # noqa: BLE001 - anything at all goes back to the bot
+                # The command as the operator wrote it, not the last folder of PATH that was tried.
+                text = f"[Errno {e.errno}] {e.strerror}: {argv[0]!r}" if isinstance(e, OSError) else str(e)
                 with contextlib.suppress(BaseException):
-                    os.write(err_w, str(e).encode("utf-8", "replace")[:1000])
+                    os.write(err_w, text.encode("utf-8", "replace")[:1000])
             os._exit(127)
         os.close(err_w)
         with contextlib.suppress(OSError):
