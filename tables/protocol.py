@@ -69,7 +69,7 @@ MAX_UNASKED = 64 * 1024
 #: After its output closes, how long to wait for a program to exit before calling it ``closed``.
 EXIT_WAIT = 0.5
 #: Where program processes are leashed (tables/leash.py needs Linux: a subreaper and /proc).
-LEASHED = sys.platform.startswith("linux")
+LEASHED = sys.platform.startswith("linux") and bool(sys.executable)
 LEASH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "leash.py")
 #: How long a leash may take to start the program, and to kill its tree and exit.
 LEASH_WAIT = 10.0
