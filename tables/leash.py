@@ -146,7 +146,8 @@ class Leash:
                 os.setpgid(0, 0)
                 for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD, signal.SIGTERM):
                     signal.signal(s, signal.SIG_DFL)  # Python ignores the first two; exec keeps that
-                _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+                with contextlib.suppress(OSError):
+                    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
                 if os.getppid() != me:  # the leash died before the signal was armed
                     os._exit(1)
                 os.execvpe(argv[0], argv, env)
