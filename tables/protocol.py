@@ -275,6 +275,8 @@ class ProgramPlayer:
         self._line_to_leash: socket.socket | None = None
         #: The program's own pid (``pid`` is its leash's, where there is one).
         self.program_pid: int | None = None
+        #: Whether the process the bot started (``pid``) is the program's leash.
+        self.leashed = False
 
     @property
     def reading(self) -> bool:
@@ -324,6 +326,7 @@ class ProgramPlayer:
             finally:
                 theirs.close()
             self._line_to_leash = ours
+            self.leashed = True
             self._started(transport)
             ours.setblocking(False)
             request = json.dumps({"argv": argv, "env": env}) + "\n"
@@ -435,6 +438,7 @@ class ProgramPlayer:
         if len(self._partial) + len(data) - pos > self.max_line:
             self._partial.clear()
             self._skipping = True
+            self._skipped = 0
         else:
             self._partial += data[pos:]
 
@@ -547,8 +551,9 @@ class ProgramPlayer:
         self._kill()
 
     def _kill(self) -> None:
-        if self._line_to_leash is not None:
-            # The leash kills the whole tree the moment its line closes (tables/leash.py).
+        if self.leashed:
+            # The leash kills the whole tree the moment its line closes (tables/leash.py); killing
+            # the leash's group instead would kill the leash, and set the program's orphans free.
             self._release()
         elif self.pid is not None:
             # The whole group at once (cheap); close() sweeps the rest of the tree.
@@ -586,7 +591,7 @@ class ProgramPlayer:
                 async with asyncio.timeout(grace):
                     await asyncio.shield(exited)
         self._kill()
-        if self.program_pid != self.pid and exited is not None and not exited.done():
+        if self.leashed and exited is not None and not exited.done():
             # The leash exits once it has killed everything below it.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(LEASH_WAIT):
