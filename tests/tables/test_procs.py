@@ -305,6 +305,24 @@ def _ppid_and_cmd(pid: int) -> str:
         return "?"
 
 
+@pytest.mark.parametrize("kind", sorted(PROGRAMS))
+async def test_closing_a_program_leaves_nothing_of_it(kind: str, monkeypatch) -> None:
+    tag = os.urandom(8).hex()
+    monkeypatch.setenv("DECKHAND_TEST_TAG", tag)
+    p = ProgramPlayer(program(PROGRAMS[kind]), "Ann", timeout=30, env=program_env(["DECKHAND_TEST_TAG"]))
+    pids: list[int] = []
+    try:
+        await p.start()
+        pids = [int(x) for x in (await p.ask()).line.split()]
+        assert p.leashed and pids[0] == p.program_pid and set(pids) <= tagged(tag)
+        await p.close(grace=0)
+        # close() returns once the leash has exited, and the leash exits once nothing is left below it.
+        assert tagged(tag) == set() and all(gone(x) for x in pids)
+    finally:
+        await p.close(grace=0)
+        kill_tagged(tag, pids)
+
+
 async def test_a_program_that_exits_takes_its_helpers_along_and_its_status_is_kept() -> None:
     code = """
         import os, subprocess, sys
