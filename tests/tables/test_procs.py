@@ -245,6 +245,17 @@ def tagged(tag: str) -> set[int]:
     return out
 
 
+async def all_tagged(tag: str, pids: list[int]) -> set[int]:
+    """Every process carrying ``tag``, once ``pids`` are all among them: a process that has just
+    been exec'd shows an empty environment for a moment (the parent learns of the exec first)."""
+    for _ in range(500):
+        found = tagged(tag)
+        if set(pids) <= found:
+            return found
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"not every process of the program carries its tag: {set(pids) - tagged(tag)}")
+
+
 def kill_tagged(tag: str, pids: list[int]) -> None:
     """Clean-up whatever a test left, even one that failed: the reported pids, then everything
     that carries the tag, round after round (a process that keeps forking needs several)."""
@@ -277,8 +288,8 @@ async def test_a_killed_bot_takes_every_process_of_its_programs_along(tmp_path: 
         # The helpers really got away from the program's group, and the daemon from its parent.
         for name in ("setsid", "double fork", "escaper"):
             assert os.getpgid(reported[name][1]) != os.getpgid(reported[name][0]), name
-        before = tagged(tag)
-        assert set(pids) <= before and len(before) > len(set(pids))  # the ever-forking helper's processes too
+        before = await all_tagged(tag, pids)
+        assert len(before) > len(set(pids))  # the ever-forking helper's processes too
         assert len(ProcessRecord(tmp_path / "deckhand.db.programs").read()) == len(commands)
 
         bot.kill()  # SIGKILL: no clean-up code of the bot runs
@@ -314,7 +325,8 @@ async def test_closing_a_program_leaves_nothing_of_it(kind: str, monkeypatch) ->
     try:
         await p.start()
         pids = [int(x) for x in (await p.ask()).line.split()]
-        assert p.leashed and pids[0] == p.program_pid and set(pids) <= tagged(tag)
+        assert p.leashed and pids[0] == p.program_pid
+        await all_tagged(tag, pids)
         await p.close(grace=0)
         # close() returns once the leash has exited, and the leash exits once nothing is left below it.
         assert tagged(tag) == set() and all(gone(x) for x in pids)
