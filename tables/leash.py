@@ -206,14 +206,14 @@ class Leash:
             self.sock.sendall(f"ok {pid}\n".encode())
         try:
             while not self.stop:
-                ready, _, _ = select.select([self.sock, wake_r], [], [])
+                ready, _, _ = select.select([self.sock.fileno(), wake_r], [], [])
                 if wake_r in ready:
                     with contextlib.suppress(OSError):
                         os.read(wake_r, 512)
                 self.reap()
                 if self.status is not None:
                     break  # the program exited: what it left behind goes too
-                if self.sock in ready:
+                if self.sock.fileno() in ready:
                     try:
                         data = self.sock.recv(512)
                     except OSError:
