@@ -133,12 +133,19 @@ def check_programs(limits: Limits, tables: Iterable[Table], more: int) -> None:
     if cap <= 0:
         return
     seated = sum(1 for t in tables if t.phase != Phase.FINISHED for s in t.seats if s.program)
-    if seated + more > cap:
-        raise TableError(
-            f"Deckhand is already running {seated} programs, the most this machine allows "
-            f"({cap}). Seat the built-in AI instead, or try again when a game with programs ends.",
-            "too_many_programs",
-        )
+    room = cap - seated
+    if more <= room:
+        return
+    # The sentence is about the host's request: the machine-wide figures alone read as nonsense
+    # ("already running 15 programs, the most this machine allows (16)" to a host who asked for 3).
+    if room <= 0:
+        text = ("This machine is already running as many programs as it can. Seat the built-in AI "
+                "instead, or try again when a game with programs ends.")
+    else:
+        fits = "one more program" if room == 1 else f"{room} more programs"
+        text = (f"You asked for {more} program seats, but this machine can run only {fits} right now. "
+                f"Ask for {room}, seat the built-in AI instead, or try again when a game with programs ends.")
+    raise TableError(text, "too_many_programs")
 
 
 def require_host(t: Table, user_id: int, what: str) -> None:

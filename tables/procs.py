@@ -1,25 +1,30 @@
 """Keeping program players' processes on a leash (Linux; elsewhere what can be done is done).
 
-A program player (:class:`tables.protocol.ProgramPlayer`) is someone else's code.  Four things make
+A program player (:class:`tables.protocol.ProgramPlayer`) is someone else's code.  Five things make
 sure none of its processes outlives its game or sees what it should not:
 
 * **A minimal environment** (:func:`program_env`): ``PATH``, ``HOME``, ``LANG`` and only the
   variables the operator lists (``DECKHAND_PROGRAM_ENV``) — never ``DISCORD_TOKEN`` or a database
   password — plus :data:`MARK`, a token naming this one process tree.
-* **A parent-death signal** (:func:`pdeathsig`): the program is killed by the kernel the moment the
-  bot dies, even by ``kill -9``.
+* **A leash** (Linux, :mod:`tables.leash`): the program's parent is a small supervisor, a child
+  subreaper (every orphan of the program's tree is re-parented to it, ``setsid`` or not), which
+  kills everything below it the moment the bot closes its line or dies, even by ``kill -9``.  The
+  program has a parent-death signal on the leash, and the leash one on the bot.
+* **A parent-death signal** (:func:`pdeathsig`), where there is no leash: the program is killed by
+  the kernel the moment the bot dies (its helpers are left for the record's sweep).
 * **A kill of the whole tree** (:func:`kill_tree`): the program's process group, every descendant
   still linked to it by parent ids (a child that called ``setsid`` is in another group but still
   its child), and every process that carries its :data:`MARK` (a daemon that forked twice and was
   re-parented to init still has the environment it was started with).  No cgroup: the bot runs
   as an ordinary user in places without a delegated cgroup; the mark needs nothing.
 * **A record** (:class:`ProcessRecord`): one line per running program, in a small file next to
-  the database.  A bot that was killed cannot clean up, so the next one starts by sweeping what
-  the record names (:meth:`ProcessRecord.sweep`): a recorded pid is killed only if it still
-  carries its mark, so a pid reused by an unrelated process is left alone.
+  the database.  A leash that was killed (or a bot without leashes) cannot clean up, so the next
+  bot starts by sweeping what the record names (:meth:`ProcessRecord.sweep`): a recorded pid is
+  killed only if it still carries its mark, so a pid reused by an unrelated process is left alone.
 
-What the mark cannot catch is a process that started a fresh program with an emptied environment
-*and* left the tree: a program determined to escape needs a cgroup or a container, which the
+Nothing of a tree leaves its leash while the leash lives.  Without one (or once it was killed),
+what the mark cannot catch is a process that started a fresh program with an emptied environment
+*and* left the tree: a program determined to escape then needs a cgroup or a container, which the
 operator can give the whole bot.
 """
 

@@ -30,8 +30,9 @@ How the runtime uses it (``tables/runtime.py``):
   table says so in a public event (``program_replaced``).
 * Processes are killed (their whole tree: process group, descendants, anything carrying the
   program's mark) when the table finishes, is ended, is taken over by another process, or the
-  runtime closes; the kernel kills them if the bot dies; and ``ProgramSettings.processes``
-  records them so the next start sweeps what a crash left (:mod:`tables.procs`).
+  runtime closes; each program's leash kills its tree if the bot dies, even by SIGKILL
+  (:mod:`tables.leash`); and ``ProgramSettings.processes`` records them so the next start sweeps
+  what a killed leash left (:mod:`tables.procs`).
 * A program sees only PATH, HOME, LANG and the variables the operator lists
   (``ProgramSettings.env_names``), never the bot's token.
 * After a restart (``Runtime.recover``) or a failed write, the program is started afresh and

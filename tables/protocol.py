@@ -1,4 +1,4 @@
-"""The line protocol of Tricks (RULES.md §2, seed 004) for players that are programs.
+"""The line protocol of Tricks (docs/rules.md, "Programs as players") for players that are programs.
 
 A program player is a process that talks on stdin/stdout, one message a line::
 
@@ -26,20 +26,26 @@ answered nothing, ``(timeout)``, ``(exit)``, ``(closed)`` (it closed its output 
 input).
 
 :class:`ProgramPlayer` runs one program: never through a shell (``shlex.split(command)`` plus the
-player's name as its first argument), in its own process group; on close its whole process tree
-is killed, and it dies with the bot (see :mod:`tables.procs`).  A
-program can be slow, silent, noisy, dead or hostile; none of it can hang or crash the caller:
-every answer has a deadline, lines are bounded, unsolicited output is discarded, and a program
-that stops reading its input is dropped before its pending output can fill memory.
+player's name as its first argument), in its own process group, below a leash (Linux,
+:mod:`tables.leash`) that kills its whole process tree when the bot closes it or dies, even by
+SIGKILL; close also sweeps the tree by its mark (see :mod:`tables.procs`).  A program can be slow,
+silent, noisy, dead or hostile; none of it can hang or crash the caller, nor keep it busy: every
+answer has a deadline; output is looked at once per byte, lines are bounded and an over-long one
+ends the query at once; unsolicited output is discarded, and past :data:`MAX_UNASKED` bytes of it
+the program is not read at all until its next query (it waits on its full pipe, at no cost to the
+bot); a program that stops reading its input is dropped before its pending output can fill memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shlex
+import socket
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -57,8 +63,16 @@ DEFAULT_TIMEOUT = 2.0
 MAX_LINE = 4096
 #: Output waiting for a program that does not read it; past this the program is dropped.
 MAX_PENDING = 1 << 20
+#: What a program may print unasked between two queries before the bot stops reading it until the
+#: next query (it then waits on its full pipe, at no cost to the bot).
+MAX_UNASKED = 64 * 1024
 #: After its output closes, how long to wait for a program to exit before calling it ``closed``.
 EXIT_WAIT = 0.5
+#: Where program processes are leashed (tables/leash.py needs Linux: a subreaper and /proc).
+LEASHED = sys.platform.startswith("linux") and bool(sys.executable)
+LEASH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "leash.py")
+#: How long a leash may take to start the program, and to kill its tree and exit.
+LEASH_WAIT = 10.0
 
 TIMEOUT, EXIT, CLOSED, TOO_LONG, NOT_READING = "timeout", "exit", "closed", "too long", "not reading"
 #: Problems after which the program can never answer again.
@@ -208,7 +222,7 @@ class ProgramPlayer:
     line at most ``timeout`` seconds.  Blank lines are ignored; any line printed when no query is
     pending is discarded.
 
-    Late answers (RULES.md §2): a query that timed out (or was given up) still owns the next line
+    Late answers (docs/rules.md): a query that timed out (or was given up) still owns the next line
     the program prints, which is read and dropped.  The protocol cannot tell a late answer from an
     answer to the next query, so without this one slow answer would shift every later answer by
     one query and cost a bad card for each (a 5 s stall cost 5).  One line is owed per query given
@@ -244,8 +258,11 @@ class ProgramPlayer:
         self._stdin: asyncio.WriteTransport | None = None
         self._stdin_open = False
         self._out: list[str] = []
-        self._partial = b""
-        self._skipping = False
+        self._partial = bytearray()  # the start of a line whose end has not come yet
+        self._skipping = False  # dropping the rest of an over-long line
+        self._skipped = 0  # bytes of it dropped while a query waits
+        self._unasked = 0  # bytes read since the last query while no line was wanted
+        self._paused = False  # reading stopped until the next query (see _pause)
         self._eof = False
         self._waiter: asyncio.Future[Any] | None = None
         #: Lines still owed to queries given up (timed out or cancelled): dropped when they come.
@@ -253,6 +270,19 @@ class ProgramPlayer:
         #: Late lines dropped so far (for transcripts and tests).
         self.late = 0
         self._exited: asyncio.Future[None] | None = None
+        self._stdout: asyncio.ReadTransport | None = None
+        #: The bot's end of the line to the program's leash (tables/leash.py); closing it kills the tree.
+        self._line_to_leash: socket.socket | None = None
+        #: The program's own pid (``pid`` is its leash's, where there is one).
+        self.program_pid: int | None = None
+        #: Whether the process the bot started (``pid``) is the program's leash.
+        self.leashed = False
+
+    @property
+    def reading(self) -> bool:
+        """Whether the program's output is being read (``False``: it flooded it unasked, and is
+        read again with the next query)."""
+        return not self._paused
 
     @property
     def argv(self) -> list[str]:
@@ -267,6 +297,9 @@ class ProgramPlayer:
                 raise ValueError("the command is empty")
             env = dict(os.environ if self.env is None else self.env)
             env[MARK] = self.mark
+            if LEASHED:
+                await self._start_leashed(loop, argv, env)
+                return
             transport, _ = await loop.subprocess_exec(
                 lambda: _Pipes(self), *argv,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env,
@@ -275,12 +308,71 @@ class ProgramPlayer:
             )
         except (OSError, ValueError, subprocess.SubprocessError) as e:
             raise ProgramError(f"Cannot start {self.command!r}: {e}") from None
+        self._started(transport)
+        self.program_pid = self.pid
+
+    async def _start_leashed(self, loop: asyncio.AbstractEventLoop, argv: list[str], env: dict[str, str]) -> None:
+        """Start the program below a leash (tables/leash.py), which holds the other end of a socket
+        pair: when the bot closes its end, or dies and the kernel closes it, the leash kills the
+        program's whole tree.  Raises ``OSError`` or ``ValueError`` when the program cannot start."""
+        ours, theirs = socket.socketpair()  # not inheritable: no other child of the bot holds it
+        try:
+            try:
+                transport, _ = await loop.subprocess_exec(
+                    lambda: _Pipes(self), sys.executable, "-I", "-S", LEASH, str(os.getpid()), str(theirs.fileno()),
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env,
+                    cwd=self.cwd, start_new_session=True, pass_fds=(theirs.fileno(),),
+                )
+            finally:
+                theirs.close()
+            self._line_to_leash = ours
+            self.leashed = True
+            self._started(transport)
+            ours.setblocking(False)
+            request = json.dumps({"argv": argv, "env": env}) + "\n"
+            reply = b""
+            async with asyncio.timeout(LEASH_WAIT):
+                await loop.sock_sendall(ours, request.encode("utf-8", "surrogateescape"))
+                while not reply.endswith(b"\n"):
+                    chunk = await loop.sock_recv(ours, 4096)
+                    if not chunk:
+                        break
+                    reply += chunk
+        except TimeoutError:
+            await self._unstart()
+            raise ValueError("its leash did not answer") from None
+        except BaseException:
+            await self._unstart()
+            raise
+        word, _, rest = reply.decode("utf-8", "replace").strip().partition(" ")
+        if word != "ok" or not rest.isdigit():
+            await self._unstart()
+            raise ValueError(rest if word == "error" else "its leash could not start it")
+        self.program_pid = int(rest)
+
+    def _started(self, transport: asyncio.SubprocessTransport) -> None:
         self._transport = transport
         self.pid = transport.get_pid()
         if self.record is not None:
             self.record.add(self.mark, self.pid)
         self._stdin = transport.get_pipe_transport(0)  # type: ignore[assignment]
+        self._stdout = transport.get_pipe_transport(1)  # type: ignore[assignment]
         self._stdin_open = True
+
+    async def _unstart(self) -> None:
+        """Undo a start that failed half-way: no process, no pipes, nothing recorded."""
+        self.dead = self.dead or EXIT
+        self._release()
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            exited = self._exited
+            if exited is not None and not exited.done():
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(LEASH_WAIT):
+                        await asyncio.shield(exited)
+            transport.close()
+        if self.record is not None:
+            self.record.remove(self.mark)
 
     # ---- output -------------------------------------------------------------------------------
     def send(self, *lines: str) -> None:
@@ -302,22 +394,85 @@ class ProgramPlayer:
 
     # ---- input --------------------------------------------------------------------------------
     def _on_data(self, data: bytes) -> None:
-        if self._skipping:  # the rest of an over-long line
-            i = data.find(b"\n")
+        """A chunk of the program's output (asyncio reads at most 256 KiB at a time).  Every byte is
+        looked at once at most: a line is cut out only while a query waits for it (or a line is
+        owed), the rest is dropped with one search for its last line break, and the pieces of a
+        line are never joined past :attr:`max_line` bytes."""
+        pos, n = 0, len(data)
+        while pos < n:
+            if not self._wanted():
+                self._drop(data, pos)
+                break
+            i = data.find(b"\n", pos)
+            if i < 0:
+                self._piece(data, pos, n)
+                break
+            if self._skipping:  # the end of an over-long line, already reported
+                self._skipping = False
+            else:
+                raw = bytes(self._partial) + data[pos:i] if self._partial else data[pos:i]
+                self._partial.clear()
+                self._line(raw)
+            pos = i + 1
+        if self._unasked > MAX_UNASKED and not self._wanted():
+            self._pause()
+
+    def _wanted(self) -> bool:
+        """Whether the next line means anything: a query waits for it, or it is owed."""
+        w = self._waiter
+        return self.owed > 0 or (w is not None and not w.done())
+
+    def _drop(self, data: bytes, pos: int) -> None:
+        """Output nobody asked for, from ``pos`` on: only the start of its last line is kept."""
+        self._unasked += len(data) - pos
+        if self._skipping:
+            i = data.find(b"\n", pos)
             if i < 0:
                 return
             self._skipping = False
-            data = data[i + 1:]
-        buf = self._partial + data if self._partial else data
-        lines = buf.split(b"\n")
-        rest = lines.pop()
-        for raw in lines:
-            self._line(raw)
-        if len(rest) > self.max_line:
-            self._deliver(Answer(None, TOO_LONG))
+            pos = i + 1
+        last = data.rfind(b"\n", pos)
+        if last >= 0:
+            self._partial.clear()
+            pos = last + 1
+        if len(self._partial) + len(data) - pos > self.max_line:
+            self._partial.clear()
             self._skipping = True
-            rest = b""
-        self._partial = rest
+            self._skipped = 0
+        else:
+            self._partial += data[pos:]
+
+    def _piece(self, data: bytes, pos: int, end: int) -> None:
+        """A piece of a line that does not end in this chunk, while the line is wanted."""
+        if self._skipping:
+            # Still the same over-long line: it ends the turn once more every max_line bytes,
+            # rather than keep a query waiting for its deadline on a program that never stops.
+            self._skipped += end - pos
+            if self._skipped > self.max_line:
+                self._skipped = 0
+                self._deliver(Answer(None, TOO_LONG))
+            return
+        self._partial += data[pos:end]
+        if len(self._partial) > self.max_line:
+            self._partial.clear()
+            self._skipping = True
+            self._skipped = 0
+            self._deliver(Answer(None, TOO_LONG))
+
+    def _pause(self) -> None:
+        """Stop reading a program that floods its output when nobody asked it anything: it waits on
+        its full pipe, at no cost to the bot, until the next query."""
+        out = self._stdout
+        if out is not None and not self._paused and not out.is_closing():
+            out.pause_reading()
+            self._paused = True
+
+    def _resume(self) -> None:
+        self._unasked = 0
+        out = self._stdout
+        if self._paused and out is not None and not out.is_closing():
+            out.resume_reading()
+        self._paused = False
 
     def _line(self, raw: bytes) -> None:
         if len(raw) > self.max_line:
@@ -371,6 +526,7 @@ class ProgramPlayer:
         sent = False
         try:
             self._out.append(line)
+            self._resume()
             self._flush()
             if self.dead is not None:
                 return Answer(None, self.dead)
@@ -395,9 +551,18 @@ class ProgramPlayer:
         self._kill()
 
     def _kill(self) -> None:
-        if self.pid is not None:
+        if self.leashed:
+            # The leash kills the whole tree the moment its line closes (tables/leash.py); killing
+            # the leash's group instead would kill the leash, and set the program's orphans free.
+            self._release()
+        elif self.pid is not None:
             # The whole group at once (cheap); close() sweeps the rest of the tree.
             kill_group(self.pid)
+
+    def _release(self) -> None:
+        line, self._line_to_leash = self._line_to_leash, None
+        if line is not None:
+            line.close()
 
     async def _kill_tree(self) -> None:
         """Kill every process of the program's tree, wherever it moved (tables/procs.py); the
@@ -426,7 +591,12 @@ class ProgramPlayer:
                 async with asyncio.timeout(grace):
                     await asyncio.shield(exited)
         self._kill()
-        await self._kill_tree()
+        if self.leashed and exited is not None and not exited.done():
+            # The leash exits once it has killed everything below it.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(LEASH_WAIT):
+                    await asyncio.shield(exited)
+        await self._kill_tree()  # what the leash could not reach, or a leash that was killed
         if exited is not None and not exited.done():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(1.0):

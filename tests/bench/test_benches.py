@@ -65,6 +65,17 @@ def test_arena_bench_plays_hands_with_a_program() -> None:
     assert positive(f["hands_per_s"]) and f["hands"] > 0 and f["bad_cards"] == 0
 
 
+def test_programs_bench_measures_the_bot_against_flooding_programs() -> None:
+    f = run_bench("programs.py", "--seconds", "1", "--timeout", "10")
+    assert set(f) == {"no_newline", "lines", "client"}
+    for name, r in f.items():
+        assert isinstance(r["bot_cpu_s"], float) and r["bot_cpu_s"] >= 0 and r["answers"] > 0, (name, r)
+    # A line that never ends loses every query at once; chatter and the client answer with lines.
+    assert f["no_newline"]["problems"] == {"too long": f["no_newline"]["answers"]}
+    assert f["lines"]["problems"] == {"line": f["lines"]["answers"]}
+    assert f["client"]["problems"] == {"line": f["client"]["answers"]}
+
+
 def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     f = run_bench("discord.py", "--tables", "2", "--think", "0.02", "--ai-delay", "0", "--stagger", "0.2",
                   "--ratelimit-scale", "0.05")

@@ -61,7 +61,25 @@ async def test_program_seats_are_capped_on_the_machine(make_runtime):
     with pytest.raises(TableError) as no:
         await rt.add_ai(b.id, 2, 1, program="echo")
     assert no.value.code == "too_many_programs" and len(b.seats) == 1
+    assert no.value.message == ("This machine is already running as many programs as it can. Seat the built-in "
+                                "AI instead, or try again when a game with programs ends.")
     assert await rt.add_ai(b.id, 2, 1) == 1  # the built-in AI is always there
+
+
+async def test_a_host_who_asks_for_more_programs_than_fit_reads_about_their_request(make_runtime):
+    # Issue 25: "already running 15 programs, the most this machine allows (16)" to a host who asked
+    # for three.  The sentence speaks of what they asked for and what fits.
+    rt = make_runtime(limits=Limits(programs=4), programs=LINE)
+    a = await new_table(rt, game="tricks", host=1, name="P1")
+    assert await rt.add_ai(a.id, 1, 3, program="echo") == 3
+    b = await new_table(rt, game="tricks", host=2, name="P2")
+    with pytest.raises(TableError) as no:
+        await rt.add_ai(b.id, 2, 3, program="echo")
+    assert no.value.code == "too_many_programs" and len(b.seats) == 1 and b.version == 0
+    assert no.value.message == ("You asked for 3 program seats, but this machine can run only one more program "
+                                "right now. Ask for 1, seat the built-in AI instead, or try again when a game "
+                                "with programs ends.")
+    assert await rt.add_ai(b.id, 2, 1, program="echo") == 1
 
 
 async def test_no_limit_when_set_to_zero(make_runtime):

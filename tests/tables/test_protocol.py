@@ -252,6 +252,59 @@ async def test_an_endless_line_is_refused_without_waiting_for_its_end():
         assert await p.ask() == Answer(None, TOO_LONG)
 
 
+# A program that floods its output (issue 25: 6.5 s of the bot's CPU in a 10 s game) while reading
+# its input, so that only its output is at fault.
+FLOOD = ("import os, sys, threading\n"
+         "threading.Thread(target=lambda: [None for _ in sys.stdin], daemon=True).start()\n"
+         "chunk = {chunk!r}\n"
+         "while True:\n"
+         "    os.write(1, chunk)\n")
+
+
+async def until_not_reading(p: ProgramPlayer) -> None:
+    for _ in range(1000):
+        if not p.reading:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the bot still reads a program that floods it unasked")
+
+
+async def test_a_program_that_never_ends_its_line_loses_every_turn_at_once_and_is_not_read_unasked():
+    async with ProgramPlayer(program(FLOOD.format(chunk=b"x" * 65536)), "Ann", timeout=60) as p:
+        for _ in range(3):
+            # Each query ends on the over-long line, not at its 60 s deadline.
+            assert await p.ask() == Answer(None, TOO_LONG)
+            await until_not_reading(p)
+        assert p.dead is None and p.owed == 0
+
+
+async def test_a_program_that_chatters_unasked_is_read_again_when_asked():
+    async with ProgramPlayer(program(FLOOD.format(chunk=b"chatter\n" * 8192)), "Ann", timeout=60) as p:
+        await until_not_reading(p)
+        assert await p.ask() == Answer("chatter")
+        await until_not_reading(p)
+        assert await p.ask() == Answer("chatter") and p.dead is None
+
+
+async def test_a_line_written_a_byte_at_a_time_is_read_whole():
+    body = "for b in '|RESPONSE|card|QS|END|\\n':\n    sys.stdout.write(b); sys.stdout.flush(); time.sleep(0.002)"
+    async with ProgramPlayer(answering(body), "Ann", timeout=30) as p:
+        assert await p.ask() == Answer("|RESPONSE|card|QS|END|")
+        assert await p.ask() == Answer("|RESPONSE|card|QS|END|")
+
+
+async def test_the_start_of_a_line_printed_unasked_is_kept():
+    # After its first answer (one write), chatter that is dropped, then the start of its next answer.
+    body = ("if n == 1:\n"
+            "    sys.stdout.write('|RESPONSE|card|QS|END|\\nchatter\\nmore chatter\\n|RESPONSE|card|Q')\n"
+            "else:\n"
+            "    sys.stdout.write('H|END|\\n')\n"
+            "sys.stdout.flush()")
+    async with ProgramPlayer(answering(body), "Ann", timeout=30) as p:
+        assert await p.ask() == Answer("|RESPONSE|card|QS|END|")
+        assert await p.ask() == Answer("|RESPONSE|card|QH|END|")
+
+
 async def test_a_program_that_stops_reading_is_dropped():
     async with ProgramPlayer(program("import time; time.sleep(60)"), "Ann", timeout=30) as p:
         line = "|INFO|played|Ann|QS|END|"
@@ -265,7 +318,7 @@ def _gone(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
             return f.read().rsplit(")", 1)[1].split()[0] == "Z"  # a zombie has stopped running
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, it was read
         return True
 
 
