@@ -26,7 +26,8 @@ import discord
 from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import TABLE, Action, Decision, Event, IllegalAction
+from engine.core import TABLE, Action, Decision, Event, refusal
+from engine.hearts import Hearts
 from tables.live import SeatView
 from tables.table import Table
 
@@ -601,13 +602,9 @@ def _count(free: Any) -> int:
 
 
 # ---- Hearts ------------------------------------------------------------------------------------
-_PASS_OFFSET = {"left": 1, "right": 3, "across": 2, "hold": 0}
-
-
 def _winning_card(cards: Sequence[Card | str]) -> Card:
-    cs = [c if isinstance(c, Card) else card(str(c)) for c in cards]
-    led = cs[0].suit
-    return max((c for c in cs if c.suit == led), key=lambda c: c.value)
+    """The card that took a trick (the engine's rule), from an event's cards or a view's codes."""
+    return Hearts.trick_taken([c if isinstance(c, Card) else card(str(c)) for c in cards]).card
 
 
 class HeartsRenderer(Renderer):
@@ -733,11 +730,11 @@ class HeartsRenderer(Renderer):
         n = len(table.seats)
         passing, received = view.get("passing") or [], view.get("received") or []
         if direction and direction != "hold" and passing:
-            to = seat_name(table, (seat + _PASS_OFFSET[direction]) % n)
+            to = seat_name(table, Hearts.pass_target(seat, direction))
             verb = "You pass" if view.get("phase") == "pass" else "You passed"
             lines.append(f"{verb} {labels(passing)} {direction} to {to}.")
         if direction and direction != "hold" and received:
-            frm = seat_name(table, (seat - _PASS_OFFSET[direction]) % n)
+            frm = seat_name(table, Hearts.pass_source(seat, direction))
             lines.append(f"You received {labels(received)} from {frm}.")
         trick = view.get("trick") or []
         if trick:
@@ -758,7 +755,7 @@ class HeartsRenderer(Renderer):
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.kind == "pass" and decision.pick:
             direction = (sv.view or {}).get("pass_dir", "")
-            to = seat_name(sv.table, (sv.seat + _PASS_OFFSET.get(direction, 0)) % len(sv.table.seats))
+            to = seat_name(sv.table, Hearts.pass_target(sv.seat, direction))
             return f"choose {decision.pick} cards to pass {direction} to {to} in the menu below (or /play)."
         if decision.kind == "play":
             return "play a card — press one of the buttons below (or /play)."
@@ -799,18 +796,13 @@ def restriction(sv: Any) -> str | None:
     hit = _WHY.get(key)
     if hit is not None and hit[0] is table.state:
         return hit[1]
-    why: str | None = None
     try:
-        state = table.state
-        copy = type(state).from_dict(state.to_dict())
         # The game reads the code (its own cards: a Dalmuti D8 is not the 8♦); the engine's refusal,
         # whether it comes from reading or from applying, is the reason.
-        action = copy.parse_action(sv.seat, f"{d.kind} {cards[0]}")
-        copy.apply(sv.seat, action)
-    except IllegalAction as e:
-        why = e.reason
+        refused = refusal(table.state, sv.seat, f"{d.kind} {cards[0]}")
     except Exception:
-        why = None
+        refused = None
+    why = None if refused is None else refused.reason
     if len(_WHY) > 512:
         _WHY.clear()
     _WHY[key] = (table.state, why)
