@@ -1,6 +1,6 @@
 """Every game's renderer, in one place, and the calls that pick one by the table's game.
 
-The renderers import :mod:`cogs.render` (the base class and Hearts) and nothing imports them back,
+The renderers import :mod:`cogs.render` (the base class) and nothing imports them back,
 so the imports run one way; a game is offered by ``/game new`` once it is listed here.
 """
 
@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cogs.emoji import text_only
-from cogs.render import GENERIC, MAX_CONTENT, HeartsRenderer, Rendered, Renderer, embed_fits
+from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
 from cogs.render_dalmuti import DalmutiRenderer
+from cogs.render_hearts import HeartsRenderer
 from cogs.render_koth import KothRenderer
 from cogs.render_siege import SiegeRenderer
 from cogs.render_tricks import TricksRenderer
