@@ -26,7 +26,6 @@ from cogs.custom_ids import (  # the names the ids' users always imported from h
     DONE_TEMPLATE,  # noqa: F401
     DYNAMIC_ITEMS,  # noqa: F401
     LOBBY_BUTTONS,
-    MARK,
     MAX_BUTTONS,
     MAX_MENUS,
     MAX_OPTIONS,
@@ -50,6 +49,7 @@ from cogs.custom_ids import (  # the names the ids' users always imported from h
 )
 from cogs.emoji import action_emoji, card_emoji
 from engine.core import TABLE, Action, Decision
+from tables.clicks import marking_since
 from tables.live import SeatView
 from tables.table import Table
 
@@ -193,21 +193,6 @@ def _combo_pick(sv: SeatView, r: render.Renderer, decision: Decision, k: int) ->
     if len(cards) > MAX_OPTIONS:
         return None
     return _pick_select(sv, r, decision, cards, k)
-
-
-def is_mark(code: str, kind: str) -> bool:
-    """Whether a logged action code is a marking step of a ``kind`` pick (``bury 5H 9S mark``)."""
-    words = code.split()
-    return len(words) >= 2 and words[0] == kind and words[-1] == MARK
-
-
-def marking_since(table: Table, seat: int, kind: str) -> int:
-    """The table version since which ``seat`` has done nothing but mark cards for its ``kind`` pick
-    (nobody else has moved): part menus drawn at that version or later still stand."""
-    for e in reversed(getattr(table, "log", None) or ()):
-        if e.seat != seat or not is_mark(e.code, kind):
-            return int(e.seq)
-    return 0
 
 
 def pick_parts(

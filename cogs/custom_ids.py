@@ -28,7 +28,7 @@ Custom ids (at most 100 characters):
 The version is the table's version when the view was drawn: the runtime refuses a click made on an
 out-of-date view (or a second click on the same one) instead of playing something unintended.  The
 part menus and **Clear** are the exception: their version is the one since which the seat has only
-marked cards (:func:`marking_since`), so their ids stay the same while the choice is built up (the
+marked cards (:func:`tables.clicks.marking_since`), so their ids stay the same while the choice is built up (the
 redrawn message keeps the other menus usable, and so does an older hand view of the same bury),
 and the cog accepts them while that still holds.  **OK** carries the current version: it buries
 only the choice the person saw.
@@ -63,7 +63,6 @@ MAX_ROWS = 5
 MAX_MENUS = 4  # leaves a row for buttons (pass, end turn, OK)
 ROW_BUTTONS = 5
 VALUE_SEP = "#"  # a card code's copy number in a menu value: "D5#2"
-MARK = "mark"  # the argument that makes a pick's action a step of the choice (``bury 5H mark``)
 
 _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "join": ("Join", discord.ButtonStyle.success, "🪑"),

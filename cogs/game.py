@@ -26,20 +26,19 @@ from cogs import options as table_options
 from cogs import render, renderers
 from cogs.autocomplete import MAX_CHOICES, legal_choices, option_choices
 from cogs.components import (
-    MARK,
     card_values,
     hand_payload,
     hand_view,
     marked_values,
-    marking_since,
     pick_parts,
     table_view,
     value_code,
 )
 from cogs.hints import hint_text
 from cogs.live import update_message
-from engine.cards import CardError, card
 from engine.core import Action, Event
+from tables import clicks
+from tables.clicks import MARK
 from tables.ids import normalise
 from tables.replay import recap, standings
 from tables.runtime import Runtime, TableError
@@ -647,22 +646,9 @@ class GameCog(commands.Cog):
     ) -> None:
         async def work() -> None:
             table = self._table(interaction, table_id)
-            await self._act(interaction, table_id, version, self._action_of(table, interaction.user.id, code))
+            await self._act(interaction, table_id, version, clicks.action_named(table, interaction.user.id, code))
 
         await self._safely(interaction, work())
-
-    @staticmethod
-    def _action_of(table: Table, user_id: int, code: str) -> str | Action:
-        """The legal action a button or menu names by its code (the engine's own value, whatever its
-        cards are); the code itself when it names none now (the runtime then says why)."""
-        seat = table.seat_of(user_id)
-        if seat is None or table.state is None or table.phase != Phase.RUNNING:
-            return code
-        decision = table.state.decision(seat)
-        for a in decision.actions if decision is not None else ():
-            if a.code == code:
-                return a
-        return code
 
     async def on_pick(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, values: list[str]
@@ -675,29 +661,9 @@ class GameCog(commands.Cog):
         await self._safely(interaction, work())
 
     def _picked(self, table: Table, user_id: int, kind: str, values: Sequence[str]) -> Action:
-        """The action chosen in a card menu.  Values are card codes (``D5#2`` for a second copy),
-        read as the decision's own cards; for a decision with explicit actions (two cards for a pair
-        lead) the legal action with exactly those cards."""
-        codes = [value_code(v) for v in values]
-        seat = table.seat_of(user_id)
-        decision = table.state.decision(seat) if seat is not None and table.state is not None else None
-        if decision is not None and decision.kind == kind:
-            objs = {c.code: c for c in decision.cards}
-            for a in decision.actions:
-                objs.update((c.code, c) for c in a.cards)
-            if all(code in objs for code in codes):
-                chosen = tuple(objs[code] for code in codes)
-                if not decision.pick:
-                    want = sorted(codes)
-                    for a in decision.actions:
-                        if sorted(c.code for c in a.cards) == want:
-                            return a
-                return Action(kind, chosen)
-        try:
-            return Action(kind, tuple(card(code) for code in codes))
-        except CardError:
-            # Not a card of this decision: the menu is from an earlier view (or another table).
-            raise TableError("That menu is out of date; open your hand again with **My hand**.") from None
+        """The action chosen in a card menu: its values are card codes (``D5#2`` for a second copy),
+        which :func:`tables.clicks.picked` reads as the decision's own cards."""
+        return clicks.picked(table, user_id, kind, [value_code(v) for v in values])
 
     async def on_part(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, part: int, values: list[str]
@@ -712,7 +678,7 @@ class GameCog(commands.Cog):
             decision = sv.decision
             parts = pick_parts(sv, renderers.renderer_for(table.game), decision)
             if parts is None or not 0 <= part < len(parts):
-                raise TableError("That menu is out of date; open your hand again with **My hand**.")
+                raise TableError(clicks.OUT_OF_DATE)
             cards = list(decision.cards)
             before = marked_values(cards, (sv.view or {}).get("marked") or [])
             here = {value for value, _, _ in parts[part][1]}
@@ -751,15 +717,7 @@ class GameCog(commands.Cog):
         from is out of date.  ``marking`` (a part menu, Clear): it still stands while the seat has
         done nothing but mark cards since it was drawn."""
         table = self._table(interaction, table_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You are not seated at this table.")
-        decision = table.state.decision(seat) if table.phase == Phase.RUNNING and table.state is not None else None
-        stale = (decision is None or decision.kind != kind or not decision.pick or version > table.version
-                 or "marked" not in table.state.view(seat)
-                 or (marking and version < marking_since(table, seat, kind)))
-        if stale:
-            raise TableError("That menu is out of date; open your hand again with **My hand**.")
+        seat = clicks.chooser(table, interaction.user.id, version, kind, marking)
         return table, seat
 
     async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
@@ -770,7 +728,7 @@ class GameCog(commands.Cog):
             own = _own_message(interaction)
             if e.code != "stale" or own is None or self.live is None \
                     or not self.live.shows(table.id, interaction.user.id, int(own.id)) \
-                    or _moved_since(table, interaction.user.id, version):
+                    or clicks.moved_since(table, interaction.user.id, version):
                 raise  # (a second click on the same view: the first one's answer stays as it is)
             # A click on the live view just before it was redrawn (a card dealt, a turn taken by the
             # clock): it shows the hand as it is now, in place, and stays live.
@@ -792,17 +750,6 @@ class GameCog(commands.Cog):
         content, view = hand_view(sv)
         ack = renderers.renderer_for(table.game).ack_line(table, sv.seat, events)
         return f"{ack}\n{content}", view, sv
-
-
-def _moved_since(table: Table, user_id: int, version: int) -> bool:
-    """Whether the person made a move of their own after ``version`` (a double click)."""
-    seat = table.seat_of(user_id)
-    for e in reversed(table.log):
-        if e.seq <= version:
-            return False
-        if e.seat == seat and not e.auto:
-            return True
-    return False
 
 
 def _own_message(interaction: discord.Interaction) -> Any:
