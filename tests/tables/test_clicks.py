@@ -14,7 +14,8 @@ async def test_a_click_names_the_engine_s_own_action_or_gives_back_its_code(rt):
     assert d.kind == "pass" and d.pick == 3
     codes = [c.code for c in d.cards[:3]]
     chosen = clicks.picked(t, HOST, "pass", codes)
-    assert chosen == Action("pass", tuple(d.cards[:3])) and all(a is b for a, b in zip(chosen.cards, d.cards))
+    assert chosen == Action("pass", tuple(d.cards[:3]))
+    assert all(a is b for a, b in zip(chosen.cards, d.cards[:3], strict=True))  # the decision's own cards
     # Cards of no decision here (another table's menu): out of date, in words.
     with pytest.raises(TableError, match="out of date"):
         clicks.picked(t, HOST, "pass", ["D5", "zz", "QS"])
