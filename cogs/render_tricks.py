@@ -31,6 +31,7 @@ from cogs.render import (
 from cogs.screens import Screens, Words, register
 from engine.cards import card
 from engine.core import Decision, Event
+from engine.tricks import Tricks
 from tables.live import SeatView
 from tables.table import Table
 
@@ -38,10 +39,8 @@ TRICKS_PER_HAND = 13
 
 
 def winning_card(cards: Sequence[Any]) -> Any:
-    """The highest card of the led suit (the first card is the lead)."""
-    cs = [c if not isinstance(c, str) else card(c) for c in cards]
-    led = cs[0].suit
-    return max((c for c in cs if c.suit == led), key=lambda c: c.value)
+    """The card that took a trick (the engine's rule), from an event's cards or a view's codes."""
+    return Tricks.trick_taken([c if not isinstance(c, str) else card(c) for c in cards]).card
 
 
 class TricksRenderer(Renderer):

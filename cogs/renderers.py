@@ -1,9 +1,9 @@
 """The calls that pick a renderer by the table's game, and the import of every game's screens.
 
 Each game registers its renderer with the rest of its screens next to it (``cogs/render_<game>.py``,
-Hearts in ``cogs/render.py``: see cogs/screens.py); importing them here registers them, and
+see cogs/screens.py); importing them here registers them, and
 ``cogs/__init__.py`` imports this module, so importing anything of :mod:`cogs` registers every game.
-The renderers import :mod:`cogs.render` (the base class and Hearts) and nothing imports them back,
+The renderers import :mod:`cogs.render` (the base class) and nothing imports them back,
 so the imports run one way; a game is offered by ``/game new`` once it has its screens.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from cogs import render_dalmuti, render_koth, render_siege, render_tricks, screens  # noqa: F401 (registers them)
+from cogs import render_dalmuti, render_hearts, render_koth, render_siege, render_tricks, screens  # noqa: F401 (registers them)
 from cogs.emoji import text_only
 from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
 from engine.core import Action, Event

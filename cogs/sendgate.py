@@ -2,7 +2,7 @@
 passes one smooth token bucket, at the moment it is really sent.
 
 Discord allows a bot token 50 requests a second in all, interaction callbacks and interaction-token
-webhooks aside.  The listener's :class:`~cogs.listener.RestBudget` decides *which* calls go out
+webhooks aside.  The listener's :class:`~cogs.budget.RestBudget` decides *which* calls go out
 (pings and summaries wait their turn, routine table edits give up), but a token taken there is not
 a request on the wire: discord.py may hold it behind a route's own limit and send several at once
 later, and a call made outside the listener (a thread, an emoji upload) could forget its token.

@@ -326,6 +326,13 @@ class Game(ABC):
         later deals are unknown too.  Games that support search override it."""
         raise NotImplementedError(f"{self.title} cannot sample worlds")
 
+    @classmethod
+    def trick_taken(cls, cards: Sequence[Card], leader: int = 0) -> TrickTaken:
+        """Who takes a full trick of ``cards`` in play order, led by seat ``leader`` (play goes
+        round in seat order), with which card, for how many points.  The trick-taking games with
+        one card a play answer (Hearts, Tricks), so the Discord layer never re-derives the rule."""
+        raise NotImplementedError(f"{cls.title} has no tricks")
+
     def all_cards(self) -> list[Card]:
         """Every card the game holds, wherever it is (hands, tricks, piles): the conformance
         test checks that none is lost or duplicated."""
@@ -342,6 +349,30 @@ class AI(ABC):
         """While the table itself is acting (:meth:`Game.table_timer`), the other seats' decisions
         are optional: the move this AI wants to make now, or ``None`` to let the table go on."""
         return self.choose(state, seat, rng)
+
+
+def refusal(state: Game, seat: int, action: Action | str) -> IllegalAction | None:
+    """Why the rules refuse ``action`` (or what a person typed, read by the game) for ``seat`` now:
+    the :class:`IllegalAction` applying it would raise, or ``None`` when the rules allow it.  It is
+    tried on ``state.copy()``, so nothing changes whatever the copy answers; the one way every
+    layer asks (a move not offered, a card shown as unplayable), so no layer re-derives a rule."""
+    trial = state.copy()
+    try:
+        if isinstance(action, str):
+            action = trial.parse_action(seat, action)
+        trial.apply(seat, action)
+    except IllegalAction as e:
+        return e
+    return None
+
+
+class TrickTaken(NamedTuple):
+    """A finished trick as the rules score it: the seat that took it, the card that took it and
+    the points it carries (:meth:`Game.trick_taken`)."""
+
+    seat: int
+    card: Card
+    points: int
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
+    TrickTaken,
     rng_for,
 )
 
@@ -253,6 +254,33 @@ class Hearts:
     def pass_dir(self) -> str:
         return PASS_DIRS[self.hand_no % 4] if self.classic else "hold"
 
+    @staticmethod
+    def pass_target(seat: int, direction: str) -> int:
+        """The seat that ``seat`` passes to in ``direction`` (a view's ``pass_dir``; ``hold``: itself)."""
+        return (seat + _PASS_OFFSET[direction]) % 4
+
+    @staticmethod
+    def pass_source(seat: int, direction: str) -> int:
+        """The seat that passes to ``seat`` in ``direction``."""
+        return (seat - _PASS_OFFSET[direction]) % 4
+
+    @classmethod
+    def trick_taken(cls, cards: Sequence[Card], leader: int = 0) -> TrickTaken:
+        """Who takes a full trick of ``cards`` in play order led by seat ``leader`` (the highest
+        card of the suit led), with which card, for how many points.  Play itself scores a trick
+        with the same rule unrolled (``_play_legal``: the hot path of every playout)."""
+        best = cards[0]
+        taker = 0
+        for i in range(1, len(cards)):
+            c = cards[i]
+            if c.suit == best.suit and c.value > best.value:
+                best = c
+                taker = i
+        points = 0
+        for c in cards:
+            points += _POINTS[c.index]
+        return TrickTaken((leader + taker) % 4, best, points)
+
     def _start_hand(self, hands: list[list[Card]] | None, events: list[Event]) -> None:
         self.hands = hands = hands if hands is not None else self._deal()
         self._legal = None  # split when play begins: passing changes the hands first
@@ -350,7 +378,7 @@ class Hearts:
             return Decision(seat, "play", tuple([PLAY[c] for c in self._legal_now(seat)]),
                             timer=PLAY_TIMER, prompt="Play a card.")
         if self.phase == PASS and self.pass_choice[seat] is None:
-            to = (seat + _PASS_OFFSET[self.pass_dir]) % 4
+            to = self.pass_target(seat, self.pass_dir)
             return Decision(seat, "pass", pick=3, cards=tuple(_sorted(self.hands[seat])),
                             timer=PASS_TIMER, prompt=f"Choose 3 cards to pass {self.pass_dir} (to seat {to + 1}).")
         return None
@@ -474,14 +502,13 @@ class Hearts:
             return [_PASS_CHOSEN[seat]]
         events = [_PASS_CHOSEN[seat]]
         pass_dir = self.pass_dir
-        off = _PASS_OFFSET[pass_dir]
         hands = self.hands
         for s in range(4):
             hand = hands[s]
             for c in choice[s]:  # type: ignore[union-attr]
                 _remove(hand, c)
         for s in range(4):
-            to = (s + off) & 3
+            to = self.pass_target(s, pass_dir)
             give: tuple[Card, ...] = choice[s]  # type: ignore[assignment]
             hands[to].extend(give)
             self.passed[s] = give

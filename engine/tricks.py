@@ -40,6 +40,7 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
+    TrickTaken,
     rng_for,
 )
 
@@ -273,6 +274,17 @@ class Tricks(Game):
         else:
             events.append(self._trick_start())
         return events
+
+    @classmethod
+    def trick_taken(cls, cards: Sequence[Card], leader: int = 0) -> TrickTaken:
+        """Who takes a full trick of ``cards`` in play order led by seat ``leader`` (the highest
+        card of the suit led; no trumps), with which card; a trick is worth 1 point.  ``_play``
+        scores with the same rule unrolled (the hot path of every playout)."""
+        best, taker = cards[0], 0
+        for i, c in enumerate(cards):
+            if c.suit == best.suit and c.value > best.value:
+                best, taker = c, i
+        return TrickTaken((leader + taker) % 4, best, 1)
 
     def _bad(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine.core import TABLE, Action, Game, IllegalAction
+from engine.core import TABLE, Action, Game, IllegalAction, refusal
 from tables.live import TableError, and_join, md
 from tables.table import SPEEDS, Phase, Table
 
@@ -204,11 +204,12 @@ def check_offered(state: Game, seat: int, action: Action) -> None:
     if offered:
         return
     # Not offered: say why in the game's own words ("You must follow suit"), which only the
-    # engine knows — asked of a copy, so nothing changes whatever it answers.
+    # engine knows (it tries the move on a copy, so nothing changes whatever it answers).
     try:
-        type(state).from_dict(state.to_dict()).apply(seat, action)
-    except IllegalAction as e:
-        raise IllegalAction(e.reason, e.code) from None
+        refused = refusal(state, seat, action)
     except Exception:
         log.exception("Explaining a refused %r for seat %d failed", action.kind, seat)  # no cards in logs
+        refused = None
+    if refused is not None:
+        raise IllegalAction(refused.reason, refused.code)
     raise IllegalAction("That is not something you can do right now.", "not_offered")

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Action, Event, IllegalAction
-from tables import offers
+from tables import clicks, offers
 from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
 from tables.delivery import Delivery
@@ -398,7 +398,7 @@ class Runtime:
             seat = t.seat_of(user_id)
             if seat is None:
                 raise TableError("You are not seated at this table.", "not_seated")
-            if version is not None and (version > t.version or version < live.since.get(seat, t.version)):
+            if version is not None and clicks.stale(t, version, live.since.get(seat, t.version)):
                 raise TableError(STALE, "stale")
             state = t.state
             assert state is not None

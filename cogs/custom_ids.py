@@ -1,0 +1,378 @@
+"""The persistent components' custom ids, and the items (:class:`discord.ui.DynamicItem`) built from
+them: everything a click needs is in its id, so the bot rebuilds the item from the id when someone
+clicks, however old the message or the process is, and hands the click to the cog.
+
+Custom ids (at most 100 characters):
+
+* ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back on the PUBLIC message,
+  and refresh or hint on a hand view.  They never carry a card.
+* ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
+  EPHEMERAL hand view of the seat that may take it.
+* ``dh:m:{table}:{version}:{n}`` — action menu ``n`` (up to four) when the legal actions are more
+  than 25 buttons: each option's value is one legal action's code; choosing it is that action
+  (the actions the renderer keeps ungrouped — pass, end turn — stay buttons below).  The
+  renderer groups the actions (Dalmuti by number, Siege by kind, King of the Hill by effective
+  suit) and adjacent small groups share a menu.
+* ``dh:s:{table}:{version}:{kind}`` — a "choose exactly N cards" menu (at most 25 cards).  Option
+  values are card codes, with ``#1``, ``#2``… appended when a code is there more than once
+  (Dalmuti's three 5s), so every value is unique and maps back to a card.  Also used to choose the
+  cards of a combination when the legal combinations are too many to list (a pair lead in King of
+  the Hill): the chosen cards are matched against the legal actions.
+* ``dh:p:{table}:{version}:{kind}:{n}`` and ``dh:k:{table}:{version}:{kind}:{ok|clear}`` — a pick
+  over more than 25 cards (King of the Hill's bury: 8 of 28): up to four menus, one per group of
+  suits, each a part of the choice, then **OK** / **Clear**.  The partial choice lives in the
+  engine's state (the seat's ``view["marked"]``; each menu change is one ``{kind} … mark`` action,
+  **Clear** is ``{kind} mark``, **OK** is ``{kind}`` alone), so it survives a restart; the menus show
+  it as their defaults.  A game whose view has no ``marked`` gets no part menus (``/play`` instead).
+
+The version is the table's version when the view was drawn: the runtime refuses a click made on an
+out-of-date view (or a second click on the same one) instead of playing something unintended.  The
+part menus and **Clear** are the exception: their version is the one since which the seat has only
+marked cards (:func:`tables.clicks.marking_since`), so their ids stay the same while the choice is built up (the
+redrawn message keeps the other menus usable, and so does an older hand view of the same bury),
+and the cog accepts them while that still holds.  **OK** carries the current version: it buries
+only the choice the person saw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import discord
+
+from cogs import render, renderers
+from cogs.emoji import card_emoji
+from engine.core import Action
+
+TABLE_ID = r"[A-Z0-9]{6}"
+VERSION = r"[0-9]{1,9}"
+KIND = r"[a-z_]{1,40}"
+TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh|hint):(?P<tid>{TABLE_ID})"
+ACTION_TEMPLATE = rf"dh:a:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<code>[A-Za-z0-9~_]{{1,80}})"
+PICK_TEMPLATE = rf"dh:s:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND})"
+MENU_TEMPLATE = rf"dh:m:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<n>[0-3])"
+PART_TEMPLATE = rf"dh:p:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<part>[0-3])"
+DONE_TEMPLATE = rf"dh:k:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<op>ok|clear)"
+
+MAX_BUTTONS = 25  # 5 rows of 5
+MAX_OPTIONS = 25  # Discord's limit for one select menu
+MAX_ROWS = 5
+MAX_MENUS = 4  # leaves a row for buttons (pass, end turn, OK)
+ROW_BUTTONS = 5
+VALUE_SEP = "#"  # a card code's copy number in a menu value: "D5#2"
+
+_TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
+    "join": ("Join", discord.ButtonStyle.success, "🪑"),
+    "leave": ("Leave", discord.ButtonStyle.secondary, None),
+    "ai": ("Add AI", discord.ButtonStyle.secondary, "🤖"),
+    "start": ("Start", discord.ButtonStyle.primary, "▶️"),
+    "hand": ("My hand", discord.ButtonStyle.primary, "🃏"),
+    "back": ("I'm back", discord.ButtonStyle.secondary, "👋"),
+    "refresh": ("Refresh", discord.ButtonStyle.secondary, "🔄"),
+    "hint": ("Hint", discord.ButtonStyle.secondary, "💡"),
+}
+LOBBY_BUTTONS = ("join", "leave", "ai", "start")
+RUNNING_BUTTONS = ("hand", "back")
+
+
+class Handler(Protocol):
+    """What the components call; :class:`cogs.game.GameCog` implements it."""
+
+    async def on_table_button(self, interaction: discord.Interaction, act: str, table_id: str) -> None: ...
+
+    async def on_action_button(
+        self, interaction: discord.Interaction, table_id: str, version: int, code: str
+    ) -> None: ...
+
+    async def on_pick(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, values: list[str]
+    ) -> None: ...
+
+    async def on_part(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, part: int, values: list[str]
+    ) -> None: ...
+
+    async def on_pick_done(
+        self, interaction: discord.Interaction, table_id: str, version: int, kind: str, op: str
+    ) -> None: ...
+
+
+HANDLER_COG = "GameCog"
+
+
+async def _handler(interaction: discord.Interaction) -> Handler | None:
+    cog = interaction.client.get_cog(HANDLER_COG)  # type: ignore[attr-defined]
+    if cog is None:
+        # Between a restart and the cog loading, say so instead of letting the click "fail".
+        await interaction.response.send_message("Deckhand is starting up — try again in a moment.", ephemeral=True)
+    return cog
+
+
+def encode_code(code: str) -> str:
+    return code.replace(" ", "_")
+
+
+def decode_code(text: str) -> str:
+    return text.replace("_", " ")
+
+
+def card_values(cards: Sequence[Any]) -> list[str]:
+    """A unique menu value per card: its code, with ``#n`` when the code is there more than once."""
+    total = Counter(c.code for c in cards)
+    seen: Counter[str] = Counter()
+    out = []
+    for c in cards:
+        seen[c.code] += 1
+        out.append(c.code if total[c.code] == 1 else f"{c.code}{VALUE_SEP}{seen[c.code]}")
+    return out
+
+
+def value_code(value: str) -> str:
+    """The card code of a menu value (``D5#2`` → ``D5``)."""
+    return value.split(VALUE_SEP, 1)[0]
+
+
+def _values(item: Any, interaction: discord.Interaction) -> list[str]:
+    return list(getattr(item, "values", None) or ()) or list((interaction.data or {}).get("values", []))
+
+
+def _received_select(item: Any) -> discord.ui.Select | None:
+    return item if isinstance(item, discord.ui.Select) else None
+
+
+# ---- the items ---------------------------------------------------------------------------------
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_TEMPLATE):
+    """Join / Leave / Add AI / Start / My hand / I'm back on the public table message; Refresh on a
+    hand view."""
+
+    def __init__(self, act: str, table_id: str) -> None:
+        label, style, emoji = _TABLE_BUTTONS[act]
+        super().__init__(discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"dh:t:{act}:{table_id}"))
+        self.act = act
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(match["act"], match["tid"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            await handler.on_table_button(interaction, self.act, self.table_id)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
+    """One legal action (a card to play, pass, end turn) on a player's own hand view."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        code: str,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+        emoji: discord.PartialEmoji | None = None,
+        disabled: bool = False,
+    ) -> None:
+        if label is None or style is None:
+            try:
+                action = Action.parse(code)
+                label = label or renderers.action_label(action)
+                style = style or render.GENERIC.action_style(action)
+            except Exception:  # a code of a game with its own cards: words are the renderer's job
+                label = label or code
+        button = discord.ui.Button(
+            label=label[:80],
+            style=style or discord.ButtonStyle.secondary,
+            emoji=emoji,
+            custom_id=f"dh:a:{table_id}:{version}:{encode_code(code)}",
+            disabled=disabled,
+        )
+        super().__init__(button)
+        self.table_id = table_id
+        self.version = version
+        self.code = code
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionButton:
+        return cls(match["tid"], int(match["ver"]), decode_code(match["code"]), getattr(item, "label", None),
+                   getattr(item, "style", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            await handler.on_action_button(interaction, self.table_id, self.version, self.code)
+
+
+class ActionMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLATE):
+    """One menu of legal actions (when they are too many for buttons): choosing an option is that
+    action, exactly as its button would be."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        n: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+        select: discord.ui.Select | None = None,
+    ) -> None:
+        if select is None:
+            select = discord.ui.Select(custom_id=f"dh:m:{table_id}:{version}:{n}", placeholder=(placeholder or
+                                       "Choose")[:150], min_values=1, max_values=1, options=list(options))
+        super().__init__(select)
+        self.table_id = table_id
+        self.version = version
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionMenu:
+        return cls(match["tid"], int(match["ver"]), int(match["n"]), select=_received_select(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is None:
+            return
+        values = _values(self.item, interaction)
+        if len(values) != 1:
+            await interaction.response.send_message("Choose one option in the menu.", ephemeral=True)
+            return
+        await handler.on_action_button(interaction, self.table_id, self.version, values[0])
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+    """Choose exactly ``pick`` cards (the Hearts pass, a Dalmuti tax return, two cards for a King of
+    the Hill pair lead) on a player's own hand view."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        kind: str,
+        cards: tuple[Any, ...] = (),
+        pick: int = 1,
+        placeholder: str | None = None,
+        select: discord.ui.Select | None = None,
+        options: Sequence[discord.SelectOption] | None = None,
+    ) -> None:
+        if select is None:
+            if options is None:
+                options = [discord.SelectOption(label=render.label(c), value=v, description=getattr(c, "name", None),
+                                                emoji=card_emoji(c))
+                           for c, v in zip(cards, card_values(cards), strict=True)]
+            options = list(options)[:MAX_OPTIONS]
+            n = min(pick, len(options))
+            select = discord.ui.Select(
+                custom_id=f"dh:s:{table_id}:{version}:{kind}",
+                placeholder=(placeholder or f"Choose {pick} cards")[:150],
+                min_values=n,
+                max_values=n,
+                options=options,
+            )
+        super().__init__(select)
+        self.table_id = table_id
+        self.version = version
+        self.kind = kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickSelect:
+        # Keep the received select: its options and the chosen values come from the click.
+        return cls(match["tid"], int(match["ver"]), match["kind"], select=_received_select(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            values = _values(self.item, interaction)
+            await handler.on_pick(interaction, self.table_id, self.version, self.kind, values)
+
+
+class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLATE):
+    """One part of a pick over more than 25 cards: the cards of some suits.  Each change is sent at
+    once and marked in the engine (the seat's ``marked`` cards) until **OK**."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        kind: str,
+        part: int,
+        options: Sequence[discord.SelectOption] = (),
+        max_values: int = 1,
+        placeholder: str | None = None,
+        select: discord.ui.Select | None = None,
+        disabled: bool = False,
+    ) -> None:
+        if select is None:
+            select = discord.ui.Select(
+                custom_id=f"dh:p:{table_id}:{version}:{kind}:{part}",
+                placeholder=(placeholder or "Choose")[:150],
+                min_values=0,
+                max_values=max(1, min(max_values, len(options))),
+                options=list(options),
+                disabled=disabled,
+            )
+        super().__init__(select)
+        self.table_id = table_id
+        self.version = version
+        self.kind = kind
+        self.part = part
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PartSelect:
+        return cls(match["tid"], int(match["ver"]), match["kind"], int(match["part"]), select=_received_select(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            values = list(getattr(self.item, "values", None) or (interaction.data or {}).get("values", []))
+            await handler.on_part(interaction, self.table_id, self.version, self.kind, self.part, values)
+
+
+class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE):
+    """**OK** (carry out the pick marked across the part menus) or **Clear** (unmark them all)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        kind: str,
+        op: str,
+        label: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        style = discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary
+        button = discord.ui.Button(label=(label or ("OK" if op == "ok" else "Clear"))[:80], style=style,
+                                   disabled=disabled, custom_id=f"dh:k:{table_id}:{version}:{kind}:{op}")
+        super().__init__(button)
+        self.table_id = table_id
+        self.version = version
+        self.kind = kind
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickDone:
+        return cls(match["tid"], int(match["ver"]), match["kind"], match["op"], getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            await handler.on_pick_done(interaction, self.table_id, self.version, self.kind, self.op)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    TableButton, ActionButton, PickSelect, ActionMenu, PartSelect, PickDone)
