@@ -365,3 +365,31 @@ def test_a_kept_hand_line_follows_the_card_emoji() -> None:
     finally:
         emoji.REGISTRY.clear()
     assert hand_payload(sv).content == as_text
+
+
+def test_the_part_menus_show_the_marked_cards_as_the_documented_layout() -> None:
+    """King of the Hill's bury (8 of 28 cards): the cards marked so far are the menus' defaults,
+    a full choice disables the menus with nothing marked, OK lights up, Clear undoes it."""
+    emoji.REGISTRY.clear()
+    cls = engine.get("koth").game
+    for seed in (1, 2, 3):
+        g = cls.create(cls.max_players, cls.read_options({}), seed)
+        t = _table("koth", g)
+        rng = random.Random(seed)
+        while not any((g.decision(s) or Action("x")).kind == "bury" for s in range(g.players)):
+            seat = rng.choice(g.to_act())
+            g.apply(seat, g.random_action(seat, rng))
+        koth = next(s for s in range(g.players) if g.decision(s) is not None and g.decision(s).kind == "bury")
+        cards = list(g.decision(koth).cards)
+        dealt = [c.code for c in cards]
+        for n in (1, 3, 8, 0):
+            chosen = rng.sample(dealt, n)
+            g.apply(koth, cls.action_from_code(" ".join(["bury", *chosen, "mark"])))
+            t.version += 1
+            sv = SeatView(t, koth, g.view(koth), g.decision(koth), None)
+            assert sorted(sv.view["marked"]) == sorted(chosen)
+            assert _same(sv) == "part menus"
+            menus = hand_payload(sv).components
+            defaults = [o["value"].split("#")[0] for row in menus for item in row["components"]
+                        for o in item.get("options", ()) if o.get("default")]
+            assert sorted(defaults) == sorted(chosen)
