@@ -73,9 +73,10 @@ def _fake(bin_dir: Path, name: str, log: Path, *, dump_env: bool = False) -> Non
     (bin_dir / name).chmod(0o755)
 
 
-def test_ci_run_clears_the_environment_installs_what_is_missing_and_builds_strictly(tmp_path):
-    """.ci/run in a copy of the repository with no node, no C compiler and fakes for make, apt-get
-    and sudo: what it runs, and with which environment."""
+@pytest.mark.parametrize("uid", ["0", "1000"], ids=["root", "not-root"])
+def test_ci_run_clears_the_environment_installs_what_is_missing_and_builds_strictly(tmp_path, uid):
+    """.ci/run in a copy of the repository with no node, no C compiler and fakes for make, apt-get,
+    sudo and id: what it runs, and with which environment, as root and as anyone else."""
     repo = tmp_path / "repo"
     (repo / ".ci").mkdir(parents=True)
     shutil.copy(CI_RUN, repo / ".ci" / "run")
@@ -83,8 +84,10 @@ def test_ci_run_clears_the_environment_installs_what_is_missing_and_builds_stric
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "log"
-    for tool in ("dirname", "id", "grep", "rm", "env"):
+    for tool in ("dirname", "grep", "rm", "env"):
         os.symlink(shutil.which(tool), bin_dir / tool)
+    (bin_dir / "id").write_text(f"#!/bin/sh\necho {uid}\n")
+    (bin_dir / "id").chmod(0o755)
     _fake(bin_dir, "make", log, dump_env=True)
     for tool in ("apt-get", "sudo", "tee", "mkdir"):
         _fake(bin_dir, tool, log)
@@ -101,6 +104,7 @@ def test_ci_run_clears_the_environment_installs_what_is_missing_and_builds_stric
     if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
         wanted.insert(0, "postgresql")
     assert [call.split()[-1] for call in installs] == wanted
+    assert all(call.startswith("sudo " if uid != "0" else "apt-get ") for call in installs)
     assert not (repo / ".venv").exists()
     for pid, _ in made:
         seen = dict(line.split("=", 1) for line in Path(f"{log}.env.{pid}").read_text().splitlines() if "=" in line)
@@ -132,8 +136,9 @@ def run_scratch(tmp_path: Path, *args: str, skip: bool = False, xfail: bool = Fa
                 **env: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "pytest.ini").write_text("[pytest]\n")  # not the repository's settings
     (tmp_path / "test_scratch.py").write_text(SCRATCH.format(skip=skip, xfail=xfail))
-    environ = {k: v for k, v in os.environ.items() if k != "CI" and k not in ci_guard.WEAKENING_ENV
-               and k != "PYTEST_ADDOPTS"}
+    # Not this run's CI, weakening variables, pytest options or xdist worker settings.
+    environ = {k: v for k, v in os.environ.items()
+               if k != "CI" and k not in ci_guard.WEAKENING_ENV and not k.startswith(("PYTEST_", "DECKHAND_"))}
     environ.update(env, PYTHONPATH=str(ROOT))
     if ci is not None:
         environ["CI"] = ci
