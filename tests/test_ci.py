@@ -175,3 +175,10 @@ def test_the_guard_refuses_a_weakening_variable(tmp_path, name):
     out = run_scratch(tmp_path, "-n", "0", **{name: "1"})
     assert out.returncode == pytest.ExitCode.USAGE_ERROR, out.stdout + out.stderr
     assert f"CI is set, and so is {name}" in out.stderr
+
+
+def test_the_guard_fails_a_run_that_skipped_a_whole_module(tmp_path):
+    (tmp_path / "test_module.py").write_text('import pytest\npytest.skip("not today", allow_module_level=True)\n')
+    out = run_scratch(tmp_path, "-n", "2")
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "test_module.py: skipped while collecting (Skipped: not today)" in out.stdout
