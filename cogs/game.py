@@ -246,7 +246,7 @@ class GameCog(ComponentClicks, commands.Cog):
                                           guild_id=guild_id, channel_id=interaction.channel_id)
         invited = " ".join(f"<@{u}>" for u in made.invited)
         line = (f"🔁 {render.clean(interaction.user.display_name)} opened a new game of "
-                f"{render.game_title(made.table)} for the players of table `{normalise(table_id)}`"
+                f"{render.game_title(made.table)} for the players of the last one"
                 + (f": {invited}, press **Join** to take a seat." if invited else "."))
         pings = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                         users=[discord.Object(u) for u in made.invited])
