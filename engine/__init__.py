@@ -94,7 +94,7 @@ register(GameSpec(
         "Goal: climb the ranks from 2 to A — defend the hill as King of the Hill, or take it.",
         "Your turn: play one card or an identical pair; match the led suit as closely as you can.",
         "Wins: a King of the Hill (or teammate) who defends the hill at rank A wins the game.",
-        "Key rule: the challengers need 80 of the 200 points (5s, 10s and Ks) to take the hill.",
+        "Key rule: the challengers need 80 of the 200 points (fives, tens and kings) to take the hill.",
     )))
 register(GameSpec(
     Siege, SiegeAI, search=SiegeHooks(), playouts=24,
