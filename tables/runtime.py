@@ -253,7 +253,7 @@ class Runtime:
         for seat in ais[:max(0, t.max_seats - 1)]:
             if seat.program is not None and seat.program in self.program_names():
                 try:
-                    offers.check_programs(self.limits, self.tables.values(), 1)
+                    offers.check_programs(self.limits, self.tables.values(), 1 + sum(1 for s in t.seats if s.program))
                 except TableError:
                     pass  # no room for another program now: the built-in AI plays that seat
                 else:
@@ -419,6 +419,8 @@ class Runtime:
                 raise rematch.not_a_player(tid)
             if not plan.played:
                 raise rematch.never_played(tid)
+            # (a rematch that has left memory is over: forget it, so the map does not grow for ever)
+            self.rematches = {old: new for old, new in self.rematches.items() if new in self.tables}
             opened = self.tables.get(self.rematches.get(tid, ""))
             if opened is not None and opened.phase != Phase.FINISHED:
                 raise rematch.already_open(tid, opened)
