@@ -126,3 +126,17 @@ async def test_play_again_from_the_storage_leaves_the_old_record_untouched(make_
     await rt2.end(t.id, HOST)
     again = await rt2.rematch(old.id, GUEST, "Bo", guild_id=GUILD, channel_id=CHANNEL)
     assert again.table.host_id == GUEST and again.invited == (HOST,)
+
+
+async def test_program_seats_come_back_while_configured_and_within_the_limit(make_runtime):
+    rt = make_runtime(programs={"bot": "python3 -c pass"}, limits=Limits(programs=2))
+    t = await new_table(rt, game="tricks")
+    await rt.add_ai(t.id, HOST, 2, program="bot")
+    await rt.add_ai(t.id, HOST, 1, level="strong")
+    # Only its seats matter here, not a game: as if it had been played and had ended.
+    t.phase, t.seed = Phase.FINISHED, 5
+    rt.limits = Limits(programs=1)
+    new = (await rt.rematch(t.id, HOST, "Ann", guild_id=GUILD, channel_id=CHANNEL)).table
+    # One program fits the limit now (the old table is over); the other seat gets the built-in AI.
+    assert [(s.is_ai, s.program, s.level) for s in new.seats] == [(False, None, None), (True, "bot", None),
+                                                                  (True, None, None), (True, None, "strong")]
