@@ -323,7 +323,7 @@ def test_a_kept_button_follows_the_version_the_hand_and_the_decision() -> None:
     leader = g.to_act()[0]
     before = hand_payload(SeatView(t, leader, g.view(leader), g.decision(leader), None))
     ids = [b["custom_id"] for row in before.components for b in row["components"]]
-    assert ids[0].startswith("dh:a:ABC234:40:play_") and ids[-1] == "dh:t:hint:ABC234"
+    assert ids[0].startswith("dh:a:ABC234:40:play_") and ids[-2:] == ["dh:t:hint:ABC234", "dh:t:howto:ABC234"]
     lit = [b for row in before.components for b in row["components"] if not b.get("disabled")]
     assert len(lit) >= 2  # the hint and at least one card
     card = g.decision(leader).actions[0]
@@ -334,8 +334,8 @@ def test_a_kept_button_follows_the_version_the_hand_and_the_decision() -> None:
     # One card fewer, every card now waiting (disabled), the new version in every id, Refresh for Hint.
     assert len(buttons) == len(ids) - 1
     assert card.code.split()[-1] not in " ".join(b["custom_id"] for b in buttons)
-    assert all(b["custom_id"].startswith("dh:a:ABC234:41:") and b["disabled"] for b in buttons[:-1])
-    assert buttons[-1]["custom_id"] == "dh:t:refresh:ABC234"
+    assert all(b["custom_id"].startswith("dh:a:ABC234:41:") and b["disabled"] for b in buttons[:-2])
+    assert [b["custom_id"] for b in buttons[-2:]] == ["dh:t:refresh:ABC234", "dh:t:howto:ABC234"]
     # A kept button is copied, never shared: changing one message's dict leaves the next as drawn.
     buttons[0]["label"] = "changed"
     again = hand_payload(SeatView(t, leader, g.view(leader), g.decision(leader), None))
