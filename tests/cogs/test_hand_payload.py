@@ -51,7 +51,7 @@ def _seat_views(t: Table, deadline: float | None) -> Iterator[SeatView]:
 # past 25 cards); a "choose k" menu over the cards of the legal combinations when the renderer
 # asks; else a button per action (up to 25), or menus of the renderer's groups (up to four, 25
 # options each, adjacent small groups sharing one) with the ungrouped actions as buttons; then
-# Hint on a turn, Refresh otherwise, when a row has room.  Custom ids: see cogs/components.py.
+# Hint on a turn, Refresh otherwise, then How to play, each when a row has room.  Custom ids: see cogs/components.py.
 def _action_id(t: Table, code: str, version: int | None = None) -> str:
     return f"dh:a:{t.id}:{t.version if version is None else version}:{code.replace(' ', '_')}"
 
@@ -239,10 +239,12 @@ def expected(sv: SeatView) -> tuple[dict[str, Any], str]:
         look = "refresh" if d is None or TABLE in t.state.to_act() else "hint"
         button = discord.ui.Button(label=look.capitalize(), style=GREY, emoji="🔄" if look == "refresh" else "💡",
                                    custom_id=f"dh:t:{look}:{t.id}")
-        try:
-            view.add_item(button)
-        except ValueError:  # no row has room for it
-            pass
+        howto = discord.ui.Button(label="How to play", style=GREY, emoji="❔", custom_id=f"dh:t:howto:{t.id}")
+        for control in (button, howto):
+            try:
+                view.add_item(control)
+            except ValueError:  # no row has room for it
+                pass
     got = {"content": content + ("\n" + note if note else ""), "components": view.to_components()}
     view.stop()
     return got, layout
