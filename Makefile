@@ -16,7 +16,10 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt requirements-build.txt
 build: $(BIN)/.installed
 	$(BIN)/python -m tools.build
 
-run: build
+# Without a token, say so (and how to get one) before making the venv or compiling anything.
+run:
+	@$(PYTHON) -m tools.invite --check-token
+	@$(MAKE) --no-print-directory build
 	$(BIN)/python bot.py
 
 test: build
