@@ -160,13 +160,10 @@ class PublicPace:
         if interval <= self.follow:
             return max(s.shown_at + interval - now, gap, 0.0)  # few tables: every move, soon
         quiet = max(self.min_quiet, interval / 2)
-        if s.changed_at == now:
-            if s.milestone_now and since >= interval:
-                return 0.0  # a trick won, once the interval has passed
-            if now - s.still_since >= quiet and since >= interval:
-                return 0.0  # the first move after a quiet spell
+        if s.changed_at == now and since >= interval and (s.milestone_now or now - s.still_since >= quiet):
+            return max(gap, 0.0)  # a trick won, or the first move after a quiet spell
         at = min(max(s.shown_at + interval, s.changed_at + quiet), s.shown_at + 2 * interval)
-        return max(at - now, 0.0)
+        return max(at - now, gap, 0.0)
 
     def urgent(self, table_id: str) -> bool:
         """Whether the change waiting is one to show at once (it may wait for the budget's queue)."""
