@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 WEIGHT = 400  # Regular: the variable fonts' weight (Noto Sans CJK's own default is Thin)
 CJK_FACE = "Noto Sans CJK SC"  # the collection's faces differ only in glyph forms: Chinese names are the likeliest
 ELLIPSIS = "…"
+# What Pillow's built-in font draws: ASCII only (an accented letter is a box: tests/cogs/test_fonts.py).
+BUILT_IN = ((0x20,), (0x7E,))
 # Drawn with the font of the character before them when it has them, else left out: they change
 # how that character looks (a variation selector, an emoji's skin tone, a joiner) or join letters.
 _ATTACHED = frozenset({0x200C, 0x200D}) | frozenset(range(0xFE00, 0xFE10)) | frozenset(range(0x1F3FB, 0x1F400)) \
@@ -54,8 +56,6 @@ class Face:
     ends: tuple[int, ...]
 
     def has(self, cp: int) -> bool:
-        if self.path is None:
-            return True
         i = bisect.bisect_right(self.starts, cp) - 1
         return i >= 0 and cp <= self.ends[i]
 
@@ -193,11 +193,14 @@ def chain() -> tuple[Face, ...]:
         except (OSError, ValueError) as e:
             log.warning("Font %s left out of the pictures' fonts: %s", path, e)
     if main is None or cjk is None:
-        log.warning("The Noto fonts of requirements.txt (manimgx-fonts, manimgx-fonts-cjk) are not installed: "
-                    "pictures draw names with Pillow's built-in font, which has only Latin letters")
+        log.warning("The Noto fonts of requirements.txt (manimgx-fonts, manimgx-fonts-cjk) are not both installed: "
+                    "letters of the scripts they cover are left out of names in pictures")
     if not faces:
-        faces.append(Face(None, 0, (), ()))
+        faces.append(Face(None, 0, *BUILT_IN))
     return tuple(faces)
+
+
+RAQM = features.check("raqm")
 
 
 @lru_cache(maxsize=64)
@@ -213,9 +216,6 @@ def _load(path: str | None, index: int, px: int) -> Any:
     if axes:
         font.set_variation_by_axes([WEIGHT if a.get("name") == b"Weight" else a["default"] for a in axes])
     return font
-
-
-RAQM = features.check("raqm")
 
 
 def primary(px: int) -> Any:

@@ -134,7 +134,7 @@ def test_the_check_finds_the_boxes_of_a_font_without_those_scripts() -> None:
     def old(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, px: int, fill: object) -> None:
         d.text(xy, text, font=default, fill=fill)
 
-    for name in ("李雷", "Ёжик"):
+    for name in ("李雷", "Ёжик", "Zoë"):
         assert tofu_in(drawn_alone(name, old), notdef_boxes(PX)), name
 
 
@@ -179,9 +179,16 @@ def test_the_chart_shows_every_name_without_a_missing_glyph_box() -> None:
 
 
 def test_the_chart_check_finds_boxes_when_the_fonts_lack_the_scripts(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With only Pillow's built-in font in the chain (the packages missing), the boxes come back and
-    # the same check on the same chart finds them.
-    monkeypatch.setattr(fonts, "chain", lambda: (fonts.Face(None, 0, (), ()),))
+    # Drawn with Pillow's built-in font for every character, as the chart did, the boxes come back
+    # and the same check on the same chart finds them.
+    monkeypatch.setattr(fonts, "chain", lambda: (fonts.Face(None, 0, (0,), (0x10FFFF,)),))
     rows = lines(_legend(["李雷", "Ёжик", "Ann", "Bob"]))
     found = [tofu_in(row, notdef_boxes(PX)) for row in rows]
     assert sum(1 for f in found if f) >= 2
+
+
+def test_without_the_noto_packages_other_scripts_are_left_out_not_boxed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fonts, "chain", lambda: (fonts.Face(None, 0, *fonts.BUILT_IN),))
+    assert [r.text for r in fonts.runs("Zoë 李雷")] == ["Zo", " "]
+    mask = drawn_alone("Zoë 李雷")
+    assert mask.getbbox() is not None and tofu_in(mask, notdef_boxes(PX)) == []
