@@ -44,7 +44,7 @@ arrive at once, so its global window leaves that time out).
 
 Targets: p99 under 25 ms with 100 tables at once; at most 12 non-interaction REST calls per hand
 (120 in all); never more than 5 edits to one message in 5 s; at most 1.2 interactions per move a
-person makes; the public table message at most 3 s behind the plays at p99 with 10 tables.  With
+person makes; the public table message at most 3 s behind the plays at p99 up to 10 tables.  With
 ``--tables 1000`` (``--stagger`` so that the tables' fixed calls fit Discord's 50/s,
 ``--global-limit 50`` to enforce it) every hand must still finish with no problems.
 
@@ -434,10 +434,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"public table message     {result['public_edits_per_hand']} edits per hand; interval while running "
           f"median {gap['median']} s · p90 {gap['p90']} s; turn pings {result['turn_pings_per_hand']} per hand")
     if result["public_lag_s_p99"] is not None:
-        ok["public_lag_s_p99"] = result["public_lag_s_p99"] <= TARGETS["public_lag_s_p99"]
-        print(f"  behind the plays       p50 {result['public_lag_s_p50']} s · p99 {result['public_lag_s_p99']} s "
-              f"(target p99 ≤ {TARGETS['public_lag_s_p99']:g} s with 10 tables: {mark[ok['public_lag_s_p99']]}); "
-              f"{result['public_plays_shown']:.0%} of the plays shown on their own")
+        target = ""
+        if args.tables <= 10:  # (more tables may stretch the interval: that is the pace's job)
+            ok["public_lag_s_p99"] = result["public_lag_s_p99"] <= TARGETS["public_lag_s_p99"]
+            target = f" (target p99 ≤ {TARGETS['public_lag_s_p99']:g} s up to 10 tables: {mark[ok['public_lag_s_p99']]})"
+        print(f"  behind the plays       p50 {result['public_lag_s_p50']} s · p99 {result['public_lag_s_p99']} s"
+              f"{target}; {result['public_plays_shown']:.0%} of the plays shown on their own")
     print(f"interactions per move    {result['interactions_per_person_move']} (every interaction people made, lobby "
           f"included, per move they made; target ≤ {TARGETS['interactions_per_person_move']:g}: "
           f"{mark[ok['interactions_per_person_move']]})")
