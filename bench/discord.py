@@ -437,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
         target = ""
         if args.tables <= 10:  # (more tables may stretch the interval: that is the pace's job)
             ok["public_lag_s_p99"] = result["public_lag_s_p99"] <= TARGETS["public_lag_s_p99"]
-            target = f" (target p99 ≤ {TARGETS['public_lag_s_p99']:g} s up to 10 tables: {mark[ok['public_lag_s_p99']]})"
+            target = (f" (target p99 ≤ {TARGETS['public_lag_s_p99']:g} s up to 10 tables: "
+                      f"{mark[ok['public_lag_s_p99']]})")
         print(f"  behind the plays       p50 {result['public_lag_s_p50']} s · p99 {result['public_lag_s_p99']} s"
               f"{target}; {result['public_plays_shown']:.0%} of the plays shown on their own")
     print(f"interactions per move    {result['interactions_per_person_move']} (every interaction people made, lobby "
