@@ -19,7 +19,10 @@ BUILD_FLAGS ?=
 build: $(BIN)/.installed
 	$(BIN)/python -m tools.build $(BUILD_FLAGS)
 
-run: build
+# Without a token, say so (and how to get one) before making the venv or compiling anything.
+run:
+	@$(PYTHON) -m tools.invite --check-token
+	@$(MAKE) --no-print-directory build
 	$(BIN)/python bot.py
 
 test: build
