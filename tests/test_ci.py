@@ -27,6 +27,7 @@ SUFFIXES = {".py", ".js", ".mjs", ".sh", ".toml", ".cfg", ".ini", ".yaml", ".yml
 HARMLESS = {
     "DECKHAND_TEST_SHARED": "set by tests/tables/test_procs.py itself (monkeypatch), for one test",
     "DECKHAND_TEST_PRIVATE": "set by tests/tables/test_procs.py itself (monkeypatch), for one test",
+    "DECKHAND_TEST_TAG": "set by tests/tables/test_procs.py itself, per test, to find the programs it started",
     "DECKHAND_PROGRAM": "not a variable: the start its error messages share, matched by a test",
 }
 
