@@ -118,6 +118,8 @@ def _hall(pending: dict[int, int], left: list[int], k: int) -> bool:
     return True
 
 
-def fresh_seed(seed: int | str, rng: random.Random) -> str:
-    """A seed for a sampled world: its future deals must be as unknown to the seat as the real ones."""
-    return f"{seed}/world{rng.getrandbits(48):x}"
+def fresh_seed(rng: random.Random) -> str:
+    """A seed for a sampled world: its future deals must be as unknown to the seat as the real ones.
+    Drawn from ``rng`` alone: the real seed fixes every deal, so it is hidden like the cards, and a
+    world must come out the same from any state the seat cannot tell apart."""
+    return f"world{rng.getrandbits(48):x}"
