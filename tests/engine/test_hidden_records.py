@@ -265,3 +265,63 @@ def test_the_search_and_the_hint_depend_only_on_what_the_seat_knows(name: str) -
         if searched >= 6:
             break
     assert searched >= 3
+
+
+def _held_after_exchange(g: Game) -> list[set[str]]:
+    """Each Hearts seat's cards after this hand's exchange: its hand now and its plays since."""
+    held = [{c.code for c in h} for h in g.hands]
+    for lead, cs in g.history:
+        for i, c in enumerate(cs):
+            held[(lead + i) % 4].add(c.code)
+    for s, c in g.trick:
+        held[s].add(c.code)
+    return held
+
+
+def test_hearts_a_queen_passed_out_of_sight_changes_nothing() -> None:
+    """The case an outside check found: another seat passed Q♠ (to a seat other than the searcher),
+    and the normal AI playing that seat in the playouts reads its own pass.  Position B (same seed)
+    says it passed another card of its receiver's instead; the searcher saw neither pass.  The
+    worlds are the same, every pass in them went where the world's cards are, and so the search's
+    figures and the hint are the same too."""
+    from engine.hearts import Hearts
+
+    found = 0
+    for seed in range(100):
+        g = Hearts.create(4, {"rules": "classic", "target": 200}, seed)
+        ai = engine.get("hearts").ai()
+        rng = random.Random(seed)
+        if g.pass_dir == "hold":
+            continue
+        while g.trick_no < 1 + seed % 4 or g.trick or g.phase == "pass":
+            s = g.to_act()[0]
+            g.apply(s, ai.choose(g, s, rng))
+        seat = g.turn
+        off = _HEARTS_OFFSET[g.pass_dir]
+        x = next((s for s in range(4) if s != seat and (s + off) % 4 != seat
+                  and any(c.code == "QS" for c in g.passed[s])), None)
+        if x is None or not any(c.code == "QS" for h in g.hands for c in h):
+            continue
+        d = g.to_dict()
+        to = (x + off) % 4
+        z = next(c for c in d["hands"][to] if c not in d["passed"][x])
+        for r in (d["passed"][x], d["received"][to], d["pass_choice"][x]):
+            r[r.index("QS")] = z
+        b = Hearts.from_dict(d)
+        assert b.view(seat) == g.view(seat) and b.passed[x] != g.passed[x]
+        for k in range(6):
+            w = g.sample_world(seat, random.Random(k))
+            assert w.to_dict() == b.sample_world(seat, random.Random(k)).to_dict()
+            held = _held_after_exchange(w)
+            for s in range(4):
+                assert w.pass_choice[s] == w.passed[s] == w.received[(s + off) % 4]
+                assert {c.code for c in w.passed[s]} <= held[(s + off) % 4], (seed, k, s)
+            assert w.passed[seat] == g.passed[seat] and w.received[seat] == g.received[seat]
+        if found < 2:
+            strong = _strong("hearts")
+            a_move = strong.choose(g, seat, random.Random(3))
+            a_last = dict(strong.last)
+            assert strong.choose(b, seat, random.Random(3)) == a_move and strong.last == a_last
+            assert hint(b, seat, random.Random(4), playouts=24) == hint(g, seat, random.Random(4), playouts=24)
+        found += 1
+    assert found >= 8
