@@ -180,6 +180,14 @@ PERTURB: dict[str, Perturb] = {"hearts": _hearts, "tricks": _tricks, "dalmuti": 
                                "siege": _siege}
 
 
+def test_every_game_with_worlds_has_its_hidden_records_checked() -> None:
+    """A game added with a search (or a sample_world) needs its own perturbation here."""
+    with_worlds = {n for n, e in engine.games().items()
+                   if getattr(e.game, "sample_world", Game.sample_world) is not Game.sample_world}
+    assert with_worlds
+    assert with_worlds | set(HOOKS) <= set(PERTURB)
+
+
 def perturbed(g: Game, seat: int, rng: random.Random) -> Game:
     """B: ``g`` with only what ``seat`` cannot see changed (checked: the same view)."""
     d = PERTURB[type(g).name](copy.deepcopy(g.to_dict()), seat, rng)
