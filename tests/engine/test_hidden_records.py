@@ -266,10 +266,11 @@ def test_the_search_and_the_hint_depend_only_on_what_the_seat_knows(name: str) -
         last_a = dict(ai.last)
         move_b = ai.choose(b, seat, random.Random(7))
         assert move_b == move_a
-        assert ai.last == last_a and last_a["worlds"] >= 2
+        assert ai.last == last_a
         playouts = STRONG_PLAYOUTS[name]
         assert hint(b, seat, random.Random(5), playouts=playouts) == hint(g, seat, random.Random(5), playouts=playouts)
-        searched += 1
+        # Counted only where the search compared moves (Tricks may merge every candidate into one).
+        searched += last_a.get("worlds", 0) >= 2
         if searched >= 8:
             break
     assert searched >= 3
