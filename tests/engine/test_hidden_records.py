@@ -334,3 +334,55 @@ def test_hearts_a_queen_passed_out_of_sight_changes_nothing() -> None:
             assert hint(b, seat, random.Random(4), playouts=24) == hint(g, seat, random.Random(4), playouts=24)
         found += 1
     assert found >= 8
+
+
+def test_dalmuti_world_taxes_are_the_seats_own_and_its_partners_only() -> None:
+    from engine.dalmuti import CLOSE_LOOK, Dalmuti
+
+    g = Dalmuti.create(5, {"hands": 1}, 3, ranking=[0, 1, 2, 3, 4])
+    g.apply(TABLE, CLOSE_LOOK)
+    for giver in (0, 1):  # the Greater, then the Lesser Dalmuti give back their worst
+        g.apply(giver, engine.core.Action("give", g.decision(giver).cards[-(2 - giver):]))
+    assert all(g.tax_given[s] for s in (0, 1, 3, 4))
+    for seat, partner, pair in ((0, 4, (1, 3)), (3, 1, (0, 4)), (2, None, (0, 1, 3, 4))):
+        for k in range(5):
+            w = g.sample_world(seat, random.Random(k))
+            assert w.tax_given[seat] == g.tax_given[seat] and w.tax_received[seat] == g.tax_received[seat]
+            if partner is not None:
+                assert w.tax_given[partner] == g.tax_given[partner]
+                assert w.tax_received[partner] == g.tax_received[partner]
+            # A pair the seat was not in: it never saw those cards.
+            assert all(w.tax_given[s] == [] and w.tax_received[s] == [] for s in pair)
+
+
+def test_koth_world_dead_hand_is_the_takers_only() -> None:
+    from engine.koth import BURY, KingOfTheHill
+
+    found = 0
+    for seed in range(6):
+        g = KingOfTheHill.create(5, {"rounds": 2, "ready_round": 0}, seed)
+        ai = engine.get("koth").ai()
+        rng = random.Random(seed)
+        while g.phase != BURY:
+            move(g, rng, ai)
+        koth = g.koth
+        for seat in range(5):
+            w = g.sample_world(seat, random.Random(seed))
+            if seat == koth:
+                assert w.dead == g.dead and w.marked == g.marked
+            else:
+                # Eight of the KotH's cards in the world, none marked.
+                assert len(w.dead) == len(g.dead) and not w.marked
+                assert all(w.dead.count(c) <= w.hands[koth].count(c) for c in w.dead)
+        # Between rounds the dead hand is still known only to whoever took it, the last round's
+        # KotH (the hill may have changed hands): any other seat's world says the buried cards.
+        g = KingOfTheHill.create(5, {"rounds": 3, "ready_round": 1}, seed)
+        while g.last_round is None or g.phase != "round_ready":
+            move(g, rng, ai)
+        taker = g.last_round["koth"]
+        assert sorted(c.code for c in g.dead) != sorted(c.code for c in g.buried)
+        for seat in range(5):
+            w = g.sample_world(seat, random.Random(seed))
+            assert w.dead == (g.dead if seat == taker else g.buried)
+        found += 1
+    assert found == 6
