@@ -21,7 +21,7 @@ import pytest
 import engine
 from engine.core import TABLE, Game
 from engine.hints import hint
-from engine.search import HOOKS, SearchAI
+from engine.search import SearchAI
 from tests.engine.test_worlds import move
 
 Perturb = Callable[[dict[str, Any], int, random.Random], dict[str, Any]]
@@ -185,7 +185,7 @@ def test_every_game_with_worlds_has_its_hidden_records_checked() -> None:
     with_worlds = {n for n, e in engine.games().items()
                    if getattr(e.game, "sample_world", Game.sample_world) is not Game.sample_world}
     assert with_worlds
-    assert with_worlds | set(HOOKS) <= set(PERTURB)
+    assert with_worlds | {n for n, e in engine.games().items() if e.search is not None} <= set(PERTURB)
 
 
 def perturbed(g: Game, seat: int, rng: random.Random) -> Game:
@@ -243,14 +243,15 @@ def _searchable(name: str, g: Game) -> int | None:
     if TABLE in acting or len(acting) != 1:
         return None
     seat = acting[0]
-    if not HOOKS[name].searchable(g, seat):
+    if not engine.get(name).search.searchable(g, seat):
         return None
     d = g.decision(seat)
     return seat if d is not None and not d.pick and len(d.actions) >= 2 else None
 
 
 def _strong(name: str) -> SearchAI:
-    return SearchAI(HOOKS[name], engine.get(name).ai(), STRONG_PLAYOUTS[name])
+    spec = engine.get(name)
+    return SearchAI(spec.search, spec.ai(), STRONG_PLAYOUTS[name])
 
 
 @pytest.mark.parametrize("name", sorted(PERTURB))
