@@ -26,8 +26,7 @@ from cogs.render import (
     Rendered,
     Renderer,
     clip,
-    hand_hint,
-    options_line,
+    footer_text,
     phase_of,
     player_name,
     seat_badge,
@@ -106,7 +105,7 @@ class SiegeRenderer(Renderer):
         recent = self.recent_lines(table)
         if recent:
             e.add_field(name="Recent", value="\n".join(recent)[:1024], inline=False)
-        e.set_footer(text=f"{options_line(table).replace('`', '')} · {hand_hint(table)}")
+        e.set_footer(text=footer_text(table))
         return Rendered(embed=e)
 
     def status_line(self, table: Table, pv: dict[str, Any]) -> str:
