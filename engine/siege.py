@@ -6,7 +6,7 @@ attack and defend.  The deck is 96 cards: A..Q of the four suits (no kings) and 
 cards of each rank A..Q.  Blanks are not wild.
 
 Cards are Siege's own immutable, interned values (:class:`SiegeCard`): suited cards use the usual
-codes (``5H``, ``TH``, ``QS``, ``AC``), blanks the suffix ``X`` (``5X``, label ``5▫``).  Four blanks
+codes (``5H``, ``TH``, ``QS``, ``AC``), blanks the suffix ``X`` (``5X``, label ``blank 5``).  Four blanks
 share each code, so codes are not unique in this game.
 
 A turn is a small state machine: the draw of 5 (on top of any cards already held, RULES §5.1) is
@@ -99,8 +99,9 @@ class SiegeCard:
 
     @property
     def label(self) -> str:
-        """As people read it: ``Q♠``, ``10♥``, ``5▫`` (a blank five)."""
-        return ("10" if self.rank == "T" else self.rank) + SUIT_SYMBOLS[self.suit]
+        """As people read it: ``Q♠``, ``10♥``, ``blank 5`` (a blank has no suit symbol to show)."""
+        rank = "10" if self.rank == "T" else self.rank
+        return f"blank {rank}" if self.suit == "X" else rank + SUIT_SYMBOLS[self.suit]
 
     @property
     def name(self) -> str:
@@ -163,7 +164,14 @@ def siege_card(text: str) -> SiegeCard:
 
 
 def siege_cards(text: str) -> tuple[SiegeCard, ...]:
-    return tuple(siege_card(t) for t in text.split())
+    """Cards separated by spaces; ``blank 5`` (a blank's label) is one card."""
+    words, out = text.split(), []
+    while words:
+        word = words.pop(0)
+        if word.lower() == "blank" and words:
+            word += " " + words.pop(0)
+        out.append(siege_card(word))
+    return tuple(out)
 
 
 def pile_kind(pile: Sequence[SiegeCard]) -> str:

@@ -71,7 +71,7 @@ def test_siege_confirms_what_was_done_not_the_step() -> None:
     queen = BY_CODE["QX"]
     # Starting a pile during the attack step ends that step too: the player hears about the pile.
     line = r.ack_line(t, 0, [Event("build", 0, ()), Event("start", 0, (queen, 1))])
-    assert line == "✅ Q▫ starts a Queen pile in ①."
+    assert line == "✅ Blank Q starts a Queen pile in ①."
     assert r.ack_line(t, 0, [Event("build", 0, ())]) == "✅ You start building: no more attacks this turn."
 
 
