@@ -36,7 +36,7 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     text = lobby.text
     assert f"Hearts · table `{table.id}`" in text
     assert "Avoid hearts" in text  # the one-line rules summary
-    assert "game to 40" in text and "normal timers" in text
+    assert "game to 40" in text and "timers" not in text  # only what differs from the defaults
     assert set(_controls(lobby)) == {f"dh:t:{a}:{table.id}" for a in ("join", "leave", "ai", "start")}
 
     join = await h.click(h.bob, lobby, f"dh:t:join:{table.id}")
