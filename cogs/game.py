@@ -299,13 +299,12 @@ class GameCog(ComponentClicks, commands.Cog):
                                  "or open one with `/game new`.")
         was_running = table.phase == Phase.RUNNING
         await self.runtime.join(table.id, interaction.user.id, interaction.user.display_name)
-        seat = table.seat_of(interaction.user.id)
-        where = f"seat {seat + 1} at table `{table.id}`" if seat is not None else f"table `{table.id}`"
         if was_running:
-            await self._say(interaction, f"Welcome back — you have {where} again. Press **My hand** or use `/hand`.")
+            await self._say(interaction, f"Welcome back — your seat at table `{table.id}` is yours again. Press "
+                                         "**My hand** or use `/hand`.")
         else:
-            said = await self._say(interaction, f"You took {where} ({render.game_title(table)}). Your hand will "
-                                                "show up here when the game starts.")
+            said = await self._say(interaction, f"You joined table `{table.id}` ({render.game_title(table)}). Your "
+                                                "hand will show up here when the game starts.")
             # This answer becomes the person's live hand view once the game starts.
             self._live(interaction, self._seat_view(table.id, interaction.user.id), lobby=True, message_id=said)
 

@@ -40,7 +40,7 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     assert set(_controls(lobby)) == {f"dh:t:{a}:{table.id}" for a in ("join", "leave", "ai", "start")}
 
     join = await h.click(h.bob, lobby, f"dh:t:join:{table.id}")
-    assert join.last.ephemeral and "seat 2" in join.last.content
+    assert join.last.ephemeral and "You joined table" in join.last.content
     ai = await h.click(h.alice, lobby, f"dh:t:ai:{table.id}")
     assert ai.last.ephemeral and "Added 2 AI players" in ai.last.content
     await h.settle()

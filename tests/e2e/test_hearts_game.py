@@ -30,7 +30,7 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     listed = await bob.slash("game list")
     assert listed.ephemeral and tid in listed.text
     joined = await bob.slash("game join", id=tid.lower())
-    assert joined.ephemeral and f"seat 2 at table `{tid}`" in joined.text
+    assert joined.ephemeral and f"You joined table `{tid}`" in joined.text
     added = await ali.slash("game ai")
     assert added.ephemeral and "Added 2 AI players" in added.text
     await w.until(lambda: "AI 2" in table_message.text, what="the lobby redrawn with the AIs")

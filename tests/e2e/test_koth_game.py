@@ -103,7 +103,7 @@ async def open_koth(w: Any) -> Message:
     assert table_message is not None and not new.ephemeral
     tid = re.search(r"table `([A-Z0-9]{6})`", table_message.text).group(1)
     joined = await w.bob.slash("game join", id=tid)
-    assert "took seat 2" in joined.text, joined.text
+    assert "You joined table" in joined.text, joined.text
     assert "Added 3 AI players" in (await w.ali.slash("game ai")).text
     started = await w.ali.slash("game start")
     assert "game is on" in started.text.lower(), started.text
