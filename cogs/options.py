@@ -170,7 +170,8 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     for name in opts:
         if name not in known:
             title = engine.get(game).game.title
-            raise ValueError(f"{title} has no option `{name}`. It accepts: {accepted_line(game)}.")
+            raise ValueError(f"{title} has no option `{name}`. `/game rules {game}` lists what a host can "
+                             "change, and how to type it.")
     full = {o.name: o.default for o in spec(game) if o.name in table_defaults(game)}
     full.update(opts)
     engine.get(game).game.read_options(full)  # the engine's own sentence for a bad value
