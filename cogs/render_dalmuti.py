@@ -173,7 +173,7 @@ class DalmutiRenderer(Renderer):
                 mark, state = "·", plural(left[s], "card") if s < len(left) else ""
             pts = scores[s] if s < len(scores) else 0
             lines.append(f"{mark} {TITLE_MARKS.get(title, '')} {title} — {seat_badge(table, s)} · {state} · "
-                         f"{pts} pt{'s' if pts != 1 else ''}")
+                         f"{plural(pts, 'point')}")
         return "\n".join(lines)
 
     def running(self, table: Table) -> Rendered:

@@ -213,7 +213,7 @@ class KothRenderer(Renderer):
             if i < len(left) and phase not in ("round_ready", "over"):
                 parts.append(plural(left[i], "card"))
             if i < len(points) and phase in ("play", "trick_ready"):
-                parts.append(f"{points[i]} pts taken")
+                parts.append(f"{plural(points[i], 'point')} taken")
             lines.append(f"{mark} {seat_badge(table, i)}{role} — " + " · ".join(p for p in parts if p))
         return "\n".join(lines)
 

@@ -366,7 +366,7 @@ class SiegeRenderer(Renderer):
             slot = defender_slot(houses[target]) if target < len(houses) else None
             if mine is not None and slot is not None:
                 theirs = houses[target][slot]
-                return (f"your {KINDS[mine['kind']]} (score {mine['score']}) vs their {KINDS[theirs['kind']]} "
+                return (f"your {KINDS[mine['kind']]} (score {mine['score']}) against their {KINDS[theirs['kind']]} "
                         f"(score {theirs['score']}) — ties go to them")
         if k == "place" and action.cards and a:
             if a[0] == KING:

@@ -226,7 +226,7 @@ class KingOfTheHill(Game):
         "• Cards are dealt one at a time. Holding a trump-rank card, you may declare its suit as trumps; "
         "after a single only an identical pair overrides it, and a pair is final. Round 1's declarer is the King.\n"
         "• Trumps: red joker, black joker, trump rank in the trump suit, trump rank in other suits "
-        "(equal: the first played wins), then the trump suit A..2.\n"
+        "(equal: the first played wins), then the trump suit from A down to 2.\n"
         "• The King takes the dead hand, buries 8 cards and calls a card: whoever first plays it "
         "(option: second copy) secretly joins the defenders.\n"
         "• Lead one card or an identical pair; follow with a pair of the led suit if you can, else as "

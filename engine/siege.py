@@ -279,16 +279,16 @@ class Siege(Game):
     )
     # Random play rarely completes a King pile quickly, so the short sets cap the rounds.
     short_options = ({"max_rounds": 6}, {"max_rounds": 12})
-    summary = ("Own a suit; collect its 2..10 on your King pile to win. Build Queen, Jack and Ace piles "
+    summary = ("Own a suit; collect its 2 to 10 on your King pile to win. Build Queen, Jack and Ace piles "
                "to attack rivals and take their cards.")
     rules_text = (
-        "**Siege** — 4 seats (♥ ♠ ♦ ♣), 96 cards: A..Q of each suit plus four blank cards of each rank "
+        "**Siege** — 4 seats (♥ ♠ ♦ ♣), 96 cards: A to Q of each suit plus four blank cards of each rank "
         "(no kings; blanks are not wild).\n"
         "• Your turn: draw 5 cards, on top of any you hold (cards you won stay in hand).\n"
         "• Attack (optional, before building): one of your house piles against a rival's pile nearest "
         "their King pile. Higher score wins, ties go to the defender; the winner takes the loser's number "
-        "cards into hand, the loser's Q/J/A is discarded. A winning attacker is discarded too.\n"
-        "• Build: start a pile with a Q, J or A in an empty slot (3 slots); add number cards 2..10. "
+        "cards into hand, the loser's Queen, Jack or Ace is discarded. A winning attacker is discarded too.\n"
+        "• Build: start a pile with a Q, J or A in an empty slot (3 slots); add number cards 2 to 10. "
         "King pile: your own suit. Queen: pairs of a number (a new number once all are paired), scores "
         "2 per card. Jack: the jack's suit (blank jack: blanks), 1 per card. Ace: a straight, 1 per card, "
         "+1 for the ace once it holds a 2. Swap two slots any time while building.\n"

@@ -88,7 +88,7 @@ def test_actions_of_the_step_spill_into_menus_by_kind() -> None:
     assert offered == sorted(a.code.replace(" ", "_") if a.kind in ("build", "end") else a.code for a in d.actions)
     attack = next(o for o in menus[0].options if o.value == "attack 1 2")
     assert attack.label == "⚔️ Pile ① → Bea"
-    assert attack.description == "your Queen (score 4) vs their Jack (score 1) — ties go to them"
+    assert attack.description == "your Queen (score 4) against their Jack (score 1) — ties go to them"
     place = next(o for m in menus for o in m.options if o.value == "place 5S 1")
     assert place.label == "5♠ → Queen pile ①"
     king = next(o for m in menus for o in m.options if o.value == "place 2H king")

@@ -32,6 +32,10 @@ JARGON = {
                     "Hal played D10 and QS"),
     "a blank's glyph": (re.compile(r"▫"), "3▫"),
     "a bare pile strength": (re.compile(r"[①②③] \(\d+\)"), "Hal's pile ③ (1) against AI 1's pile ② (2)"),
+    # (the playouts' AI players are "AI 1", "AI 2"…: a number right after one reads as part of the name)
+    "a bare number after a name": (re.compile(r"\bAI \d+ \d+(?![\d♠♥♦♣])"), "AI 2 12 · AI 1 12"),
+    "a shortened word": (re.compile(r"\b(?:pts|pt|vs|approx|info|min|max|num|cfg)\b"), "0 pts taken"),
+    "a range in dots": (re.compile(r"\w\.\.\w"), "the trump suit A..2"),
 }
 #: Every game a table can be opened for: the registry's, not a list written here.
 GAMES = sorted(g for g in screens.registered() if g in engine.games())
