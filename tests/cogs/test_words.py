@@ -4,10 +4,13 @@ confirmation says what the player did (and never ✅ on a fight they lost), /han
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from types import SimpleNamespace
+from typing import Any
 
+import discord
 import pytest
 
 import engine
@@ -17,14 +20,16 @@ from engine.dalmuti import Dalmuti
 from engine.siege import BY_CODE, Siege
 from tables.table import Phase, Seat, Table
 from tests.cogs.conftest import Harness
-from tests.cogs.screens_seen import playout
+from tests.cogs.fakes import FakeMessage
+from tests.cogs.playthrough import open_table, play_game
+from tests.cogs.screens_seen import playout, view_texts
 from tests.cogs.test_refusals import refused
 
 #: What a player should never read, each with an example of it from before it was put right.
 JARGON = {
     "an option key": (re.compile(r"\b\w+="), "rounds=0…200 called_copy=first|second"),
     "an option value's code": (re.compile(r"\b[a-z]+_[a-z0-9_]+\b"), "moon others_plus_26"),
-    "a menu value's copy number": (re.compile(r"#\d"), "D5#2"),
+    "a menu value's copy number": (re.compile(r"(?<!<)#\d"), "D5#2"),  # (<#123> is a channel link)
     "a seat number": (re.compile(r"\bseats? \d", re.IGNORECASE), "Your hand · Siege · table 98RHKV · seat 2"),
     "an abbreviation": (re.compile(r"KotH"), "No KotH yet"),
     "a joker's code": (re.compile(r"~[RB]\b"), "~R"),
@@ -84,6 +89,50 @@ def test_no_jargon_on_any_screen_of_seeded_playouts(game: str) -> None:
             "=" in text or text == "How to set it" for text in exempt), exempt
         found = jargon_in(seen)
         assert not found, "\n".join([f"{game} seed {seed}: {len(found)} jargon", *found[:30]])
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_no_jargon_in_anything_the_bot_sent_during_a_whole_game(
+        h: Harness, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same scan over every message the bot sent or edited, public and private, while two people
+    play a whole sample game through the cog (lobby buttons, hand views, turn pings, the thread's
+    notices, summaries): what the renderers say reaches people unchanged, and the cog's own sentences
+    are plain too."""
+    sent: list[tuple[str, str]] = []
+
+    def record(msg: FakeMessage, how: str) -> None:
+        where = f"{'private' if msg.ephemeral else 'public'} {how}"
+        sent.append((where, msg.text))
+        if isinstance(msg.view, discord.ui.View):
+            sent.extend((f"{where} control", t) for t in view_texts(msg.view))
+
+    init, edit = FakeMessage.__init__, FakeMessage.apply_edit
+
+    def new(msg: FakeMessage, *a: Any, **k: Any) -> None:
+        init(msg, *a, **k)
+        record(msg, "message")
+
+    def edited(msg: FakeMessage, *a: Any, **k: Any) -> None:
+        edit(msg, *a, **k)
+        record(msg, "edit")
+
+    monkeypatch.setattr(FakeMessage, "__init__", new)
+    monkeypatch.setattr(FakeMessage, "apply_edit", edited)
+    h.runtime.rng = random.Random(3)
+    players, opts = engine.get(game).sample
+    typed = " ".join(f"{k}={v}" for k, v in opts.items())
+    table, lobby = await open_table(h, game, typed, ais=players - 2)
+    await play_game(h, table, lobby, seed=1, optional=lambda state, seat: False)
+    await h.settle(2)
+    assert table.state.is_over
+    for i in (h.inter(h.alice), h.inter(h.bob)):  # after the game: the hand, and the replay
+        await h.cog.hand.callback(h.cog, i)
+        sent.append(("private answer", i.last.content or ""))
+    monkeypatch.undo()
+    assert len(sent) > 50 and any(w.startswith("private") for w, _ in sent)
+    assert any("Final standings" in t for w, t in sent if w.startswith("public"))
+    found = jargon_in(sent)
+    assert not found, "\n".join([f"{game}: {len(found)} jargon", *found[:30]])
 
 
 def test_the_scan_fails_when_jargon_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
