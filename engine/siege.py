@@ -160,7 +160,7 @@ def siege_card(text: str) -> SiegeCard:
             return BY_CODE[rank + suit]
     if "king" in words or re.match(r"^(k[hsdcxb]|[hsdcxb]k)$", "".join(words)):
         raise SiegeCardError("Siege has no kings: each player's King pile stands in for them.")
-    raise SiegeCardError(f"I can't read {text.strip()!r} as a Siege card (try 5H, 10♥, QS or 5X for a blank five).")
+    raise SiegeCardError(f"I can't read {text.strip()!r} as a Siege card (try 5H, 10♥, QS or blank 5).")
 
 
 def siege_cards(text: str) -> tuple[SiegeCard, ...]:
