@@ -241,7 +241,9 @@ async def main(argv: list[str] | None = None) -> int:
                 game, outcome = await done
                 entry = landed[game]
                 short = dict((getattr(entry.game, "short_options", None) or ({},))[0])
-                out = [RULE, f"{entry.game.title} · options {_options_text(short) or '—'} · speed {args.speed}", RULE]
+                # What the host typed to open it (the one place a player writes option keys).
+                typed = f"options:{_options_text(short)} " if short else ""
+                out = [RULE, f"{entry.game.title} · opened with /game new {typed}speed:{args.speed}", RULE]
                 if isinstance(outcome, Exception):
                     failures.append(f"{game}: {outcome}")
                 else:
