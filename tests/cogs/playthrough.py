@@ -103,7 +103,7 @@ async def open_table(h: Harness, game: str, options: str | None, ais: int | None
     assert table is not None and table.game == game
     await h.settle()
     join = await h.click(h.bob, lobby, f"dh:t:join:{table.id}")
-    assert join.last.ephemeral and "seat 2" in join.last.content
+    assert join.last.ephemeral and "You joined table" in join.last.content
     if ais is None:
         await h.click(h.alice, lobby, f"dh:t:ai:{table.id}")
     else:
