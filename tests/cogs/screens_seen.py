@@ -63,6 +63,9 @@ def rules_texts(game: str) -> list[tuple[str, str]]:
     for f in d.get("fields", ()):
         where = "how to set it" if f["name"] == HOW_TO_SET else f"/game rules {game}"
         out += [(where, f["name"]), (where, f["value"])]
+    from cogs.howto import howto_text
+
+    out.append((f"How to play {game}", howto_text(game)))
     return out
 
 
