@@ -31,6 +31,7 @@ from cogs.components import (
 )
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
+from cogs.replay_view import ReplayClicks
 from tables.ids import normalise
 from tables.replay import recap, standings
 from tables.runtime import Runtime, TableError
@@ -93,7 +94,7 @@ def coming_soon(game: str) -> str:
     return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
 
 
-class GameCog(ComponentClicks, commands.Cog):
+class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
     def __init__(self, runtime: Runtime) -> None:
@@ -457,6 +458,7 @@ class GameCog(ComponentClicks, commands.Cog):
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
+        await self.replay_followup(interaction, record)
 
     @game.command(name="rules", description="The rules of a game and its table options.")
     @app_commands.describe(game="Which game")

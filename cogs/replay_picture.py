@@ -127,8 +127,8 @@ def warm() -> int:
 # ---- the picture ---------------------------------------------------------------------------------
 def _where(step: dict[str, Any]) -> str:
     parts = [f"Step {step['index'] + 1} of {{count}}", f"{step['unit'].capitalize()} {step['hand']}"]
-    if step.get("trick") is not None and step["unit"] == "hand":
-        parts.append(f"trick {step['trick']}")
+    if step.get("trick") is not None and step.get("sub"):
+        parts.append(f"{step['sub']} {step['trick']}")
     return " - ".join(parts)
 
 

@@ -6,8 +6,8 @@ logged action — a player's move or the table's own (a deal).  Each step is a J
 
 * ``index``, ``seat`` (who acted; ``None`` for the table itself), ``code`` (the logged action);
 * ``hand`` (the hand or round it belongs to, from 1) and ``unit`` (``"hand"`` or ``"round"``, the
-  game's own word), ``trick`` (the trick, lead or turn within it, from 1; ``None`` when the game has
-  no such thing at that moment);
+  game's own word), ``trick`` (the trick, turn or lead within it, from 1) and ``sub`` (which of
+  those words: ``"trick"``, ``"turn"``, ``"lead"``; both ``None`` for a game with none);
 * ``hands``: every seat's cards — face up, since only a finished game is replayed;
 * ``table``: the cards on the table, as ``{"seat", "label", "cards"}`` groups (a trick being played,
   or the one just taken; The Great Dalmuti's cards to beat; Siege's houses and King piles);
@@ -84,18 +84,19 @@ def table_groups(pv: dict[str, Any], events: Sequence[Event]) -> list[dict[str, 
     return out
 
 
-def _position(pv: dict[str, Any], leads: int) -> tuple[int, str, int | None]:
+def _position(pv: dict[str, Any], leads: int) -> tuple[int, str, int | None, str | None]:
+    """(hand or round from 1, its word, the trick/turn/lead within it from 1, that one's word)."""
     if "hand_no" in pv:
         hand, unit = int(pv.get("hand_no") or 0) + 1, "hand"
     else:
         hand, unit = int(pv.get("round") or 1), "round"
     if "trick_no" in pv:
-        trick: int | None = int(pv.get("trick_no") or 0) + 1
-    elif "turn_no" in pv:
-        trick = int(pv.get("turn_no") or 0) + 1
-    else:
-        trick = leads
-    return hand, unit, trick
+        return hand, unit, int(pv.get("trick_no") or 0) + 1, "trick"
+    if "turn_no" in pv:
+        return hand, unit, int(pv.get("turn_no") or 0) + 1, "turn"
+    if "current" in pv:
+        return hand, unit, leads, "lead"
+    return hand, unit, None, None
 
 
 def _event(e: Event) -> list[Any]:
@@ -108,7 +109,7 @@ def _describe(g: Game, players: int, index: int, seat: int | None, code: str | N
     pv = g.public_view()
     hands = [_codes(g.view(s).get("hand")) for s in range(players)]
     public = [e for e in events if e.to is None]
-    hand, unit, trick = _position(pv, leads)
+    hand, unit, trick, sub = _position(pv, leads)
     if trick is not None and trick > 1 and "trick_no" in pv and not pv.get("trick") and any(
             e.kind == "trick" for e in public) and (pv.get("last_trick") or {}).get("cards"):
         trick -= 1  # the step that completes a trick shows that trick (table_groups)
@@ -119,6 +120,7 @@ def _describe(g: Game, players: int, index: int, seat: int | None, code: str | N
         "hand": hand,
         "unit": unit,
         "trick": trick,
+        "sub": sub,
         "phase": str(pv.get("phase")),
         "hands": hands,
         "table": table_groups(pv, public),
