@@ -140,7 +140,8 @@ async def test_end_by_host_or_manager_posts_standings(h: Harness) -> None:
     assert len(final) == 1 and "ended early" in final[0]
     # How to see it again, without the seed (it stays in the replay).
     assert f"Replay: `/game replay id:{table.id}`" in final[0] and str(table.seed) not in final[0]
-    assert "finished" in h.table_message(table).text and custom_ids(h.table_message(table).view) == []
+    assert "finished" in h.table_message(table).text
+    assert custom_ids(h.table_message(table).view) == [f"dh:r:{table.id}:0:open"]  # Replay
     assert h.world.violations == []
 
 
