@@ -24,6 +24,8 @@ Custom ids (at most 100 characters):
   engine's state (the seat's ``view["marked"]``; each menu change is one ``{kind} … mark`` action,
   **Clear** is ``{kind} mark``, **OK** is ``{kind}`` alone), so it survives a restart; the menus show
   it as their defaults.  A game whose view has no ``marked`` gets no part menus (``/play`` instead).
+* ``dh:r:{table}:{step}:{op}`` — a finished game's replay viewer (cogs/replay_view.py): **Replay**
+  on the finished table message (``open``), ⏮ ◀ ▶ ⏭ and the jump menu (``jump``) on the viewer.
 
 The version is the table's version when the view was drawn: the runtime refuses a click made on an
 out-of-date view (or a second click on the same one) instead of playing something unintended.  The
