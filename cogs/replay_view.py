@@ -23,6 +23,7 @@ import multiprocessing
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from types import SimpleNamespace
 from typing import Any
 
@@ -123,7 +124,12 @@ class Replays:
             fut = asyncio.wrap_future(self._pool().submit(fn, *args))
             self._pending[key] = fut
             fut.add_done_callback(lambda _: self._pending.pop(key, None))
-        return await asyncio.shield(fut)
+        try:
+            return await asyncio.shield(fut)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next ask starts a fresh one.
+            self.close()
+            raise
 
     async def steps(self, record: GameRecord) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         got = self._steps.get(record.id)

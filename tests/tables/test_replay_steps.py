@@ -26,7 +26,7 @@ def played(game: str, seed: int = 7) -> GameRecord:
         action = spec.ai().choose(g, seat, rng)
         g.apply(seat, action)
         log.append(LogEntry(len(log) + 1, seat, action.code, 0.0))
-    return GameRecord(id="ABCDEF", game=game, options=dict(options), seed=seed,
+    return GameRecord(id=game.upper()[:6].ljust(6, "X"), game=game, options=dict(options), seed=seed,
                       names=[f"P{i}" for i in range(players)], ai=[True] * players, log=log)
 
 
