@@ -424,7 +424,7 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
                               colour=render.LOBBY_COLOUR)
         await self._say(interaction, None, embed=embed)
 
-    @game.command(name="replay", description="A finished game's recap, with its seed and log as a file.")
+    @game.command(name="replay", description="A finished game step by step, with its recap and its log as a file.")
     @app_commands.describe(id="Table id of a finished game")
     async def game_replay(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
         await self._safely(interaction, self._replay(interaction, id))

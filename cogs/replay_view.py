@@ -84,7 +84,9 @@ def meta_of(record: GameRecord, count: int) -> Meta:
     r = renderers.renderer_for(record.game)
     probe = SimpleNamespace(id=record.id, game=record.game)
     rank = r.score_text(probe, 0, 14).startswith("rank")  # type: ignore[arg-type]
-    names = tuple(f"{n} (AI)" if a else n for n, a in zip(record.names, record.ai, strict=True))
+    # AI seats are marked once ("AI 2" needs no "(AI)").
+    names = tuple(f"{n} (AI)" if a and not n.startswith("AI") else n
+                  for n, a in zip(record.names, record.ai, strict=True))
     return Meta(f"{engine.get(record.game).game.title} · table {record.id}", names, count,
                 "rank" if rank else "score", tuple(outcome.winners) if outcome is not None else ())
 
@@ -130,6 +132,10 @@ class Replays:
             # A worker died (killed, out of memory): the next ask starts a fresh one.
             self.close()
             raise
+
+    async def warm(self) -> int:
+        """Start the worker now (the bot's first replay then waits for nothing but its picture)."""
+        return await self._once(("warm",), warm)
 
     async def steps(self, record: GameRecord) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         got = self._steps.get(record.id)
