@@ -144,7 +144,7 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     d = ImageDraw.Draw(img)
     write(d, (20, 12), meta.title, 22, TEXT, WIDTH - 40)
     write(d, (20, 42), _where(step).format(count=meta.count), 15, MUTED, WIDTH - 40)
-    words = step.get("words") or ("The cards as dealt." if step["index"] == 0 else "")
+    words = step.get("words") or ("The table before the first move." if step["index"] == 0 else "")
     for i, line in enumerate(textwrap.wrap(plain(words), 130)[:2]):
         write(d, (20, 62 + i * 17), line, 14, GOLD, WIDTH - 40)
     hands = step.get("hands") or [[] for _ in range(n)]

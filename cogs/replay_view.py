@@ -219,7 +219,7 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
     step = all_steps[index]
     count = len(all_steps)
     lines = [f"**{where(step, count)}**"]
-    words = step.get("words") or ("The cards as dealt." if index == 0 else "")
+    words = step.get("words") or ("The table before the first move." if index == 0 else "")
     if words:
         lines.append(render.clip(words, 3000))
     if index == count - 1:

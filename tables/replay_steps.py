@@ -10,7 +10,8 @@ logged action — a player's move or the table's own (a deal).  Each step is a J
   those words: ``"trick"``, ``"turn"``, ``"lead"``; both ``None`` for a game with none);
 * ``hands``: every seat's cards — face up, since only a finished game is replayed;
 * ``table``: the cards on the table, as ``{"seat", "label", "cards"}`` groups (a trick being played,
-  or the one just taken; The Great Dalmuti's cards to beat; Siege's houses and King piles);
+  or the one just taken; The Great Dalmuti's cards to beat; Siege's houses and King piles; in a
+  Hearts pass, the cards each seat chose to pass);
 * ``scores``: the public scores (King of the Hill: each player's rank, 2 to 14 for A), so the last
   step's equal the engine's final outcome;
 * ``events``: the step's public events, ``[kind, seat, [data…]]`` with cards as codes;
@@ -107,7 +108,12 @@ def _event(e: Event) -> list[Any]:
 def _describe(g: Game, players: int, index: int, seat: int | None, code: str | None, events: Sequence[Event],
               leads: int, words: Words | None) -> dict[str, Any]:
     pv = g.public_view()
-    hands = [_codes(g.view(s).get("hand")) for s in range(players)]
+    views = [g.view(s) for s in range(players)]
+    hands = [_codes(v.get("hand")) for v in views]
+    table = table_groups(pv, [e for e in events if e.to is None])
+    if pv.get("phase") == "pass":  # Hearts: the cards each seat chose to pass, until they change hands
+        table += [{"seat": s, "label": "to pass", "cards": _codes(v["passing"])}
+                  for s, v in enumerate(views) if v.get("passing")]
     public = [e for e in events if e.to is None]
     hand, unit, trick, sub = _position(pv, leads)
     if trick is not None and trick > 1 and "trick_no" in pv and not pv.get("trick") and any(
@@ -123,7 +129,7 @@ def _describe(g: Game, players: int, index: int, seat: int | None, code: str | N
         "sub": sub,
         "phase": str(pv.get("phase")),
         "hands": hands,
-        "table": table_groups(pv, public),
+        "table": table,
         "scores": scores_of(pv, len(hands)),
         "events": [_event(e) for e in public],
         "words": words(g, public) if words is not None else "",

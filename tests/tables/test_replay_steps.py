@@ -81,3 +81,16 @@ def test_a_damaged_log_is_refused_with_a_reason() -> None:
     bad[20] = bad[20]._replace(code="play ZZ")
     with pytest.raises(NotReplayable, match="does not replay"):
         steps(GameRecord(**{**record.__dict__, "log": bad}))
+
+
+def test_a_hearts_pass_shows_the_cards_each_seat_chose_until_they_change_hands() -> None:
+    record = played("hearts")
+    got = steps(record)
+    chose = [e.seat for e in record.log[:4]]
+    assert all(e.code.startswith("pass ") for e in record.log[:4])
+    for k in range(1, 4):
+        groups = got[k]["table"]
+        assert [g["seat"] for g in groups] == chose[:k] and {g["label"] for g in groups} == {"to pass"}
+        for g, entry in zip(groups, record.log[:k], strict=True):
+            assert sorted(g["cards"]) == sorted(entry.code.split()[1:])
+    assert not any(g["label"] == "to pass" for g in got[4]["table"])  # passed: in their new hands
