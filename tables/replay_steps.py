@@ -66,7 +66,8 @@ def table_groups(pv: dict[str, Any], events: Sequence[Event]) -> list[dict[str, 
         for s, houses in enumerate(pv.get("houses") or []):
             for h in houses or []:
                 if h:
-                    out.append({"seat": s, "label": f"{h.get('kind', 'house')} house",
+                    # The rule book's words: a Queen, Jack or Ace pile.
+                    out.append({"seat": s, "label": f"{str(h.get('kind') or 'house').capitalize()} pile",
                                 "cards": _codes([h.get("special")]) + _codes(h.get("cards"))})
         for s, pile in enumerate(pv.get("kings") or []):
             if pile:
