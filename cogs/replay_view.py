@@ -32,7 +32,7 @@ import discord
 import engine
 from cogs import emoji, render, renderers
 from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump
-from cogs.replay_picture import Meta, draw_step, warm
+from cogs.replay_picture import Meta, draw_step, score_value, warm
 from engine.core import Event, Game
 from tables.replay import GameRecord
 from tables.replay_steps import NotReplayable, steps
@@ -225,8 +225,9 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
     if index == count - 1:
         names = meta.get("names") or []
         winners = set(meta.get("winners") or [])
-        scores = " · ".join(f"{render.clean(names[s]) if s < len(names) else s} {v}{' 🏆' if s in winners else ''}"
-                            for s, v in enumerate(step["scores"]))
+        shown = Meta.from_json(meta)
+        scores = " · ".join(f"{render.clean(names[s]) if s < len(names) else s} {score_value(shown, v)}"
+                            f"{' 🏆' if s in winners else ''}" for s, v in enumerate(step["scores"]))
         lines.append(f"Final {meta.get('score_word', 'score')}s: {scores}")
     name = f"replay-{table_id}-{index}.png"
     embed = discord.Embed(title=f"{meta.get('title')} — replay", description="\n".join(lines),

@@ -117,9 +117,9 @@ def _describe(g: Game, players: int, index: int, seat: int | None, code: str | N
                   for s, v in enumerate(views) if v.get("passing")]
     public = [e for e in events if e.to is None]
     hand, unit, trick, sub = _position(pv, leads)
-    if trick is not None and trick > 1 and "trick_no" in pv and not pv.get("trick") and any(
-            e.kind == "trick" for e in public) and (pv.get("last_trick") or {}).get("cards"):
-        trick -= 1  # the step that completes a trick shows that trick (table_groups)
+    taken = [e for e in public if e.kind == "trick" and e.data and isinstance(e.data[0], int)]
+    if sub == "trick" and taken and not pv.get("trick") and not any(e.kind == "deal" for e in public):
+        trick = int(taken[-1].data[0]) + 1  # the step that completes a trick is that trick's (table_groups)
     return {
         "index": index,
         "seat": seat,

@@ -94,3 +94,14 @@ def test_a_hearts_pass_shows_the_cards_each_seat_chose_until_they_change_hands()
         for g, entry in zip(groups, record.log[:k], strict=True):
             assert sorted(g["cards"]) == sorted(entry.code.split()[1:])
     assert not any(g["label"] == "to pass" for g in got[4]["table"])  # passed: in their new hands
+
+
+@pytest.mark.parametrize("game", ["hearts", "tricks", "koth"])
+def test_the_step_that_takes_a_trick_is_numbered_as_that_trick(game: str) -> None:
+    got = steps(played(game))
+    kinds = [{e[0] for e in s["events"]} for s in got]
+    takes = [s for s, k in zip(got, kinds, strict=True) if "trick" in k and "deal" not in k]
+    assert takes
+    for s in takes:
+        (trick_no,) = {e[2][0] for e in s["events"] if e[0] == "trick"}
+        assert s["sub"] == "trick" and s["trick"] == trick_no + 1
