@@ -63,6 +63,7 @@ from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
 from tables.shards import DEFAULT_POLL, shard_settings
 from tables.storage import DEFAULT_URL, PostgresURL, StorageError, open_storage, parse_url
+from tools.invite import invite_url, no_token_message
 
 log = logging.getLogger("deckhand")
 
@@ -71,13 +72,7 @@ HERE = ENV_FILE.parent  # relative database paths are relative to this folder
 DEFAULT_RETENTION_DAYS = 90.0
 EXIT_CONFIG = 2
 
-NO_TOKEN = (
-    "Deckhand needs a Discord bot token and none was found. Create an application at "
-    "https://discord.com/developers/applications (New Application, then the Bot page: Reset Token), "
-    "copy the token into a file named .env next to bot.py as DISCORD_TOKEN=your-token (start from "
-    ".env.example), invite the bot to your server with the bot and applications.commands scopes, "
-    "and run `make run` again. The README walks through every step."
-)
+NO_TOKEN = no_token_message()  # the same lines `make run` prints before it builds anything
 
 
 class ConfigError(Exception):
@@ -340,6 +335,8 @@ class Deckhand(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        if self.application_id is not None:
+            log.info("Invite Deckhand to a server: %s", invite_url(self.application_id))
 
     async def _warm_ai_pool(self, pool: AIPool) -> None:
         try:

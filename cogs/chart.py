@@ -13,13 +13,12 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 import engine
-from cogs import screens
+from cogs import fonts, screens
 from cogs.screens import Chart
 
 WIDTH, HEIGHT = 800, 420
@@ -88,18 +87,26 @@ def score_series(record: Any) -> Series | None:
                   lower_is_better=chart.lower_is_better, y_ticks=dict(chart.y_ticks) if chart.y_ticks else None)
 
 
-@lru_cache(maxsize=8)
 def _font(px: int) -> Any:
-    return ImageFont.load_default(px)
+    # Labels and numbers: the names' first font, so the picture is set in one face.
+    return fonts.primary(px)
 
 
 def draw_series(s: Series, ai: Sequence[bool] | None = None) -> bytes:
     """The chart of ``s`` as PNG bytes (800x420, a few tens of KiB)."""
+    out = draw_large(s, ai).resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    out.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
+    """The chart as drawn, at twice its size (tests look at the glyphs there, before the halving)."""
     scale = 2  # drawn at twice the size and scaled down: smooth lines without per-line anti-aliasing
     W, H = WIDTH * scale, HEIGHT * scale
     img = Image.new("RGB", (W, H), BACKGROUND)
     d = ImageDraw.Draw(img)
-    f_small, f_legend = _font(13 * scale), _font(15 * scale)
+    f_small = _font(13 * scale)
     d.text((24 * scale, 14 * scale), s.title, font=_font(20 * scale), fill=TEXT)
     # The plot on the left, the legend on the right.
     legend_w = 210 * scale
@@ -160,8 +167,14 @@ def draw_series(s: Series, ai: Sequence[bool] | None = None) -> bytes:
     for seat in rank:
         colour = PALETTE[seat % len(PALETTE)]
         d.rounded_rectangle((lx, ly + 4 * scale, lx + 22 * scale, ly + 14 * scale), radius=3 * scale, fill=colour)
-        name = s.names[seat][:18] + (" (AI)" if ai is not None and seat < len(ai) and ai[seat] else "")
-        d.text((lx + 30 * scale, ly), name, font=f_legend, fill=TEXT)
+        # A name in any script (cogs/fonts.py: never a missing-glyph box), cut to the legend's width.
+        tag = " (AI)" if ai is not None and seat < len(ai) and ai[seat] else ""
+        room = W - lx - 46 * scale - fonts.text_length(tag, 15 * scale)
+        name = fonts.fit(s.names[seat], 15 * scale, room)
+        # (the tag after it, apart: a right-to-left name does not carry it to its left)
+        width = fonts.draw_text(d, (lx + 30 * scale, ly), name, 15 * scale, TEXT)
+        if tag:
+            fonts.draw_text(d, (lx + 30 * scale + width, ly), tag, 15 * scale, TEXT)
         value = s.y_ticks.get(final[seat], _num(final[seat])) if s.y_ticks else _num(final[seat])
         d.text((lx + 30 * scale, ly + 19 * scale), value, font=f_small, fill=MUTED)
         if seat in s.winners:
@@ -169,10 +182,7 @@ def draw_series(s: Series, ai: Sequence[bool] | None = None) -> bytes:
             d.text((lx + 30 * scale + d.textlength(value + "  ", font=f_small), ly + 19 * scale), "winner",
                    font=f_small, fill=GOLD)
         ly += 44 * scale
-    out = img.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
-    buf = io.BytesIO()
-    out.save(buf, format="PNG", optimize=True)
-    return buf.getvalue()
+    return img
 
 
 def score_chart(record: Any) -> bytes | None:

@@ -25,6 +25,7 @@ from cogs.custom_ids import (  # the names the ids' users always imported from h
     ACTION_TEMPLATE,
     DONE_TEMPLATE,  # noqa: F401
     DYNAMIC_ITEMS,  # noqa: F401
+    FINISHED_BUTTONS,
     LOBBY_BUTTONS,
     MAX_BUTTONS,
     MAX_MENUS,
@@ -71,6 +72,8 @@ def table_view(table: Table) -> discord.ui.View:
         view.add_item(discord.ui.Button(label="Play in the thread", emoji="🧵", url=thread_url(table)))
         return view
     acts = LOBBY_BUTTONS if phase == "lobby" else RUNNING_BUTTONS if phase == "running" else ()
+    if phase == "finished" and table.seed is not None:
+        acts = FINISHED_BUTTONS  # Play again
     for act in acts:
         view.add_item(TableButton(act, table.id))
     if phase == "finished" and table.seed is not None:
@@ -113,6 +116,8 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
         items.append(TableButton("refresh", table.id))
     elif decision is not None and _room(items):
         items.append(TableButton("hint", table.id))  # what the strong AI would do, privately
+    if _room(items):
+        items.append(TableButton("howto", table.id))  # the game's quick start, privately
     for item in items:
         view.add_item(item)
     return content, view
@@ -387,6 +392,8 @@ def hand_payload(sv: Any, head: str | None = None) -> HandMessage:
                 buttons.append(_table_button("refresh", table.id))
             elif decision is not None:
                 buttons.append(_table_button("hint", table.id))
+        if -(-(len(buttons) + 1) // ROW_BUTTONS) <= MAX_ROWS:  # (as in hand_view)
+            buttons.append(_table_button("howto", table.id))
         components = [{"type": 1, "components": buttons[i:i + ROW_BUTTONS]}
                       for i in range(0, len(buttons), ROW_BUTTONS)]
     return HandMessage(content if head is None else f"{head}\n{content}", components, sv)

@@ -236,10 +236,31 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
             game=name, guild_id=guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
         )
+        await self._post_lobby(interaction, table)
+
+    async def _again(self, interaction: discord.Interaction, table_id: str) -> None:
+        """**Play again** on a finished table: the runtime opens the rematch lobby (or says why not,
+        or points to the one already open); its message, the answer to the click, invites the old
+        table's people by name — one message that pings exactly them."""
+        guild_id = self._guild(interaction)
+        made = await self.runtime.rematch(table_id, interaction.user.id, interaction.user.display_name,
+                                          guild_id=guild_id, channel_id=interaction.channel_id)
+        invited = " ".join(f"<@{u}>" for u in made.invited)
+        line = (f"🔁 {render.clean(interaction.user.display_name)} opened a new game of "
+                f"{render.game_title(made.table)} for the players of the last one"
+                + (f": {invited}, press **Join** to take a seat." if invited else "."))
+        pings = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                        users=[discord.Object(u) for u in made.invited])
+        await self._post_lobby(interaction, made.table, line, pings)
+
+    async def _post_lobby(self, interaction: discord.Interaction, table: Table, line: str | None = None,
+                          pings: discord.AllowedMentions = NO_PINGS) -> None:
+        """A new lobby's table message as the answer to the interaction (``line`` above it)."""
         rendered = renderers.table_message(table)
+        content = rendered.content if line is None else "\n".join(x for x in (line, rendered.content) if x)
         try:
             callback = await interaction.response.send_message(
-                content=rendered.content, embed=rendered.embed, view=table_view(table), allowed_mentions=NO_PINGS
+                content=content, embed=rendered.embed, view=table_view(table), allowed_mentions=pings
             )
             # The callback response names the message; asking Discord again is only a fallback.
             message_id = getattr(callback, "message_id", None) or (await interaction.original_response()).id

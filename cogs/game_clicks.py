@@ -14,12 +14,15 @@ from typing import Any
 
 import discord
 
+import engine
 from cogs import renderers
 from cogs.components import card_values, hand_payload, hand_view, marked_values, pick_parts, value_code
+from cogs.howto import howto_text
 from cogs.live import update_message
 from engine.core import Action, Event
 from tables import clicks
 from tables.clicks import MARK
+from tables.ids import normalise
 from tables.runtime import TableError
 from tables.table import Table
 
@@ -41,11 +44,23 @@ class ComponentClicks:
             "back": lambda: self._back(interaction, table_id),
             "refresh": lambda: self._refresh(interaction, table_id),
             "hint": lambda: self._hint(interaction, table_id),
+            "again": lambda: self._again(interaction, table_id),
+            "howto": lambda: self._howto(interaction, table_id),
         }.get(act)
         if work is None:
             await self._say(interaction, "That button does nothing any more.")
             return
         await self._safely(interaction, work())
+
+    async def _howto(self, interaction: discord.Interaction, table_id: str) -> None:
+        """How to play: the table's game's quick start, only to the person who asked (an interaction
+        answer: no counted REST call).  A table that left memory still names its game (its stub)."""
+        guild_id = self._guild(interaction)
+        tid = normalise(table_id)
+        table = self.runtime.tables.get(tid) or self.runtime.finished.get(tid)
+        if table is None or table.guild_id != guild_id or table.game not in engine.games():
+            raise TableError("That table is gone. `/game rules` has the rules of every game.")
+        await self._say(interaction, howto_text(table.game))
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)

@@ -32,8 +32,9 @@ import contextlib
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -48,6 +49,10 @@ log = logging.getLogger(__name__)
 LIFETIME = 15 * 60.0  # how long Discord keeps an interaction token valid
 MARGIN = 30.0  # stop using a token this much before it runs out (an edit in flight, a slow clock)
 INTERVAL = 1.0  # at most one edit per view per this many seconds
+# Discord lets a message be edited 5 times in 5 s.  Edits sent a second apart would make six in
+# exactly 5 s, and a request held up on a busy machine lands closer to the next one: so a sixth edit
+# waits until BURST_WINDOW has passed since the first of the five before it, a second to spare.
+BURST, BURST_WINDOW = 5, 6.0
 PUSH_WAIT = 3.0  # how long a turn ping waits for the view's edit before pinging with a button
 # Fields of a seat's view whose change is news for the person even when their cards and decision
 # stay the same: a trick ended (a new trick number, a new leader), a new hand or round, a mark.
@@ -163,6 +168,7 @@ class LiveView:
     message_id: int | None = None  # the hand message, when known
     shown: Any = None  # live_key of what the message shows now (None: unknown, edit on next change)
     last_edit: float = -math.inf
+    recent: deque[float] = field(default_factory=lambda: deque(maxlen=BURST))  # when the last edits were sent
     wanted: bool = False
     task: asyncio.Task[None] | None = None
     dead: bool = False
@@ -220,7 +226,7 @@ class LiveViews:
                      shown=live_key(sv) if sv is not None else None)
         if old is not None:
             old.dead = True
-            v.last_edit = old.last_edit
+            v.last_edit, v.recent = old.last_edit, old.recent
             if old.task is not None and not old.task.done():
                 # An edit through the old token may land after this answer: draw again after it.
                 v.shown = None
@@ -371,7 +377,10 @@ class LiveViews:
     async def _run(self, v: LiveView) -> None:
         table = None
         while v.wanted and not v.dead:
-            wait = v.last_edit + self.interval - self._now()
+            due = v.last_edit + self.interval
+            if len(v.recent) == BURST:
+                due = max(due, v.recent[0] + BURST_WINDOW)
+            wait = due - self._now()
             if wait > 0:
                 await self._sleep(wait)  # coalesce: whatever changed meanwhile goes in one edit
             v.wanted = False
@@ -401,6 +410,7 @@ class LiveViews:
             return sv.table
         msg = hand_payload(sv)
         v.last_edit = self._now()
+        v.recent.append(v.last_edit)
         try:
             await edit_original(v.interaction, msg)
         except discord.NotFound:

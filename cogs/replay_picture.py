@@ -6,22 +6,21 @@ dict) and the game's :class:`Meta` to PNG bytes; the same input gives the same b
 free of discord: the viewer (cogs/replay_view.py) runs it in a worker process.  The cards are
 :mod:`cogs.faces`' faces (the emoji's), scaled down.
 
-Text goes through :func:`write` alone, so that a font able to draw any script can replace Pillow's
-built-in one in a single place.
+Text goes through :func:`write` alone, drawn with :mod:`cogs.fonts` (names in any script, the
+suits' symbols).
 """
 
 from __future__ import annotations
 
 import io
-import re
 import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from cogs import faces
+from cogs import faces, fonts
 
 WIDTH = 1200
 CARD = 46  # a card's side in the picture (the faces are square)
@@ -59,35 +58,13 @@ class Meta:
 
 
 # ---- text ----------------------------------------------------------------------------------------
-@lru_cache(maxsize=8)
-def _font(px: int) -> Any:
-    return ImageFont.load_default(px)
-
-
-_SUITS = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
-_CARD_WORDS = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
-_PLAIN = str.maketrans({"—": "-", "–": "-", "→": "->", "·": "-", "…": "..."})
-
-
-def plain(text: str) -> str:
-    """The built-in font draws Latin only: suits become words (Q♠ → Q of spades), dashes and arrows
-    their ASCII look, and anything else it cannot draw is left out rather than drawn as a box."""
-    text = _CARD_WORDS.sub(lambda m: f"{m[1]} of {_SUITS[m[2]]}", text)
-    text = "".join(_SUITS.get(ch, ch) for ch in text).translate(_PLAIN)
-    return "".join(ch for ch in text if ord(ch) < 0x250).strip()
-
-
 def write(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, px: int, fill: tuple[int, int, int],
           width: float | None = None) -> float:
-    """Draw one line of text (cut to ``width`` pixels with an ellipsis); returns its width."""
-    f = _font(px)
-    text = plain(text)
-    if width is not None and f.getlength(text) > width:
-        while text and f.getlength(text + "...") > width:
-            text = text[:-1]
-        text = text.rstrip() + "..."
-    d.text(xy, text, font=f, fill=fill)
-    return float(f.getlength(text))
+    """Draw one line of text in any script (cogs/fonts.py: names, suits, arrows), cut to ``width``
+    pixels with an ellipsis; returns its width."""
+    if width is not None:
+        text = fonts.fit(text, px, width)
+    return fonts.draw_text(d, xy, text, px, fill)
 
 
 # ---- cards -------------------------------------------------------------------------------------
@@ -129,7 +106,7 @@ def _where(step: dict[str, Any]) -> str:
     parts = [f"Step {step['index'] + 1} of {{count}}", f"{step['unit'].capitalize()} {step['hand']}"]
     if step.get("trick") is not None and step.get("sub"):
         parts.append(f"{step['sub']} {step['trick']}")
-    return " - ".join(parts)
+    return " · ".join(parts)
 
 
 def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
@@ -145,7 +122,7 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     write(d, (20, 12), meta.title, 22, TEXT, WIDTH - 40)
     write(d, (20, 42), _where(step).format(count=meta.count), 15, MUTED, WIDTH - 40)
     words = step.get("words") or ("The table before the first move." if step["index"] == 0 else "")
-    for i, line in enumerate(textwrap.wrap(plain(words), 130)[:2]):
+    for i, line in enumerate(textwrap.wrap(words, 130)[:2]):
         write(d, (20, 62 + i * 17), line, 14, GOLD, WIDTH - 40)
     hands = step.get("hands") or [[] for _ in range(n)]
     longest = max((len(h) for h in hands), default=0)
@@ -161,7 +138,7 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
         write(d, (22, y + 12), names[s], 17, TEXT, LEFT - 34)
         score = f"{meta.score_word}: {score_value(meta, scores[s])}" if s < len(scores) else ""
         if last and s in meta.winners:
-            score += "  - winner"
+            score += " · winner"
         write(d, (22, y + 38), score, 14, GOLD if last and s in meta.winners else MUTED, LEFT - 34)
         hand = hands[s] if s < len(hands) else []
         if hand:

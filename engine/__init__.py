@@ -56,27 +56,57 @@ register(GameSpec(
     Hearts, HeartsAI, search=HeartsHooks(), playouts=480, strong=True,
     explain=_hints.hearts_facts, hint_units="fewer points this hand",
     figures=_figures.hearts_figures, figure_names=_figures.HEARTS, lowest_wins=True,
-    sample=(4, {"target": 30})))
+    sample=(4, {"target": 30}),
+    quick_start=(
+        "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
+        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
+        "Wins: the game ends once someone reaches the target; the lowest score wins.",
+        "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.",
+    )))
 register(GameSpec(
     Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
     explain=_hints.tricks_facts, hint_units="more tricks this hand",
     figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=True,
-    sample=(4, {"target": 5})))
+    sample=(4, {"target": 5}),
+    quick_start=(
+        "Goal: win tricks — each trick you take is worth 1 point. There are no trumps.",
+        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
+        "Wins: the game ends after the hand in which someone reaches the target; the highest score wins.",
+        "Key rule: the highest card of the led suit takes the trick, and its winner leads the next one.",
+    )))
 register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
     explain=_hints.dalmuti_facts,
     figures=_figures.dalmuti_figures, figure_names=_figures.DALMUTI,
-    sample=(5, {"hands": 2})))
+    sample=(5, {"hands": 2}),
+    quick_start=(
+        "Goal: be the first to play away all your cards — lower numbers are better.",
+        "Your turn: play as many cards of a better (lower) number as the last play had, or pass.",
+        "Wins: going out first scores the most points each hand; the most points after the last hand wins.",
+        "Key rule: the Peons pay their best cards as taxes to the Dalmutis before each hand.",
+    )))
 register(GameSpec(
     KingOfTheHill, KothAI, search=KothHooks(), playouts=60, strong=True,
     explain=_hints.koth_facts, hint_units="points better for your side this round",
     figures=_figures.koth_figures, figure_names=_figures.KOTH,
-    sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1})))
+    sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}),
+    quick_start=(
+        "Goal: climb the ranks from 2 to A — defend the hill as King of the Hill, or take it.",
+        "Your turn: play one card or an identical pair; match the led suit as closely as you can.",
+        "Wins: a King of the Hill (or teammate) who defends the hill at rank A wins the game.",
+        "Key rule: the challengers need 80 of the 200 points (fives, tens and kings) to take the hill.",
+    )))
 register(GameSpec(
     Siege, SiegeAI, search=SiegeHooks(), playouts=24,
     explain=_hints.siege_facts,
     figures=_figures.siege_figures, figure_names=_figures.SIEGE,
-    sample=(4, {"max_rounds": 8})))
+    sample=(4, {"max_rounds": 8}),
+    quick_start=(
+        "Goal: collect your own suit's 2 to 10 on your King pile.",
+        "Your turn: you are dealt 5 cards, may attack with a house pile, then build, then end your turn.",
+        "Wins: the first player whose King pile holds all nine numbers wins at once.",
+        "Key rule: in a fight the higher pile wins and takes the loser's number cards; a tie goes to the defender.",
+    )))
 
 # The strong AI level searches with the registered AIs and hooks: registered after them.
 _search.register_strong()

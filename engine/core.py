@@ -408,6 +408,9 @@ class GameSpec:
     #: A short, typical game: ``(players, options)``, played by the tests that run every game (the
     #: privacy test seats it at a runtime).
     sample: tuple[int, Mapping[str, Any]] | None = None
+    #: How to play, in four short rule-book lines: the goal, your turn, what wins, one key rule
+    #: (the **How to play** button adds the way to the full rules; tests/test_spec.py requires them).
+    quick_start: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:

@@ -34,12 +34,13 @@ RELEASE_EVERY = 1.0  # seconds between two looks at whether a finished table's e
 class Ended:
     """What stays in memory of a finished table that left it: enough to say it is over."""
 
-    __slots__ = ("finished_at", "guild_id", "id", "seed", "users")
+    __slots__ = ("finished_at", "game", "guild_id", "id", "seed", "users")
     phase = Phase.FINISHED
 
     def __init__(self, t: Table) -> None:
         self.id = t.id
         self.guild_id = t.guild_id
+        self.game = t.game  # (How to play on its old hand views still names the game)
         self.seed = t.seed  # None: closed before its game started
         self.finished_at = t.finished_at
         self.users = tuple(None if s.is_ai else s.user_id for s in t.seats)

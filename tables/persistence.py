@@ -294,6 +294,20 @@ class Persistence:
         except ValueError as e:
             raise TableError(f"The record of `{tid}` is damaged: {e}.", "damaged") from None
 
+    async def row(self, tid: str, guild_id: int) -> dict[str, Any] | None:
+        """A stored table's row (``None``: no such table in this server, or no storage), for
+        **Play again** on a finished table that left memory."""
+        if self.storage is None:
+            return None
+        try:
+            stored = await self.storage.load(tid)
+        except Exception:
+            log.exception("Could not read table %s from the storage", tid)
+            raise TableError("I could not read my records just now; please try again.", "storage") from None
+        if stored is None or stored.record.get("guild_id") != guild_id:
+            return None
+        return dict(stored.record)
+
     # ==== housekeeping =========================================================================
     def start_housekeeping(self, prune_memory: Callable[[], None], tables: dict[str, Table]) -> None:
         if self.storage is None:

@@ -141,6 +141,11 @@ def _seat(d: Any, i: int) -> Seat:
                 program, level, hints, hinted_at)
 
 
+def read_seats(text: Any) -> list[Seat]:
+    """The seats of a stored row (its ``seats`` column); raises :class:`Unrecoverable` when damaged."""
+    return [_seat(d, i) for i, d in enumerate(_json(text, "the seats", list))]
+
+
 def _seat_map(text: Any, what: str, value: type) -> dict[int, Any]:
     raw = _json(text, what, dict)
     out: dict[int, Any] = {}

@@ -17,12 +17,13 @@ nothing is kept (the tests' default).
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Action, Event, IllegalAction
-from tables import clicks, offers
+from tables import clicks, offers, rematch
 from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
 from tables.delivery import Delivery
@@ -43,6 +44,7 @@ from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
 from tables.program_seats import ProgramSeats
 from tables.programs import ProgramSettings
 from tables.ratings import Ratings
+from tables.rematch import Rematch
 from tables.replay import GameRecord
 from tables.shards import Shards
 from tables.storage import Storage
@@ -119,6 +121,10 @@ class Runtime:
         self.hints = Hints(self.persistence, ai_pool)
         #: The ratings kept in the storage (``None`` without one): what the cogs rate and read.
         self.ratings: Ratings | None = Ratings(storage) if storage is not None else None
+        # Play again: the rematch opened from each finished table (old id -> new id), so a second
+        # press points to it instead of opening another; one lock so two presses cannot both open.
+        self.rematches: dict[str, str] = {}
+        self._rematch_lock = asyncio.Lock()
 
     # Settings that tests and the bot read or change after construction live in the rooms.
     @property
@@ -226,18 +232,35 @@ class Runtime:
         self._prune()
         offers.check_new_table(self.limits, self.tables.values(), host_id)
         self.persistence.refuse_if_gone()
+        return await self._open(name, opts, speed_key, guild_id, channel_id, host_id, host_name,
+                                offers.table_ai_level(name, ai_level))
+
+    async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
+                    host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = ()) -> Table:
+        """A new lobby, checked already: stored, kept and drawn."""
         t = Table(
             id=new_id(self.rng, self.tables),
-            game=name,
-            options=opts,
-            speed=speed_key,
+            game=game,
+            options=options,
+            speed=speed,
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
             seats=[Seat(host_id, host_name)],
             created_at=self.clock.now(),
-            ai_level=offers.table_ai_level(name, ai_level),
+            ai_level=ai_level,
         )
+        for seat in ais[:max(0, t.max_seats - 1)]:
+            if seat.program is not None and seat.program in self.program_names():
+                try:
+                    offers.check_programs(self.limits, self.tables.values(), 1 + sum(1 for s in t.seats if s.program))
+                except TableError:
+                    pass  # no room for another program now: the built-in AI plays that seat
+                else:
+                    t.seats.append(Seat(None, self.program_seats.seat_name(t, seat.program), is_ai=True,
+                                        program=seat.program))
+                    continue
+            t.seats.append(Seat(None, offers.ai_name(t, seat.level), is_ai=True, level=seat.level))
         live = Live()
         await self.persistence.insert(t, live, lambda: new_id(self.rng, self.tables))
         self.tables[t.id] = t
@@ -381,6 +404,55 @@ class Runtime:
             self.delivery.redraw(t)
             await self.persistence.commit(t)
             return t
+
+    async def rematch(self, table_id: str, user_id: int, name: str, *, guild_id: int, channel_id: int) -> Rematch:
+        """**Play again** on a finished table: a new lobby in ``channel_id`` with the same game,
+        options, speed and AI level, its AI players seated again (same levels), hosted by the person
+        who pressed (anyone who sat at the old table); the old table's other people are to be invited,
+        not seated.  One rematch per finished table: while it is open (or its game runs) a second
+        press is refused with a sentence pointing to it.  The old table's record is only read."""
+        tid = normalise(table_id)
+        self.shards.refuse_elsewhere(guild_id)
+        async with self._rematch_lock:
+            plan = await self._rematch_plan(tid, guild_id, user_id)
+            if not plan.sat_there(user_id):
+                raise rematch.not_a_player(tid)
+            if not plan.played:
+                raise rematch.never_played(tid)
+            # (a rematch that has left memory is over: forget it, so the map does not grow for ever)
+            self.rematches = {old: new for old, new in self.rematches.items() if new in self.tables}
+            opened = self.tables.get(self.rematches.get(tid, ""))
+            if opened is not None and opened.phase != Phase.FINISHED:
+                raise rematch.already_open(tid, opened)
+            offers.refuse_if_elsewhere(self.tables.values(), guild_id, user_id, None)
+            self._prune()
+            offers.check_new_table(self.limits, self.tables.values(), user_id)
+            self.persistence.refuse_if_gone()
+            t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
+                                 plan.ai_level, plan.ais)
+            self.rematches[tid] = t.id
+            return Rematch(t, tuple(u for u in plan.people if u != user_id))
+
+    async def _rematch_plan(self, tid: str, guild_id: int, user_id: int) -> rematch.Plan:
+        """What the finished table ``tid`` hands on: from memory while it is there, else from its
+        stored row (its stub, while kept, refuses a stranger without reading the storage)."""
+        missing = TableError(f"There is no game with id `{tid or '?'}` in my records.", "unknown_table")
+        t = self.tables.get(tid)
+        if t is not None:
+            if t.guild_id != guild_id:
+                raise missing
+            if t.phase != Phase.FINISHED:
+                raise rematch.not_finished(tid)
+            return rematch.of_table(t)
+        ended = self.finished.get(tid)
+        if ended is not None and ended.guild_id == guild_id and ended.seat_of(user_id) is None:
+            raise rematch.not_a_player(tid)
+        row = await self.persistence.row(tid, guild_id)
+        if row is None:
+            raise missing
+        if row.get("phase") != Phase.FINISHED:
+            raise rematch.not_finished(tid)
+        return rematch.of_stored(row)
 
     # ==== playing ==============================================================================
     async def act(

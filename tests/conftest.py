@@ -1,10 +1,17 @@
-"""Session-wide fixtures: the PostgreSQL server the storage tests run against."""
+"""Session-wide fixtures: the PostgreSQL server the storage tests run against; and, with ``CI`` set,
+the guard that fails a run which skipped, xfailed or deselected anything (tests/ci_guard.py)."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+
+from tests import ci_guard
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    ci_guard.pytest_configure(config)
 
 
 @pytest.fixture(scope="session")
@@ -38,7 +45,7 @@ def _uses_pg(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """``DECKHAND_SKIP_PG=1`` (said explicitly, never by default) deselects the PostgreSQL variants,
-    and says how many; CI never sets it."""
+    and says how many; CI never sets it (.ci/run unsets it, and with CI set the guard fails the run)."""
     if not _skip_pg():
         return
     dropped = [i for i in items if _uses_pg(i)]

@@ -27,6 +27,7 @@ from tables import arena, programs, stats
 from tests import wargame
 
 STEP_CAP = 20_000
+QUICK_LINE = 120  # a How to play line reads as one line on a phone
 
 
 @pytest.fixture(autouse=True)
@@ -76,6 +77,9 @@ def missing_parts(name: str) -> list[str]:
         missing.append(f"a sample game with valid options ({e})")
     if spec.strong and spec.search is None:
         missing.append("search hooks for its strong level")
+    lines = spec.quick_start
+    if len(lines) != 4 or not all(isinstance(x, str) and x.strip() and len(x) <= QUICK_LINE for x in lines):
+        missing.append(f"a quick start of 4 short lines (How to play; at most {QUICK_LINE} characters each)")
     if spec.figures is None:
         missing.append("stats figures")
     else:
@@ -119,6 +123,8 @@ def test_a_game_that_lacks_a_part_fails_the_check() -> None:
     assert missing_parts(wargame.NAME) == ["a sample game"]
     engine.register(dataclasses.replace(spec, strong=True, figure_names={}))
     assert missing_parts(wargame.NAME) == ["search hooks for its strong level", "names for its figures ['battles']"]
+    engine.register(dataclasses.replace(spec, quick_start=spec.quick_start[:3]))
+    assert missing_parts(wargame.NAME) == ["a quick start of 4 short lines (How to play; at most 120 characters each)"]
     engine.register(spec)
     found = screens.get(wargame.NAME)
     assert found is not None

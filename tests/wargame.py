@@ -168,7 +168,9 @@ def battles(events: Sequence[Event], players: int) -> list[dict[str, int]]:
     return out
 
 
-SPEC = GameSpec(War, WarAI, figures=battles, figure_names={"battles": "battles won"}, sample=(3, {"cards": 6}))
+SPEC = GameSpec(War, WarAI, figures=battles, figure_names={"battles": "battles won"}, sample=(3, {"cards": 6}),
+                quick_start=("Goal: win battles.", "Your turn: play one card.",
+                             "Wins: the most battles won.", "Key rule: the highest card takes the battle."))
 SCREENS = Screens(NAME, Renderer(), words={"cards": Words("how many cards each player is dealt",
                                                           lambda v: f"{v} cards each")})
 

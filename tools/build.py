@@ -6,8 +6,9 @@ Does nothing when the build there is current (its manifest matches the sources).
 compiles ``tools.native.COMPILED`` in a fresh folder (mypy's compiler and gcc, one or two minutes)
 and swaps it in whole, so a half-made build is never visible.  A build that fails leaves no build
 at all: the engine then runs its pure Python sources, as fast as before this tool existed, and this
-tool says so in one line and still exits 0 (``--strict`` exits 1), so ``make run``/``make test``
-go on.  The compiler's output is kept in ``build/mypyc.log``.
+tool says so in one line and still exits 0, so ``make run``/``make test`` go on.  ``--strict`` (CI)
+exits 1 instead, and also when a build exists but a fresh interpreter would not load it (the engine
+would quietly run its sources).  The compiler's output is kept in ``build/mypyc.log``.
 """
 
 from __future__ import annotations
@@ -89,6 +90,17 @@ def build(force: bool = False) -> tuple[bool, str]:
                   f"{time.monotonic() - started:.0f} s into {target}")
 
 
+def loads() -> tuple[bool, str]:
+    """(a fresh interpreter's engine runs the compiled build, why not): what ``engine`` picks on import."""
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    proc = subprocess.run([sys.executable, "-c", "import engine, tools.native as n; print(n.BUILD, n.REASON)"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    said = proc.stdout.strip() if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["no output"])[-1]
+    if proc.returncode != 0 or not said.startswith("compiled "):
+        return False, f"engine build: the engine does not load the compiled build ({said})"
+    return True, ""
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--force", action="store_true", help="build even when the build is current")
@@ -97,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     LOG.parent.mkdir(parents=True, exist_ok=True)
     ok, message = build(args.force)
     print(message, flush=True)
+    if ok and args.strict:
+        ok, message = loads()
+        if not ok:
+            print(message, flush=True)
     return 0 if ok or not args.strict else 1
 
 

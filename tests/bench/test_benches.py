@@ -87,6 +87,8 @@ def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     assert 0 < f["non_interaction_rest_calls_per_hand"] <= f["rest_calls_per_hearts_hand"]
     # The table message: the lobby, the phases and the end at least; people with live views are not pinged.
     assert f["public_edits_per_hand"] >= 3 and f["turn_pings_per_hand"] == 0
+    # How late the table message showed the plays: every play measured (the finished table at least).
+    assert f["public_lag_s_p99"] >= f["public_lag_s_p50"] >= 0 and 0 <= f["public_plays_shown"] <= 1
     assert positive(f["bot_cpu_percent"]) and len(f["load_average"]) == 3
     # A first start uploads every card face after one list call; a second, nothing changed, only lists.
     assert f["startup_emoji_calls"] == {"first": {"list": 1, "upload": len(face_codes()), "delete": 0},

@@ -39,10 +39,12 @@ def custom_ids(view: discord.ui.View | None) -> list[str]:
 
 
 def game_controls(view: discord.ui.View | None) -> list[Any]:
-    """A hand view's items for the decision itself: all but the **Hint** button (dh:t:hint:…)."""
+    """A hand view's items for the decision itself: all but **Hint** and **How to play** (dh:t:hint:…,
+    dh:t:howto:…)."""
     if view is None:
         return []
-    return [i.item for i in view.children if not getattr(i.item, "custom_id", "").startswith("dh:t:hint:")]
+    return [i.item for i in view.children
+            if not getattr(i.item, "custom_id", "").startswith(("dh:t:hint:", "dh:t:howto:"))]
 
 
 def is_disabled(item: Any) -> bool:

@@ -140,8 +140,8 @@ async def test_end_by_host_or_manager_posts_standings(h: Harness) -> None:
     assert len(final) == 1 and "ended early" in final[0]
     # How to see it again, without the seed (it stays in the replay).
     assert f"Replay: `/game replay id:{table.id}`" in final[0] and str(table.seed) not in final[0]
-    assert "finished" in h.table_message(table).text
-    assert custom_ids(h.table_message(table).view) == [f"dh:r:{table.id}:0:open"]  # Replay
+    assert "finished" in h.table_message(table).text and custom_ids(h.table_message(table).view) == [
+        f"dh:t:again:{table.id}", f"dh:r:{table.id}:0:open"]  # Play again, Replay
     assert h.world.violations == []
 
 
@@ -194,14 +194,14 @@ async def test_public_buttons_never_carry_cards_and_hand_controls_do(h: Harness)
     seat = table.seat_of(player.id)
     codes = {a.code.replace(" ", "_") for a in table.state.decision(seat).actions}
     # On your turn the view offers a hint too (a table button: it carries no card).
-    assert custom_ids(view)[-1] == f"dh:t:hint:{table.id}"
-    enabled = enabled_ids(view)[:-1]
-    disabled = [cid for cid in custom_ids(view)[:-1] if cid not in enabled]
+    assert custom_ids(view)[-2:] == [f"dh:t:hint:{table.id}", f"dh:t:howto:{table.id}"]
+    enabled = enabled_ids(view)[:-2]
+    disabled = [cid for cid in custom_ids(view)[:-2] if cid not in enabled]
     assert {cid.split(":")[-1] for cid in enabled} == codes
     # Every other card of the hand is there too, disabled (the view says why).
     hand = table.state.view(seat)["hand"]
     assert {cid.split(":")[-1] for cid in disabled} == {f"play_{c}" for c in hand} - codes
-    assert all(cid.split(":")[3] == str(table.version) for cid in custom_ids(view)[:-1])
+    assert all(cid.split(":")[3] == str(table.version) for cid in custom_ids(view)[:-2])
     assert isinstance(view.children[0], discord.ui.DynamicItem)
     assert TableButton("hand", table.id).custom_id == f"dh:t:hand:{table.id}"
 

@@ -15,8 +15,8 @@ MAX_STEPS = 2000
 
 
 def _controls(msg: FakeMessage) -> list[str]:
-    # Hearts shows the cards you may not play too, disabled; the Hint button is not a move.
-    return [c for c in enabled_ids(msg.view) if not c.startswith("dh:t:hint:")]
+    # Hearts shows the cards you may not play too, disabled; Hint and How to play are not moves.
+    return [c for c in enabled_ids(msg.view) if not c.startswith(("dh:t:hint:", "dh:t:howto:"))]
 
 
 async def _open_hand(h: Harness, user, table, use_button: bool, table_msg: FakeMessage) -> FakeMessage:
@@ -38,6 +38,7 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     assert "Avoid hearts" in text  # the one-line rules summary
     assert "game to 40" in text and "normal timers" in text
     assert set(_controls(lobby)) == {f"dh:t:{a}:{table.id}" for a in ("join", "leave", "ai", "start")}
+    assert enabled_ids(lobby.view)[-1] == f"dh:t:howto:{table.id}"  # How to play
 
     join = await h.click(h.bob, lobby, f"dh:t:join:{table.id}")
     assert join.last.ephemeral and "seat 2" in join.last.content
@@ -106,7 +107,7 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     final = h.table_message(table).text
     assert "Final standings" in final
     assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final
-    assert _controls(h.table_message(table)) == [f"dh:r:{table.id}:0:open"]  # Replay
+    assert _controls(h.table_message(table)) == [f"dh:t:again:{table.id}", f"dh:r:{table.id}:0:open"]  # again, Replay
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
     assert len(summaries) == 1 and f"Replay: `/game replay id:{table.id}`" in summaries[0]
     assert any("End of hand" in m.text for m in thread.sent)

@@ -80,7 +80,8 @@ def test_the_deal_shows_progress_declarations_and_a_declare_button() -> None:
     content, view = hand_view(seat_view(t, ALI))
     ids = custom_ids(view)
     declares = [i.item for i in view.children if getattr(i.item, "label", "").startswith("📢 Declare")]
-    assert declares and ids[-1] == f"dh:t:refresh:{t.id}" and re.fullmatch(TABLE_TEMPLATE, ids[-1])
+    assert declares and ids[-2:] == [f"dh:t:refresh:{t.id}", f"dh:t:howto:{t.id}"]
+    assert re.fullmatch(TABLE_TEMPLATE, ids[-2]) and re.fullmatch(TABLE_TEMPLATE, ids[-1])
     assert "37/100 cards dealt" in content and "new cards show up here" in content and "Refresh" not in content
     # Declared: the public table shows it, and the others only a Refresh button until they can override.
     t.recent = g.apply(ALI, g.declare_options(ALI)[0])
@@ -90,7 +91,7 @@ def test_the_deal_shows_progress_declarations_and_a_declare_button() -> None:
     public_ok(t, text)
     if not g.declare_options(1):
         _, view = hand_view(seat_view(t, 1))
-        assert custom_ids(view) == [f"dh:t:refresh:{t.id}"]
+        assert custom_ids(view) == [f"dh:t:refresh:{t.id}", f"dh:t:howto:{t.id}"]
 
 
 def test_bury_eight_of_twenty_eight_with_part_menus() -> None:

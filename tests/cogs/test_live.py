@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from cogs.live import LIFETIME, MARGIN, LiveViews, live_key
+from cogs.live import BURST, BURST_WINDOW, LIFETIME, MARGIN, LiveViews, live_key
 from tests.cogs.conftest import Harness
 from tests.cogs.test_refusals import human_on_turn, pass_all
 
@@ -149,3 +149,29 @@ async def test_no_ping_while_the_view_is_live_else_a_ping_with_my_hand(h: Harnes
     ping = thread.sent[-1]
     assert len(thread.sent) == before + 1 and f"<@{player.id}>" in ping.text
     assert "My hand" in ping.text and [i.custom_id for i in ping.view.children] == [f"dh:t:hand:{table.id}"]
+
+
+async def test_a_busy_view_gets_no_sixth_edit_within_six_seconds(h: Harness) -> None:
+    """Discord allows a message 5 edits in 5 s; edits a second apart would make six in exactly 5 s,
+    and any delay on the way squeezes them closer: the sixth waits BURST_WINDOW after the first."""
+    table, _ = await h.running_table()
+    await h.settle(1.1)
+    live = live_of(h)
+    sent: list[float] = []
+
+    class Timed(Token):
+        async def edit_original_response(self, **kw: Any) -> None:
+            sent.append(h.runtime.clock.now())
+            await super().edit_original_response(**kw)
+
+    alice = table.seat_of(h.alice.id)
+    live.opened(Timed(), table.id, h.alice.id, None)
+    view = live._views[(table.id, h.alice.id)]
+    for _ in range(16):  # something new for her every second (shown=None: the next change edits)
+        view.shown = None
+        live.seat_changed(table, (alice,))
+        await h.settle(1.0)
+    await h.settle(BURST_WINDOW)
+    assert len(sent) >= 2 * BURST, sent  # the view kept up, a burst at a time
+    assert all(b - a >= 1.0 for a, b in zip(sent, sent[1:], strict=False)), sent
+    assert all(sent[i + BURST] - sent[i] >= BURST_WINDOW for i in range(len(sent) - BURST)), sent

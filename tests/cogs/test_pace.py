@@ -1,10 +1,13 @@
-"""When the public table message is edited: at once for phases, at milestones once the interval
-has passed, after quiet spells, and less often the more tables run."""
+"""When the public table message is edited: with few tables, every move once the interval (1 s)
+has passed; with many, at once for phases, at milestones once the interval has passed, after
+quiet spells, and less often the more tables run; never two edits of a message within a second."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+import pytest
 
 from cogs.pace import PublicPace
 from engine.core import Event
@@ -28,6 +31,7 @@ class Table:
                                                        Seat(None, "AI 2", True)])
     recent: list[Event] = field(default_factory=list)
     state: Any = None
+    channel_id: int | None = None
 
     def move(self, *events: Event) -> None:
         self.version += 1
@@ -64,7 +68,8 @@ def test_phases_at_once_moves_wait_and_a_trick_won_once_the_interval_passed() ->
     assert shown_now(pace, t, 21.5)  # the first trick won once 20 s have passed
     t.move(Event("hand_end", None, ()), Event("game_end", None, ()))
     t.phase = "finished"
-    assert shown_now(pace, t, 22.0)  # the end, at once
+    assert pace.due(t, 22.0) == 0.5 and pace.urgent("T1")  # the end: at once, a second after the last edit
+    assert shown_now(pace, t, 22.5)
 
 
 def test_a_still_table_is_shown_and_the_move_after_a_quiet_spell_at_once() -> None:
@@ -151,3 +156,98 @@ def test_a_move_the_clock_made_is_shown_at_once() -> None:
     assert pace.due(t, 1.0) != 0
     t.move(play(1))  # Bob's time ran out: the listener made a clock line for it
     assert pace.due(t, 2.0, notes=1) == 0.0
+
+
+def follow(pace: PublicPace, t: Table, plays: list[float], until: float) -> tuple[list[float], list[float]]:
+    """Plays at the given moments, the listener asking whenever the pace said to: when each play
+    was first shown, and when the message was edited."""
+    shown_at: list[float] = []
+    edits: list[float] = []
+    due_at: float | None = None
+    pending: list[int] = []
+    moments = sorted(set(plays) | {round(x * 0.05, 2) for x in range(int(until / 0.05))})
+    for now in moments:
+        if now in plays:
+            t.move(play(len(shown_at) + len(pending)))
+            pending.append(len(shown_at) + len(pending))
+            due_at = None
+        if due_at is None or now >= due_at - 1e-9:
+            wait = pace.due(t, now)
+            if wait == 0:
+                pace.shown(t, now)
+                edits.append(now)
+                shown_at += [now] * len(pending)
+                pending.clear()
+                due_at = None
+            else:
+                due_at = None if wait is None else now + wait
+    return shown_at, edits
+
+
+def test_with_few_tables_the_message_follows_every_move() -> None:
+    pace = PublicPace(lambda: 36.0)  # the bot's own settings
+    others = [Table(id=f"T{n}") for n in range(9)]
+    for o in others:
+        pace.due(o, 0.0)
+    t = Table()
+    assert shown_now(pace, t, 0.0)
+    assert pace.interval_of(t.id) == 1.0
+    plays = [round(1.0 + 0.7 * n + (0.4 if n % 3 == 0 else 0.0), 2) for n in range(40)]
+    shown, edits = follow(pace, t, plays, until=plays[-1] + 5)
+    lags = [s - p for s, p in zip(shown, plays, strict=True)]
+    # Every play on the table message within the interval, or a quarter second more when a sixth
+    # edit in five seconds has to wait.
+    assert max(lags) <= 1.25 + 1e-9 and sorted(lags)[len(lags) // 2] <= 1.0
+    gaps = [b - a for a, b in zip(edits, edits[1:], strict=False)]
+    assert min(gaps) >= 1.0 - 1e-9  # never more often than once a second...
+    assert all(b - a > 5.0 for a, b in zip(edits, edits[5:], strict=False))  # ...nor 6 times in 5 s
+
+
+def test_a_crowded_token_stretches_the_interval_of_token_edited_tables() -> None:
+    pace = PublicPace(lambda: 36.0, token_rate=40)
+    for n in range(10):
+        pace.free(f"T{n}", True)
+        pace.due(Table(id=f"T{n}"), 0.0)
+    assert pace.token_interval == 1.0 and pace.interval_of("T0") == 1.0
+    for n in range(10, 400):
+        pace.free(f"T{n}", True)
+        pace.due(Table(id=f"T{n}"), 0.0)
+    assert pace.token_interval == 400 / 40 and pace.interval_of("T0") == 10  # 40 edits a second in all
+    assert pace.interval == 1.0  # the REST budget pays for none of them
+    pace.free("T0", False)  # its token ran out: the REST budget's now
+    pace.due(Table(id="T0"), 1.0)
+    assert pace.interval_of("T0") == 1.0 and pace.token_interval == 399 / 40
+    t = Table(id="T5")
+    assert shown_now(pace, t, 1.0)
+    t.move(play(0))
+    assert pace.due(t, 2.0) == pytest.approx(1.0 + 399 / 40 - 2.0)  # crowded: a move waits its interval
+
+
+def test_rest_edited_tables_in_one_channel_share_its_edit_limit() -> None:
+    pace = PublicPace(lambda: 36.0)
+    a, b, c = Table(id="A", channel_id=1), Table(id="B", channel_id=1), Table(id="C", channel_id=2)
+    for t in (a, b, c):
+        pace.due(t, 0.0)
+    assert pace.interval_of("A") == pace.interval_of("B") == 2 * 1.1 and pace.interval_of("C") == 1.0
+    b.phase = "finished"
+    pace.due(b, 1.0)
+    pace.shown(b, 1.0)
+    assert pace.interval_of("A") == 1.0
+
+
+def test_phases_in_a_burst_are_a_second_apart_at_least() -> None:
+    pace = PublicPace(lambda: 36.0)
+    t = Table()
+    assert shown_now(pace, t, 0.0)
+    t.seats[2].away = True  # a seat change: shown at once...
+    assert pace.due(t, 0.3) == 0.7 and pace.urgent("T1")  # ...a second after the last edit
+    assert shown_now(pace, t, 1.0)
+    edits = [0.0, 1.0]
+    now = 1.0
+    for n in range(20):  # a phase every 0.2 s: one edit a second
+        now = round(now + 0.2, 2)
+        t.move(Event("deal", None, (n, "left")))
+        if shown_now(pace, t, now):
+            edits.append(now)
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(edits, edits[1:], strict=False)) and len(edits) >= 5
+    assert all(b - a >= 5.25 - 1e-9 for a, b in zip(edits, edits[5:], strict=False))  # Discord: 5 in 5 s

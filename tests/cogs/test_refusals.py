@@ -79,8 +79,8 @@ async def test_stranger_cannot_open_a_hand_or_press_a_card(h: Harness) -> None:
     refused(i, "not seated")
     # Alice's pass menu, clicked by someone else (say, a forwarded message).
     hand = await h.click(h.alice, h.controls(table), f"dh:t:hand:{table.id}")
-    select_id, hint = custom_ids(hand.last.view)
-    assert hint == f"dh:t:hint:{table.id}"
+    select_id, hint, howto = custom_ids(hand.last.view)
+    assert (hint, howto) == (f"dh:t:hint:{table.id}", f"dh:t:howto:{table.id}")
     i = await h.click(h.stranger, hand.last, select_id, values=table.state.view(0)["hand"][:3])
     refused(i, "not seated")
     assert snapshot(h) == before

@@ -71,14 +71,14 @@ def test_hand_view_buttons_follow_suit() -> None:
     seat = g.public_view()["turn"]
     sv = SeatView(t, seat, g.view(seat), g.decision(seat), None)
     content, view = hand_view(sv)
-    ids = enabled_ids(view)[:-1]
-    assert custom_ids(view)[-1] == f"dh:t:hint:{t.id}"
-    assert all(re.fullmatch(ACTION_TEMPLATE, x) for x in custom_ids(view)[:-1])
+    ids = enabled_ids(view)[:-2]
+    assert custom_ids(view)[-2:] == [f"dh:t:hint:{t.id}", f"dh:t:howto:{t.id}"]
+    assert all(re.fullmatch(ACTION_TEMPLATE, x) for x in custom_ids(view)[:-2])
     assert sorted(x.rsplit(":", 1)[1].replace("_", " ") for x in ids) == sorted(a.code for a in sv.decision.actions)
     assert "On the table:" in content and "target 25" in content
     # The cards that may not follow are there too, disabled, and the view says why.
     hand = g.view(seat)["hand"]
-    assert len(custom_ids(view)) == len(hand) + 1
+    assert len(custom_ids(view)) == len(hand) + 2
     if len(ids) < len(hand):
         assert "🚫 You must follow suit" in content
     for code in g.view(seat)["hand"]:

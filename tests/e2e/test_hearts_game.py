@@ -70,7 +70,7 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     # What everyone sees at the end: the final standings with the replay command, the table marked finished,
     # a summary per hand, and no turn notice left over.
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
-    assert [b["label"] for b in table_message.buttons()] == ["Replay"]
+    assert [b["label"] for b in table_message.buttons()] == ["Play again", "Replay"]
     assert f"Replay: `/game replay id:{tid}`" in table_message.text
     # The summaries and the table message are two delivery streams: the last summary may land after
     # the table shows "finished".

@@ -49,6 +49,8 @@ async def main(argv: list[str] | None = None) -> int:
                         help="more bot.Config fields as JSON, e.g. {\"programs\": {\"py\": \"python3 client.py\"}}")
     parser.add_argument("--profile", help="write a cProfile of the run to this file")
     parser.add_argument("--gc-log", action="store_true", help="report garbage-collector pauses on stderr at exit")
+    parser.add_argument("--play-log", help="at exit, write each table's actions and their times (its table "
+                                           "message id -> [[time, code], ...]) to this JSON file")
     parser.add_argument("--without-intent", action="append", default=[],
                         help="experiment: identify without this intent (e.g. guild_messages)")
     args = parser.parse_args(argv)
@@ -118,10 +120,13 @@ async def main(argv: list[str] | None = None) -> int:
     login.result()
     runner = asyncio.create_task(bot.connect(reconnect=True))
     await bot.wait_until_ready()
+    tables = watch_tables(bot) if args.play_log else {}
     print("ready", flush=True)
     await asyncio.wait({runner, asyncio.create_task(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
     await bot.close()
     runner.cancel()
+    if args.play_log:
+        Path(args.play_log).write_text(json.dumps(play_log(tables)))
     if args.gc_log:
         import collections
         import gc
@@ -143,6 +148,26 @@ async def main(argv: list[str] | None = None) -> int:
         profiler.disable()
         profiler.dump_stats(args.profile)
     return 0
+
+
+def watch_tables(bot: Any) -> dict[str, Any]:
+    """Every table the listener is asked to redraw, kept (a finished one leaves the runtime): the
+    bench reads their action logs at the end (:func:`play_log`)."""
+    tables: dict[str, Any] = {}
+    listener = bot.runtime.listener
+    redraw = listener.redraw
+
+    async def watched(table: Any) -> Any:
+        tables[table.id] = table
+        return await redraw(table)
+
+    listener.redraw = watched
+    return tables
+
+
+def play_log(tables: dict[str, Any]) -> dict[str, list[list[Any]]]:
+    """Table message id -> the table's actions as ``[time, code]`` (the runtime's clock: wall time)."""
+    return {str(t.message_id): [[e.time, e.code] for e in t.log] for t in tables.values() if t.message_id}
 
 
 # ==== for tests: start it, kill it, start it again =================================================

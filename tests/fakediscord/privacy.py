@@ -65,11 +65,12 @@ def cards_in(text: str) -> set[str]:
 
 
 def static_texts() -> list[str]:
-    """Text every game shows whatever the deal: summaries, rules, option help (longest first)."""
+    """Text every game shows whatever the deal: summaries, rules, How to play, option help (longest
+    first)."""
     out: set[str] = set()
     for entry in engine.games().values():
         g = entry.game
-        for s in (getattr(g, "summary", ""), getattr(g, "rules_text", "")):
+        for s in (getattr(g, "summary", ""), getattr(g, "rules_text", ""), *entry.quick_start):
             if s:
                 out.add(s)
         for o in getattr(g, "options_spec", ()):
@@ -91,7 +92,9 @@ class Timeline:
         game = table.entry.game
         read = getattr(game, "action_from_code", Action.parse)  # codes are read through the game
         state = game.create(len(table.seats), table.options, table.seed)
-        self._snap(-math.inf, state)
+        # From the table's creation on: an earlier message in the same channel (the game before a
+        # Play again) was about another table.
+        self._snap(getattr(table, "created_at", None) or -math.inf, state)
         for entry in table.log:
             state.apply(entry.seat, read(entry.code))
             self._snap(entry.time, state)
@@ -103,7 +106,7 @@ class Timeline:
 
     def hidden_throughout(self, seat: int | None, start: float, end: float) -> frozenset[str]:
         """Cards hidden from ``seat`` at every moment between ``start`` and ``end``."""
-        if not self.times:
+        if not self.times or end < self.times[0]:
             return frozenset()
         first = max(0, bisect.bisect_right(self.times, start) - 1)
         last = max(0, bisect.bisect_right(self.times, end) - 1)
