@@ -31,6 +31,7 @@ from cogs.components import (
 )
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
+from cogs.replay_view import ReplayClicks
 from tables.ids import normalise
 from tables.replay import recap, standings
 from tables.runtime import Runtime, TableError
@@ -114,7 +115,7 @@ def coming_soon(game: str) -> str:
     return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
 
 
-class GameCog(ComponentClicks, commands.Cog):
+class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
     def __init__(self, runtime: Runtime) -> None:
@@ -464,7 +465,7 @@ class GameCog(ComponentClicks, commands.Cog):
                               colour=render.LOBBY_COLOUR)
         await self._say(interaction, None, embed=embed)
 
-    @game.command(name="replay", description="A finished game's recap, with its seed and log as a file.")
+    @game.command(name="replay", description="A finished game step by step, with its recap and its log as a file.")
     @app_commands.describe(id="Table id of a finished game")
     async def game_replay(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
         await self._safely(interaction, self._replay(interaction, id))
@@ -498,6 +499,7 @@ class GameCog(ComponentClicks, commands.Cog):
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
+        await self.replay_followup(interaction, record)
 
     @game.command(name="rules", description="The rules of a game and its table options.")
     @app_commands.describe(game="Which game")

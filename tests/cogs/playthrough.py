@@ -29,6 +29,7 @@ from cogs.components import (
     decode_code,
     value_code,
 )
+from cogs.custom_ids import REPLAY_TEMPLATE
 from cogs.render import embed_text
 from engine.core import Action
 from tests.cogs.conftest import Harness
@@ -85,7 +86,7 @@ def install_privacy(h: Harness, game: str) -> None:
                 if m:
                     world.violations.append(f"{where}: hidden {code} shown as {m.group(0)!r} in {text!r}")
         for cid in custom_ids(view if isinstance(view, discord.ui.View) else None):
-            if not re.fullmatch(TABLE_TEMPLATE, cid):
+            if not (re.fullmatch(TABLE_TEMPLATE, cid) or re.fullmatch(REPLAY_TEMPLATE, cid)):
                 world.violations.append(f"{where}: public component id {cid!r}")
 
     world.check_public = check_public  # type: ignore[method-assign]

@@ -107,7 +107,7 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     final = h.table_message(table).text
     assert "Final standings" in final
     assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final
-    assert _controls(h.table_message(table)) == [f"dh:t:again:{table.id}"]  # Play again
+    assert _controls(h.table_message(table)) == [f"dh:t:again:{table.id}", f"dh:r:{table.id}:0:open"]  # again, Replay
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
     assert len(summaries) == 1 and f"Replay: `/game replay id:{table.id}`" in summaries[0]
     assert any("End of hand" in m.text for m in thread.sent)

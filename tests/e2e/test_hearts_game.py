@@ -26,7 +26,7 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     # What differs from the defaults in words, no option keys: /game rules says how to set them.
     assert "game to 30" in table_message.text and "target=" not in table_message.text
     assert "/game rules hearts" in table_message.text
-    assert [b["label"] for b in table_message.buttons()] == ["Join", "Leave", "Add AI", "Start"]
+    assert [b["label"] for b in table_message.buttons()] == ["Join", "Leave", "Add AI", "Start", "How to play"]
 
     # Bob finds it in /game list and joins by id; Ali fills the table with AIs and starts.
     listed = await bob.slash("game list")
@@ -72,7 +72,7 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     # What everyone sees at the end: the final standings with the replay command, the table marked finished,
     # a summary per hand, and no turn notice left over.
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
-    assert table_message.buttons() == []
+    assert [b["label"] for b in table_message.buttons()] == ["Play again", "Replay"]
     assert f"Replay: `/game replay id:{tid}`" in table_message.text
     # The summaries and the table message are two delivery streams: the last summary may land after
     # the table shows "finished".
