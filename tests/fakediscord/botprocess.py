@@ -75,6 +75,8 @@ async def main(argv: list[str] | None = None) -> int:
     # As in production (bot.main): the start-up heap frozen, out of the collector's way.
     bot = (ShardedDeckhand if config.shard_count else Deckhand)(config, runtime_options=runtime_options,
                                                                 guild_ready_timeout=0.01, freeze_heap=True)
+    # The fake Discord names this process in its session log (FakeDiscord.session_log) by this.
+    bot.http.user_agent = f"{bot.http.user_agent} {AGENT_PID}{os.getpid()}"
     for name in args.without_intent:
         setattr(bot._connection._intents, name, False)  # an experiment, not how Deckhand runs
     pauses: list[tuple[float, int]] = []
@@ -147,6 +149,7 @@ async def main(argv: list[str] | None = None) -> int:
 
 # ==== for tests: start it, kill it, start it again =================================================
 ERROR_LINE = re.compile(r"^bot (ERROR|CRITICAL) ")
+AGENT_PID = "deckhand-test-pid/"
 PR_SET_PDEATHSIG = 1
 
 
@@ -175,6 +178,11 @@ class BotProcess:
     @property
     def pid(self) -> int:
         return self.proc.pid
+
+    @property
+    def agent(self) -> str:
+        """What this process adds to its User-Agent (the fake's ``session_log`` names it by that)."""
+        return f"{AGENT_PID}{self.proc.pid}"
 
     @property
     def running(self) -> bool:
