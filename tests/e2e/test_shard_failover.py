@@ -39,7 +39,17 @@ from tests.e2e.conftest import FAST_LIMITS, MAX_EDITS_PER_5S, _settle
 from tests.fakediscord import FakeDiscord, check_privacy
 from tests.fakediscord import payloads as P
 from tests.fakediscord.botprocess import BotProcess
-from tests.fakediscord.play import accepted_moves, is_over, move_of, move_of_code, open_table, play_seat, table_id_of
+from tests.fakediscord.play import (
+    _has_controls,
+    _use_controls,
+    accepted_moves,
+    is_over,
+    move_of,
+    move_of_code,
+    open_table,
+    play_seat,
+    table_id_of,
+)
 from tests.tables.stores import PostgresStore
 
 SEED = 11
@@ -95,6 +105,27 @@ def match_in_time(seat: int, clicks: list[tuple[tuple[str, tuple[str, ...]], flo
                         f"clicks {clicks}\nlog {[(m, round(t, 2)) for m, t in moves]}")
 
 
+async def waiting_for_a_person(store: PostgresStore, tid: str, people: list[Any], quiet: float = 1.5,
+                               timeout: float = 60.0) -> tuple[Any, Any]:
+    """Once the table stands still (its players held back), the person it waits for and their hand
+    view offering the move (the one the bot updated last)."""
+    end = time.perf_counter() + timeout
+    last, since = -1, time.perf_counter()
+    while True:
+        assert time.perf_counter() < end, "the table never waited for a person"
+        now = store.rows("SELECT version FROM tables WHERE id = ?", (tid,))[0][0]
+        if now != last:
+            last, since = now, time.perf_counter()
+        elif time.perf_counter() - since >= quiet:
+            fd = people[0].fd
+            views = [(m.versions[-1].at, m.id, p) for p in people for m in fd.visible_to(p.id)
+                     if m.ephemeral_to == p.id and _has_controls(m)]
+            if views:
+                _, mid, person = max(views)
+                return person, fd.messages[mid]
+        await asyncio.sleep(0.1)
+
+
 @pytest.mark.parametrize("fault", ["kill", "freeze", "blip"])
 async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault: str) -> None:
     store = await PostgresStore(pg_server).create()
@@ -132,7 +163,10 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             return fault_at - fd.answer_within <= i.created_wall <= recovered + fd.answer_within
         messages = {}
         for k, (host, guest) in people.items():
-            messages[k] = await open_table(host, [guest], options="target=1", speed="blitz")
+            # Frozen, P1 keeps the lease and wakes with the clicks made meanwhile queued: untimed, so
+            # no clock move makes them stale first — only their age must keep them out.
+            messages[k] = await open_table(host, [guest], options="target=1",
+                                           speed="untimed" if fault == "freeze" else "blitz")
         tids = {k: table_id_of(m) for k, m in messages.items()}
 
         def seat_player(k: int, person: Any, n: int) -> Any:
@@ -145,6 +179,7 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
         await version(store, tids[1], 16)
         at_fault = store.rows("SELECT version FROM tables WHERE id = ?", (tids[1],))[0][0]
         began = time.perf_counter()
+        probe: tuple[Any, Any] | None = None  # (person, reply) of the click made into the freeze
         lost_at: float | None = None  # time.time() P1 lost shard 1 (kill, blip)
         if fault == "kill":
             up[1].clear()
@@ -155,13 +190,19 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             up[1].set()
             holder = s1
         elif fault == "freeze":
-            # The people go on clicking: their clicks wait in P1's socket, unanswered.
+            # Once shard 1's table waits for a person, P1 freezes and that person clicks their move:
+            # it waits in P1's socket, unanswered, and fails; P1 wakes with it queued, still legal.
+            up[1].clear()
+            who, view = await waiting_for_a_person(store, tids[1], people[1])
             fault_at = time.time()
             p1.proc.send_signal(signal.SIGSTOP)
             try:
-                await asyncio.sleep(FREEZE)
+                probe = (who, await _use_controls(who, view, random.Random(SEED)))
+                assert probe[1].failed, f"a click P1 could not read was answered: {probe[1].text!r}"
+                await asyncio.sleep(max(0.0, fault_at + FREEZE - time.time()))
             finally:
                 p1.proc.send_signal(signal.SIGCONT)
+            up[1].set()
             holder = p1
         else:
             up[1].clear()
@@ -188,6 +229,7 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
         if lost_at is not None:
             stale = [e for e in fd.session_log if e[2] == 1 and e[4].split()[-1] == p1.agent and e[0] >= fault_at]
             assert not stale, f"P1 connected shard 1 after losing its lease: {stale}"
+        failed_moves = 0
         for k, tid in tids.items():
             log = stored_log(store, tid)
             [row] = store.dicts("SELECT * FROM tables WHERE id = ?", (tid,))
@@ -203,6 +245,8 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
                 assert shown is not None and int(shown.group(1)) == outcome.scores[seat]
             for seat in (0, 1):
                 seat_log = logs[2 * k + seat]
+                if probe is not None and probe[0] is people[k][seat]:  # the test's own click, in its place
+                    seat_log.replies = sorted([*seat_log.replies, probe[1]], key=lambda r: r.interaction.created)
                 mine = [e for e in log if e.seat == seat and not e.auto]
                 assert len(accepted_moves(seat_log)) <= len(mine)
                 clicks = []
@@ -215,7 +259,9 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
                     elif r.text.startswith("✅") and r.interaction.callback_type == P.UPDATE_MESSAGE:
                         clicks.append((move, None))
                 match_in_time(seat, clicks, mine)
+                failed_moves += sum(1 for _, failed_at in clicks if failed_at is not None)
         assert store.rows("SELECT version FROM tables WHERE id = ?", (tids[1],))[0][0] > at_fault
+        print(f"{fault}: {failed_moves} move click(s) failed")
 
         await _settle(fd)
         await fd.wait_for(lambda: all(i.done.is_set() for i in fd.interactions.values()), fd.answer_within + 1,
