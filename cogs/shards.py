@@ -183,6 +183,7 @@ class GatedShard(Shard):
     def __init__(self, ws: DiscordWebSocket, client: Any, queue_put: Any) -> None:
         super().__init__(ws, client, queue_put)
         self.retired = False
+        self._retiring: asyncio.Task[None] | None = None
 
     def allowed(self) -> bool:
         return not self.retired and self._client.holds_shard(self.id)
@@ -203,7 +204,7 @@ class GatedShard(Shard):
             super().launch()
         else:
             # Connected while the lease went: that session must not live.
-            self._client.loop.create_task(self.retire())
+            self._retiring = self._client.loop.create_task(self.retire())
 
     async def reconnect(self) -> None:
         if not self.allowed():
