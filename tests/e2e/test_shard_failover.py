@@ -284,7 +284,9 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
         assert not slow, f"interactions answered after 3 s: {slow}"
         assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
         edits, which = fd.edits_per_window(5.0)
-        assert edits <= MAX_EDITS_PER_5S, f"message {which} was edited {edits} times within 5 s"
+        assert edits <= MAX_EDITS_PER_5S, (
+            f"message {which} was edited {edits} times within 5 s, at (s from the fault's end) "
+            f"{[round(v.at - recovered, 2) for v in fd.messages[which].versions if v.source == 'edit']}")
         # What the operator reads: P1's loss of shard 1 (blip), nothing else went wrong.
         allowed = r"Lost the lease of shard 1|Shard 1: lease lost" if fault == "blip" else r"^$"
         errors = [e for b in bots for e in b.errors if not re.search(allowed, e)]
