@@ -10,6 +10,8 @@ import random
 import re
 import time
 
+import pytest
+
 from bot import Config, Deckhand
 from cogs.faces import face_codes
 from cogs.shards import TOKEN_BUDGET, budget_part
@@ -141,11 +143,13 @@ async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(p
         await store.cleanup()
 
 
-async def test_a_shard_whose_lease_goes_while_its_gateway_is_down_is_not_reconnected(pg_server) -> None:
+@pytest.mark.parametrize("when", ["at once", "during the identify wait"])
+async def test_a_shard_whose_lease_goes_while_its_gateway_is_down_is_not_reconnected(pg_server, when: str) -> None:
     """The gateway session of shard 1 drops and cannot be resumed, so discord.py must IDENTIFY again
-    (after its 5 s wait); meanwhile the lease session ends and another process takes shard 1.  The
-    bot takes shard 0 back and never identifies (nor resumes) shard 1: its events are the other
-    process's now.  (``ShardInfo.disconnect()`` alone did nothing: the socket was closed already.)"""
+    (after its 5 s wait); meanwhile — at once, or once that IDENTIFY's connection is open and waiting
+    — the lease session ends and another process takes shard 1.  The bot takes shard 0 back and
+    never identifies (nor resumes) shard 1: its events are the other process's now.
+    (``ShardInfo.disconnect()`` alone did nothing: the socket was closed already.)"""
     store = await PostgresStore(pg_server).create()
     other = Leases(store.url, Shards.of(2, [1], leased=True), poll=0.05)
     fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
@@ -158,8 +162,11 @@ async def test_a_shard_whose_lease_goes_while_its_gateway_is_down_is_not_reconne
         config = {"shard_count": 2, "database_url": store.url, "lease_poll": 0.5}
         async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config) as bot:
             assert sorted(fd.shard_sessions) == [0, 1] and not fd.overlaps
-            dropped = time.time()
+            dropped, connections = time.time(), fd.connections
             await fd.drop_gateway(shard=1, invalidate=True)
+            if when != "at once":
+                # One connection for the refused RESUME, a second for the IDENTIFY, held 5 s.
+                await fd.wait_for(lambda: fd.connections >= connections + 2, 10, "the IDENTIFY's connection")
             pid = bot.gate.leases._conn.get_server_pid()
             assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
             other.start()
