@@ -34,6 +34,7 @@ import pytest
 
 from tables.records import rebuild
 from tables.replay import GameRecord
+from tables.shards import ELSEWHERE
 from tables.table import LogEntry
 from tests.e2e.conftest import FAST_LIMITS, MAX_EDITS_PER_5S, _settle
 from tests.fakediscord import FakeDiscord, check_privacy
@@ -229,6 +230,10 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
         if lost_at is not None:
             stale = [e for e in fd.session_log if e[2] == 1 and e[4].split()[-1] == p1.agent and e[0] >= fault_at]
             assert not stale, f"P1 connected shard 1 after losing its lease: {stale}"
+        # Nobody was told their server's games run elsewhere: a process without the lease never
+        # heard a click of shard 1 (the issue: P1 reconnected and refused ~1,400 clicks a minute).
+        elsewhere = [r.interaction.label for seat_log in logs for r in seat_log.replies if r.text == ELSEWHERE]
+        assert not elsewhere, f"clicks answered by a process without their shard: {elsewhere}"
         failed_moves = 0
         for k, tid in tids.items():
             log = stored_log(store, tid)
