@@ -130,6 +130,7 @@ class Live:
     recall_task: asyncio.Task[None] | None = None  # the listener asked to be called again then
     notify_task: asyncio.Task[None] | None = None
     notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+    calling: str | None = None  # the listener call the notify task is making now
     # -- tables.persistence: what the storage holds (when there is one): the row's (version, rev),
     # how much of the log, the version of the last snapshot, and whether this game's results are in.
     stored: bool = False

@@ -496,7 +496,16 @@ class Runtime:
 
     def fence(self, shard: int) -> list[str]:
         """This process lost ``shard``'s lease: let go of its tables at once; returns their ids."""
-        return self.shards.fence(shard, self.tables, self._forget)
+        return self.shards.fence(shard, self.tables, self._fenced)
+
+    def _fenced(self, t: Table) -> None:
+        """Let go of a table another process runs now; what this one has not shown of it yet is no
+        longer its to show (the table moves on there): no late redraw, ping or view signal from here
+        — only the summaries of what was played, which are history."""
+        live = self._live.get(t.id)
+        self._forget(t)
+        if live is not None:
+            self.delivery.abandon(t, live)
 
     async def prune_storage(self) -> int:
         """Delete finished tables and logs older than ``retention`` (results stay); returns how

@@ -230,6 +230,11 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
         if lost_at is not None:
             stale = [e for e in fd.session_log if e[2] == 1 and e[4].split()[-1] == p1.agent and e[0] >= fault_at]
             assert not stale, f"P1 connected shard 1 after losing its lease: {stale}"
+            # Nor did it post or edit anything later (a ping or a redraw it had not made yet would
+            # be stale: the table moves on elsewhere); a second's grace for what was under way.
+            after = [(round(r.wall - lost_at, 2), r.route) for r in fd.requests
+                     if r.agent.split()[-1:] == [p1.agent] and r.wall > lost_at + 1.0]
+            assert not after, f"P1 still spoke for shard 1 after losing it (s after the loss, route): {after}"
         # Nobody was told their server's games run elsewhere: a process without the lease never
         # heard a click of shard 1 (the issue: P1 reconnected and refused ~1,400 clicks a minute).
         elsewhere = [r.interaction.label for seat_log in logs for r in seat_log.replies if r.text == ELSEWHERE]

@@ -256,6 +256,8 @@ class RequestRecord:
     status: int = 0
     injected: str | None = None
     duration: float = 0.0
+    agent: str = ""  # the client's User-Agent (a test's bot process adds its pid)
+    wall: float = 0.0  # time.time() when it arrived
 
     @property
     def is_callback(self) -> bool:
@@ -1085,7 +1087,7 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         route, params = find_route(request.method, path)
         rec = RequestRecord(time.perf_counter(), request.method, route.key if route else f"{request.method} {path}",
-                            path)
+                            path, agent=request.headers.get("User-Agent", ""), wall=time.time())
         self.requests.append(rec)
         try:
             if route is None:
