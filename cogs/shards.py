@@ -142,6 +142,8 @@ class ShardGate:
         if not self.started:
             return
         if self.sharded:
+            if isinstance(self.bot, GatedShards):
+                self.bot.stop_shard(shard)
             self._spawn(self._disconnect(shard))
         else:
             self.lost_all = True
@@ -188,11 +190,15 @@ class GatedShard(Shard):
     def allowed(self) -> bool:
         return not self.retired and self._client.holds_shard(self.id)
 
-    async def retire(self) -> None:
-        """No lease, no connection: stop reading, close the socket, never reconnect."""
+    def stop(self) -> None:
+        """Stop reading its events now (the socket closes in :meth:`retire`); never reconnect."""
         self.retired = True
         if self._task is not asyncio.current_task():
             self._cancel_task()
+
+    async def retire(self) -> None:
+        """No lease, no connection: stop reading, close the socket, never reconnect."""
+        self.stop()
         if self.ws.open:
             try:
                 await self.ws.close(code=1000)  # a clean close ends the session (no RESUME of it)
@@ -290,6 +296,13 @@ class GatedShards:
                 await old.retire()
             shard.launch()  # closes it at once if the lease went while it connected
             return
+
+    def stop_shard(self, shard_id: int) -> None:
+        """This process lost the shard's lease: not one more of its events is read (at once, before
+        anything else runs; :meth:`retire_shard` closes the socket)."""
+        shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+        if isinstance(shard, GatedShard):
+            shard.stop()
 
     async def retire_shard(self, shard_id: int) -> None:
         """This process lost the shard's lease: its connection, whatever state it is in, ends."""
