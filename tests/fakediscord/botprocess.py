@@ -227,6 +227,19 @@ class BotProcess:
             raise RuntimeError(f"the bot process did not start: {line!r}\n{tail}")
         self.ready_in = time.perf_counter() - self._began
 
+    async def said_ready(self, timeout: float = 0.5) -> bool:
+        """Whether the process printed ``ready`` (waiting up to ``timeout`` for it; unlike
+        :meth:`ready`, a process that did not is left running)."""
+        if self.ready_in is None:
+            assert self.proc.stdout is not None
+            try:
+                line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+            except TimeoutError:
+                return False
+            if line.strip() == b"ready":
+                self.ready_in = time.perf_counter() - self._began
+        return self.ready_in is not None
+
     async def _read(self) -> None:
         stream = self.proc.stderr
         assert stream is not None
