@@ -49,8 +49,9 @@ def _seat_views(t: Table, deadline: float | None) -> Iterator[SeatView]:
 # One control per legal choice: the whole hand as card buttons (unplayable ones disabled) while
 # cards are played one at a time; a "choose N cards" menu for a pick (part menus and OK / Clear
 # past 25 cards); a "choose k" menu over the cards of the legal combinations when the renderer
-# asks; else a button per action (up to 25), or menus of the renderer's groups (up to four, 25
-# options each, adjacent small groups sharing one) with the ungrouped actions as buttons; then
+# asks; else a button per action (up to 25, unless the renderer wants menus anyway: Siege), or
+# menus of the renderer's groups (up to four, 25 options each, adjacent small groups sharing one)
+# with the ungrouped actions as buttons; then
 # Hint on a turn, Refresh otherwise, then How to play, each when a row has room.  Custom ids: see cogs/components.py.
 def _action_id(t: Table, code: str, version: int | None = None) -> str:
     return f"dh:a:{t.id}:{t.version if version is None else version}:{code.replace(' ', '_')}"
@@ -184,7 +185,7 @@ def _actions(t: Table, r: Any, sv: SeatView) -> tuple[list[Any], str]:
     d = sv.decision
     ordered = [a for a in dict.fromkeys(r.order_actions(sv, d.actions)) if _has_id(t, a.code)]
     note = NO_BUTTON if len(ordered) < len(dict.fromkeys(d.actions)) else ""
-    if len(ordered) <= 25:
+    if len(ordered) <= 25 and not r.menus_always:  # (Siege: menus whatever their number)
         return [_button(t, r, sv, a) for a in ordered], note
     loose = [a for a in ordered if r.action_group(sv, a) is None]
     groups: dict[str, list[Action]] = {}
