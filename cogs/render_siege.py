@@ -415,8 +415,8 @@ class SiegeRenderer(Renderer):
         return discord.ButtonStyle.secondary
 
     def order_actions(self, sv: SeatView, actions: Sequence[Action]) -> list[Action]:
-        # Pile by pile (attacks, the King pile, slots ① to ③, swaps), the cards in hand order within
-        # each: the menus then follow the piles as the view lists them.
+        # Pile by pile (attacks, the King pile, new piles, slots ① to ③, swaps), the cards in hand
+        # order within each: the menus then follow the piles as the view lists them.
         return sorted(actions, key=_pile_order)
 
     def action_group(self, sv: SeatView, action: Action) -> str | None:
@@ -451,8 +451,10 @@ class SiegeRenderer(Renderer):
             slot = int(a[0]) - 1
             houses = view.get("houses") or []
             pile = houses[sv.seat][slot] if sv.seat < len(houses) else None
-            if pile is None:
-                return f"{SLOT_MARKS[slot]} empty slot: start a pile"
+            if pile is None:  # one menu for every empty slot: the same cards start a pile in any
+                mine = houses[sv.seat] if sv.seat < len(houses) else [None, None, None]
+                empty = [SLOT_MARKS[i] for i, p in enumerate(mine) if p is None]
+                return f"🏰 Empty slot{'s' if len(empty) > 1 else ''} {' '.join(empty)}: start a pile"
             return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} pile (score {pile['score']})"
         return GROUPS.get(k)
 
@@ -460,11 +462,13 @@ class SiegeRenderer(Renderer):
         return " · ".join(groups)
 
 
-def _pile_order(action: Action) -> int:
+def _pile_order(action: Action) -> float:
     k, a = action.kind, action.args
     if k == "attack":
         return 0
-    if k in ("place", "start") and a:
+    if k == "start":
+        return 1.5  # (one menu for the empty slots, each card's slots together)
+    if k == "place" and a:
         return 1 if a[0] == KING else 1 + int(a[0]) if a[0] in ("1", "2", "3") else 5
     return {"swap": 5, "build": 6}.get(k, 7)
 

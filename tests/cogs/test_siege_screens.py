@@ -81,8 +81,8 @@ def test_actions_go_into_a_menu_per_pile_with_attacks_apart() -> None:
     buttons = [i for i in game_controls(view) if not isinstance(i, discord.ui.Select)]
     assert all(re.fullmatch(MENU_TEMPLATE, m.custom_id) and len(m.options) <= 25 for m in menus)
     assert [m.placeholder for m in menus] == [
-        "⚔️ Attack", "👑 King pile (0/9)", "① Queen pile (score 4)",
-        "② empty slot: start a pile · ③ Ace pile (score 2) · ⇄ Swap slots"]  # (the smallest build menus share)
+        "⚔️ Attack", "👑 King pile (0/9) · 🏰 Empty slot ②: start a pile", "① Queen pile (score 4)",
+        "③ Ace pile (score 2) · ⇄ Swap slots"]  # (the smallest neighbouring build menus share one)
     assert [b.label for b in buttons] == ["🔨 Start building", "End turn (discard 14)"]
     assert all(re.fullmatch(ACTION_TEMPLATE, b.custom_id) for b in buttons)
     offered = sorted([o.value for m in menus for o in m.options] + [b.custom_id.rsplit(":", 1)[1] for b in buttons])
