@@ -1,6 +1,8 @@
 """Siege on Discord (RULES.md §5): every player's King pile progress (``♥ King 2 3 4 · · 7 · · 10``),
 house piles in slot order with kind, cards and score, stock and discard counts and the last
-attack; the hand view offers the legal actions of the current step and refreshes after each.
+attack; the hand view offers the legal actions of the current step in a menu per pile (attacks in
+their own, each with the fight's outcome from the public scores) and greys the cards no pile takes
+with the engine's reason (``Siege.unplaceable``), and refreshes after each move.
 
 Blank codes repeat and cards taken in a fight go into a hand, so public lines name a card only
 while it is surely on the table: the cards placed during the turn being played (attacks come
