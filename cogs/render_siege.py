@@ -28,8 +28,7 @@ from cogs.render import (
     Rendered,
     Renderer,
     clip,
-    hand_hint,
-    options_line,
+    footer_text,
     phase_of,
     player_name,
     seat_badge,
@@ -59,6 +58,11 @@ def labs(codes: Sequence[str]) -> str:
     return " ".join(lab(c) for c in codes)
 
 
+def listed(items: Sequence[str]) -> str:
+    """``9♠, blank 5 and 3♣``: a blank's label has a space, so cards in a sentence need commas."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def king_progress(suit: str, codes: Sequence[str]) -> str:
     """``♥ King 2 3 4 · · 7 · · 10``."""
     have = {c[0] for c in codes}
@@ -67,21 +71,21 @@ def king_progress(suit: str, codes: Sequence[str]) -> str:
 
 
 def shown(code: str) -> str:
-    """A card on the table as its emoji when they are ready, else its label (``5▫``)."""
+    """A card on the table as its emoji when they are ready, else its label (``blank 5``)."""
     return card_markup(code, lab(code))
 
 
 def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
-    """``① Queen Q♥: 5♠ 5▫ 7♥ — **8**``, the cards as emoji when they are ready (they lie face up
+    """``① Queen Q♥: 5♠ blank 5 7♥ — score **8**``, the cards as emoji when they are ready (they lie face up
     on the table: the emoji name no more than the label)."""
     if pile is None:
         return f"{SLOT_MARKS[slot]} —"
     cards = " ".join(shown(c) for c in pile["cards"]) or "(no cards yet)"
-    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — **{pile['score']}**"
+    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — score **{pile['score']}**"
 
 
 def start_words(c: Any, slot: Any) -> str:
-    """``Q▫ starts a Queen pile in ①``."""
+    """``blank Q starts a Queen pile in ①``."""
     kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
     article = "an" if kind == "Ace" else "a"
     return f"{c.label} starts {article} {kind} pile in {SLOT_MARKS[int(slot) - 1]}"
@@ -110,7 +114,7 @@ class SiegeRenderer(Renderer):
         recent = self.recent_lines(table)
         if recent:
             e.add_field(name="Recent", value="\n".join(recent)[:1024], inline=False)
-        e.set_footer(text=f"{options_line(table).replace('`', '')} · {hand_hint(table)}")
+        e.set_footer(text=footer_text(table))
         return Rendered(embed=e)
 
     def status_line(self, table: Table, pv: dict[str, Any]) -> str:
@@ -134,8 +138,9 @@ class SiegeRenderer(Renderer):
     def attack_line(self, table: Table, pv: dict[str, Any], la: dict[str, Any]) -> str:
         att, dfd, win = la["seat"], la["target"], la["winner"]
         text = (f"⚔️ Last attack: {seat_name(table, att)}'s pile {SLOT_MARKS[la['slot'] - 1]} "
-                f"({la['attack_score']}) against {seat_name(table, dfd)}'s pile {SLOT_MARKS[la['target_slot'] - 1]} "
-                f"({la['defend_score']}) — **{seat_name(table, win)}** won")
+                f"(score {la['attack_score']}) against {seat_name(table, dfd)}'s pile "
+                f"{SLOT_MARKS[la['target_slot'] - 1]} "
+                f"(score {la['defend_score']}) — **{seat_name(table, win)}** won")
         if la.get("taken"):
             text += f" and took {labs(la['taken'])}"
         if la.get("discarded"):
@@ -191,8 +196,8 @@ class SiegeRenderer(Renderer):
             return None
         if k == "attack":
             slot, target, tslot, a, dfd = d
-            return (f"⚔️ {who}'s pile {SLOT_MARKS[slot - 1]} ({a}) attacked {seat_name(table, target)}'s pile "
-                    f"{SLOT_MARKS[tslot - 1]} ({dfd}).")
+            return (f"⚔️ {who}'s pile {SLOT_MARKS[slot - 1]} (score {a}) attacked {seat_name(table, target)}'s "
+                    f"pile {SLOT_MARKS[tslot - 1]} (score {dfd}).")
         if k == "fight":
             n = len(d) - 1
             return f"{who} won the fight and took {n} card{'s' if n != 1 else ''}."
@@ -227,7 +232,8 @@ class SiegeRenderer(Renderer):
                 return f"You added {c.label} to your King pile ({n}/{KING_GOAL})."
             return f"You placed {c.label} on pile {SLOT_MARKS[int(where) - 1]} (score {n})."
         if k == "start":
-            return f"{start_words(d[0], d[1])}."
+            said = start_words(d[0], d[1])
+            return f"{said[:1].upper()}{said[1:]}."  # (a sentence: "Blank Q starts…")
         if k == "attack":
             return None  # the fight says who won
         if k == "build":
@@ -289,11 +295,14 @@ class SiegeRenderer(Renderer):
         groups: list[tuple[str, list[str]]] = []
         for code in hand:
             c = BY_CODE[code]
-            sym = SUIT_SYMBOLS[c.suit] if c.suit != "X" else "▫ blank"
+            sym = SUIT_SYMBOLS[c.suit] if c.suit != "X" else "blank"
             if not groups or groups[-1][0] != sym:
                 groups.append((sym, []))
-            groups[-1][1].append(shown(code))
-        return [" · ".join(" ".join(cs) for _, cs in groups)]
+            # Blanks read "blanks 3 8", not "blank 3 blank 8" (an emoji shows its own card).
+            rank = "10" if c.rank == "T" else c.rank
+            groups[-1][1].append(card_markup(code, rank) if c.suit == "X" else shown(code))
+        return [" · ".join((f"{'blank' if len(cs) == 1 else 'blanks'} " if sym == "blank" and not cs[0].startswith("<")
+                            else "") + " ".join(cs) for sym, cs in groups)]
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         view, seat = sv.view or {}, sv.seat
@@ -324,7 +333,8 @@ class SiegeRenderer(Renderer):
         if sv is not None:
             return self._in_context(sv, action)
         if k == "attack" and len(a) == 2:
-            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} attacks seat {a[1]}"
+            # (no table here to name the rival: their suit says who they are)
+            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} attacks the {SUIT_SYMBOLS[SEAT_SUITS[int(a[1]) - 1]]} player"
         if k == "build":
             return "🔨 Start building"
         if k == "end":
@@ -397,14 +407,14 @@ class SiegeRenderer(Renderer):
 
     def restriction_line(self, sv: SeatView) -> str:
         """The cards no pile takes now, greyed (Discord's small grey subtext), with the engine's reason
-        (``Siege.unplaceable``): "Can't place 9♠ 3♣ now: your King pile takes only hearts; …"."""
+        (``Siege.unplaceable``): "Can't place 9♠ and 3♣ now: your King pile takes only hearts; …"."""
         state = sv.table.state
         if sv.decision is None or state is None or not hasattr(state, "unplaceable"):
             return ""
         groups: dict[str, list[str]] = {}
         for c, why in state.unplaceable(sv.seat):
             groups.setdefault(why, []).append(c.label)
-        return "\n".join(f"-# 🚫 Can't place {' '.join(cards)} now: {why}." for why, cards in groups.items())
+        return "\n".join(f"-# 🚫 Can't place {listed(cards)} now: {why}." for why, cards in groups.items())
 
     def action_style(self, action: Action) -> discord.ButtonStyle:
         k = action.kind

@@ -57,11 +57,11 @@ def test_table_shows_piles_in_slot_order_counts_and_the_last_attack() -> None:
     t = siege_table(g)
     text = renderers.table_message(t).text()
     assert "♥ King 2 3 4 · · 7 · · 10 (5/9)" in text
-    assert "① Queen Q♥: 5♠ 5▫ 7♥ 7♣ — **8** · ② — · ③ Ace A▫: 3▫ 4▫ — **2**" in text
-    assert "① Jack J♠: 6♠ — **1**" in text and "♦ King · · · 5 · · · · · (1/9)" in text
+    assert "① Queen Q♥: 5♠ blank 5 7♥ 7♣ — score **8** · ② — · ③ Ace blank A: blank 3 blank 4 — score **2**" in text
+    assert "① Jack J♠: 6♠ — score **1**" in text and "♦ King · · · 5 · · · · · (1/9)" in text
     pv = g.public_view()
     assert f"stock {pv['stock']} · discard pile {pv['discard']}" in text
-    assert ("⚔️ Last attack: Bea's pile ② (3) against AI 1's pile ① (2) — **Bea** won and took 8♦ 9♦; "
+    assert ("⚔️ Last attack: Bea's pile ② (score 3) against AI 1's pile ① (score 2) — **Bea** won and took 8♦ 9♦; "
             "discarded Q♦ A♠ 2♠ 3♠ 4♠.") in text
     assert "▶ **Ali**'s turn" in text
     public_ok(t, text)
@@ -96,7 +96,7 @@ def test_actions_go_into_a_menu_per_pile_with_attacks_apart() -> None:
     assert king.label == "2♥ → King pile" and king.description == "your King pile: 0/9 → 1/9"
     ace = next(o for m in menus for o in m.options if o.value == "place 2H 3")
     assert ace.description == "Ace pile ③: score 2 → 4"  # (the ace counts once the straight holds a 2)
-    assert "Your suit: ♥" in content and "Your piles: ① Queen Q♥: 5♣ 5♦ — **4**" in content
+    assert "Your suit: ♥" in content and "Your piles: ① Queen Q♥: 5♣ 5♦ — score **4**" in content
     assert all(len(cid) <= 100 for cid in custom_ids(view))
 
 
@@ -139,10 +139,10 @@ def test_a_short_turn_is_menus_too_and_the_cards_no_pile_takes_are_greyed_with_t
     assert sorted(offered) == sorted(a.code for a in d.actions)
     greyed = [line for line in content.splitlines() if line.startswith("-# 🚫")]
     assert greyed == [
-        "-# 🚫 Can't place 9♠ 3♣ now: your King pile takes only hearts; the Queen pile ① takes a new number only "
+        "-# 🚫 Can't place 9♠ and 3♣ now: your King pile takes only hearts; the Queen pile ① takes a new number only "
         "once every number in it is paired (pair the 5 and the 6 first); the Jack pile ② takes only diamonds; the "
         "Ace pile ③ grows only with a 2 or a 5.",
-        "-# 🚫 Can't place Q▫ now: a Queen, Jack or Ace starts a pile in an empty slot, and all three slots hold "
+        "-# 🚫 Can't place blank Q now: a Queen, Jack or Ace starts a pile in an empty slot, and all three slots hold "
         "a pile.",
     ]
     placed = {o.value.split()[1] for m in menus for o in m.options if o.value.startswith("place")}
