@@ -230,12 +230,10 @@ def attacker_wins(attack_score: int, defend_score: int) -> bool:
     return attack_score > defend_score
 
 
-_PILE_NAMES = {"Q": "Queen", "J": "Jack", "A": "Ace"}
-
-
-def misfit_reason(pile: Sequence[SiegeCard], slot: int, c: SiegeCard) -> str:
-    """Why house ``pile`` in ``slot`` (0-based) does not take number card ``c``, in a clause short
-    enough to list with the other piles' ("the Jack pile ① takes only spades")."""
+def misfit_reason(pile: Sequence[SiegeCard], slot: int) -> str:
+    """Why house ``pile`` in ``slot`` (0-based) does not take a number card that does not
+    :func:`fits` it, in a clause short enough to list with the other piles' ("the Jack pile ①
+    takes only spades")."""
     r, mark = pile[0].rank, "①②③"[slot]
     if r == "J":
         what = "blank cards" if pile[0].suit == "X" else SUIT_NAMES[pile[0].suit]
@@ -248,7 +246,7 @@ def misfit_reason(pile: Sequence[SiegeCard], slot: int, c: SiegeCard) -> str:
     ends = [v for v in (min(vals) - 1, max(vals) + 1) if 2 <= v <= 10]
     if not ends:
         return f"the Ace pile {mark} is a full straight"
-    return f"the Ace pile {mark} grows only with a {' or a '.join(str(v) for v in ends)}"
+    return f"the Ace pile {mark} grows only with " + " or ".join(("an " if v == 8 else "a ") + str(v) for v in ends)
 
 
 # ---- actions -----------------------------------------------------------------------------------
@@ -461,7 +459,7 @@ class Siege(Game):
             if c.suit == own or any(p is not None and fits(p, c) for p in mine):
                 continue
             clauses = [f"your King pile takes only {SUIT_NAMES[own]}"]
-            clauses += [misfit_reason(p, i, c) for i, p in enumerate(mine) if p is not None]
+            clauses += [misfit_reason(p, i) for i, p in enumerate(mine) if p is not None]
             if all(p is None for p in mine):
                 clauses.append("you have no house pile yet (a Queen, Jack or Ace starts one)")
             out.append((c, "; ".join(clauses)))
