@@ -382,7 +382,8 @@ class SiegeRenderer(Renderer):
                 return f"your King pile: {n}/{KING_GOAL} → {n + 1}/{KING_GOAL}"
             pile = houses[sv.seat][int(a[0]) - 1] if sv.seat < len(houses) else None
             if pile is not None:
-                after = pile_score([BY_CODE[pile["special"]], *(BY_CODE[c] for c in pile["cards"]), action.cards[0]])
+                codes = [pile["special"], *pile["cards"], action.cards[0].code]
+                after = pile_score([BY_CODE[c] for c in codes])  # (the engine's count, as if placed)
                 return f"{KINDS[pile['kind']]} pile {SLOT_MARKS[int(a[0]) - 1]}: score {pile['score']} → {after}"
         if k == "start" and action.cards:
             return action.cards[0].name
