@@ -98,6 +98,7 @@ def defender_slot(houses: Sequence[dict[str, Any] | None]) -> int | None:
 class SiegeRenderer(Renderer):
     new_round_events = frozenset()  # one deal for the whole game
     menus_always = True  # a menu per pile (and one of attacks) instead of up to 16 buttons
+    _last_menus: tuple[Any, Any, dict[str, str]] | None = None
     lobby_values = {"max_rounds": (0, 5, 10, 20)}
 
     # -- public --------------------------------------------------------------------------------
@@ -440,17 +441,29 @@ class SiegeRenderer(Renderer):
         own = self.pile_group(sv, action)
         if own is None or action.kind == "attack" or sv.decision is None:
             return own
+        return self._menus_of(sv).get(own, own)
+
+    def _menus_of(self, sv: SeatView) -> dict[str, str]:
+        """Each build menu's name → the name of the menu it shares (itself when alone), worked out
+        once per drawing of a view (asked for every action, twice)."""
+        decision, view = sv.decision, sv.view
+        last = self._last_menus
+        if last is not None and last[0] is decision and last[1] is view:
+            return last[2]
         sizes: dict[str, int] = {}
-        for other in self.order_actions(sv, sv.decision.actions):
+        for other in self.order_actions(sv, decision.actions if decision is not None else ()):
             g = self.pile_group(sv, other)
             if g is not None and other.kind != "attack":
                 sizes[g] = sizes.get(g, 0) + 1
-        room = MAX_MENUS - any(x.kind == "attack" for x in sv.decision.actions)
+        room = MAX_MENUS - any(x.kind == "attack" for x in (decision.actions if decision is not None else ()))
         menus = [([g], n) for g, n in sizes.items()]
         while len(menus) > max(1, room):
             _, i = min((menus[i][1] + menus[i + 1][1], i) for i in range(len(menus) - 1))
             menus[i:i + 2] = [(menus[i][0] + menus[i + 1][0], menus[i][1] + menus[i + 1][1])]
-        return next((" · ".join(names) for names, _ in menus if own in names), own)
+        merged = {g: " · ".join(names) for names, _ in menus for g in names}
+        # (the decision and view objects are kept with the answer, so a recycled id never matches)
+        self._last_menus = (decision, view, merged)
+        return merged
 
     def pile_group(self, sv: SeatView, action: Action) -> str | None:
         """The menu of one pile (or of attacks, or of swaps) that ``action`` belongs in."""
