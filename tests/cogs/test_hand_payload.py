@@ -396,3 +396,10 @@ def test_the_part_menus_show_the_marked_cards_as_the_documented_layout() -> None
             defaults = [o["value"].split("#")[0] for row in menus for item in row["components"]
                         for o in item.get("options", ()) if o.get("default")]
             assert sorted(defaults) == sorted(chosen)
+
+
+def test_a_siege_turn_is_menus_never_a_wall_of_buttons() -> None:
+    """(Siege's renderer asks for menus whatever their number: its turns meet no button layout)"""
+    emoji.REGISTRY.clear()
+    layouts = {layout for _, layout in _play("siege")}
+    assert "menus" in layouts and "buttons" not in layouts
