@@ -399,7 +399,23 @@ def test_the_part_menus_show_the_marked_cards_as_the_documented_layout() -> None
 
 
 def test_a_siege_turn_is_menus_never_a_wall_of_buttons() -> None:
-    """(Siege's renderer asks for menus whatever their number: its turns meet no button layout)"""
+    """Siege's renderer asks for menus whatever their number: a turn with any attack, build or swap
+    is menus (only building and ending the turn, alone, are buttons)."""
     emoji.REGISTRY.clear()
-    layouts = {layout for _, layout in _play("siege")}
-    assert "menus" in layouts and "buttons" not in layouts
+    cls = engine.get("siege").game
+    g = cls.create(4, cls.read_options({}), 3)
+    t = _table("siege", g)
+    rng = random.Random(3)
+    kinds = Counter()
+    for step in range(STEPS):
+        if g.is_over:
+            break
+        t.version = step + 1
+        seat = g.to_act()[0]
+        d = g.decision(seat)
+        layout = _same(SeatView(t, seat, g.view(seat), d, None))
+        grouped = any(a.kind not in ("build", "end") for a in d.actions)
+        kinds[grouped, layout] += 1
+        assert layout == ("menus" if grouped else "buttons"), [a.code for a in d.actions]
+        g.apply(seat, g.random_action(seat, rng))
+    assert kinds[True, "menus"] > 20
