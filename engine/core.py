@@ -41,7 +41,8 @@ class Action(NamedTuple):
     replays, autocomplete values and component ids carry."""
 
     kind: str
-    cards: tuple[Card, ...] = ()
+    # Any: each game's own card class (Card, Siege's SiegeCard, Dalmuti's DCard); a game reads its own.
+    cards: tuple[Any, ...] = ()
     args: tuple[str, ...] = ()
 
     @property
@@ -102,7 +103,7 @@ class Decision(NamedTuple):
     kind: str
     actions: tuple[Action, ...] = ()
     pick: int = 0
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Any, ...] = ()  # Any: the game's own card class, as in Action.cards
     timer: float = 30.0
     prompt: str = ""
     #: Decisions of one seat with the same non-None key share one deadline: a Siege turn is
