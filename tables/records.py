@@ -13,7 +13,7 @@ import json
 import logging
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import engine
 from engine.core import Event, Game
@@ -88,6 +88,10 @@ def snapshot_of(state: Game) -> str:
 
 
 # ==== reading back ==============================================================================
+@overload
+def _int(value: Any, what: str, *, optional: Literal[False] = False) -> int: ...
+@overload
+def _int(value: Any, what: str, *, optional: bool) -> int | None: ...
 def _int(value: Any, what: str, *, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
@@ -96,6 +100,10 @@ def _int(value: Any, what: str, *, optional: bool = False) -> int | None:
     return value
 
 
+@overload
+def _time(value: Any, what: str, *, optional: Literal[False] = False) -> float: ...
+@overload
+def _time(value: Any, what: str, *, optional: bool) -> float | None: ...
 def _time(value: Any, what: str, *, optional: bool = False) -> float | None:
     if value is None and optional:
         return None
@@ -205,14 +213,14 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
     except (KeyError, TypeError):
         raise Unrecoverable(f"there is no game called {game!r}") from None
     try:
-        phase = Phase(record.get("phase"))
+        phase = Phase(str(record.get("phase")))
     except ValueError:
         raise Unrecoverable(f"the phase {record.get('phase')!r} is unknown") from None
     options = _json(record.get("options"), "the options", dict)
     try:
         options = entry.game.read_options(options)
-    except ValueError as e:
-        raise Unrecoverable(f"the options are no longer valid: {e}") from None
+    except ValueError as err:
+        raise Unrecoverable(f"the options are no longer valid: {err}") from None
     speed = record.get("speed")
     if speed not in SPEEDS:
         raise Unrecoverable(f"the speed {speed!r} is unknown")
@@ -230,16 +238,16 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
         game=entry.game.name,
         options=options,
         speed=speed,
-        guild_id=_int(record.get("guild_id"), "the server id"),  # type: ignore[arg-type]
-        channel_id=_int(record.get("channel_id"), "the channel id"),  # type: ignore[arg-type]
-        host_id=_int(record.get("host_id"), "the host id"),  # type: ignore[arg-type]
+        guild_id=_int(record.get("guild_id"), "the server id"),
+        channel_id=_int(record.get("channel_id"), "the channel id"),
+        host_id=_int(record.get("host_id"), "the host id"),
         seats=seats,
         phase=phase,
         seed=seed,
         version=version,
         thread_id=_int(record.get("thread_id"), "the thread id", optional=True),
         message_id=_int(record.get("message_id"), "the message id", optional=True),
-        created_at=_time(record.get("created_at"), "the creation time"),  # type: ignore[arg-type]
+        created_at=_time(record.get("created_at"), "the creation time"),
         ended_early=bool(record.get("ended_early")),
         finished_at=_time(record.get("finished_at"), "the finish time", optional=True),
         shown=int(record.get("shown") or 0),

@@ -153,7 +153,7 @@ def recap(record: GameRecord, events: Sequence[Event]) -> list[str]:
 
 
 def _hearts_recap(names: Sequence[str], events: Sequence[Event]) -> list[str]:
-    lines = []
+    lines: list[str] = []
     pass_dir = None
     n = len(names)
     for e in events:

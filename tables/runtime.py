@@ -17,6 +17,7 @@ nothing is kept (the tests' default).
 
 from __future__ import annotations
 
+import builtins
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -385,7 +386,7 @@ class Runtime:
     # ==== playing ==============================================================================
     async def act(
         self, table_id: str, user_id: int, action: str | Action, *, version: int | None = None
-    ) -> list[Event]:
+    ) -> builtins.list[Event]:  # builtins: the method list above shadows it in this class
         """Apply a person's move.  ``version`` is the table version their button or hand view was
         made at: it is stale once that seat's decision has changed since (so a pass chosen while
         others pass at the same time still counts, but a card button from an earlier trick does
@@ -481,7 +482,7 @@ class Runtime:
         self.persistence.start_housekeeping(self._prune, self.tables)
         return report
 
-    def fence(self, shard: int) -> list[str]:
+    def fence(self, shard: int) -> builtins.list[str]:
         """This process lost ``shard``'s lease: let go of its tables at once; returns their ids."""
         return self.shards.fence(shard, self.tables, self._forget)
 

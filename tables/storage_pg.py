@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import asyncpg
 
@@ -54,7 +54,7 @@ log = logging.getLogger("deckhand.storage")
 MIGRATION_LOCK = 0x6465636B_6D696772  # "deckmigr"
 POOL_SIZE = 8
 
-Conn = asyncpg.Connection
+Conn: TypeAlias = asyncpg.Connection  # an alias, not a variable, though asyncpg is untyped
 Work = Callable[[Conn], Awaitable[Any]]
 
 

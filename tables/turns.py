@@ -213,14 +213,14 @@ class Turns:
                 deadlines[s] = t.deadlines[s]
             else:
                 deadlines[s] = now + (d.timer if d is not None else DEFAULT_TIMER) * factor
-        changed = {s for s in set(pending) | set(live.pending) if pending.get(s) != live.pending.get(s)}
-        changed.update(actors, restart, touched)
+        seats_changed = {s for s in set(pending) | set(live.pending) if pending.get(s) != live.pending.get(s)}
+        seats_changed.update(actors, restart, touched)
         # A person who just acted (``quiet``) sees the result in the answer to their own action.
-        changed = {s for s in changed if 0 <= s < len(t.seats) and s not in quiet}
+        seats_changed = {s for s in seats_changed if 0 <= s < len(t.seats) and s not in quiet}
         live.pending, live.since, t.deadlines = pending, since, deadlines
         self._arm_deadlines(t)
-        if changed:
-            self.delivery.notify(t, "seat_changed", t, tuple(sorted(changed)))
+        if seats_changed:
+            self.delivery.notify(t, "seat_changed", t, tuple(sorted(seats_changed)))
         Tasks.cancel(live.ai_task)
         live.ai_task = None
         if auto_due and live.stuck_at != t.version:
@@ -317,8 +317,8 @@ class Turns:
             _, answers = await asyncio.gather(pause, self.programs.answers(t, live, version))
         # A search counts only if it finished within the pause: how long an AI takes must not
         # depend on its cards, so the pause is the same whatever the search found.
-        searched = {s: task.result() for s, task in searches.items()
-                    if task.done() and not task.cancelled() and task.exception() is None and task.result() is not None}
+        searched = {s: found for s, task in searches.items() if task.done() and not task.cancelled()
+                    and task.exception() is None and (found := task.result()) is not None}
         for task in searches.values():
             task.cancel()
         async with live.lock:
