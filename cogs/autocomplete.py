@@ -20,7 +20,7 @@ MAX_CHOICES = 25
 
 def legal_choices(
     decision: Any, current: str, hand: Sequence[str] | None = None, renderer: render.Renderer | None = None,
-    sv: SeatView = None,
+    sv: SeatView | None = None,
 ) -> list[app_commands.Choice[str]]:
     """Exactly the legal choices of ``decision`` matching what was typed, at most 25.
 
@@ -74,7 +74,7 @@ def legal_choices(
     for c in allowed:
         if left[c.code] <= 0 or c.code in offered:
             continue
-        words = (c.code.lower(), render.label(c).lower(), str(getattr(c, "name", "")).lower())
+        words = [c.code.lower(), render.label(c).lower(), str(getattr(c, "name", "")).lower()]
         if partial and not any(w.startswith(partial) for w in words):
             continue
         offered.add(c.code)
@@ -82,7 +82,7 @@ def legal_choices(
     return out[:MAX_CHOICES]
 
 
-def _marked_cards(sv: SeatView, allowed: Sequence[Any]) -> list[Any]:
+def _marked_cards(sv: SeatView | None, allowed: Sequence[Any]) -> list[Any]:
     """The cards the seat has marked for a pick so far (``view["marked"]``), one per marked copy."""
     pool = list(allowed)
     out = []

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
+from discord.types.components import ButtonComponent
 
 from cogs import render, renderers
 from cogs.custom_ids import (  # the names the ids' users always imported from here stay importable
@@ -101,7 +102,10 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
         else:
             k = r.combo_pick(seat_view, decision)
             combo = _combo_pick(seat_view, r, decision, k) if k else None
-            items, note = ([combo], "") if combo is not None else _action_controls(seat_view, r, decision)
+            if combo is not None:
+                items, note = [combo], ""
+            else:
+                items, note = _action_controls(seat_view, r, decision)
         if note:
             content += "\n" + note
     # Nothing to do yet, or a live step the table drives (a deal): a way to look again in place.
@@ -361,7 +365,7 @@ class HandMessage:
         return hand_view(self.sv)[1]
 
 
-_BUTTONS: dict[tuple[Any, ...], dict[str, Any]] = {}  # one card's button dict, without its custom id
+_BUTTONS: dict[tuple[Any, ...], ButtonComponent] = {}  # one card's button dict, without its custom id
 _BUTTONS_MAX = 4096  # (cards × played or not × emoji sets × games: far below; a bound all the same)
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -136,7 +136,14 @@ def value_code(value: str) -> str:
 
 
 def _values(item: Any, interaction: discord.Interaction) -> list[str]:
-    return list(getattr(item, "values", None) or ()) or list((interaction.data or {}).get("values", []))
+    return list(getattr(item, "values", None) or ()) or _data_values(interaction)
+
+
+def _data_values(interaction: discord.Interaction) -> list[str]:
+    """A menu click's chosen values as Discord sent them (the interaction's raw data)."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values", [])
+    return list(values) if isinstance(values, list) else []
 
 
 def _received_select(item: Any) -> discord.ui.Select | None:
@@ -186,7 +193,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
                 style = style or render.GENERIC.action_style(action)
             except Exception:  # a code of a game with its own cards: words are the renderer's job
                 label = label or code
-        button = discord.ui.Button(
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=label[:80],
             style=style or discord.ButtonStyle.secondary,
             emoji=emoji,
@@ -337,7 +344,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
-            values = list(getattr(self.item, "values", None) or (interaction.data or {}).get("values", []))
+            values = list(getattr(self.item, "values", None) or _data_values(interaction))
             await handler.on_part(interaction, self.table_id, self.version, self.kind, self.part, values)
 
 
@@ -354,6 +361,7 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
         disabled: bool = False,
     ) -> None:
         style = discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary
+        button: discord.ui.Button[discord.ui.View]
         button = discord.ui.Button(label=(label or ("OK" if op == "ok" else "Clear"))[:80], style=style,
                                    disabled=disabled, custom_id=f"dh:k:{table_id}:{version}:{kind}:{op}")
         super().__init__(button)

@@ -22,11 +22,14 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from cogs import faces
+
+if TYPE_CHECKING:
+    from engine.core import Action
 
 log = logging.getLogger(__name__)
 
@@ -180,10 +183,10 @@ async def _remove_stale(registry: EmojiRegistry, existing: list[Any], current: s
             log.info("Could not remove the stale card emoji %s: %s", e.name, err)
 
 
-def action_emoji(action: Any) -> discord.PartialEmoji | None:
+def action_emoji(action: Action) -> discord.PartialEmoji | None:
     """The emoji on an action's button or menu option: the card it plays when it is one card, or
     copies of one card (Dalmuti's "three 5s"); ``None`` for anything else (pass, a mixed set)."""
-    cards = getattr(action, "cards", ())
-    if not cards or getattr(action, "args", ()) or len({c.code for c in cards}) != 1:
+    cards = action.cards
+    if not cards or action.args or len({c.code for c in cards}) != 1:
         return None
     return card_emoji(cards[0])

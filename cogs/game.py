@@ -31,6 +31,7 @@ from cogs.components import (
 )
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
+from tables.finished import AnyTable
 from tables.ids import normalise
 from tables.replay import recap, standings
 from tables.runtime import Runtime, TableError
@@ -72,13 +73,13 @@ def replay_standings(record: Any, outcome: Any) -> list[str]:
         return standings(record, outcome)
     r = renderers.renderer_for(record.game)
     order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
-    table = SimpleNamespace(id=record.id, game=record.game)
+    table: Any = SimpleNamespace(id=record.id, game=record.game)  # a stand-in: score_text reads no table
     marks = render.medals([outcome.places[s] for s in order])
     return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
             f"{render.hints_mark(record.hint_count(s))}" for m, s in zip(marks, order, strict=True)]
 
 
-def game_over(table: Any) -> str:
+def game_over(table: AnyTable) -> str:
     """What a player hears when they ask for their hand after the game: it is over, where to look."""
     # (a table, or the stub of one that left memory: tables/finished.py)
     if table.seed is None and getattr(table, "state", None) is None:
@@ -122,7 +123,8 @@ class GameCog(ComponentClicks, commands.Cog):
         id of the message it made, when Discord says."""
         try:
             if interaction.response.is_done():
-                sent = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,
+                # discord.py sends None as no text, though its overloads type the content as str.
+                sent = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,  # type: ignore[call-overload]
                                                        **kwargs)
                 return getattr(sent, "id", None)
             callback = await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS,
@@ -161,7 +163,7 @@ class GameCog(ComponentClicks, commands.Cog):
         self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
         return interaction.guild_id
 
-    def _table(self, interaction: discord.Interaction, table_id: str | None) -> Any:
+    def _table(self, interaction: discord.Interaction, table_id: str | None) -> Table:
         """The table named by id — only if it belongs to this server."""
         guild_id = self._guild(interaction)
         tid = normalise(table_id or "")
@@ -174,7 +176,7 @@ class GameCog(ComponentClicks, commands.Cog):
             raise TableError(f"There is no table with id `{tid or '?'}` in this server. `/game list` shows them.")
         return table
 
-    def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Any:
+    def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
         """The table given by id, else the one the user sits at in this server."""
         if table_id:
             return self._table(interaction, table_id)
@@ -188,10 +190,11 @@ class GameCog(ComponentClicks, commands.Cog):
                              "or take a seat with `/game join`.")
         return table
 
-    def _finished_table(self, guild_id: int, user_id: int) -> Any:
+    def _finished_table(self, guild_id: int, user_id: int) -> AnyTable | None:
         """The user's most recently finished table in this server, while the runtime still keeps it
         (or its stub, once it left memory)."""
-        mine = [t for t in (*self.runtime.tables.values(), *self.runtime.finished.ended.values())
+        known: list[AnyTable] = [*self.runtime.tables.values(), *self.runtime.finished.ended.values()]
+        mine = [t for t in known
                 if t.guild_id == guild_id and t.phase == Phase.FINISHED and t.seat_of(user_id) is not None]
         return max(mine, key=lambda t: t.finished_at or 0.0, default=None)
 
@@ -231,14 +234,17 @@ class GameCog(ComponentClicks, commands.Cog):
             ai_level = table_options.read_ai(name, parse_options(options))
         except ValueError as e:  # a precise sentence before anything is created
             raise TableError(str(e)) from None
+        channel_id = interaction.channel_id
+        if channel_id is None:  # never for a command in a server channel
+            raise TableError("Open a table from a channel of this server.")
         table = await self.runtime.create(
-            game=name, guild_id=guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
+            game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
         )
         rendered = renderers.table_message(table)
         try:
-            callback = await interaction.response.send_message(
-                content=rendered.content, embed=rendered.embed, view=table_view(table), allowed_mentions=NO_PINGS
+            callback = await interaction.response.send_message(  # embed None: none (discord.py takes it, untyped)
+                content=rendered.content, embed=rendered.embed, view=table_view(table), allowed_mentions=NO_PINGS  # type: ignore[arg-type]
             )
             # The callback response names the message; asking Discord again is only a fallback.
             message_id = getattr(callback, "message_id", None) or (await interaction.original_response()).id
@@ -269,6 +275,7 @@ class GameCog(ComponentClicks, commands.Cog):
         await self._safely(interaction, self._join(interaction, id))
 
     async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        table: Table | None
         if table_id:
             table = self._table(interaction, table_id)
         else:

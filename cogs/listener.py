@@ -41,6 +41,14 @@ def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:
                                    users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
 
 
+def _person(table: Table, seat: int) -> int:
+    """The user id at ``seat``, which the caller has checked a person holds."""
+    user_id = table.seats[seat].user_id
+    if user_id is None:
+        raise ValueError(f"seat {seat} of table {table.id} holds no person")
+    return user_id
+
+
 def missing_permissions(channel: Any, error: discord.Forbidden) -> str:
     """What the bot lacks to post in ``channel``: from its cached permissions there when discord.py
     knows them, else from the kind of channel and Discord's error code."""
@@ -190,9 +198,9 @@ class DiscordListener:
             acting = () if table.state is None or len(table.to_act()) != len(table.state.to_act()) else table.to_act()
             # Only people due now whose hand view is not live are pinged (as by ``turn``).
             people = [s for s in acting if 0 <= s < len(table.seats) and not table.seats[s].auto
-                      and table.seats[s].user_id is not None
-                      and not self.live.alive(table.id, table.seats[s].user_id)]
-            ids = [table.seats[s].user_id for s in people]
+                      and (user_id := table.seats[s].user_id) is not None
+                      and not self.live.alive(table.id, user_id)]
+            ids = [_person(table, s) for s in people]
             text = (f"**{render.game_title(table)}** is on! Press **My hand** for your cards: they show up here "
                     "and stay up to date while you play. **I'm back** gives you your seat back after the AI "
                     "took over.")
@@ -359,7 +367,7 @@ class DiscordListener:
         # no ping.  The others are pinged with a My hand button, which opens a fresh live view.
         # Whether someone is pinged depends only on whose turn it is (public) and on their own view.
         pinged = due()
-        shown = await asyncio.gather(*(self.live.push(table, table.seats[s].user_id) for s in pinged))
+        shown = await asyncio.gather(*(self.live.push(table, _person(table, s)) for s in pinged))
         closed = {s for s, live in zip(pinged, shown, strict=True) if not live}
         if not closed:
             return
@@ -371,7 +379,7 @@ class DiscordListener:
             people = [s for s in due() if s in closed]
             if not people:
                 return
-            ids = [table.seats[s].user_id for s in people]
+            ids = [_person(table, s) for s in people]
             # Not deleted when the next comes (that would be a second call per ping): a stale
             # ping's button still answers about the presser's own seat.
             await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),

@@ -256,14 +256,14 @@ def noted(events: Sequence[Event], texts: Sequence[str | None]) -> list[str]:
         where[id(e)] = n  # the newest occurrence wins
     replace: dict[int, str] = {}
     after: dict[int, list[str]] = {}
-    for e, text, replaces in notes:
-        n = where.get(id(e)) if e is not None else None
-        if n is None or events[n] is not e:
+    for ev, text, replaces in notes:
+        at = where.get(id(ev)) if ev is not None else None
+        if at is None or events[at] is not ev:
             continue
         if replaces:
-            replace[n] = text
+            replace[at] = text
         else:
-            after.setdefault(n, []).append(text)
+            after.setdefault(at, []).append(text)
     out: list[str] = []
     for n, t in enumerate(texts):
         t = replace.get(n, t)
@@ -546,7 +546,7 @@ class Renderer:
 
     # -- private: how the hand view's controls read (cogs.components builds them from the legal
     # actions only; these hooks say the words and the grouping) --
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         """A legal action on a button, as a menu option or an autocomplete name; ``sv`` (the seat's
         view, when there is one) lets it name players and piles."""
         if action.kind == "play" and action.cards and not action.args:

@@ -323,7 +323,7 @@ class DalmutiRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         if action.kind == "play" and action.cards:
             return set_words(action.cards)
         if action.kind == "pass":

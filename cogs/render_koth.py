@@ -99,7 +99,7 @@ class KothRenderer(Renderer):
         lines += self._phase_lines(table, pv)
         return "\n".join(lines)
 
-    def _clock(self, table: Table, seats: Sequence[int]) -> str:
+    def _clock(self, table: Table, seats: Sequence[int | None]) -> str:
         deadline = self.deadline_of(table, [s for s in seats if s is not None])
         return f" · ⏰ {when(deadline)}" if deadline else ""
 
@@ -313,6 +313,7 @@ class KothRenderer(Renderer):
             rnd, mate, score, ch_pts, dead_pts, bonus, last_winner, nxt, gain = d[:9]
             after = list(d[9:9 + n])
             koth = end.seat
+            assert koth is not None  # a hand's end names its KotH
             pv = table.state.public_view() if table.state is not None else {}
             last = pv.get("last_round") or {}
             before = last.get("ranks_before") if last.get("round") == rnd else None
@@ -431,7 +432,7 @@ class KothRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         k = action.kind
         if k == "play" and action.cards:
             cs = action.cards

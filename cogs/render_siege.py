@@ -315,7 +315,7 @@ class SiegeRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         k, a = action.kind, action.args
         if sv is not None:
             return self._in_context(sv, action)

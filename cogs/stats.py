@@ -8,7 +8,7 @@ leaderboard, are public.  Mentions in these embeds never ping anyone.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, overload
 
 import discord
 from discord import app_commands
@@ -33,6 +33,10 @@ def game_title(game: str) -> str:
     return entry.game.title if entry is not None else GAMES.get(game, game)
 
 
+@overload
+def rating_text(r: dict[str, Any]) -> str: ...
+@overload
+def rating_text(r: None) -> None: ...
 def rating_text(r: dict[str, Any] | None) -> str | None:
     """``rating **27.3** ± 2.1 (conservative 21.0)``: μ, σ and the μ − 3σ the leaderboard ranks by."""
     if r is None:
@@ -113,7 +117,7 @@ class StatsCog(commands.Cog):
             kwargs["embed"] = embed
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, **kwargs)
+                await interaction.followup.send(text, **kwargs)  # type: ignore[arg-type]  # None: no text (discord.py takes it)
             else:
                 await interaction.response.send_message(text, **kwargs)
         except discord.HTTPException:
@@ -153,7 +157,7 @@ class StatsCog(commands.Cog):
             log.exception("Reading the stats of %s failed", who.id)
             await self._reply(interaction, ephemeral=True, text=OOPS)
             return
-        name = getattr(who, "display_name", None) or getattr(who, "name", "Someone")
+        name = str(getattr(who, "display_name", None) or getattr(who, "name", "Someone"))
         await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game))
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
