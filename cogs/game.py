@@ -31,6 +31,7 @@ from cogs.components import (
 )
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
+from cogs.live import LiveViews
 from tables.finished import AnyTable
 from tables.ids import normalise
 from tables.replay import recap, standings
@@ -97,13 +98,13 @@ def coming_soon(game: str) -> str:
 class GameCog(ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, live: LiveViews | None = None) -> None:
         self.runtime = runtime
         # The listener's live hand views (cogs/live.py), when it keeps any: a hand view this cog
         # answers with is registered there and kept current through the interaction's token.
-        self.live = getattr(getattr(runtime, "listener", None), "live", None)
-        if self.live is not None and getattr(self.live, "runtime", None) is None:
-            self.live.runtime = runtime
+        self.live = live
+        if live is not None and live.runtime is None:  # the listener was made before the runtime
+            live.runtime = runtime
 
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
