@@ -15,10 +15,9 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.types.components import ButtonComponent
 
 from cogs import render, renderers
 from cogs.custom_ids import (  # the names the ids' users always imported from here stay importable
@@ -53,6 +52,9 @@ from engine.core import TABLE, Action, Decision
 from tables.clicks import marking_since
 from tables.live import SeatView
 from tables.table import Table
+
+if TYPE_CHECKING:  # discord.types is for the type checker: importing it at run time goes in a circle
+    from discord.types.components import ButtonComponent
 
 log = logging.getLogger(__name__)
 
