@@ -45,7 +45,7 @@ import discord
 
 from cogs import render, renderers
 from cogs.emoji import card_emoji
-from engine.core import Action
+from engine.core import Action, AnyCard
 
 TABLE_ID = r"[A-Z0-9]{6}"
 VERSION = r"[0-9]{1,9}"
@@ -119,7 +119,7 @@ def decode_code(text: str) -> str:
     return text.replace("_", " ")
 
 
-def card_values(cards: Sequence[Any]) -> list[str]:
+def card_values(cards: Sequence[AnyCard]) -> list[str]:
     """A unique menu value per card: its code, with ``#n`` when the code is there more than once."""
     total = Counter(c.code for c in cards)
     seen: Counter[str] = Counter()
@@ -265,7 +265,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         table_id: str,
         version: int,
         kind: str,
-        cards: tuple[Any, ...] = (),
+        cards: tuple[AnyCard, ...] = (),
         pick: int = 1,
         placeholder: str | None = None,
         select: discord.ui.Select | None = None,

@@ -29,7 +29,7 @@ import discord
 from cogs import faces
 
 if TYPE_CHECKING:
-    from engine.core import Action
+    from engine.core import Action, AnyCard
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class EmojiRegistry:
 REGISTRY = EmojiRegistry()
 
 
-def card_emoji(code: Any) -> discord.PartialEmoji | None:
+def card_emoji(code: AnyCard | str) -> discord.PartialEmoji | None:
     """The emoji of a card (a card object or its code: ``QS``, ``~R``, ``D5``, ``JJ``, ``5X``,
     ``back``), or ``None`` when there is none (not synced yet, refused, or not a card)."""
     return REGISTRY.get(getattr(code, "code", None) or str(code))
@@ -77,7 +77,7 @@ def card_emoji(code: Any) -> discord.PartialEmoji | None:
 _TEXT_ONLY: ContextVar[bool] = ContextVar("cards_as_text", default=False)
 
 
-def card_markup(code: Any, fallback: str) -> str:
+def card_markup(code: AnyCard | str, fallback: str) -> str:
     """``<:dk_qs_1a2b3c:123>`` in message text when the emoji is there, else ``fallback`` (also
     inside :func:`text_only`)."""
     e = None if _TEXT_ONLY.get() else card_emoji(code)

@@ -27,7 +27,7 @@ from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
 from cogs.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import TABLE, Action, Decision, Event
+from engine.core import TABLE, Action, AnyCard, Decision, Event
 from tables.live import SeatView
 from tables.table import Table
 
@@ -67,7 +67,7 @@ def embed_text(embed: discord.Embed) -> str:
 
 
 # ---- small helpers ---------------------------------------------------------------------------
-def label(c: Any) -> str:
+def label(c: AnyCard | str) -> str:
     """``Q♠`` for a card or a standard card code; a game's own card values (a Dalmuti ``D5``, a
     Siege blank ``5X``) carry their own ``label``."""
     if isinstance(c, str):
@@ -76,16 +76,16 @@ def label(c: Any) -> str:
     return own if isinstance(own, str) else card(str(c)).label
 
 
-def labels(cs: Iterable[Any]) -> str:
+def labels(cs: Iterable[AnyCard | str]) -> str:
     return " ".join(label(c) for c in cs)
 
 
-def face(c: Any) -> str:
+def face(c: AnyCard | str) -> str:
     """A card on the table as its emoji when Deckhand's card emoji are ready, else its label."""
     return card_markup(c, label(c))
 
 
-def faces(cs: Iterable[Any]) -> str:
+def faces(cs: Iterable[AnyCard | str]) -> str:
     return " ".join(face(c) for c in cs)
 
 

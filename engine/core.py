@@ -14,7 +14,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import Card, card
 
@@ -33,6 +33,16 @@ class IllegalAction(Exception):
         super().__init__(reason)
         self.reason = reason
         self.code = code
+
+
+class AnyCard(Protocol):
+    """What the card of every game offers (:class:`~engine.cards.Card`, Siege's ``SiegeCard``,
+    Dalmuti's ``DCard``): its strict code and the label a player reads."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def label(self) -> str: ...
 
 
 class Action(NamedTuple):
