@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 import engine
 from cogs import screens
 from cogs.screens import Chart
+from tables.replay import GameRecord
 
 WIDTH, HEIGHT = 800, 420
 BACKGROUND = (43, 45, 49)  # Discord's dark theme, so the picture sits in the chat
@@ -55,7 +56,7 @@ def _snapshot(chart: Chart, pv: dict[str, Any], n: int) -> list[float]:
     return [float(x) for x in (pv.get("scores") or [0] * n)]
 
 
-def score_series(record: Any) -> Series | None:
+def score_series(record: GameRecord) -> Series | None:
     """The running scores of a finished game, or ``None`` when it did not finish (nothing to show).
     What is plotted is the game's ``Screens.chart`` (cogs/screens.py)."""
     if record.seed is None:
@@ -175,7 +176,7 @@ def draw_series(s: Series, ai: Sequence[bool] | None = None) -> bytes:
     return buf.getvalue()
 
 
-def score_chart(record: Any) -> bytes | None:
+def score_chart(record: GameRecord) -> bytes | None:
     """The end-of-game picture of a finished game's record, or ``None`` when there is no finished
     game to show."""
     s = score_series(record)

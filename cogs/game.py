@@ -32,9 +32,10 @@ from cogs.components import (
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
 from cogs.live import LiveViews
+from engine.core import Outcome
 from tables.finished import AnyTable
 from tables.ids import normalise
-from tables.replay import recap, standings
+from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
 
@@ -67,7 +68,7 @@ def playable() -> dict[str, engine.core.GameEntry]:
     return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}
 
 
-def replay_standings(record: Any, outcome: Any) -> list[str]:
+def replay_standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
     """A replay's final standings in the shape the table showed them: medals shared by ties, each
     score in the game's unit."""
     if outcome is None:
@@ -199,7 +200,7 @@ class GameCog(ComponentClicks, commands.Cog):
                 if t.guild_id == guild_id and t.phase == Phase.FINISHED and t.seat_of(user_id) is not None]
         return max(mine, key=lambda t: t.finished_at or 0.0, default=None)
 
-    def _channel_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Any:
+    def _channel_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
         """The table given by id, else the one meant in this channel (yours first, then an open lobby)."""
         if table_id:
             return self._table(interaction, table_id)

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import refusal
+from tables.live import SeatView
 
 
-def unplayable(sv: Any) -> list[str]:
+def unplayable(sv: SeatView) -> list[str]:
     """Codes of the person's cards that no action of their decision uses (a card-by-card choice
     only: a pick offers its own cards)."""
     d, hand = sv.decision, (sv.view or {}).get("hand") or []
@@ -30,7 +31,7 @@ RESTRICTED_KINDS = frozenset({"play", "call"})
 _WHY: dict[tuple[int, int, int, str], tuple[Any, str | None]] = {}
 
 
-def restriction(sv: Any) -> str | None:
+def restriction(sv: SeatView) -> str | None:
     """The engine's reason why the person's unplayable cards cannot be played, asked about one of
     them on a copy of the state (the refusal it would give); ``None`` when every card is playable."""
     cards = unplayable(sv)
