@@ -34,7 +34,7 @@ class RestBudget:
         # under Discord's 50 in any one second, with room for a late request from the second before.
         burst: float = 6.0,
         now: Callable[[], float] | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        sleep: Callable[[float], Awaitable[object]] | None = None,
         gate: Any = None,
     ) -> None:
         self.rate = per_second

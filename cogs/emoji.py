@@ -111,7 +111,7 @@ async def sync_card_emoji(
     client: EmojiClient,
     registry: EmojiRegistry = REGISTRY,
     *,
-    take: Callable[[], Awaitable[Any]] | None = None,
+    take: Callable[[], Awaitable[object]] | None = None,
     draw: Callable[[], dict[str, bytes]] = faces.all_faces,
 ) -> str:
     """Make sure every face is an application emoji, then fill ``registry``.  Returns the final
@@ -166,7 +166,7 @@ async def sync_card_emoji(
 
 
 async def _remove_stale(registry: EmojiRegistry, existing: list[Any], current: set[str], codes: set[str],
-                        take: Callable[[], Awaitable[Any]] | None) -> None:
+                        take: Callable[[], Awaitable[object]] | None) -> None:
     """Delete the faces we made for art that has since changed: our prefix, a card we still draw,
     another hash.  Nothing else is ours to delete."""
     slugs = {faces.emoji_name(code, b"")[3:-7] for code in codes}

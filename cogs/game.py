@@ -110,7 +110,7 @@ class GameCog(ComponentClicks, commands.Cog):
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
     # ==== plumbing =============================================================================
-    async def _safely(self, interaction: discord.Interaction, work: Awaitable[Any]) -> None:
+    async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None:
         """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology."""
         try:
             await work
@@ -378,7 +378,7 @@ class GameCog(ComponentClicks, commands.Cog):
             if thread is not None and started is not None:
                 await started(table)  # the thread's first message: My hand / I'm back, the first pings
 
-    async def _open_thread(self, interaction: discord.Interaction, table: Table) -> Any:
+    async def _open_thread(self, interaction: discord.Interaction, table: Table) -> discord.Thread | None:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
         game stays in the channel."""
         if table.thread_id is not None or table.message_id is None:

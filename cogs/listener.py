@@ -237,7 +237,7 @@ class DiscordListener:
             log.exception("Could not post the summary of table %s", table.id)
 
     # ---- a channel the bot may not post in ----------------------------------------------------
-    def _forbidden(self, table: Any, error: discord.Forbidden) -> None:
+    def _forbidden(self, table: Table, error: discord.Forbidden) -> None:
         """Discord refused a post for want of a permission.  The game goes on (every answer to a
         click still arrives: interaction answers need no permission); the host is told once, at
         their next interaction (:meth:`tell_host`), and the log gets one warning per table."""
@@ -269,7 +269,7 @@ class DiscordListener:
                 out.append(text)
         return out
 
-    async def tell_host(self, interaction: Any, wait: float = 3.0) -> None:
+    async def tell_host(self, interaction: discord.Interaction, wait: float = 3.0) -> None:
         """Once the bot has answered ``interaction``, add an ephemeral followup with what the user
         (a host) needs to know about a channel the bot may not post in.  Followups ride on the
         interaction's token: no channel permission, no REST budget."""

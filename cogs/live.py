@@ -149,7 +149,7 @@ def public_key(table: Table) -> tuple[Any, ...]:
     return (render.phase_of(table), state.is_over, tuple(_frozen(view.get(k)) for k in PUBLIC_FIELDS))
 
 
-def _frozen(value: Any) -> Any:
+def _frozen(value: object) -> object:
     if isinstance(value, list | tuple):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
@@ -182,7 +182,7 @@ class LiveViews:
         lifetime: float = LIFETIME,
         interval: float = INTERVAL,
         now: Callable[[], float] | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        sleep: Callable[[float], Awaitable[object]] | None = None,
     ) -> None:
         self.lifetime = lifetime
         self.interval = interval

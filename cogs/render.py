@@ -461,7 +461,7 @@ class Renderer:
         tail = f" ({when(deadline)})" if deadline else ""
         return f"{mentions}, {self.turn_what(table, seats, live)}{tail}"
 
-    def turn_what(self, table: Any, seats: Sequence[int], live: bool) -> str:
+    def turn_what(self, table: Table, seats: Sequence[int], live: bool) -> str:
         return "your turn — your hand view is up to date" if live else "your turn — press **My hand** below"
 
     # -- private: the hand view --

@@ -32,7 +32,7 @@ from cogs.render import (
 )
 from cogs.screens import Screens, Words, choice, register
 from engine.core import TABLE, Action, Decision, Event
-from engine.dalmuti import JESTER_NUMBER, dcard, set_name, title_of
+from engine.dalmuti import JESTER_NUMBER, DCard, dcard, set_name, title_of
 from tables.live import SeatView
 from tables.table import Table
 
@@ -45,7 +45,7 @@ def place_word(n: int) -> str:
     return PLACES.get(n, f"{n}th")
 
 
-def spec_of(cards: Sequence[Any]) -> tuple[int, int, int]:
+def spec_of(cards: Sequence[DCard | str]) -> tuple[int, int, int]:
     """``(number, count, jesters)`` of a set of Dalmuti cards (or codes)."""
     cs = [dcard(c) if isinstance(c, str) else c for c in cards]
     jesters = sum(1 for c in cs if c.number == JESTER_NUMBER)
@@ -53,7 +53,7 @@ def spec_of(cards: Sequence[Any]) -> tuple[int, int, int]:
     return (numbers[0] if numbers else JESTER_NUMBER), len(cs), (jesters if numbers else 0)
 
 
-def set_words(cards: Sequence[Any]) -> str:
+def set_words(cards: Sequence[DCard | str]) -> str:
     """``three 5s``, ``two 9s + Jester``, ``a Jester``."""
     number, count, jesters = spec_of(cards)
     words = set_name(number, count, jesters)

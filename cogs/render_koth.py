@@ -34,7 +34,7 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Chart, Screens, Words, choice, register
-from engine.cards import SUIT_SYMBOLS, card
+from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import Action, Decision, Event
 from engine.koth_trump import TRUMPS, Trump
 from tables.live import SeatView
@@ -60,7 +60,7 @@ def suit_title(suit: str) -> str:
     return "Trumps" if suit == TRUMPS else f"{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit]}"
 
 
-def play_words(cards: Sequence[Any]) -> str:
+def play_words(cards: Sequence[Card | str]) -> str:
     cs = [card(c) if isinstance(c, str) else c for c in cards]
     if len(cs) == 2 and cs[0] is cs[1]:
         return f"a pair of {cs[0].label}"

@@ -36,8 +36,8 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Chart, Screens, Words, register
-from engine.core import Action, Decision, Event
-from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS
+from engine.core import Action, AnyCard, Decision, Event
+from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS, SiegeCard
 from tables.live import SeatView
 from tables.table import Table
 
@@ -77,7 +77,7 @@ def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
     return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — **{pile['score']}**"
 
 
-def start_words(c: Any, slot: Any) -> str:
+def start_words(c: SiegeCard, slot: str | int) -> str:
     """``Q▫ starts a Queen pile in ①``."""
     kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
     article = "an" if kind == "Ace" else "a"
@@ -173,7 +173,7 @@ class SiegeRenderer(Renderer):
         k, d = event.kind, event.data
         who = seat_name(table, event.seat)
 
-        def card_words(c: Any, what: str = "a card") -> str:
+        def card_words(c: AnyCard, what: str = "a card") -> str:
             return c.label if named else what
 
         if k == "turn":

@@ -29,7 +29,7 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Screens, Words, register
-from engine.cards import card
+from engine.cards import Card, card
 from engine.core import Decision, Event
 from engine.tricks import Tricks
 from tables.live import SeatView
@@ -38,7 +38,7 @@ from tables.table import Table
 TRICKS_PER_HAND = 13
 
 
-def winning_card(cards: Sequence[Any]) -> Any:
+def winning_card(cards: Sequence[Card | str]) -> Card:
     """The card that took a trick (the engine's rule), from an event's cards or a view's codes."""
     return Tricks.trick_taken([c if not isinstance(c, str) else card(c) for c in cards]).card
 

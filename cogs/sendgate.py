@@ -46,7 +46,7 @@ class SendGate:
     """One per bot token: paces the counted requests and backs off on a global 429."""
 
     def __init__(self, rate: float = RATE, burst: float = BURST, now: Callable[[], float] | None = None,
-                 sleep: Callable[[float], Awaitable[Any]] | None = None) -> None:
+                 sleep: Callable[[float], Awaitable[object]] | None = None) -> None:
         self._rate = rate
         self._burst = burst
         self._budget: Any = None  # the RestBudget it scales with (see follow)
