@@ -103,7 +103,7 @@ class Delivery:
             # players have now seen more of the end (a restart need not show it again).
             self.tasks.spawn(self.moved(t, live), f"ids:{t.id}")
 
-    def _recall(self, t: Table, live: Live, again: Any) -> None:
+    def _recall(self, t: Table, live: Live, again: object) -> None:
         """The listener's answer to a redraw: a number of seconds after which to call it again even
         if nothing more changes (it is waiting to show what it has not shown yet)."""
         Tasks.cancel(live.recall_task)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from engine.core import AI, Decision, Event
+from engine.hints import Hint
 from tables.programs import TablePrograms
 from tables.table import Table
 
@@ -107,7 +108,7 @@ class Live:
     stuck_at: int | None = None  # version at which an automatic move failed outright
     # -- tables.hints: per seat, the latest hint asked for (the decision's ``since``, its task), so a
     # second click joins the search under way and a repeated question gets the same answer.
-    hints: dict[int, tuple[int, asyncio.Task[Any]]] = field(default_factory=dict)
+    hints: dict[int, tuple[int, asyncio.Task[Hint]]] = field(default_factory=dict)
     deadline_task: asyncio.Task[None] | None = None
     deadline_at: float | None = None
     lobby_task: asyncio.Task[None] | None = None

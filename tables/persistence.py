@@ -9,6 +9,7 @@ runtime's ``forget`` lets it go.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import math
@@ -71,8 +72,8 @@ class Persistence:
         self.resume = resume
         self.retention = retention
         self.prune_every = prune_every
-        self._housekeeping: Any = None
-        self._watch: Any = None
+        self._housekeeping: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
 
     # ==== writes ===============================================================================
     async def insert(self, t: Table, live: Live, new_id: Callable[[], str]) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from tables.storage_base import Record, Storage
+from tables.table import Table
 
 log = logging.getLogger("deckhand.tables")
 
@@ -96,7 +97,7 @@ class Change:
     after: Rating
 
 
-def finishing_order(table: Any) -> list[tuple[int, int]] | None:
+def finishing_order(table: Table) -> list[tuple[int, int]] | None:
     """``(user_id, place)`` per seat of a game that finished by its rules (AI seats as
     :data:`AI_ID`), or ``None`` when there is nothing to rate."""
     state = getattr(table, "state", None)
@@ -143,7 +144,7 @@ class Ratings:
         log.info("Ratings recomputed from %d stored games", len(tables))
         return len(tables)
 
-    async def rate_table(self, table: Any) -> list[Change]:
+    async def rate_table(self, table: Table) -> list[Change]:
         """Rate a table whose game has just finished (once: a second call changes nothing and
         returns nothing)."""
         seats = finishing_order(table)

@@ -36,7 +36,7 @@ class Unrecoverable(Exception):
         self.reason = reason
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
@@ -89,10 +89,10 @@ def snapshot_of(state: Game) -> str:
 
 # ==== reading back ==============================================================================
 @overload
-def _int(value: Any, what: str, *, optional: Literal[False] = False) -> int: ...
+def _int(value: object, what: str, *, optional: Literal[False] = False) -> int: ...
 @overload
-def _int(value: Any, what: str, *, optional: bool) -> int | None: ...
-def _int(value: Any, what: str, *, optional: bool = False) -> int | None:
+def _int(value: object, what: str, *, optional: bool) -> int | None: ...
+def _int(value: object, what: str, *, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
@@ -101,10 +101,10 @@ def _int(value: Any, what: str, *, optional: bool = False) -> int | None:
 
 
 @overload
-def _time(value: Any, what: str, *, optional: Literal[False] = False) -> float: ...
+def _time(value: object, what: str, *, optional: Literal[False] = False) -> float: ...
 @overload
-def _time(value: Any, what: str, *, optional: bool) -> float | None: ...
-def _time(value: Any, what: str, *, optional: bool = False) -> float | None:
+def _time(value: object, what: str, *, optional: bool) -> float | None: ...
+def _time(value: object, what: str, *, optional: bool = False) -> float | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
@@ -112,7 +112,7 @@ def _time(value: Any, what: str, *, optional: bool = False) -> float | None:
     return float(value)
 
 
-def _json(text: Any, what: str, kind: type) -> Any:
+def _json(text: object, what: str, kind: type) -> Any:
     if not isinstance(text, str):
         raise Unrecoverable(f"{what} is missing")
     try:

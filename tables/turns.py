@@ -22,6 +22,7 @@ from tables.delivery import Delivery
 from tables.live import Live, Tasks
 from tables.persistence import Persistence
 from tables.program_seats import ProgramSeats
+from tables.protocol import Answer
 from tables.table import RECENT_EVENTS, SHOWN_SUMMARY, SPEEDS, LogEntry, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -307,7 +308,7 @@ class Turns:
     async def _ai_move(self, t: Table, live: Live, version: int) -> None:
         delay = max(self.ai_delay, live.hold_until - self.clock.now())
         pause = self.clock.sleep(delay) if delay > 0 else asyncio.sleep(0)
-        answers: dict[int, Any] = {}
+        answers: dict[int, Answer] = {}
         searches = self._start_searches(t, version, delay)
         if live.programs is None:
             await pause
@@ -375,7 +376,7 @@ class Turns:
             log.exception("Table %s: the searched move for seat %d was refused; the AI moves", t.id, seat)
             return self.auto_apply(t, seat)
 
-    def _program_move(self, t: Table, live: Live, seat: int, answer: Any) -> list[Event]:
+    def _program_move(self, t: Table, live: Live, seat: int, answer: Answer) -> list[Event]:
         """The program's card (or the engine's ``bad`` action); the built-in AI should the program
         be gone meanwhile or its move be refused."""
         action = self.programs.judge(t, live, seat, answer)
