@@ -53,6 +53,8 @@ def in_shards(shards: Sequence[int], count: int) -> str:
 PRUNABLE = "finished_at < {before} AND (phase = 'finished' OR broken IS NOT NULL)"
 
 Record = dict[str, Any]
+#: A statement's parameter as both drivers take it (a list: a PostgreSQL array, ``Dialect.in_list``).
+Param = str | int | float | None | list["Param"]
 
 
 class StorageError(Exception):
@@ -169,11 +171,11 @@ def check_changes(changes: Record) -> None:
         raise ValueError(f"Columns that cannot be written: {sorted(bad)}")
 
 
-def log_rows(table_id: str, actions: Sequence[LogEntry]) -> list[tuple[Any, ...]]:
+def log_rows(table_id: str, actions: Sequence[LogEntry]) -> list[tuple[Param, ...]]:
     return [(table_id, a.seq, a.seat, a.code, float(a.time), int(a.auto)) for a in actions]
 
 
-def result_rows(results: Sequence[Record]) -> list[list[Any]]:
+def result_rows(results: Sequence[Record]) -> list[list[Param]]:
     # Rows made before hints were counted (or by a caller that has none) count none.
     return [[r.get(c, 0) if c in OPTIONAL_RESULTS else r[c] for c in RESULT_COLUMNS] for r in results]
 

@@ -26,6 +26,7 @@ import asyncpg
 
 from tables import storage_base as st
 from tables.storage_base import (
+    Param,
     PostgresURL,
     Record,
     StorageError,
@@ -234,7 +235,7 @@ class PostgresStorage(SQLStorage):
         finally:
             self._reads -= 1
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+    async def _read(self, sql: str, params: Sequence[Param] = ()) -> list[Record]:
         async def work(conn: Conn) -> list[Record]:
             return [dict(r) for r in await conn.fetch(POSTGRES.sql(sql), *params)]
 
@@ -244,7 +245,7 @@ class PostgresStorage(SQLStorage):
         return await self._transaction(lambda conn: _drive(conn, job), job.key, one_statement=job.single)
 
     # ---- reads --------------------------------------------------------------------------------
-    async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
+    async def _snapshot(self, where: str, params: Sequence[Param] = (), *,
                         between: Callable[[], None] | None = None) -> list[Stored]:
         """The rows matching ``where`` (a condition on ``tables t``) and their logs, in one
         snapshot.  (``between``: a test's hook, run between the two reads.)"""
