@@ -90,7 +90,7 @@ def score_series(record: GameRecord) -> Series | None:
 
 
 @lru_cache(maxsize=8)
-def _font(px: int) -> Any:
+def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(px)
 
 

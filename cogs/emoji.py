@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
@@ -165,7 +165,7 @@ async def sync_card_emoji(
     return registry.state
 
 
-async def _remove_stale(registry: EmojiRegistry, existing: list[Any], current: set[str], codes: set[str],
+async def _remove_stale(registry: EmojiRegistry, existing: list[discord.Emoji], current: set[str], codes: set[str],
                         take: Callable[[], Awaitable[object]] | None) -> None:
     """Delete the faces we made for art that has since changed: our prefix, a card we still draw,
     another hash.  Nothing else is ours to delete."""

@@ -35,12 +35,12 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 AI = Option("ai", "normal", ("normal", "strong"))
 
 
-def plural(n: Any, word: str, words: str | None = None) -> str:
+def plural(n: object, word: str, words: str | None = None) -> str:
     """``1 card``, ``2 cards``, ``0.5 s`` stays as it is given."""
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
-def number(v: Any) -> str:
+def number(v: object) -> str:
     """``2`` for 2.0, ``0.5`` for 0.5."""
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
@@ -84,7 +84,7 @@ def table_defaults(game: str) -> Mapping[str, Any]:
     return found.table_defaults if found is not None else {}
 
 
-def say(game: str, name: str, value: Any) -> str:
+def say(game: str, name: str, value: object) -> str:
     """One option's value in plain words; the raw ``name value`` if the option has no words yet."""
     try:
         return words(game, name).say(value)

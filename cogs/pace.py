@@ -51,7 +51,7 @@ MILESTONE_EVENTS = frozenset({"trick", "round_end", "turn", "out", "revolution",
 @dataclass
 class _Table:
     phase: tuple[Any, ...]
-    seats: tuple[Any, ...]
+    seats: tuple[tuple[int | None, str, bool, bool, bool], ...]
     version: int
     last_event: Event | None
     notes: int = 0  # the listener's clock lines so far (someone's time ran out: shown at once)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -177,7 +177,7 @@ def options_line(table: Table) -> str:
     return options.settings_line(table.game, table.options, table.speed, getattr(table, "ai_level", None))
 
 
-def plural(n: Any, word: str, words: str | None = None) -> str:
+def plural(n: object, word: str, words: str | None = None) -> str:
     """``1 card``, ``3 cards``."""
     return options.plural(n, word, words)
 
@@ -221,7 +221,7 @@ def group_by_suit(codes: Sequence[str], show: Callable[[str], str] | None = None
 
 
 @functools.lru_cache(maxsize=2048)  # (a hand is drawn again at each edit of its view until a card goes)
-def _fanned(hand: tuple[str, ...], drawn: Any) -> tuple[str, ...]:
+def _fanned(hand: tuple[str, ...], drawn: tuple[int, bool]) -> tuple[str, ...]:
     """``Renderer.hand_lines`` of a hand, with the cards as :func:`cards_drawn` says."""
     return tuple(" ".join(cards) for _, cards in group_by_suit(hand, face))
 
@@ -417,7 +417,7 @@ class Renderer:
         lines.append(f"Replay: `/game replay id:{table.id}`")
         return "\n".join(lines)
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         """A final score as the standings show it, its unit spelled out (``12 points``, ``rank Q``)."""
         return plural(score, self.unit)
 
@@ -597,7 +597,7 @@ class Renderer:
         return SUIT_SYMBOLS.get(getattr(c, "suit", ""), "Other")
 
 
-def _count(free: Any) -> int:
+def _count(free: int | Sized) -> int:
     return free if isinstance(free, int) else len(free)
 
 

@@ -269,7 +269,7 @@ class DalmutiRenderer(Renderer):
             e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         return f"{score} point{'s' if score != 1 else ''}"
 
     # -- private -------------------------------------------------------------------------------

@@ -345,7 +345,7 @@ class KothRenderer(Renderer):
         ranks = [RANKS.index(r) + 2 for r in state.public_view().get("ranks", [])]
         return sorted((1 + sum(1 for o in ranks if o > r), s, r) for s, r in enumerate(ranks))
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         if isinstance(score, int) and 2 <= score <= 14:
             return f"rank {rank_text(RANKS[score - 2])}"
         return str(score)

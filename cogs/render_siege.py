@@ -277,7 +277,7 @@ class SiegeRenderer(Renderer):
         e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         return f"{score} of {KING_GOAL} King pile cards"
 
     # -- private -------------------------------------------------------------------------------

@@ -5,9 +5,7 @@ state), remembered per state so a redraw does not ask again.
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.core import refusal
+from engine.core import Game, refusal
 from tables.live import SeatView
 
 
@@ -28,7 +26,7 @@ RESTRICTED_KINDS = frozenset({"play", "call"})
 
 # (id of the state, version, seat, card) -> (the state, the reason): asked once per state and card,
 # the state kept with its answer so a recycled id can never hit (test tables share ids and versions).
-_WHY: dict[tuple[int, int, int, str], tuple[Any, str | None]] = {}
+_WHY: dict[tuple[int, int, int, str], tuple[Game, str | None]] = {}
 
 
 def restriction(sv: SeatView) -> str | None:
