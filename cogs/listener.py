@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -82,10 +82,17 @@ class _Watch:
     noted: int = 0  # clock lines made so far (the list keeps the last few)
 
 
+class Bot(Protocol):
+    """What the listener needs of its bot (bot.py's, a test's fake): a cached channel by id.  It
+    also uses ``get_partial_messageable`` and ``runtime`` when the bot has them."""
+
+    def get_channel(self, id: int, /) -> object: ...
+
+
 class DiscordListener:
     """The runtime's ``Listener``, backed by a discord.py client."""
 
-    def __init__(self, bot: Any, budget: RestBudget | None = None, live: LiveViews | None = None) -> None:
+    def __init__(self, bot: Bot, budget: RestBudget | None = None, live: LiveViews | None = None) -> None:
         self.bot = bot
         # The hand views people opened, kept current through their interactions' tokens.
         self.live = live if live is not None else LiveViews(getattr(bot, "runtime", None))
