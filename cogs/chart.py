@@ -14,13 +14,13 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import engine
 from cogs import screens
 from cogs.screens import Chart
+from engine.core import View
 from tables.replay import GameRecord
 
 WIDTH, HEIGHT = 800, 420
@@ -50,7 +50,7 @@ class Series:
     y_ticks: dict[float, str] | None = None  # value -> label (King of the Hill's ranks)
 
 
-def _snapshot(chart: Chart, pv: dict[str, Any], n: int) -> list[float]:
+def _snapshot(chart: Chart, pv: View, n: int) -> list[float]:
     if chart.snapshot is not None:
         return chart.snapshot(pv, n)
     return [float(x) for x in (pv.get("scores") or [0] * n)]

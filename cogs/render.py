@@ -27,7 +27,7 @@ from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
 from cogs.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import TABLE, Action, AnyCard, Decision, Event
+from engine.core import TABLE, Action, AnyCard, Decision, Event, View
 from tables.live import SeatView
 from tables.table import Table
 
@@ -336,7 +336,7 @@ class Renderer:
         e.description = self.standings_text(table)
         return Rendered(embed=e)
 
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         return self.turn_line(table)
 
     def turn_line(self, table: Table) -> str:
@@ -351,7 +351,7 @@ class Renderer:
         times = [table.deadlines[s] for s in seats if table.deadlines.get(s) is not None]
         return min(times) if times else None
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         scores = pv.get("scores") or [None] * len(table.seats)
         acting = set(required_seats(table))
         lines = []

@@ -31,7 +31,7 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Screens, Words, choice, register
-from engine.core import TABLE, Action, Decision, Event
+from engine.core import TABLE, Action, Decision, Event, View
 from engine.dalmuti import JESTER_NUMBER, DCard, dcard, set_name, title_of
 from tables.live import SeatView
 from tables.table import Table
@@ -89,7 +89,7 @@ class DalmutiRenderer(Renderer):
     lobby_values = {"hands": (5, 1, 3, 10)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         hand_no, hands = pv.get("hand_no", 0), pv.get("hands", 1)
         passing = "a passer sits out the round" if pv.get("pass") == "locked" else "open passing"
         lines = [f"Hand {hand_no + 1} of {hands} · lower numbers are better · {passing}"]
@@ -142,7 +142,7 @@ class DalmutiRenderer(Renderer):
                 for i, s in enumerate(out)))
         return "\n".join(lines)
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         ranking = pv.get("ranking") or list(range(len(table.seats)))
         titles, left = pv.get("titles") or [], pv.get("cards_left") or []
         scores, passed, out = pv.get("scores") or [], pv.get("passed") or [], pv.get("out") or []

@@ -35,7 +35,7 @@ from cogs.render import (
 )
 from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import Action, Decision, Event
+from engine.core import Action, Decision, Event, View
 from engine.koth_trump import TRUMPS, Trump
 from tables.live import SeatView
 from tables.table import Table
@@ -51,7 +51,7 @@ def rank_text(rank: str | None) -> str:
     return RANK_WORDS.get(rank or "", rank or "?")
 
 
-def trump_of(view: dict[str, Any]) -> Trump:
+def trump_of(view: View) -> Trump:
     return Trump(view.get("trump_suit"), view.get("trump_rank") or "2")
 
 
@@ -78,7 +78,7 @@ class KothRenderer(Renderer):
                     "dead_hand_multiplier": (2, 1, 3)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         phase = pv.get("phase")
         rounds = pv.get("rounds") or 0
         koth = pv.get("koth")
@@ -103,7 +103,7 @@ class KothRenderer(Renderer):
         deadline = self.deadline_of(table, [s for s in seats if s is not None])
         return f" · ⏰ {when(deadline)}" if deadline else ""
 
-    def _phase_lines(self, table: Table, pv: dict[str, Any]) -> list[str]:
+    def _phase_lines(self, table: Table, pv: View) -> list[str]:
         phase, koth = pv.get("phase"), pv.get("koth")
         lines: list[str] = []
         if phase == "round_ready":
@@ -159,7 +159,7 @@ class KothRenderer(Renderer):
             lines.append(self._last_round_line(table, last))
         return lines
 
-    def _declaration_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def _declaration_line(self, table: Table, pv: View) -> str:
         d = pv.get("declaration")
         if d is None:
             rank = rank_text(pv.get("trump_rank"))
@@ -170,7 +170,7 @@ class KothRenderer(Renderer):
         return (f"📢 **{seat_name(table, d['seat'])}** declared {label(cards[0])} — an identical pair can still "
                 "override it.")
 
-    def _called_line(self, table: Table, pv: dict[str, Any]) -> str | None:
+    def _called_line(self, table: Table, pv: View) -> str | None:
         called = pv.get("called")
         if not called:
             if pv.get("alone") and pv.get("phase") in ("play", "trick_ready"):
@@ -196,7 +196,7 @@ class KothRenderer(Renderer):
             text += f" Buried: {labels(last['dead_hand'])} ({last.get('dead_hand_points', 0)} pts)."
         return text
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         ranks, left, points = pv.get("ranks") or [], pv.get("cards_left") or [], pv.get("points") or []
         koth, mate, phase, turn = pv.get("koth"), pv.get("teammate"), pv.get("phase"), pv.get("turn")
         ready = pv.get("ready") or []
@@ -502,7 +502,7 @@ class KothRenderer(Renderer):
 CHART_RANKS = "23456789TJQKA"
 
 
-def rank_points(pv: dict[str, Any], n: int) -> list[float]:
+def rank_points(pv: View, n: int) -> list[float]:
     """The end-of-game chart's point for each player: their rank (2 to 14 for A)."""
     return [float(CHART_RANKS.index(str(r)) + 2) if str(r) in CHART_RANKS else 2.0
             for r in (pv.get("ranks") or ["2"] * n)]

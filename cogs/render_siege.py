@@ -36,7 +36,7 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Chart, Screens, Words, register
-from engine.core import Action, AnyCard, Decision, Event
+from engine.core import Action, AnyCard, Decision, Event, View
 from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS, SiegeCard
 from tables.live import SeatView
 from tables.table import Table
@@ -109,7 +109,7 @@ class SiegeRenderer(Renderer):
         e.set_footer(text=f"{options_line(table).replace('`', '')} · {hand_hint(table)}")
         return Rendered(embed=e)
 
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         rounds = pv.get("max_rounds") or 0
         head = f"Round {pv.get('round', 1)}" + (f" of {rounds}" if rounds else "")
         head += f" · stock {pv.get('stock', 0)} · discard pile {pv.get('discard', 0)}"
@@ -127,7 +127,7 @@ class SiegeRenderer(Renderer):
             lines.append(self.attack_line(table, pv, la))
         return "\n".join(lines)
 
-    def attack_line(self, table: Table, pv: dict[str, Any], la: dict[str, Any]) -> str:
+    def attack_line(self, table: Table, pv: View, la: dict[str, Any]) -> str:
         att, dfd, win = la["seat"], la["target"], la["winner"]
         text = (f"⚔️ Last attack: {seat_name(table, att)}'s pile {SLOT_MARKS[la['slot'] - 1]} "
                 f"({la['attack_score']}) against {seat_name(table, dfd)}'s pile {SLOT_MARKS[la['target_slot'] - 1]} "
@@ -138,7 +138,7 @@ class SiegeRenderer(Renderer):
             text += f"; discarded {labs(la['discarded'])}"
         return text + "."
 
-    def player_block(self, table: Table, pv: dict[str, Any], s: int) -> tuple[str, str]:
+    def player_block(self, table: Table, pv: View, s: int) -> tuple[str, str]:
         suits = pv.get("suits") or list(SEAT_SUITS)
         kings, houses = pv.get("kings") or [], pv.get("houses") or []
         counts = pv.get("hand_counts") or []

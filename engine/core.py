@@ -35,6 +35,11 @@ class IllegalAction(Exception):
         self.code = code
 
 
+#: A view of a state (``state.view(seat)``, ``state.public_view()``): a JSON-safe dict whose keys
+#: each game sets out (docs/interfaces.md); what the renderers read.
+View = dict[str, Any]
+
+
 class AnyCard(Protocol):
     """What the card of every game offers (:class:`~engine.cards.Card`, Siege's ``SiegeCard``,
     Dalmuti's ``DCard``): its strict code and the label a player reads."""

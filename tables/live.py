@@ -15,7 +15,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from engine.core import AI, Decision, Event
+from engine.core import AI, Decision, Event, View
 from engine.hints import Hint
 from tables.programs import TablePrograms
 from tables.table import Table
@@ -86,7 +86,7 @@ class Recovery(NamedTuple):
 class SeatView(NamedTuple):
     table: Table
     seat: int
-    view: dict[str, Any] | None  # None in the lobby
+    view: View | None  # None in the lobby
     decision: Decision | None
     deadline: float | None
 
