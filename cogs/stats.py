@@ -8,6 +8,7 @@ leaderboard, are public.  Mentions in these embeds never ping anyone.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, overload
 
 import discord
@@ -18,6 +19,7 @@ import engine
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
 from tables.runtime import Runtime
 from tables.stats import GameStats, figure_names, summarise
+from tables.storage_base import Record
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +36,10 @@ def game_title(game: str) -> str:
 
 
 @overload
-def rating_text(r: dict[str, Any]) -> str: ...
+def rating_text(r: Record) -> str: ...
 @overload
 def rating_text(r: None) -> None: ...
-def rating_text(r: dict[str, Any] | None) -> str | None:
+def rating_text(r: Record | None) -> str | None:
     """``rating **27.3** ± 2.1 (conservative 21.0)``: μ, σ and the μ − 3σ the leaderboard ranks by."""
     if r is None:
         return None
@@ -45,7 +47,7 @@ def rating_text(r: dict[str, Any] | None) -> str | None:
     return f"rating **{mu:.1f}** ± {sigma:.1f} (ranked at {mu - 3 * sigma:.1f})"
 
 
-def stats_line(g: GameStats, rating: dict[str, Any] | None = None) -> str:
+def stats_line(g: GameStats, rating: Record | None = None) -> str:
     parts = [
         *([rating_text(rating)] if rating is not None else []),
         f"**{g.games}** game{'s' if g.games != 1 else ''}" + (f", {g.hinted} with hints" if g.hinted else ""),
@@ -63,7 +65,7 @@ def stats_line(g: GameStats, rating: dict[str, Any] | None = None) -> str:
 
 
 def stats_embed(name: str, games: list[GameStats],
-                ratings: dict[str, dict[str, Any]] | None = None) -> discord.Embed:
+                ratings: dict[str, Record] | None = None) -> discord.Embed:
     e = discord.Embed(title=f"{name}'s results in this server", colour=COLOUR)
     if not games:
         e.description = "No finished games yet. Open a table with `/game new`."
@@ -76,7 +78,7 @@ def stats_embed(name: str, games: list[GameStats],
     return e
 
 
-def _board(game: str, rows: list[dict[str, Any]], line: Any) -> discord.Embed:
+def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> discord.Embed:
     """A leaderboard's frame: title, medals, and one ``line(row)`` per person."""
     e = discord.Embed(title=f"{game_title(game)} leaderboard", colour=COLOUR)
     if not rows:
@@ -91,9 +93,9 @@ def _games(n: int) -> str:
     return f"{n} game{'s' if n != 1 else ''}"
 
 
-def rating_board_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
+def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:
     """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
-    def line(r: dict[str, Any]) -> str:
+    def line(r: Record) -> str:
         mu, sigma = float(r["mu"]), float(r["sigma"])
         return f"**{mu - 3 * sigma:.1f}** (rating {mu:.1f} ± {sigma:.1f}) · {_games(int(r['games']))}"
 

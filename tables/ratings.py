@@ -70,7 +70,7 @@ def rate_game(current: Mapping[int, Rating], seats: Sequence[tuple[int, int]]) -
 def games_of(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """Stored finishing orders (rows of ``table_id, seat, guild_id, game, user_id, place,
     finished_at``) grouped into games, in the order they finished: ``(guild_id, game, seats)``."""
-    by_table: dict[str, dict[str, Any]] = {}
+    by_table: dict[str, Record] = {}
     for r in rows:
         g = by_table.setdefault(str(r["table_id"]), {"guild": int(r["guild_id"]), "game": str(r["game"]),
                                                      "at": float(r["finished_at"]), "seats": []})

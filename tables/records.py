@@ -17,6 +17,7 @@ from typing import Any, Literal, overload
 
 import engine
 from engine.core import Event, Game
+from tables.storage_base import Record
 from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -49,7 +50,7 @@ def seats_json(seats: Sequence[Seat]) -> str:
     return _dumps(out)
 
 
-def changes_of(t: Table, since: Mapping[int, int]) -> dict[str, Any]:
+def changes_of(t: Table, since: Mapping[int, int]) -> Record:
     """The columns that change as a table lives (everything but its identity)."""
     return {
         "options": _dumps(t.options),
@@ -70,7 +71,7 @@ def changes_of(t: Table, since: Mapping[int, int]) -> dict[str, Any]:
     }
 
 
-def record_of(t: Table, since: Mapping[int, int] | None = None) -> dict[str, Any]:
+def record_of(t: Table, since: Mapping[int, int] | None = None) -> Record:
     """Every column of a new table's row."""
     return {
         "id": t.id,

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Collection
-from typing import Any
 
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, rng_for
 from tables.ai_pool import AIPool
@@ -23,6 +22,7 @@ from tables.live import Live, Tasks
 from tables.persistence import Persistence
 from tables.program_seats import ProgramSeats
 from tables.protocol import Answer
+from tables.storage_base import Record
 from tables.table import RECENT_EVENTS, SHOWN_SUMMARY, SPEEDS, LogEntry, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -130,7 +130,7 @@ class Turns:
             self.reschedule(t, actors, quiet=quiet, touched=told)
         self.delivery.redraw(t)
 
-    def resume(self, t: Table, live: Live, record: dict[str, Any], since: dict[int, int]) -> None:
+    def resume(self, t: Table, live: Live, record: Record, since: dict[int, int]) -> None:
         """Bring a table rebuilt from the storage back to life: deadlines re-armed at their stored
         absolute times (an overdue one fires at once), AI seats moving, the message redrawn."""
         Persistence.resumed(t, live, record)
