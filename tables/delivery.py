@@ -63,7 +63,7 @@ class Delivery:
             await self._call(t, "redraw", t)
             await self.clock.sleep(self.redraw_interval)
 
-    def notify(self, t: Table, method: str, *args: Any) -> None:
+    def notify(self, t: Table, method: str, *args: object) -> None:
         """Queue one listener call (``turn``, ``summary``, the optional ``seat_changed``) behind the
         table's earlier ones."""
         live = self.live_of(t.id)
@@ -78,7 +78,7 @@ class Delivery:
             method, args = live.notes.popleft()
             await self._call(t, method, *args)
 
-    async def _call(self, t: Table, method: str, *args: Any) -> None:
+    async def _call(self, t: Table, method: str, *args: object) -> None:
         live = self.live_of(t.id)
         if self.wait_for_commit and live is not None and live.lock.locked():
             # A change is being committed: show nothing of it before it is safely stored.

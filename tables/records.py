@@ -125,7 +125,7 @@ def _json(text: object, what: str, kind: type) -> Any:
     return value
 
 
-def _seat(d: Any, i: int) -> Seat:
+def _seat(d: object, i: int) -> Seat:
     if not isinstance(d, dict) or not set(SEAT_FIELDS) <= set(d) <= {*SEAT_FIELDS, *OPTIONAL_SEAT_FIELDS}:
         raise Unrecoverable(f"seat {i + 1} is malformed")
     if not isinstance(d["name"], str):
@@ -150,7 +150,7 @@ def _seat(d: Any, i: int) -> Seat:
                 program, level, hints, hinted_at)
 
 
-def _seat_map(text: Any, what: str, value: type) -> dict[int, Any]:
+def _seat_map(text: object, what: str, value: type) -> dict[int, Any]:
     raw = _json(text, what, dict)
     out: dict[int, Any] = {}
     for k, v in raw.items():
@@ -179,7 +179,7 @@ def _check_log(entries: Sequence[LogEntry], version: int) -> None:
 
 
 def _start_state(cls: type[Game], players: int, options: dict[str, Any], seed: int | None,
-                 snapshot: Any, snapshot_version: Any, version: int, table_id: str) -> tuple[Game, int]:
+                 snapshot: object, snapshot_version: object, version: int, table_id: str) -> tuple[Game, int]:
     """The state to replay from: the snapshot when it is sound, else a fresh game from the seed."""
     if snapshot is not None:
         try:

@@ -120,7 +120,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> GameRecord:
+    def from_json(cls, data: object) -> GameRecord:
         """Read an exported file's JSON; raises ``ValueError`` with a reason."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"this is not a {FORMAT} file")

@@ -166,7 +166,7 @@ SQLITE = SQLiteDialect()
 POSTGRES = PostgresDialect()
 
 
-def floats(columns: Sequence[str], values: Sequence[Any]) -> list[Any]:
+def floats(columns: Sequence[str], values: Sequence[Param]) -> list[Param]:
     return [float(v) if c in FLOAT_COLUMNS and isinstance(v, int) and not isinstance(v, bool) else v
             for c, v in zip(columns, values, strict=True)]
 
