@@ -19,7 +19,7 @@ import engine
 from cogs import screens
 from cogs.screens import Words
 from cogs.screens import choice as _choice
-from engine.core import Game, Option
+from engine.core import Game, Option, Options
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
 
@@ -78,7 +78,7 @@ def words(game: str, name: str) -> Words:
     return found.words[name]
 
 
-def table_defaults(game: str) -> Mapping[str, Any]:
+def table_defaults(game: str) -> Options:
     """Defaults of a Discord table that differ from the engine's (its game's screens say them)."""
     found = screens.get(game)
     return found.table_defaults if found is not None else {}
@@ -114,7 +114,7 @@ def accepted_line(game: str) -> str:
     return " ".join(f"`{allowed(o)}`" for o in spec(game))
 
 
-def settings_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None) -> str:
+def settings_line(game: str, options: Options | None, speed: str | None, ai: str | None = None) -> str:
     """A table's settings in plain words, in the game's own order, then its AI level (when not
     normal) and speed."""
     given = dict(options or {})
@@ -143,7 +143,7 @@ def rules_lines(game: str) -> list[tuple[str, str]]:
     return lines
 
 
-def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple[dict[str, Any], str]:
+def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple[Options, str]:
     """``options:`` (already split into ``key: value`` strings) and the separate ``speed:`` read
     for a new table: ``(the game's options with the table's defaults, the speed)``.  Raises
     ``ValueError`` with a sentence for the person when something is wrong; nothing is created."""

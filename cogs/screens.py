@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.core import View
+    from engine.core import Options, View
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Screens:
     renderer: Any
     words: Mapping[str, Words]
     chart: Chart = field(default_factory=Chart)
-    table_defaults: Mapping[str, Any] = field(default_factory=dict)
+    table_defaults: Options = field(default_factory=dict)
     faces: Mapping[str, Callable[[], bytes]] = field(default_factory=dict)
 
 

@@ -38,6 +38,8 @@ class IllegalAction(Exception):
 #: A view of a state (``state.view(seat)``, ``state.public_view()``): a JSON-safe dict whose keys
 #: each game sets out (docs/interfaces.md); what the renderers read.
 View = dict[str, Any]
+#: A game's options by name (``Game.read_options`` checks them and fills in the defaults).
+Options = dict[str, Any]
 
 
 class AnyCard(Protocol):

@@ -18,7 +18,6 @@ import asyncio
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -67,7 +66,7 @@ def rate_game(current: Mapping[int, Rating], seats: Sequence[tuple[int, int]]) -
     return out
 
 
-def games_of(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str, list[tuple[int, int]]]]:
+def games_of(rows: Iterable[Record]) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """Stored finishing orders (rows of ``table_id, seat, guild_id, game, user_id, place,
     finished_at``) grouped into games, in the order they finished: ``(guild_id, game, seats)``."""
     by_table: dict[str, Record] = {}
@@ -80,7 +79,7 @@ def games_of(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str, list[tup
     return [(g["guild"], g["game"], [(uid, place) for _, uid, place in sorted(g["seats"])]) for _, g in ordered]
 
 
-def recompute(rows: Iterable[Mapping[str, Any]]) -> dict[Key, Rating]:
+def recompute(rows: Iterable[Record]) -> dict[Key, Rating]:
     """Every rating from scratch, from every stored finishing order."""
     ratings: dict[Key, Rating] = {}
     for guild, game, seats in games_of(rows):

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, overload
 
 import engine
-from engine.core import Event, Game
+from engine.core import Event, Game, Options
 from tables.storage_base import Record
 from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 
@@ -178,7 +178,7 @@ def _check_log(entries: Sequence[LogEntry], version: int) -> None:
                             f"({missing} actions)")
 
 
-def _start_state(cls: type[Game], players: int, options: dict[str, Any], seed: int | None,
+def _start_state(cls: type[Game], players: int, options: Options, seed: int | None,
                  snapshot: object, snapshot_version: object, version: int, table_id: str) -> tuple[Game, int]:
     """The state to replay from: the snapshot when it is sound, else a fresh game from the seed."""
     if snapshot is not None:
@@ -202,7 +202,7 @@ def _start_state(cls: type[Game], players: int, options: dict[str, Any], seed: i
         raise Unrecoverable(f"the game cannot be set up again: {e}") from None
 
 
-def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Table, dict[int, int]]:
+def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[int, int]]:
     """A live table from its stored row and log, and the version at which each acting seat's
     decision began.  Raises :class:`Unrecoverable` with the reason when anything does not add up."""
     tid = record.get("id")
@@ -293,7 +293,7 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
     return t, since
 
 
-def stub(record: Mapping[str, Any]) -> Table | None:
+def stub(record: Record) -> Table | None:
     """As much of a damaged table as can be read — its ids and whoever can be found in its seats —
     so its players can be told it is gone.  ``None`` without even a channel to tell."""
     def ident(key: str) -> int | None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import engine
-from engine.core import Event, Game, Outcome
+from engine.core import Event, Game, Options, Outcome
+from tables.storage_base import Record
 from tables.table import LogEntry, Phase, Table
 
 FORMAT = "deckhand-replay"
@@ -34,7 +35,7 @@ class GameRecord:
 
     id: str
     game: str
-    options: dict[str, Any]
+    options: Options
     seed: int | None
     names: list[str]
     ai: list[bool]
@@ -71,7 +72,7 @@ class GameRecord:
         )
 
     @classmethod
-    def of_stored(cls, record: Mapping[str, Any], log: Sequence[LogEntry]) -> GameRecord:
+    def of_stored(cls, record: Record, log: Sequence[LogEntry]) -> GameRecord:
         """From a storage row; raises ``ValueError`` naming what is damaged."""
         try:
             options = json.loads(record["options"])

@@ -20,9 +20,8 @@ from __future__ import annotations
 import builtins
 import random
 from collections.abc import Mapping
-from typing import Any
 
-from engine.core import Action, Event, IllegalAction
+from engine.core import Action, Event, IllegalAction, Options
 from tables import clicks, offers
 from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
@@ -216,7 +215,7 @@ class Runtime:
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         speed: str = "normal",
         ai_level: str | None = None,
     ) -> Table:

@@ -128,11 +128,11 @@ class PostgresStorage(SQLStorage):
         self.url = url
         self.gone: str | None = None
         self._closed = False
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         # The last write of each table still running: the next one of that table waits for it,
         # so one table's writes commit in the order they were made (as SQLite's single queue does),
         # even after a caller stopped waiting for one.
-        self._last: dict[str, asyncio.Task[Any]] = {}
+        self._last: dict[str, asyncio.Task[object]] = {}
         self._reads = 0
 
     @classmethod
@@ -207,7 +207,7 @@ class PostgresStorage(SQLStorage):
         self._tasks.add(task)
         self._last[key] = task
 
-        def done(t: asyncio.Task[Any]) -> None:
+        def done(t: asyncio.Task[object]) -> None:
             self._tasks.discard(t)
             if self._last.get(key) is t:
                 del self._last[key]
