@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
@@ -58,7 +58,7 @@ def _finished(table: Table, rendered: Rendered) -> bool:
             and state is not None and state.is_over)
 
 
-async def add_rating_changes(bot: Any, table: Table, rendered: Rendered) -> None:
+async def add_rating_changes(bot: object, table: Table, rendered: Rendered) -> None:
     """Rate the finished game and add everyone's change to the game-over summary's embed (nothing
     without a database, or when the rating fails: the summary goes out all the same)."""
     if not _finished(table, rendered):

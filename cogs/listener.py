@@ -49,7 +49,7 @@ def _person(table: Table, seat: int) -> int:
     return user_id
 
 
-def missing_permissions(channel: Any, error: discord.Forbidden) -> str:
+def missing_permissions(channel: object, error: discord.Forbidden) -> str:
     """What the bot lacks to post in ``channel``: from its cached permissions there when discord.py
     knows them, else from the kind of channel and Discord's error code."""
     thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (

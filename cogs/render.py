@@ -286,7 +286,7 @@ class Renderer:
     new_round_events: frozenset[str] = frozenset({"deal"})
     #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the
     #: engine's default and round numbers otherwise).
-    lobby_values: dict[str, tuple[Any, ...]] = {}
+    lobby_values: dict[str, tuple[int, ...]] = {}
     #: What a final score counts, spelled out in the standings ("12 points").
     unit = "point"
 
