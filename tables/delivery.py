@@ -31,7 +31,7 @@ class Delivery:
         *,
         redraw_interval: float = 1.0,
         wait_for_commit: bool = False,
-        moved: Callable[[Table, Live], Coroutine[Any, Any, None]] | None = None,
+        moved: Callable[[Table, Live], Coroutine[object, object, None]] | None = None,
     ) -> None:
         """``live_of``: the bookkeeping of a table still here (None once it is forgotten).
         ``moved``: called when the listener re-posted a table message (its ids changed), to store

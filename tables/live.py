@@ -13,7 +13,7 @@ import logging
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from engine.core import AI, Decision, Event, View
 from engine.hints import Hint
@@ -117,7 +117,7 @@ class Live:
     redraw_wanted: bool = False
     recall_task: asyncio.Task[None] | None = None  # the listener asked to be called again then
     notify_task: asyncio.Task[None] | None = None
-    notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+    notes: deque[tuple[str, tuple[object, ...]]] = field(default_factory=deque)
     # -- tables.persistence: what the storage holds (when there is one): the row's (version, rev),
     # how much of the log, the version of the last snapshot, and whether this game's results are in.
     stored: bool = False
@@ -151,7 +151,7 @@ class Tasks:
     def __init__(self) -> None:
         self.running: set[asyncio.Task[None]] = set()
 
-    def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[object, object, None], name: str) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro, name=name)
         self.running.add(task)
         task.add_done_callback(self._done)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any
 
 from engine.core import Action, Event
 from tables.delivery import Delivery
@@ -26,7 +25,7 @@ class ProgramSeats:
         settings: ProgramSettings,
         tasks: Tasks,
         delivery: Delivery,
-        commit_quietly: Callable[[Table], Coroutine[Any, Any, None]],
+        commit_quietly: Callable[[Table], Coroutine[object, object, None]],
     ) -> None:
         self.settings = settings
         self.tasks = tasks
