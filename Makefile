@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean cards build
+.PHONY: run test lint typecheck bench clean cards build
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt requirements-build.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,12 @@ run:
 test: build
 	$(BIN)/python -m pytest
 
-lint: $(BIN)/.installed
+lint: $(BIN)/.installed typecheck
 	$(BIN)/ruff check .
+
+# mypy over engine/, tables/ and cogs/ ([tool.mypy] in pyproject.toml); any error fails make lint, so CI.
+typecheck: $(BIN)/.installed
+	$(BIN)/mypy
 
 bench: build
 	$(BIN)/python bench/engine.py
@@ -43,7 +47,7 @@ demo: $(BIN)/.installed
 	$(BIN)/python -m tests.fakediscord.demo $(DEMO_ARGS)
 
 clean:
-	rm -rf $(VENV) build/mypyc build/mypy-cache
+	rm -rf $(VENV) build/mypyc build/mypy-cache .mypy_cache
 
 # Every card face at 128 px and at 22 px (Discord's inline emoji size), to judge the art.
 cards: $(BIN)/.installed

@@ -294,9 +294,10 @@ class Deckhand(commands.Bot):
         budget = RestBudget(gate=self.send_gate)
         self.gate.pace(budget)  # this process's part of the token's budget (its shards held)
         self.send_gate.follow(budget, budget_part(TOKEN_BUDGET, 1.0)[0])  # and of its send rate
-        self.runtime = Runtime(listener=DeckhandListener(self, budget=budget), **options)
+        listener = DeckhandListener(self, budget=budget)
+        self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
-        await self.add_cog(GameCog(self.runtime))
+        await self.add_cog(GameCog(self.runtime, live=listener.live))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
         self.add_dynamic_items(*DYNAMIC_ITEMS)

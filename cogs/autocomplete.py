@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from discord import app_commands
 
@@ -13,14 +12,15 @@ import engine
 from cogs import options as table_options
 from cogs import render, renderers
 from engine.cards import Card, CardError, card
+from engine.core import AnyCard, Decision
 from tables.live import SeatView
 
 MAX_CHOICES = 25
 
 
 def legal_choices(
-    decision: Any, current: str, hand: Sequence[str] | None = None, renderer: render.Renderer | None = None,
-    sv: SeatView = None,
+    decision: Decision, current: str, hand: Sequence[str] | None = None, renderer: render.Renderer | None = None,
+    sv: SeatView | None = None,
 ) -> list[app_commands.Choice[str]]:
     """Exactly the legal choices of ``decision`` matching what was typed, at most 25.
 
@@ -46,7 +46,7 @@ def legal_choices(
     if tokens and tokens[0].lower() == decision.kind:
         tokens = tokens[1:]
     finished = current.endswith(" ") or not tokens
-    chosen: list[Any] = []
+    chosen: list[AnyCard] = []
     partial = ""
     marked = _marked_cards(sv, allowed)[: decision.pick]
     if not tokens and marked:
@@ -60,7 +60,7 @@ def legal_choices(
         last = i == len(tokens) - 1
         c = _read_card(tok, allowed)
         free = c is not None and sum(1 for x in chosen if x.code == c.code) < have[c.code]
-        if free and (not last or finished or _exact(tok, c, allowed)):
+        if c is not None and free and (not last or finished or _exact(tok, c, allowed)):
             chosen.append(c)
         elif last and not finished:
             partial = tok.lower()
@@ -74,7 +74,7 @@ def legal_choices(
     for c in allowed:
         if left[c.code] <= 0 or c.code in offered:
             continue
-        words = (c.code.lower(), render.label(c).lower(), str(getattr(c, "name", "")).lower())
+        words = [c.code.lower(), render.label(c).lower(), str(getattr(c, "name", "")).lower()]
         if partial and not any(w.startswith(partial) for w in words):
             continue
         offered.add(c.code)
@@ -82,7 +82,7 @@ def legal_choices(
     return out[:MAX_CHOICES]
 
 
-def _marked_cards(sv: SeatView, allowed: Sequence[Any]) -> list[Any]:
+def _marked_cards(sv: SeatView | None, allowed: Sequence[AnyCard]) -> list[AnyCard]:
     """The cards the seat has marked for a pick so far (``view["marked"]``), one per marked copy."""
     pool = list(allowed)
     out = []
@@ -94,7 +94,7 @@ def _marked_cards(sv: SeatView, allowed: Sequence[Any]) -> list[Any]:
     return out
 
 
-def _read_card(tok: str, allowed: Sequence[Any]) -> Any:
+def _read_card(tok: str, allowed: Sequence[AnyCard]) -> AnyCard | None:
     """The card among ``allowed`` that ``tok`` names: its code, label or name, else a standard card
     read forgivingly (``10h``)."""
     t = tok.strip().lower()
@@ -108,7 +108,7 @@ def _read_card(tok: str, allowed: Sequence[Any]) -> Any:
     return next((c for c in allowed if c.code == code), None)
 
 
-def _exact(tok: str, c: Any, allowed: Sequence[Any] = ()) -> bool:
+def _exact(tok: str, c: AnyCard, allowed: Sequence[AnyCard] = ()) -> bool:
     # "q" is the start of several cards, "qs" already means one: accept it without a trailing space.
     # A Dalmuti "1" is a card but also the start of 10, 11 and 12: wait for more.
     t = tok.lower()
@@ -119,7 +119,7 @@ def _exact(tok: str, c: Any, allowed: Sequence[Any] = ()) -> bool:
         isinstance(c, Card) and len(tok) >= 2 and tok[-1].lower() in "cdhs♣♦♥♠")
 
 
-def _pick_choice(cs: Sequence[Any], pick: int) -> app_commands.Choice[str]:
+def _pick_choice(cs: Sequence[AnyCard], pick: int) -> app_commands.Choice[str]:
     more = pick - len(cs)
     name = " ".join(c.label for c in cs) + (f" … ({more} more)" if more > 0 else "")
     return app_commands.Choice(name=name[:100], value=" ".join(c.code for c in cs)[:100])

@@ -8,9 +8,15 @@ import asyncio
 import collections
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Protocol
 
 NEEDED_WINDOW = 10.0  # seconds over which the budget measures what must go out
+
+
+class Gate(Protocol):
+    """What the budget asks of the send gate (cogs/sendgate.py): how long it stays closed."""
+
+    def closed_for(self) -> float: ...
 
 
 class RestBudget:
@@ -34,8 +40,8 @@ class RestBudget:
         # under Discord's 50 in any one second, with room for a late request from the second before.
         burst: float = 6.0,
         now: Callable[[], float] | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
-        gate: Any = None,
+        sleep: Callable[[float], Awaitable[object]] | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.rate = per_second
         # The bot's SendGate: while a global 429 holds it closed, routine edits give up at once.

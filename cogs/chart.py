@@ -20,6 +20,8 @@ from PIL import Image, ImageDraw
 import engine
 from cogs import fonts, screens
 from cogs.screens import Chart
+from engine.core import View
+from tables.replay import GameRecord
 
 WIDTH, HEIGHT = 800, 420
 BACKGROUND = (43, 45, 49)  # Discord's dark theme, so the picture sits in the chat
@@ -48,13 +50,13 @@ class Series:
     y_ticks: dict[float, str] | None = None  # value -> label (King of the Hill's ranks)
 
 
-def _snapshot(chart: Chart, pv: dict[str, Any], n: int) -> list[float]:
+def _snapshot(chart: Chart, pv: View, n: int) -> list[float]:
     if chart.snapshot is not None:
         return chart.snapshot(pv, n)
     return [float(x) for x in (pv.get("scores") or [0] * n)]
 
 
-def score_series(record: Any) -> Series | None:
+def score_series(record: GameRecord) -> Series | None:
     """The running scores of a finished game, or ``None`` when it did not finish (nothing to show).
     What is plotted is the game's ``Screens.chart`` (cogs/screens.py)."""
     if record.seed is None:
@@ -172,9 +174,9 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
         room = W - lx - 46 * scale - fonts.text_length(tag, 15 * scale)
         name = fonts.fit(s.names[seat], 15 * scale, room)
         # (the tag after it, apart: a right-to-left name does not carry it to its left)
-        width = fonts.draw_text(d, (lx + 30 * scale, ly), name, 15 * scale, TEXT)
+        drawn = fonts.draw_text(d, (lx + 30 * scale, ly), name, 15 * scale, TEXT)
         if tag:
-            fonts.draw_text(d, (lx + 30 * scale + width, ly), tag, 15 * scale, TEXT)
+            fonts.draw_text(d, (lx + 30 * scale + drawn, ly), tag, 15 * scale, TEXT)
         value = s.y_ticks.get(final[seat], _num(final[seat])) if s.y_ticks else _num(final[seat])
         d.text((lx + 30 * scale, ly + 19 * scale), value, font=f_small, fill=MUTED)
         if seat in s.winners:
@@ -185,7 +187,7 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
     return img
 
 
-def score_chart(record: Any) -> bytes | None:
+def score_chart(record: GameRecord) -> bytes | None:
     """The end-of-game picture of a finished game's record, or ``None`` when there is no finished
     game to show."""
     s = score_series(record)

@@ -15,7 +15,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -50,11 +50,15 @@ from cogs.custom_ids import (  # the names the ids' users always imported from h
     value_code,  # noqa: F401
 )
 from cogs.emoji import action_emoji, card_emoji
-from engine.core import TABLE, Action, Decision
+from engine.core import TABLE, Action, AnyCard, Decision
 from tables.clicks import marking_since
 from tables.live import SeatView
 from tables.table import Table
 
+if TYPE_CHECKING:  # discord.types is for the type checker: importing it at run time goes in a circle
+    from discord.types.components import ButtonComponent
+
+M = TypeVar("M")  # what a menu holds (_pack, _flat)
 log = logging.getLogger(__name__)
 
 # ---- views -------------------------------------------------------------------------------------
@@ -86,7 +90,7 @@ def thread_url(table: Table) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}"
 
 
-def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
+def hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     """The ephemeral hand message of one seat: its text and one control per legal choice (a pick
     over more than 25 cards shows the cards marked so far, from the seat's view)."""
     table, decision = seat_view.table, seat_view.decision
@@ -107,7 +111,10 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
         else:
             k = r.combo_pick(seat_view, decision)
             combo = _combo_pick(seat_view, r, decision, k) if k else None
-            items, note = ([combo], "") if combo is not None else _action_controls(seat_view, r, decision)
+            if combo is not None:
+                items, note = [combo], ""
+            else:
+                items, note = _action_controls(seat_view, r, decision)
         if note:
             content += "\n" + note
     # Nothing to do yet, or a live step the table drives (a deal): a way to look again in place.
@@ -123,7 +130,7 @@ def hand_view(seat_view: Any) -> tuple[str, discord.ui.View]:
     return content, view
 
 
-def _whole_hand(sv: Any, r: render.Renderer, decision: Decision | None) -> list[discord.ui.Item[Any]] | None:
+def _whole_hand(sv: SeatView, r: render.Renderer, decision: Decision | None) -> list[discord.ui.Item[Any]] | None:
     """Every card of the hand as a button, in hand order, the ones that may not be played now
     disabled (the view says why): for games played a card at a time (``Renderer.whole_hand``),
     while cards are being played — on your turn, and while you wait (the same buttons light up
@@ -136,7 +143,7 @@ def _whole_hand(sv: Any, r: render.Renderer, decision: Decision | None) -> list[
                          disabled=not playable) for a, playable in cards]
 
 
-def _whole_hand_cards(sv: Any, r: render.Renderer, decision: Decision | None) -> list[tuple[Action, bool]] | None:
+def _whole_hand_cards(sv: SeatView, r: render.Renderer, decision: Decision | None) -> list[tuple[Action, bool]] | None:
     """The buttons of :func:`_whole_hand`: each card's action and whether it may be played now."""
     view = sv.view or {}
     hand = view.get("hand") or []
@@ -167,7 +174,8 @@ def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:
     return menus + -(-(buttons + 1) // ROW_BUTTONS) <= MAX_ROWS
 
 
-def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Sequence[Any], pick: int) -> PickSelect:
+def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Sequence[AnyCard],
+                 pick: int) -> PickSelect:
     table = sv.table
     total = Counter(c.code for c in cards)
     seen: Counter[str] = Counter()
@@ -188,7 +196,7 @@ def _combo_pick(sv: SeatView, r: render.Renderer, decision: Decision, k: int) ->
     if not actions or any(a.args or len(a.cards) != k or a.kind != decision.kind for a in actions):
         return None
     most: dict[str, int] = {}
-    objs: dict[str, Any] = {}
+    objs: dict[str, AnyCard] = {}
     for a in actions:
         for code, n in Counter(c.code for c in a.cards).items():
             most[code] = max(most.get(code, 0), n)
@@ -205,20 +213,20 @@ def _combo_pick(sv: SeatView, r: render.Renderer, decision: Decision, k: int) ->
 
 def pick_parts(
     sv: SeatView, r: render.Renderer, decision: Decision
-) -> list[tuple[list[str], list[tuple[str, Any, int]]]] | None:
+) -> list[tuple[list[str], list[tuple[str, AnyCard, int]]]] | None:
     """The part menus of a pick over more than 25 cards: (group names, [(menu value, card, copy
     number)]) each — the cards grouped by the renderer, adjacent groups sharing a menu — or ``None``
     when they do not fit in four menus."""
     cards = list(decision.cards)
     seen: Counter[str] = Counter()
-    groups: dict[str, list[tuple[str, Any, int]]] = {}
+    groups: dict[str, list[tuple[str, AnyCard, int]]] = {}
     for c, value in zip(cards, card_values(cards), strict=True):
         seen[c.code] += 1
         groups.setdefault(r.pick_group(sv, c), []).append((value, c, seen[c.code]))
     return _pack(list(groups.items()), MAX_OPTIONS, MAX_MENUS)
 
 
-def marked_values(cards: Sequence[Any], marked: Sequence[str]) -> set[str]:
+def marked_values(cards: Sequence[AnyCard], marked: Sequence[str]) -> set[str]:
     """The menu values of the marked card codes among ``cards`` (a code marked once is its first copy)."""
     want = Counter(marked)
     seen: Counter[str] = Counter()
@@ -270,11 +278,11 @@ def _big_pick(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[lis
 
 
 def _pack(
-    groups: list[tuple[str, list[Any]]], size: int, most: int
-) -> list[tuple[list[str], list[Any]]] | None:
+    groups: list[tuple[str, list[M]]], size: int, most: int
+) -> list[tuple[list[str], list[M]]] | None:
     """Groups into at most ``most`` menus of at most ``size`` options, in order: a group too big for
     one menu is split ("♠ 1/2", "♠ 2/2"), then adjacent menus are merged, smallest pair first."""
-    menus: list[tuple[list[str], list[Any]]] = []
+    menus: list[tuple[list[str], list[M]]] = []
     for name, members in groups:
         chunks = [members[i:i + size] for i in range(0, len(members), size)] or [[]]
         for i, chunk in enumerate(chunks):
@@ -289,7 +297,7 @@ def _pack(
     return menus
 
 
-def _flat(groups: list[tuple[str, list[Any]]], size: int, most: int) -> list[tuple[list[str], list[Any]]] | None:
+def _flat(groups: list[tuple[str, list[M]]], size: int, most: int) -> list[tuple[list[str], list[M]]] | None:
     """Full menus in order, a group running on into the next menu when it must."""
     items = [(name, m) for name, members in groups for m in members]
     if len(items) > size * most:
@@ -361,7 +369,7 @@ class HandMessage:
 
     __slots__ = ("content", "components", "sv")
 
-    def __init__(self, content: str, components: list[dict[str, Any]], sv: Any) -> None:
+    def __init__(self, content: str, components: list[dict[str, Any]], sv: SeatView) -> None:
         self.content = content
         self.components = components
         self.sv = sv
@@ -370,11 +378,11 @@ class HandMessage:
         return hand_view(self.sv)[1]
 
 
-_BUTTONS: dict[tuple[Any, ...], dict[str, Any]] = {}  # one card's button dict, without its custom id
+_BUTTONS: dict[tuple[Any, ...], ButtonComponent] = {}  # one card's button dict, without its custom id
 _BUTTONS_MAX = 4096  # (cards × played or not × emoji sets × games: far below; a bound all the same)
 
 
-def hand_payload(sv: Any, head: str | None = None) -> HandMessage:
+def hand_payload(sv: SeatView, head: str | None = None) -> HandMessage:
     """:func:`hand_view` as Discord's JSON, ``head`` (a line such as "✅ You played Q♠.") above
     the text."""
     table, decision = sv.table, sv.decision

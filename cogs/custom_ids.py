@@ -42,14 +42,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from cogs import render, renderers
 from cogs.emoji import card_emoji
-from engine.core import Action
+from engine.core import Action, AnyCard
 
 TABLE_ID = r"[A-Z0-9]{6}"
 VERSION = r"[0-9]{1,9}"
@@ -80,9 +80,10 @@ _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "again": ("Play again", discord.ButtonStyle.success, "🔁"),
     "howto": ("How to play", discord.ButtonStyle.secondary, "❔"),
 }
-LOBBY_BUTTONS = ("join", "leave", "ai", "start", "howto")
-RUNNING_BUTTONS = ("hand", "back")
-FINISHED_BUTTONS = ("again",)  # only once a game was played (a lobby closed early has nothing to replay)
+LOBBY_BUTTONS: tuple[str, ...] = ("join", "leave", "ai", "start", "howto")
+RUNNING_BUTTONS: tuple[str, ...] = ("hand", "back")
+# only once a game was played (a lobby closed early has nothing to replay)
+FINISHED_BUTTONS: tuple[str, ...] = ("again",)
 
 
 class Handler(Protocol):
@@ -126,7 +127,7 @@ def decode_code(text: str) -> str:
     return text.replace("_", " ")
 
 
-def card_values(cards: Sequence[Any]) -> list[str]:
+def card_values(cards: Sequence[AnyCard]) -> list[str]:
     """A unique menu value per card: its code, with ``#n`` when the code is there more than once."""
     total = Counter(c.code for c in cards)
     seen: Counter[str] = Counter()
@@ -143,7 +144,14 @@ def value_code(value: str) -> str:
 
 
 def _values(item: Any, interaction: discord.Interaction) -> list[str]:
-    return list(getattr(item, "values", None) or ()) or list((interaction.data or {}).get("values", []))
+    return list(getattr(item, "values", None) or ()) or _data_values(interaction)
+
+
+def _data_values(interaction: discord.Interaction) -> list[str]:
+    """A menu click's chosen values as Discord sent them (the interaction's raw data)."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values", [])
+    return list(values) if isinstance(values, list) else []
 
 
 def _received_select(item: Any) -> discord.ui.Select | None:
@@ -193,7 +201,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
                 style = style or render.GENERIC.action_style(action)
             except Exception:  # a code of a game with its own cards: words are the renderer's job
                 label = label or code
-        button = discord.ui.Button(
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=label[:80],
             style=style or discord.ButtonStyle.secondary,
             emoji=emoji,
@@ -265,7 +273,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         table_id: str,
         version: int,
         kind: str,
-        cards: tuple[Any, ...] = (),
+        cards: tuple[AnyCard, ...] = (),
         pick: int = 1,
         placeholder: str | None = None,
         select: discord.ui.Select | None = None,
@@ -344,7 +352,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
-            values = list(getattr(self.item, "values", None) or (interaction.data or {}).get("values", []))
+            values = list(getattr(self.item, "values", None) or _data_values(interaction))
             await handler.on_part(interaction, self.table_id, self.version, self.kind, self.part, values)
 
 
@@ -361,6 +369,7 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
         disabled: bool = False,
     ) -> None:
         style = discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary
+        button: discord.ui.Button[discord.ui.View]
         button = discord.ui.Button(label=(label or ("OK" if op == "ok" else "Clear"))[:80], style=style,
                                    disabled=disabled, custom_id=f"dh:k:{table_id}:{version}:{kind}:{op}")
         super().__init__(button)

@@ -22,11 +22,14 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
 from cogs import faces
+
+if TYPE_CHECKING:
+    from engine.core import Action, AnyCard
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +66,7 @@ class EmojiRegistry:
 REGISTRY = EmojiRegistry()
 
 
-def card_emoji(code: Any) -> discord.PartialEmoji | None:
+def card_emoji(code: AnyCard | str) -> discord.PartialEmoji | None:
     """The emoji of a card (a card object or its code: ``QS``, ``~R``, ``D5``, ``JJ``, ``5X``,
     ``back``), or ``None`` when there is none (not synced yet, refused, or not a card)."""
     return REGISTRY.get(getattr(code, "code", None) or str(code))
@@ -74,7 +77,7 @@ def card_emoji(code: Any) -> discord.PartialEmoji | None:
 _TEXT_ONLY: ContextVar[bool] = ContextVar("cards_as_text", default=False)
 
 
-def card_markup(code: Any, fallback: str) -> str:
+def card_markup(code: AnyCard | str, fallback: str) -> str:
     """``<:dk_qs_1a2b3c:123>`` in message text when the emoji is there, else ``fallback`` (also
     inside :func:`text_only`)."""
     e = None if _TEXT_ONLY.get() else card_emoji(code)
@@ -108,7 +111,7 @@ async def sync_card_emoji(
     client: EmojiClient,
     registry: EmojiRegistry = REGISTRY,
     *,
-    take: Callable[[], Awaitable[Any]] | None = None,
+    take: Callable[[], Awaitable[object]] | None = None,
     draw: Callable[[], dict[str, bytes]] = faces.all_faces,
 ) -> str:
     """Make sure every face is an application emoji, then fill ``registry``.  Returns the final
@@ -162,8 +165,8 @@ async def sync_card_emoji(
     return registry.state
 
 
-async def _remove_stale(registry: EmojiRegistry, existing: list[Any], current: set[str], codes: set[str],
-                        take: Callable[[], Awaitable[Any]] | None) -> None:
+async def _remove_stale(registry: EmojiRegistry, existing: list[discord.Emoji], current: set[str], codes: set[str],
+                        take: Callable[[], Awaitable[object]] | None) -> None:
     """Delete the faces we made for art that has since changed: our prefix, a card we still draw,
     another hash.  Nothing else is ours to delete."""
     slugs = {faces.emoji_name(code, b"")[3:-7] for code in codes}
@@ -180,10 +183,10 @@ async def _remove_stale(registry: EmojiRegistry, existing: list[Any], current: s
             log.info("Could not remove the stale card emoji %s: %s", e.name, err)
 
 
-def action_emoji(action: Any) -> discord.PartialEmoji | None:
+def action_emoji(action: Action) -> discord.PartialEmoji | None:
     """The emoji on an action's button or menu option: the card it plays when it is one card, or
     copies of one card (Dalmuti's "three 5s"); ``None`` for anything else (pass, a mixed set)."""
-    cards = getattr(action, "cards", ())
-    if not cards or getattr(action, "args", ()) or len({c.code for c in cards}) != 1:
+    cards = action.cards
+    if not cards or action.args or len({c.code for c in cards}) != 1:
         return None
     return card_emoji(cards[0])

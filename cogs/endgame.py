@@ -12,14 +12,16 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Any
+from typing import Protocol
 
 import discord
 
 from cogs import render
 from cogs.chart import score_chart
+from cogs.render import Rendered
 from tables.ratings import Change
 from tables.replay import GameRecord
+from tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +29,7 @@ CHART_BUDGET = 5.0  # seconds: a busy machine sends the summary without its pict
 CHART_NAME = "scores.png"
 
 
-def change_lines(table: Any, changes: list[Change]) -> list[str]:
+def change_lines(table: Table, changes: list[Change]) -> list[str]:
     """``Ann 24.1 → 25.3 (+1.2)`` per person, in seat order."""
     by_user = {c.user_id: c for c in changes}
     lines = []
@@ -40,7 +42,7 @@ def change_lines(table: Any, changes: list[Change]) -> list[str]:
     return lines
 
 
-async def picture(table: Any) -> bytes | None:
+async def picture(table: Table) -> bytes | None:
     """The end-of-game chart, drawn off the event loop within the budget (``None`` if it is not)."""
     try:
         record = GameRecord.of_table(table)
@@ -50,13 +52,13 @@ async def picture(table: Any) -> bytes | None:
         return None
 
 
-def _finished(table: Any, rendered: Any) -> bool:
+def _finished(table: Table, rendered: Rendered) -> bool:
     state = getattr(table, "state", None)
     return (getattr(rendered, "embed", None) is not None and not getattr(table, "ended_early", False)
             and state is not None and state.is_over)
 
 
-async def add_rating_changes(bot: Any, table: Any, rendered: Any) -> None:
+async def add_rating_changes(bot: object, table: Table, rendered: Rendered) -> None:
     """Rate the finished game and add everyone's change to the game-over summary's embed (nothing
     without a database, or when the rating fails: the summary goes out all the same)."""
     if not _finished(table, rendered):
@@ -67,7 +69,7 @@ async def add_rating_changes(bot: Any, table: Any, rendered: Any) -> None:
         return
     try:
         lines = change_lines(table, await ratings.rate_table(table))
-        if lines:
+        if lines and rendered.embed is not None:  # (_finished: it has one)
             rendered.embed.add_field(name="Ratings", value="\n".join(lines)[:1024], inline=False)
     except Exception:
         log.exception("Could not rate table %s", table.id)
@@ -76,7 +78,13 @@ async def add_rating_changes(bot: Any, table: Any, rendered: Any) -> None:
 _PENDING: set[asyncio.Task[None]] = set()
 
 
-def attach_picture_later(budget: Any, table: Any, message: Any, rendered: Any) -> None:
+class Budget(Protocol):
+    """What the picture's edit waits on: the process's RestBudget (or a test's unlimited one)."""
+
+    async def take(self, urgent: bool = False) -> None: ...
+
+
+def attach_picture_later(budget: Budget, table: Table, message: discord.Message | None, rendered: Rendered) -> None:
     """Draw the chart in a worker and attach it to the summary already sent (one edit per game):
     the summary never waits for the picture, and a picture that fails or runs over its budget is
     simply left out."""
@@ -88,9 +96,9 @@ def attach_picture_later(budget: Any, table: Any, message: Any, rendered: Any) -
     task.add_done_callback(_PENDING.discard)
 
 
-async def _attach(budget: Any, table: Any, message: Any, rendered: Any) -> None:
+async def _attach(budget: Budget, table: Table, message: discord.Message, rendered: Rendered) -> None:
     png = await picture(table)
-    if png is None:
+    if png is None or rendered.embed is None:  # (_finished: it has an embed)
         return
     try:
         embed = rendered.embed.copy()

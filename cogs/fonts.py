@@ -214,7 +214,7 @@ def _load(path: str | None, index: int, px: int) -> Any:
     except OSError:  # not a variable font
         axes = []
     if axes:
-        font.set_variation_by_axes([WEIGHT if a.get("name") == b"Weight" else a["default"] for a in axes])
+        font.set_variation_by_axes([WEIGHT if a.get("name") == b"Weight" else a["default"] or 0 for a in axes])
     return font
 
 

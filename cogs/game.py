@@ -32,9 +32,12 @@ from cogs.components import (
 )
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
+from cogs.live import LiveViews
 from cogs.replay_view import ReplayClicks
+from engine.core import Outcome
+from tables.finished import AnyTable
 from tables.ids import normalise
-from tables.replay import recap, standings
+from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
 
@@ -67,20 +70,20 @@ def playable() -> dict[str, engine.core.GameEntry]:
     return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}
 
 
-def replay_standings(record: Any, outcome: Any) -> list[str]:
+def replay_standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
     """A replay's final standings in the shape the table showed them: medals shared by ties, each
     score in the game's unit."""
     if outcome is None:
         return standings(record, outcome)
     r = renderers.renderer_for(record.game)
     order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
-    table = SimpleNamespace(id=record.id, game=record.game)
+    table: Any = SimpleNamespace(id=record.id, game=record.game)  # a stand-in: score_text reads no table
     marks = render.medals([outcome.places[s] for s in order])
     return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
             f"{render.hints_mark(record.hint_count(s))}" for m, s in zip(marks, order, strict=True)]
 
 
-def game_over(table: Any) -> str:
+def game_over(table: AnyTable) -> str:
     """What a player hears when they ask for their hand after the game: it is over, where to look."""
     # (a table, or the stub of one that left memory: tables/finished.py)
     if table.seed is None and getattr(table, "state", None) is None:
@@ -119,13 +122,13 @@ def coming_soon(game: str) -> str:
 class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, live: LiveViews | None = None) -> None:
         self.runtime = runtime
         # The listener's live hand views (cogs/live.py), when it keeps any: a hand view this cog
         # answers with is registered there and kept current through the interaction's token.
-        self.live = getattr(getattr(runtime, "listener", None), "live", None)
-        if self.live is not None and getattr(self.live, "runtime", None) is None:
-            self.live.runtime = runtime
+        self.live = live
+        if live is not None and live.runtime is None:  # the listener was made before the runtime
+            live.runtime = runtime
 
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
@@ -136,7 +139,7 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
         return self.runtime.answer_by(age)
 
-    async def _safely(self, interaction: discord.Interaction, work: Awaitable[Any]) -> None:
+    async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None:
         """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology.
         A click too old to be answered any more (the person saw it fail) changes nothing."""
         try:
@@ -160,7 +163,8 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
         id of the message it made, when Discord says."""
         try:
             if interaction.response.is_done():
-                sent = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,
+                # discord.py sends None as no text, though its overloads type the content as str.
+                sent = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,  # type: ignore[call-overload]
                                                        **kwargs)
                 return getattr(sent, "id", None)
             callback = await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS,
@@ -199,7 +203,7 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
         self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
         return interaction.guild_id
 
-    def _table(self, interaction: discord.Interaction, table_id: str | None) -> Any:
+    def _table(self, interaction: discord.Interaction, table_id: str | None) -> Table:
         """The table named by id — only if it belongs to this server."""
         guild_id = self._guild(interaction)
         tid = normalise(table_id or "")
@@ -212,7 +216,7 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
             raise TableError(f"There is no table with id `{tid or '?'}` in this server. `/game list` shows them.")
         return table
 
-    def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Any:
+    def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
         """The table given by id, else the one the user sits at in this server."""
         if table_id:
             return self._table(interaction, table_id)
@@ -226,14 +230,15 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
                              "or take a seat with `/game join`.")
         return table
 
-    def _finished_table(self, guild_id: int, user_id: int) -> Any:
+    def _finished_table(self, guild_id: int, user_id: int) -> AnyTable | None:
         """The user's most recently finished table in this server, while the runtime still keeps it
         (or its stub, once it left memory)."""
-        mine = [t for t in (*self.runtime.tables.values(), *self.runtime.finished.ended.values())
+        known: list[AnyTable] = [*self.runtime.tables.values(), *self.runtime.finished.ended.values()]
+        mine = [t for t in known
                 if t.guild_id == guild_id and t.phase == Phase.FINISHED and t.seat_of(user_id) is not None]
         return max(mine, key=lambda t: t.finished_at or 0.0, default=None)
 
-    def _channel_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Any:
+    def _channel_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
         """The table given by id, else the one meant in this channel (yours first, then an open lobby)."""
         if table_id:
             return self._table(interaction, table_id)
@@ -269,8 +274,11 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
             ai_level = table_options.read_ai(name, parse_options(options))
         except ValueError as e:  # a precise sentence before anything is created
             raise TableError(str(e)) from None
+        channel_id = interaction.channel_id
+        if channel_id is None:  # never for a command in a server channel
+            raise TableError("Open a table from a channel of this server.")
         table = await self.runtime.create(
-            game=name, guild_id=guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
+            game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
         )
         await self._post_lobby(interaction, table)
@@ -280,6 +288,8 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
         or points to the one already open); its message, the answer to the click, invites the old
         table's people by name — one message that pings exactly them."""
         guild_id = self._guild(interaction)
+        if interaction.channel_id is None:  # (a server's interactions come from a channel)
+            raise TableError("Deckhand tables live in servers: use these commands in a server channel.")
         made = await self.runtime.rematch(table_id, interaction.user.id, interaction.user.display_name,
                                           guild_id=guild_id, channel_id=interaction.channel_id)
         invited = " ".join(f"<@{u}>" for u in made.invited)
@@ -296,8 +306,8 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
         rendered = renderers.table_message(table)
         content = rendered.content if line is None else "\n".join(x for x in (line, rendered.content) if x)
         try:
-            callback = await interaction.response.send_message(
-                content=content, embed=rendered.embed, view=table_view(table), allowed_mentions=pings
+            callback = await interaction.response.send_message(  # embed None: none (discord.py takes it, untyped)
+                content=content, embed=rendered.embed, view=table_view(table), allowed_mentions=pings  # type: ignore[arg-type]
             )
             # The callback response names the message; asking Discord again is only a fallback.
             message_id = getattr(callback, "message_id", None) or (await interaction.original_response()).id
@@ -328,6 +338,7 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
         await self._safely(interaction, self._join(interaction, id))
 
     async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None:
+        table: Table | None
         if table_id:
             table = self._table(interaction, table_id)
         else:
@@ -427,7 +438,7 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
             if thread is not None and started is not None:
                 await started(table)  # the thread's first message: My hand / I'm back, the first pings
 
-    async def _open_thread(self, interaction: discord.Interaction, table: Table) -> Any:
+    async def _open_thread(self, interaction: discord.Interaction, table: Table) -> discord.Thread | None:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
         game stays in the channel."""
         if table.thread_id is not None or table.message_id is None:

@@ -9,8 +9,8 @@ A mixin: the cog's own helpers (``_safely``, ``_say``, ``_table``, ``_hand``…)
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -18,12 +18,13 @@ import engine
 from cogs import renderers
 from cogs.components import card_values, hand_payload, hand_view, marked_values, pick_parts, value_code
 from cogs.howto import howto_text
-from cogs.live import update_message
+from cogs.live import LiveViews, update_message
 from engine.core import Action, Event
 from tables import clicks
 from tables.clicks import MARK
 from tables.ids import normalise
-from tables.runtime import TableError
+from tables.live import SeatView
+from tables.runtime import Runtime, TableError
 from tables.table import Table
 
 log = logging.getLogger("cogs.game")
@@ -32,6 +33,25 @@ NO_PINGS = discord.AllowedMentions.none()
 
 class ComponentClicks:
     """Component clicks and live hand views for the game cog."""
+
+    # What this mixin uses of the cog (cogs/game.py), declared for the type checker.
+    runtime: Runtime
+    live: LiveViews | None
+
+    if TYPE_CHECKING:
+        async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None: ...
+        async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None: ...
+        def _table(self, interaction: discord.Interaction, table_id: str | None) -> Table: ...
+        async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None: ...
+        async def _leave(self, interaction: discord.Interaction, table_id: str | None) -> None: ...
+        async def _ai(self, interaction: discord.Interaction, table_id: str | None, count: int | None,
+                      program: str | None = None, level: str | None = None) -> None: ...
+        async def _start(self, interaction: discord.Interaction, table_id: str | None) -> None: ...
+        async def _hand(self, interaction: discord.Interaction, table_id: str | None) -> None: ...
+        async def _hint(self, interaction: discord.Interaction, table_id: str | None) -> None: ...
+        async def _again(self, interaction: discord.Interaction, table_id: str) -> None: ...
+        def _guild(self, interaction: discord.Interaction) -> int: ...
+        def _answer_by(self, interaction: discord.Interaction) -> float: ...
 
     # ==== components ===========================================================================
     async def on_table_button(self, interaction: discord.Interaction, act: str, table_id: str) -> None:
@@ -97,13 +117,13 @@ class ComponentClicks:
         view.stop()
         return getattr(callback, "message_id", None)
 
-    def _seat_view(self, table_id: str, user_id: int) -> Any:
+    def _seat_view(self, table_id: str, user_id: int) -> SeatView | None:
         try:
             return self.runtime.seat_view(table_id, user_id)
         except TableError:
             return None
 
-    def _live(self, interaction: discord.Interaction, sv: Any, lobby: bool = False,
+    def _live(self, interaction: discord.Interaction, sv: SeatView | None, lobby: bool = False,
               message_id: int | None = None) -> None:
         """This interaction was answered with the person's hand view (``lobby``: with their seat in a
         lobby, to become their hand view when the game starts): keep it current from now on.
@@ -154,6 +174,8 @@ class ComponentClicks:
             table, _ = self._chooser(interaction, table_id, version, kind, marking=True)
             sv = self.runtime.seat_view(table.id, interaction.user.id)
             decision = sv.decision
+            if decision is None:  # never: the chooser saw one, and nothing ran since
+                raise TableError(clicks.OUT_OF_DATE)
             parts = pick_parts(sv, renderers.renderer_for(table.game), decision)
             if parts is None or not 0 <= part < len(parts):
                 raise TableError(clicks.OUT_OF_DATE)
@@ -177,7 +199,7 @@ class ComponentClicks:
         async def work() -> None:
             if op == "clear":
                 table, seat = self._chooser(interaction, table_id, version, kind, marking=True)
-                if table.state.view(seat).get("marked"):
+                if table.state is not None and table.state.view(seat).get("marked"):
                     await self.runtime.act(table.id, interaction.user.id, Action(kind, (), (MARK,)),
                                            version=table.version, answer_by=self._answer_by(interaction))
                 await self._refresh(interaction, table.id)
@@ -190,7 +212,7 @@ class ComponentClicks:
 
     def _chooser(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, marking: bool = False
-    ) -> tuple[Any, int]:
+    ) -> tuple[Table, int]:
         """The table and seat of a click on a part menu or OK / Clear, refused when the view it came
         from is out of date.  ``marking`` (a part menu, Clear): it still stands while the seat has
         done nothing but mark cards since it was drawn."""
@@ -223,7 +245,7 @@ class ComponentClicks:
         await update_message(interaction, hand_payload(sv, ack))
         self._live(interaction, sv)  # what it shows is that seat view, whatever happened since
 
-    def _after_move(self, table: Table, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View, Any]:
+    def _after_move(self, table: Table, user_id: int, events: Sequence[Event]) -> tuple[str, discord.ui.View, SeatView]:
         """The hand view after a move, headed by what the move did, and the seat view it shows."""
         sv = self.runtime.seat_view(table.id, user_id)
         content, view = hand_view(sv)
@@ -231,7 +253,7 @@ class ComponentClicks:
         return f"{ack}\n{content}", view, sv
 
 
-def _own_message(interaction: discord.Interaction) -> Any:
+def _own_message(interaction: discord.Interaction) -> discord.Message | None:
     """The ephemeral message (a hand view) a component interaction came from, else ``None`` (a
     command, or a button on a public message)."""
     message = getattr(interaction, "message", None)

@@ -6,18 +6,18 @@ module words it.  The answer is ephemeral — it goes to the person who asked, n
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 from cogs import renderers
 from engine.hints import Hint
+from tables.live import SeatView
+from tables.table import Table
 
 STRONG = "The strong AI's choice, thinking ahead from what you can see"
 BUSY = "The standard AI's choice (the strong AI was busy just now)"
 NORMAL = "The standard AI's choice ({title} has no strong AI)"
 
 
-def hint_text(table: Any, seat_view: Any, h: Hint) -> str:
+def hint_text(table: Table, seat_view: SeatView, h: Hint) -> str:
     """``💡 Hint: **9♣** — it can still take a club lead; …`` and where the move comes from."""
     try:
         words = renderers.renderer_for(table.game).action_label(h.action, seat_view)

@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -41,7 +41,15 @@ def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:
                                    users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
 
 
-def missing_permissions(channel: Any, error: discord.Forbidden) -> str:
+def _person(table: Table, seat: int) -> int:
+    """The user id at ``seat``, which the caller has checked a person holds."""
+    user_id = table.seats[seat].user_id
+    if user_id is None:
+        raise ValueError(f"seat {seat} of table {table.id} holds no person")
+    return user_id
+
+
+def missing_permissions(channel: object, error: discord.Forbidden) -> str:
     """What the bot lacks to post in ``channel``: from its cached permissions there when discord.py
     knows them, else from the kind of channel and Discord's error code."""
     thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
@@ -74,10 +82,17 @@ class _Watch:
     noted: int = 0  # clock lines made so far (the list keeps the last few)
 
 
+class Bot(Protocol):
+    """What the listener needs of its bot (bot.py's, a test's fake): a cached channel by id.  It
+    also uses ``get_partial_messageable`` and ``runtime`` when the bot has them."""
+
+    def get_channel(self, id: int, /) -> object: ...
+
+
 class DiscordListener:
     """The runtime's ``Listener``, backed by a discord.py client."""
 
-    def __init__(self, bot: Any, budget: RestBudget | None = None, live: LiveViews | None = None) -> None:
+    def __init__(self, bot: Bot, budget: RestBudget | None = None, live: LiveViews | None = None) -> None:
         self.bot = bot
         # The hand views people opened, kept current through their interactions' tokens.
         self.live = live if live is not None else LiveViews(getattr(bot, "runtime", None))
@@ -190,9 +205,9 @@ class DiscordListener:
             acting = () if table.state is None or len(table.to_act()) != len(table.state.to_act()) else table.to_act()
             # Only people due now whose hand view is not live are pinged (as by ``turn``).
             people = [s for s in acting if 0 <= s < len(table.seats) and not table.seats[s].auto
-                      and table.seats[s].user_id is not None
-                      and not self.live.alive(table.id, table.seats[s].user_id)]
-            ids = [table.seats[s].user_id for s in people]
+                      and (user_id := table.seats[s].user_id) is not None
+                      and not self.live.alive(table.id, user_id)]
+            ids = [_person(table, s) for s in people]
             text = (f"**{render.game_title(table)}** is on! Press **My hand** for your cards: they show up here "
                     "and stay up to date while you play. **I'm back** gives you your seat back after the AI "
                     "took over.")
@@ -229,7 +244,7 @@ class DiscordListener:
             log.exception("Could not post the summary of table %s", table.id)
 
     # ---- a channel the bot may not post in ----------------------------------------------------
-    def _forbidden(self, table: Any, error: discord.Forbidden) -> None:
+    def _forbidden(self, table: Table, error: discord.Forbidden) -> None:
         """Discord refused a post for want of a permission.  The game goes on (every answer to a
         click still arrives: interaction answers need no permission); the host is told once, at
         their next interaction (:meth:`tell_host`), and the log gets one warning per table."""
@@ -261,7 +276,7 @@ class DiscordListener:
                 out.append(text)
         return out
 
-    async def tell_host(self, interaction: Any, wait: float = 3.0) -> None:
+    async def tell_host(self, interaction: discord.Interaction, wait: float = 3.0) -> None:
         """Once the bot has answered ``interaction``, add an ephemeral followup with what the user
         (a host) needs to know about a channel the bot may not post in.  Followups ride on the
         interaction's token: no channel permission, no REST budget."""
@@ -359,7 +374,7 @@ class DiscordListener:
         # no ping.  The others are pinged with a My hand button, which opens a fresh live view.
         # Whether someone is pinged depends only on whose turn it is (public) and on their own view.
         pinged = due()
-        shown = await asyncio.gather(*(self.live.push(table, table.seats[s].user_id) for s in pinged))
+        shown = await asyncio.gather(*(self.live.push(table, _person(table, s)) for s in pinged))
         closed = {s for s, live in zip(pinged, shown, strict=True) if not live}
         if not closed:
             return
@@ -371,7 +386,7 @@ class DiscordListener:
             people = [s for s in due() if s in closed]
             if not people:
                 return
-            ids = [table.seats[s].user_id for s in people]
+            ids = [_person(table, s) for s in people]
             # Not deleted when the next comes (that would be a second call per ping): a stale
             # ping's button still answers about the presser's own seat.
             await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),

@@ -33,7 +33,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +44,9 @@ from discord.webhook.async_ import async_context
 
 from cogs import render
 from cogs.components import HandMessage, hand_payload
+from tables.live import SeatView
+from tables.runtime import Runtime
+from tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +65,7 @@ LIVE_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no", "ma
 PUBLIC_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no")
 
 
-def live_key(sv: Any) -> tuple[Any, ...]:
+def live_key(sv: SeatView) -> tuple[Any, ...]:
     """What a hand view shows that is worth an edit when it changes: the phase, the person's
     decision, their cards, the fields above, their missed turns and whether the AI plays for them.
     Other players' cards landing on the table are not (the view is redrawn when the person's turn
@@ -77,7 +80,7 @@ def live_key(sv: Any) -> tuple[Any, ...]:
             tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present)
 
 
-async def edit_original(interaction: Any, msg: HandMessage) -> None:
+async def edit_original(interaction: discord.Interaction, msg: HandMessage) -> None:
     """``interaction.edit_original_response(content=..., view=..., embed=None)`` with the hand view
     as its JSON, and without reading Discord's answer back into a message object: a live view is
     edited some fifty times a hand and nobody reads that answer (building the View and parsing the
@@ -98,7 +101,7 @@ async def edit_original(interaction: Any, msg: HandMessage) -> None:
         proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=payload)
 
 
-async def edit_original_message(interaction: Any, *, content: str | None, embed: discord.Embed | None,
+async def edit_original_message(interaction: discord.Interaction, *, content: str | None, embed: discord.Embed | None,
                                 view: discord.ui.View, allowed_mentions: discord.AllowedMentions) -> None:
     """``interaction.edit_original_response(...)`` for the table message (edited through the
     token of the ``/game new`` that posted it), likewise without reading the message back."""
@@ -115,7 +118,7 @@ async def edit_original_message(interaction: Any, *, content: str | None, embed:
             payload=params.payload, multipart=params.multipart, files=params.files)
 
 
-async def update_message(interaction: Any, msg: HandMessage) -> None:
+async def update_message(interaction: discord.Interaction, msg: HandMessage) -> None:
     """``interaction.response.edit_message(content=..., view=..., embed=None)`` — the answer to a
     click on a hand view is that hand view redrawn — with the hand view as its JSON, and without
     asking Discord for the message back (nobody reads it).  A test's stand-in gets the method."""
@@ -140,7 +143,7 @@ async def update_message(interaction: Any, msg: HandMessage) -> None:
     response._response_type = discord.InteractionResponseType.message_update
 
 
-def public_key(table: Any) -> tuple[Any, ...]:
+def public_key(table: Table) -> tuple[Any, ...]:
     """The table's public milestones that every hand view shows (from the public view only)."""
     state = getattr(table, "state", None)
     if state is None:
@@ -152,7 +155,7 @@ def public_key(table: Any) -> tuple[Any, ...]:
     return (render.phase_of(table), state.is_over, tuple(_frozen(view.get(k)) for k in PUBLIC_FIELDS))
 
 
-def _frozen(value: Any) -> Any:
+def _frozen(value: object) -> object:
     if isinstance(value, list | tuple):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
@@ -164,7 +167,7 @@ def _frozen(value: Any) -> Any:
 class LiveView:
     table_id: str
     user_id: int
-    interaction: Any  # its @original is the hand message
+    interaction: discord.Interaction  # its @original is the hand message
     expires: float  # on LiveViews' clock
     message_id: int | None = None  # the hand message, when known
     shown: Any = None  # live_key of what the message shows now (None: unknown, edit on next change)
@@ -181,12 +184,12 @@ class LiveViews:
 
     def __init__(
         self,
-        runtime: Any = None,
+        runtime: Runtime | None = None,
         *,
         lifetime: float = LIFETIME,
         interval: float = INTERVAL,
         now: Callable[[], float] | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        sleep: Callable[[float], Awaitable[object]] | None = None,
     ) -> None:
         self.lifetime = lifetime
         self.interval = interval
@@ -199,17 +202,17 @@ class LiveViews:
         self._public: dict[str, tuple[Any, ...]] = {}  # public_key of each table at its last redraw
         # The table message itself was the answer to /game new: that interaction's token edits it
         # too, uncounted by the global limit, while it lives (table id -> (interaction, expires)).
-        self._table_tokens: dict[str, tuple[Any, float]] = {}
+        self._table_tokens: dict[str, tuple[discord.Interaction, float]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.failures = 0
 
     @property
-    def runtime(self) -> Any:
+    def runtime(self) -> Runtime | None:
         return self._runtime
 
     @runtime.setter
-    def runtime(self, runtime: Any) -> None:
+    def runtime(self, runtime: Runtime | None) -> None:
         self._runtime = runtime
         clock = getattr(runtime, "clock", None)
         if clock is not None and self._own_clock:
@@ -217,7 +220,7 @@ class LiveViews:
             self._now, self._sleep = clock.now, clock.sleep
 
     # ---- the cog: a person's interaction answered with their hand view -------------------------
-    def opened(self, interaction: Any, table_id: str, user_id: int, sv: Any = None,
+    def opened(self, interaction: discord.Interaction, table_id: str, user_id: int, sv: SeatView | None = None,
                message_id: int | None = None) -> None:
         """``interaction`` was just answered with ``user_id``'s hand view at ``table_id`` (``sv``,
         the seat view it was drawn from; ``message_id``, the message showing it): from now on its
@@ -269,12 +272,12 @@ class LiveViews:
                    for v in self.views_of(table_id))
 
     # ---- the table message, through the token of the /game new that posted it ------------------
-    def table_opened(self, interaction: Any, table_id: str) -> None:
+    def table_opened(self, interaction: discord.Interaction, table_id: str) -> None:
         """``interaction`` was answered with the table message of ``table_id``: until its token runs
         out, the table message is edited through it (Discord's global limit does not count those)."""
         self._table_tokens[table_id] = (interaction, self._now() + self.lifetime - MARGIN)
 
-    def table_token(self, table_id: str) -> Any:
+    def table_token(self, table_id: str) -> discord.Interaction | None:
         """The interaction whose ``@original`` is the table message, while its token lives."""
         held = self._table_tokens.get(table_id)
         if held is None:
@@ -289,7 +292,7 @@ class LiveViews:
         self._table_tokens.pop(table_id, None)
 
     # ---- the listener: the table changed ----------------------------------------------------------
-    def changed(self, table: Any) -> None:
+    def changed(self, table: Table) -> None:
         """The table was redrawn: when a public milestone changed (a trick ended, a new hand, the
         end), every live view of it is edited soon (coalesced); the seats' own changes come from
         :meth:`seat_changed`."""
@@ -305,7 +308,7 @@ class LiveViews:
             if self.alive(v.table_id, v.user_id):
                 self._want(v)  # (``_edit`` draws only when the view's own key differs)
 
-    def seat_changed(self, table: Any, seats: Any) -> None:
+    def seat_changed(self, table: Table, seats: Sequence[int]) -> None:
         """The runtime's signal: these seats' own views changed.  Each seat's signal edits that
         person's view only (which seats had private news is hidden from everyone else)."""
         mine = self._by_table.get(table.id)
@@ -317,7 +320,7 @@ class LiveViews:
             if v is not None and self.alive(v.table_id, v.user_id):
                 self._want(v)
 
-    async def push(self, table: Any, user_id: int) -> bool:
+    async def push(self, table: Table, user_id: int) -> bool:
         """Bring ``user_id``'s view up to date now (or as soon as its pace allows) and say whether it
         is kept current: False when there is none, its token ran out or the edit failed."""
         if not self.alive(table.id, user_id):
@@ -351,7 +354,7 @@ class LiveViews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ---- the work ---------------------------------------------------------------------------------
-    def _seat_view(self, v: LiveView) -> Any:
+    def _seat_view(self, v: LiveView) -> SeatView | None:
         runtime = self.runtime
         if runtime is None:
             return None
@@ -397,7 +400,7 @@ class LiveViews:
                 # The game is over and the view says so: nothing more will change.
                 self.drop(v.table_id, v.user_id)
 
-    async def _edit(self, v: LiveView) -> Any:
+    async def _edit(self, v: LiveView) -> Table | None:
         """Edit the view when what it shows changed; the table it was drawn from (``None`` when
         the view was dropped)."""
         sv = self._seat_view(v)

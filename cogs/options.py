@@ -19,7 +19,7 @@ import engine
 from cogs import screens
 from cogs.screens import Words
 from cogs.screens import choice as _choice
-from engine.core import Game, Option
+from engine.core import Game, Option, Options
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
 
@@ -35,12 +35,12 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 AI = Option("ai", "normal", ("normal", "strong"))
 
 
-def plural(n: Any, word: str, words: str | None = None) -> str:
+def plural(n: object, word: str, words: str | None = None) -> str:
     """``1 card``, ``2 cards``, ``0.5 s`` stays as it is given."""
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
-def number(v: Any) -> str:
+def number(v: object) -> str:
     """``2`` for 2.0, ``0.5`` for 0.5."""
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
@@ -78,13 +78,13 @@ def words(game: str, name: str) -> Words:
     return found.words[name]
 
 
-def table_defaults(game: str) -> Mapping[str, Any]:
+def table_defaults(game: str) -> Options:
     """Defaults of a Discord table that differ from the engine's (its game's screens say them)."""
     found = screens.get(game)
     return found.table_defaults if found is not None else {}
 
 
-def say(game: str, name: str, value: Any) -> str:
+def say(game: str, name: str, value: object) -> str:
     """One option's value in plain words; the raw ``name value`` if the option has no words yet."""
     try:
         return words(game, name).say(value)
@@ -114,7 +114,7 @@ def accepted_line(game: str) -> str:
     return " ".join(f"`{allowed(o)}`" for o in spec(game))
 
 
-def settings_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None) -> str:
+def settings_line(game: str, options: Options | None, speed: str | None, ai: str | None = None) -> str:
     """A table's settings in plain words, in the game's own order, then its AI level (when not
     normal) and speed."""
     given = dict(options or {})
@@ -156,7 +156,7 @@ def rules_lines(game: str) -> list[tuple[str, str]]:
     return lines
 
 
-def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple[dict[str, Any], str]:
+def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple[Options, str]:
     """``options:`` (already split into ``key: value`` strings) and the separate ``speed:`` read
     for a new table: ``(the game's options with the table's defaults, the speed)``.  Raises
     ``ValueError`` with a sentence for the person when something is wrong; nothing is created."""

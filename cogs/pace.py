@@ -44,6 +44,7 @@ from typing import Any
 
 from cogs import render
 from engine.core import Event
+from tables.table import Table
 
 # Seconds between paced edits of one table message, at the least: the runtime's redraw interval
 # (tables.delivery calls the listener at most once a second anyway).
@@ -68,7 +69,7 @@ MILESTONE_EVENTS = frozenset({"trick", "round_end", "turn", "out", "revolution",
 @dataclass
 class _Table:
     phase: tuple[Any, ...]
-    seats: tuple[Any, ...]
+    seats: tuple[tuple[int | None, str, bool, bool, bool], ...]
     version: int
     last_event: Event | None
     notes: int = 0  # the listener's clock lines so far (someone's time ran out: shown at once)
@@ -80,7 +81,7 @@ class _Table:
     milestone_now: bool = False  # the newest change closed a unit of play
 
 
-def _seats(table: Any) -> tuple[Any, ...]:
+def _seats(table: Table) -> tuple[tuple[int | None, str, bool, bool, bool], ...]:
     return tuple((s.user_id, s.name, s.is_ai, s.away, s.left) for s in table.seats)
 
 
@@ -143,7 +144,7 @@ class PublicPace:
     def quiet(self) -> float:
         return max(self.min_quiet, self.interval / 2)
 
-    def due(self, table: Any, now: float, notes: int = 0) -> float | None:
+    def due(self, table: Table, now: float, notes: int = 0) -> float | None:
         """Take in what changed since the last call, and say in how many seconds the message
         should be edited (0: now), or ``None`` when it shows everything a watcher needs."""
         s = self._note(table, now, notes)
@@ -175,7 +176,7 @@ class PublicPace:
         that missed do not all come back in the same instant)."""
         return RETRY * (1 + self._rng.random())
 
-    def shown(self, table: Any, now: float, notes: int = 0) -> None:
+    def shown(self, table: Table, now: float, notes: int = 0) -> None:
         """The message is being drawn from the table as it is now."""
         s = self._note(table, now, notes)
         s.shown_at = now
@@ -218,7 +219,7 @@ class PublicPace:
             self._channel[table_id] = channel
             self._per_channel[channel] = self._per_channel.get(channel, 0) + 1
 
-    def _note(self, table: Any, now: float, notes: int) -> _Table:
+    def _note(self, table: Table, now: float, notes: int) -> _Table:
         # The table's phase, and the game's own (passing or playing, a deal, a bury, a tax...); and
         # where it is played (a new thread: the table message's link to it is shown at once).
         phase = (render.phase_of(table), getattr(table.state, "phase", None), getattr(table, "thread_id", None))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +27,7 @@ from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
 from cogs.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import TABLE, Action, Decision, Event
+from engine.core import TABLE, Action, AnyCard, Decision, Event, View
 from tables.live import SeatView
 from tables.table import Table
 
@@ -67,7 +67,7 @@ def embed_text(embed: discord.Embed) -> str:
 
 
 # ---- small helpers ---------------------------------------------------------------------------
-def label(c: Any) -> str:
+def label(c: AnyCard | str) -> str:
     """``Q♠`` for a card or a standard card code; a game's own card values (a Dalmuti ``D5``, a
     Siege blank ``5X``) carry their own ``label``."""
     if isinstance(c, str):
@@ -76,16 +76,16 @@ def label(c: Any) -> str:
     return own if isinstance(own, str) else card(str(c)).label
 
 
-def labels(cs: Iterable[Any]) -> str:
+def labels(cs: Iterable[AnyCard | str]) -> str:
     return " ".join(label(c) for c in cs)
 
 
-def face(c: Any) -> str:
+def face(c: AnyCard | str) -> str:
     """A card on the table as its emoji when Deckhand's card emoji are ready, else its label."""
     return card_markup(c, label(c))
 
 
-def faces(cs: Iterable[Any]) -> str:
+def faces(cs: Iterable[AnyCard | str]) -> str:
     return " ".join(face(c) for c in cs)
 
 
@@ -183,7 +183,7 @@ def footer_text(table: Table) -> str:
     return " · ".join(p for p in (options_line(table).replace("`", ""), hand_hint(table)) if p)
 
 
-def plural(n: Any, word: str, words: str | None = None) -> str:
+def plural(n: object, word: str, words: str | None = None) -> str:
     """``1 card``, ``3 cards``."""
     return options.plural(n, word, words)
 
@@ -227,7 +227,7 @@ def group_by_suit(codes: Sequence[str], show: Callable[[str], str] | None = None
 
 
 @functools.lru_cache(maxsize=2048)  # (a hand is drawn again at each edit of its view until a card goes)
-def _fanned(hand: tuple[str, ...], drawn: Any) -> tuple[str, ...]:
+def _fanned(hand: tuple[str, ...], drawn: tuple[int, bool]) -> tuple[str, ...]:
     """``Renderer.hand_lines`` of a hand, with the cards as :func:`cards_drawn` says."""
     return tuple(" ".join(cards) for _, cards in group_by_suit(hand, face))
 
@@ -262,14 +262,14 @@ def noted(events: Sequence[Event], texts: Sequence[str | None]) -> list[str]:
         where[id(e)] = n  # the newest occurrence wins
     replace: dict[int, str] = {}
     after: dict[int, list[str]] = {}
-    for e, text, replaces in notes:
-        n = where.get(id(e)) if e is not None else None
-        if n is None or events[n] is not e:
+    for ev, text, replaces in notes:
+        at = where.get(id(ev)) if ev is not None else None
+        if at is None or events[at] is not ev:
             continue
         if replaces:
-            replace[n] = text
+            replace[at] = text
         else:
-            after.setdefault(n, []).append(text)
+            after.setdefault(at, []).append(text)
     out: list[str] = []
     for n, t in enumerate(texts):
         t = replace.get(n, t)
@@ -295,7 +295,7 @@ class Renderer:
     new_round_events: frozenset[str] = frozenset({"deal"})
     #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the
     #: engine's default and round numbers otherwise).
-    lobby_values: dict[str, tuple[Any, ...]] = {}
+    lobby_values: dict[str, tuple[int, ...]] = {}
     #: What a final score counts, spelled out in the standings ("12 points").
     unit = "point"
 
@@ -344,7 +344,7 @@ class Renderer:
         e.description = self.standings_text(table)
         return Rendered(embed=e)
 
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         return self.turn_line(table)
 
     def turn_line(self, table: Table) -> str:
@@ -359,7 +359,7 @@ class Renderer:
         times = [table.deadlines[s] for s in seats if table.deadlines.get(s) is not None]
         return min(times) if times else None
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         scores = pv.get("scores") or [None] * len(table.seats)
         acting = set(required_seats(table))
         lines = []
@@ -425,7 +425,7 @@ class Renderer:
         lines.append(f"Replay: `/game replay id:{table.id}`")
         return "\n".join(lines)
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         """A final score as the standings show it, its unit spelled out (``12 points``, ``rank Q``)."""
         return plural(score, self.unit)
 
@@ -469,7 +469,7 @@ class Renderer:
         tail = f" ({when(deadline)})" if deadline else ""
         return f"{mentions}, {self.turn_what(table, seats, live)}{tail}"
 
-    def turn_what(self, table: Any, seats: Sequence[int], live: bool) -> str:
+    def turn_what(self, table: Table, seats: Sequence[int], live: bool) -> str:
         return "your turn — your hand view is up to date" if live else "your turn — press **My hand** below"
 
     # -- private: the hand view --
@@ -554,7 +554,7 @@ class Renderer:
 
     # -- private: how the hand view's controls read (cogs.components builds them from the legal
     # actions only; these hooks say the words and the grouping) --
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         """A legal action on a button, as a menu option or an autocomplete name; ``sv`` (the seat's
         view, when there is one) lets it name players and piles."""
         if action.kind == "play" and action.cards and not action.args:
@@ -605,7 +605,7 @@ class Renderer:
         return SUIT_SYMBOLS.get(getattr(c, "suit", ""), "Other")
 
 
-def _count(free: Any) -> int:
+def _count(free: int | Sized) -> int:
     return free if isinstance(free, int) else len(free)
 
 

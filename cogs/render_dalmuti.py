@@ -31,8 +31,8 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Screens, Words, choice, register
-from engine.core import TABLE, Action, Decision, Event
-from engine.dalmuti import JESTER_NUMBER, dcard, set_name, title_of
+from engine.core import TABLE, Action, Decision, Event, View
+from engine.dalmuti import JESTER_NUMBER, DCard, dcard, set_name, title_of
 from tables.live import SeatView
 from tables.table import Table
 
@@ -45,7 +45,7 @@ def place_word(n: int) -> str:
     return PLACES.get(n, f"{n}th")
 
 
-def spec_of(cards: Sequence[Any]) -> tuple[int, int, int]:
+def spec_of(cards: Sequence[DCard | str]) -> tuple[int, int, int]:
     """``(number, count, jesters)`` of a set of Dalmuti cards (or codes)."""
     cs = [dcard(c) if isinstance(c, str) else c for c in cards]
     jesters = sum(1 for c in cs if c.number == JESTER_NUMBER)
@@ -53,7 +53,7 @@ def spec_of(cards: Sequence[Any]) -> tuple[int, int, int]:
     return (numbers[0] if numbers else JESTER_NUMBER), len(cs), (jesters if numbers else 0)
 
 
-def set_words(cards: Sequence[Any]) -> str:
+def set_words(cards: Sequence[DCard | str]) -> str:
     """``three 5s``, ``two 9s + Jester``, ``a Jester``."""
     number, count, jesters = spec_of(cards)
     words = set_name(number, count, jesters)
@@ -100,7 +100,7 @@ class DalmutiRenderer(Renderer):
     lobby_values = {"hands": (5, 1, 3, 10)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         hand_no, hands = pv.get("hand_no", 0), pv.get("hands", 1)
         passing = "a passer sits out the round" if pv.get("pass") == "locked" else "open passing"
         lines = [f"Hand {hand_no + 1} of {hands} · lower numbers are better · {passing}"]
@@ -153,7 +153,7 @@ class DalmutiRenderer(Renderer):
                 for i, s in enumerate(out)))
         return "\n".join(lines)
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         ranking = pv.get("ranking") or list(range(len(table.seats)))
         titles, left = pv.get("titles") or [], pv.get("cards_left") or []
         scores, passed, out = pv.get("scores") or [], pv.get("passed") or [], pv.get("out") or []
@@ -279,7 +279,7 @@ class DalmutiRenderer(Renderer):
             e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         return f"{score} point{'s' if score != 1 else ''}"
 
     # -- private -------------------------------------------------------------------------------
@@ -333,7 +333,7 @@ class DalmutiRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         if action.kind == "play" and action.cards:
             return set_words(action.cards)
         if action.kind == "pass":

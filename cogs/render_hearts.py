@@ -7,7 +7,6 @@ seat's view (sent ephemerally).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -30,7 +29,7 @@ from cogs.render import (
 )
 from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import Card, card
-from engine.core import Decision, Event
+from engine.core import Decision, Event, View
 from engine.hearts import Hearts
 from tables.live import SeatView
 from tables.table import Table
@@ -45,7 +44,7 @@ class HeartsRenderer(Renderer):
     lowest_wins = True
     whole_hand = True  # every card a button, the ones you may not play disabled
 
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         hand_no = pv.get("hand_no", 0) + 1
         phase = pv.get("phase")
         if phase == "pass":
@@ -77,7 +76,7 @@ class HeartsRenderer(Renderer):
             lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {face(best)} (+{lt['points']})")
         return "\n".join(lines)
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         scores, points = pv.get("scores", []), pv.get("hand_points", [])
         left, passed = pv.get("cards_left", []), pv.get("passed", [])
         phase, turn = pv.get("phase"), pv.get("turn")

@@ -34,8 +34,8 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Chart, Screens, Words, choice, register
-from engine.cards import SUIT_SYMBOLS, card
-from engine.core import Action, Decision, Event
+from engine.cards import SUIT_SYMBOLS, Card, card
+from engine.core import Action, Decision, Event, View
 from engine.koth_trump import TRUMPS, Trump
 from tables.live import SeatView
 from tables.table import Table
@@ -51,7 +51,7 @@ def rank_text(rank: str | None) -> str:
     return RANK_WORDS.get(rank or "", rank or "?")
 
 
-def trump_of(view: dict[str, Any]) -> Trump:
+def trump_of(view: View) -> Trump:
     return Trump(view.get("trump_suit"), view.get("trump_rank") or "2")
 
 
@@ -60,7 +60,7 @@ def suit_title(suit: str) -> str:
     return "Trumps" if suit == TRUMPS else f"{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit]}"
 
 
-def play_words(cards: Sequence[Any]) -> str:
+def play_words(cards: Sequence[Card | str]) -> str:
     cs = [card(c) if isinstance(c, str) else c for c in cards]
     if len(cs) == 2 and cs[0] is cs[1]:
         return f"a pair of {cs[0].label}"
@@ -78,7 +78,7 @@ class KothRenderer(Renderer):
                     "dead_hand_multiplier": (2, 1, 3)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         phase = pv.get("phase")
         rounds = pv.get("rounds") or 0
         koth = pv.get("koth")
@@ -99,11 +99,11 @@ class KothRenderer(Renderer):
         lines += self._phase_lines(table, pv)
         return "\n".join(lines)
 
-    def _clock(self, table: Table, seats: Sequence[int]) -> str:
+    def _clock(self, table: Table, seats: Sequence[int | None]) -> str:
         deadline = self.deadline_of(table, [s for s in seats if s is not None])
         return f" · ⏰ {when(deadline)}" if deadline else ""
 
-    def _phase_lines(self, table: Table, pv: dict[str, Any]) -> list[str]:
+    def _phase_lines(self, table: Table, pv: View) -> list[str]:
         phase, koth = pv.get("phase"), pv.get("koth")
         lines: list[str] = []
         if phase == "round_ready":
@@ -159,7 +159,7 @@ class KothRenderer(Renderer):
             lines.append(self._last_round_line(table, last))
         return lines
 
-    def _declaration_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def _declaration_line(self, table: Table, pv: View) -> str:
         d = pv.get("declaration")
         if d is None:
             rank = rank_text(pv.get("trump_rank"))
@@ -170,7 +170,7 @@ class KothRenderer(Renderer):
         return (f"📢 **{seat_name(table, d['seat'])}** declared {label(cards[0])} — an identical pair can still "
                 "override it.")
 
-    def _called_line(self, table: Table, pv: dict[str, Any]) -> str | None:
+    def _called_line(self, table: Table, pv: View) -> str | None:
         called = pv.get("called")
         if not called:
             if pv.get("alone") and pv.get("phase") in ("play", "trick_ready"):
@@ -196,7 +196,7 @@ class KothRenderer(Renderer):
             text += f" Buried: {labels(last['dead_hand'])} ({last.get('dead_hand_points', 0)} pts)."
         return text
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         ranks, left, points = pv.get("ranks") or [], pv.get("cards_left") or [], pv.get("points") or []
         koth, mate, phase, turn = pv.get("koth"), pv.get("teammate"), pv.get("phase"), pv.get("turn")
         ready = pv.get("ready") or []
@@ -313,6 +313,7 @@ class KothRenderer(Renderer):
             rnd, mate, score, ch_pts, dead_pts, bonus, last_winner, nxt, gain = d[:9]
             after = list(d[9:9 + n])
             koth = end.seat
+            assert koth is not None  # a hand's end names its KotH
             pv = table.state.public_view() if table.state is not None else {}
             last = pv.get("last_round") or {}
             before = last.get("ranks_before") if last.get("round") == rnd else None
@@ -344,7 +345,7 @@ class KothRenderer(Renderer):
         ranks = [RANKS.index(r) + 2 for r in state.public_view().get("ranks", [])]
         return sorted((1 + sum(1 for o in ranks if o > r), s, r) for s, r in enumerate(ranks))
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         if isinstance(score, int) and 2 <= score <= 14:
             return f"rank {rank_text(RANKS[score - 2])}"
         return str(score)
@@ -431,7 +432,7 @@ class KothRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         k = action.kind
         if k == "play" and action.cards:
             cs = action.cards
@@ -501,7 +502,7 @@ class KothRenderer(Renderer):
 CHART_RANKS = "23456789TJQKA"
 
 
-def rank_points(pv: dict[str, Any], n: int) -> list[float]:
+def rank_points(pv: View, n: int) -> list[float]:
     """The end-of-game chart's point for each player: their rank (2 to 14 for A)."""
     return [float(CHART_RANKS.index(str(r)) + 2) if str(r) in CHART_RANKS else 2.0
             for r in (pv.get("ranks") or ["2"] * n)]

@@ -37,8 +37,17 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Chart, Screens, Words, register
-from engine.core import Action, Decision, Event
-from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS, attacker_wins, defending_slot, pile_score
+from engine.core import Action, AnyCard, Decision, Event, View
+from engine.siege import (
+    BY_CODE,
+    KING,
+    SEAT_SUITS,
+    SUIT_SYMBOLS,
+    SiegeCard,
+    attacker_wins,
+    defending_slot,
+    pile_score,
+)
 from tables.live import SeatView
 from tables.table import Table
 
@@ -84,7 +93,7 @@ def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
     return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — score **{pile['score']}**"
 
 
-def start_words(c: Any, slot: Any) -> str:
+def start_words(c: SiegeCard, slot: str | int) -> str:
     """``blank Q starts a Queen pile in ①``."""
     kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
     article = "an" if kind == "Ace" else "a"
@@ -118,7 +127,7 @@ class SiegeRenderer(Renderer):
         e.set_footer(text=footer_text(table))
         return Rendered(embed=e)
 
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         rounds = pv.get("max_rounds") or 0
         head = f"Round {pv.get('round', 1)}" + (f" of {rounds}" if rounds else "")
         head += f" · stock {pv.get('stock', 0)} · discard pile {pv.get('discard', 0)}"
@@ -136,7 +145,7 @@ class SiegeRenderer(Renderer):
             lines.append(self.attack_line(table, pv, la))
         return "\n".join(lines)
 
-    def attack_line(self, table: Table, pv: dict[str, Any], la: dict[str, Any]) -> str:
+    def attack_line(self, table: Table, pv: View, la: dict[str, Any]) -> str:
         att, dfd, win = la["seat"], la["target"], la["winner"]
         text = (f"⚔️ Last attack: {seat_name(table, att)}'s pile {SLOT_MARKS[la['slot'] - 1]} "
                 f"(score {la['attack_score']}) against {seat_name(table, dfd)}'s pile "
@@ -148,7 +157,7 @@ class SiegeRenderer(Renderer):
             text += f"; discarded {labs(la['discarded'])}"
         return text + "."
 
-    def player_block(self, table: Table, pv: dict[str, Any], s: int) -> tuple[str, str]:
+    def player_block(self, table: Table, pv: View, s: int) -> tuple[str, str]:
         suits = pv.get("suits") or list(SEAT_SUITS)
         kings, houses = pv.get("kings") or [], pv.get("houses") or []
         counts = pv.get("hand_counts") or []
@@ -183,7 +192,7 @@ class SiegeRenderer(Renderer):
         k, d = event.kind, event.data
         who = seat_name(table, event.seat)
 
-        def card_words(c: Any, what: str = "a card") -> str:
+        def card_words(c: AnyCard, what: str = "a card") -> str:
             return c.label if named else what
 
         if k == "turn":
@@ -288,7 +297,7 @@ class SiegeRenderer(Renderer):
         e.add_field(name="Game over", value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
-    def score_text(self, table: Table, seat: int, score: Any) -> str:
+    def score_text(self, table: Table, seat: int, score: object) -> str:
         return f"{score} of {KING_GOAL} King pile cards"
 
     # -- private -------------------------------------------------------------------------------
@@ -329,7 +338,7 @@ class SiegeRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
-    def action_label(self, action: Action, sv: SeatView = None) -> str:
+    def action_label(self, action: Action, sv: SeatView | None = None) -> str:
         k, a = action.kind, action.args
         if sv is not None:
             return self._in_context(sv, action)

@@ -7,7 +7,6 @@ seat's view (sent ephemerally).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -29,8 +28,8 @@ from cogs.render import (
     when,
 )
 from cogs.screens import Screens, Words, register
-from engine.cards import card
-from engine.core import Decision, Event
+from engine.cards import Card, card
+from engine.core import Decision, Event, View
 from engine.tricks import Tricks
 from tables.live import SeatView
 from tables.table import Table
@@ -38,7 +37,7 @@ from tables.table import Table
 TRICKS_PER_HAND = 13
 
 
-def winning_card(cards: Sequence[Any]) -> Any:
+def winning_card(cards: Sequence[Card | str]) -> Card:
     """The card that took a trick (the engine's rule), from an event's cards or a view's codes."""
     return Tricks.trick_taken([c if not isinstance(c, str) else card(c) for c in cards]).card
 
@@ -49,7 +48,7 @@ class TricksRenderer(Renderer):
     lobby_values = {"target": (25, 50, 100, 1000)}
 
     # -- public --------------------------------------------------------------------------------
-    def status_line(self, table: Table, pv: dict[str, Any]) -> str:
+    def status_line(self, table: Table, pv: View) -> str:
         hand_no = pv.get("hand_no", 0)
         trick_no = min(pv.get("trick_no", 0) + 1, TRICKS_PER_HAND)
         order = pv.get("order") or []
@@ -70,7 +69,7 @@ class TricksRenderer(Renderer):
             lines.append(f"Last trick ({played}): {seat_name(table, lt['winner'])} took it with {face(best)}")
         return "\n".join(lines)
 
-    def seat_lines(self, table: Table, pv: dict[str, Any]) -> str:
+    def seat_lines(self, table: Table, pv: View) -> str:
         scores, won = pv.get("scores", []), pv.get("hand_tricks", [])
         left, turn = pv.get("cards_left", []), pv.get("turn")
         bad = pv.get("bad_cards", [])

@@ -58,7 +58,8 @@ def step_words(record: GameRecord) -> Callable[[Game, Sequence[Event]], str]:
     r = renderers.renderer_for(record.game)
     seats = [SimpleNamespace(name=n, is_ai=a, away=False, hints=0, user_id=None)
              for n, a in zip(record.names, record.ai, strict=True)]
-    table = SimpleNamespace(id=record.id, game=record.game, options=dict(record.options), seats=seats,
+    # The renderer reads only these fields of a table: a stand-in built from the record, not a Table.
+    table: Any = SimpleNamespace(id=record.id, game=record.game, options=dict(record.options), seats=seats,
                             state=None, ended_early=record.ended_early)
 
     def words(state: Game, events: Sequence[Event]) -> str:

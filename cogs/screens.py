@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.core import Options, View
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class Chart:
     x_label: str = "hand"
     per_round: bool = False
     lower_is_better: bool = False
-    snapshot: Callable[[dict[str, Any], int], list[float]] | None = None
+    snapshot: Callable[[View, int], list[float]] | None = None
     #: value -> label on the y axis (King of the Hill's ranks); None: numbers.
     y_ticks: Mapping[float, str] | None = None
 
@@ -56,7 +59,7 @@ class Screens:
     renderer: Any
     words: Mapping[str, Words]
     chart: Chart = field(default_factory=Chart)
-    table_defaults: Mapping[str, Any] = field(default_factory=dict)
+    table_defaults: Options = field(default_factory=dict)
     faces: Mapping[str, Callable[[], bytes]] = field(default_factory=dict)
 
 

@@ -26,10 +26,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from types import SimpleNamespace
 
 import aiohttp
+
+from cogs.budget import RestBudget
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +48,10 @@ class SendGate:
     """One per bot token: paces the counted requests and backs off on a global 429."""
 
     def __init__(self, rate: float = RATE, burst: float = BURST, now: Callable[[], float] | None = None,
-                 sleep: Callable[[float], Awaitable[Any]] | None = None) -> None:
+                 sleep: Callable[[float], Awaitable[object]] | None = None) -> None:
         self._rate = rate
         self._burst = burst
-        self._budget: Any = None  # the RestBudget it scales with (see follow)
+        self._budget: RestBudget | None = None  # the RestBudget it scales with (see follow)
         self._full_rate = 0.0
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
@@ -60,7 +62,7 @@ class SendGate:
         self.sent = 0  # counted requests let through
         self.global_429 = 0  # global 429 answers seen (each closes the gate for its Retry-After)
 
-    def follow(self, budget: Any, full_rate: float) -> None:
+    def follow(self, budget: RestBudget, full_rate: float) -> None:
         """Scale with ``budget`` (a ``RestBudget``): a process that holds part of the token's shards
         has that part of its budget, and sends at that part of ``rate`` too (``full_rate``: the
         budget's rate when one process holds every shard)."""
@@ -102,7 +104,7 @@ class SendGate:
                     return
                 await self._sleep(max((1 - self.tokens) / self.rate, 1e-3))
 
-    def answered(self, status: int, headers: Any, body: Any = None) -> None:
+    def answered(self, status: int, headers: Mapping[str, str], body: object = None) -> None:
         """Learn from an answer: a global 429 closes the gate for its ``retry_after`` (a route's own
         429 is discord.py's business: it waits for that route's reset).  ``body``: the 429's JSON,
         whose ``retry_after`` is exact (the ``Retry-After`` header is rounded up to a second)."""
@@ -131,11 +133,13 @@ class SendGate:
         """The hooks for the bot's HTTP session (discord.py's ``http_trace``)."""
         config = aiohttp.TraceConfig()
 
-        async def start(_session: Any, _ctx: Any, params: aiohttp.TraceRequestStartParams) -> None:
+        async def start(_session: aiohttp.ClientSession, _ctx: SimpleNamespace,
+                        params: aiohttp.TraceRequestStartParams) -> None:
             if counted(params.url.path):
                 await self.wait()
 
-        async def end(_session: Any, _ctx: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        async def end(_session: aiohttp.ClientSession, _ctx: SimpleNamespace,
+                      params: aiohttp.TraceRequestEndParams) -> None:
             response = params.response
             if response.status == 429 and counted(params.url.path):
                 body = None

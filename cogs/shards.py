@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from typing import Any
+from typing import Any, cast
 
 import discord
 import yarl
@@ -188,7 +188,8 @@ class GatedShard(Shard):
         self._retiring: asyncio.Task[None] | None = None
 
     def allowed(self) -> bool:
-        return not self.retired and self._client.holds_shard(self.id)
+        # (its client is the GatedShards bot that made it: discord.py types it as a plain Client)
+        return not self.retired and cast("GatedShards", self._client).holds_shard(self.id)
 
     def stop(self) -> None:
         """Stop reading its events now (the socket closes in :meth:`retire`); never reconnect."""

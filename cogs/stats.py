@@ -8,7 +8,8 @@ leaderboard, are public.  Mentions in these embeds never ping anyone.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, overload
 
 import discord
 from discord import app_commands
@@ -18,6 +19,7 @@ import engine
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
 from tables.runtime import Runtime
 from tables.stats import GameStats, figure_names, summarise
+from tables.storage_base import Record
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,11 @@ def game_title(game: str) -> str:
     return entry.game.title if entry is not None else GAMES.get(game, game)
 
 
-def rating_text(r: dict[str, Any] | None) -> str | None:
+@overload
+def rating_text(r: Record) -> str: ...
+@overload
+def rating_text(r: None) -> None: ...
+def rating_text(r: Record | None) -> str | None:
     """``rating **27.3** ± 2.1 (conservative 21.0)``: μ, σ and the μ − 3σ the leaderboard ranks by."""
     if r is None:
         return None
@@ -41,7 +47,7 @@ def rating_text(r: dict[str, Any] | None) -> str | None:
     return f"rating **{mu:.1f}** ± {sigma:.1f} (ranked at {mu - 3 * sigma:.1f})"
 
 
-def stats_line(g: GameStats, rating: dict[str, Any] | None = None) -> str:
+def stats_line(g: GameStats, rating: Record | None = None) -> str:
     parts = [
         *([rating_text(rating)] if rating is not None else []),
         f"**{g.games}** game{'s' if g.games != 1 else ''}" + (f", {g.hinted} with hints" if g.hinted else ""),
@@ -59,7 +65,7 @@ def stats_line(g: GameStats, rating: dict[str, Any] | None = None) -> str:
 
 
 def stats_embed(name: str, games: list[GameStats],
-                ratings: dict[str, dict[str, Any]] | None = None) -> discord.Embed:
+                ratings: dict[str, Record] | None = None) -> discord.Embed:
     e = discord.Embed(title=f"{name}'s results in this server", colour=COLOUR)
     if not games:
         e.description = "No finished games yet. Open a table with `/game new`."
@@ -72,7 +78,7 @@ def stats_embed(name: str, games: list[GameStats],
     return e
 
 
-def _board(game: str, rows: list[dict[str, Any]], line: Any) -> discord.Embed:
+def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> discord.Embed:
     """A leaderboard's frame: title, medals, and one ``line(row)`` per person."""
     e = discord.Embed(title=f"{game_title(game)} leaderboard", colour=COLOUR)
     if not rows:
@@ -87,9 +93,9 @@ def _games(n: int) -> str:
     return f"{n} game{'s' if n != 1 else ''}"
 
 
-def rating_board_embed(game: str, rows: list[dict[str, Any]]) -> discord.Embed:
+def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:
     """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
-    def line(r: dict[str, Any]) -> str:
+    def line(r: Record) -> str:
         mu, sigma = float(r["mu"]), float(r["sigma"])
         return f"**{mu - 3 * sigma:.1f}** (rating {mu:.1f} ± {sigma:.1f}) · {_games(int(r['games']))}"
 
@@ -113,7 +119,7 @@ class StatsCog(commands.Cog):
             kwargs["embed"] = embed
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, **kwargs)
+                await interaction.followup.send(text, **kwargs)  # type: ignore[arg-type]  # None: no text (discord.py takes it)
             else:
                 await interaction.response.send_message(text, **kwargs)
         except discord.HTTPException:
@@ -153,7 +159,7 @@ class StatsCog(commands.Cog):
             log.exception("Reading the stats of %s failed", who.id)
             await self._reply(interaction, ephemeral=True, text=OOPS)
             return
-        name = getattr(who, "display_name", None) or getattr(who, "name", "Someone")
+        name = str(getattr(who, "display_name", None) or getattr(who, "name", "Someone"))
         await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game))
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")

@@ -5,12 +5,11 @@ state), remembered per state so a redraw does not ask again.
 
 from __future__ import annotations
 
-from typing import Any
+from engine.core import Game, refusal
+from tables.live import SeatView
 
-from engine.core import refusal
 
-
-def unplayable(sv: Any) -> list[str]:
+def unplayable(sv: SeatView) -> list[str]:
     """Codes of the person's cards that no action of their decision uses (a card-by-card choice
     only: a pick offers its own cards)."""
     d, hand = sv.decision, (sv.view or {}).get("hand") or []
@@ -27,10 +26,10 @@ RESTRICTED_KINDS = frozenset({"play", "call"})
 
 # (id of the state, version, seat, card) -> (the state, the reason): asked once per state and card,
 # the state kept with its answer so a recycled id can never hit (test tables share ids and versions).
-_WHY: dict[tuple[int, int, int, str], tuple[Any, str | None]] = {}
+_WHY: dict[tuple[int, int, int, str], tuple[Game, str | None]] = {}
 
 
-def restriction(sv: Any) -> str | None:
+def restriction(sv: SeatView) -> str | None:
     """The engine's reason why the person's unplayable cards cannot be played, asked about one of
     them on a copy of the state (the refusal it would give); ``None`` when every card is playable."""
     cards = unplayable(sv)

@@ -14,7 +14,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import Card, card
 
@@ -35,13 +35,31 @@ class IllegalAction(Exception):
         self.code = code
 
 
+#: A view of a state (``state.view(seat)``, ``state.public_view()``): a JSON-safe dict whose keys
+#: each game sets out (docs/interfaces.md); what the renderers read.
+View = dict[str, Any]
+#: A game's options by name (``Game.read_options`` checks them and fills in the defaults).
+Options = dict[str, Any]
+
+
+class AnyCard(Protocol):
+    """What the card of every game offers (:class:`~engine.cards.Card`, Siege's ``SiegeCard``,
+    Dalmuti's ``DCard``): its strict code and the label a player reads."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+
+
 class Action(NamedTuple):
     """A move.  ``kind`` says what it is (``play``, ``pass``, ...), ``cards`` which cards it uses,
     ``args`` any other words.  Its text code (``play QS``, ``pass 2C 3D 4H``) is what logs,
     replays, autocomplete values and component ids carry."""
 
     kind: str
-    cards: tuple[Card, ...] = ()
+    # Any: each game's own card class (Card, Siege's SiegeCard, Dalmuti's DCard); a game reads its own.
+    cards: tuple[Any, ...] = ()
     args: tuple[str, ...] = ()
 
     @property
@@ -102,7 +120,7 @@ class Decision(NamedTuple):
     kind: str
     actions: tuple[Action, ...] = ()
     pick: int = 0
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Any, ...] = ()  # Any: the game's own card class, as in Action.cards
     timer: float = 30.0
     prompt: str = ""
     #: Decisions of one seat with the same non-None key share one deadline: a Siege turn is

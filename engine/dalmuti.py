@@ -99,7 +99,7 @@ class DCard:
 
 
 #: The 13 cards by number (index 0 unused): ``CARDS[5]`` is a 5, ``CARDS[13]`` the Jester.
-CARDS: tuple[DCard, ...] = (None, *(DCard(n) for n in range(1, 14)))  # type: ignore[assignment]
+CARDS: tuple[DCard, ...] = (None, *(DCard(n) for n in range(1, 14)))  # type: ignore[arg-type]  # 0 is never read
 JESTER = CARDS[JESTER_NUMBER]
 _BY_CODE: dict[str, DCard] = {c.code: c for c in CARDS[1:]}
 
@@ -837,7 +837,7 @@ class Dalmuti(Game):
     # ---- views ------------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:
         n = self.players
-        place = [None] * n
+        place: list[int | None] = [None] * n
         for i, s in enumerate(self.finish):
             place[s] = i + 1
         cur = None

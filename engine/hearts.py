@@ -446,6 +446,7 @@ class Hearts:
         turn = self.turn  # narrowed to an int, compiled code compares it unboxed
         if turn is not None and seat == turn and self.phase == PLAY_PHASE:
             split = self._legal
+            c: Card  # typed, so compiled code reads its attributes directly (Action.cards holds Any)
             if action is self._drawn and split is not None:
                 c = action.cards[0]
             elif (action.kind == "play" and len(action.cards) == 1
@@ -482,7 +483,7 @@ class Hearts:
         raise IllegalAction(f"'{kind}' is not a Hearts action.", "bad_action")
 
     def _pass(self, seat: int, action: Action) -> list[Event]:
-        cs = action.cards
+        cs: tuple[Card, ...] = action.cards
         if action is not self._drawn or seat != self._drawn_seat:  # what random_action drew is legal
             if self.phase != PASS:
                 raise IllegalAction("There is no passing right now.", "wrong_phase")
@@ -524,7 +525,7 @@ class Hearts:
             raise IllegalAction("Cards are being passed; play starts once everyone has passed.", "wrong_phase")
         if seat != self.turn:
             raise IllegalAction("It is not your turn.", "not_your_turn")
-        cs = action.cards
+        cs: tuple[Card, ...] = action.cards
         if len(cs) != 1:
             raise IllegalAction("Play exactly one card.", "wrong_count")
         c = cs[0]

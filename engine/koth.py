@@ -1215,14 +1215,14 @@ class KingOfTheHill(Game):
                 return s is None or order[c][0] not in nopair[s] or c not in dealt
 
         dealt = deal_constrained(pool, allowed, capacity, rng, ok)
-        for (kind, s), cs in zip(holders, dealt, strict=True):
+        for (kind, s), got in zip(holders, dealt, strict=True):
             if kind == "hand":
-                w.hands[s] = cs
+                w.hands[s] = got
             elif kind == "stock":
-                rng.shuffle(cs)
-                w.stock = cs
+                rng.shuffle(got)
+                w.stock = got
             else:
-                w.buried = cs
+                w.buried = got
         self._world_dead(w, seat, rng)
         w._reset_derived()
         return w

@@ -564,19 +564,19 @@ class Siege(Game):
         if head == "build" and len(words) == 1:
             return BUILD
         if head == "swap":
-            args = tuple(words[1:])
+            args: tuple[str, ...] = tuple(words[1:])
             if len(args) == 2 and all(a in SLOT_ARGS for a in args) and args[0] > args[1]:
                 args = (args[1], args[0])  # a swap reads the same either way round
             return Action("swap", (), args)
         if head == "attack":
-            args = list(words[1:])
-            if len(args) == 2 and not args[1].isdigit():
+            parts = list(words[1:])
+            if len(parts) == 2 and not parts[1].isdigit():
                 for sym, letter in _SYMBOLS_TO_LETTER.items():
-                    args[1] = args[1].replace(sym, letter)
-                suit = _WORD_SUIT.get(args[1])
+                    parts[1] = parts[1].replace(sym, letter)
+                suit = _WORD_SUIT.get(parts[1])
                 if suit is not None and suit in SEAT_SUITS:
-                    args[1] = str(SEAT_SUITS.index(suit) + 1)
-            return Action("attack", (), tuple(args))
+                    parts[1] = str(SEAT_SUITS.index(suit) + 1)
+            return Action("attack", (), tuple(parts))
         kind = head if head in ("start", "place", "play") else None
         rest = words[1:] if kind else words
         # The card may take one to three words ("5h", "5 blank", "five of hearts"); the rest is the target.
@@ -588,7 +588,6 @@ class Siege(Game):
             except SiegeCardError:
                 continue
             target = rest[n:]
-            args: tuple[str, ...]
             if not target:
                 args = ()
             elif target[0] in ("k", "king", "kingpile", "king-pile"):

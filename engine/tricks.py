@@ -243,8 +243,8 @@ class Tricks(Game):
         if c not in legal:
             if c not in self.hands[seat]:
                 raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
-            led = self.trick[0][1]
-            raise IllegalAction(f"You must follow suit ({led.label} was led).", "must_follow")
+            first = self.trick[0][1]
+            raise IllegalAction(f"You must follow suit ({first.label} was led).", "must_follow")
         # Validated: from here on nothing can fail.
         self.hands[seat].remove(c)
         self._legal = None

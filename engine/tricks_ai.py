@@ -44,7 +44,7 @@ class _Knowledge:
         self.seat = seat
         self.hand = state.hands[seat]
         seen: set[Card] = set(self.hand)
-        self.void = [set() for _ in range(4)]  # suits each seat has shown out of
+        self.void: list[set[str]] = [set() for _ in range(4)]  # suits each seat has shown out of
         plays = 0
         for leader, _, cs in state.history:
             led = cs[0].suit
@@ -233,7 +233,7 @@ def play_out(state: Tricks, ai: TricksAI | None = None) -> None:
     rem = {su: held[0][su] | held[1][su] | held[2][su] | held[3][su] for su in _SUITS}
     hands = state.hands
     while state.phase == "play" and state.hand_no == hand_no:
-        s: int = state.turn  # type: ignore[assignment]  # in play, someone's turn
+        s = state.turn  # type: ignore[assignment]  # in play, someone's turn
         legal = state.legal_plays(s)
         if len(legal) == 1:
             c = legal[0]

@@ -25,7 +25,7 @@ T = TypeVar("T")
 #: A further test a game may add for constraints that are not per card: ``ok(holder, card, dealt)``
 #: says whether ``card`` may join what ``holder`` has been dealt so far (King of the Hill: a seat
 #: known to hold no pair of a suit).
-PairCheck = Callable[[int, object, list], bool]
+PairCheck = Callable[[int, T, list[T]], bool]
 
 
 class NoWorld(Exception):
@@ -37,7 +37,7 @@ def deal_constrained(
     allowed: Sequence[int],
     capacity: Sequence[int],
     rng: random.Random,
-    ok: PairCheck | None = None,
+    ok: PairCheck[T] | None = None,
     tries: int = 50,
 ) -> list[list[T]]:
     """Deal ``cards`` to ``len(capacity)`` holders, holder ``h`` receiving exactly ``capacity[h]``.
@@ -68,7 +68,7 @@ def _subset_room(capacity: list[int], k: int) -> list[int]:
 
 
 def _attempt(cards: Sequence[T], allowed: Sequence[int], capacity: Sequence[int], rng: random.Random,
-             ok: PairCheck | None, free: list[int], tied: list[int], k: int, full: int) -> list[list[T]] | None:
+             ok: PairCheck[T] | None, free: list[int], tied: list[int], k: int, full: int) -> list[list[T]] | None:
     left = list(capacity)
     hands: list[list[T]] = [[] for _ in range(k)]
     order = list(tied)

@@ -35,12 +35,13 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine.core import Action, Game
 
 log = logging.getLogger("deckhand.ai_pool")
+T = TypeVar("T")  # what a worker's function returns
 
 DEFAULT_BUDGET = 1.0  # seconds per decision (issue 18: at most 1 s, less at faster speeds)
 DEFAULT_GRACE = 0.25  # how late past its budget a search may answer and still count
@@ -111,7 +112,7 @@ class AIPool:
                               budget=budget)
         return None if code is None else type(state).action_from_code(code)
 
-    async def run(self, fn: Callable[..., Any], *args: Any, budget: float | None = None) -> Any | None:
+    async def run(self, fn: Callable[..., T], *args: object, budget: float | None = None) -> T | None:
         """``fn(*args)`` in a worker (``fn`` importable by name, ``args`` plain data, ``fn`` keeping
         to ``budget`` itself), or ``None`` when busy, late or failing — as :meth:`choose`."""
         if self._running >= self.max_concurrent:
@@ -119,7 +120,7 @@ class AIPool:
             return None
         budget = self.budget if budget is None else budget
         try:
-            fut: Future[Any] = self._pool().submit(fn, *args)
+            fut: Future[T] = self._pool().submit(fn, *args)
         except Exception:
             log.exception("AI pool could not start a search; using the normal AI")
             self._reset_broken()

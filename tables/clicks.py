@@ -92,7 +92,7 @@ def chooser(table: Table, user_id: int, version: int, kind: str, marking: bool =
     decision = table.state.decision(seat) if table.phase == Phase.RUNNING and table.state is not None else None
     out_of_date = (decision is None or decision.kind != kind or not decision.pick
                    or stale(table, version, marking_since(table, seat, kind) if marking else 0)
-                   or "marked" not in table.state.view(seat))
+                   or table.state is None or "marked" not in table.state.view(seat))
     if out_of_date:
         raise TableError(OUT_OF_DATE)
     return seat

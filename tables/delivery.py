@@ -31,7 +31,7 @@ class Delivery:
         *,
         redraw_interval: float = 1.0,
         wait_for_commit: bool = False,
-        moved: Callable[[Table, Live], Coroutine[Any, Any, None]] | None = None,
+        moved: Callable[[Table, Live], Coroutine[object, object, None]] | None = None,
     ) -> None:
         """``live_of``: the bookkeeping of a table still here (None once it is forgotten).
         ``moved``: called when the listener re-posted a table message (its ids changed), to store
@@ -79,7 +79,7 @@ class Delivery:
             if kept:
                 live.notify_task = self.tasks.spawn(self._notify_loop(t, live), f"notify:{t.id}")
 
-    def notify(self, t: Table, method: str, *args: Any) -> None:
+    def notify(self, t: Table, method: str, *args: object) -> None:
         """Queue one listener call (``turn``, ``summary``, the optional ``seat_changed``) behind the
         table's earlier ones."""
         live = self.live_of(t.id)
@@ -98,7 +98,7 @@ class Delivery:
             finally:
                 live.calling = None
 
-    async def _call(self, t: Table, method: str, *args: Any) -> None:
+    async def _call(self, t: Table, method: str, *args: object) -> None:
         live = self.live_of(t.id)
         if self.wait_for_commit and live is not None and live.lock.locked():
             # A change is being committed: show nothing of it before it is safely stored.
@@ -123,7 +123,7 @@ class Delivery:
             # players have now seen more of the end (a restart need not show it again).
             self.tasks.spawn(self.moved(t, live), f"ids:{t.id}")
 
-    def _recall(self, t: Table, live: Live, again: Any) -> None:
+    def _recall(self, t: Table, live: Live, again: object) -> None:
         """The listener's answer to a redraw: a number of seconds after which to call it again even
         if nothing more changes (it is waiting to show what it has not shown yet)."""
         Tasks.cancel(live.recall_task)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
 from tables.clock import Clock
 from tables.delivery import Delivery
@@ -29,6 +30,24 @@ from tables.table import SHOWN_ALL, Phase, Table
 log = logging.getLogger("deckhand.tables")
 
 RELEASE_EVERY = 1.0  # seconds between two looks at whether a finished table's end is delivered
+
+
+class AnyTable(Protocol):
+    """What both a table in memory (:class:`~tables.table.Table`) and the :class:`Ended` stub of one
+    that left it offer: code that may get either (an old button, ``/hand`` after the game) reads only this."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def guild_id(self) -> int: ...
+    @property
+    def seed(self) -> int | None: ...  # None: closed before its game started
+    @property
+    def finished_at(self) -> float | None: ...
+    @property
+    def phase(self) -> Phase: ...
+
+    def seat_of(self, user_id: int | None) -> int | None: ...
 
 
 class Ended:

@@ -138,7 +138,7 @@ class Hints:
         return seat
 
 
-def _retrieved(task: asyncio.Task[Any]) -> None:
+def _retrieved(task: asyncio.Task[object]) -> None:
     """Mark the task's failure seen (its askers got it; a refusal nobody waited for is no error)."""
     if not task.cancelled():
         task.exception()

@@ -13,9 +13,10 @@ import logging
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
-from engine.core import AI, Decision, Event
+from engine.core import AI, Decision, Event, View
+from engine.hints import Hint
 from tables.programs import TablePrograms
 from tables.table import Table
 
@@ -98,7 +99,7 @@ class Recovery(NamedTuple):
 class SeatView(NamedTuple):
     table: Table
     seat: int
-    view: dict[str, Any] | None  # None in the lobby
+    view: View | None  # None in the lobby
     decision: Decision | None
     deadline: float | None
 
@@ -120,7 +121,7 @@ class Live:
     stuck_at: int | None = None  # version at which an automatic move failed outright
     # -- tables.hints: per seat, the latest hint asked for (the decision's ``since``, its task), so a
     # second click joins the search under way and a repeated question gets the same answer.
-    hints: dict[int, tuple[int, asyncio.Task[Any]]] = field(default_factory=dict)
+    hints: dict[int, tuple[int, asyncio.Task[Hint]]] = field(default_factory=dict)
     deadline_task: asyncio.Task[None] | None = None
     deadline_at: float | None = None
     lobby_task: asyncio.Task[None] | None = None
@@ -129,7 +130,7 @@ class Live:
     redraw_wanted: bool = False
     recall_task: asyncio.Task[None] | None = None  # the listener asked to be called again then
     notify_task: asyncio.Task[None] | None = None
-    notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+    notes: deque[tuple[str, tuple[object, ...]]] = field(default_factory=deque)
     calling: str | None = None  # the listener call the notify task is making now
     # -- tables.persistence: what the storage holds (when there is one): the row's (version, rev),
     # how much of the log, the version of the last snapshot, and whether this game's results are in.
@@ -164,7 +165,7 @@ class Tasks:
     def __init__(self) -> None:
         self.running: set[asyncio.Task[None]] = set()
 
-    def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[object, object, None], name: str) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro, name=name)
         self.running.add(task)
         task.add_done_callback(self._done)

@@ -11,10 +11,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import engine
-from engine.core import TABLE, Action, Game, IllegalAction, refusal
+from engine.core import TABLE, Action, Game, IllegalAction, Options, refusal
 from tables.live import TableError, and_join, md
 from tables.table import SPEEDS, Phase, Table
 
@@ -35,7 +34,7 @@ class Limits:
     programs: int = 16  # program seats at unfinished tables, on this machine
 
 
-def read_new_table(game: str, options: dict[str, Any] | None, speed: str) -> tuple[str, dict[str, Any], str]:
+def read_new_table(game: str, options: Options | None, speed: str) -> tuple[str, Options, str]:
     """A new table's game name, validated options and speed, or a refusal that says what is wrong."""
     name = str(game).strip().lower()
     try:

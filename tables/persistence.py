@@ -9,11 +9,11 @@ runtime's ``forget`` lets it go.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import math
 from collections.abc import Callable
-from typing import Any
 
 from tables import records, stats
 from tables.clock import Clock
@@ -23,6 +23,7 @@ from tables.records import Unrecoverable
 from tables.replay import GameRecord
 from tables.shards import Shards
 from tables.storage import DuplicateTable, StaleWrite, Storage, StorageGone, Stored
+from tables.storage_base import Record
 from tables.table import Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -43,7 +44,7 @@ GONE_REFUSAL = ("Deckhand lost its database, so nothing can be saved: the tables
                 "bot's operator restores it and restarts the bot.")
 
 # resume(table, live, stored record, since): bring a table rebuilt from the storage back to life.
-Resume = Callable[[Table, Live, dict[str, Any], dict[int, int]], None]
+Resume = Callable[[Table, Live, Record, dict[int, int]], None]
 
 
 class Persistence:
@@ -71,8 +72,8 @@ class Persistence:
         self.resume = resume
         self.retention = retention
         self.prune_every = prune_every
-        self._housekeeping: Any = None
-        self._watch: Any = None
+        self._housekeeping: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
 
     # ==== writes ===============================================================================
     async def insert(self, t: Table, live: Live, new_id: Callable[[], str]) -> None:
@@ -107,7 +108,7 @@ class Persistence:
                 and (live.snap_due or t.version - live.snap_version >= SNAPSHOT_EVERY)):
             changes["snapshot"] = records.snapshot_of(state)
             changes["snapshot_version"] = t.version
-        results: list[dict[str, Any]] = []
+        results: list[Record] = []
         ended = t.phase == Phase.FINISHED and not t.ended_early and state is not None and state.is_over
         if ended and not live.results_saved:
             results = stats.results_of(t, t.finished_at if t.finished_at is not None else self.clock.now())
@@ -215,7 +216,7 @@ class Persistence:
         self.resume(t, live, stored.record, since)
 
     @staticmethod
-    def resumed(t: Table, live: Live, record: dict[str, Any]) -> None:
+    def resumed(t: Table, live: Live, record: Record) -> None:
         """A table rebuilt from ``record``: what the storage holds is exactly what is here."""
         live.stored = True
         live.rev = int(record.get("rev") or 0)
@@ -294,7 +295,7 @@ class Persistence:
         except ValueError as e:
             raise TableError(f"The record of `{tid}` is damaged: {e}.", "damaged") from None
 
-    async def row(self, tid: str, guild_id: int) -> dict[str, Any] | None:
+    async def row(self, tid: str, guild_id: int) -> Record | None:
         """A stored table's row (``None``: no such table in this server, or no storage), for
         **Play again** on a finished table that left memory."""
         if self.storage is None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any
 
 from engine.core import Action, Event
 from tables.delivery import Delivery
 from tables.live import Live, TableError, Tasks, md
 from tables.programs import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms
+from tables.protocol import Answer
 from tables.table import RECENT_EVENTS, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -25,7 +25,7 @@ class ProgramSeats:
         settings: ProgramSettings,
         tasks: Tasks,
         delivery: Delivery,
-        commit_quietly: Callable[[Table], Coroutine[Any, Any, None]],
+        commit_quietly: Callable[[Table], Coroutine[object, object, None]],
     ) -> None:
         self.settings = settings
         self.tasks = tasks
@@ -147,12 +147,12 @@ class ProgramSeats:
                 changed = True
         return changed
 
-    async def answers(self, t: Table, live: Live, version: int) -> dict[int, Any]:
+    async def answers(self, t: Table, live: Live, version: int) -> dict[int, Answer]:
         """Outside the lock: the answers of the programs that must play now, by seat."""
         drv = live.programs
         if drv is None or t.phase != Phase.RUNNING or t.version != version or t.state is None:
             return {}
-        out: dict[int, Any] = {}
+        out: dict[int, Answer] = {}
         for s in t.state.to_act():
             if s < 0 or not drv.playing(s):
                 continue
@@ -169,7 +169,7 @@ class ProgramSeats:
         return out
 
     @staticmethod
-    def judge(t: Table, live: Live, seat: int, answer: Any) -> Action | None:
+    def judge(t: Table, live: Live, seat: int, answer: Answer) -> Action | None:
         """Under the lock, the version unchanged: the program's card, or the engine's ``bad``
         action for anything else; None should the program be gone meanwhile."""
         drv = live.programs

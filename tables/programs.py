@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from engine.cards import Card
 from engine.core import Action, Event
 from engine.tricks import Tricks
 from tables.arena import NAME_OK, Lines, PlayerSeat, ProgramSeat, check_names, deliver
@@ -188,7 +189,7 @@ class TablePrograms:
         self.closed = False
         self._start_task: asyncio.Task[None] | None = None
         self._asks: dict[int, tuple[int, asyncio.Task[Answer]]] = {}
-        self._closing: set[asyncio.Task[Any]] = set()
+        self._closing: set[asyncio.Task[object]] = set()
 
     # ---- lookups ------------------------------------------------------------------------------
     def program(self, seat: int) -> ProgramSeat | None:
@@ -290,7 +291,7 @@ class TablePrograms:
             self.retire(seat, "failed")
             return Answer(None, "failed")
 
-    def judge(self, seat: int, answer: Answer, legal: Sequence[Any]) -> Action | None:
+    def judge(self, seat: int, answer: Answer, legal: Sequence[Card]) -> Action | None:
         """Under the table lock, the version unchanged: the engine action for ``answer`` (a legal
         card, else ``bad``), or ``None`` when the program was retired meanwhile (the AI moves)."""
         self._asks.pop(seat, None)

@@ -47,7 +47,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from engine.cards import Card, card
 from engine.core import Action, Event
@@ -190,10 +190,10 @@ class ProgramError(Exception):
     """A program that could not be started (the operator's command is wrong)."""
 
 
-_EOF: Any = object()
+_EOF = object()  # delivered to a waiter when the program's output closed
 
 
-def _expire(waiter: asyncio.Future[Any]) -> None:
+def _expire(waiter: asyncio.Future[object]) -> None:
     if not waiter.done():
         waiter.set_result(Answer(None, TIMEOUT))
 
@@ -264,7 +264,7 @@ class ProgramPlayer:
         self._unasked = 0  # bytes read since the last query while no line was wanted
         self._paused = False  # reading stopped until the next query (see _pause)
         self._eof = False
-        self._waiter: asyncio.Future[Any] | None = None
+        self._waiter: asyncio.Future[object] | None = None
         #: Lines still owed to queries given up (timed out or cancelled): dropped when they come.
         self.owed = 0
         #: Late lines dropped so far (for transcripts and tests).
@@ -482,7 +482,7 @@ class ProgramPlayer:
         if text.strip():
             self._deliver(Answer(text))
 
-    def _deliver(self, result: Any) -> None:
+    def _deliver(self, result: object) -> None:
         if self.owed > 0:
             # The answer (or over-long line) of a query that was given up: it answers nothing.
             self.owed -= 1
@@ -519,7 +519,7 @@ class ProgramPlayer:
         if self._eof:
             return Answer(None, await self._gone())
         loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[Any] = loop.create_future()
+        waiter: asyncio.Future[object] = loop.create_future()
         self._waiter = waiter
         # A bare timer rather than asyncio.timeout(): this is the arena's hot path.
         timer = loop.call_later(self.timeout, _expire, waiter)
@@ -539,9 +539,9 @@ class ProgramPlayer:
             # owns the program's next line: see the class docstring.
             if sent and (not waiter.done() or waiter.cancelled() or waiter.result() == Answer(None, TIMEOUT)):
                 self.owed += 1
-        if result is _EOF:
-            return Answer(None, await self._gone())
-        return result  # type: ignore[no-any-return]
+        if isinstance(result, Answer):
+            return result
+        return Answer(None, await self._gone())  # _EOF: the output closed
 
     # ---- the end ------------------------------------------------------------------------------
     def _die(self, problem: str) -> None:

@@ -18,11 +18,11 @@ import asyncio
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
 from tables.storage_base import Record, Storage
+from tables.table import Table
 
 log = logging.getLogger("deckhand.tables")
 
@@ -66,10 +66,10 @@ def rate_game(current: Mapping[int, Rating], seats: Sequence[tuple[int, int]]) -
     return out
 
 
-def games_of(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str, list[tuple[int, int]]]]:
+def games_of(rows: Iterable[Record]) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """Stored finishing orders (rows of ``table_id, seat, guild_id, game, user_id, place,
     finished_at``) grouped into games, in the order they finished: ``(guild_id, game, seats)``."""
-    by_table: dict[str, dict[str, Any]] = {}
+    by_table: dict[str, Record] = {}
     for r in rows:
         g = by_table.setdefault(str(r["table_id"]), {"guild": int(r["guild_id"]), "game": str(r["game"]),
                                                      "at": float(r["finished_at"]), "seats": []})
@@ -79,7 +79,7 @@ def games_of(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str, list[tup
     return [(g["guild"], g["game"], [(uid, place) for _, uid, place in sorted(g["seats"])]) for _, g in ordered]
 
 
-def recompute(rows: Iterable[Mapping[str, Any]]) -> dict[Key, Rating]:
+def recompute(rows: Iterable[Record]) -> dict[Key, Rating]:
     """Every rating from scratch, from every stored finishing order."""
     ratings: dict[Key, Rating] = {}
     for guild, game, seats in games_of(rows):
@@ -96,7 +96,7 @@ class Change:
     after: Rating
 
 
-def finishing_order(table: Any) -> list[tuple[int, int]] | None:
+def finishing_order(table: Table) -> list[tuple[int, int]] | None:
     """``(user_id, place)`` per seat of a game that finished by its rules (AI seats as
     :data:`AI_ID`), or ``None`` when there is nothing to rate."""
     state = getattr(table, "state", None)
@@ -143,7 +143,7 @@ class Ratings:
         log.info("Ratings recomputed from %d stored games", len(tables))
         return len(tables)
 
-    async def rate_table(self, table: Any) -> list[Change]:
+    async def rate_table(self, table: Table) -> list[Change]:
         """Rate a table whose game has just finished (once: a second call changes nothing and
         returns nothing)."""
         seats = finishing_order(table)

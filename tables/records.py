@@ -13,10 +13,11 @@ import json
 import logging
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import engine
-from engine.core import Event, Game
+from engine.core import Event, Game, Options
+from tables.storage_base import Record
 from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -36,7 +37,7 @@ class Unrecoverable(Exception):
         self.reason = reason
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
@@ -49,7 +50,7 @@ def seats_json(seats: Sequence[Seat]) -> str:
     return _dumps(out)
 
 
-def changes_of(t: Table, since: Mapping[int, int]) -> dict[str, Any]:
+def changes_of(t: Table, since: Mapping[int, int]) -> Record:
     """The columns that change as a table lives (everything but its identity)."""
     return {
         "options": _dumps(t.options),
@@ -70,7 +71,7 @@ def changes_of(t: Table, since: Mapping[int, int]) -> dict[str, Any]:
     }
 
 
-def record_of(t: Table, since: Mapping[int, int] | None = None) -> dict[str, Any]:
+def record_of(t: Table, since: Mapping[int, int] | None = None) -> Record:
     """Every column of a new table's row."""
     return {
         "id": t.id,
@@ -88,7 +89,11 @@ def snapshot_of(state: Game) -> str:
 
 
 # ==== reading back ==============================================================================
-def _int(value: Any, what: str, *, optional: bool = False) -> int | None:
+@overload
+def _int(value: object, what: str, *, optional: Literal[False] = False) -> int: ...
+@overload
+def _int(value: object, what: str, *, optional: bool) -> int | None: ...
+def _int(value: object, what: str, *, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
@@ -96,7 +101,11 @@ def _int(value: Any, what: str, *, optional: bool = False) -> int | None:
     return value
 
 
-def _time(value: Any, what: str, *, optional: bool = False) -> float | None:
+@overload
+def _time(value: object, what: str, *, optional: Literal[False] = False) -> float: ...
+@overload
+def _time(value: object, what: str, *, optional: bool) -> float | None: ...
+def _time(value: object, what: str, *, optional: bool = False) -> float | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
@@ -104,7 +113,7 @@ def _time(value: Any, what: str, *, optional: bool = False) -> float | None:
     return float(value)
 
 
-def _json(text: Any, what: str, kind: type) -> Any:
+def _json(text: object, what: str, kind: type) -> Any:
     if not isinstance(text, str):
         raise Unrecoverable(f"{what} is missing")
     try:
@@ -116,7 +125,7 @@ def _json(text: Any, what: str, kind: type) -> Any:
     return value
 
 
-def _seat(d: Any, i: int) -> Seat:
+def _seat(d: object, i: int) -> Seat:
     if not isinstance(d, dict) or not set(SEAT_FIELDS) <= set(d) <= {*SEAT_FIELDS, *OPTIONAL_SEAT_FIELDS}:
         raise Unrecoverable(f"seat {i + 1} is malformed")
     if not isinstance(d["name"], str):
@@ -141,12 +150,12 @@ def _seat(d: Any, i: int) -> Seat:
                 program, level, hints, hinted_at)
 
 
-def read_seats(text: Any) -> list[Seat]:
+def read_seats(text: object) -> list[Seat]:
     """The seats of a stored row (its ``seats`` column); raises :class:`Unrecoverable` when damaged."""
     return [_seat(d, i) for i, d in enumerate(_json(text, "the seats", list))]
 
 
-def _seat_map(text: Any, what: str, value: type) -> dict[int, Any]:
+def _seat_map(text: object, what: str, value: type) -> dict[int, Any]:
     raw = _json(text, what, dict)
     out: dict[int, Any] = {}
     for k, v in raw.items():
@@ -174,8 +183,8 @@ def _check_log(entries: Sequence[LogEntry], version: int) -> None:
                             f"({missing} actions)")
 
 
-def _start_state(cls: type[Game], players: int, options: dict[str, Any], seed: int | None,
-                 snapshot: Any, snapshot_version: Any, version: int, table_id: str) -> tuple[Game, int]:
+def _start_state(cls: type[Game], players: int, options: Options, seed: int | None,
+                 snapshot: object, snapshot_version: object, version: int, table_id: str) -> tuple[Game, int]:
     """The state to replay from: the snapshot when it is sound, else a fresh game from the seed."""
     if snapshot is not None:
         try:
@@ -198,7 +207,7 @@ def _start_state(cls: type[Game], players: int, options: dict[str, Any], seed: i
         raise Unrecoverable(f"the game cannot be set up again: {e}") from None
 
 
-def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Table, dict[int, int]]:
+def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[int, int]]:
     """A live table from its stored row and log, and the version at which each acting seat's
     decision began.  Raises :class:`Unrecoverable` with the reason when anything does not add up."""
     tid = record.get("id")
@@ -210,14 +219,14 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
     except (KeyError, TypeError):
         raise Unrecoverable(f"there is no game called {game!r}") from None
     try:
-        phase = Phase(record.get("phase"))
+        phase = Phase(str(record.get("phase")))
     except ValueError:
         raise Unrecoverable(f"the phase {record.get('phase')!r} is unknown") from None
     options = _json(record.get("options"), "the options", dict)
     try:
         options = entry.game.read_options(options)
-    except ValueError as e:
-        raise Unrecoverable(f"the options are no longer valid: {e}") from None
+    except ValueError as err:
+        raise Unrecoverable(f"the options are no longer valid: {err}") from None
     speed = record.get("speed")
     if speed not in SPEEDS:
         raise Unrecoverable(f"the speed {speed!r} is unknown")
@@ -235,16 +244,16 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
         game=entry.game.name,
         options=options,
         speed=speed,
-        guild_id=_int(record.get("guild_id"), "the server id"),  # type: ignore[arg-type]
-        channel_id=_int(record.get("channel_id"), "the channel id"),  # type: ignore[arg-type]
-        host_id=_int(record.get("host_id"), "the host id"),  # type: ignore[arg-type]
+        guild_id=_int(record.get("guild_id"), "the server id"),
+        channel_id=_int(record.get("channel_id"), "the channel id"),
+        host_id=_int(record.get("host_id"), "the host id"),
         seats=seats,
         phase=phase,
         seed=seed,
         version=version,
         thread_id=_int(record.get("thread_id"), "the thread id", optional=True),
         message_id=_int(record.get("message_id"), "the message id", optional=True),
-        created_at=_time(record.get("created_at"), "the creation time"),  # type: ignore[arg-type]
+        created_at=_time(record.get("created_at"), "the creation time"),
         ended_early=bool(record.get("ended_early")),
         finished_at=_time(record.get("finished_at"), "the finish time", optional=True),
         shown=int(record.get("shown") or 0),
@@ -289,7 +298,7 @@ def rebuild(record: Mapping[str, Any], entries: Sequence[LogEntry]) -> tuple[Tab
     return t, since
 
 
-def stub(record: Mapping[str, Any]) -> Table | None:
+def stub(record: Record) -> Table | None:
     """As much of a damaged table as can be read — its ids and whoever can be found in its seats —
     so its players can be told it is gone.  ``None`` without even a channel to tell."""
     def ident(key: str) -> int | None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import engine
-from engine.core import Event, Game, Outcome
+from engine.core import Event, Game, Options, Outcome
+from tables.storage_base import Record
 from tables.table import LogEntry, Phase, Table
 
 FORMAT = "deckhand-replay"
@@ -34,7 +35,7 @@ class GameRecord:
 
     id: str
     game: str
-    options: dict[str, Any]
+    options: Options
     seed: int | None
     names: list[str]
     ai: list[bool]
@@ -71,7 +72,7 @@ class GameRecord:
         )
 
     @classmethod
-    def of_stored(cls, record: Mapping[str, Any], log: Sequence[LogEntry]) -> GameRecord:
+    def of_stored(cls, record: Record, log: Sequence[LogEntry]) -> GameRecord:
         """From a storage row; raises ``ValueError`` naming what is damaged."""
         try:
             options = json.loads(record["options"])
@@ -120,7 +121,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> GameRecord:
+    def from_json(cls, data: object) -> GameRecord:
         """Read an exported file's JSON; raises ``ValueError`` with a reason."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"this is not a {FORMAT} file")
@@ -159,7 +160,7 @@ def _totals_recap(record: GameRecord) -> list[str]:
         return []
     cls = engine.get(record.game).game
     state = cls.create(record.players, record.options, record.seed)
-    lines = []
+    lines: list[str] = []
     for entry in record.log:
         events = state.apply(entry.seat, cls.action_from_code(entry.code))
         if not any(e.kind == "hand_end" and e.to is None for e in events):
@@ -176,7 +177,7 @@ def _totals_recap(record: GameRecord) -> list[str]:
 
 
 def _hearts_recap(names: Sequence[str], events: Sequence[Event]) -> list[str]:
-    lines = []
+    lines: list[str] = []
     pass_dir = None
     n = len(names)
     for e in events:

@@ -18,11 +18,12 @@ nothing is kept (the tests' default).
 from __future__ import annotations
 
 import asyncio
+import builtins
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Action, Event, IllegalAction
+from engine.core import Action, Event, IllegalAction, Options
 from tables import clicks, offers, rematch
 from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
@@ -46,7 +47,7 @@ from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
 from tables.program_seats import ProgramSeats
 from tables.programs import ProgramSettings
 from tables.ratings import Ratings
-from tables.rematch import Rematch
+from tables.rematch import Plan, Rematch
 from tables.replay import GameRecord
 from tables.shards import Shards
 from tables.storage import Storage
@@ -223,7 +224,7 @@ class Runtime:
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         speed: str = "normal",
         ai_level: str | None = None,
     ) -> Table:
@@ -435,7 +436,7 @@ class Runtime:
             self.rematches[tid] = t.id
             return Rematch(t, tuple(u for u in plan.people if u != user_id))
 
-    async def _rematch_plan(self, tid: str, guild_id: int, user_id: int) -> rematch.Plan:
+    async def _rematch_plan(self, tid: str, guild_id: int, user_id: int) -> Plan:
         """What the finished table ``tid`` hands on: from memory while it is there, else from its
         stored row (its stub, while kept, refuses a stranger without reading the storage)."""
         missing = TableError(f"There is no game with id `{tid or '?'}` in my records.", "unknown_table")
@@ -470,7 +471,7 @@ class Runtime:
     async def act(
         self, table_id: str, user_id: int, action: str | Action, *, version: int | None = None,
         answer_by: float | None = None,
-    ) -> list[Event]:
+    ) -> builtins.list[Event]:  # builtins: the method list above shadows it in this class
         """Apply a person's move.  ``version`` is the table version their button or hand view was
         made at: it is stale once that seat's decision has changed since (so a pass chosen while
         others pass at the same time still counts, but a card button from an earlier trick does
@@ -569,7 +570,7 @@ class Runtime:
         self.persistence.start_housekeeping(self._prune, self.tables)
         return report
 
-    def fence(self, shard: int) -> list[str]:
+    def fence(self, shard: int) -> builtins.list[str]:
         """This process lost ``shard``'s lease: let go of its tables at once; returns their ids."""
         return self.shards.fence(shard, self.tables, self._fenced)
 

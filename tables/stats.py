@@ -12,10 +12,10 @@ import logging
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import engine
 from engine.core import Event
+from tables.storage_base import Record
 from tables.table import Table
 
 log = logging.getLogger("deckhand.tables")
@@ -32,7 +32,7 @@ def game_events(t: Table) -> list[Event]:
     return events
 
 
-def results_of(t: Table, at: float) -> list[dict[str, Any]]:
+def results_of(t: Table, at: float) -> list[Record]:
     """The ``results`` rows of a game that has just ended by its rules: one per person seated
     (including someone who left and had the AI finish for them)."""
     state = t.state
@@ -96,7 +96,7 @@ class GameStats:
         return self.wins / self.games if self.games else 0.0
 
 
-def summarise(rows: Iterable[dict[str, Any]]) -> list[GameStats]:
+def summarise(rows: Iterable[Record]) -> list[GameStats]:
     """Per-game totals from someone's ``results`` rows, the most played game first."""
     by_game: dict[str, GameStats] = {}
     for r in rows:

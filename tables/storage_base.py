@@ -5,7 +5,7 @@ backend a URL names; this module is apart only so that the backends need not imp
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -53,6 +53,8 @@ def in_shards(shards: Sequence[int], count: int) -> str:
 PRUNABLE = "finished_at < {before} AND (phase = 'finished' OR broken IS NOT NULL)"
 
 Record = dict[str, Any]
+#: A statement's parameter as both drivers take it (a list: a PostgreSQL array, ``Dialect.in_list``).
+Param = str | int | float | None | list["Param"]
 
 
 class StorageError(Exception):
@@ -169,16 +171,16 @@ def check_changes(changes: Record) -> None:
         raise ValueError(f"Columns that cannot be written: {sorted(bad)}")
 
 
-def log_rows(table_id: str, actions: Sequence[LogEntry]) -> list[tuple[Any, ...]]:
+def log_rows(table_id: str, actions: Sequence[LogEntry]) -> list[tuple[Param, ...]]:
     return [(table_id, a.seq, a.seat, a.code, float(a.time), int(a.auto)) for a in actions]
 
 
-def result_rows(results: Sequence[Record]) -> list[list[Any]]:
+def result_rows(results: Sequence[Record]) -> list[list[Param]]:
     # Rows made before hints were counted (or by a caller that has none) count none.
     return [[r.get(c, 0) if c in OPTIONAL_RESULTS else r[c] for c in RESULT_COLUMNS] for r in results]
 
 
-def stored_logs(rows: Sequence[Sequence[Any]]) -> dict[str, list[LogEntry]]:
+def stored_logs(rows: Iterable[Sequence[Any]]) -> dict[str, list[LogEntry]]:
     """``(table_id, seq, seat, code, time, auto)`` rows, in order, as logs by table id."""
     out: dict[str, list[LogEntry]] = {}
     for tid, seq, seat, code, at, auto in rows:
@@ -271,9 +273,9 @@ def migrations(dialect: str = "sqlite") -> list[Migration]:
         if m is None:
             raise StorageError(f"Migration file {path.name} should be named NNNN_name.sql.")
         found.append(Migration(int(m[1]), m[2], path.read_text()))
-    for i, m in enumerate(found, start=1):
-        if m.version != i:
-            raise StorageError(f"Migrations must be numbered 1, 2, 3, ... without gaps; found {m.version} at {i}.")
+    for i, mig in enumerate(found, start=1):
+        if mig.version != i:
+            raise StorageError(f"Migrations must be numbered 1, 2, 3, ... without gaps; found {mig.version} at {i}.")
     return found
 
 

@@ -20,12 +20,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import asyncpg
 
 from tables import storage_base as st
 from tables.storage_base import (
+    Param,
     PostgresURL,
     Record,
     StorageError,
@@ -54,7 +55,7 @@ log = logging.getLogger("deckhand.storage")
 MIGRATION_LOCK = 0x6465636B_6D696772  # "deckmigr"
 POOL_SIZE = 8
 
-Conn = asyncpg.Connection
+Conn: TypeAlias = asyncpg.Connection  # an alias, not a variable, though asyncpg is untyped
 Work = Callable[[Conn], Awaitable[Any]]
 
 
@@ -127,11 +128,11 @@ class PostgresStorage(SQLStorage):
         self.url = url
         self.gone: str | None = None
         self._closed = False
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         # The last write of each table still running: the next one of that table waits for it,
         # so one table's writes commit in the order they were made (as SQLite's single queue does),
         # even after a caller stopped waiting for one.
-        self._last: dict[str, asyncio.Task[Any]] = {}
+        self._last: dict[str, asyncio.Task[object]] = {}
         self._reads = 0
 
     @classmethod
@@ -206,7 +207,7 @@ class PostgresStorage(SQLStorage):
         self._tasks.add(task)
         self._last[key] = task
 
-        def done(t: asyncio.Task[Any]) -> None:
+        def done(t: asyncio.Task[object]) -> None:
             self._tasks.discard(t)
             if self._last.get(key) is t:
                 del self._last[key]
@@ -234,7 +235,7 @@ class PostgresStorage(SQLStorage):
         finally:
             self._reads -= 1
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+    async def _read(self, sql: str, params: Sequence[Param] = ()) -> list[Record]:
         async def work(conn: Conn) -> list[Record]:
             return [dict(r) for r in await conn.fetch(POSTGRES.sql(sql), *params)]
 
@@ -244,7 +245,7 @@ class PostgresStorage(SQLStorage):
         return await self._transaction(lambda conn: _drive(conn, job), job.key, one_statement=job.single)
 
     # ---- reads --------------------------------------------------------------------------------
-    async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
+    async def _snapshot(self, where: str, params: Sequence[Param] = (), *,
                         between: Callable[[], None] | None = None) -> list[Stored]:
         """The rows matching ``where`` (a condition on ``tables t``) and their logs, in one
         snapshot.  (``between``: a test's hook, run between the two reads.)"""

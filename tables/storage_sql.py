@@ -26,6 +26,7 @@ from tables.storage_base import (
     UNFINISHED,
     DuplicateTable,
     Migration,
+    Param,
     Record,
     StaleWrite,
     StorageError,
@@ -51,7 +52,7 @@ class Run:
     instead of the database's error when the statement meets a key already stored."""
 
     sql: str
-    params: Sequence[Any] = ()
+    params: Sequence[Param] = ()
     conflict: StorageError | None = None
 
 
@@ -60,7 +61,7 @@ class RunMany:
     """One statement per row (no rows: nothing runs); the backend sends back ``None``."""
 
     sql: str
-    rows: Sequence[Sequence[Any]]
+    rows: Sequence[Sequence[Param]]
     conflict: StorageError | None = None
 
 
@@ -69,7 +70,7 @@ class Value:
     """One statement; the backend sends back the first column of its first row."""
 
     sql: str
-    params: Sequence[Any] = ()
+    params: Sequence[Param] = ()
     conflict: StorageError | None = None
 
 
@@ -105,7 +106,7 @@ class Dialect:
     def sql(self, text: str) -> str:
         return text
 
-    def in_list(self, column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:
+    def in_list(self, column: str, values: Sequence[Param], kind: str) -> tuple[str, list[Param]]:
         """``column IN (values)`` and its parameters (``kind``: the values' PostgreSQL type)."""
         return f"{column} IN ({', '.join('?' * len(values))})", list(values)
 
@@ -143,7 +144,7 @@ class PostgresDialect(Dialect):
     def sql(self, text: str) -> str:
         return _numbered(text)
 
-    def in_list(self, column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:
+    def in_list(self, column: str, values: Sequence[Param], kind: str) -> tuple[str, list[Param]]:
         return f"{column} = ANY(?::{kind}[])", [list(values)]
 
     def real(self, expr: str) -> str:
@@ -165,7 +166,7 @@ SQLITE = SQLiteDialect()
 POSTGRES = PostgresDialect()
 
 
-def floats(columns: Sequence[str], values: Sequence[Any]) -> list[Any]:
+def floats(columns: Sequence[str], values: Sequence[Param]) -> list[Param]:
     return [float(v) if c in FLOAT_COLUMNS and isinstance(v, int) and not isinstance(v, bool) else v
             for c, v in zip(columns, values, strict=True)]
 
@@ -216,10 +217,10 @@ class SQLStorage:
     async def _run(self, job: Job) -> Any:
         raise NotImplementedError
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+    async def _read(self, sql: str, params: Sequence[Param] = ()) -> list[Record]:
         raise NotImplementedError
 
-    async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
+    async def _snapshot(self, where: str, params: Sequence[Param] = (), *,
                         between: Callable[[], None] | None = None) -> list[Stored]:
         raise NotImplementedError
 

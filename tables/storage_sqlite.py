@@ -32,6 +32,7 @@ import aiosqlite
 from tables import storage_base as st
 from tables.storage_base import (
     TABLE_COLUMNS,
+    Param,
     Record,
     SQLiteURL,
     StorageError,
@@ -400,7 +401,7 @@ class SQLiteStorage(SQLStorage):
     def in_transaction(self) -> bool:
         return self.conn.in_transaction
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+    async def _read(self, sql: str, params: Sequence[Param] = ()) -> list[Record]:
         async with self._lock:
             if self._closed:
                 raise StorageError("The database is closed.")
@@ -413,7 +414,7 @@ class SQLiteStorage(SQLStorage):
         return await self._transaction(lambda c: _drive(c, job))
 
     # ---- reads --------------------------------------------------------------------------------
-    async def _snapshot(self, where: str, params: Sequence[Any] = (), *,
+    async def _snapshot(self, where: str, params: Sequence[Param] = (), *,
                         between: Callable[[], None] | None = None) -> list[Stored]:
         """The rows matching ``where`` (a condition on ``tables t``) and their logs, read in one
         read transaction: in WAL mode it sees one state of the file, whatever other processes

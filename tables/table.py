@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import engine
-from engine.core import Event, Game, GameEntry
+from engine.core import Event, Game, GameEntry, Options
 
 
 class Phase(StrEnum):
@@ -71,7 +71,7 @@ class LogEntry(NamedTuple):
 class Table:
     id: str
     game: str
-    options: dict[str, Any]
+    options: Options
     speed: str
     guild_id: int
     channel_id: int

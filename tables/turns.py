@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Collection
-from typing import Any
 
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, rng_for
 from tables.ai_pool import AIPool
@@ -22,6 +21,8 @@ from tables.delivery import Delivery
 from tables.live import Live, Tasks
 from tables.persistence import Persistence
 from tables.program_seats import ProgramSeats
+from tables.protocol import Answer
+from tables.storage_base import Record
 from tables.table import RECENT_EVENTS, SHOWN_SUMMARY, SPEEDS, LogEntry, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -129,7 +130,7 @@ class Turns:
             self.reschedule(t, actors, quiet=quiet, touched=told)
         self.delivery.redraw(t)
 
-    def resume(self, t: Table, live: Live, record: dict[str, Any], since: dict[int, int]) -> None:
+    def resume(self, t: Table, live: Live, record: Record, since: dict[int, int]) -> None:
         """Bring a table rebuilt from the storage back to life: deadlines re-armed at their stored
         absolute times (an overdue one fires at once), AI seats moving, the message redrawn."""
         Persistence.resumed(t, live, record)
@@ -213,14 +214,14 @@ class Turns:
                 deadlines[s] = t.deadlines[s]
             else:
                 deadlines[s] = now + (d.timer if d is not None else DEFAULT_TIMER) * factor
-        changed = {s for s in set(pending) | set(live.pending) if pending.get(s) != live.pending.get(s)}
-        changed.update(actors, restart, touched)
+        seats_changed = {s for s in set(pending) | set(live.pending) if pending.get(s) != live.pending.get(s)}
+        seats_changed.update(actors, restart, touched)
         # A person who just acted (``quiet``) sees the result in the answer to their own action.
-        changed = {s for s in changed if 0 <= s < len(t.seats) and s not in quiet}
+        seats_changed = {s for s in seats_changed if 0 <= s < len(t.seats) and s not in quiet}
         live.pending, live.since, t.deadlines = pending, since, deadlines
         self._arm_deadlines(t)
-        if changed:
-            self.delivery.notify(t, "seat_changed", t, tuple(sorted(changed)))
+        if seats_changed:
+            self.delivery.notify(t, "seat_changed", t, tuple(sorted(seats_changed)))
         Tasks.cancel(live.ai_task)
         live.ai_task = None
         if auto_due and live.stuck_at != t.version:
@@ -307,7 +308,7 @@ class Turns:
     async def _ai_move(self, t: Table, live: Live, version: int) -> None:
         delay = max(self.ai_delay, live.hold_until - self.clock.now())
         pause = self.clock.sleep(delay) if delay > 0 else asyncio.sleep(0)
-        answers: dict[int, Any] = {}
+        answers: dict[int, Answer] = {}
         searches = self._start_searches(t, version, delay)
         if live.programs is None:
             await pause
@@ -317,8 +318,8 @@ class Turns:
             _, answers = await asyncio.gather(pause, self.programs.answers(t, live, version))
         # A search counts only if it finished within the pause: how long an AI takes must not
         # depend on its cards, so the pause is the same whatever the search found.
-        searched = {s: task.result() for s, task in searches.items()
-                    if task.done() and not task.cancelled() and task.exception() is None and task.result() is not None}
+        searched = {s: found for s, task in searches.items() if task.done() and not task.cancelled()
+                    and task.exception() is None and (found := task.result()) is not None}
         for task in searches.values():
             task.cancel()
         async with live.lock:
@@ -375,7 +376,7 @@ class Turns:
             log.exception("Table %s: the searched move for seat %d was refused; the AI moves", t.id, seat)
             return self.auto_apply(t, seat)
 
-    def _program_move(self, t: Table, live: Live, seat: int, answer: Any) -> list[Event]:
+    def _program_move(self, t: Table, live: Live, seat: int, answer: Answer) -> list[Event]:
         """The program's card (or the engine's ``bad`` action); the built-in AI should the program
         be gone meanwhile or its move be refused."""
         action = self.programs.judge(t, live, seat, answer)

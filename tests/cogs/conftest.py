@@ -86,7 +86,7 @@ async def h() -> AsyncIterator[Harness]:
     listener = DiscordListener(bot)
     runtime = Runtime(listener=listener, clock=clock, rng=random.Random(7), ai_delay=0)
     world.runtime = runtime
-    cog = GameCog(runtime)
+    cog = GameCog(runtime, live=listener.live)
     bot.cogs["GameCog"] = cog
     harness = Harness(world, bot, clock, runtime, cog, listener, world.channel("cards"),
                       FakeUser(101, "Alice"), FakeUser(102, "Bob"), FakeUser(103, "Stranger"))
