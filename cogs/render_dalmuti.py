@@ -1,4 +1,4 @@
-"""The Great Dalmuti on Discord (RULES.md §3): the play to beat, who passed, who is out with their
+"""The Great Dalmuti on Discord (docs/rules.md §3): the play to beat, who passed, who is out with their
 new title, cards left per player and the ranking with titles; a hand grouped by number; plays
 offered as single choices ("three 5s", "two 9s + Jester", "pass").
 

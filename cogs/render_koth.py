@@ -1,4 +1,4 @@
-"""King of the Hill on Discord (RULES.md §4): the live deal and its declarations, the bury, the
+"""King of the Hill on Discord (docs/rules.md §4): the live deal and its declarations, the bury, the
 called card, tricks of singles and pairs, the challenge score and every player's rank.
 
 The public table shows the deal's progress and the current declaration, the trump rank and suit,

@@ -1,4 +1,4 @@
-"""Siege on Discord (RULES.md §5): every player's King pile progress (``♥ King 2 3 4 · · 7 · · 10``),
+"""Siege on Discord (docs/rules.md §5): every player's King pile progress (``♥ King 2 3 4 · · 7 · · 10``),
 house piles in slot order with kind, cards and score, stock and discard counts and the last
 attack; the hand view offers the legal actions of the current step in a menu per pile (attacks in
 their own, each with the fight's outcome from the public scores) and greys the cards no pile takes
@@ -264,7 +264,7 @@ class SiegeRenderer(Renderer):
                 return f"⚔️ You lost the fight: {seat_name(table, fight.seat)} {taken}."
             attack = next((e for e in events if e.kind == "attack" and e.seat == seat), None)
             slot = f" {SLOT_MARKS[int(attack.data[0]) - 1]}" if attack is not None else ""
-            # A winning attacker is discarded (RULES.md §5.2): say so, or the pile seems to vanish.
+            # A winning attacker is discarded (docs/rules.md §5, step 2): say so, or the pile seems to vanish.
             return f"⚔️ You won the fight and {taken}; your pile{slot} was spent and discarded."
         # Starting a pile during the attack step also ends it: say what was done, not the step change.
         done = [e for e in events if e.seat == seat and e.to is None and e.kind != "build"]

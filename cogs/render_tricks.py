@@ -1,4 +1,4 @@
-"""Tricks on Discord (RULES.md §2): the trick on the table, tricks won this hand, scores, the target.
+"""Tricks on Discord (docs/rules.md §2): the trick on the table, tricks won this hand, scores, the target.
 
 Public text comes only from ``public_view()`` and public events; the hand text only from the one
 seat's view (sent ephemerally).

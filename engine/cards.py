@@ -1,8 +1,9 @@
 """Standard playing cards: text codes, a forgiving parser and a symbol formatter.
 
-Codes follow RULES.md: rank then suit, ranks ``2 3 4 5 6 7 8 9 T J Q K A``, suits ``C D H S``,
-jokers ``~B`` (black) and ``~R`` (red).  Cards are interned: there is exactly one object per
-code, so identity, equality and hashing are cheap and two copies from a double deck compare equal.
+Codes follow docs/rules.md (*Cards and options at every table*): rank then suit, ranks ``2 3 4 5 6 7
+8 9 T J Q K A``, suits ``C D H S``, jokers ``~B`` (black) and ``~R`` (red). Cards are interned:
+there is exactly one object per code, so identity, equality and hashing are cheap and two copies
+from a double deck compare equal.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Great Dalmuti for 4 to 8 players, exactly as RULES.md §3 settles it (seed 002).
+"""The Great Dalmuti for 4 to 8 players, exactly as docs/rules.md §3 settles it (seed 002).
 
 An 80-card deck: n copies of each number n = 1..12 (lower is better) and two Jesters (13, wild
 beside a numbered card).  The first hand's ranking comes from an opening draw made inside

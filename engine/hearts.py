@@ -1,4 +1,4 @@
-"""Hearts for four players, exactly as RULES.md §1 settles it.
+"""Hearts for four players, exactly as docs/rules.md §1 settles it.
 
 Rule sets: ``classic`` (pass 3 cards left/right/across/hold, 2♣ opens, no points on the first
 trick, hearts must be broken) and ``mcgill`` (the seed: no passing, the 2♣ holder leads any card,

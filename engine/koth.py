@@ -1,4 +1,4 @@
-"""King of the Hill for five players, exactly as RULES.md §4 settles it (seed 000).
+"""King of the Hill for five players, exactly as docs/rules.md §4 settles it (seed 000).
 
 A Finding Friends game: two 54-card decks (108 cards), 20 cards each and 8 to the dead hand; a
 trump rank that follows the KotH's rank; trumps declared during a live, timed deal; a dead hand the
@@ -10,7 +10,7 @@ Phases (an explicit state machine; ``apply`` dispatches on (phase, action))::
 
     round_ready → deal → late → [suit] → bury → call → ([trick_ready] → play)* → round_ready … → over
 
-* ``round_ready`` / ``trick_ready`` (RULES.md §4.13): every seat that has not yet said ``ready``
+* ``round_ready`` / ``trick_ready`` (docs/rules.md §4, step 2): every seat that has not yet said ``ready``
   has a ``ready`` decision whose timer is the option's delay (``ready_round``, default 5 s;
   ``ready_trick``, default 0 s).  A delay of 0 skips the step entirely.
 * ``deal``: the table deals one card (``deal``) every ``deal_rate`` seconds, counter-clockwise
@@ -178,7 +178,7 @@ def _pairs_in(cs: Sequence[Card]) -> list[Card]:
 
 
 def trick_winner(trump: Trump, trick: Sequence[tuple[int, tuple[Card, ...]]]) -> int:
-    """The seat winning ``trick`` (``[(seat, cards), ...]``, the lead first) so far (RULES.md §4.8):
+    """The seat winning ``trick`` (``[(seat, cards), ...]``, the lead first) so far (docs/rules.md §4, step 9):
     the highest single, or identical pair, of the led suit or of trumps; of equal plays the first."""
     order = trump.table()
     lead = trick[0][1]
@@ -816,7 +816,7 @@ class KingOfTheHill(Game):
 
     def _count_called(self, seat: int, copies: int, events: list[Event]) -> None:
         # The copy that counts (option called_copy) decides: its player joins, unless that is the
-        # KotH, who then defends alone (RULES.md §4.6); a pair of it counts as two copies.
+        # KotH, who then defends alone (docs/rules.md §4, step 7); a pair of it counts as two copies.
         need = 1 if self.options["called_copy"] == "first" else 2
         self.called_seen += copies
         if self.called_seen < need:

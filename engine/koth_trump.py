@@ -1,4 +1,4 @@
-"""Trump ordering for King of the Hill (RULES.md §4), as a value passed in.
+"""Trump ordering for King of the Hill (docs/rules.md §4), as a value passed in.
 
 Which cards are trumps and how strong a card is depend on the round — the trump rank (the KotH's
 rank) and the trump suit (declared during the deal) — so ordering is never a property of a card

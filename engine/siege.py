@@ -1,4 +1,4 @@
-"""Siege (seed 001, the "OOP card game") for four seats, exactly as RULES.md §5 settles it.
+"""Siege (seed 001, the "OOP card game") for four seats, exactly as docs/rules.md §5 settles it.
 
 Each seat owns a suit (seat 0 ♥, 1 ♠, 2 ♦, 3 ♣) and a King pile that takes the number cards 2..10
 of that suit; holding all nine wins at once.  Three house slots hold Queen, Jack and Ace piles that
@@ -23,7 +23,7 @@ automatic when the turn starts, then
 * ``swap 1 3`` — exchange two slots (build step only; one may be empty).
 * ``end`` — discard your hand (face down) and pass the turn.  Always legal.
 
-Rulings beyond RULES.md, documented here for RULES.md: an Ace pile's straight may grow at either
+Rulings the original rules leave open, written down in docs/rules.md §5: an Ace pile's straight may grow at either
 end (a straight is a set of consecutive numbers); every fight empties the attacking slot (a winning
 attacker is discarded, a losing one broken up), which is what makes "once per pile per turn" hold;
 when stock and discard pile are both empty, the draw stops short; the cards discarded at the end of
@@ -190,7 +190,7 @@ def pile_score(pile: Sequence[SiegeCard]) -> int:
 
 
 def fits(pile: Sequence[SiegeCard], c: SiegeCard) -> bool:
-    """Whether number card ``c`` may be added to house ``pile`` (RULES.md §5.3)."""
+    """Whether number card ``c`` may be added to house ``pile`` (docs/rules.md §5, step 3)."""
     r = pile[0].rank
     if r == "J":
         return c.suit == pile[0].suit

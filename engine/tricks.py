@@ -1,4 +1,4 @@
-"""Tricks for four players, exactly as RULES.md §2 settles it (seed 004).
+"""Tricks for four players, exactly as docs/rules.md §2 settles it (seed 004).
 
 52 cards, 13 each, follow suit, the highest card of the led suit wins, 1 point per trick, no trumps.
 

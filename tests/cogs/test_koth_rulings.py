@@ -1,4 +1,4 @@
-"""King of the Hill rulings through the real runtime and cog (RULES.md §4.4, §4.6): the KotH's
+"""King of the Hill rulings through the real runtime and cog (docs/rules.md §4, steps 4, 5 and 7): the KotH's
 suit choice is a required move — asked, pinged, its deadline shown — and a call that never comes
 enlists nobody."""
 

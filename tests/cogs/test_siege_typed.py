@@ -1,4 +1,4 @@
-"""Siege moves typed with `/play`, answered by the real runtime (RULES.md §5, issue 13 item 7): a
+"""Siege moves typed with `/play`, answered by the real runtime (docs/rules.md §5, issue 13 item 7): a
 swap reads the same either way round, a Queen aimed at the King pile says where a Queen goes, and
 `end turn please` ends the turn."""
 

@@ -1,7 +1,7 @@
-"""The Great Dalmuti's look at the cards through the wire (RULES.md §3.3, issue 13): Ali was dealt
-both Jesters and keeps quiet.  From Bob's screen — the table message in every version, the thread,
-his pings, his own hand view — nothing shows that anyone could have called a revolution, nor who;
-the look ends on the table's clock, the same for every hand."""
+"""The Great Dalmuti's look at the cards through the wire (docs/rules.md §3, *A look at your cards*,
+issue 13): Ali was dealt both Jesters and keeps quiet. From Bob's screen — the table message in
+every version, the thread, his pings, his own hand view — nothing shows that anyone could have
+called a revolution, nor who; the look ends on the table's clock, the same for every hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One scenario per rule of RULES.md §1, with fixed deals, in both rule sets."""
+"""One scenario per rule of docs/rules.md §1, with fixed deals, in both rule sets."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""One scenario per rule of RULES.md §4 (King of the Hill), with fixed deals and crafted states."""
+"""One scenario per rule of docs/rules.md §4 (King of the Hill), with fixed deals and crafted states."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One scenario per rule of RULES.md §2 (Tricks), with fixed deals."""
+"""One scenario per rule of docs/rules.md §2 (Tricks), with fixed deals."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""The Tricks line protocol (RULES.md §2): message format, cards, the lines for each engine event,
+"""The Tricks line protocol (docs/rules.md §2): message format, cards, the lines for each engine event,
 what counts as a bad card, and a program player that cannot hang or crash its caller."""
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ async def test_blank_lines_are_ignored_and_lines_after_the_answer_are_dropped():
 
 async def test_a_silent_program_times_out_and_its_next_line_belongs_to_the_timed_out_query():
     # It never answers query 1: the line it prints for query 2 is taken as query 1's late answer
-    # and dropped (RULES.md §2: the protocol cannot tell the two apart), so query 2 times out too.
+    # and dropped (docs/rules.md §2: the protocol cannot tell the two apart), so query 2 times out too.
     body = "if n > 1:\n    print(f'|RESPONSE|card|{n}S|END|', flush=True)"
     async with ProgramPlayer(answering(body), "Ann", timeout=0.3) as p:
         assert await p.ask() == Answer(None, TIMEOUT)
