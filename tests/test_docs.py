@@ -26,8 +26,9 @@ def user_docs() -> list[Path]:
 
 
 def sections(text: str) -> dict[str, str]:
-    """``## Title`` → the text up to the next ``## ``."""
-    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    """``## Title`` (or ``## 3. Title``: a game's numbered section, which code cites as §3) → the text
+    up to the next ``## ``."""
+    parts = re.split(r"^## (?:\d+\. )?(.+)$", text, flags=re.M)
     return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
 
 
@@ -105,3 +106,18 @@ def test_the_command_guide_has_every_command_option_and_button() -> None:
         assert f"`{game}`" in text
         for opt in options.spec(game):
             assert f"`{opt.name}=" in text, (game, opt.name)
+
+
+def test_code_cites_the_repositorys_own_rule_book() -> None:
+    """Comments cite ``docs/rules.md §n`` (its numbered game sections), never a rules file the
+    repository does not have."""
+    numbered = set(re.findall(r"^## (\d+)\. ", RULES.read_text(), flags=re.M))
+    assert numbered == {"1", "2", "3", "4", "5"}
+    cited: set[str] = set()
+    for path in Path(__file__).resolve().parent.parent.glob("*/**/*.py"):
+        if ".venv" in path.parts or "build" in path.parts or path == Path(__file__).resolve():
+            continue
+        text = path.read_text()
+        assert "RULES.md" not in text, f"{path} cites a rules file the repository does not have"
+        cited |= set(re.findall(r"docs/rules\.md §(\d+)", text))
+    assert cited and cited <= numbered, cited - numbered
