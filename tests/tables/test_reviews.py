@@ -8,10 +8,13 @@ import re
 
 import pytest
 
+from cogs.stats import StatsCog, stats_line
 from engine.review import JUDGED, Review
 from tables import Phase, TableError
 from tables.ai_pool import AIPool
 from tables.reviews import GAVE_UP, Reviews, pieces, summary
+from tables.stats import summarise
+from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table
 from .stores import StoredClock
@@ -92,6 +95,18 @@ async def test_a_review_is_for_your_own_finished_game_and_is_stored(make_runtime
         got = await rt.reviews.losses(GUILD, HOST)
         assert set(got) == {"hearts"} and got["hearts"][1] == 1
         assert got["hearts"][0] == pytest.approx(r.average_loss)
+        # /stats shows it beside the rating, in the game's units.
+        w = World()
+        w.runtime = rt
+        cog = StatsCog(rt)
+        i = FakeInteraction(w, FakeBot(w), FakeUser(HOST, "Ann"), w.channel("cards"), guild_id=GUILD)
+        await cog.stats.callback(cog, i, None)
+        [field] = i.last.embed.fields
+        said = f"reviewed play **{r.average_loss:.2f}** points lost a decision (1 game)"
+        assert field.value.split(" · ")[0] == said  # no rating computed here: the review comes first
+        [g] = summarise(await rt.storage.player_results(GUILD, HOST))
+        beside = stats_line(g, {"mu": 27.0, "sigma": 2.0}, got["hearts"]).split(" · ")
+        assert beside[0].startswith("rating ") and beside[1] == said
         await rt.close()
 
         # Another process, the table long gone from memory: the stored review, still no search.
