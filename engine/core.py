@@ -323,7 +323,9 @@ class Game(ABC):
         public, its own passes, what play has shown (a seat that did not follow is void) — with the
         cards it cannot see dealt again (like OpenSpiel's ``resample_from_infostate``).
         ``sampled.view(seat) == state.view(seat)`` always holds; the world has a fresh seed, so its
-        later deals are unknown too.  Games that support search override it."""
+        later deals are unknown too.  It depends only on what ``seat`` knows and on ``rng``: no
+        hidden record (another seat's pass, tax, dead hand) is copied from the real state.  Games
+        that support search override it."""
         raise NotImplementedError(f"{self.title} cannot sample worlds")
 
     @classmethod

@@ -1052,11 +1052,12 @@ class Dalmuti(Game):
         from engine.worlds import deal_constrained, fresh_seed
 
         w = self.copy()
-        w.seed = fresh_seed(self.seed, rng)
-        if self.phase == OVER:
-            return w
+        w.seed = fresh_seed(rng)
+        w.tax_given, w.tax_received = self._known_taxes(seat)
+        if self.revolution not in ("revolution", "greater"):
+            w.holder = None  # nobody can tell who was dealt both Jesters (during the look: see below)
         others = [s for s in range(self.players) if s != seat and self.left[s]]
-        if not others:
+        if self.phase == OVER or not others:
             return w
         bit = {s: 1 << i for i, s in enumerate(others)}
         every = (1 << len(others)) - 1
@@ -1084,10 +1085,25 @@ class Dalmuti(Game):
             w.counts[s] = _counts_of(cs)
         if self.phase == LOOK:
             w.holder = next((s for s in range(self.players) if w.counts[s][JESTER_NUMBER] == 2), None)
-        elif self.revolution not in ("revolution", "greater"):
-            w.holder = None  # nobody can tell who was dealt both Jesters; it no longer matters
         w._legal = None
         return w
+
+    def _known_taxes(self, seat: int) -> tuple[list[list[str]], list[list[str]]]:
+        """This hand's tax records as ``seat`` knows them: its own, and its partner's (what one of a
+        paying pair gave, the other received); the other pair's taxes it never saw are left empty
+        (nothing reads them but their own seats' knowledge, and the search never asks it)."""
+        n = self.players
+        given: list[list[str]] = [[] for _ in range(n)]
+        got: list[list[str]] = [[] for _ in range(n)]
+        given[seat] = self.tax_given[seat][:]
+        got[seat] = self.tax_received[seat][:]
+        if self.ranking:
+            partner = {0: self.ranking[-1], 1: self.ranking[-2], n - 2: self.ranking[1], n - 1: self.ranking[0]}
+            p = partner.get(self.pos[seat])
+            if p is not None and p != seat:
+                given[p] = got[seat][:]
+                got[p] = given[seat][:]
+        return given, got
 
 
 def _fits(counts: Sequence[int], cs: Sequence[Any]) -> bool:

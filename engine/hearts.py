@@ -799,27 +799,62 @@ class Hearts:
 
     def sample_world(self, seat: int, rng: Any) -> Hearts:
         """A full state ``seat`` cannot tell from this one (same view), the other hands dealt again
-        at random consistently with what ``seat`` knows (see :meth:`knowledge`); a fresh seed, so the
-        world's later deals are unknown too."""
+        at random consistently with what ``seat`` knows (see :meth:`knowledge`), and the passes
+        it did not see chosen again consistently with that deal (see :meth:`_world_passes`); a
+        fresh seed, so the world's later deals are unknown too.  Nothing hidden is copied: the
+        world depends only on what the seat knows and on ``rng``."""
         from engine.worlds import deal_constrained, fresh_seed
 
         w = self.copy()
-        w.seed = fresh_seed(self.seed, rng)
-        if self.phase == OVER:
-            return w
-        may, sure = self.knowledge(seat)
-        others = [s for s in range(4) if s != seat]
-        fixed = {c for s in others for c in sure[s]}
-        pool = sorted((c for s in others for c in self.hands[s] if c not in fixed), key=lambda c: c.index)
-        capacity = [len(self.hands[s]) - len(sure[s]) for s in others]
-        allowed = [sum(1 << i for i, s in enumerate(others) if c in may[s]) for c in pool]
-        dealt = deal_constrained(pool, allowed, capacity, rng)
-        for i, s in enumerate(others):
-            w.hands[s] = sure[s] + dealt[i]
-            if self.phase == PASS and self.pass_choice[s] is not None:
-                w.pass_choice[s] = tuple(rng.sample(w.hands[s], 3))
-        w._legal = None  # the per-suit split is rebuilt from the new hands when needed
+        w.seed = fresh_seed(rng)
+        if self.phase != OVER:
+            may, sure = self.knowledge(seat)
+            others = [s for s in range(4) if s != seat]
+            fixed = {c for s in others for c in sure[s]}
+            pool = sorted((c for s in others for c in self.hands[s] if c not in fixed), key=lambda c: c.index)
+            capacity = [len(self.hands[s]) - len(sure[s]) for s in others]
+            allowed = [sum(1 << i for i, s in enumerate(others) if c in may[s]) for c in pool]
+            dealt = deal_constrained(pool, allowed, capacity, rng)
+            for i, s in enumerate(others):
+                w.hands[s] = sure[s] + dealt[i]
+                if self.phase == PASS and self.pass_choice[s] is not None:
+                    w.pass_choice[s] = tuple(rng.sample(w.hands[s], 3))
+            w._legal = None  # the per-suit split is rebuilt from the new hands when needed
+        self._world_passes(w, seat, rng)
         return w
 
+    def _world_passes(self, w: Hearts, seat: int, rng: Any) -> None:
+        """This hand's passes in the world ``w`` (its hands already dealt): ``seat``'s own pass and
+        the one it received as they were; every other pass, which ``seat`` never saw, drawn again
+        as 3 of the cards its receiver held after the exchange in ``w`` (its hand now and its plays
+        since), so that the normal AI playing that seat in a playout knows where its own passed
+        cards went in this world, not in the real one."""
+        passed: list[tuple[Card, ...]] = [(), (), (), ()]
+        received: list[tuple[Card, ...]] = [(), (), (), ()]
+        passed[seat] = self.passed[seat]
+        received[seat] = self.received[seat]
+        if self.phase != PASS and self.pass_dir != "hold":
+            off = _PASS_OFFSET[self.pass_dir]
+            held: list[list[Card]] = [w.hands[s][:] for s in range(4)]
+            for lead, cs in self.history:
+                for i, c in enumerate(cs):
+                    held[(lead + i) & 3].append(c)
+            for s, c in self.trick:
+                held[s].append(c)
+            for s in range(4):
+                to = (s + off) & 3
+                if s == seat or to == seat:
+                    give = passed[s] if s == seat else received[seat]
+                else:
+                    cands = sorted(held[to], key=lambda c: c.index)
+                    give = tuple(rng.sample(cands, min(3, len(cands))))
+                passed[s] = give
+                received[to] = give
+            # After the exchange every seat's choice is what it passed (as in _pass).
+            w.pass_choice = [passed[0], passed[1], passed[2], passed[3]]
+        elif self.phase != PASS:
+            w.pass_choice = [None, None, None, None]
+        w.passed = passed
+        w.received = received
 
 Game.register(Hearts)

@@ -1131,8 +1131,9 @@ class KingOfTheHill(Game):
         from engine.worlds import deal_constrained, fresh_seed
 
         w = self.copy()
-        w.seed = fresh_seed(self.seed, rng)
+        w.seed = fresh_seed(rng)
         if self.phase == OVER:
+            self._world_dead(w, seat, rng)
             return w
         order = self._order
         others = [s for s in range(PLAYERS) if s != seat]
@@ -1149,6 +1150,7 @@ class KingOfTheHill(Game):
             capacity.append(len(self.buried))
             pool.extend(self.buried)
         if not pool:
+            self._world_dead(w, seat, rng)
             return w
         pool.sort(key=lambda c: c.index)
         hand_bit = {s: 1 << i for i, s in enumerate(others)}
@@ -1221,11 +1223,21 @@ class KingOfTheHill(Game):
                 w.stock = cs
             else:
                 w.buried = cs
-        if seat != self.koth and self.koth is not None:
-            if self.phase == BURY:
-                w.dead = rng.sample(w.hands[self.koth], DEAD)
-                w.marked = []
-            elif self.dead:
-                w.dead = list(w.buried) if buried_hidden else w.dead
+        self._world_dead(w, seat, rng)
         w._reset_derived()
         return w
+
+    def _world_dead(self, w: KingOfTheHill, seat: int, rng: Any) -> None:
+        """The dead hand in the world ``w`` (its cards dealt): known only to the seat that took
+        it, which between rounds is the last round's KotH (it may have lost the hill since); for
+        any other seat, during the bury 8 of the KotH's cards in ``w``, later what was buried."""
+        taker = self.koth
+        if self.last_round is not None and self._finished_round_shown():
+            taker = self.last_round["koth"]
+        if seat == taker or self.koth is None:
+            return
+        if self.phase == BURY:
+            w.dead = rng.sample(w.hands[self.koth], DEAD)
+            w.marked = []
+        elif self.dead:
+            w.dead = list(w.buried)

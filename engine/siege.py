@@ -902,13 +902,14 @@ class Siege(Game):
         from engine.worlds import deal_constrained, fresh_seed
 
         w = self.copy()
-        w.seed = fresh_seed(self.seed, rng)
-        if self.phase == OVER:
-            return w
+        w.seed = fresh_seed(rng)
         others = [s for s in range(4) if s != seat]
         capacity = [len(self.hands[s]) for s in others] + [len(self.stock), len(self.discard)]
         stock_h, discard_h = len(others), len(others) + 1
-        pool: list[SiegeCard] = [c for s in others for c in self.hands[s]] + self.stock + self.discard
+        # In a fixed order: where each hidden card really is (and the real order of the stock) must
+        # not show through in the world.
+        pool: list[SiegeCard] = sorted([c for s in others for c in self.hands[s]] + self.stock + self.discard,
+                                       key=lambda c: c.index)
         every = (1 << len(capacity)) - 1
         allowed = [every] * len(pool)
         where: dict[SiegeCard, list[int]] = {}

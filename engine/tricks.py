@@ -469,9 +469,7 @@ class Tricks(Game):
         from engine.worlds import NoWorld, deal_constrained, fresh_seed
 
         w = self.copy()
-        w.seed = fresh_seed(self.seed, rng)
-        if self.phase == OVER:
-            return w
+        w.seed = fresh_seed(rng)
         others = [s for s in range(4) if s != seat]
         pool = sorted((c for s in others for c in self.hands[s]), key=lambda c: c.index)
         sizes = [len(self.hands[s]) for s in others]

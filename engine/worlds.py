@@ -7,6 +7,11 @@ that failed to follow a suit holds none of it).  :func:`deal_constrained` deals 
 constraint holds: the most constrained cards first, each to a random allowed holder weighted by the
 room it has left, refusing any choice after which the rest could no longer be placed (Hall's
 condition over the holders, exact for constraints of this "card may go to these holders" kind).
+
+A world must depend only on what the seat knows and on the generator: a game hands the cards over
+in a fixed order (never where they really are), takes the world's seed from :func:`fresh_seed`, and
+draws again, or leaves empty, every record of another seat that the seat never saw (a pass, a tax,
+a dead hand) — tests/engine/test_hidden_records.py checks this for every game.
 """
 
 from __future__ import annotations
@@ -118,6 +123,8 @@ def _hall(pending: dict[int, int], left: list[int], k: int) -> bool:
     return True
 
 
-def fresh_seed(seed: int | str, rng: random.Random) -> str:
-    """A seed for a sampled world: its future deals must be as unknown to the seat as the real ones."""
-    return f"{seed}/world{rng.getrandbits(48):x}"
+def fresh_seed(rng: random.Random) -> str:
+    """A seed for a sampled world: its future deals must be as unknown to the seat as the real ones.
+    Drawn from ``rng`` alone: the real seed fixes every deal, so it is hidden like the cards, and a
+    world must come out the same from any state the seat cannot tell apart."""
+    return f"world{rng.getrandbits(48):x}"
