@@ -146,3 +146,29 @@ async def test_without_workers_or_storage_a_review_runs_in_a_thread_and_is_kept(
     _, r = await rt.review(t.id, GUILD, HOST)
     assert r.judged and isinstance(r, Review)
     assert isinstance(rt.reviews, Reviews) and (await rt.review(t.id, GUILD, HOST))[1] is r  # kept in memory
+
+
+async def test_the_game_review_command(make_runtime, clock):
+    from cogs.game import GameCog
+
+    rt = make_runtime()
+    rt.reviews.budget, rt.reviews.playouts = 2.0, 8
+    w = World()
+    w.runtime = rt
+    bot, cog, channel = FakeBot(w), GameCog(rt), w.channel("cards")
+    t = await new_table(rt, options=MCGILL)
+    await rt.start(t.id, HOST)
+    await clock.advance(1.0)
+    early = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
+    await cog.game_review.callback(cog, early, t.id)
+    assert early.last.ephemeral and "still running" in early.last.content
+    await play_to_the_end(rt, clock, t)
+    stranger = FakeInteraction(w, bot, FakeUser(BOB, "Bob"), channel, guild_id=GUILD)
+    await cog.game_review.callback(cog, stranger, t.id)
+    assert stranger.last.ephemeral and "Only the people who played" in stranger.last.content
+    i = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
+    await cog.game_review.callback(cog, i, t.id)
+    msg = i.last
+    assert msg.ephemeral and f"table {t.id}" in msg.embed.title and "review of your play" in msg.embed.title
+    assert "decisions judged" in msg.embed.description and "never from the cards shown later" in msg.embed.footer.text
+    assert not w.violations
