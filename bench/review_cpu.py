@@ -4,7 +4,7 @@ to 100 with the production budget, and per decision.
 A seeded Hearts game to ``--target`` (100: a real game) is played by normal AIs; seat 0's decisions
 are reviewed exactly as the AI pool's worker does it (``tables.reviews.review_in_worker``: the
 per-decision share of ``GAME_BUDGET``, at most ``DECISION_CAP``, measured on the process's own CPU
-clock, and the game's strong playouts), one decision at a time so each is timed.  Reports
+clock, and ``review_playouts``), one decision at a time so each is timed.  Reports
 ``cpu_s_per_hearts_game`` (the goal: about two CPU minutes), ``decision_cpu_ms_p50`` /
 ``decision_cpu_ms_p99`` (decisions the search judged), ``decisions`` (seat 0's decisions),
 ``judged``, ``share_s`` (the CPU budget each decision got), the marks counted and the load
@@ -69,7 +69,7 @@ async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
     for i in mine:
         t0 = time.process_time()
         part = Review.from_dict(reviews.review_in_worker("hearts", 4, {"target": target}, seed, log, 0, "bench", [i],
-                                                         share, None))
+                                                         share, reviews.review_playouts("hearts")))
         spent = time.process_time() - t0
         decisions.extend(part.decisions)
         if part.decisions and part.decisions[0].mark in JUDGED:

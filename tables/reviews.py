@@ -36,6 +36,10 @@ GAME_BUDGET = 100.0
 DECISION_CAP = 1.5
 #: CPU seconds of work handed to a worker at once.
 PIECE_BUDGET = 2.0
+#: Playouts cap per decision, as a multiple of the strong level's: a review is paid once and read
+#: later, so it can afford more worlds than a move at the table (less noise in each judgement); the
+#: CPU share above is what normally ends a decision's search in a long game.
+PLAYOUTS_FACTOR = 4
 #: Wall seconds between two asks to a busy pool, and the wall seconds a review may wait in all.
 RETRY = 0.5
 PATIENCE = 600.0
@@ -60,6 +64,11 @@ def review_in_worker(game: str, players: int, options: dict[str, Any], game_seed
                   time_left=deadline).to_dict()
 
 
+def review_playouts(game: str) -> int:
+    """The playouts cap of one decision's review in ``game``."""
+    return PLAYOUTS_FACTOR * engine.get(game).playouts
+
+
 def pieces(steps: Sequence[int], share: float, piece_budget: float = PIECE_BUDGET) -> list[list[int]]:
     """``steps`` cut into runs whose budgets add up to about ``piece_budget`` each."""
     per = max(1, int(piece_budget // max(share, 1e-9)))
@@ -75,7 +84,7 @@ class Reviews:
         self.ai_pool = ai_pool
         self.clock = clock
         self.budget = budget
-        #: Playouts cap per decision (None: the game's strong level's own).
+        #: Playouts cap per decision (None: :func:`review_playouts`).
         self.playouts = playouts
         self._running: dict[tuple[str, int], asyncio.Task[Review]] = {}
         #: Without a storage, reviews are kept here (a test runtime, a bot without a database).
@@ -143,22 +152,26 @@ class Reviews:
 
     async def _piece(self, record: GameRecord, actions: list[list[Any]], seat: int, seed: str, steps: list[int],
                      share: float) -> Review:
+        playouts = self.playouts if self.playouts is not None else review_playouts(record.game)
         args = (record.game, record.players, record.options, record.seed or 0, actions, seat, seed, steps, share,
-                self.playouts)
+                playouts)
         if self.ai_pool is None:
             # No workers (a bot run without them, a test): a thread keeps the loop answering.
             return Review.from_dict(await asyncio.to_thread(review_in_worker, *args))
-        waited = 0.0
-        # Wall time for a piece: its CPU budget on a machine busy with other work, and a margin.
-        wall = 3 * share * len(steps) + 2.0
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + PATIENCE
+        # Wall time for a piece: its CPU budget on a machine busy with other work (the worker counts
+        # its own CPU), and a margin.
+        wall = 6 * share * len(steps) + 5.0
         while True:
             answer = await self.ai_pool.run(review_in_worker, *args, budget=wall)
             if answer is not None:
                 return Review.from_dict(answer)
-            if waited >= PATIENCE:
+            # Busy, late or failed: ask again in a moment, for a while (late and failed pieces count
+            # against the same patience, so nothing here can go on for ever).
+            if loop.time() >= give_up:
                 raise TableError(GAVE_UP, "busy")
             await asyncio.sleep(RETRY)
-            waited += RETRY
 
     async def _keep(self, record: GameRecord, seat: int, guild_id: int, user_id: int, r: Review) -> None:
         if self.storage is None:
