@@ -225,13 +225,14 @@ def summary(record: GameRecord, r: Review, n: int = 3) -> list[str]:
     judged = r.judged
     counts = {m: sum(1 for d in judged if d.mark == m) for m in JUDGED}
     skipped = sum(1 for d in r.decisions if d.mark in (TIMEOUT, MADE_FOR_YOU))
-    lines = [f"Review of your play in {title} (table {record.id}): {len(judged)} decisions judged — "
-             f"{counts['fine']} fine, {counts['inaccuracy']} inaccuracies, {counts['mistake']} mistakes."]
+    lines = [f"Review of your play in {title} (table {record.id}): {_n(len(judged), 'decision')} judged — "
+             f"{counts['fine']} fine, {_n(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
+             f"{_n(counts['mistake'], 'mistake')}."]
     if r.average_loss is not None:
         lines.append(f"On average a decision cost you {r.average_loss:.2f} {r.units}.")
     if skipped:
-        lines.append(f"{skipped} moves were made for you (time ran out, or the AI played while you were away): "
-                     "they are not judged.")
+        lines.append(f"{_n(skipped, 'move was', 'moves were')} made for you (time ran out, or the AI played "
+                     "while you were away): they are not judged.")
     worst = r.costliest(n)
     if not worst:
         lines.append("The search found nothing better than what you played.")
@@ -240,6 +241,10 @@ def summary(record: GameRecord, r: Review, n: int = 3) -> list[str]:
                      f"{_move_words(record.game, d.best or '')} was better by about {d.loss:.1f} {r.units} "
                      f"({'a mistake' if d.mark == 'mistake' else 'an inaccuracy'}).")
     return lines
+
+
+def _n(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _move_words(game: str, code: str) -> str:
