@@ -172,3 +172,24 @@ async def test_the_game_review_command(make_runtime, clock):
     assert msg.ephemeral and f"table {t.id}" in msg.embed.title and "review of your play" in msg.embed.title
     assert "decisions judged" in msg.embed.description and "never from the cards shown later" in msg.embed.footer.text
     assert not w.violations
+
+
+def test_the_summary_names_the_costly_move_and_the_better_one_in_plain_words() -> None:
+    from engine.review import review
+    from tables.replay import GameRecord
+    from tables.table import LogEntry
+    from tests.engine.test_review import hearts_game_with_planted_queen
+
+    seed, at, log = hearts_game_with_planted_queen()
+    record = GameRecord(id="ABC123", game="hearts", options={"target": 1}, seed=seed, names=["Ann", "B", "C", "D"],
+                        ai=[False, True, True, True], log=[LogEntry(i + 1, s, c, 0.0) for i, (s, c) in enumerate(log)])
+    later = next(i for i in range(at + 1, len(log)) if log[i][0] == 0)
+    flags = [(s, c, i == later) for i, (s, c) in enumerate(log)]  # one later move made for the person
+    r = review("hearts", 4, {"target": 1}, seed, flags, 0, "x", playouts=120, steps=[at, later])
+    lines = summary(record, r)
+    assert lines[0] == "Review of your play in Hearts (table ABC123): 1 decision judged — 0 fine, 0 inaccuracies, " \
+                       "1 mistake."
+    assert any(line.startswith("1 move was made for you") for line in lines)
+    worst = lines[-1]
+    assert "you played Q♠; " in worst and "♠ was better by about " in worst and worst.endswith("points (a mistake).")
+    assert worst.startswith("Hand 1, trick ")
