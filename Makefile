@@ -36,9 +36,11 @@ bench: build
 
 .PHONY: demo
 # A table of each game, two scripted people and AIs, through the real bot and a fake Discord on
-# 127.0.0.1: the channel is printed as they saw it.  No token needed.
+# 127.0.0.1: the channel is printed as they saw it.  No token needed; about 25 s.  One game, public
+# messages only: make demo DEMO_ARGS="--game siege --brief" (--game again for more games).
+DEMO_ARGS ?=
 demo: $(BIN)/.installed
-	$(BIN)/python -m tests.fakediscord.demo
+	$(BIN)/python -m tests.fakediscord.demo $(DEMO_ARGS)
 
 clean:
 	rm -rf $(VENV) build/mypyc build/mypy-cache

@@ -42,6 +42,7 @@ from cogs.custom_ids import (  # the names the ids' users always imported from h
     PartSelect,
     PickDone,
     PickSelect,
+    ReplayButton,
     TableButton,
     card_values,
     decode_code,  # noqa: F401
@@ -75,6 +76,8 @@ def table_view(table: Table) -> discord.ui.View:
         acts = FINISHED_BUTTONS  # Play again
     for act in acts:
         view.add_item(TableButton(act, table.id))
+    if phase == "finished" and table.seed is not None:
+        view.add_item(ReplayButton(table.id, 0, "open"))  # anyone's own step-through viewer
     return view
 
 

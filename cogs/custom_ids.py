@@ -25,6 +25,8 @@ Custom ids (at most 100 characters):
   engine's state (the seat's ``view["marked"]``; each menu change is one ``{kind} … mark`` action,
   **Clear** is ``{kind} mark``, **OK** is ``{kind}`` alone), so it survives a restart; the menus show
   it as their defaults.  A game whose view has no ``marked`` gets no part menus (``/play`` instead).
+* ``dh:r:{table}:{step}:{op}`` — a finished game's replay viewer (cogs/replay_view.py): **Replay**
+  on the finished table message (``open``), ⏮ ◀ ▶ ⏭ and the jump menu (``jump``) on the viewer.
 
 The version is the table's version when the view was drawn: the runtime refuses a click made on an
 out-of-date view (or a second click on the same one) instead of playing something unintended.  The
@@ -380,3 +382,76 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TableButton, ActionButton, PickSelect, ActionMenu, PartSelect, PickDone)
+
+
+# ---- the replay viewer (cogs/replay_view.py) ----------------------------------------------------
+# ``dh:r:{table}:{step}:{op}``: a finished game's replay.  The step is the one the viewer shows; the
+# ops move from it (first, prev, next, last), ``jump`` is the menu (its values are steps) and
+# ``open`` (step 0) is the **Replay** button on a finished table message, which opens a viewer of
+# one's own.  Only finished games are replayed, so nothing in these ids is hidden from anyone.
+REPLAY_OPS = ("open", "first", "prev", "next", "last")
+REPLAY_TEMPLATE = rf"dh:r:(?P<tid>{TABLE_ID}):(?P<step>[0-9]{{1,6}}):(?P<op>{'|'.join(REPLAY_OPS)})"
+JUMP_TEMPLATE = rf"dh:r:(?P<tid>{TABLE_ID}):(?P<step>[0-9]{{1,6}}):jump"
+_REPLAY_BUTTONS: dict[str, tuple[str, str]] = {
+    "open": ("Replay", "🎞️"), "first": ("First", "⏮️"), "prev": ("Back", "◀️"), "next": ("Next", "▶️"),
+    "last": ("Last", "⏭️"),
+}
+
+
+async def _replay_handler(interaction: discord.Interaction) -> Any:
+    cog = await _handler(interaction)
+    if cog is not None and not hasattr(cog, "on_replay"):
+        await interaction.response.send_message("That button does nothing any more.", ephemeral=True)
+        return None
+    return cog
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TEMPLATE):
+    """**Replay** on a finished table message, and the viewer's ⏮ ◀ ▶ ⏭."""
+
+    def __init__(self, table_id: str, step: int, op: str, disabled: bool = False) -> None:
+        label, emoji = _REPLAY_BUTTONS.get(op, ("Replay", "🎞️"))
+        style = discord.ButtonStyle.primary if op in ("open", "next") else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, style=style, disabled=disabled,
+                                           custom_id=f"dh:r:{table_id}:{step}:{op}"))
+        self.table_id = table_id
+        self.step = step
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(match["tid"], int(match["step"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _replay_handler(interaction)
+        if handler is not None:
+            await handler.on_replay(interaction, self.table_id, self.step, self.op, [])
+
+
+class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=JUMP_TEMPLATE):
+    """The viewer's menu: a hand, round or trick to jump to (each option's value is a step)."""
+
+    def __init__(self, table_id: str, step: int, options: Sequence[discord.SelectOption] = (),
+                 select: discord.ui.Select | None = None) -> None:
+        if select is None:
+            select = discord.ui.Select(custom_id=f"dh:r:{table_id}:{step}:jump", placeholder="Jump to…",
+                                       min_values=1, max_values=1, options=list(options)[:MAX_OPTIONS])
+        super().__init__(select)
+        self.table_id = table_id
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayJump:
+        return cls(match["tid"], int(match["step"]), select=_received_select(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _replay_handler(interaction)
+        if handler is not None:
+            await handler.on_replay(interaction, self.table_id, self.step, "jump", _values(self.item, interaction))
+
+
+DYNAMIC_ITEMS += (ReplayButton, ReplayJump)

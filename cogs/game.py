@@ -31,6 +31,7 @@ from cogs.components import (
 )
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
+from cogs.replay_view import ReplayClicks
 from tables.ids import normalise
 from tables.replay import recap, standings
 from tables.reviews import Reviews
@@ -89,13 +90,34 @@ def game_over(table: Any) -> str:
             f"Replay: `/game replay id:{table.id}`. Open a new table with `/game new`.")
 
 
+#: The one place a player reads option keys: what a host types in ``/game new … options:``.
+HOW_TO_SET = "How to set it"
+
+
+def rules_embed(game: str) -> discord.Embed:
+    """``/game rules``: the game's rules, then what a host may change, in words."""
+    g = engine.get(game).game
+    players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
+    embed = discord.Embed(title=f"{g.title} — {players} players", description=g.rules_text or g.summary,
+                          colour=render.LOBBY_COLOUR)
+    # One field per option: a field holds 1024 characters, King of the Hill's options need more.
+    for n, (_, text) in enumerate(table_options.rules_lines(g.name)):
+        embed.add_field(name="What the host can change" if n == 0 else "\u200b", value=text[:1024], inline=False)
+    embed.add_field(name=HOW_TO_SET, value=f"`/game new game:{g.name} options:…` with any of "
+                                           f"{table_options.accepted_line(g.name)}"[:1024], inline=False)
+    embed.add_field(name="More", value=f"The full rules: `{table_options.RULE_BOOK}`, every command: "
+                                       f"`{table_options.COMMAND_GUIDE}` (in Deckhand's repository).",
+                    inline=False)
+    return embed
+
+
 def coming_soon(game: str) -> str:
     title = GAMES.get(game, game)
     ready = ", ".join(f"`{name}`" for name in sorted(playable()))
     return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
 
 
-class GameCog(ComponentClicks, commands.Cog):
+class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
     def __init__(self, runtime: Runtime) -> None:
@@ -301,13 +323,12 @@ class GameCog(ComponentClicks, commands.Cog):
                                  "or open one with `/game new`.")
         was_running = table.phase == Phase.RUNNING
         await self.runtime.join(table.id, interaction.user.id, interaction.user.display_name)
-        seat = table.seat_of(interaction.user.id)
-        where = f"seat {seat + 1} at table `{table.id}`" if seat is not None else f"table `{table.id}`"
         if was_running:
-            await self._say(interaction, f"Welcome back — you have {where} again. Press **My hand** or use `/hand`.")
+            await self._say(interaction, f"Welcome back — your seat at table `{table.id}` is yours again. Press "
+                                         "**My hand** or use `/hand`.")
         else:
-            said = await self._say(interaction, f"You took {where} ({render.game_title(table)}). Your hand will "
-                                                "show up here when the game starts.")
+            said = await self._say(interaction, f"You joined table `{table.id}` ({render.game_title(table)}). Your "
+                                                "hand will show up here when the game starts.")
             # This answer becomes the person's live hand view once the game starts.
             self._live(interaction, self._seat_view(table.id, interaction.user.id), lobby=True, message_id=said)
 
@@ -446,7 +467,7 @@ class GameCog(ComponentClicks, commands.Cog):
                               colour=render.LOBBY_COLOUR)
         await self._say(interaction, None, embed=embed)
 
-    @game.command(name="replay", description="A finished game's recap, with its seed and log as a file.")
+    @game.command(name="replay", description="A finished game step by step, with its recap and its log as a file.")
     @app_commands.describe(id="Table id of a finished game")
     async def game_replay(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
         await self._safely(interaction, self._replay(interaction, id))
@@ -480,6 +501,7 @@ class GameCog(ComponentClicks, commands.Cog):
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
+        await self.replay_followup(interaction, record)
 
     @game.command(name="review", description="The strong AI's review of your play in a finished game (only you).")
     @app_commands.describe(id="Table id of a finished game you played in")
@@ -515,19 +537,7 @@ class GameCog(ComponentClicks, commands.Cog):
         if entry is None:
             await self._say(interaction, coming_soon(game.strip().lower()))
             return
-        g = entry.game
-        players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
-        embed = discord.Embed(title=f"{g.title} — {players} players", description=g.rules_text or g.summary,
-                              colour=render.LOBBY_COLOUR)
-        # One field per option: a field holds 1024 characters, King of the Hill's options need more.
-        for name, text in table_options.rules_lines(g.name):
-            embed.add_field(name=f"Option {name}", value=text[:1024], inline=False)
-        embed.add_field(name="options: accepts", value=table_options.accepted_line(g.name)[:1024], inline=False)
-        embed.add_field(name="More", value=f"The full rules: `{table_options.RULE_BOOK}`, every command: "
-                                           f"`{table_options.COMMAND_GUIDE}` (in Deckhand's repository).",
-                        inline=False)
-        embed.set_footer(text=f"/game new game:{g.name} options:key=value … to play")
-        await self._say(interaction, None, embed=embed)
+        await self._say(interaction, None, embed=rules_embed(entry.game.name))
 
     # ==== /hand and /play ======================================================================
     @app_commands.command(name="hand", description="Your hand and what you may do now (only you see it).")

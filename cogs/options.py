@@ -126,20 +126,33 @@ def settings_line(game: str, options: Mapping[str, Any] | None, speed: str | Non
     return " · ".join(parts)
 
 
+def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None) -> str:
+    """Only what a table plays differently from a Discord table's defaults, in plain words and the
+    game's own order ("" when it plays them all): what the lobby and the footers say."""
+    given = dict(options or {})
+    parts = [say(game, o.name, given[o.name]) for o in spec(game)
+             if o.name in given and o.name not in RUNTIME_OPTIONS and given[o.name] != o.default]
+    parts += [say(game, name, v) for name, v in given.items() if name not in {o.name for o in spec(game)}]
+    if ai and ai != AI.default:
+        parts.append(say(game, "ai", ai))
+    if (speed or SPEED.default) != SPEED.default:
+        parts.append(say(game, "speed", speed))
+    return " · ".join(parts)
+
+
 def rules_lines(game: str) -> list[tuple[str, str]]:
-    """``(name, sentence)`` per option for ``/game rules``: what it does, what it accepts, its default."""
+    """``(name, sentence)`` per option for ``/game rules``, in words only: what it does, its choices
+    in words, the default marked (what a host types is :func:`accepted_line`, shown apart)."""
     lines = []
     for opt in spec(game):
         w = words(game, opt.name)
-        default = number(opt.default)
         if opt.choices:
-            each = " · ".join(f"`{number(v)}`{' (default)' if v == opt.default else ''}"
-                              + (f" {w.values[v]}" if v in w.values else f" {w.say(v)}")
+            each = " · ".join((w.values.get(v) or w.say(v)) + (" (default)" if v == opt.default else "")
                               for v in values(opt))
-            lines.append((opt.name, f"{w.about}: {each}"))
+            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: {each}."))
         else:
-            lines.append((opt.name, f"{w.about}: `{opt.low}`…`{opt.high}` (default `{default}`, "
-                                    f"{w.say(opt.default)})"))
+            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: from {number(opt.low)} to "
+                                    f"{number(opt.high)} (default: {w.say(opt.default)})."))
     return lines
 
 
@@ -157,7 +170,8 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     for name in opts:
         if name not in known:
             title = engine.get(game).game.title
-            raise ValueError(f"{title} has no option `{name}`. It accepts: {accepted_line(game)}.")
+            raise ValueError(f"{title} has no option `{name}`. `/game rules {game}` lists what a host can "
+                             "change, and how to type it.")
     full = {o.name: o.default for o in spec(game) if o.name in table_defaults(game)}
     full.update(opts)
     engine.get(game).game.read_options(full)  # the engine's own sentence for a bad value

@@ -173,8 +173,14 @@ def hand_hint(table: Table) -> str:
 
 
 def options_line(table: Table) -> str:
-    """The table's settings in plain words ("moon: the others get 26 · normal timers")."""
-    return options.settings_line(table.game, table.options, table.speed, getattr(table, "ai_level", None))
+    """What the table plays differently from the defaults, in plain words ("moon: the shooter scores
+    −26 · blitz timers"); "" when nothing differs."""
+    return options.changes_line(table.game, table.options, table.speed, getattr(table, "ai_level", None))
+
+
+def footer_text(table: Table) -> str:
+    """A running table's footer: what differs from the defaults, then where the cards are."""
+    return " · ".join(p for p in (options_line(table).replace("`", ""), hand_hint(table)) if p)
 
 
 def plural(n: Any, word: str, words: str | None = None) -> str:
@@ -302,7 +308,8 @@ class Renderer:
     def lobby(self, table: Table) -> Rendered:
         entry_game = table.entry.game
         e = discord.Embed(title=table_title(table), colour=LOBBY_COLOUR)
-        e.description = f"{entry_game.summary}\n{options_line(table)}".strip()
+        changed = options_line(table)
+        e.description = f"{entry_game.summary}\n{'Played with: ' + changed if changed else 'Standard rules.'}"
         lines = []
         for i, s in enumerate(table.seats):
             host = " (host)" if s.user_id is not None and s.user_id == table.host_id else ""
@@ -312,10 +319,8 @@ class Renderer:
         lo, hi = table.min_seats, table.max_seats
         players = f"{lo}" if lo == hi else f"{lo}–{hi}"
         e.add_field(name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines) or "—", inline=False)
-        e.add_field(name="Options a table accepts (`/game new … options:`)",
-                    value=options.accepted_line(table.game)[:1024], inline=False)
-        e.set_footer(text=f"{players} players. Join, or let the host add AIs and press Start "
-                          f"(empty seats become AIs). /game rules {table.game} for the rules.")
+        e.set_footer(text=f"{players} players. Join, or let the host add AIs and press Start (empty seats become "
+                          f"AIs). /game rules {table.game}: the rules and what the host can change.")
         return Rendered(embed=e)
 
     def running(self, table: Table) -> Rendered:
@@ -328,7 +333,7 @@ class Renderer:
         recent = self.recent_lines(table)
         if recent:
             e.add_field(name="Recent", value="\n".join(recent), inline=False)
-        e.set_footer(text=f"{options_line(table).replace('`', '')} · {hand_hint(table)}")
+        e.set_footer(text=footer_text(table))
         return Rendered(embed=e)
 
     def finished(self, table: Table) -> Rendered:
@@ -477,8 +482,8 @@ class Renderer:
 
     def hand_body(self, sv: SeatView, plain: int = 0) -> str:
         """The hand view's lines; ``plain``: 1, the cards after the hand lines as text; 2, every card."""
-        table, seat, view = sv.table, sv.seat, sv.view or {}
-        lines = [f"**Your hand** · {table_title(table)} · seat {seat + 1}"]
+        table, view = sv.table, sv.view or {}
+        lines = [f"**Your hand** · {table_title(table)}"]
         hand = view.get("hand")
         with text_only() if plain >= 2 else contextlib.nullcontext():
             if hand is not None:

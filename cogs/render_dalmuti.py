@@ -68,6 +68,17 @@ def counts_line(codes: Sequence[str]) -> str:
                       for n in sorted(counts))
 
 
+def draw_text(table: Table, draw: Sequence[Sequence[Any]], ranking: Sequence[int]) -> str:
+    """The opening draw in the ranking's order, each player's draws in words: "Bea drew a 1 ·
+    AI 2 drew a 12, then a 5 (tie broken)" — a tie shows as a tie, and how it was broken."""
+    drawn: dict[int, list[str]] = {}
+    for rnd in draw:
+        for s, c in rnd:
+            drawn.setdefault(s, []).append(set_words([c]))
+    return " · ".join(f"{seat_name(table, s)} drew {', then '.join(drawn[s])}"
+                      + (" (tie broken)" if len(drawn[s]) > 1 else "") for s in ranking if s in drawn)
+
+
 def last_hand(table: Table, events: Sequence[Event] = ()) -> bool:
     """Whether the hand being played — or the one that just ended in ``events`` — is the game's
     last, so that nobody has a "next hand" to be told about."""
@@ -162,7 +173,7 @@ class DalmutiRenderer(Renderer):
                 mark, state = "·", plural(left[s], "card") if s < len(left) else ""
             pts = scores[s] if s < len(scores) else 0
             lines.append(f"{mark} {TITLE_MARKS.get(title, '')} {title} — {seat_badge(table, s)} · {state} · "
-                         f"{pts} pt{'s' if pts != 1 else ''}")
+                         f"{plural(pts, 'point')}")
         return "\n".join(lines)
 
     def running(self, table: Table) -> Rendered:
@@ -170,9 +181,8 @@ class DalmutiRenderer(Renderer):
         pv = table.state.public_view() if table.state is not None else {}
         draw = pv.get("opening_draw")
         if draw and rendered.embed is not None and pv.get("phase") != "play":
-            last = {s: dcard(c).label for rnd in draw for s, c in rnd}
-            text = " · ".join(f"{seat_name(table, s)} {last[s]}" for s in pv.get("ranking", []) if s in last)
-            rendered.embed.add_field(name="Opening draw (lowest is Greater Dalmuti)", value=text[:1024], inline=False)
+            rendered.embed.add_field(name="Opening draw (lowest is Greater Dalmuti)",
+                                     value=draw_text(table, draw, pv.get("ranking", []))[:1024], inline=False)
         return rendered
 
     def event_text(self, table: Table, event: Event) -> str | None:

@@ -86,16 +86,16 @@ class KothRenderer(Renderer):
         head += f" · trump rank **{rank_text(pv.get('trump_rank'))}**"
         suit = pv.get("trump_suit")
         if suit:
-            how = {"declared": "declared", "random": "drawn at random", "chosen": "chosen by the KotH"}.get(
+            how = {"declared": "declared", "random": "drawn at random", "chosen": "chosen by the King"}.get(
                 pv.get("trump_how") or "", "")
             head += f" · trumps **{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit].lower()}**" + (f" ({how})" if how else "")
         lines = [head]
         if koth is not None:
             ranks = pv.get("ranks") or []
-            lines.append(f"👑 KotH: **{seat_name(table, koth)}** (rank {rank_text(ranks[koth])})"
-                         if koth < len(ranks) else f"👑 KotH: **{seat_name(table, koth)}**")
+            lines.append(f"👑 King: **{seat_name(table, koth)}** (rank {rank_text(ranks[koth])})"
+                         if koth < len(ranks) else f"👑 King: **{seat_name(table, koth)}**")
         elif phase in ("round_ready", "deal", "late"):
-            lines.append("👑 No KotH yet: whoever holds the final declaration becomes KotH.")
+            lines.append("👑 No King yet: whoever holds the final declaration becomes the King.")
         lines += self._phase_lines(table, pv)
         return "\n".join(lines)
 
@@ -179,18 +179,18 @@ class KothRenderer(Renderer):
         which = "first" if pv.get("called_copy") == "first" else "second"
         koth, mate = pv.get("koth"), pv.get("teammate")
         if mate is not None:
-            return f"📣 Called: {label(called)} — 🤝 **{seat_name(table, mate)}** played it and defends with the KotH."
+            return f"📣 Called: {label(called)} — 🤝 **{seat_name(table, mate)}** played it and defends with the King."
         if pv.get("alone"):
-            return f"📣 Called: {label(called)} — the KotH played it: **{seat_name(table, koth)}** defends alone."
+            return f"📣 Called: {label(called)} — the King played it: **{seat_name(table, koth)}** defends alone."
         seen = pv.get("called_seen", 0)
         tail = " (one copy played so far)" if seen else ""
-        return f"📣 Called: {label(called)} — whoever plays the {which} copy joins the KotH{tail}."
+        return f"📣 Called: {label(called)} — whoever plays the {which} copy joins the King{tail}."
 
     def _last_round_line(self, table: Table, last: dict[str, Any]) -> str:
         score = last.get("challenge_score", 0)
         nxt = last.get("next_koth")
         verdict = "the hill held" if score < DEFEND_BELOW else "the hill fell"
-        text = (f"Last round: challengers scored **{score}** — {verdict}; next KotH "
+        text = (f"Last round: challengers scored **{score}** — {verdict}; next King "
                 f"**{seat_name(table, nxt)}**.")
         if last.get("dead_hand"):
             text += f" Buried: {labels(last['dead_hand'])} ({last.get('dead_hand_points', 0)} pts)."
@@ -213,7 +213,7 @@ class KothRenderer(Renderer):
             if i < len(left) and phase not in ("round_ready", "over"):
                 parts.append(plural(left[i], "card"))
             if i < len(points) and phase in ("play", "trick_ready"):
-                parts.append(f"{points[i]} pts taken")
+                parts.append(f"{plural(points[i], 'point')} taken")
             lines.append(f"{mark} {seat_badge(table, i)}{role} — " + " · ".join(p for p in parts if p))
         return "\n".join(lines)
 
@@ -226,7 +226,7 @@ class KothRenderer(Renderer):
             rnd, rank, koth = d
             if koth is not None and koth >= 0:
                 koth_name = seat_name(table, koth)
-                return f"Round {rnd}: trump rank {rank_text(rank)}; {koth_name} is KotH and is dealt first."
+                return f"Round {rnd}: trump rank {rank_text(rank)}; {koth_name} is the King and is dealt first."
             return f"Round {rnd}: trump rank {rank_text(rank)}; dealing starts with {who}."
         if k == "declare":
             if len(d) == 2:
@@ -236,33 +236,33 @@ class KothRenderer(Renderer):
             suit, rank, how = d
             trumps = f"{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit].lower()}"
             if how == "random":
-                return f"Trumps drawn at random: {trumps}; {who} is KotH."
+                return f"Trumps drawn at random: {trumps}; {who} is the King."
             if how == "chosen":
                 return f"{who} chose {trumps} as trumps."
-            return f"Trumps are {trumps} (rank {rank_text(rank)}); {who} is KotH."
+            return f"Trumps are {trumps} (rank {rank_text(rank)}); {who} is the King."
         if k == "suit_choice":
             return f"Nobody declared: {who} chooses the trump suit."
         if k == "buried":
             return f"🪦 {who} buried 8 cards."
         if k == "call":
             if not d:
-                return f"📣 {who} called no card in time: nobody is enlisted, the KotH defends alone."
+                return f"📣 {who} called no card in time: nobody is enlisted, the King defends alone."
             return f"📣 {who} called {label(d[0])}."
         if k in ("ready", "dealt"):
             return None
         if k == "play":
             return f"{who} played {play_words(d)}."
         if k == "teammate":
-            return f"🤝 {who} played the called {label(d[0])} and now defends with the KotH!"
+            return f"🤝 {who} played the called {label(d[0])} and now defends with the King!"
         if k == "alone":
-            return f"{who} played the called {label(d[0])}: the KotH defends alone."
+            return f"{who} played the called {label(d[0])}: the King defends alone."
         if k == "trick":
             return f"{who} took trick {int(d[0]) + 1} (+{d[1]})."
         if k == "hand_end":
             rnd, score, nxt, gain = d[0], d[2], d[7], d[8]
             verdict = "the hill held" if score < DEFEND_BELOW else "the hill fell"
             climb = f", +{gain} rank{'s' if gain != 1 else ''}" if gain else ""
-            return f"Round {rnd} over: challengers {score} — {verdict}{climb}; next KotH {seat_name(table, nxt)}."
+            return f"Round {rnd} over: challengers {score} — {verdict}{climb}; next King {seat_name(table, nxt)}."
         if k == "game_end":
             n = len(table.seats)
             winners = [int(s) for s in d[n:]]
@@ -293,7 +293,7 @@ class KothRenderer(Renderer):
                 kinds.add(d.kind)
         where = "in your hand view" if live else "with **My hand** below"
         what = {"ready": f"press **Ready** {where} for the next round",
-                "bury": f"you are KotH: bury 8 cards {where}",
+                "bury": f"you are the King: bury 8 cards {where}",
                 "call": f"call a card {where}",
                 "suit": f"nobody declared: choose the trump suit {where}"}
         if len(kinds) == 1 and next(iter(kinds)) in what:
@@ -317,7 +317,7 @@ class KothRenderer(Renderer):
             last = pv.get("last_round") or {}
             before = last.get("ranks_before") if last.get("round") == rnd else None
             lines = [f"**End of round {rnd}**",
-                     f"👑 KotH {player_name(table, koth)}" + (f" with 🤝 {player_name(table, mate)}" if mate >= 0
+                     f"👑 King {player_name(table, koth)}" + (f" with 🤝 {player_name(table, mate)}" if mate >= 0
                                                               else " defending alone")]
             lines.append(f"⚔️ Challengers took {ch_pts} points" + (
                 f" and the last trick: + {bonus} for the buried {dead_pts}" if bonus else "") + f" → **{score}**")
@@ -328,7 +328,7 @@ class KothRenderer(Renderer):
                 lines.append(f"🏔️ The hill fell: {climb}.")
             if last.get("dead_hand") and last.get("round") == rnd:
                 lines.append(f"🪦 Buried: {labels(last['dead_hand'])}")
-            lines.append(f"Next KotH: **{player_name(table, nxt)}**" if not over else "")
+            lines.append(f"Next King: **{player_name(table, nxt)}**" if not over else "")
             for s in range(n):
                 was = f"{rank_text(before[s])} → " if before and before[s] != after[s] else ""
                 lines.append(f"{player_name(table, s)}: rank {was}**{rank_text(after[s])}**")
@@ -376,10 +376,10 @@ class KothRenderer(Renderer):
                          "here as they come.")
             lines.append(self._declaration_line(table, view).replace("from **My hand**", "with the buttons"))
         if seat == koth:
-            lines.append("👑 You are the KotH." + (f" 🤝 {seat_name(table, mate)} defends with you." if mate is not None
+            lines.append("👑 You are the King." + (f" 🤝 {seat_name(table, mate)} defends with you." if mate is not None
                                                   else ""))
         elif seat == mate:
-            lines.append("🤝 You defend with the KotH.")
+            lines.append("🤝 You defend with the King.")
         if view.get("dead_hand"):
             lines.append(f"🪦 You took the dead hand: {labels(view['dead_hand'])}")
         if view.get("buried"):
@@ -511,10 +511,10 @@ _COPY = {"first": "the first copy of the called card joins", "second": "the seco
 register(Screens(
     "koth", KothRenderer(),
     words={
-        "rounds": Words("the most rounds the game lasts, then the highest rank wins; 0: until a KotH or teammate "
+        "rounds": Words("the most rounds the game lasts, then the highest rank wins; 0: until a King or teammate "
                         "defends at rank A",
                         lambda v: "play until a defence at rank A" if v == 0 else f"at most {plural(v, 'round')}"),
-        "called_copy": Words("which copy of the called card makes its player the KotH's teammate", choice(_COPY),
+        "called_copy": Words("which copy of the called card makes its player the King's teammate", choice(_COPY),
                              {"first": "the first copy played", "second": "the second copy played"}),
         "dead_hand_multiplier": Words("the buried cards' points count this many times for the challengers when "
                                       "they win the last trick", lambda v: f"dead hand ×{v}"),

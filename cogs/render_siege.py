@@ -26,8 +26,7 @@ from cogs.render import (
     Rendered,
     Renderer,
     clip,
-    hand_hint,
-    options_line,
+    footer_text,
     phase_of,
     player_name,
     seat_badge,
@@ -64,21 +63,21 @@ def king_progress(suit: str, codes: Sequence[str]) -> str:
 
 
 def shown(code: str) -> str:
-    """A card on the table as its emoji when they are ready, else its label (``5▫``)."""
+    """A card on the table as its emoji when they are ready, else its label (``blank 5``)."""
     return card_markup(code, lab(code))
 
 
 def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
-    """``① Queen Q♥: 5♠ 5▫ 7♥ — **8**``, the cards as emoji when they are ready (they lie face up
+    """``① Queen Q♥: 5♠ blank 5 7♥ — score **8**``, the cards as emoji when they are ready (they lie face up
     on the table: the emoji name no more than the label)."""
     if pile is None:
         return f"{SLOT_MARKS[slot]} —"
     cards = " ".join(shown(c) for c in pile["cards"]) or "(no cards yet)"
-    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — **{pile['score']}**"
+    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — score **{pile['score']}**"
 
 
 def start_words(c: Any, slot: Any) -> str:
-    """``Q▫ starts a Queen pile in ①``."""
+    """``blank Q starts a Queen pile in ①``."""
     kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
     article = "an" if kind == "Ace" else "a"
     return f"{c.label} starts {article} {kind} pile in {SLOT_MARKS[int(slot) - 1]}"
@@ -106,7 +105,7 @@ class SiegeRenderer(Renderer):
         recent = self.recent_lines(table)
         if recent:
             e.add_field(name="Recent", value="\n".join(recent)[:1024], inline=False)
-        e.set_footer(text=f"{options_line(table).replace('`', '')} · {hand_hint(table)}")
+        e.set_footer(text=footer_text(table))
         return Rendered(embed=e)
 
     def status_line(self, table: Table, pv: dict[str, Any]) -> str:
@@ -130,8 +129,9 @@ class SiegeRenderer(Renderer):
     def attack_line(self, table: Table, pv: dict[str, Any], la: dict[str, Any]) -> str:
         att, dfd, win = la["seat"], la["target"], la["winner"]
         text = (f"⚔️ Last attack: {seat_name(table, att)}'s pile {SLOT_MARKS[la['slot'] - 1]} "
-                f"({la['attack_score']}) against {seat_name(table, dfd)}'s pile {SLOT_MARKS[la['target_slot'] - 1]} "
-                f"({la['defend_score']}) — **{seat_name(table, win)}** won")
+                f"(score {la['attack_score']}) against {seat_name(table, dfd)}'s pile "
+                f"{SLOT_MARKS[la['target_slot'] - 1]} "
+                f"(score {la['defend_score']}) — **{seat_name(table, win)}** won")
         if la.get("taken"):
             text += f" and took {labs(la['taken'])}"
         if la.get("discarded"):
@@ -187,8 +187,8 @@ class SiegeRenderer(Renderer):
             return None
         if k == "attack":
             slot, target, tslot, a, dfd = d
-            return (f"⚔️ {who}'s pile {SLOT_MARKS[slot - 1]} ({a}) attacked {seat_name(table, target)}'s pile "
-                    f"{SLOT_MARKS[tslot - 1]} ({dfd}).")
+            return (f"⚔️ {who}'s pile {SLOT_MARKS[slot - 1]} (score {a}) attacked {seat_name(table, target)}'s "
+                    f"pile {SLOT_MARKS[tslot - 1]} (score {dfd}).")
         if k == "fight":
             n = len(d) - 1
             return f"{who} won the fight and took {n} card{'s' if n != 1 else ''}."
@@ -223,7 +223,8 @@ class SiegeRenderer(Renderer):
                 return f"You added {c.label} to your King pile ({n}/{KING_GOAL})."
             return f"You placed {c.label} on pile {SLOT_MARKS[int(where) - 1]} (score {n})."
         if k == "start":
-            return f"{start_words(d[0], d[1])}."
+            said = start_words(d[0], d[1])
+            return f"{said[:1].upper()}{said[1:]}."  # (a sentence: "Blank Q starts…")
         if k == "attack":
             return None  # the fight says who won
         if k == "build":
@@ -285,11 +286,14 @@ class SiegeRenderer(Renderer):
         groups: list[tuple[str, list[str]]] = []
         for code in hand:
             c = BY_CODE[code]
-            sym = SUIT_SYMBOLS[c.suit] if c.suit != "X" else "▫ blank"
+            sym = SUIT_SYMBOLS[c.suit] if c.suit != "X" else "blank"
             if not groups or groups[-1][0] != sym:
                 groups.append((sym, []))
-            groups[-1][1].append(shown(code))
-        return [" · ".join(" ".join(cs) for _, cs in groups)]
+            # Blanks read "blanks 3 8", not "blank 3 blank 8" (an emoji shows its own card).
+            rank = "10" if c.rank == "T" else c.rank
+            groups[-1][1].append(card_markup(code, rank) if c.suit == "X" else shown(code))
+        return [" · ".join((f"{'blank' if len(cs) == 1 else 'blanks'} " if sym == "blank" and not cs[0].startswith("<")
+                            else "") + " ".join(cs) for sym, cs in groups)]
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         view, seat = sv.view or {}, sv.seat
@@ -320,7 +324,8 @@ class SiegeRenderer(Renderer):
         if sv is not None:
             return self._in_context(sv, action)
         if k == "attack" and len(a) == 2:
-            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} attacks seat {a[1]}"
+            # (no table here to name the rival: their suit says who they are)
+            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} attacks the {SUIT_SYMBOLS[SEAT_SUITS[int(a[1]) - 1]]} player"
         if k == "build":
             return "🔨 Start building"
         if k == "end":
@@ -361,8 +366,8 @@ class SiegeRenderer(Renderer):
             slot = defender_slot(houses[target]) if target < len(houses) else None
             if mine is not None and slot is not None:
                 theirs = houses[target][slot]
-                return (f"your {KINDS[mine['kind']]} ({mine['score']}) vs their {KINDS[theirs['kind']]} "
-                        f"({theirs['score']}) — ties go to them")
+                return (f"your {KINDS[mine['kind']]} (score {mine['score']}) against their {KINDS[theirs['kind']]} "
+                        f"(score {theirs['score']}) — ties go to them")
         if k == "place" and action.cards and a:
             if a[0] == KING:
                 return "your King pile"

@@ -104,7 +104,7 @@ class TricksRenderer(Renderer):
         if k == "hand_end":
             n = len(table.seats)
             won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
-            parts = " · ".join(f"{seat_name(table, s)} {won[s]} → {scores[s]}" for s in range(n))
+            parts = " · ".join(f"{seat_name(table, s)}: {plural(won[s], 'trick')} → {scores[s]}" for s in range(n))
             head = "Hand abandoned" if d[1] else "Hand over"
             return f"{head}: {parts}."
         if k == "game_end":

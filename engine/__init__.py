@@ -94,9 +94,9 @@ register(GameSpec(
     figures=_figures.koth_figures, figure_names=_figures.KOTH,
     sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}),
     quick_start=(
-        "Goal: climb the ranks from 2 to A — defend the hill as King of the Hill, or take it.",
+        "Goal: climb the ranks from 2 to A — defend the hill as the King, or take it from the King.",
         "Your turn: play one card or an identical pair; match the led suit as closely as you can.",
-        "Wins: a King of the Hill (or teammate) who defends the hill at rank A wins the game.",
+        "Wins: a King (or the King's teammate) who defends the hill at rank A wins the game.",
         "Key rule: the challengers need 80 of the 200 points (fives, tens and kings) to take the hill.",
     )))
 register(GameSpec(

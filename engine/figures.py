@@ -15,7 +15,7 @@ from engine.core import Event
 HEARTS = {"moons": "moons shot", "queens": "Q♠ taken", "hands": "hands played"}
 TRICKS = {"tricks": "tricks won", "bad_cards": "bad cards"}
 DALMUTI = {"firsts": "hands finished first", "revolutions": "revolutions called", "hands": "hands played"}
-KOTH = {"rounds_as_koth": "rounds as KotH", "defences": "hills held", "teammate": "rounds as teammate"}
+KOTH = {"rounds_as_koth": "rounds as the King", "defences": "hills held", "teammate": "rounds as teammate"}
 SIEGE = {"attacks": "attacks made", "attacks_won": "attacks won"}
 
 

@@ -54,9 +54,9 @@ draws a suit then a KotH; later rounds a suit when the KotH lets the 5 s pass).
 What each seat sees: its hand, sorted by effective suit with trumps first; everyone sees the deal's
 progress, every declaration, the trump, the KotH, the called card, the known defenders, the points
 taken so far (by seat, and by seats not known to defend), the tricks and every player's rank.  The
-8 dead-hand cards go to the KotH alone (a private ``dead_hand`` event and ``view["dead_hand"]``
+8 dead-hand cards go to the King alone (a private ``dead_hand`` event and ``view["dead_hand"]``
 while burying, with the cards marked so far in ``view["marked"]``); the buried cards stay private
-to the KotH (``view["buried"]``) until the round is scored.  They are then shown in
+to the King (``view["buried"]``) until the round is scored.  They are then shown in
 ``public_view()["last_round"]["dead_hand"]`` while the finished round is on the table (the
 ``round_ready`` step before the next round, or the end of the game; with ``ready_round`` 0 the next
 deal starts at once and hides every code again) — not in an event: the scoring event carries only
@@ -204,10 +204,10 @@ class KingOfTheHill(Game):
     max_players = 5
     options_spec = (
         Option("rounds", 0, low=0, high=200,
-               help="0: play until a KotH or teammate defends at rank A; otherwise stop after this many "
+               help="0: play until a King or teammate defends at rank A; otherwise stop after this many "
                     "rounds, highest rank wins"),
         Option("called_copy", "first", ("first", "second"),
-               help="which copy of the called card makes its player the KotH's teammate"),
+               help="which copy of the called card makes its player the King's teammate"),
         Option("dead_hand_multiplier", 2, low=0, high=10,
                help="the dead hand's points count this many times when a challenger takes the last trick"),
         Option("deal_rate", 2, (2, 1, 0.5, 3), help="seconds between dealt cards"),
@@ -222,12 +222,12 @@ class KingOfTheHill(Game):
     summary = "Five players, two decks: declare trumps during the deal, call a secret teammate, defend the hill."
     rules_text = (
         "**King of the Hill** — 5 players, two decks with jokers (108 cards), 20 each, 8 to the dead hand.\n"
-        "• Everyone has a rank from 2 to A. The trump rank is the KotH's rank (2 in round 1).\n"
+        "• Everyone has a rank from 2 to A. The trump rank is the King's rank (2 in round 1).\n"
         "• Cards are dealt one at a time. Holding a trump-rank card, you may declare its suit as trumps; "
-        "after a single only an identical pair overrides it, and a pair is final. Round 1's declarer is KotH.\n"
+        "after a single only an identical pair overrides it, and a pair is final. Round 1's declarer is the King.\n"
         "• Trumps: red joker, black joker, trump rank in the trump suit, trump rank in other suits "
-        "(equal: the first played wins), then the trump suit A..2.\n"
-        "• The KotH takes the dead hand, buries 8 cards and calls a card: whoever first plays it "
+        "(equal: the first played wins), then the trump suit from A down to 2.\n"
+        "• The King takes the dead hand, buries 8 cards and calls a card: whoever first plays it "
         "(option: second copy) secretly joins the defenders.\n"
         "• Lead one card or an identical pair; follow with a pair of the led suit if you can, else as "
         "many cards of the led suit as you have. Highest card (or identical pair) of the led suit or "
@@ -463,7 +463,7 @@ class KingOfTheHill(Game):
                         prompt="Ready for the next round?" if self.phase == ROUND_READY else "Ready for the trick?")
 
     def callable(self) -> list[Card]:
-        """Cards the KotH may call: any but jokers and trump-rank cards, in display order."""
+        """Cards the King may call: any but jokers and trump-rank cards, in display order."""
         key = self._order
         return sorted((c for c in _DISTINCT if c.suit != "~" and c.rank != self.trump.rank),
                       key=lambda c: key[c][2])
@@ -583,8 +583,8 @@ class KingOfTheHill(Game):
     def _phase_text(self) -> str:
         return {
             ROUND_READY: "the round has not started yet", DEAL: "the cards are being dealt",
-            LATE: "the deal is over and late declarations are open", SUIT: "the KotH is choosing trumps",
-            BURY: "the KotH is burying 8 cards", CALL: "the KotH is calling a card",
+            LATE: "the deal is over and late declarations are open", SUIT: "the King is choosing trumps",
+            BURY: "the King is burying 8 cards", CALL: "the King is calling a card",
             TRICK_READY: "everyone is getting ready for the trick", PLAY: "a trick is being played",
         }[self.phase]
 
@@ -663,7 +663,7 @@ class KingOfTheHill(Game):
 
     def _choose_suit(self, seat: int, action: Action) -> list[Event]:
         if seat != self.koth:
-            raise IllegalAction("Only the KotH chooses the trump suit.", "not_your_turn")
+            raise IllegalAction("Only the King chooses the trump suit.", "not_your_turn")
         if action.cards or len(action.args) != 1 or action.args[0].upper() not in SUITS:
             raise IllegalAction("Choose one suit: C, D, H or S.", "bad_suit")
         events: list[Event] = []
@@ -706,7 +706,7 @@ class KingOfTheHill(Game):
         steps.  A whole set per step (not one card) makes a menu's choice one atomic step that reads
         the same whichever menu it came from."""
         if seat != self.koth:
-            raise IllegalAction("Only the KotH buries cards.", "not_your_turn")
+            raise IllegalAction("Only the King buries cards.", "not_your_turn")
         cs = action.cards
         if action.args == (MARK,):
             if len(cs) > DEAD:
@@ -739,7 +739,7 @@ class KingOfTheHill(Game):
 
     def _call(self, seat: int, action: Action) -> list[Event]:
         if seat != self.koth:
-            raise IllegalAction("Only the KotH calls a card.", "not_your_turn")
+            raise IllegalAction("Only the King calls a card.", "not_your_turn")
         cs = action.cards
         if action == CALL_NOBODY:
             # The 15 s passed without a call: nobody is enlisted, the KotH defends alone (§4.6).
@@ -899,7 +899,7 @@ class KingOfTheHill(Game):
 
     # ---- views ------------------------------------------------------------------------------
     def known_defenders(self) -> list[int]:
-        """The KotH and the teammate once revealed."""
+        """The King and the teammate once revealed."""
         if self.koth is None:
             return []
         return sorted({self.koth} if self.teammate is None else {self.koth, self.teammate})

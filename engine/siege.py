@@ -6,7 +6,7 @@ attack and defend.  The deck is 96 cards: A..Q of the four suits (no kings) and 
 cards of each rank A..Q.  Blanks are not wild.
 
 Cards are Siege's own immutable, interned values (:class:`SiegeCard`): suited cards use the usual
-codes (``5H``, ``TH``, ``QS``, ``AC``), blanks the suffix ``X`` (``5X``, label ``5▫``).  Four blanks
+codes (``5H``, ``TH``, ``QS``, ``AC``), blanks the suffix ``X`` (``5X``, label ``blank 5``).  Four blanks
 share each code, so codes are not unique in this game.
 
 A turn is a small state machine: the draw of 5 (on top of any cards already held, RULES §5.1) is
@@ -99,8 +99,9 @@ class SiegeCard:
 
     @property
     def label(self) -> str:
-        """As people read it: ``Q♠``, ``10♥``, ``5▫`` (a blank five)."""
-        return ("10" if self.rank == "T" else self.rank) + SUIT_SYMBOLS[self.suit]
+        """As people read it: ``Q♠``, ``10♥``, ``blank 5`` (a blank has no suit symbol to show)."""
+        rank = "10" if self.rank == "T" else self.rank
+        return f"blank {rank}" if self.suit == "X" else rank + SUIT_SYMBOLS[self.suit]
 
     @property
     def name(self) -> str:
@@ -159,11 +160,18 @@ def siege_card(text: str) -> SiegeCard:
             return BY_CODE[rank + suit]
     if "king" in words or re.match(r"^(k[hsdcxb]|[hsdcxb]k)$", "".join(words)):
         raise SiegeCardError("Siege has no kings: each player's King pile stands in for them.")
-    raise SiegeCardError(f"I can't read {text.strip()!r} as a Siege card (try 5H, 10♥, QS or 5X for a blank five).")
+    raise SiegeCardError(f"I can't read {text.strip()!r} as a Siege card (try 5H, 10♥, QS or blank 5).")
 
 
 def siege_cards(text: str) -> tuple[SiegeCard, ...]:
-    return tuple(siege_card(t) for t in text.split())
+    """Cards separated by spaces; ``blank 5`` (a blank's label) is one card."""
+    words, out = text.split(), []
+    while words:
+        word = words.pop(0)
+        if word.lower() == "blank" and words:
+            word += " " + words.pop(0)
+        out.append(siege_card(word))
+    return tuple(out)
 
 
 def pile_kind(pile: Sequence[SiegeCard]) -> str:
@@ -271,16 +279,16 @@ class Siege(Game):
     )
     # Random play rarely completes a King pile quickly, so the short sets cap the rounds.
     short_options = ({"max_rounds": 6}, {"max_rounds": 12})
-    summary = ("Own a suit; collect its 2..10 on your King pile to win. Build Queen, Jack and Ace piles "
+    summary = ("Own a suit; collect its 2 to 10 on your King pile to win. Build Queen, Jack and Ace piles "
                "to attack rivals and take their cards.")
     rules_text = (
-        "**Siege** — 4 seats (♥ ♠ ♦ ♣), 96 cards: A..Q of each suit plus four blank cards of each rank "
+        "**Siege** — 4 seats (♥ ♠ ♦ ♣), 96 cards: A to Q of each suit plus four blank cards of each rank "
         "(no kings; blanks are not wild).\n"
         "• Your turn: draw 5 cards, on top of any you hold (cards you won stay in hand).\n"
         "• Attack (optional, before building): one of your house piles against a rival's pile nearest "
         "their King pile. Higher score wins, ties go to the defender; the winner takes the loser's number "
-        "cards into hand, the loser's Q/J/A is discarded. A winning attacker is discarded too.\n"
-        "• Build: start a pile with a Q, J or A in an empty slot (3 slots); add number cards 2..10. "
+        "cards into hand, the loser's Queen, Jack or Ace is discarded. A winning attacker is discarded too.\n"
+        "• Build: start a pile with a Q, J or A in an empty slot (3 slots); add number cards 2 to 10. "
         "King pile: your own suit. Queen: pairs of a number (a new number once all are paired), scores "
         "2 per card. Jack: the jack's suit (blank jack: blanks), 1 per card. Ace: a straight, 1 per card, "
         "+1 for the ace once it holds a 2. Swap two slots any time while building.\n"

@@ -89,8 +89,8 @@ class Tricks(Game):
         "**Tricks** — 4 players, 13 cards each, ace high, no trumps.\n"
         "• Follow the led suit if you can; otherwise play anything.\n"
         "• The highest card of the led suit wins the trick (1 point) and leads the next.\n"
-        "• After each hand the first player becomes the last: hand 1 is led by seat 1, hand 2 by "
-        "seat 2, and so on.\n"
+        "• After each hand the lead moves one place round the table: whoever led a hand plays last in "
+        "the next.\n"
         "• Scores add up across hands; the game ends after the hand in which someone reaches the "
         "target. Highest score wins."
     )

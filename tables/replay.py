@@ -152,8 +152,31 @@ def recap(record: GameRecord, events: Sequence[Event]) -> list[str]:
     public = [e for e in events if e.to is None]
     if record.game == "hearts":
         return _hearts_recap(names, public)
-    return [f"{e.kind.replace('_', ' ')}: {' '.join(str(x) for x in e.data)}"
-            for e in public if e.kind.endswith("_end") and e.kind != "game_end"]
+    return _totals_recap(record)
+
+
+def _totals_recap(record: GameRecord) -> list[str]:
+    """After each hand (a round where the game counts rounds) the totals by name, read from the
+    public view as the game is played again: every game's ``hand_end`` carries its own numbers, the
+    public view names them the same way ("scores", or King of the Hill's "ranks")."""
+    if record.seed is None:
+        return []
+    cls = engine.get(record.game).game
+    state = cls.create(record.players, record.options, record.seed)
+    lines = []
+    for entry in record.log:
+        events = state.apply(entry.seat, cls.action_from_code(entry.code))
+        if not any(e.kind == "hand_end" and e.to is None for e in events):
+            continue
+        pv = state.public_view()
+        ranks, scores = pv.get("ranks"), pv.get("scores")
+        what, values = ("ranks", ranks) if ranks is not None else ("totals", scores)
+        if values is None:
+            continue
+        word = "Round" if ranks is not None else "Hand"
+        each = " · ".join(f"{record.names[s]}: {v}" for s, v in enumerate(values))  # ("AI 1: 6", not "AI 1 6")
+        lines.append(f"{word} {len(lines) + 1} — {what} {each}")
+    return lines
 
 
 def _hearts_recap(names: Sequence[str], events: Sequence[Event]) -> list[str]:

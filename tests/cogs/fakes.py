@@ -19,6 +19,7 @@ from discord.components import _component_factory
 from discord.ui.view import _component_to_item
 
 from cogs.components import DYNAMIC_ITEMS, TABLE_TEMPLATE
+from cogs.custom_ids import REPLAY_TEMPLATE
 from cogs.render import embed_text
 from engine.cards import ALL_CARDS, card
 
@@ -94,7 +95,8 @@ class World:
             if re.search(rf"(?<![A-Za-z0-9]){re.escape(code)}(?![A-Za-z0-9])", text):
                 self.violations.append(f"{where}: hidden {code} shown in {text!r}")
         for cid in custom_ids(view if isinstance(view, discord.ui.View) else None):
-            if not re.fullmatch(TABLE_TEMPLATE, cid) or any(part in ALL_CODES for part in cid.split(":")):
+            public = re.fullmatch(TABLE_TEMPLATE, cid) or re.fullmatch(REPLAY_TEMPLATE, cid)
+            if not public or any(part in ALL_CODES for part in cid.split(":")):
                 self.violations.append(f"{where}: public component id {cid!r}")
 
 

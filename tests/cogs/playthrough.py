@@ -29,6 +29,7 @@ from cogs.components import (
     decode_code,
     value_code,
 )
+from cogs.custom_ids import REPLAY_TEMPLATE
 from cogs.render import embed_text
 from engine.core import Action
 from tests.cogs.conftest import Harness
@@ -85,7 +86,7 @@ def install_privacy(h: Harness, game: str) -> None:
                 if m:
                     world.violations.append(f"{where}: hidden {code} shown as {m.group(0)!r} in {text!r}")
         for cid in custom_ids(view if isinstance(view, discord.ui.View) else None):
-            if not re.fullmatch(TABLE_TEMPLATE, cid):
+            if not (re.fullmatch(TABLE_TEMPLATE, cid) or re.fullmatch(REPLAY_TEMPLATE, cid)):
                 world.violations.append(f"{where}: public component id {cid!r}")
 
     world.check_public = check_public  # type: ignore[method-assign]
@@ -103,7 +104,7 @@ async def open_table(h: Harness, game: str, options: str | None, ais: int | None
     assert table is not None and table.game == game
     await h.settle()
     join = await h.click(h.bob, lobby, f"dh:t:join:{table.id}")
-    assert join.last.ephemeral and "seat 2" in join.last.content
+    assert join.last.ephemeral and "You joined table" in join.last.content
     if ais is None:
         await h.click(h.alice, lobby, f"dh:t:ai:{table.id}")
     else:

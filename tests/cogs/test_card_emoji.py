@@ -151,8 +151,8 @@ def test_every_games_hand_line_shows_the_hand_as_emoji(ready: dict[str, discord.
     hand_line = next(line for line in content.splitlines() if line.startswith(str(ready["2H"])))
     assert _codes_shown(hand_line, ready) == [c for c in g.view(0)["hand"]]
     piles = next(line for line in content.splitlines() if line.startswith("Your piles: "))
-    assert piles == (f"Your piles: ① Queen {ready['QH']}: {ready['5C']} {ready['5D']} — **4** · ② — · "
-                     f"③ Ace {ready['AX']}: {ready['3X']} {ready['4X']} — **2**")
+    assert piles == (f"Your piles: ① Queen {ready['QH']}: {ready['5C']} {ready['5D']} — score **4** · ② — · "
+                     f"③ Ace {ready['AX']}: {ready['3X']} {ready['4X']} — score **2**")
 
 
 def test_the_hand_line_reads_as_before_without_emoji() -> None:

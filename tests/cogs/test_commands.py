@@ -141,7 +141,7 @@ async def test_end_by_host_or_manager_posts_standings(h: Harness) -> None:
     # How to see it again, without the seed (it stays in the replay).
     assert f"Replay: `/game replay id:{table.id}`" in final[0] and str(table.seed) not in final[0]
     assert "finished" in h.table_message(table).text and custom_ids(h.table_message(table).view) == [
-        f"dh:t:again:{table.id}"]  # Play again
+        f"dh:t:again:{table.id}", f"dh:r:{table.id}:0:open"]  # Play again, Replay
     assert h.world.violations == []
 
 

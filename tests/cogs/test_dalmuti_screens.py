@@ -178,7 +178,7 @@ def test_table_shows_passes_who_is_out_with_new_titles_cards_left_and_ranking() 
     for s in range(5):
         assert f"{pv['titles'][s]} — {render.seat_badge(t, s)}" in text
     lines = text.splitlines()
-    titles = [ln for ln in lines if " — " in ln and " pt" in ln]
+    titles = [ln for ln in lines if " — " in ln and " point" in ln]
     assert [ln.split(" — ")[0].split(" ", 2)[-1] for ln in titles] == [pv["titles"][s] for s in pv["ranking"]]
     assert f"{render.seat_name(t, first)} is out 1st — next hand: Greater Dalmuti." in text
     public_ok(t, text)

@@ -36,12 +36,12 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     text = lobby.text
     assert f"Hearts · table `{table.id}`" in text
     assert "Avoid hearts" in text  # the one-line rules summary
-    assert "game to 40" in text and "normal timers" in text
+    assert "game to 40" in text and "timers" not in text  # only what differs from the defaults
     assert set(_controls(lobby)) == {f"dh:t:{a}:{table.id}" for a in ("join", "leave", "ai", "start")}
     assert enabled_ids(lobby.view)[-1] == f"dh:t:howto:{table.id}"  # How to play
 
     join = await h.click(h.bob, lobby, f"dh:t:join:{table.id}")
-    assert join.last.ephemeral and "seat 2" in join.last.content
+    assert join.last.ephemeral and "You joined table" in join.last.content
     ai = await h.click(h.alice, lobby, f"dh:t:ai:{table.id}")
     assert ai.last.ephemeral and "Added 2 AI players" in ai.last.content
     await h.settle()
@@ -107,7 +107,7 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     final = h.table_message(table).text
     assert "Final standings" in final
     assert f"Replay: `/game replay id:{table.id}`" in final and str(table.seed) not in final
-    assert _controls(h.table_message(table)) == [f"dh:t:again:{table.id}"]  # Play again
+    assert _controls(h.table_message(table)) == [f"dh:t:again:{table.id}", f"dh:r:{table.id}:0:open"]  # again, Replay
     summaries = [m.text for m in thread.sent if "Final standings" in m.text]
     assert len(summaries) == 1 and f"Replay: `/game replay id:{table.id}`" in summaries[0]
     assert any("End of hand" in m.text for m in thread.sent)

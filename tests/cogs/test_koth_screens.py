@@ -51,7 +51,7 @@ def public_ok(t: Table, text: str) -> None:
 
 
 def bury_game() -> KingOfTheHill:
-    """Round 1, fully dealt; Ali declares, the late window closes: Ali is KotH with 28 cards."""
+    """Round 1, fully dealt; Ali declares, the late window closes: Ali is the King with 28 cards."""
     for seed in range(100):
         g = KingOfTheHill.create(5, {"ready_round": 0, "rounds": 1}, seed=seed)
         while g.phase == "deal":
@@ -75,7 +75,7 @@ def test_the_deal_shows_progress_declarations_and_a_declare_button() -> None:
     t.deadlines = {TABLE: 1_700_000_002.0}
     text = renderers.table_message(t).text()
     assert "37/100 cards" in text and "No declaration yet" in text and "trump rank **2**" in text
-    assert "No KotH yet" in text
+    assert "No King yet" in text
     public_ok(t, text)
     content, view = hand_view(seat_view(t, ALI))
     ids = custom_ids(view)
@@ -148,8 +148,8 @@ def test_call_from_menus_by_suit_then_the_public_table() -> None:
     t.recent = [e for e in g.apply(ALI, call) if e.to is None]
     text = renderers.table_message(t).text()
     suit = g.trump.suit
-    assert f"trumps **{'♣♦♥♠'['CDHS'.index(suit)]}" in text and "👑 KotH: **Ali** (rank 2)" in text
-    assert f"📣 Called: {call.cards[0].label} — whoever plays the first copy joins the KotH" in text
+    assert f"trumps **{'♣♦♥♠'['CDHS'.index(suit)]}" in text and "👑 King: **Ali** (rank 2)" in text
+    assert f"📣 Called: {call.cards[0].label} — whoever plays the first copy joins the King" in text
     assert "Known defenders: 👑 Ali" in text and "Challengers' points so far: **0**" in text
     assert text.count("— rank **2**") == 5  # every player's rank
     public_ok(t, text)
@@ -195,5 +195,5 @@ def test_round_summary_and_standings() -> None:
     public_ok(t, s)
     say = renderers.renderer_for("koth").event_text
     assert say(t, Event("declare", 1, (card("2H"), card("2H")))) == "📢 Bea declared a pair 2♥ 2♥."
-    assert say(t, Event("teammate", 1, (card("AS"),))) == "🤝 Bea played the called A♠ and now defends with the KotH!"
+    assert say(t, Event("teammate", 1, (card("AS"),))) == "🤝 Bea played the called A♠ and now defends with the King!"
     assert say(t, Event("dealt", 1, (card("AS"),), 1)) is None

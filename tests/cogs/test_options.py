@@ -46,7 +46,8 @@ async def test_speed_given_twice_differently_is_refused_and_nothing_is_created(h
 async def test_a_tricks_table_plays_to_50_unless_told_otherwise(h: Harness) -> None:
     _, table = await open_table(h, "tricks", None)
     assert table is not None and table.options["target"] == 50
-    assert "first to 50 points" in h.table_message(table).text
+    # The table's own default: the lobby says only what differs from it, and it does not.
+    assert "first to" not in h.table_message(table).text and "Standard rules." in h.table_message(table).text
     # The engine's default (the program arena's, as in the seed) stays 1000.
     assert Tricks.read_options({})["target"] == 1000
     assert options.spec("tricks")[0].default == 50
@@ -65,13 +66,17 @@ async def test_rules_list_exactly_what_options_accepts(h: Harness, game: str) ->
     assert i.last.ephemeral
     g = engine.get(game).game
     names = [o.name for o in g.options_spec] + (["ai"] if "strong" in engine.levels(game) else []) + ["speed"]
-    assert options.accepted_line(game) in text
+    # What a host types stands apart, in one field; the rest is words.
+    (how,) = [f for f in i.last.embed.fields if f.name == "How to set it"]
+    assert options.accepted_line(game) in how.value
+    words = "\n".join(f.value for f in i.last.embed.fields if f.name != "How to set it")
     for opt in options.spec(game):
-        assert f"Option {opt.name}" in text
+        w = options.words(game, opt.name)
+        assert w.about[1:] in words and f"{opt.name}=" not in words
         for v in opt.choices:
-            assert f"`{options.number(v)}`" in text
+            assert (w.values.get(v) or w.say(v)) in words
         if not opt.choices:
-            assert f"`{opt.low}`…`{opt.high}`" in text
+            assert f"from {options.number(opt.low)} to {options.number(opt.high)}" in words
     assert [o.name for o in options.spec(game)] == names
     assert "docs/rules.md" in text and "docs/commands.md" in text and "../shared" not in text
 
@@ -109,7 +114,8 @@ def test_the_footer_of_a_running_table_words_its_options() -> None:
               guild_id=1, channel_id=2, host_id=10, seats=seats, phase=Phase.RUNNING, seed=1)
     t.state = g.create(5, t.options, seed=1)
     footer = renderers.table_message(t).embed.footer.text
-    assert "dead hand ×3" in footer and "normal timers" in footer
+    # Only what differs from the defaults: the dead hand, not the normal timers.
+    assert "dead hand ×3" in footer and "timers" not in footer and "dead hand ×2" not in footer
     assert "dead_hand_multiplier" not in footer and "called_copy" not in footer
 
 

@@ -208,7 +208,7 @@ async def test_games_without_discord_screens_are_coming_soon(h: Harness) -> None
 
 async def test_bad_options_are_explained(h: Harness) -> None:
     for text, words in (("target=abc", ("target", "whole number")), ("rules", ("key=value",)),
-                        ("colour=red", ("no option `colour`", "rules=classic|mcgill", "speed=")),
+                        ("colour=red", ("no option `colour`", "/game rules hearts", "how to type it")),
                         ("rules=chess", ("rules must be one of",))):
         i = h.inter(h.alice)
         await h.cog.game_new.callback(h.cog, i, game="hearts", options=text, speed="normal")

@@ -44,11 +44,14 @@ def test_lobby_message() -> None:
     text = renderers.table_message(t).text()
     assert "Hearts · table `ABC234`" in text
     assert Hearts.summary in text
-    # The settings in plain words, and exactly what options: accepts.
-    assert "classic rules" in text and "game to 100" in text and "moon: the others get 26" in text
-    assert "normal timers" in text and "others_plus_26 ·" not in text
-    assert "`rules=classic|mcgill` `target=1…1000` `moon=others_plus_26|shooter_minus_26` " \
-           "`ai=normal|strong` `speed=blitz|normal|relaxed|untimed`" in text
+    # The rules in one sentence; the settings only where they differ from the defaults (here: none);
+    # no option keys, /game rules for what the host can change.
+    assert "Standard rules." in text and "classic rules" not in text and "normal timers" not in text
+    assert "=" not in text and "/game rules hearts" in text
+    t.options = {**t.options, "moon": "shooter_minus_26"}
+    t.speed = "blitz"
+    text = renderers.table_message(t).text()
+    assert "Played with: moon: the shooter loses 26 · blitz timers (half time)" in text, text
     assert "Ali (host)" in text and "Bea" in text and text.count("free seat") == 2
 
 

@@ -57,11 +57,11 @@ def test_table_shows_piles_in_slot_order_counts_and_the_last_attack() -> None:
     t = siege_table(g)
     text = renderers.table_message(t).text()
     assert "♥ King 2 3 4 · · 7 · · 10 (5/9)" in text
-    assert "① Queen Q♥: 5♠ 5▫ 7♥ 7♣ — **8** · ② — · ③ Ace A▫: 3▫ 4▫ — **2**" in text
-    assert "① Jack J♠: 6♠ — **1**" in text and "♦ King · · · 5 · · · · · (1/9)" in text
+    assert "① Queen Q♥: 5♠ blank 5 7♥ 7♣ — score **8** · ② — · ③ Ace blank A: blank 3 blank 4 — score **2**" in text
+    assert "① Jack J♠: 6♠ — score **1**" in text and "♦ King · · · 5 · · · · · (1/9)" in text
     pv = g.public_view()
     assert f"stock {pv['stock']} · discard pile {pv['discard']}" in text
-    assert ("⚔️ Last attack: Bea's pile ② (3) against AI 1's pile ① (2) — **Bea** won and took 8♦ 9♦; "
+    assert ("⚔️ Last attack: Bea's pile ② (score 3) against AI 1's pile ① (score 2) — **Bea** won and took 8♦ 9♦; "
             "discarded Q♦ A♠ 2♠ 3♠ 4♠.") in text
     assert "▶ **Ali**'s turn" in text
     public_ok(t, text)
@@ -88,12 +88,12 @@ def test_actions_of_the_step_spill_into_menus_by_kind() -> None:
     assert offered == sorted(a.code.replace(" ", "_") if a.kind in ("build", "end") else a.code for a in d.actions)
     attack = next(o for o in menus[0].options if o.value == "attack 1 2")
     assert attack.label == "⚔️ Pile ① → Bea"
-    assert attack.description == "your Queen (4) vs their Jack (1) — ties go to them"
+    assert attack.description == "your Queen (score 4) against their Jack (score 1) — ties go to them"
     place = next(o for m in menus for o in m.options if o.value == "place 5S 1")
     assert place.label == "5♠ → Queen pile ①"
     king = next(o for m in menus for o in m.options if o.value == "place 2H king")
     assert king.label == "2♥ → King pile"
-    assert "Your suit: ♥" in content and "Your piles: ① Queen Q♥: 5♣ 5♦ — **4**" in content
+    assert "Your suit: ♥" in content and "Your piles: ① Queen Q♥: 5♣ 5♦ — score **4**" in content
     assert all(len(cid) <= 100 for cid in custom_ids(view))
 
 

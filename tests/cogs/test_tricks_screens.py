@@ -41,7 +41,7 @@ def test_sentences() -> None:
     assert "bad card" in say(t, Event("bad_card", 2, ("floober", -100))) and "−100" in say(
         t, Event("bad_card", 2, ("floober", -100)))
     assert say(t, Event("hand_end", None, (0, 0, 4, 3, 2, 4, 4, 3, 2, 4))) == \
-        "Hand over: Ali 4 → 4 · Bea 3 → 3 · AI 1 2 → 2 · Cy 4 → 4."
+        "Hand over: Ali: 4 tricks → 4 · Bea: 3 tricks → 3 · AI 1: 2 tricks → 2 · Cy: 4 tricks → 4."
     assert say(t, Event("game_end", None, (25, 3, 26, 4))) == "Game over — AI 1 won with 26 points."
     assert say(t, Event("dealt", 0, (QS,), 0)) is None
 

@@ -1,18 +1,160 @@
-"""Plain words: counts agree with their nouns, nothing promises a next hand after the last one, a
+"""Plain words: no programmer's words anywhere a player reads (the jargon scan over seeded playouts
+of every game), counts agree with their nouns, nothing promises a next hand after the last one, a
 confirmation says what the player did (and never ✅ on a fight they lost), /hand after the game."""
 
 from __future__ import annotations
 
+import random
+import re
+from collections import Counter
 from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
 
 import engine
-from cogs import renderers
+from cogs import options, renderers, screens
 from engine.core import Event, Outcome
 from engine.dalmuti import Dalmuti
 from engine.siege import BY_CODE, Siege
 from tables.table import Phase, Seat, Table
 from tests.cogs.conftest import Harness
+from tests.cogs.fakes import FakeMessage
+from tests.cogs.playthrough import open_table, play_game
+from tests.cogs.screens_seen import playout, view_texts
 from tests.cogs.test_refusals import refused
+
+#: What a player should never read, each with an example of it from before it was put right.
+JARGON = {
+    "an option key": (re.compile(r"\b\w+="), "rounds=0…200 called_copy=first|second"),
+    "an option value's code": (re.compile(r"\b[a-z]+_[a-z0-9_]+\b"), "moon others_plus_26"),
+    "a menu value's copy number": (re.compile(r"(?<!<)#\d"), "D5#2"),  # (<#123> is a channel link)
+    "a seat number": (re.compile(r"\bseats? \d", re.IGNORECASE), "Your hand · Siege · table 98RHKV · seat 2"),
+    "an abbreviation": (re.compile(r"KotH"), "No KotH yet"),
+    "a joker's code": (re.compile(r"~[RB]\b"), "~R"),
+    "a card code": (re.compile(r"(?<![\w:<@#/`])(?:D1[0-2]|D[1-9]|JJ|10[HSDCX]|[2-9TJQKA][HSDCX])(?![\w>])"),
+                    "Hal played D10 and QS"),
+    "a blank's glyph": (re.compile(r"▫"), "3▫"),
+    "a bare pile strength": (re.compile(r"[①②③] \(\d+\)"), "Hal's pile ③ (1) against AI 1's pile ② (2)"),
+    # (the playouts' AI players are "AI 1", "AI 2"…: a number right after one reads as part of the name)
+    "a bare number after a name": (re.compile(r"\bAI \d+ \d+(?![\d♠♥♦♣])"), "AI 2 12 · AI 1 12"),
+    "a shortened word": (re.compile(r"\b(?:pts|pt|vs|approx|info|min|max|num|cfg)\b"), "0 pts taken"),
+    "a range in dots": (re.compile(r"\w\.\.\w"), "the trump suit A..2"),
+}
+#: Every game a table can be opened for: the registry's, not a list written here.
+GAMES = sorted(g for g in screens.registered() if g in engine.games())
+SEEDS = (1, 2, 3)
+#: Kinds of screen each playout must have rendered, or the scan would pass on nothing.
+SCREENS = ("lobby", "/game rules", "table message", "hand view", "control", "after a move", "event", "summary",
+           "finished table message", "replay", "refusal")
+
+
+def jargon_in(seen: list[tuple[str, str]]) -> list[str]:
+    """Every jargon match as ``where: kind: 'match' in line``, the /game rules field that shows what
+    a host types (``options:target=50``, the one place an option key is needed) left out."""
+    found = []
+    for where, text in seen:
+        if where == "how to set it":
+            continue
+        for kind, (pattern, _) in JARGON.items():
+            for m in pattern.finditer(text):
+                line = next((ln for ln in text.splitlines() if m.group(0) in ln), text)
+                found.append(f"{where}: {kind}: {m.group(0)!r} in {line[:160]!r}")
+    return found
+
+
+def test_the_scan_catches_each_kind_of_jargon_and_passes_plain_words() -> None:
+    for kind, (pattern, example) in JARGON.items():
+        assert pattern.search(example), kind
+    plain = ["Hal's pile ③ (score 1) against AI 1's pile ② (score 2)", "blanks 3 8 · blank Q starts a Queen pile",
+             "👑 No King yet", "Bea drew a 10 · Ali drew an 11, then a 1 (tie broken)", "Red joker 2♠",
+             "Played with: dead hand ×3 · blitz timers (half time)", "/game rules koth", "Seats (4/5)",
+             "/game replay id:ABC234", "10♥ Q♠ A♦", "three 5s + Jester", "Round 1 — ranks Ali: 3 · Bea: 2"]
+    assert jargon_in([("plain", text) for text in plain]) == []
+    assert jargon_in([("how to set it", "options:target=50")]) == []
+    assert jargon_in([("lobby", "options:target=50")]) != []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_jargon_on_any_screen_of_seeded_playouts(game: str) -> None:
+    for seed in SEEDS:
+        seen = playout(game, seed)
+        kinds = Counter(where.split(" of ")[0].split(" to ")[0] for where, _ in seen)
+        missing = [k for k in SCREENS if not any(w.startswith(k) for w in kinds)]
+        assert not missing, (game, seed, missing)
+        # The exempt field holds what a host types, and only that.
+        exempt = [text for where, text in seen if where == "how to set it"]
+        assert any("=" in text for text in exempt) and all(
+            "=" in text or text == "How to set it" for text in exempt), exempt
+        found = jargon_in(seen)
+        assert not found, "\n".join([f"{game} seed {seed}: {len(found)} jargon", *found[:30]])
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_no_jargon_in_anything_the_bot_sent_during_a_whole_game(
+        h: Harness, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same scan over every message the bot sent or edited, public and private, while two people
+    play a whole sample game through the cog (lobby buttons, hand views, turn pings, the thread's
+    notices, summaries): what the renderers say reaches people unchanged, and the cog's own sentences
+    are plain too."""
+    sent: list[tuple[str, str]] = []
+
+    def record(msg: FakeMessage, how: str) -> None:
+        where = f"{'private' if msg.ephemeral else 'public'} {how}"
+        sent.append((where, msg.text))
+        if isinstance(msg.view, discord.ui.View):
+            sent.extend((f"{where} control", t) for t in view_texts(msg.view))
+
+    init, edit = FakeMessage.__init__, FakeMessage.apply_edit
+
+    def new(msg: FakeMessage, *a: Any, **k: Any) -> None:
+        init(msg, *a, **k)
+        record(msg, "message")
+
+    def edited(msg: FakeMessage, *a: Any, **k: Any) -> None:
+        edit(msg, *a, **k)
+        record(msg, "edit")
+
+    monkeypatch.setattr(FakeMessage, "__init__", new)
+    monkeypatch.setattr(FakeMessage, "apply_edit", edited)
+    h.runtime.rng = random.Random(3)
+    players, opts = engine.get(game).sample
+    typed = " ".join(f"{k}={v}" for k, v in opts.items())
+    table, lobby = await open_table(h, game, typed, ais=players - 2)
+    await play_game(h, table, lobby, seed=1, optional=lambda state, seat: False)
+    await h.settle(2)
+    assert table.state.is_over
+    for i in (h.inter(h.alice), h.inter(h.bob)):  # after the game: the hand, and the replay
+        await h.cog.hand.callback(h.cog, i)
+        sent.append(("private answer", i.last.content or ""))
+    monkeypatch.undo()
+    assert len(sent) > 50 and any(w.startswith("private") for w, _ in sent)
+    assert any("Final standings" in t for w, t in sent if w.startswith("public"))
+    found = jargon_in(sent)
+    assert not found, "\n".join([f"{game}: {len(found)} jargon", *found[:30]])
+
+
+def test_the_scan_fails_when_jargon_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Put known jargon back in a scratch patch and the scan finds it: option keys in the lobby and the
+    footers, Siege's cards as codes, King of the Hill's abbreviation."""
+    from cogs import render_koth
+    from engine.siege import SiegeCard
+
+    monkeypatch.setattr(options, "changes_line", lambda game, *a, **k: options.accepted_line(game))
+    found = jargon_in(playout("hearts", 1))
+    assert any("an option key" in f and f.startswith("lobby") for f in found)
+    assert any("an option key" in f and f.startswith("table message") for f in found)
+    monkeypatch.undo()
+
+    monkeypatch.setattr(SiegeCard, "label", property(lambda c: c.code))
+    assert any("a card code" in f for f in jargon_in(playout("siege", 1)))
+    monkeypatch.undo()
+
+    status = render_koth.KothRenderer.status_line
+    monkeypatch.setattr(render_koth.KothRenderer, "status_line",
+                        lambda self, t, pv: status(self, t, pv).replace("King", "KotH"))
+    assert any("an abbreviation" in f for f in jargon_in(playout("koth", 1)))
 
 
 def table_of(game: str, n: int, state=None, phase: Phase = Phase.RUNNING, **opts) -> Table:
@@ -71,7 +213,7 @@ def test_siege_confirms_what_was_done_not_the_step() -> None:
     queen = BY_CODE["QX"]
     # Starting a pile during the attack step ends that step too: the player hears about the pile.
     line = r.ack_line(t, 0, [Event("build", 0, ()), Event("start", 0, (queen, 1))])
-    assert line == "✅ Q▫ starts a Queen pile in ①."
+    assert line == "✅ Blank Q starts a Queen pile in ①."
     assert r.ack_line(t, 0, [Event("build", 0, ())]) == "✅ You start building: no more attacks this turn."
 
 

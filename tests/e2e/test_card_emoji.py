@@ -118,13 +118,14 @@ async def test_refused_emoji_leave_the_text_as_it_was() -> None:
 
 # ---- the private hand line and Siege's piles, emoji ready and refused ------------------------------
 MARK = r"<:dk_[a-z0-9]+_[0-9a-f]{6}:\d+>"
-LABEL = r"(?:10|[2-9AJQK])[♣♦♥♠▫]"
+LABEL = r"(?:(?:10|[2-9AJQK])[♣♦♥♠]|blank (?:10|[2-9AJQ]))"
+BLANKS = r"blanks? (?:10|[2-9AJQ])(?: (?:10|[2-9AJQ]))*"  # Siege's blanks in a hand line: "blanks 3 8"
 # A hand line as each game draws it, with emoji and as text (the text is today's, unchanged).
 HAND_LINE = {
     "hearts": (rf"^{MARK}(?: {MARK})*$", rf"^{LABEL}(?: {LABEL})*$"),
     "dalmuti": (rf"^{MARK} ×\d+(?: · {MARK} ×\d+)*$", r"^(?:\d+|Jester) ×\d+(?: · (?:\d+|Jester) ×\d+)*$"),
     "siege": (rf"^{MARK}(?: {MARK})*(?: · {MARK}(?: {MARK})*)*$",
-              rf"^{LABEL}(?: {LABEL})*(?: · {LABEL}(?: {LABEL})*)*$"),
+              rf"^(?:{LABEL}(?: {LABEL})*|{BLANKS})(?: · (?:{LABEL}(?: {LABEL})*|{BLANKS}))*$"),
     # by effective suit, trumps first — and looked at once the whole hand of 20 is dealt (below)
     "koth": (rf"^\*\*[^*]+\*\* \(\d+\): {MARK}(?: {MARK})*$", r"^\*\*[^*]+\*\* \(\d+\): [^<]+$"),
 }

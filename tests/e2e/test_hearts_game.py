@@ -23,14 +23,16 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     table_message = new.message
     assert table_message is not None and not new.ephemeral
     tid = table_id_of(table_message)
-    assert "game to 30" in table_message.text and "`target=1…1000`" in table_message.text
-    assert [b["label"] for b in table_message.buttons()] == ["Join", "Leave", "Add AI", "Start"]
+    # What differs from the defaults in words, no option keys: /game rules says how to set them.
+    assert "game to 30" in table_message.text and "target=" not in table_message.text
+    assert "/game rules hearts" in table_message.text
+    assert [b["label"] for b in table_message.buttons()] == ["Join", "Leave", "Add AI", "Start", "How to play"]
 
     # Bob finds it in /game list and joins by id; Ali fills the table with AIs and starts.
     listed = await bob.slash("game list")
     assert listed.ephemeral and tid in listed.text
     joined = await bob.slash("game join", id=tid.lower())
-    assert joined.ephemeral and f"seat 2 at table `{tid}`" in joined.text
+    assert joined.ephemeral and f"You joined table `{tid}`" in joined.text
     added = await ali.slash("game ai")
     assert added.ephemeral and "Added 2 AI players" in added.text
     await w.until(lambda: "AI 2" in table_message.text, what="the lobby redrawn with the AIs")
@@ -70,7 +72,7 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     # What everyone sees at the end: the final standings with the replay command, the table marked finished,
     # a summary per hand, and no turn notice left over.
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
-    assert table_message.buttons() == []
+    assert [b["label"] for b in table_message.buttons()] == ["Play again", "Replay"]
     assert f"Replay: `/game replay id:{tid}`" in table_message.text
     # The summaries and the table message are two delivery streams: the last summary may land after
     # the table shows "finished".

@@ -1,4 +1,4 @@
-"""A whole King of the Hill game through the real bot, with a person as the KotH: Ali declares
+"""A whole King of the Hill game through the real bot, with a person as the King: Ali declares
 trumps from her hand view during the live deal, buries 8 cards through the suit menus, calls a card,
 and with Bob plays the round out to the final standings — and every KotH refusal on the way (not
 the KotH, a ninth mark, a card she does not hold, OK with fewer than 8, a joker or a trump-rank
@@ -97,13 +97,13 @@ async def test_ali_is_the_koth_from_the_deal_to_the_final_standings() -> None:
 
 
 async def open_koth(w: Any) -> Message:
-    """Ali opens a KotH table, Bob joins, three AIs, started (a World or a RestartWorld)."""
+    """Ali opens a King table, Bob joins, three AIs, started (a World or a RestartWorld)."""
     new = await w.ali.slash("game new", game="koth", options=OPTIONS)
     table_message = new.message
     assert table_message is not None and not new.ephemeral
     tid = re.search(r"table `([A-Z0-9]{6})`", table_message.text).group(1)
     joined = await w.bob.slash("game join", id=tid)
-    assert "took seat 2" in joined.text, joined.text
+    assert "You joined table" in joined.text, joined.text
     assert "Added 3 AI players" in (await w.ali.slash("game ai")).text
     started = await w.ali.slash("game start")
     assert "game is on" in started.text.lower(), started.text
@@ -128,9 +128,9 @@ async def _koth_game(w: World) -> None:
     assert any(m and int(m.group(1)) < 100 for m in dealing), "the table never showed the deal's progress"
     assert any("📢 **Ali** declared 2♥" in v.text for v in table_message.versions), \
         "the table never showed Ali's declaration during the deal"
-    await w.until(lambda: "👑 KotH: **Ali**" in table_message.text and "is burying 8" in table_message.text,
+    await w.until(lambda: "👑 King: **Ali**" in table_message.text and "is burying 8" in table_message.text,
                   what="the table showing Ali burying")
-    assert "Trumps are ♥ hearts (rank 2); Ali is KotH." in table_message.text
+    assert "Trumps are ♥ hearts (rank 2); Ali is the King." in table_message.text
 
     # 2. The bury, step by step through the suit menus.
     r = Refusals(w, table_message)
@@ -139,7 +139,7 @@ async def _koth_game(w: World) -> None:
     view = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
     assert "You took the dead hand" in view.text and len(part_menus(view.message)) >= 2, view.text
     assert ok_button(view.message).get("disabled"), "OK before anything is marked"
-    await r.play(w.bob, "bury 6S mark", "not your turn", "Ali")  # Bob is not the KotH
+    await r.play(w.bob, "bury 6S mark", "not your turn", "Ali")  # Bob is not the King
     await r.play(w.bob, "bury", "not your turn", "Ali")
 
     marked: list[str] = []

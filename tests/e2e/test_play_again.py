@@ -64,7 +64,7 @@ async def test_play_again_opens_a_new_lobby_the_same_people_start() -> None:
 
         # The same people start it: Ali presses Join, Bob (the host) presses Start.
         joined = await w.ali.click(lobby, "Join")
-        assert "took seat" in joined.text, joined.text
+        assert "You joined table" in joined.text, joined.text
         started = await w.bob.click(lobby, "Start")
         assert "game is on" in started.text.lower(), started.text
         assert str(t.phase) == "running" and [s.user_id for s in t.seats if not s.is_ai] == [w.bob.id, w.ali.id]

@@ -87,7 +87,7 @@ async def test_a_program_and_its_helpers_never_outlive_the_bot_or_the_table(tmp_
         async with make_restart_world(tmp_path / "deckhand.db", config={"programs": {"esc": command}}) as w:
             new = await w.ali.slash("game new", game="tricks", options="target=50", speed="blitz")
             tid = table_id_of(new.message)
-            assert "took seat" in (await w.bob.slash("game join", id=tid)).text
+            assert "You joined table" in (await w.bob.slash("game join", id=tid)).text
             assert "esc" in (await w.ali.slash("game ai", program="esc")).text
             await w.ali.slash("game ai")
             assert "game is on" in (await w.ali.slash("game start")).text.lower()

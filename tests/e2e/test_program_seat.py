@@ -21,7 +21,7 @@ async def test_the_python_client_plays_a_tricks_table_through_discord() -> None:
         table_message = new.message
         assert table_message is not None and not new.ephemeral
         tid = table_id_of(table_message)
-        assert "took seat" in (await w.bob.slash("game join", id=tid)).text
+        assert "You joined table" in (await w.bob.slash("game join", id=tid)).text
         r = await w.ali.slash("game ai", program="pybot")
         assert not r.failed and "pybot" in r.text, r.text
         refused = await w.bob.slash("game ai", program="pybot")  # only the host seats programs

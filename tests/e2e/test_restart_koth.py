@@ -104,7 +104,7 @@ async def test_a_koth_bury_marked_half_way_survives_a_sigkill(tmp_path) -> None:
 
         # 1. Ali declares 2♥ during the deal and becomes the KotH.
         await declare(w, table_message)
-        await w.until(lambda: "👑 KotH: **Ali**" in table_message.text and "is burying 8" in table_message.text,
+        await w.until(lambda: "👑 King: **Ali**" in table_message.text and "is burying 8" in table_message.text,
                       timeout=10, what="the table showing Ali burying")
         t = stored_table(w, tid)
         pv = t.state.public_view()

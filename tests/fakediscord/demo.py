@@ -92,12 +92,15 @@ class Transcript:
                 out.append(f"┃ · {self.humanise(footer, v.at)}")
         buttons = [c for c in P.walk_components(v.components) if c.get("type") == P.BUTTON]
         if buttons:
-            # A custom (card) emoji is a picture beside the label, which names the card already.
-            out.append(" ".join(f"[{(_unicode_emoji(c) + ' ').lstrip()}{c.get('label', '')}]" for c in buttons))
+            # A custom (card) emoji is a picture beside the label, which names the card already.  A greyed
+            # (disabled) button shows in Discord but cannot be pressed: marked so here.
+            out.append(" ".join(f"[{(_unicode_emoji(c) + ' ').lstrip()}{c.get('label', '')}"
+                                f"{' (greyed)' if c.get('disabled') else ''}]" for c in buttons))
         for c in P.walk_components(v.components):
             if c.get("type") == P.STRING_SELECT:
                 options = ", ".join(o["label"] for o in c.get("options") or [])
-                out.append(f"[▾ {c.get('placeholder', 'Choose')}: {options}]")
+                out.append(f"[▾ {c.get('placeholder', 'Choose')}: {options}"
+                           f"{' (greyed)' if c.get('disabled') else ''}]")
         return out
 
     def lines(self, channels: set[int], brief: bool = False) -> list[str]:
@@ -150,15 +153,27 @@ def _unicode_emoji(component: dict[str, Any]) -> str:
 
 
 def _card_of_emoji(name: str) -> str:
-    from cogs import emoji, render
+    from cogs import emoji
 
     for code, e in emoji.REGISTRY.by_code.items():
         if e.name == name:
-            try:
-                return f"[{render.label(code)}]"
-            except Exception:  # a Dalmuti or Siege code: the code says it
-                return f"[{code}]"
+            return f"[{card_label(code)}]"
     return f":{name}:"
+
+
+def card_label(code: str) -> str:
+    """A card as the bot labels it in text: ``Q♠``, a Dalmuti ``12`` or ``Jester``, a Siege ``blank 5``
+    (each game's own cards first: a Siege ``QS`` reads like the standard card anyway)."""
+    from cogs import render
+    from engine.dalmuti import dcard
+    from engine.siege import BY_CODE
+
+    if code in BY_CODE:
+        return BY_CODE[code].label
+    try:
+        return dcard(code).label
+    except (KeyError, ValueError):
+        return render.label(code)
 
 
 def _write(text: str) -> None:
@@ -183,7 +198,13 @@ async def play_game(fd: FakeDiscord, game: str, pair: tuple[str, str], options: 
         play_seat(guest, table_message, rng=random.Random(rng.random()), use="play", timeout=180),
     )
     await fd.wait_for(lambda: "— finished" in table_message.text, 5.0, "the finished table")
-    return {channel.id, table_message.thread_id or channel.id}
+    channels = {channel.id, table_message.thread_id or channel.id}
+    # The final summary is posted after the table message is edited: wait for it, or the transcript
+    # would end before what the players saw last.
+    await fd.wait_for(lambda: any(m.id != table_message.id and not m.ephemeral and m.channel_id in channels
+                                  and "Final standings" in m.text for m in list(fd.messages.values())),
+                      10.0, "the final summary")
+    return channels
 
 
 async def main(argv: list[str] | None = None) -> int:
@@ -220,7 +241,9 @@ async def main(argv: list[str] | None = None) -> int:
                 game, outcome = await done
                 entry = landed[game]
                 short = dict((getattr(entry.game, "short_options", None) or ({},))[0])
-                out = [RULE, f"{entry.game.title} · options {_options_text(short) or '—'} · speed {args.speed}", RULE]
+                # What the host typed to open it (the one place a player writes option keys).
+                typed = f"options:{_options_text(short)} " if short else ""
+                out = [RULE, f"{entry.game.title} · opened with /game new {typed}speed:{args.speed}", RULE]
                 if isinstance(outcome, Exception):
                     failures.append(f"{game}: {outcome}")
                 else:

@@ -95,7 +95,7 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
             r = await g.click(table_message, "Join")
         else:
             r = await g.slash("game join", id=tid)
-        if r.failed or "took seat" not in r.text:
+        if r.failed or "You joined table" not in r.text:
             raise PlayError(f"{g.name} could not join: {r.text!r}")
         if views is not None:
             views[g.id] = r

@@ -1237,12 +1237,15 @@ class FakeDiscord:
             raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
         kind = body.get("type")
         data = body.get("data") or {}
+        files = body.pop("_files", None) or []  # a response with files (multipart)
         allowed = {P.APPLICATION_COMMAND: {4, 5, 9}, P.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
                    P.AUTOCOMPLETE: {8}, P.MODAL_SUBMIT: {4, 5, 6, 7}}.get(i.type, set())
         if kind not in allowed:
             self.problem(f"interaction {i.label}: callback type {kind} does not fit interaction type {i.type}")
             raise HTTPError(400, 50035, "Invalid interaction response type")
         resource: dict[str, Any] = {"type": kind}
+        if kind in (P.CHANNEL_MESSAGE, P.UPDATE_MESSAGE):
+            self._check_files(data, files or (self.files.get(i.message_id, []) if i.message_id else []))
         if kind == P.CHANNEL_MESSAGE:
             self._check_body(data, creating=True)
             ephemeral = bool((data.get("flags") or 0) & P.EPHEMERAL)
@@ -1251,6 +1254,8 @@ class FakeDiscord:
                                   flags=P.EPHEMERAL if ephemeral else 0,
                                   type_=20 if i.type == P.APPLICATION_COMMAND else 0)
             i.original_id = m.id
+            if files:
+                self.files[m.id] = files
             resource["message"] = self.message_payload(m)
         elif kind == P.DEFERRED_CHANNEL_MESSAGE:
             ephemeral = bool((data.get("flags") or 0) & P.EPHEMERAL)
@@ -1265,6 +1270,8 @@ class FakeDiscord:
             m = self.messages[i.message_id]  # type: ignore[index]
             self._edit(m, data, "update", i)
             i.original_id = m.id
+            if files:
+                self.files[m.id] = files
             resource["message"] = self.message_payload(m)
         elif kind == P.DEFERRED_UPDATE:
             i.original_id = i.message_id
@@ -1318,7 +1325,9 @@ class FakeDiscord:
 
     async def _h_followup(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         i = self._token_interaction(params)
+        files = body.pop("_files", None) or []
         self._check_body(body, creating=True)
+        self._check_files(body, files)
         original = self.messages.get(i.original_id) if i.original_id is not None else None
         if i.callback_type == P.DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading:
             # The first followup after "thinking..." becomes that message (and keeps its visibility).
@@ -1330,6 +1339,8 @@ class FakeDiscord:
                                   ephemeral_to=i.user_id if ephemeral else None,
                                   flags=P.EPHEMERAL if ephemeral else 0)
             i.followups.append(m.id)
+        if files:
+            self.files[m.id] = files
         i.done.set()
         self._bump()
         if query.get("wait") in ("1", "true", "True"):
@@ -1343,8 +1354,12 @@ class FakeDiscord:
     async def _h_edit_webhook_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         i = self._token_interaction(params)
         m = self._token_message(i, params["message_id"])
+        files = body.pop("_files", None) or []
         self._check_body(body, creating=False)
+        self._check_files(body, files or self.files.get(m.id, []))
         self._edit(m, body, "edit", i)
+        if files:
+            self.files[m.id] = files
         i.done.set()
         return 200, self.message_payload(m)
 

@@ -97,7 +97,11 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
     t = await finished_game(rt, clock, options={"target": 30})
     i = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
     await cog.game_replay.callback(cog, i, t.id)
-    msg = i.last
+    msg = i.replies[0]  # the recap; then the step-through viewer (cogs/replay_view.py)
+    viewer = i.replies[-1]
+    if cog.replays is not None:
+        cog.replays.close()
+    assert viewer is not msg and viewer.ephemeral and viewer.embed.description.startswith("**Step 1 of ")
     assert msg.ephemeral and f"table {t.id}" in msg.embed.title
     assert "Final standings" in msg.embed.description and "Hand 1" in msg.embed.description
     # The standings in the shape the table showed them: a medal per place, scores with their unit.

@@ -1,0 +1,173 @@
+"""One picture of a finished game at one step, drawn with Pillow: every hand face up, the cards on
+the table, the scores and the step in words.
+
+:func:`draw_step` is a pure function from a step of :func:`tables.replay_steps.steps` (a JSON-safe
+dict) and the game's :class:`Meta` to PNG bytes; the same input gives the same bytes.  CPU-bound and
+free of discord: the viewer (cogs/replay_view.py) runs it in a worker process.  The cards are
+:mod:`cogs.faces`' faces (the emoji's), scaled down.
+
+Text goes through :func:`write` alone, drawn with :mod:`cogs.fonts` (names in any script, the
+suits' symbols).
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from cogs import faces, fonts
+
+WIDTH = 1200
+CARD = 46  # a card's side in the picture (the faces are square)
+ROW = 84  # one seat's row: its label line and its cards
+LEFT = 200  # the names and scores column
+TABLE_X = 760  # where the cards on the table start at the latest (games with short hands: sooner)
+HEADER = 112
+BACKGROUND = (43, 45, 49)
+PANEL = (54, 57, 63)
+ACTING = (74, 78, 92)
+TEXT = (230, 232, 236)
+MUTED = (160, 165, 175)
+GOLD = (242, 196, 54)
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What stays the same over a game's steps."""
+
+    title: str  # "Hearts · table ABCDEF"
+    names: tuple[str, ...]
+    count: int  # how many steps there are
+    score_word: str = "score"
+    winners: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "names": list(self.names), "count": self.count,
+                "score_word": self.score_word, "winners": list(self.winners)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Meta:
+        return cls(str(d["title"]), tuple(d["names"]), int(d["count"]), str(d.get("score_word", "score")),
+                   tuple(d.get("winners") or ()))
+
+
+# ---- text ----------------------------------------------------------------------------------------
+def write(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, px: int, fill: tuple[int, int, int],
+          width: float | None = None) -> float:
+    """Draw one line of text in any script (cogs/fonts.py: names, suits, arrows), cut to ``width``
+    pixels with an ellipsis; returns its width."""
+    if width is not None:
+        text = fonts.fit(text, px, width)
+    return fonts.draw_text(d, xy, text, px, fill)
+
+
+# ---- cards -------------------------------------------------------------------------------------
+@lru_cache(maxsize=256)
+def card_image(code: str) -> Image.Image:
+    """A card's face at the picture's size (drawn once per process)."""
+    try:
+        png = faces.draw_face(code)
+    except (KeyError, IndexError, ValueError):
+        png = faces.back_face()
+    return Image.open(io.BytesIO(png)).convert("RGBA").resize((CARD, CARD), Image.Resampling.LANCZOS)
+
+
+def _cards(img: Image.Image, x: float, y: float, codes: list[str], room: float) -> float:
+    """A row of cards from ``x``, overlapped just enough to fit ``room``; returns where it ends."""
+    if not codes:
+        return x
+    step = min(CARD + 3.0, max(12.0, (room - CARD) / max(1, len(codes) - 1))) if len(codes) > 1 else CARD
+    for i, code in enumerate(codes):
+        face = card_image(code)
+        img.alpha_composite(face, (int(x + i * step), int(y)))
+    return x + step * (len(codes) - 1) + CARD
+
+
+def score_value(meta: Meta, value: int) -> str:
+    """King of the Hill's scores are ranks (2 to 14): shown as the rank."""
+    if meta.score_word == "rank" and 2 <= value <= 14:
+        return RANK_NAMES[value - 2]
+    return str(value)
+
+
+def warm() -> int:
+    """Draw every card face once (a worker's first picture then takes no longer than the others)."""
+    return len([card_image(code) for code in faces.face_codes()])
+
+
+# ---- the picture ---------------------------------------------------------------------------------
+def _where(step: dict[str, Any]) -> str:
+    parts = [f"Step {step['index'] + 1} of {{count}}", f"{step['unit'].capitalize()} {step['hand']}"]
+    if step.get("trick") is not None and step.get("sub"):
+        parts.append(f"{step['sub']} {step['trick']}")
+    return " · ".join(parts)
+
+
+def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
+    """The PNG of one step (``WIDTH`` wide, one row per seat)."""
+    names = meta.names
+    n = len(names)
+    table = step.get("table") or []
+    loose = [g for g in table if g.get("seat") is None]
+    rows = n + (1 if loose else 0)
+    height = HEADER + rows * ROW + 16
+    img = Image.new("RGBA", (WIDTH, height), BACKGROUND + (255,))
+    d = ImageDraw.Draw(img)
+    write(d, (20, 12), meta.title, 22, TEXT, WIDTH - 40)
+    write(d, (20, 42), _where(step).format(count=meta.count), 15, MUTED, WIDTH - 40)
+    words = step.get("words") or ("The table before the first move." if step["index"] == 0 else "")
+    for i, line in enumerate(textwrap.wrap(words, 130)[:2]):
+        write(d, (20, 62 + i * 17), line, 14, GOLD, WIDTH - 40)
+    hands = step.get("hands") or [[] for _ in range(n)]
+    longest = max((len(h) for h in hands), default=0)
+    table_x = min(TABLE_X, LEFT + max(180, longest * (CARD + 3)) + 24)
+    write(d, (LEFT, HEADER - 18), "hand", 12, MUTED)
+    write(d, (table_x, HEADER - 18), "on the table", 12, MUTED)
+    scores = step.get("scores") or [0] * n
+    last = step["index"] + 1 == meta.count
+    for s in range(n):
+        y = HEADER + s * ROW
+        colour = ACTING if step.get("seat") == s else PANEL
+        d.rounded_rectangle((10, y + 2, WIDTH - 10, y + ROW - 4), radius=8, fill=colour)
+        write(d, (22, y + 12), names[s], 17, TEXT, LEFT - 34)
+        score = f"{meta.score_word}: {score_value(meta, scores[s])}" if s < len(scores) else ""
+        if last and s in meta.winners:
+            score += " · winner"
+        write(d, (22, y + 38), score, 14, GOLD if last and s in meta.winners else MUTED, LEFT - 34)
+        hand = hands[s] if s < len(hands) else []
+        if hand:
+            write(d, (LEFT, y + 8), f"{len(hand)} card{'s' if len(hand) != 1 else ''}", 11, MUTED)
+            _cards(img, LEFT, y + 24, list(hand), table_x - LEFT - 16)
+        else:
+            write(d, (LEFT, y + 38), "no cards in hand", 13, MUTED)
+        _groups(img, d, [g for g in table if g.get("seat") == s], y, table_x)
+    if loose:
+        y = HEADER + n * ROW
+        d.rounded_rectangle((10, y + 2, WIDTH - 10, y + ROW - 4), radius=8, fill=PANEL)
+        write(d, (22, y + 12), "On the table", 17, TEXT, LEFT - 34)
+        _groups(img, d, loose, y, table_x)
+    out = img.convert("RGB")
+    buf = io.BytesIO()
+    out.save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()
+
+
+def _groups(img: Image.Image, d: ImageDraw.ImageDraw, groups: list[dict[str, Any]], y: float, left: int) -> None:
+    """One seat's cards on the table, each group under its label, sharing the column's width."""
+    if not groups:
+        return
+    room = WIDTH - 20 - left
+    gap = 10
+    total = sum(len(g.get("cards") or ()) for g in groups) or 1
+    x = float(left)
+    for g in groups:
+        cards = list(g.get("cards") or ())
+        share = max(CARD, (room - gap * (len(groups) - 1)) * len(cards) / total)
+        write(d, (x, y + 8), str(g.get("label") or ""), 11, MUTED, share)
+        x = _cards(img, x, y + 24, cards, share) + gap

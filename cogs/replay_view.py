@@ -1,0 +1,343 @@
+"""The replay viewer: a finished game stepped through in Discord, one picture per step.
+
+``/game replay id:`` (after its text recap and export) and the **Replay** button of a finished
+table message (cogs/components.py) open an ephemeral viewer: the picture of a step
+(cogs/replay_picture.py: every hand face up, the cards on the table, the scores, the step in words),
+⏮ ◀ ▶ ⏭ and a menu to jump to a hand, round or trick.  Its components are persistent
+(``dh:r:{table}:{step}:{op}``, cogs/custom_ids.py); a click is answered by editing the viewer in the
+click's own interaction response (``edit_message`` with the new picture), which Discord's global
+limit does not count.  Anyone in the server may replay a finished game; a game still running is
+refused with one sentence that says nothing of it.
+
+The steps (tables/replay_steps.py, with the renderers' words) and the pictures are computed in a
+worker process — nothing heavy on the event loop — and kept in small LRU caches: the steps by
+table, the pictures by (table, step).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+import engine
+from cogs import emoji, render, renderers
+from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump
+from cogs.replay_picture import Meta, draw_step, score_value, warm
+from engine.core import Event, Game
+from tables.replay import GameRecord
+from tables.replay_steps import NotReplayable, steps
+from tables.runtime import TableError
+
+log = logging.getLogger("cogs.replay")
+
+STEP_CACHE = 16  # games whose steps are kept
+PICTURE_CACHE = 256  # pictures kept (~60-120 KB each)
+ANSWER_WITHIN = 2.0  # seconds to wait for a picture before deferring the answer (Discord allows 3)
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def still_running(table_id: str) -> str:
+    # The same sentence whatever the game: nothing of a game in play is told.
+    return f"Table `{table_id}` is still open: its replay is available once the game is over."
+
+
+# ==== what runs in the worker =====================================================================
+def step_words(record: GameRecord) -> Callable[[Game, Sequence[Event]], str]:
+    """The words for a step: the table's own sentences for its public events (as the table message
+    said them), cards as text."""
+    r = renderers.renderer_for(record.game)
+    seats = [SimpleNamespace(name=n, is_ai=a, away=False, hints=0, user_id=None)
+             for n, a in zip(record.names, record.ai, strict=True)]
+    table = SimpleNamespace(id=record.id, game=record.game, options=dict(record.options), seats=seats,
+                            state=None, ended_early=record.ended_early)
+
+    def words(state: Game, events: Sequence[Event]) -> str:
+        table.state = state
+        out = []
+        with emoji.text_only():
+            for e in events:
+                try:
+                    text = r.event_text(table, e)
+                except Exception:  # a renderer's slip costs a line of words, never the replay
+                    log.exception("Replay words failed for %s %s", record.id, e.kind)
+                    text = None
+                if text:
+                    out.append(text)
+        return " ".join(out)
+
+    return words
+
+
+def meta_of(record: GameRecord, count: int) -> Meta:
+    state, _ = record.replay()
+    outcome = state.outcome()
+    r = renderers.renderer_for(record.game)
+    probe = SimpleNamespace(id=record.id, game=record.game)
+    rank = r.score_text(probe, 0, 14).startswith("rank")  # type: ignore[arg-type]
+    # AI seats are marked once ("AI 2" needs no "(AI)").
+    names = tuple(f"{n} (AI)" if a and not n.startswith("AI") else n
+                  for n, a in zip(record.names, record.ai, strict=True))
+    return Meta(f"{engine.get(record.game).game.title} · table {record.id}", names, count,
+                "rank" if rank else "score", tuple(outcome.winners) if outcome is not None else ())
+
+
+def steps_in_worker(record_json: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A finished game's steps with their words, and the picture's :class:`Meta` (as JSON)."""
+    record = GameRecord.from_json(record_json)
+    got = steps(record, step_words(record))
+    return got, meta_of(record, len(got)).to_json()
+
+
+def picture_in_worker(step: dict[str, Any], meta: dict[str, Any]) -> bytes:
+    return draw_step(step, Meta.from_json(meta))
+
+
+# ==== the viewer's state: workers and caches ========================================================
+class Replays:
+    """The worker and the caches (no game state: everything is recomputed from the stored log)."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+        self._steps: OrderedDict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = OrderedDict()
+        self._pictures: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._pending: dict[Any, asyncio.Future[Any]] = {}
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=warm)
+        return self._executor
+
+    async def _once(self, key: Any, fn: Callable[..., Any], *args: Any) -> Any:
+        # Two clicks wanting the same thing share one computation.
+        fut = self._pending.get(key)
+        if fut is None:
+            fut = asyncio.wrap_future(self._pool().submit(fn, *args))
+            self._pending[key] = fut
+            fut.add_done_callback(lambda _: self._pending.pop(key, None))
+        try:
+            return await asyncio.shield(fut)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next ask starts a fresh one.
+            self.close()
+            raise
+
+    async def warm(self) -> int:
+        """Start the worker now (the bot's first replay then waits for nothing but its picture)."""
+        return await self._once(("warm",), warm)
+
+    async def steps(self, record: GameRecord) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        got = self._steps.get(record.id)
+        if got is None:
+            got = await self._once(("steps", record.id), steps_in_worker, record.to_json(None))
+            _remember(self._steps, record.id, got, STEP_CACHE)
+        self._steps.move_to_end(record.id)
+        return got
+
+    async def picture(self, table_id: str, step: dict[str, Any], meta: dict[str, Any]) -> bytes:
+        key = (table_id, int(step["index"]))
+        png = self._pictures.get(key)
+        if png is None:
+            png = await self._once(("picture", *key), picture_in_worker, step, meta)
+            _remember(self._pictures, key, png, PICTURE_CACHE)
+        self._pictures.move_to_end(key)
+        return png
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+
+
+# ==== the message ===================================================================================
+def where(step: dict[str, Any], count: int) -> str:
+    parts = [f"Step {step['index'] + 1} of {count}", f"{step['unit']} {step['hand']}"]
+    if step.get("trick") is not None and step.get("sub"):
+        parts.append(f"{step['sub']} {step['trick']}")
+    return " · ".join(parts)
+
+
+def jump_options(all_steps: Sequence[dict[str, Any]], current: int) -> list[tuple[str, int]]:
+    """At most 25 places to jump to: the start of each hand or round (thinned evenly in a long game,
+    the current one always kept), then the tricks (turns, leads) of the current hand, then the end."""
+    starts: list[tuple[int, int]] = []  # (hand, step)
+    for s in all_steps:
+        if not starts or s["hand"] != starts[-1][0]:
+            starts.append((s["hand"], s["index"]))
+    here = all_steps[current]["hand"]
+    unit = all_steps[current]["unit"]
+    hands = _thin(starts, 12, keep=lambda h: h[0] == here) if len(starts) > 1 else []
+    out = [(f"{unit.capitalize()} {h}", i) for h, i in hands]
+    subs: list[tuple[int, int]] = []
+    for s in all_steps:
+        if s["hand"] == here and s.get("sub") and s.get("trick") is not None and (
+                not subs or s["trick"] != subs[-1][0]):
+            subs.append((s["trick"], s["index"]))
+    room = MAX_OPTIONS - len(out) - 1
+    if len(subs) > 1:
+        sub = all_steps[current].get("sub") or "trick"
+        out += [(f"{unit.capitalize()} {here} · {sub} {t}", i) for t, i in _thin(subs, room, keep=lambda _: False)]
+    out.append(("The end", len(all_steps) - 1))
+    seen: set[int] = set()
+    unique = []
+    for label, i in sorted(out, key=lambda x: x[1]):
+        if i not in seen:
+            seen.add(i)
+            unique.append((label, i))
+    return unique[:MAX_OPTIONS]
+
+
+def _thin(items: list[tuple[int, int]], most: int, keep: Callable[[tuple[int, int]], bool]) -> list[tuple[int, int]]:
+    if len(items) <= most:
+        return items
+    every = -(-len(items) // most)
+    return [x for k, x in enumerate(items) if k % every == 0 or keep(x)]
+
+
+def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta: dict[str, Any],
+           png: bytes) -> tuple[discord.Embed, discord.File, discord.ui.View]:
+    """The viewer at step ``index``: its embed (the step in words, the picture), the picture as a
+    file, and its buttons and menu."""
+    step = all_steps[index]
+    count = len(all_steps)
+    lines = [f"**{where(step, count)}**"]
+    words = step.get("words") or ("The table before the first move." if index == 0 else "")
+    if words:
+        lines.append(render.clip(words, 3000))
+    if index == count - 1:
+        names = meta.get("names") or []
+        winners = set(meta.get("winners") or [])
+        shown = Meta.from_json(meta)
+        scores = " · ".join(f"{render.clean(names[s]) if s < len(names) else s} {score_value(shown, v)}"
+                            f"{' 🏆' if s in winners else ''}" for s, v in enumerate(step["scores"]))
+        lines.append(f"Final {meta.get('score_word', 'score')}s: {scores}")
+    name = f"replay-{table_id}-{index}.png"
+    embed = discord.Embed(title=f"{meta.get('title')} — replay", description="\n".join(lines),
+                          colour=render.FINISHED_COLOUR)
+    embed.set_image(url=f"attachment://{name}")
+    embed.set_footer(text="Every hand is shown face up: the game is over.")
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(table_id, index, "first", disabled=index == 0))
+    view.add_item(ReplayButton(table_id, index, "prev", disabled=index == 0))
+    view.add_item(ReplayButton(table_id, index, "next", disabled=index >= count - 1))
+    view.add_item(ReplayButton(table_id, index, "last", disabled=index >= count - 1))
+    options = [discord.SelectOption(label=label[:100], value=str(i), default=i == index)
+               for label, i in jump_options(all_steps, index)]
+    view.add_item(ReplayJump(table_id, index, options))
+    view.stop()  # dispatched by their ids (DynamicItem): nothing to keep per message
+    return embed, discord.File(io.BytesIO(png), filename=name), view
+
+
+def target(op: str, step: int, count: int, values: Sequence[str]) -> int | None:
+    """The step a click asks for, or ``None`` when it names none."""
+    if op == "first" or op == "open":
+        return 0
+    if op == "last":
+        return count - 1
+    if op == "prev":
+        return max(0, min(step, count - 1) - 1)
+    if op == "next":
+        return min(count - 1, step + 1)
+    if op == "jump":
+        if len(values) != 1 or not values[0].isdigit():
+            return None
+        return int(values[0]) if 0 <= int(values[0]) < count else None
+    return None
+
+
+# ==== the cog's side (a mixin of cogs.game.GameCog) ====================================================
+class ReplayClicks:
+    """``/game replay``'s viewer and the clicks on it."""
+
+    replays: Replays | None = None
+
+    def _replays(self) -> Replays:
+        if self.replays is None:
+            self.replays = Replays()
+        return self.replays
+
+    async def _replay_record(self, interaction: discord.Interaction, table_id: str) -> GameRecord:
+        record = await self.runtime.history(table_id, self._guild(interaction))  # type: ignore[attr-defined]
+        if not record.finished:
+            raise TableError(still_running(record.id))
+        if record.seed is None:
+            raise TableError(f"Table `{record.id}` closed before its game started: there is nothing to replay.")
+        return record
+
+    async def _replay_at(self, record: GameRecord, op: str, step: int,
+                         values: Sequence[str]) -> tuple[discord.Embed, discord.File, discord.ui.View]:
+        replays = self._replays()
+        try:
+            all_steps, meta = await replays.steps(record)
+        except NotReplayable:
+            log.exception("Table %s no longer replays", record.id)
+            raise TableError(f"The log of table `{record.id}` no longer replays, sorry.") from None
+        index = target(op, step, len(all_steps), values)
+        if index is None:
+            raise TableError("That is not a step of this game.")
+        png = await replays.picture(record.id, all_steps[index], meta)
+        return viewer(record.id, all_steps, index, meta, png)
+
+    async def replay_followup(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """After ``/game replay``'s recap: the viewer at the first step, as a followup (through the
+        interaction's token)."""
+        try:
+            embed, file, view = await self._replay_at(record, "first", 0, ())
+        except TableError as e:
+            await interaction.followup.send(e.message, ephemeral=True)
+            return
+        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def on_replay(self, interaction: discord.Interaction, table_id: str, step: int, op: str,
+                        values: list[str]) -> None:
+        await self._safely(interaction, self._on_replay(interaction, table_id, step, op, values))  # type: ignore[attr-defined]
+
+    async def _on_replay(self, interaction: discord.Interaction, table_id: str, step: int, op: str,
+                         values: list[str]) -> None:
+        record = await self._replay_record(interaction, table_id)
+        work = asyncio.ensure_future(self._replay_at(record, op, step, values))
+        deferred = False
+        try:
+            await asyncio.wait_for(asyncio.shield(work), ANSWER_WITHIN)
+        except TimeoutError:
+            # A cold worker: say "thinking" in time, then answer through the token.
+            deferred = True
+            if op == "open":
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        embed, file, view = await work
+        if op == "open":
+            if deferred:
+                await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+            else:
+                await interaction.response.send_message(embed=embed, file=file, view=view, ephemeral=True,
+                                                        allowed_mentions=NO_PINGS)
+        elif deferred:
+            await interaction.edit_original_response(embed=embed, attachments=[file], view=view)
+        else:
+            await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
+
+    async def cog_unload(self) -> None:
+        if self.replays is not None:
+            self.replays.close()
+

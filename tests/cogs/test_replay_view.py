@@ -1,0 +1,110 @@
+"""The replay viewer's Discord side (cogs/replay_view.py, cogs/replay_picture.py): its jump menu, its
+buttons and ids, its pictures from the worker, its words, and the refusal of a running game."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+
+import engine
+from cogs.custom_ids import JUMP_TEMPLATE, MAX_OPTIONS, REPLAY_TEMPLATE
+from cogs.replay_picture import Meta, draw_step
+from cogs.replay_view import Replays, jump_options, steps_in_worker, still_running, target, viewer
+from tests.cogs.conftest import Harness
+from tests.cogs.test_refusals import refused
+from tests.tables.test_replay_steps import played
+
+CARD_CODES = {r + s for r in "23456789TJQKA" for s in "CDHS"}
+
+
+@pytest.mark.parametrize("game", sorted(engine.games()))
+def test_the_jump_menu_offers_at_most_25_places_in_order_with_the_current_hand_and_the_end(game: str) -> None:
+    record = played(game)
+    steps, _ = steps_in_worker(record.to_json(None))
+    for current in (0, len(steps) // 2, len(steps) - 1):
+        options = jump_options(steps, current)
+        at = [i for _, i in options]
+        assert 2 <= len(options) <= MAX_OPTIONS
+        assert at == sorted(set(at)) and at[-1] == len(steps) - 1
+        here = steps[current]["hand"]
+        first_of_hand = next(s["index"] for s in steps if s["hand"] == here)
+        hands = {s["hand"] for s in steps}
+        if len(hands) > 1:
+            assert first_of_hand in at  # the hand one is looking at can always be started again
+        for label, _ in options:
+            assert label and not any(code in label.split() for code in CARD_CODES)
+
+
+def test_a_long_game_is_thinned_to_25_places_keeping_the_current_hand() -> None:
+    steps = [{"index": i, "hand": 1 + i // 10, "unit": "hand", "trick": 1 + (i % 10) // 2, "sub": "trick"}
+             for i in range(600)]  # 60 hands of 5 tricks
+    options = jump_options(steps, 437)
+    at = [i for _, i in options]
+    assert len(options) <= MAX_OPTIONS and 430 in at and at[-1] == 599
+    assert [i for i in at if 430 <= i < 440] == [430, 432, 434, 436, 438]  # the current hand's tricks
+    assert ("Hand 44 · trick 4", 436) in options
+
+
+def test_the_buttons_move_one_step_and_stop_at_the_ends() -> None:
+    assert [target(op, 5, 10, []) for op in ("first", "prev", "next", "last", "open")] == [0, 4, 6, 9, 0]
+    assert target("prev", 0, 10, []) == 0 and target("next", 9, 10, []) == 9
+    assert target("prev", 50, 10, []) == 8  # an id past the end (a shorter log?) stays inside
+    assert target("jump", 0, 10, ["7"]) == 7
+    assert [target("jump", 0, 10, v) for v in (["10"], ["-1"], ["x"], [], ["1", "2"])] == [None] * 5
+
+
+def test_the_viewer_message_names_its_picture_and_its_ids_carry_no_card() -> None:
+    record = played("hearts")
+    steps, meta = steps_in_worker(record.to_json(None))
+    for index in (0, 1, len(steps) - 1):
+        embed, file, view = viewer(record.id, steps, index, meta, b"png")
+        assert embed.image.url == f"attachment://{file.filename}"
+        assert steps[index]["words"] or index == 0
+        ids = [c.custom_id for c in view.children]  # type: ignore[attr-defined]
+        assert all(re.fullmatch(REPLAY_TEMPLATE, x) or re.fullmatch(JUMP_TEMPLATE, x) for x in ids), ids
+        assert not any(part in CARD_CODES for x in ids for part in x.split(":"))
+        buttons = {c.item.label: c.item.disabled for c in view.children if isinstance(c.item, discord.ui.Button)}
+        assert buttons == {"First": index == 0, "Back": index == 0, "Next": index == len(steps) - 1,
+                           "Last": index == len(steps) - 1}
+    assert "Final" in (embed.description or "")  # the last step says the final scores
+    final = steps[-1]["scores"]
+    assert all(str(v) in embed.description for v in final)
+
+
+def test_words_are_the_tables_own_sentences() -> None:
+    record = played("tricks")
+    steps, _ = steps_in_worker(record.to_json(None))
+    first_card = record.log[0].code.split()[1]
+    assert steps[1]["words"].startswith(f"{record.names[record.log[0].seat]} played")
+    assert first_card not in steps[1]["words"]  # a label (Q♠), never a code
+
+
+async def test_the_worker_draws_the_same_pictures_as_drawn_here_and_caches_them() -> None:
+    replays = Replays()
+    try:
+        for game in ("dalmuti", "siege"):
+            record = played(game)
+            steps, meta = await replays.steps(record)
+            here = steps_in_worker(record.to_json(None))[0]
+            assert len(steps) == len(here) and [s["index"] for s in steps] == [s["index"] for s in here]
+            for mine, theirs in zip(steps, here, strict=True):
+                assert {k: v for k, v in mine.items() if mine[k] != theirs.get(k)} == {}
+            for i in (0, len(steps) // 2, len(steps) - 1):
+                png = await replays.picture(record.id, steps[i], meta)
+                assert png == draw_step(steps[i], Meta.from_json(meta))
+                assert await replays.picture(record.id, steps[i], meta) is png  # the cache
+    finally:
+        replays.close()
+
+
+async def test_a_click_on_a_replay_of_a_running_game_is_refused_without_a_word_of_it(h: Harness) -> None:
+    table, _ = await h.running_table()
+    for op in ("open", "next", "last"):
+        i = h.inter(h.stranger)
+        await h.cog.on_replay(i, table.id, 3, op, [])
+        assert refused(i) == still_running(table.id)
+    i = h.inter(h.alice)
+    await h.cog.on_replay(i, table.id, 0, "jump", ["5"])
+    assert refused(i) == still_running(table.id)
