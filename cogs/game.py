@@ -32,10 +32,9 @@ from cogs.components import (
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
 from cogs.replay_view import ReplayClicks
+from cogs.review_view import ReviewClicks
 from tables.ids import normalise
 from tables.replay import recap, standings
-from tables.reviews import Reviews
-from tables.reviews import summary as review_summary
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
 
@@ -117,7 +116,7 @@ def coming_soon(game: str) -> str:
     return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
 
 
-class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
+class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
     def __init__(self, runtime: Runtime) -> None:
@@ -506,25 +505,7 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
     @game.command(name="review", description="The strong AI's review of your play in a finished game (only you).")
     @app_commands.describe(id="Table id of a finished game you played in")
     async def game_review(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
-        await self._safely(interaction, self._review(interaction, id))
-
-    async def _review(self, interaction: discord.Interaction, table_id: str) -> None:
-        guild = self._guild(interaction)
-        record = await self.runtime.history(table_id, guild)
-        Reviews.seat_of(record, interaction.user.id)  # refuse at once: not yours, or not over
-        # A review not yet stored runs in the AI workers for up to a couple of minutes: acknowledge first.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        record, found = await self.runtime.review(record.id, guild, interaction.user.id)
-        title = GAMES.get(record.game, record.game.capitalize())
-        embed = discord.Embed(title=f"{title} · table {record.id} — review of your play",
-                              description="\n".join(review_summary(record, found))[:4000],
-                              colour=render.FINISHED_COLOUR)
-        if found.searched:
-            low, high = found.thresholds
-            embed.set_footer(text="Each decision is judged from what you could see then, never from the cards "
-                                  f"shown later. An inaccuracy costs {low:g} {found.units} or more, a mistake "
-                                  f"{high:g} or more.")
-        await self._say(interaction, None, embed=embed)
+        await self._safely(interaction, self.review_reply(interaction, id))
 
     @game.command(name="rules", description="The rules of a game and its table options.")
     @app_commands.describe(game="Which game")

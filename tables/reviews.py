@@ -199,26 +199,39 @@ class Reviews:
 
 
 # ==== words ======================================================================================
-def step_words(record: GameRecord, step: int) -> str:
-    """Where a decision was, as a player counts: ``Hand 2, trick 5`` (``Round 1, trick 3`` in King
-    of the Hill, ``Hand 2`` in The Great Dalmuti), else the move's number in the game."""
+def places(record: GameRecord, steps: Sequence[int]) -> dict[int, str]:
+    """Where each decision was, as a player counts (one replay of the log): ``Hand 2, trick 5``
+    (``Round 1, trick 3`` in King of the Hill, ``Hand 2`` in The Great Dalmuti), else the move's
+    number in the game."""
+    wanted = set(steps)
+    out = {i: f"Move {i + 1}" for i in wanted}
     try:
-        state, _ = engine.replay(record.game, record.players, record.options, record.seed or 0,
-                                 [(e.seat, e.code) for e in record.log[:step]])
-    except Exception:
-        return f"Move {step + 1}"
+        cls = engine.get(record.game).game
+        state = cls.create(record.players, record.options, record.seed or 0)
+        for i, e in enumerate(record.log):
+            if i in wanted:
+                out[i] = _place(state) or out[i]
+            if i >= max(wanted, default=-1):
+                break
+            state.apply(e.seat, cls.action_from_code(e.code))
+    except Exception:  # a log that no longer replays: the moves' numbers will do
+        log.exception("Review places: table %s does not replay", record.id)
+    return out
+
+
+def _place(state: Any) -> str:
     trick = getattr(state, "trick_no", None)
     hand = getattr(state, "hand_no", None)
     rnd = getattr(state, "round_no", None)
-    where = (f"Hand {hand + 1}" if isinstance(hand, int) else f"Round {rnd}" if isinstance(rnd, int) else "")
+    where = f"Hand {hand + 1}" if isinstance(hand, int) else f"Round {rnd}" if isinstance(rnd, int) else ""
     if where and isinstance(trick, int):
         return f"{where}, trick {trick + 1}"
-    return where or f"Move {step + 1}"
+    return where
 
 
-def summary(record: GameRecord, r: Review, n: int = 3) -> list[str]:
+def summary(record: GameRecord, r: Review, n: int = 3, where: dict[int, str] | None = None) -> list[str]:
     """The review in plain words: what was judged, then the ``n`` costliest decisions with the
-    better move, in the game's units."""
+    better move, in the game's units (``where``: :func:`places` of the decisions, else worked out here)."""
     title = engine.get(record.game).game.title
     if not r.searched:
         return [r.note]
@@ -234,10 +247,12 @@ def summary(record: GameRecord, r: Review, n: int = 3) -> list[str]:
         lines.append(f"{_n(skipped, 'move was', 'moves were')} made for you (time ran out, or the AI played "
                      "while you were away): they are not judged.")
     worst = r.costliest(n)
+    if where is None:
+        where = places(record, [d.step for d in worst])
     if not worst:
         lines.append("The search found nothing better than what you played.")
     for d in worst:
-        lines.append(f"{step_words(record, d.step)}: you played {_move_words(record.game, d.made)}; "
+        lines.append(f"{where.get(d.step, f'Move {d.step + 1}')}: you played {_move_words(record.game, d.made)}; "
                      f"{_move_words(record.game, d.best or '')} was better by about {d.loss:.1f} {r.units} "
                      f"({'a mistake' if d.mark == 'mistake' else 'an inaccuracy'}).")
     return lines

@@ -171,6 +171,13 @@ async def test_the_game_review_command(make_runtime, clock):
     msg = i.last
     assert msg.ephemeral and f"table {t.id}" in msg.embed.title and "review of your play" in msg.embed.title
     assert "decisions judged" in msg.embed.description and "never from the cards shown later" in msg.embed.footer.text
+    # The replay viewer's Review my play: the same review (stored: at once), in a message of its own.
+    click = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
+    await cog.on_replay(click, t.id, 7, "review", [])
+    assert click.last.ephemeral and click.last.embed.description == msg.embed.description
+    stranger = FakeInteraction(w, bot, FakeUser(BOB, "Bob"), channel, guild_id=GUILD)
+    await cog.on_replay(stranger, t.id, 7, "review", [])
+    assert stranger.last.ephemeral and "Only the people who played" in stranger.last.content
     assert not w.violations
 
 
@@ -193,3 +200,14 @@ def test_the_summary_names_the_costly_move_and_the_better_one_in_plain_words() -
     worst = lines[-1]
     assert "you played Q♠; " in worst and "♠ was better by about " in worst and worst.endswith("points (a mistake).")
     assert worst.startswith("Hand 1, trick ")
+    # The message's menu opens the replay viewer right after the move (the viewer's own jump ids).
+    from cogs.custom_ids import JUMP_TEMPLATE
+    from cogs.review_view import review_message
+    from tables.reviews import places
+
+    embed, view = review_message(record, r, places(record, [at, later]))
+    [menu] = view.children
+    assert re.fullmatch(JUMP_TEMPLATE, menu.item.custom_id)
+    [option] = menu.item.options
+    assert option.value == str(at + 1) and option.label == f"{worst.split(':')[0]} — mistake"
+    assert embed.description == "\n".join(lines)
