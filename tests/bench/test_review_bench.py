@@ -1,4 +1,4 @@
-"""bench/review_cpu.py still runs and prints the review figures of issue 22 (``--json`` keys), at the
+"""bench/review.py's review figure still runs and prints the review figures of issue 22 (``--json`` keys), at the
 smallest settings; its speed is the bench's business, not a test's."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from tests.bench.test_benches import positive, run_bench
 
 
 def test_review_bench_reviews_a_hearts_game() -> None:
-    f = run_bench("review_cpu.py", "--target", "1", "--budget", "2")
+    f = run_bench("review.py", "--figures", "review", "--target", "1", "--budget", "2")["review"]
     assert f["decisions"] >= 13 and f["judged"] >= 1  # one hand: seat 0 passes and plays 13 cards
     for key in ("cpu_s_per_hearts_game", "decision_cpu_ms_p50", "decision_cpu_ms_p99"):
         assert positive(f[key]), key
