@@ -53,7 +53,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
 from cogs.sendgate import SendGate
-from cogs.shards import TOKEN_BUDGET, ShardGate, budget_part
+from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.stats import StatsCog
 from tables.ai_pool import AIPool, default_workers
 from tables.offers import Limits
@@ -366,8 +366,9 @@ class Deckhand(commands.Bot):
         await super().close()
 
 
-class ShardedDeckhand(Deckhand, commands.AutoShardedBot):
-    """The bot as Discord shards ``SHARD_IDS`` of ``SHARD_COUNT`` (those whose leases it holds)."""
+class ShardedDeckhand(Deckhand, GatedShards, commands.AutoShardedBot):
+    """The bot as Discord shards ``SHARD_IDS`` of ``SHARD_COUNT`` (those whose leases it holds: a
+    shard is connected only while its lease is, cogs/shards.py)."""
 
     def __init__(self, config: Config, **options: Any) -> None:
         options.setdefault("shard_count", config.shard_count)

@@ -299,7 +299,8 @@ def _flat(groups: list[tuple[str, list[Any]]], size: int, most: int) -> list[tup
 
 
 def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
-    """Buttons when the legal actions fit (25), else menus grouped by the renderer with the
+    """Buttons when the legal actions fit (25) and the renderer does not want menus anyway
+    (``menus_always``), else menus grouped by the renderer with the
     ungrouped actions (pass, end turn) as buttons below; else the combination menu; else as many
     buttons as fit and a pointer to /play."""
     table = sv.table
@@ -307,7 +308,7 @@ def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tu
                                  if _fits_id(table, a.code)))
     skipped = len(dict.fromkeys(decision.actions)) - len(ordered)
     more = "\n*Some choices have no button: use `/play` for them.*" if skipped else ""
-    if len(ordered) <= MAX_BUTTONS:
+    if len(ordered) <= MAX_BUTTONS and not r.menus_always:
         return [_button(sv, r, a) for a in ordered], more.strip()
     loose = [a for a in ordered if r.action_group(sv, a) is None]
     groups: dict[str, list[Action]] = {}

@@ -10,9 +10,10 @@ Custom ids (at most 100 characters):
 * ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
   EPHEMERAL hand view of the seat that may take it.
 * ``dh:m:{table}:{version}:{n}`` — action menu ``n`` (up to four) when the legal actions are more
-  than 25 buttons: each option's value is one legal action's code; choosing it is that action
+  than 25 buttons, or whenever the renderer says ``menus_always`` (Siege: a menu per pile, one of
+  attacks): each option's value is one legal action's code; choosing it is that action
   (the actions the renderer keeps ungrouped — pass, end turn — stay buttons below).  The
-  renderer groups the actions (Dalmuti by number, Siege by kind, King of the Hill by effective
+  renderer groups the actions (Dalmuti by number, Siege by pile, King of the Hill by effective
   suit) and adjacent small groups share a menu.
 * ``dh:s:{table}:{version}:{kind}`` — a "choose exactly N cards" menu (at most 25 cards).  Option
   values are card codes, with ``#1``, ``#2``… appended when a code is there more than once

@@ -9,6 +9,7 @@ with an apology, so a user never meets "This interaction failed".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
@@ -130,11 +131,26 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
 
     # ==== plumbing =============================================================================
+    def _answer_by(self, interaction: discord.Interaction) -> float:
+        """The runtime's deadline for this interaction (tables/live.py ``ANSWER_WITHIN``): its age
+        from the time in its id, which Discord stamps when the person clicks."""
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        return self.runtime.answer_by(age)
+
     async def _safely(self, interaction: discord.Interaction, work: Awaitable[Any]) -> None:
-        """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology."""
+        """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology.
+        A click too old to be answered any more (the person saw it fail) changes nothing."""
         try:
+            self.runtime.refuse_late(self._answer_by(interaction))
             await work
         except TableError as e:
+            if e.code == "late":
+                # Nobody can be told: the interaction's answer window is over.
+                log.warning("Dropped a late interaction (it may not take effect after it failed): %s",
+                            _describe(interaction))
+                if asyncio.iscoroutine(work):
+                    work.close()
+                return
             await self._say(interaction, e.message)
         except Exception:
             log.exception("Interaction failed: %s", _describe(interaction))
@@ -557,7 +573,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         table = self._my_table(interaction)
         if not text.strip():
             raise TableError("Say what to play, e.g. `QS` or `10h`.")
-        events = await self.runtime.act(table.id, interaction.user.id, text.strip())
+        events = await self.runtime.act(table.id, interaction.user.id, text.strip(),
+                                        answer_by=self._answer_by(interaction))
         content, view, sv = self._after_move(table, interaction.user.id, events)
         callback = await interaction.response.send_message(content, view=view, ephemeral=True,
                                                            allowed_mentions=NO_PINGS)

@@ -166,7 +166,7 @@ class ComponentClicks:
                 by_value = dict(zip(card_values(cards), cards, strict=True))
                 marked = tuple(by_value[v] for v in card_values(cards) if v in after)
                 await self.runtime.act(table.id, interaction.user.id, Action(kind, marked, (MARK,)),
-                                       version=table.version)
+                                       version=table.version, answer_by=self._answer_by(interaction))
             await self._refresh(interaction, table.id)
 
         await self._safely(interaction, work())
@@ -179,7 +179,7 @@ class ComponentClicks:
                 table, seat = self._chooser(interaction, table_id, version, kind, marking=True)
                 if table.state.view(seat).get("marked"):
                     await self.runtime.act(table.id, interaction.user.id, Action(kind, (), (MARK,)),
-                                           version=table.version)
+                                           version=table.version, answer_by=self._answer_by(interaction))
                 await self._refresh(interaction, table.id)
                 return
             # OK buries what is marked now, only if that is what this view showed: its exact version.
@@ -201,7 +201,8 @@ class ComponentClicks:
     async def _act(self, interaction: discord.Interaction, table_id: str, version: int, action: str | Action) -> None:
         table = self._table(interaction, table_id)
         try:
-            events = await self.runtime.act(table.id, interaction.user.id, action, version=version)
+            events = await self.runtime.act(table.id, interaction.user.id, action, version=version,
+                                            answer_by=self._answer_by(interaction))
         except TableError as e:
             own = _own_message(interaction)
             if e.code != "stale" or own is None or self.live is None \

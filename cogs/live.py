@@ -37,6 +37,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import Route, handle_message_parameters
 from discord.webhook.async_ import async_context
@@ -426,6 +427,15 @@ class LiveViews:
                 v.shown = None  # unknown: the next change tries again
                 log.info("Could not edit a live hand view at table %s: %s", v.table_id, e)
             return None if v.dead else sv.table
+        except (aiohttp.ClientError, OSError, TimeoutError) as e:
+            # The connection broke under the request (a pooled one the server had just closed):
+            # the edit did not happen; try again after the usual pause.
+            self.failures += 1
+            v.shown = None
+            v.wanted = True
+            log.info("Could not edit a live hand view at table %s (%s: %s); trying again", v.table_id,
+                     type(e).__name__, e)
+            return sv.table
         finally:
             v.last_edit = self._now()
         v.shown = key

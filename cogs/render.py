@@ -288,6 +288,9 @@ class Renderer:
     #: Show every card of the hand as a button while cards are played one at a time, the ones that
     #: may not be played now disabled (Hearts, Tricks); else only the legal actions.
     whole_hand = False
+    #: Put the legal actions into the renderer's menus (:meth:`action_group`) even when they would
+    #: fit as buttons (a Siege turn mixes attacks, builds and swaps: a wall of buttons otherwise).
+    menus_always = False
     #: Public events that start a new deal: recent lines never reach back past the last one.
     new_round_events: frozenset[str] = frozenset({"deal"})
     #: ``/game new`` options autocomplete: the values to suggest for an option, best first (the

@@ -1,6 +1,8 @@
 """Siege on Discord (RULES.md §5): every player's King pile progress (``♥ King 2 3 4 · · 7 · · 10``),
 house piles in slot order with kind, cards and score, stock and discard counts and the last
-attack; the hand view offers the legal actions of the current step and refreshes after each.
+attack; the hand view offers the legal actions of the current step in a menu per pile (attacks in
+their own, each with the fight's outcome from the public scores) and greys the cards no pile takes
+with the engine's reason (``Siege.unplaceable``), and refreshes after each move.
 
 Blank codes repeat and cards taken in a fight go into a hand, so public lines name a card only
 while it is surely on the table: the cards placed during the turn being played (attacks come
@@ -36,7 +38,7 @@ from cogs.render import (
 )
 from cogs.screens import Chart, Screens, Words, register
 from engine.core import Action, Decision, Event
-from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS
+from engine.siege import BY_CODE, KING, SEAT_SUITS, SUIT_SYMBOLS, attacker_wins, defending_slot, pile_score
 from tables.live import SeatView
 from tables.table import Table
 
@@ -45,6 +47,7 @@ SLOT_MARKS = ("①", "②", "③")
 NUMBERS = "23456789T"
 GROUPS = {"attack": "⚔️ Attack", "start": "🏰 Start a pile", "place": "➕ Place a card", "swap": "⇄ Swap slots"}
 KING_GOAL = 9
+MAX_MENUS = 4  # menus a hand view holds, a row left for the buttons (cogs/custom_ids.py)
 
 
 def lab(code: str) -> str:
@@ -53,6 +56,11 @@ def lab(code: str) -> str:
 
 def labs(codes: Sequence[str]) -> str:
     return " ".join(lab(c) for c in codes)
+
+
+def listed(items: Sequence[str]) -> str:
+    """``9♠, blank 5 and 3♣``: a blank's label has a space, so cards in a sentence need commas."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def king_progress(suit: str, codes: Sequence[str]) -> str:
@@ -84,11 +92,13 @@ def start_words(c: Any, slot: Any) -> str:
 
 
 def defender_slot(houses: Sequence[dict[str, Any] | None]) -> int | None:
-    return next((i for i, p in enumerate(houses) if p is not None), None)
+    return defending_slot(houses)  # (the engine's rule: the pile nearest the King pile)
 
 
 class SiegeRenderer(Renderer):
     new_round_events = frozenset()  # one deal for the whole game
+    menus_always = True  # a menu per pile (and one of attacks) instead of up to 16 buttons
+    _last_menus: tuple[Any, Any, dict[str, str]] | None = None
     lobby_values = {"max_rounds": (0, 5, 10, 20)}
 
     # -- public --------------------------------------------------------------------------------
@@ -365,18 +375,48 @@ class SiegeRenderer(Renderer):
             target = int(a[1]) - 1
             slot = defender_slot(houses[target]) if target < len(houses) else None
             if mine is not None and slot is not None:
-                theirs = houses[target][slot]
-                return (f"your {KINDS[mine['kind']]} (score {mine['score']}) against their {KINDS[theirs['kind']]} "
-                        f"(score {theirs['score']}) — ties go to them")
+                return self.attack_preview(mine, int(a[0]) - 1, houses[target][slot], slot)
         if k == "place" and action.cards and a:
             if a[0] == KING:
-                return "your King pile"
+                kings = view.get("kings") or []
+                n = len(kings[sv.seat]) if sv.seat < len(kings) else 0
+                return f"your King pile: {n}/{KING_GOAL} → {n + 1}/{KING_GOAL}"
             pile = houses[sv.seat][int(a[0]) - 1] if sv.seat < len(houses) else None
             if pile is not None:
-                return f"{KINDS[pile['kind']]} pile, score {pile['score']} now"
+                codes = [pile["special"], *pile["cards"], action.cards[0].code]
+                after = pile_score([BY_CODE[c] for c in codes])  # (the engine's count, as if placed)
+                return f"{KINDS[pile['kind']]} pile {SLOT_MARKS[int(a[0]) - 1]}: score {pile['score']} → {after}"
         if k == "start" and action.cards:
             return action.cards[0].name
+        if k == "swap" and len(a) == 2 and sv.seat < len(houses):
+            mine = houses[sv.seat]
+
+            def what(i: int) -> str:
+                pile = mine[i]
+                return "empty" if pile is None else f"{KINDS[pile['kind']]} pile (score {pile['score']})"
+            first, second = int(a[0]) - 1, int(a[1]) - 1
+            return f"{SLOT_MARKS[first]} {what(first)} ⇄ {SLOT_MARKS[second]} {what(second)}"
         return None
+
+    @staticmethod
+    def attack_preview(mine: dict[str, Any], slot: int, theirs: dict[str, Any], their_slot: int) -> str:
+        """The fight before it is fought, from the piles' public scores and the engine's verdict:
+        ``your Queen ③ (score 4) against their Jack ① (score 3): you win``."""
+        a, d = mine["score"], theirs["score"]
+        verdict = "you win" if attacker_wins(a, d) else "they hold, a tie goes to them" if a == d else "they hold"
+        return (f"your {KINDS[mine['kind']]} {SLOT_MARKS[slot]} (score {a}) against their "
+                f"{KINDS[theirs['kind']]} {SLOT_MARKS[their_slot]} (score {d}): {verdict}")
+
+    def restriction_line(self, sv: SeatView) -> str:
+        """The cards no pile takes now, greyed (Discord's small grey subtext), with the engine's reason
+        (``Siege.unplaceable``): "Can't place 9♠ and 3♣ now: your King pile takes only hearts; …"."""
+        state = sv.table.state
+        if sv.decision is None or state is None or not hasattr(state, "unplaceable"):
+            return ""
+        groups: dict[str, list[str]] = {}
+        for c, why in state.unplaceable(sv.seat):
+            groups.setdefault(why, []).append(c.label)
+        return "\n".join(f"-# 🚫 Can't place {listed(cards)} now: {why}." for why, cards in groups.items())
 
     def action_style(self, action: Action) -> discord.ButtonStyle:
         k = action.kind
@@ -389,13 +429,74 @@ class SiegeRenderer(Renderer):
         return discord.ButtonStyle.secondary
 
     def order_actions(self, sv: SeatView, actions: Sequence[Action]) -> list[Action]:
-        return list(actions)  # the engine's order: attacks, build, cards in hand order, swaps, end
+        # Pile by pile (attacks, the King pile, new piles, slots ① to ③, swaps), the cards in hand
+        # order within each: the menus then follow the piles as the view lists them.
+        return sorted(actions, key=_pile_order)
 
     def action_group(self, sv: SeatView, action: Action) -> str | None:
-        return GROUPS.get(action.kind)
+        """A menu per pile: the cards it takes (or, for an empty slot, the piles it may start); one
+        for attacks and one for swaps; building and ending the turn stay buttons.  When they are
+        more than the menus a view holds, the smallest neighbouring build menus share one (never the
+        attacks: a fight is not a build)."""
+        own = self.pile_group(sv, action)
+        if own is None or action.kind == "attack" or sv.decision is None:
+            return own
+        return self._menus_of(sv).get(own, own)
+
+    def _menus_of(self, sv: SeatView) -> dict[str, str]:
+        """Each build menu's name → the name of the menu it shares (itself when alone), worked out
+        once per drawing of a view (asked for every action, twice)."""
+        decision, view = sv.decision, sv.view
+        last = self._last_menus
+        if last is not None and last[0] is decision and last[1] is view:
+            return last[2]
+        sizes: dict[str, int] = {}
+        for other in self.order_actions(sv, decision.actions if decision is not None else ()):
+            g = self.pile_group(sv, other)
+            if g is not None and other.kind != "attack":
+                sizes[g] = sizes.get(g, 0) + 1
+        room = MAX_MENUS - any(x.kind == "attack" for x in (decision.actions if decision is not None else ()))
+        menus = [([g], n) for g, n in sizes.items()]
+        while len(menus) > max(1, room):
+            _, i = min((menus[i][1] + menus[i + 1][1], i) for i in range(len(menus) - 1))
+            menus[i:i + 2] = [(menus[i][0] + menus[i + 1][0], menus[i][1] + menus[i + 1][1])]
+        merged = {g: " · ".join(names) for names, _ in menus for g in names}
+        # (the decision and view objects are kept with the answer, so a recycled id never matches)
+        self._last_menus = (decision, view, merged)
+        return merged
+
+    def pile_group(self, sv: SeatView, action: Action) -> str | None:
+        """The menu of one pile (or of attacks, or of swaps) that ``action`` belongs in."""
+        k, a = action.kind, action.args
+        view = sv.view or {}
+        if k == "place" and a and a[0] == KING:
+            kings = view.get("kings") or []
+            n = len(kings[sv.seat]) if sv.seat < len(kings) else 0
+            return f"👑 King pile ({n}/{KING_GOAL})"
+        if k in ("place", "start") and a and a[0] in ("1", "2", "3"):
+            slot = int(a[0]) - 1
+            houses = view.get("houses") or []
+            pile = houses[sv.seat][slot] if sv.seat < len(houses) else None
+            if pile is None:  # one menu for every empty slot: the same cards start a pile in any
+                mine = houses[sv.seat] if sv.seat < len(houses) else [None, None, None]
+                empty = [SLOT_MARKS[i] for i, p in enumerate(mine) if p is None]
+                return f"🏰 Empty slot{'s' if len(empty) > 1 else ''} {' '.join(empty)}: start a pile"
+            return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} pile (score {pile['score']})"
+        return GROUPS.get(k)
 
     def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         return " · ".join(groups)
+
+
+def _pile_order(action: Action) -> float:
+    k, a = action.kind, action.args
+    if k == "attack":
+        return 0
+    if k == "start":
+        return 1.5  # (one menu for the empty slots, each card's slots together)
+    if k == "place" and a:
+        return 1 if a[0] == KING else 1 + int(a[0]) if a[0] in ("1", "2", "3") else 5
+    return {"swap": 5, "build": 6}.get(k, 7)
 
 
 # ==== Siege: its screens, registered once (cogs/screens.py) =================================================

@@ -13,6 +13,16 @@ The runtime side is :mod:`tables.shards` (which tables a process runs) and :mod:
   a bot that is not sharded has only that one shard, so it stops (a supervisor starts it again,
   as a standby).
 
+Closing a session is not enough: discord.py reconnects a shard by itself (a RESUME at once, an
+IDENTIFY 5 s later, a retry after a failed connect), and ``ShardInfo.disconnect()`` does nothing
+while the socket is closed — which is exactly when a network blip also ends the lease session.
+So the sharded bot's shards are :class:`GatedShard` (:class:`GatedShards`, mixed into
+``bot.ShardedDeckhand``): every (re)connect asks first whether the lease is held, the IDENTIFY asks
+again after discord.py's 5 s wait (the lease may have gone meanwhile), and a shard whose lease went
+is *retired* — its reader stopped, its socket closed, nothing of it ever connects again; a shard
+gained later is a new connection.  A process without a shard's lease holds no gateway session for
+it, whatever state the old one was in.
+
 With SQLite there are no leases: the database file is the process's alone (an exclusive lock), so
 it holds every shard it is configured for, which must be all of them.
 
@@ -25,17 +35,25 @@ than the whole) — and rescales as it gains or loses a shard (:func:`budget_par
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from typing import Any
 
 import discord
+import yarl
 from discord.gateway import DiscordWebSocket
+from discord.shard import Shard
 
 from tables.lease import DEFAULT_POLL, Leases
 from tables.shards import Shards
 from tables.storage import PostgresStorage
 
 log = logging.getLogger("deckhand.shards")
+
+# The gateway socket being opened in this task (set as discord.py's ``from_client`` makes it), so the
+# IDENTIFY hook can close it when the lease went while it waited.
+_OPENING: contextvars.ContextVar[DiscordWebSocket | None] = contextvars.ContextVar("deckhand_opening", default=None)
+CONNECT_RETRY = 5.0  # seconds between two failed connects of a shard (discord.py's own pause)
 
 TOKEN_BUDGET = 48.0  # REST calls a second the whole token may make: under Discord's 50, with a margin
 
@@ -124,6 +142,8 @@ class ShardGate:
         if not self.started:
             return
         if self.sharded:
+            if isinstance(self.bot, GatedShards):
+                self.bot.stop_shard(shard)
             self._spawn(self._disconnect(shard))
         else:
             self.lost_all = True
@@ -133,11 +153,15 @@ class ShardGate:
         launching = self._launching.pop(shard, None)
         if launching is not None:
             launching.cancel()  # not connected yet: it never will be
-        info = self.bot.get_shard(shard)
         self.bot.shard_ids = [s for s in self.bot.shard_ids or [] if s != shard]
         self.bot._connection.shard_ids = self.bot.shard_ids
-        if info is not None:
-            await info.disconnect()
+        if isinstance(self.bot, GatedShards):
+            await self.bot.retire_shard(shard)
+        else:
+            # A plain AutoShardedClient: closes an open session, but cannot stop a reconnect.
+            info = self.bot.get_shard(shard)
+            if info is not None:
+                await info.disconnect()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -152,3 +176,136 @@ class ShardGate:
                 task.cancel()
         if self.leases is not None:
             await self.leases.close()
+
+
+class GatedShard(Shard):
+    """One gateway shard of a :class:`GatedShards` bot: it (re)connects only while its process holds
+    the shard's lease, and once :meth:`retire`\\ d it never connects again."""
+
+    def __init__(self, ws: DiscordWebSocket, client: Any, queue_put: Any) -> None:
+        super().__init__(ws, client, queue_put)
+        self.retired = False
+        self._retiring: asyncio.Task[None] | None = None
+
+    def allowed(self) -> bool:
+        return not self.retired and self._client.holds_shard(self.id)
+
+    def stop(self) -> None:
+        """Stop reading its events now (the socket closes in :meth:`retire`); never reconnect."""
+        self.retired = True
+        if self._task is not asyncio.current_task():
+            self._cancel_task()
+
+    async def retire(self) -> None:
+        """No lease, no connection: stop reading, close the socket, never reconnect."""
+        self.stop()
+        if self.ws.open:
+            try:
+                await self.ws.close(code=1000)  # a clean close ends the session (no RESUME of it)
+            except Exception:
+                log.exception("Closing shard %s's gateway session failed", self.id)
+
+    def launch(self) -> None:
+        if self.allowed():
+            super().launch()
+        else:
+            # Connected while the lease went: that session must not live.
+            self._retiring = self._client.loop.create_task(self.retire())
+
+    async def reconnect(self) -> None:
+        if not self.allowed():
+            await self.retire()
+            return
+        await super().reconnect()
+        if not self.allowed():
+            await self.retire()
+
+    async def reidentify(self, exc: Any) -> None:
+        if not self.allowed():
+            await self.retire()
+            return
+        await super().reidentify(exc)
+        if not self.allowed():
+            await self.retire()
+
+    async def _handle_disconnect(self, e: Exception) -> None:
+        if not self.allowed():
+            self._dispatch("shard_disconnect", self.id)
+            await self.retire()
+            return
+        await super()._handle_disconnect(e)
+
+
+class GatedShards:
+    """Mixed into a Deckhand ``AutoShardedBot`` (before it): its shards are :class:`GatedShard`\\ s,
+    and no IDENTIFY goes out for a shard whose lease this process does not hold (``self.gate``)."""
+
+    gate: ShardGate | None
+    shard_connect_timeout: float | None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        state = self._connection  # type: ignore[attr-defined]
+        update = state._update_references
+
+        def noting(ws: DiscordWebSocket) -> None:
+            # from_client calls this with the socket it just opened, in the task that connects.
+            _OPENING.set(ws)
+            update(ws)
+
+        state._update_references = noting
+
+    def holds_shard(self, shard: int) -> bool:
+        gate = getattr(self, "gate", None)
+        return gate is None or shard in gate.shards.held
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        await super().before_identify_hook(shard_id, initial=initial)  # type: ignore[misc]
+        if shard_id is not None and not self.holds_shard(shard_id):
+            # The lease went during discord.py's wait: no IDENTIFY.  Its own connect code ends
+            # quietly on a cancellation (and the socket opened for it is closed here).
+            opening = _OPENING.get()
+            if opening is not None and opening.shard_id == shard_id:
+                await opening.close(code=1000)
+            log.warning("Shard %d: not connected, its lease is no longer this process's", shard_id)
+            raise asyncio.CancelledError
+
+    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+        """Connect shard ``shard_id`` while its lease is held, retrying a failed connect (as
+        discord.py does), as a :class:`GatedShard` that replaces (and retires) any earlier one."""
+        while self.holds_shard(shard_id):
+            try:
+                coro = DiscordWebSocket.from_client(self, initial=initial, gateway=gateway,  # type: ignore[arg-type]
+                                                    shard_id=shard_id)
+                ws = await asyncio.wait_for(coro, timeout=self.shard_connect_timeout)
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    raise
+                return  # the IDENTIFY hook found the lease gone
+            except Exception:
+                log.warning("Failed to connect shard %d; trying again in %.0f s", shard_id, CONNECT_RETRY,
+                            exc_info=True)
+                initial = False
+                await asyncio.sleep(CONNECT_RETRY)
+                continue
+            shards = self._AutoShardedClient__shards  # type: ignore[attr-defined]
+            old = shards.get(shard_id)
+            shard = GatedShard(ws, self, self._AutoShardedClient__queue.put_nowait)  # type: ignore[attr-defined]
+            shards[shard_id] = shard
+            if isinstance(old, GatedShard):
+                await old.retire()
+            shard.launch()  # closes it at once if the lease went while it connected
+            return
+
+    def stop_shard(self, shard_id: int) -> None:
+        """This process lost the shard's lease: not one more of its events is read (at once, before
+        anything else runs; :meth:`retire_shard` closes the socket)."""
+        shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+        if isinstance(shard, GatedShard):
+            shard.stop()
+
+    async def retire_shard(self, shard_id: int) -> None:
+        """This process lost the shard's lease: its connection, whatever state it is in, ends."""
+        shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+        if isinstance(shard, GatedShard):
+            await shard.retire()

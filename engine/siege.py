@@ -219,6 +219,36 @@ def why_not_fits(pile: Sequence[SiegeCard], c: SiegeCard) -> str:
     return f"An Ace pile must stay a straight: {c.label} does not extend it at either end."
 
 
+def defending_slot(piles: Sequence[object | None]) -> int | None:
+    """The slot (0-based) whose pile defends a seat: the one nearest its King pile, or ``None``
+    when it has no house pile (``piles`` may be the state's piles or a view's)."""
+    return next((k for k in range(len(piles)) if piles[k] is not None), None)
+
+
+def attacker_wins(attack_score: int, defend_score: int) -> bool:
+    """A fight's verdict: the higher score wins, a tie goes to the defender."""
+    return attack_score > defend_score
+
+
+def misfit_reason(pile: Sequence[SiegeCard], slot: int) -> str:
+    """Why house ``pile`` in ``slot`` (0-based) does not take a number card that does not
+    :func:`fits` it, in a clause short enough to list with the other piles' ("the Jack pile ①
+    takes only spades")."""
+    r, mark = pile[0].rank, "①②③"[slot]
+    if r == "J":
+        what = "blank cards" if pile[0].suit == "X" else SUIT_NAMES[pile[0].suit]
+        return f"the Jack pile {mark} takes only {what}"
+    if r == "Q":
+        single = sorted({x.value for x in pile[1:] if sum(1 for y in pile[1:] if y.value == x.value) < 2})
+        return (f"the Queen pile {mark} takes a new number only once every number in it is paired "
+                f"(pair the {' and the '.join(str(v) for v in single)} first)")
+    vals = [x.value for x in pile[1:]] or [pile[0].value]
+    ends = [v for v in (min(vals) - 1, max(vals) + 1) if 2 <= v <= 10]
+    if not ends:
+        return f"the Ace pile {mark} is a full straight"
+    return f"the Ace pile {mark} grows only with " + " or ".join(("an " if v == 8 else "a ") + str(v) for v in ends)
+
+
 # ---- actions -----------------------------------------------------------------------------------
 SLOT_ARGS = ("1", "2", "3")
 KING = "king"
@@ -409,6 +439,31 @@ class Siege(Game):
         if not any(mine[i] is not None and i not in self.attacked for i in range(3)):
             return False
         return any(any(p is not None for p in self.houses[s]) for s in range(4) if s != seat)
+
+    def unplaceable(self, seat: int) -> list[tuple[SiegeCard, str]]:
+        """The cards of ``seat``'s hand that no pile takes now (each distinct card once, in hand
+        order) with the reason: what each pile it might go on takes instead ("your King pile takes
+        only hearts; the Jack pile ① takes only spades"), or that no slot is free for a Queen, Jack
+        or Ace.  The same rules as the build moves (:meth:`_check_build`); empty on another seat's
+        turn and once the game is over (nothing can be placed then, whatever the card)."""
+        if self.phase == OVER or seat != self.turn:
+            return []
+        own, mine = SEAT_SUITS[seat], self.houses[seat]
+        out: list[tuple[SiegeCard, str]] = []
+        for c in dict.fromkeys(_sorted(self.hands[seat])):
+            if not c.is_number:
+                if all(p is not None for p in mine):
+                    out.append((c, "a Queen, Jack or Ace starts a pile in an empty slot, and all three slots "
+                                   "hold a pile"))
+                continue
+            if c.suit == own or any(p is not None and fits(p, c) for p in mine):
+                continue
+            clauses = [f"your King pile takes only {SUIT_NAMES[own]}"]
+            clauses += [misfit_reason(p, i) for i, p in enumerate(mine) if p is not None]
+            if all(p is None for p in mine):
+                clauses.append("you have no house pile yet (a Queen, Jack or Ace starts one)")
+            out.append((c, "; ".join(clauses)))
+        return out
 
     def round(self) -> int:
         """The current round, from 1."""
@@ -701,7 +756,7 @@ class Siege(Game):
         if att is None:
             raise IllegalAction(f"Slot {i + 1} is empty: attack with one of your house piles.", "empty_slot")
         theirs = self.houses[target]
-        j = next((k for k in range(3) if theirs[k] is not None), None)
+        j = defending_slot(theirs)
         if j is None:
             raise IllegalAction(f"Seat {target + 1} has no house pile to attack.", "no_target")
         dfd: Pile = theirs[j]  # type: ignore[assignment]
@@ -709,7 +764,7 @@ class Siege(Game):
         a_score, d_score = pile_score(att), pile_score(dfd)
         self.attacked.append(i)
         events = [Event("attack", seat, (i + 1, target, j + 1, a_score, d_score))]
-        if a_score > d_score:
+        if attacker_wins(a_score, d_score):
             winner, taken, lost = seat, dfd[1:], [dfd[0], *att]
             theirs[j] = None
         else:

@@ -63,6 +63,22 @@ class Delivery:
             await self._call(t, "redraw", t)
             await self.clock.sleep(self.redraw_interval)
 
+    def abandon(self, t: Table, live: Live) -> None:
+        """The table is no longer this process's (its shard's lease went): drop its redraws and
+        the calls not made yet (a ping waiting for the REST budget too) but the summaries."""
+        live.redraw_wanted = False
+        Tasks.cancel(live.redraw_task)
+        Tasks.cancel(live.recall_task)
+        live.redraw_task = live.recall_task = None
+        kept = [note for note in live.notes if note[0] == "summary"]
+        live.notes.clear()
+        live.notes.extend(kept)
+        if live.calling != "summary":
+            Tasks.cancel(live.notify_task)
+            live.notify_task = None
+            if kept:
+                live.notify_task = self.tasks.spawn(self._notify_loop(t, live), f"notify:{t.id}")
+
     def notify(self, t: Table, method: str, *args: Any) -> None:
         """Queue one listener call (``turn``, ``summary``, the optional ``seat_changed``) behind the
         table's earlier ones."""
@@ -76,7 +92,11 @@ class Delivery:
     async def _notify_loop(self, t: Table, live: Live) -> None:
         while live.notes:
             method, args = live.notes.popleft()
-            await self._call(t, method, *args)
+            live.calling = method
+            try:
+                await self._call(t, method, *args)
+            finally:
+                live.calling = None
 
     async def _call(self, t: Table, method: str, *args: Any) -> None:
         live = self.live_of(t.id)

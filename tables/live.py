@@ -31,6 +31,19 @@ class TableError(Exception):
         self.code = code
 
 
+# A person's click counts only while its answer can still reach them: Discord shows "This
+# interaction failed" 3 s after a click nobody answered, and a click the person saw fail must never
+# take effect later (a process that was frozen, or stuck behind a slow write, waking up with old
+# clicks queued).  The half second left is for the answer's own trip.
+ANSWER_WITHIN = 2.5
+TOO_LATE = "That click came too late to count; nothing changed. Make it again."
+
+
+def answer_by(age: float, now: float) -> float:
+    """When (in the clock that says ``now``) a click that is ``age`` seconds old stops counting."""
+    return now + ANSWER_WITHIN - max(0.0, age)
+
+
 class Listener(Protocol):
     """What the Discord layer hears from the runtime.  Calls come from background tasks; an
     exception is logged and ignored, never seen by the table."""
@@ -117,6 +130,7 @@ class Live:
     recall_task: asyncio.Task[None] | None = None  # the listener asked to be called again then
     notify_task: asyncio.Task[None] | None = None
     notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+    calling: str | None = None  # the listener call the notify task is making now
     # -- tables.persistence: what the storage holds (when there is one): the row's (version, rev),
     # how much of the log, the version of the last snapshot, and whether this game's results are in.
     stored: bool = False

@@ -32,6 +32,7 @@ from tables.finished import Finished
 from tables.hints import Hint, Hints
 from tables.ids import new_id, normalise
 from tables.live import (
+    TOO_LATE,
     Listener,
     Live,
     NullListener,
@@ -41,6 +42,7 @@ from tables.live import (
     Tasks,
     md,
 )
+from tables.live import answer_by as click_deadline
 from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
 from tables.program_seats import ProgramSeats
 from tables.programs import ProgramSettings
@@ -459,16 +461,30 @@ class Runtime:
         return rematch.of_stored(row)
 
     # ==== playing ==============================================================================
+    def answer_by(self, age: float) -> float:
+        """The deadline (``act(answer_by=...)``) of a click that is ``age`` seconds old now."""
+        return click_deadline(age, self.clock.now())
+
+    def refuse_late(self, deadline: float | None) -> None:
+        """Refuse (code ``late``, nothing changed) a click whose answer could no longer reach the
+        person: the one rule for every click, checked again just before it would be applied."""
+        if deadline is not None and self.clock.now() > deadline:
+            raise TableError(TOO_LATE, "late")
+
     async def act(
-        self, table_id: str, user_id: int, action: str | Action, *, version: int | None = None
+        self, table_id: str, user_id: int, action: str | Action, *, version: int | None = None,
+        answer_by: float | None = None,
     ) -> list[Event]:
         """Apply a person's move.  ``version`` is the table version their button or hand view was
         made at: it is stale once that seat's decision has changed since (so a pass chosen while
         others pass at the same time still counts, but a card button from an earlier trick does
-        not).  Returns every event, private ones included: the caller filters by ``to``."""
+        not).  ``answer_by`` (:meth:`answer_by`): the move is refused unless it is applied by then
+        — a click that waited here for the table's lock longer than its answer can wait.  Returns
+        every event, private ones included: the caller filters by ``to``."""
         t = self.get(table_id)
         live = self._live[t.id]
         async with live.lock:
+            self.refuse_late(answer_by)
             offers.require_running(t)
             self.persistence.refuse_if_gone()
             seat = t.seat_of(user_id)
@@ -566,7 +582,16 @@ class Runtime:
 
     def fence(self, shard: int) -> list[str]:
         """This process lost ``shard``'s lease: let go of its tables at once; returns their ids."""
-        return self.shards.fence(shard, self.tables, self._forget)
+        return self.shards.fence(shard, self.tables, self._fenced)
+
+    def _fenced(self, t: Table) -> None:
+        """Let go of a table another process runs now; what this one has not shown of it yet is no
+        longer its to show (the table moves on there): no late redraw, ping or view signal from here
+        — only the summaries of what was played, which are history."""
+        live = self._live.get(t.id)
+        self._forget(t)
+        if live is not None:
+            self.delivery.abandon(t, live)
 
     async def prune_storage(self) -> int:
         """Delete finished tables and logs older than ``retention`` (results stay); returns how

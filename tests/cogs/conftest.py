@@ -37,8 +37,8 @@ class Harness:
         await self.clock.advance(seconds)
 
     async def click(self, user: FakeUser, message: FakeMessage, custom_id: str,
-                    values: list[str] | None = None) -> FakeInteraction:
-        return await click(self.world, self.bot, user, message, custom_id, values)
+                    values: list[str] | None = None, age: float = 0.0) -> FakeInteraction:
+        return await click(self.world, self.bot, user, message, custom_id, values, age=age)
 
     async def new_table(self, options: str | None = None, speed: str = "normal") -> tuple[Any, FakeMessage]:
         i = self.inter(self.alice)

@@ -8,6 +8,7 @@ A later issue builds a full fake Discord server; these are deliberately light.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -333,6 +334,8 @@ class FakeInteraction:
     edited: list[FakeMessage] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     original: FakeMessage | None = None
+    # When the person clicked (Discord stamps it in the interaction's id): now, as it reaches the cog.
+    created_at: Any = field(default_factory=discord.utils.utcnow)
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)
@@ -372,16 +375,18 @@ class FakeInteraction:
 
 async def click(
     world: World, bot: FakeBot, user: FakeUser, message: FakeMessage, custom_id: str,
-    values: list[str] | None = None,
+    values: list[str] | None = None, *, age: float = 0.0,
 ) -> FakeInteraction:
     """Use a component the way discord.py dispatches it: rebuild the item from its wire form (as
     ``View.from_message`` does), find the DynamicItem whose template matches the id, let it rebuild
-    itself from the id, refresh its state from the payload, then check and call it."""
+    itself from the id, refresh its state from the payload, then check and call it.  ``age``: the
+    click was made that many seconds before it reaches the bot."""
     item = next((i for i in message.view.walk_children() if getattr(i, "custom_id", None) == custom_id), None)
     assert item is not None, f"no component {custom_id!r} on the message"
     wire = item.to_component_dict()
     base = _component_to_item(_component_factory(wire))
-    interaction = FakeInteraction(world, bot, user, message.channel, message=message)
+    interaction = FakeInteraction(world, bot, user, message.channel, message=message,
+                                  created_at=discord.utils.utcnow() - datetime.timedelta(seconds=age))
     interaction.data = {"custom_id": custom_id, "component_type": wire["type"]}
     if values is not None:
         interaction.data["values"] = values

@@ -49,8 +49,9 @@ def _seat_views(t: Table, deadline: float | None) -> Iterator[SeatView]:
 # One control per legal choice: the whole hand as card buttons (unplayable ones disabled) while
 # cards are played one at a time; a "choose N cards" menu for a pick (part menus and OK / Clear
 # past 25 cards); a "choose k" menu over the cards of the legal combinations when the renderer
-# asks; else a button per action (up to 25), or menus of the renderer's groups (up to four, 25
-# options each, adjacent small groups sharing one) with the ungrouped actions as buttons; then
+# asks; else a button per action (up to 25, unless the renderer wants menus anyway: Siege), or
+# menus of the renderer's groups (up to four, 25 options each, adjacent small groups sharing one)
+# with the ungrouped actions as buttons; then
 # Hint on a turn, Refresh otherwise, then How to play, each when a row has room.  Custom ids: see cogs/components.py.
 def _action_id(t: Table, code: str, version: int | None = None) -> str:
     return f"dh:a:{t.id}:{t.version if version is None else version}:{code.replace(' ', '_')}"
@@ -184,7 +185,7 @@ def _actions(t: Table, r: Any, sv: SeatView) -> tuple[list[Any], str]:
     d = sv.decision
     ordered = [a for a in dict.fromkeys(r.order_actions(sv, d.actions)) if _has_id(t, a.code)]
     note = NO_BUTTON if len(ordered) < len(dict.fromkeys(d.actions)) else ""
-    if len(ordered) <= 25:
+    if len(ordered) <= 25 and not r.menus_always:  # (Siege: menus whatever their number)
         return [_button(t, r, sv, a) for a in ordered], note
     loose = [a for a in ordered if r.action_group(sv, a) is None]
     groups: dict[str, list[Action]] = {}
@@ -395,3 +396,26 @@ def test_the_part_menus_show_the_marked_cards_as_the_documented_layout() -> None
             defaults = [o["value"].split("#")[0] for row in menus for item in row["components"]
                         for o in item.get("options", ()) if o.get("default")]
             assert sorted(defaults) == sorted(chosen)
+
+
+def test_a_siege_turn_is_menus_never_a_wall_of_buttons() -> None:
+    """Siege's renderer asks for menus whatever their number: a turn with any attack, build or swap
+    is menus (only building and ending the turn, alone, are buttons)."""
+    emoji.REGISTRY.clear()
+    cls = engine.get("siege").game
+    g = cls.create(4, cls.read_options({}), 3)
+    t = _table("siege", g)
+    rng = random.Random(3)
+    kinds = Counter()
+    for step in range(STEPS):
+        if g.is_over:
+            break
+        t.version = step + 1
+        seat = g.to_act()[0]
+        d = g.decision(seat)
+        layout = _same(SeatView(t, seat, g.view(seat), d, None))
+        grouped = any(a.kind not in ("build", "end") for a in d.actions)
+        kinds[grouped, layout] += 1
+        assert layout == ("menus" if grouped else "buttons"), [a.code for a in d.actions]
+        g.apply(seat, g.random_action(seat, rng))
+    assert kinds[True, "menus"] > 20

@@ -5,9 +5,11 @@ and a token is not used past its lifetime."""
 
 from __future__ import annotations
 
+import logging
 from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 
 from cogs.live import BURST, BURST_WINDOW, LIFETIME, MARGIN, LiveViews, live_key
@@ -114,6 +116,34 @@ async def test_a_view_whose_message_is_gone_or_token_ran_out_is_dropped(h: Harne
     assert not await live.push(table, h.alice.id)
     assert not await live.push(table, h.bob.id)
     assert not live.alive(table.id, h.alice.id) and not live.alive(table.id, h.bob.id)
+
+
+class Flaky(Token):
+    """A token whose first edit meets a connection the server had just closed."""
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        if not self.fail:
+            self.fail = 1
+            raise aiohttp.ServerDisconnectedError()
+        self.fail = None
+        await super().edit_original_response(**kwargs)
+
+
+async def test_an_edit_cut_off_by_the_network_is_made_again_without_an_error(h: Harness, caplog) -> None:
+    table, _ = await h.running_table()
+    await h.settle(1.1)
+    live = live_of(h)
+    token = Flaky()
+    alice = table.seat_of(h.alice.id)
+    live.opened(token, table.id, h.alice.id, None)
+    with caplog.at_level(logging.INFO, logger="cogs.live"):
+        live.seat_changed(table, (alice,))
+        await h.settle(0)
+        assert token.edits == [] and live.alive(table.id, h.alice.id)
+        await h.settle(1.1)  # the usual pause, then the same edit again
+    assert len(token.edits) == 1 and "Your hand" in token.edits[0]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("trying again" in r.getMessage() for r in caplog.records)
 
 
 async def test_a_token_is_not_used_past_its_lifetime(h: Harness) -> None:

@@ -179,3 +179,40 @@ async def test_the_gateway_refuses_a_bad_token_and_an_unknown_session() -> None:
             await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0, "properties": {}}})
             msg = await ws.receive()
             assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4004
+
+
+async def test_a_newer_identify_on_a_shard_ends_the_older_session_as_discord_does() -> None:
+    """Two connections identify for one shard: the newer gets its events, the older is closed and
+    its session is over (a RESUME of it is refused with opcode 9, so it must IDENTIFY again)."""
+    fd = FakeDiscord(shard_count=2)
+    await fd.start()
+    try:
+        async with aiohttp.ClientSession(headers={"User-Agent": "probe"}) as http:
+
+            async def identify() -> tuple[aiohttp.ClientWebSocketResponse, str]:
+                ws = await http.ws_connect(fd.gateway_url)
+                assert (await ws.receive_json())["op"] == 10  # HELLO
+                await ws.send_json({"op": 2, "d": {"token": fd.token, "intents": 1, "shard": [1, 2]}})
+                ready = await ws.receive_json()
+                assert ready["t"] == "READY"
+                return ws, ready["d"]["session_id"]
+
+            old, old_id = await identify()
+            new, new_id = await identify()
+            closed = await old.receive()
+            while closed.type == aiohttp.WSMsgType.TEXT:  # what it was sent before (its guilds)
+                closed = await old.receive()
+            assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4000
+            assert fd.shard_sessions[1].id == new_id and fd.overlaps
+            assert [(kind, shard, sid, agent) for _, kind, shard, sid, agent in fd.session_log] == [
+                ("identify", 1, old_id, "probe"), ("identify", 1, new_id, "probe")]
+
+            again = await http.ws_connect(fd.resume_url)
+            assert (await again.receive_json())["op"] == 10
+            await again.send_json({"op": 6, "d": {"token": fd.token, "session_id": old_id, "seq": 1}})
+            assert await again.receive_json() == {"op": 9, "d": False}
+            assert fd.shard_sessions[1].id == new_id and fd.resumes == 0
+            for ws in (new, again):
+                await ws.close()
+    finally:
+        await fd.close()

@@ -8,6 +8,9 @@ import asyncio
 import json
 import random
 import re
+import time
+
+import pytest
 
 from bot import Config, Deckhand
 from cogs.faces import face_codes
@@ -134,6 +137,52 @@ async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(p
             lines = bot.error_log.lines()
             assert len(lines) == 4 and all(re.search(r"Lost the lease of shard|lease lost", e) for e in lines), lines
         fd.assert_clean()
+    finally:
+        await other.close()
+        await fd.close()
+        await store.cleanup()
+
+
+@pytest.mark.parametrize("when", ["at once", "during the identify wait"])
+async def test_a_shard_whose_lease_goes_while_its_gateway_is_down_is_not_reconnected(pg_server, when: str) -> None:
+    """The gateway session of shard 1 drops and cannot be resumed, so discord.py must IDENTIFY again
+    (after its 5 s wait); meanwhile — at once, or once that IDENTIFY's connection is open and waiting
+    — the lease session ends and another process takes shard 1.  The bot takes shard 0 back and
+    never identifies (nor resumes) shard 1: its events are the other process's now.
+    (``ShardInfo.disconnect()`` alone did nothing: the socket was closed already.)"""
+    store = await PostgresStore(pg_server).create()
+    other = Leases(store.url, Shards.of(2, [1], leased=True), poll=0.05)
+    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    await fd.start()
+    try:
+        g1 = fd.add_guild("One", shard=1)
+        cid = fd.add_member("Cid")
+        cid.where = fd.add_channel("cards", guild=g1)
+        # The bot sits out three polls (1.5 s) after a loss: the other process is first to shard 1.
+        config = {"shard_count": 2, "database_url": store.url, "lease_poll": 0.5}
+        async with running_bot(fd, runtime_options={"ai_delay": 0}, config=config) as bot:
+            assert sorted(fd.shard_sessions) == [0, 1] and not fd.overlaps
+            dropped, connections = time.time(), fd.connections
+            await fd.drop_gateway(shard=1, invalidate=True)
+            if when != "at once":
+                # One connection for the refused RESUME, a second for the IDENTIFY, held 5 s.
+                await fd.wait_for(lambda: fd.connections >= connections + 2, 10, "the IDENTIFY's connection")
+            pid = bot.gate.leases._conn.get_server_pid()
+            assert store.rows("SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+            other.start()
+            await asyncio.wait_for(other.wait_for_any(), 10)
+            await fd.wait_for(lambda: bot.gate.shards.held == {0} and fd.shard_sessions[0].conn is not None
+                              and any(e[2] == 0 and e[0] > dropped for e in fd.session_log), 20,
+                              "shard 0 taken back and connected")
+            # Past discord.py's 5 s IDENTIFY wait for shard 1, and some: nothing on shard 1.
+            await asyncio.sleep(7.0)
+            assert [e for e in fd.session_log if e[2] == 1 and e[0] > dropped] == []
+            assert fd.shard_sessions[1].conn is None and not fd.overlaps
+            shard = bot.get_shard(1)
+            assert shard is None or shard.is_closed()
+            listed = await cid.slash("game list")  # Cid's shard has no session: Discord fails it
+            assert listed.failed
+        fd.assert_clean(allow=("not answered within",))
     finally:
         await other.close()
         await fd.close()

@@ -466,3 +466,38 @@ def test_random_games_end_by_a_complete_king_pile_within_a_move_cap():
         finished += g.is_over and g.winner is not None and len(g.kings[g.winner]) == 9
         assert Counter(g.all_cards()) == Counter(DECK)
     assert finished == 20
+
+
+def test_unplaceable_names_exactly_the_cards_no_build_move_uses_each_with_a_reason_from_the_rules():
+    """Along random games: a card is listed iff no legal start or place moves it, each distinct card
+    once; the reason names every pile it was measured against; another seat's turn lists nothing."""
+    from engine.siege import defending_slot
+
+    met = Counter()
+    for seed in range(6):
+        g = Siege.create(4, {"max_rounds": 4}, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.turn
+            used = {a.cards[0].code for a in g.legal(seat) if a.kind in ("start", "place")}
+            listed = g.unplaceable(seat)
+            codes = [c.code for c, _ in listed]
+            assert len(codes) == len(set(codes))
+            assert set(codes) == set(g.view(seat)["hand"]) - used
+            for c, why in listed:
+                met[c.is_number] += 1
+                if c.is_number:
+                    assert why.startswith("your King pile takes only ")
+                    piles = [p for p in g.houses[seat] if p is not None]
+                    assert why.count(" pile ") == 1 + (len(piles) or 1)  # (the King pile; each house pile, or none yet)
+                    # The move the reason stands for is refused by the engine too.
+                    for i in range(3):
+                        with pytest.raises(IllegalAction):
+                            g.copy().apply(seat, Action("place", (c,), (str(i + 1),)))
+                else:
+                    assert all(p is not None for p in g.houses[seat]) and "all three slots" in why
+            assert all(g.unplaceable(s) == [] for s in range(4) if s != seat)
+            g.apply(seat, g.random_action(seat, rng))
+        assert g.unplaceable(g.turn) == []
+    assert met[True] > 20  # (number cards met often; a full house row more rarely)
+    assert defending_slot([None, [1], None]) == 1 and defending_slot([None, None, None]) is None

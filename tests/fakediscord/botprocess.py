@@ -77,6 +77,8 @@ async def main(argv: list[str] | None = None) -> int:
     # As in production (bot.main): the start-up heap frozen, out of the collector's way.
     bot = (ShardedDeckhand if config.shard_count else Deckhand)(config, runtime_options=runtime_options,
                                                                 guild_ready_timeout=0.01, freeze_heap=True)
+    # The fake Discord names this process in its session log (FakeDiscord.session_log) by this.
+    bot.http.user_agent = f"{bot.http.user_agent} {AGENT_PID}{os.getpid()}"
     for name in args.without_intent:
         setattr(bot._connection._intents, name, False)  # an experiment, not how Deckhand runs
     pauses: list[tuple[float, int]] = []
@@ -172,6 +174,7 @@ def play_log(tables: dict[str, Any]) -> dict[str, list[list[Any]]]:
 
 # ==== for tests: start it, kill it, start it again =================================================
 ERROR_LINE = re.compile(r"^bot (ERROR|CRITICAL) ")
+AGENT_PID = "deckhand-test-pid/"
 PR_SET_PDEATHSIG = 1
 
 
@@ -200,6 +203,11 @@ class BotProcess:
     @property
     def pid(self) -> int:
         return self.proc.pid
+
+    @property
+    def agent(self) -> str:
+        """What this process adds to its User-Agent (the fake's ``session_log`` names it by that)."""
+        return f"{AGENT_PID}{self.proc.pid}"
 
     @property
     def running(self) -> bool:
@@ -243,6 +251,19 @@ class BotProcess:
             tail = "\n".join(self.stderr[-30:])
             raise RuntimeError(f"the bot process did not start: {line!r}\n{tail}")
         self.ready_in = time.perf_counter() - self._began
+
+    async def said_ready(self, timeout: float = 0.5) -> bool:
+        """Whether the process printed ``ready`` (waiting up to ``timeout`` for it; unlike
+        :meth:`ready`, a process that did not is left running)."""
+        if self.ready_in is None:
+            assert self.proc.stdout is not None
+            try:
+                line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+            except TimeoutError:
+                return False
+            if line.strip() == b"ready":
+                self.ready_in = time.perf_counter() - self._began
+        return self.ready_in is not None
 
     async def _read(self) -> None:
         stream = self.proc.stderr

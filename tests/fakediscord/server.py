@@ -256,6 +256,8 @@ class RequestRecord:
     status: int = 0
     injected: str | None = None
     duration: float = 0.0
+    agent: str = ""  # the client's User-Agent (a test's bot process adds its pid)
+    wall: float = 0.0  # time.time() when it arrived
 
     @property
     def is_callback(self) -> bool:
@@ -378,6 +380,7 @@ def _json(status: int, data: Any, headers: dict[str, str] | None = None) -> web.
 @dataclass(eq=False)
 class _Conn:
     ws: web.WebSocketResponse
+    agent: str = ""  # the client's User-Agent (a test's bot process adds its pid)
     queue: asyncio.Queue[tuple[str, Callable[[], None] | None]] = field(default_factory=asyncio.Queue)
     session: _Session | None = None
 
@@ -427,6 +430,9 @@ class FakeDiscord:
         self.guilds: dict[int, str] = {self.guild_id: guild_name}
         self.shard_sessions: dict[int, _Session] = {}
         self.overlaps: list[str] = []  # two live gateway sessions on one shard at once
+        # Every IDENTIFY and RESUME that made a session live: (time.time(), "identify"|"resume",
+        # shard, session id, the client's User-Agent) — a test names a bot process by the latter.
+        self.session_log: list[tuple[float, str, int, str, str]] = []
         self.channels: dict[int, Channel] = {}
         self.members: dict[int, Member] = {}
         self.messages: dict[int, Message] = {}
@@ -674,13 +680,17 @@ class FakeDiscord:
         self.faults.append(f)
         return f
 
-    async def drop_gateway(self, code: int = 4000) -> None:
-        """Close the bot's websocket the way a network blip or a Discord restart does."""
-        session = self.session
+    async def drop_gateway(self, code: int = 4000, *, shard: int | None = None, invalidate: bool = False) -> None:
+        """Close the bot's websocket the way a network blip or a Discord restart does (``shard``:
+        that shard's session, default shard 0's).  ``invalidate``: the blip lasted too long for a
+        RESUME — Discord answers it with opcode 9 and the bot must IDENTIFY again."""
+        session = self.session if shard is None else self.shard_sessions.get(shard)
         conn = session.conn if session is not None else None
         if conn is None:
             raise RuntimeError("the bot is not connected")
         session.conn = None  # type: ignore[union-attr]
+        if invalidate:
+            self._sessions.pop(session.id, None)  # type: ignore[union-attr]
         await conn.ws.close(code=code)
 
     async def request_reconnect(self) -> None:
@@ -762,7 +772,7 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
-        conn = _Conn(ws)
+        conn = _Conn(ws, agent=request.headers.get("User-Agent", ""))
         self._conns.add(conn)
         self.connections += 1
         if request.query.get("encoding", "json") != "json":
@@ -812,13 +822,18 @@ class FakeDiscord:
             session = _Session(secrets.token_hex(16), intents=int((d or {}).get("intents") or 0), shard=shard)
             self._sessions[session.id] = session
             old = self.shard_sessions.get(shard)
-            if old is not None and old.conn is not None and old.conn is not conn:
-                if self.shard_count > 1:
-                    # Discord would send this shard's events to both: two processes answering.
-                    self.overlaps.append(f"shard {shard}: a second session identified while one was live")
-                with contextlib.suppress(Exception):
-                    await old.conn.ws.close(code=4000)
+            if old is not None:
+                # Discord: the newest session of a shard takes its events over, and the older one is
+                # over — closed if it is live, and a RESUME of it is refused (opcode 9).
+                self._sessions.pop(old.id, None)
+                if old.conn is not None and old.conn is not conn:
+                    if self.shard_count > 1:
+                        # Two processes on one shard: each would have answered its events.
+                        self.overlaps.append(f"shard {shard}: a second session identified while one was live")
+                    with contextlib.suppress(Exception):
+                        await old.conn.ws.close(code=4000)
             self._adopt(session, conn)
+            self.session_log.append((time.time(), "identify", shard, session.id, conn.agent))
             guilds = [g for g in self.guilds if self.shard_of(g) == shard]
             self._dispatch("READY", {
                 "v": 10, "user": self.bot.user(), "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
@@ -841,6 +856,7 @@ class FakeDiscord:
                     self.replayed.append(event)
                     conn.queue.put_nowait((text, on_sent))
             self._adopt(session, conn)
+            self.session_log.append((time.time(), "resume", session.shard, session.id, conn.agent))
             self._dispatch("RESUMED", {}, session=session)
         # presence updates (3), member requests (8) and the rest need no answer here
 
@@ -1071,7 +1087,7 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         route, params = find_route(request.method, path)
         rec = RequestRecord(time.perf_counter(), request.method, route.key if route else f"{request.method} {path}",
-                            path)
+                            path, agent=request.headers.get("User-Agent", ""), wall=time.time())
         self.requests.append(rec)
         try:
             if route is None:

@@ -3,6 +3,8 @@ creates and answers only tables of the shards it holds; losing a shard lets its 
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tables import Phase, Runtime, TableError
@@ -167,4 +169,47 @@ async def test_recovery_reads_only_its_shards_rows(store, clock) -> None:
     rt = Runtime(storage=storage, clock=clock, ai_delay=1.0, shards=Shards.of(2, [1]))
     await rt.recover()
     assert asked == [([1], 2)] and sorted(seen) == sorted(ids[1]) == sorted(rt.tables)
+    await rt.close()
+
+
+class _HeldPings:
+    """A listener whose ``turn`` waits (its REST budget spent): what is still queued when the shard
+    is lost would be shown late, by a process that no longer runs the table."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.gate = asyncio.Event()
+
+    async def redraw(self, table) -> None:
+        self.calls.append("redraw")
+
+    async def turn(self, table, seats) -> None:
+        self.calls.append("turn")
+        await self.gate.wait()
+
+    async def summary(self, table, events) -> None:
+        self.calls.append("summary")
+
+    async def seat_changed(self, table, seats) -> None:
+        self.calls.append("seat_changed")
+
+
+async def test_a_lost_shards_tables_show_nothing_more_from_here_but_their_summaries(clock) -> None:
+    heard = _HeldPings()
+    rt = Runtime(listener=heard, clock=clock, ai_delay=1.0, shards=Shards.of(2))
+    t = await rt.create(game="hearts", guild_id=B_GUILD, channel_id=10, host_id=HOST, host_name=HOST_NAME)
+    await rt.add_ai(t.id, HOST)
+    await rt.start(t.id, HOST)
+    await run_until(clock, lambda: "turn" in heard.calls)  # the host's ping, stuck in the budget
+    # What this process decided but has not shown yet: a hand's summary, another ping, a redraw.
+    rt.delivery.notify(t, "summary", t, [])
+    rt.delivery.notify(t, "turn", t, (0,))
+    rt.delivery.notify(t, "seat_changed", t, (0,))
+    rt.delivery.redraw(t)
+    before = len(heard.calls)
+    assert rt.fence(1) == [t.id]
+    heard.gate.set()
+    for _ in range(5):
+        await clock.advance(1.0)
+    assert heard.calls[before:] == ["summary"]
     await rt.close()
