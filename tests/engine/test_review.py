@@ -86,7 +86,7 @@ def test_a_review_of_the_log_marks_the_planted_dump() -> None:
     assert r.costliest(3) == [j] and r.average_loss == j.loss and r.units == "points"
 
 
-@pytest.mark.parametrize("name", ["hearts", "tricks", "dalmuti"])
+@pytest.mark.parametrize("name", ["hearts", "tricks", "dalmuti", "koth"])
 def test_the_judgement_is_blind_to_the_hidden_cards(name: str) -> None:
     """The re-deal check: the same decision with every card the seat cannot see dealt again
     (consistently with what it knows) gets the same mark and better move, losses within noise."""
