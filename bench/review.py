@@ -20,7 +20,12 @@ time so each is timed.  Reports ``cpu_s_per_hearts_game`` (the goal: about two C
 ``decision_cpu_ms_p50`` / ``decision_cpu_ms_p99`` (decisions the search judged), ``decisions``,
 ``judged``, ``share_s``, the marks counted and the load average.
 
-    python bench/review.py [--json] [--figures picture,review] [--steps N] [--games hearts,tricks,...]
+``busy`` — the replay viewer's pictures while a Hearts game's review runs in a real AI pool worker
+(the viewer's own worker and the review's side by side, the bot's loop beside them: a 2-core
+machine's whole load): ``picture_ms_p99_during_review`` (Discord's limit for an answer is 3 s) and
+``loop_lag_ms_max`` (how late a 50 ms sleep on the event loop woke meanwhile).
+
+    python bench/review.py [--json] [--figures picture,review,busy] [--steps N] [--games hearts,tricks,...]
                            [--target 100] [--budget 100]
 """
 
@@ -158,10 +163,68 @@ async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
+    """The replay viewer's pictures while a review runs in the AI pool (both workers busy beside the
+    event loop, as on a 2-core machine): picture times and the event loop's lag meanwhile."""
+    from cogs.replay_view import Replays
+    from tables.ai_pool import AIPool
+    from tables.clock import SystemClock
+
+    target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
+    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(hearts_log(target, seed))]
+    record = GameRecord(id="BUSY01", game="hearts", options={"target": target}, seed=seed,
+                        names=["Ali", "Bob", "Chidi", "Dana"], ai=[False, True, True, True], log=log,
+                        user_ids=[1, None, None, None])
+    pool = AIPool(workers=1)
+    await pool.start()
+    replays = Replays()
+    lags: list[float] = []
+    times: list[float] = []
+    stop = asyncio.Event()
+
+    async def ticker() -> None:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.05)
+            lags.append((time.perf_counter() - t0 - 0.05) * 1000)
+
+    try:
+        await replays.warm()
+        all_steps, meta = await replays.steps(record)
+        runs = reviews.Reviews(None, pool, SystemClock(), budget=getattr(args, "budget", None) or reviews.GAME_BUDGET)
+        review = asyncio.ensure_future(runs.get(record, 1, 1))
+        tick = asyncio.ensure_future(ticker())
+        await asyncio.sleep(1.0)  # the review's first piece is in the worker
+        rng = random.Random(seed)
+        for i in sorted(rng.sample(range(len(all_steps)), min(args.steps, len(all_steps)))):
+            if review.done():
+                break
+            t0 = time.perf_counter()
+            await replays.picture(record.id, all_steps[i], meta)
+            times.append((time.perf_counter() - t0) * 1000)
+        reviewing = not review.done()
+        stop.set()
+        await tick
+        review.cancel()
+    finally:
+        replays.close()
+        await pool.close()
+    return {
+        "pictures": len(times),
+        "review_still_running": reviewing,
+        "pieces_reviewed": pool.counts["searched"],
+        "picture_ms_p50_during_review": round(percentile(times, 0.5), 1),
+        "picture_ms_p99_during_review": round(percentile(times, 0.99), 1),
+        "loop_lag_ms_max": round(max(lags), 1) if lags else float("nan"),
+        "loadavg_1m": round(os.getloadavg()[0], 2),
+    }
+
+
 #: Every figure this bench can report, by name (the order they run and print in).
 FIGURES: dict[str, Callable[[argparse.Namespace], Awaitable[dict[str, Any]]]] = {
     "picture": picture_figure,
     "review": review_figure,
+    "busy": busy_figure,
 }
 
 

@@ -12,3 +12,9 @@ def test_review_bench_reviews_a_hearts_game() -> None:
     for key in ("cpu_s_per_hearts_game", "decision_cpu_ms_p50", "decision_cpu_ms_p99"):
         assert positive(f[key]), key
     assert sum(f["marks"].values()) == f["decisions"]
+
+
+def test_review_bench_times_pictures_while_a_review_runs() -> None:
+    f = run_bench("review.py", "--figures", "busy", "--target", "30", "--steps", "3")["busy"]
+    assert f["pictures"] == 3 and f["review_still_running"] and f["pieces_reviewed"] >= 1
+    assert positive(f["picture_ms_p99_during_review"]) and f["loop_lag_ms_max"] >= 0
