@@ -144,8 +144,8 @@ class Reviews:
                      for piece in pieces(mine, share)]
             # The moves made for the person, marked not judged (cheap: no search runs for them).
             made_for = [i for i, a in enumerate(actions) if a[0] == seat and a[2]]
-            parts.append(review(record.game, record.players, record.options, record.seed or 0, actions, seat, seed,
-                                steps=made_for))
+            parts.append(await asyncio.to_thread(review, record.game, record.players, record.options,
+                                                 record.seed or 0, actions, seat, seed, steps=made_for))
             result = merge(parts)
         await self._keep(record, seat, guild_id, user_id, result)
         return result
