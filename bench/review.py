@@ -12,7 +12,21 @@ the PNG bytes back on the event loop.  Reports ``picture_ms_p50``, ``picture_ms_
 start-up and the card faces drawn once, before anything is timed), ``steps_ms`` per game (the whole
 game's steps with their words, computed in the worker) and ``picture_kb`` (the mean PNG size).
 
-    python bench/review.py [--json] [--figures picture] [--steps N] [--games hearts,tricks,...]
+``review`` — what a review of a person's play costs (tables/reviews.py): a seeded Hearts game to
+``--target`` (100: a real game) played by normal AIs, seat 0's decisions reviewed exactly as the AI
+pool's worker does it (``review_in_worker``: each decision's share of ``--budget`` CPU seconds, at
+most ``DECISION_CAP``, on the process's own CPU clock, and ``review_playouts``), one decision at a
+time so each is timed.  Reports ``cpu_s_per_hearts_game`` (the goal: about two CPU minutes),
+``decision_cpu_ms_p50`` / ``decision_cpu_ms_p99`` (decisions the search judged), ``decisions``,
+``judged``, ``share_s``, the marks counted and the load average.
+
+``busy`` — the replay viewer's pictures while a Hearts game's review runs in a real AI pool worker
+(the viewer's own worker and the review's side by side, the bot's loop beside them: a 2-core
+machine's whole load): ``picture_ms_p99_during_review`` (Discord's limit for an answer is 3 s) and
+``loop_lag_ms_max`` (how late a 50 ms sleep on the event loop woke meanwhile).
+
+    python bench/review.py [--json] [--figures picture,review,busy] [--steps N] [--games hearts,tricks,...]
+                           [--target 100] [--budget 100]
 """
 
 from __future__ import annotations
@@ -32,6 +46,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(_HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import engine  # noqa: E402
+from engine.review import JUDGED, Review  # noqa: E402
+from tables import reviews  # noqa: E402
 from tables.replay import GameRecord  # noqa: E402
 from tables.table import LogEntry  # noqa: E402
 
@@ -96,9 +112,119 @@ async def picture_figure(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def hearts_log(target: int, seed: int) -> list[list[Any]]:
+    """A whole Hearts game of normal AIs: ``[seat, code, auto, timeout]`` per action."""
+    spec = engine.get("hearts")
+    g = spec.game.create(4, {"target": target}, seed)
+    ai, rng = spec.ai(), random.Random(seed)
+    log: list[list[Any]] = []
+    while not g.is_over:
+        s = next(s for s in g.to_act() if g.decision(s) is not None)
+        a = ai.choose(g, s, rng)
+        g.apply(s, a)
+        log.append([s, a.code, False, False])
+    return log
+
+
+async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
+    target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
+    budget = getattr(args, "budget", None) or reviews.GAME_BUDGET
+    log = hearts_log(target, seed)
+    mine = [i for i, a in enumerate(log) if a[0] == 0]
+    share = min(reviews.DECISION_CAP, budget / max(1, len(mine)))
+    cpu: list[float] = []
+    decisions = []
+    total0 = time.process_time()
+    for i in mine:
+        t0 = time.process_time()
+        part = Review.from_dict(reviews.review_in_worker("hearts", 4, {"target": target}, seed, log, 0, "bench", [i],
+                                                         share, reviews.review_playouts("hearts")))
+        spent = time.process_time() - t0
+        decisions.extend(part.decisions)
+        if part.decisions and part.decisions[0].mark in JUDGED:
+            cpu.append(spent * 1000)
+    total = time.process_time() - total0
+    marks: dict[str, int] = {}
+    for d in decisions:
+        marks[d.mark] = marks.get(d.mark, 0) + 1
+    return {
+        "target": target,
+        "actions": len(log),
+        "decisions": len(mine),
+        "judged": len(cpu),
+        "share_s": round(share, 3),
+        "cpu_s_per_hearts_game": round(total, 1),
+        "decision_cpu_ms_p50": round(percentile(cpu, 0.5), 1),
+        "decision_cpu_ms_p99": round(percentile(cpu, 0.99), 1),
+        "decision_cpu_ms_max": round(max(cpu), 1) if cpu else float("nan"),
+        "marks": marks,
+        "within_2_cpu_minutes": total <= 120.0,
+        "loadavg_1m": round(os.getloadavg()[0], 2),
+    }
+
+
+async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
+    """The replay viewer's pictures while a review runs in the AI pool (both workers busy beside the
+    event loop, as on a 2-core machine): picture times and the event loop's lag meanwhile."""
+    from cogs.replay_view import Replays
+    from tables.ai_pool import AIPool
+    from tables.clock import SystemClock
+
+    target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
+    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(hearts_log(target, seed))]
+    record = GameRecord(id="BUSY01", game="hearts", options={"target": target}, seed=seed,
+                        names=["Ali", "Bob", "Chidi", "Dana"], ai=[False, True, True, True], log=log,
+                        user_ids=[1, None, None, None])
+    pool = AIPool(workers=1)
+    await pool.start()
+    replays = Replays()
+    lags: list[float] = []
+    times: list[float] = []
+    stop = asyncio.Event()
+
+    async def ticker() -> None:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.05)
+            lags.append((time.perf_counter() - t0 - 0.05) * 1000)
+
+    try:
+        await replays.warm()
+        all_steps, meta = await replays.steps(record)
+        runs = reviews.Reviews(None, pool, SystemClock(), budget=getattr(args, "budget", None) or reviews.GAME_BUDGET)
+        review = asyncio.ensure_future(runs.get(record, 1, 1))
+        tick = asyncio.ensure_future(ticker())
+        await asyncio.sleep(1.0)  # the review's first piece is in the worker
+        rng = random.Random(seed)
+        for i in sorted(rng.sample(range(len(all_steps)), min(args.steps, len(all_steps)))):
+            if review.done():
+                break
+            t0 = time.perf_counter()
+            await replays.picture(record.id, all_steps[i], meta)
+            times.append((time.perf_counter() - t0) * 1000)
+        reviewing = not review.done()
+        stop.set()
+        await tick
+        review.cancel()
+    finally:
+        replays.close()
+        await pool.close()
+    return {
+        "pictures": len(times),
+        "review_still_running": reviewing,
+        "pieces_reviewed": pool.counts["searched"],
+        "picture_ms_p50_during_review": round(percentile(times, 0.5), 1),
+        "picture_ms_p99_during_review": round(percentile(times, 0.99), 1),
+        "loop_lag_ms_max": round(max(lags), 1) if lags else float("nan"),
+        "loadavg_1m": round(os.getloadavg()[0], 2),
+    }
+
+
 #: Every figure this bench can report, by name (the order they run and print in).
 FIGURES: dict[str, Callable[[argparse.Namespace], Awaitable[dict[str, Any]]]] = {
     "picture": picture_figure,
+    "review": review_figure,
+    "busy": busy_figure,
 }
 
 
@@ -113,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", default=",".join(engine.games()), help="games to play (default: all)")
     p.add_argument("--steps", type=int, default=40, help="pictures per game")
     p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--target", type=int, default=100, help="review: the Hearts game's target score")
+    p.add_argument("--budget", type=float, default=None, help="review: CPU seconds for the whole review "
+                                                              "(default: the runtime's GAME_BUDGET)")
     args = p.parse_args(argv)
     args.figures = [f for f in args.figures.split(",") if f]
     args.games = [g for g in args.games.split(",") if g]

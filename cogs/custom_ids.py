@@ -398,13 +398,15 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 # ``dh:r:{table}:{step}:{op}``: a finished game's replay.  The step is the one the viewer shows; the
 # ops move from it (first, prev, next, last), ``jump`` is the menu (its values are steps) and
 # ``open`` (step 0) is the **Replay** button on a finished table message, which opens a viewer of
-# one's own.  Only finished games are replayed, so nothing in these ids is hidden from anyone.
-REPLAY_OPS = ("open", "first", "prev", "next", "last")
+# one's own; ``review`` is the viewer's **Review my play** (cogs/review_view.py: the clicker's own
+# review, in a message of its own).  Only finished games are replayed, so nothing in these ids is
+# hidden from anyone.
+REPLAY_OPS = ("open", "first", "prev", "next", "last", "review")
 REPLAY_TEMPLATE = rf"dh:r:(?P<tid>{TABLE_ID}):(?P<step>[0-9]{{1,6}}):(?P<op>{'|'.join(REPLAY_OPS)})"
 JUMP_TEMPLATE = rf"dh:r:(?P<tid>{TABLE_ID}):(?P<step>[0-9]{{1,6}}):jump"
 _REPLAY_BUTTONS: dict[str, tuple[str, str]] = {
     "open": ("Replay", "🎞️"), "first": ("First", "⏮️"), "prev": ("Back", "◀️"), "next": ("Next", "▶️"),
-    "last": ("Last", "⏭️"),
+    "last": ("Last", "⏭️"), "review": ("Review my play", "🔍"),
 }
 
 

@@ -34,6 +34,7 @@ from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
 from cogs.live import LiveViews
 from cogs.replay_view import ReplayClicks
+from cogs.review_view import ReviewClicks
 from engine.core import Outcome
 from tables.finished import AnyTable
 from tables.ids import normalise
@@ -119,7 +120,7 @@ def coming_soon(game: str) -> str:
     return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
 
 
-class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
+class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
     def __init__(self, runtime: Runtime, live: LiveViews | None = None) -> None:
@@ -527,6 +528,11 @@ class GameCog(ReplayClicks, ComponentClicks, commands.Cog):
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
         await self.replay_followup(interaction, record)
+
+    @game.command(name="review", description="The strong AI's review of your play in a finished game (only you).")
+    @app_commands.describe(id="Table id of a finished game you played in")
+    async def game_review(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
+        await self._safely(interaction, self.review_reply(interaction, id))
 
     @game.command(name="rules", description="The rules of a game and its table options.")
     @app_commands.describe(game="Which game")

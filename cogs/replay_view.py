@@ -240,6 +240,7 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
     view.add_item(ReplayButton(table_id, index, "prev", disabled=index == 0))
     view.add_item(ReplayButton(table_id, index, "next", disabled=index >= count - 1))
     view.add_item(ReplayButton(table_id, index, "last", disabled=index >= count - 1))
+    view.add_item(ReplayButton(table_id, index, "review"))
     options = [discord.SelectOption(label=label[:100], value=str(i), default=i == index)
                for label, i in jump_options(all_steps, index)]
     view.add_item(ReplayJump(table_id, index, options))
@@ -313,6 +314,9 @@ class ReplayClicks:
 
     async def _on_replay(self, interaction: discord.Interaction, table_id: str, step: int, op: str,
                          values: list[str]) -> None:
+        if op == "review":  # the clicker's own review, in a message of its own (cogs/review_view.py)
+            await self.review_reply(interaction, table_id)  # type: ignore[attr-defined]
+            return
         record = await self._replay_record(interaction, table_id)
         work = asyncio.ensure_future(self._replay_at(record, op, step, values))
         deferred = False

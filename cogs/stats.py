@@ -47,9 +47,22 @@ def rating_text(r: Record | None) -> str | None:
     return f"rating **{mu:.1f}** ± {sigma:.1f} (ranked at {mu - 3 * sigma:.1f})"
 
 
-def stats_line(g: GameStats, rating: Record | None = None) -> str:
+def review_text(game: str, review: tuple[float, int] | None) -> str | None:
+    """``reviewed play: 0.42 points lost a decision (3 games)``: the average loss per judged decision
+    over the person's reviewed games (tables/reviews.py), in the game's units."""
+    if review is None:
+        return None
+    loss, n = review
+    spec = engine.games().get(game)
+    units = spec.review_units if spec is not None else "points"
+    return f"reviewed play **{loss:.2f}** {units} lost a decision ({_games(n)})"
+
+
+def stats_line(g: GameStats, rating: Record | None = None,
+               review: tuple[float, int] | None = None) -> str:
     parts = [
         *([rating_text(rating)] if rating is not None else []),
+        *([reviewed] if (reviewed := review_text(g.game, review)) is not None else []),
         f"**{g.games}** game{'s' if g.games != 1 else ''}" + (f", {g.hinted} with hints" if g.hinted else ""),
         f"**{g.wins}** win{'s' if g.wins != 1 else ''} ({g.win_rate:.0%})"
         + (f", {g.hinted_wins} won with hints" if g.hinted_wins else ""),
@@ -65,13 +78,15 @@ def stats_line(g: GameStats, rating: Record | None = None) -> str:
 
 
 def stats_embed(name: str, games: list[GameStats],
-                ratings: dict[str, Record] | None = None) -> discord.Embed:
+                ratings: dict[str, Record] | None = None,
+                reviews: dict[str, tuple[float, int]] | None = None) -> discord.Embed:
     e = discord.Embed(title=f"{name}'s results in this server", colour=COLOUR)
     if not games:
         e.description = "No finished games yet. Open a table with `/game new`."
         return e
     for g in games[:25]:
-        e.add_field(name=game_title(g.game), value=stats_line(g, (ratings or {}).get(g.game)), inline=False)
+        e.add_field(name=game_title(g.game), value=stats_line(g, (ratings or {}).get(g.game),
+                                                              (reviews or {}).get(g.game)), inline=False)
     if ratings:
         e.set_footer(text="Ratings: openskill (Plackett–Luce) from every finishing order, the built-in AI "
                           "rated like a player. Everyone starts at 25.0 ± 8.3.")
@@ -155,12 +170,13 @@ class StatsCog(commands.Cog):
         try:
             rows = await storage.player_results(interaction.guild_id, who.id)
             by_game = await ratings.of_player(interaction.guild_id, who.id)
+            reviewed = await self.runtime.reviews.losses(interaction.guild_id, who.id)
         except Exception:
             log.exception("Reading the stats of %s failed", who.id)
             await self._reply(interaction, ephemeral=True, text=OOPS)
             return
         name = str(getattr(who, "display_name", None) or getattr(who, "name", "Someone"))
-        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game))
+        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game, reviewed))
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
     @app_commands.describe(game="Which game")

@@ -58,6 +58,7 @@ register(GameSpec(
     # cast: Hearts is a virtual subclass of Game (compiled, it cannot inherit it: engine/hearts.py).
     cast("type[Game]", Hearts), HeartsAI, search=HeartsHooks(), playouts=480, strong=True,
     explain=_hints.hearts_facts, hint_units="fewer points this hand",
+    review_units="points", review_thresholds=(1.0, 3.0),
     figures=_figures.hearts_figures, figure_names=_figures.HEARTS, lowest_wins=True,
     sample=(4, {"target": 30}),
     quick_start=(
@@ -69,6 +70,7 @@ register(GameSpec(
 register(GameSpec(
     Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
     explain=_hints.tricks_facts, hint_units="more tricks this hand",
+    review_units="tricks", review_thresholds=(0.25, 0.6),
     figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=True,
     sample=(4, {"target": 5}),
     quick_start=(
@@ -79,7 +81,7 @@ register(GameSpec(
     )))
 register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
-    explain=_hints.dalmuti_facts,
+    explain=_hints.dalmuti_facts, review_units="places", review_thresholds=(0.3, 0.8),
     figures=_figures.dalmuti_figures, figure_names=_figures.DALMUTI,
     sample=(5, {"hands": 2}),
     quick_start=(
@@ -91,6 +93,7 @@ register(GameSpec(
 register(GameSpec(
     KingOfTheHill, KothAI, search=KothHooks(), playouts=60, strong=True,
     explain=_hints.koth_facts, hint_units="points better for your side this round",
+    review_units="points", review_thresholds=(10.0, 25.0),
     figures=_figures.koth_figures, figure_names=_figures.KOTH,
     sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}),
     quick_start=(

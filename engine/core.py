@@ -417,6 +417,10 @@ class GameSpec:
     explain: Callable[[Any, int, Action], list[str]] | None = None
     #: What the search's mean result measures, in a hint ("fewer points this hand").
     hint_units: str = "better"
+    #: A review of a person's play (engine/review.py): what a decision's loss is counted in ("points",
+    #: "tricks", "places"), and the losses from which a decision is an inaccuracy and a mistake.
+    review_units: str = "points"
+    review_thresholds: tuple[float, float] = (1.0, 3.0)
     #: Stats figures counted from a replay's events: ``figures(events, players) -> [{figure: n}]``
     #: per seat (engine/figures.py), and what each figure is called on /stats.
     figures: Callable[[Sequence[Event], int], list[dict[str, int]]] | None = None

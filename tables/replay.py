@@ -48,6 +48,9 @@ class GameRecord:
     result: dict[str, list[int]] | None = field(default=None, compare=False)  # as written in a file
     #: Per seat, the decisions for which the person asked for a hint (empty: none counted).
     hints: list[int] = field(default_factory=list)
+    #: Per seat, the person's Discord id (None for an AI seat; empty in an exported file, which
+    #: carries names only): who may review their own play.
+    user_ids: list[int | None] = field(default_factory=list, compare=False)
 
     @property
     def players(self) -> int:
@@ -68,7 +71,7 @@ class GameRecord:
             id=t.id, game=t.game, options=dict(t.options), seed=t.seed, names=t.names(),
             ai=[s.is_ai for s in t.seats], log=list(t.log), phase=str(t.phase), speed=t.speed,
             ended_early=t.ended_early, created_at=t.created_at, finished_at=t.finished_at,
-            hints=[s.hints for s in t.seats],
+            hints=[s.hints for s in t.seats], user_ids=[s.user_id for s in t.seats],
         )
 
     @classmethod
@@ -80,13 +83,14 @@ class GameRecord:
             names = [str(s["name"]) for s in seats]
             ai = [bool(s["is_ai"]) for s in seats]
             hints = [int(s.get("hints") or 0) for s in seats]
+            user_ids = [None if s.get("user_id") is None else int(s["user_id"]) for s in seats]
         except (ValueError, KeyError, TypeError, AttributeError):
             raise ValueError("its options or seats cannot be read") from None
         return cls(
             id=str(record["id"]), game=str(record["game"]), options=options, seed=record.get("seed"),
             names=names, ai=ai, log=list(log), phase=str(record.get("phase")), speed=str(record.get("speed")),
             ended_early=bool(record.get("ended_early")), created_at=record.get("created_at"),
-            finished_at=record.get("finished_at"), hints=hints,
+            finished_at=record.get("finished_at"), hints=hints, user_ids=user_ids,
         )
 
     # ---- replaying ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Action, Event, IllegalAction, Options
+from engine.review import Review
 from tables import clicks, offers, rematch
 from tables.ai_pool import AIPool
 from tables.clock import Clock, SystemClock
@@ -49,6 +50,7 @@ from tables.programs import ProgramSettings
 from tables.ratings import Ratings
 from tables.rematch import Plan, Rematch
 from tables.replay import GameRecord
+from tables.reviews import Reviews
 from tables.shards import Shards
 from tables.storage import Storage
 from tables.table import Phase, Seat, Table
@@ -122,6 +124,8 @@ class Runtime:
                            self._live.get, ai_delay=ai_delay, table_pace=table_pace, lobby_ttl=lobby_ttl,
                            ai_pool=ai_pool)
         self.hints = Hints(self.persistence, ai_pool)
+        #: Reviews of a person's play in a finished game (tables/reviews.py), kept in the storage.
+        self.reviews = Reviews(storage, ai_pool, self.clock)
         #: The ratings kept in the storage (``None`` without one): what the cogs rate and read.
         self.ratings: Ratings | None = Ratings(storage) if storage is not None else None
         # Play again: the rematch opened from each finished table (old id -> new id), so a second
@@ -509,6 +513,13 @@ class Runtime:
             self.turns.after_change(t, events, (seat,), quiet=(seat,))
             await self.persistence.commit(t)
             return events
+
+    async def review(self, table_id: str, guild_id: int, user_id: int) -> tuple[GameRecord, Review]:
+        """The review of this person's play in a finished game of ``guild_id`` (tables/reviews.py):
+        stored, or run in the AI pool now; a refusal (``TableError``) when they did not play there
+        or the game is not over."""
+        record = await self.history(table_id, guild_id)
+        return record, await self.reviews.get(record, guild_id, user_id)
 
     async def hint(self, table_id: str, user_id: int) -> Hint:
         """What the strong AI would do for this person's decision, and why (tables/hints.py)."""

@@ -164,6 +164,17 @@ class Storage(Protocol):
         """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
         ...
 
+    # ---- reviews of a person's play (tables/reviews.py; migration 0007) ------------------------
+    async def save_review(self, record: Record) -> None:
+        """Store one seat's review of one game (a second one for the same seat replaces it)."""
+        ...
+
+    async def review_of(self, table_id: str, seat: int) -> Record | None: ...
+
+    async def review_losses(self, guild_id: int, user_id: int) -> list[Record]:
+        """Per game: the reviewed games, the judged decisions and their summed loss."""
+        ...
+
 
 def check_changes(changes: Record) -> None:
     bad = set(changes) - MUTABLE

@@ -41,7 +41,7 @@ from tables.table import LogEntry
 #: Columns of real numbers (times, ratings): always sent as floats (asyncpg is strict about Python
 #: types, and a time that happens to be a whole number is still a time; SQLite's REAL columns store
 #: both alike).
-FLOAT_COLUMNS = frozenset({"created_at", "finished_at", "time", "mu", "sigma"})
+FLOAT_COLUMNS = frozenset({"created_at", "finished_at", "time", "mu", "sigma", "loss"})
 LOG = LOG_COLUMNS
 
 
@@ -205,6 +205,7 @@ def unfinished_where(shards: Sequence[int] | None, count: int) -> str:
 INSERT_ACTIONS = f"INSERT INTO actions ({', '.join(LOG)}) VALUES ({', '.join('?' * len(LOG))})"
 RATING_COLUMNS = ("guild_id", "game", "user_id", "mu", "sigma", "games")
 AI_RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "place", "finished_at")
+REVIEW_COLUMNS = ("table_id", "seat", "guild_id", "user_id", "game", "review", "judged", "loss", "created_at")
 
 
 class SQLStorage:
@@ -401,4 +402,31 @@ class SQLStorage:
             "FROM ratings r WHERE r.guild_id = ? AND r.game = ? AND r.user_id != 0 "
             "ORDER BY conservative DESC, r.games DESC, r.user_id ASC LIMIT ?",
             (guild_id, game, limit),
+        )
+
+    # ---- reviews of a person's play (tables/reviews.py; migration 0007) -------------------------
+    async def save_review(self, record: Record) -> None:
+        """Store one seat's review of one game (a second one for the same seat replaces it)."""
+        d = self.dialect
+        upsert = d.sql(d.upsert("reviews", REVIEW_COLUMNS, ("table_id", "seat")))
+        row = floats(REVIEW_COLUMNS, [record[c] for c in REVIEW_COLUMNS])
+
+        def steps() -> Steps:
+            yield Run(upsert, row)
+
+        await self._run(Job(steps, f"review:{record['table_id']}", single=True))
+
+    async def review_of(self, table_id: str, seat: int) -> Record | None:
+        rows = await self._read(
+            f"SELECT {', '.join(REVIEW_COLUMNS)} FROM reviews WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )
+        return rows[0] if rows else None
+
+    async def review_losses(self, guild_id: int, user_id: int) -> list[Record]:
+        """Per game: the reviewed games, the judged decisions and their summed loss."""
+        d = self.dialect
+        return await self._read(
+            f"SELECT game, COUNT(*) AS games, SUM(judged) AS judged, {d.real('SUM(loss)')} AS loss "
+            "FROM reviews WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game",
+            (guild_id, user_id),
         )

@@ -67,7 +67,7 @@ def test_the_viewer_message_names_its_picture_and_its_ids_carry_no_card() -> Non
         assert not any(part in CARD_CODES for x in ids for part in x.split(":"))
         buttons = {c.item.label: c.item.disabled for c in view.children if isinstance(c.item, discord.ui.Button)}
         assert buttons == {"First": index == 0, "Back": index == 0, "Next": index == len(steps) - 1,
-                           "Last": index == len(steps) - 1}
+                           "Last": index == len(steps) - 1, "Review my play": False}
     assert "Final" in (embed.description or "")  # the last step says the final scores
     final = steps[-1]["scores"]
     assert all(str(v) in embed.description for v in final)

@@ -1,0 +1,274 @@
+"""Reviews of a person's play in a finished game (``Runtime.review``): the strong search over each of
+their decisions (engine/review.py), run in the AI pool's worker processes under a CPU budget per game,
+and kept in the storage so a review is paid for once.
+
+The budget: ``GAME_BUDGET`` CPU seconds for a whole game, split evenly over the decisions to judge
+(each decision's search stops at its share, with fewer playouts when the share is small).  The work
+goes to the pool in pieces of about ``PIECE_BUDGET`` CPU seconds, so a review never holds a worker
+for long: between pieces the tables' own searches get their turn.  A piece the pool cannot take now
+(busy) waits a moment and asks again — on the event loop that is only a sleep.
+
+Only someone who sat at the table may review their own seat, and only once the game is over.  Two
+requests for the same seat while its review runs share it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import engine
+from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Review, merge, review, searched
+from tables.ai_pool import AIPool
+from tables.clock import Clock
+from tables.live import TableError
+from tables.replay import GameRecord
+
+log = logging.getLogger("deckhand.reviews")
+
+#: CPU seconds a whole game's review may take (issue 22: a Hearts game to 100 in about two minutes).
+GAME_BUDGET = 100.0
+#: At most this share of CPU per decision (a short game gets no more than a long one's decision).
+DECISION_CAP = 1.5
+#: CPU seconds of work handed to a worker at once.
+PIECE_BUDGET = 2.0
+#: Playouts cap per decision, as a multiple of the strong level's: a review is paid once and read
+#: later, so it can afford more worlds than a move at the table (less noise in each judgement); the
+#: CPU share above is what normally ends a decision's search in a long game.
+PLAYOUTS_FACTOR = 4
+#: Wall seconds between two asks to a busy pool, and the wall seconds a review may wait in all.
+RETRY = 0.5
+PATIENCE = 600.0
+
+NOT_SEATED = "Only the people who played at this table can review their own play there."
+RUNNING = "This game is still running — you can review your play once it is over."
+NOT_STARTED = "This table never started, so there is no play to review."
+GAVE_UP = "The AI workers are too busy to review your play right now; please try again later."
+
+
+def review_in_worker(game: str, players: int, options: dict[str, Any], game_seed: int | str,
+                     actions: list[list[Any]], seat: int, seed: str, steps: list[int], share: float,
+                     playouts: int | None) -> dict[str, Any]:
+    """Run in an AI pool worker: judge ``steps`` of ``seat``, each within ``share`` CPU seconds (the
+    worker's own CPU time: a busy machine slows a review down, it does not make it shallower)."""
+
+    def deadline(_step: int):
+        end = time.process_time() + share
+        return lambda: end - time.process_time()
+
+    return review(game, players, options, game_seed, actions, seat, seed, playouts=playouts, steps=steps,
+                  time_left=deadline).to_dict()
+
+
+def review_playouts(game: str) -> int:
+    """The playouts cap of one decision's review in ``game``."""
+    return PLAYOUTS_FACTOR * engine.get(game).playouts
+
+
+def pieces(steps: Sequence[int], share: float, piece_budget: float = PIECE_BUDGET) -> list[list[int]]:
+    """``steps`` cut into runs whose budgets add up to about ``piece_budget`` each."""
+    per = max(1, int(piece_budget // max(share, 1e-9)))
+    return [list(steps[i:i + per]) for i in range(0, len(steps), per)]
+
+
+class Reviews:
+    """Runs and keeps reviews (one collaborator of the runtime)."""
+
+    def __init__(self, storage: Any, ai_pool: AIPool | None, clock: Clock, *, budget: float = GAME_BUDGET,
+                 playouts: int | None = None) -> None:
+        self.storage = storage
+        self.ai_pool = ai_pool
+        self.clock = clock
+        self.budget = budget
+        #: Playouts cap per decision (None: :func:`review_playouts`).
+        self.playouts = playouts
+        self._running: dict[tuple[str, int], asyncio.Task[Review]] = {}
+        #: Without a storage, reviews are kept here (a test runtime, a bot without a database).
+        self._kept: dict[tuple[str, int], Review] = {}
+
+    @staticmethod
+    def seat_of(record: GameRecord, user_id: int) -> int:
+        """The person's seat in a finished game, or a refusal."""
+        if record.seed is None:
+            raise TableError(NOT_STARTED, "not_started")
+        if not record.finished:
+            raise TableError(RUNNING, "running")
+        for i, (uid, ai) in enumerate(zip(record.user_ids, record.ai, strict=False)):
+            if uid == user_id and not ai:
+                return i
+        raise TableError(NOT_SEATED, "not_seated")
+
+    async def get(self, record: GameRecord, guild_id: int, user_id: int) -> Review:
+        """The review of ``user_id``'s play in ``record``: stored, or run now (and stored)."""
+        seat = self.seat_of(record, user_id)
+        key = (record.id, seat)
+        kept = await self._stored(key)
+        if kept is not None:
+            return kept
+        task = self._running.get(key)
+        if task is None or task.done():
+            task = asyncio.ensure_future(self._run(record, seat, guild_id, user_id))
+            self._running[key] = task
+            task.add_done_callback(lambda _t: self._running.pop(key, None) if self._running.get(key) is _t else None)
+        return await asyncio.shield(task)
+
+    async def _stored(self, key: tuple[str, int]) -> Review | None:
+        if self.storage is None:
+            return self._kept.get(key)
+        try:
+            row = await self.storage.review_of(*key)
+        except Exception:
+            log.exception("Could not read the review of %s", key)
+            return None
+        if row is None:
+            return None
+        try:
+            return Review.from_dict(json.loads(row["review"]))
+        except (ValueError, KeyError, TypeError):
+            log.warning("The stored review of %s cannot be read; reviewing again", key)
+            return None
+
+    async def _run(self, record: GameRecord, seat: int, guild_id: int, user_id: int) -> Review:
+        actions = [[e.seat, e.code, bool(e.auto), bool(getattr(e, "timeout", False))] for e in record.log]
+        seed = f"{record.id}/review/{seat}"
+        if not searched(record.game):
+            result = review(record.game, record.players, record.options, record.seed or 0, actions, seat, seed)
+        else:
+            mine = [i for i, a in enumerate(actions) if a[0] == seat and not a[2]]
+            share = min(DECISION_CAP, self.budget / max(1, len(mine)))
+            parts = [await self._piece(record, actions, seat, seed, piece, share)
+                     for piece in pieces(mine, share)]
+            # The moves made for the person, marked not judged (cheap: no search runs for them).
+            made_for = [i for i, a in enumerate(actions) if a[0] == seat and a[2]]
+            parts.append(await asyncio.to_thread(review, record.game, record.players, record.options,
+                                                 record.seed or 0, actions, seat, seed, steps=made_for))
+            result = merge(parts)
+        await self._keep(record, seat, guild_id, user_id, result)
+        return result
+
+    async def _piece(self, record: GameRecord, actions: list[list[Any]], seat: int, seed: str, steps: list[int],
+                     share: float) -> Review:
+        playouts = self.playouts if self.playouts is not None else review_playouts(record.game)
+        args = (record.game, record.players, record.options, record.seed or 0, actions, seat, seed, steps, share,
+                playouts)
+        if self.ai_pool is None:
+            # No workers (a bot run without them, a test): a thread keeps the loop answering.
+            return Review.from_dict(await asyncio.to_thread(review_in_worker, *args))
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + PATIENCE
+        # Wall time for a piece: its CPU budget on a machine busy with other work (the worker counts
+        # its own CPU), and a margin.
+        wall = 6 * share * len(steps) + 5.0
+        while True:
+            answer = await self.ai_pool.run(review_in_worker, *args, budget=wall)
+            if answer is not None:
+                return Review.from_dict(answer)
+            # Busy, late or failed: ask again in a moment, for a while (late and failed pieces count
+            # against the same patience, so nothing here can go on for ever).
+            if loop.time() >= give_up:
+                raise TableError(GAVE_UP, "busy")
+            await asyncio.sleep(RETRY)
+
+    async def _keep(self, record: GameRecord, seat: int, guild_id: int, user_id: int, r: Review) -> None:
+        if self.storage is None:
+            self._kept[(record.id, seat)] = r
+            return
+        row = {"table_id": record.id, "seat": seat, "guild_id": guild_id, "user_id": user_id, "game": record.game,
+               "review": json.dumps(r.to_dict()), "judged": len(r.judged),
+               "loss": float(sum(d.loss for d in r.judged)), "created_at": self.clock.now()}
+        try:
+            await self.storage.save_review(row)
+        except Exception:  # the review is given all the same; it is run again next time
+            log.exception("Could not store the review of %s seat %s", record.id, seat)
+            self._kept[(record.id, seat)] = r
+
+    async def losses(self, guild_id: int, user_id: int) -> dict[str, tuple[float, int]]:
+        """Per game: (average loss per judged decision, reviewed games) over the person's reviews."""
+        if self.storage is None:
+            return {}
+        out: dict[str, tuple[float, int]] = {}
+        for row in await self.storage.review_losses(guild_id, user_id):
+            judged = int(row["judged"] or 0)
+            if judged:
+                out[str(row["game"])] = (float(row["loss"] or 0.0) / judged, int(row["games"]))
+        return out
+
+
+# ==== words ======================================================================================
+def places(record: GameRecord, steps: Sequence[int]) -> dict[int, str]:
+    """Where each decision was, as a player counts (one replay of the log): ``Hand 2, trick 5``
+    (``Round 1, trick 3`` in King of the Hill, ``Hand 2`` in The Great Dalmuti), else the move's
+    number in the game."""
+    wanted = set(steps)
+    out = {i: f"Move {i + 1}" for i in wanted}
+    try:
+        cls = engine.get(record.game).game
+        state = cls.create(record.players, record.options, record.seed or 0)
+        for i, e in enumerate(record.log):
+            if i in wanted:
+                out[i] = _place(state) or out[i]
+            if i >= max(wanted, default=-1):
+                break
+            state.apply(e.seat, cls.action_from_code(e.code))
+    except Exception:  # a log that no longer replays: the moves' numbers will do
+        log.exception("Review places: table %s does not replay", record.id)
+    return out
+
+
+def _place(state: Any) -> str:
+    trick = getattr(state, "trick_no", None)
+    hand = getattr(state, "hand_no", None)
+    rnd = getattr(state, "round_no", None)
+    where = f"Hand {hand + 1}" if isinstance(hand, int) else f"Round {rnd}" if isinstance(rnd, int) else ""
+    if where and isinstance(trick, int):
+        return f"{where}, trick {trick + 1}"
+    return where
+
+
+def summary(record: GameRecord, r: Review, n: int = 3, where: dict[int, str] | None = None) -> list[str]:
+    """The review in plain words: what was judged, then the ``n`` costliest decisions with the
+    better move, in the game's units (``where``: :func:`places` of the decisions, else worked out here)."""
+    title = engine.get(record.game).game.title
+    if not r.searched:
+        return [r.note]
+    judged = r.judged
+    counts = {m: sum(1 for d in judged if d.mark == m) for m in JUDGED}
+    skipped = sum(1 for d in r.decisions if d.mark in (TIMEOUT, MADE_FOR_YOU))
+    lines = [f"Review of your play in {title} (table {record.id}): {_n(len(judged), 'decision')} judged — "
+             f"{counts['fine']} fine, {_n(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
+             f"{_n(counts['mistake'], 'mistake')}."]
+    if r.average_loss is not None:
+        lines.append(f"On average a decision cost you {r.average_loss:.2f} {r.units}.")
+    if skipped:
+        lines.append(f"{_n(skipped, 'move was', 'moves were')} made for you (time ran out, or the AI played "
+                     "while you were away): they are not judged.")
+    worst = r.costliest(n)
+    if where is None:
+        where = places(record, [d.step for d in worst])
+    if not worst:
+        lines.append("The search found nothing better than what you played.")
+    for d in worst:
+        lines.append(f"{where.get(d.step, f'Move {d.step + 1}')}: you played {_move_words(record.game, d.made)}; "
+                     f"{_move_words(record.game, d.best or '')} was better by about {d.loss:.1f} {r.units} "
+                     f"({'a mistake' if d.mark == 'mistake' else 'an inaccuracy'}).")
+    return lines
+
+
+def _n(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _move_words(game: str, code: str) -> str:
+    """A move as a player reads it: its cards (``Q♠``), or the kind of move in words (``pass``)."""
+    try:
+        a = engine.get(game).game.action_from_code(code)
+    except Exception:
+        return "another move"
+    labels = [getattr(c, "label", None) for c in a.cards]
+    if a.cards and all(labels):
+        return " ".join(str(x) for x in labels)
+    return a.kind.replace("_", " ")

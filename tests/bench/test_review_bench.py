@@ -1,0 +1,21 @@
+"""bench/review.py's review figure still runs and prints the review figures of issue 22 (``--json`` keys), at the
+smallest settings; its speed is the bench's business, not a test's."""
+
+from __future__ import annotations
+
+from tests.bench.test_benches import positive, run_bench
+
+
+def test_review_bench_reviews_a_hearts_game() -> None:
+    f = run_bench("review.py", "--figures", "review", "--target", "1", "--budget", "2")["review"]
+    assert f["decisions"] >= 13 and f["judged"] >= 1  # one hand: seat 0 passes and plays 13 cards
+    for key in ("cpu_s_per_hearts_game", "decision_cpu_ms_p50", "decision_cpu_ms_p99"):
+        assert positive(f[key]), key
+    assert sum(f["marks"].values()) == f["decisions"]
+
+
+def test_review_bench_times_pictures_while_a_review_runs() -> None:
+    f = run_bench("review.py", "--figures", "busy", "--target", "30", "--steps", "3")["busy"]
+    # A review of a game to 30 takes a minute of CPU: the three pictures are drawn while it runs.
+    assert f["pictures"] == 3 and "pieces_reviewed" in f
+    assert positive(f["picture_ms_p99_during_review"]) and f["loop_lag_ms_max"] >= 0
