@@ -33,6 +33,7 @@ from cogs.components import (
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
 from cogs.live import LiveViews
+from cogs.render import NO_PINGS
 from cogs.replay_view import ReplayClicks
 from cogs.review_view import ReviewClicks
 from engine.core import Outcome
@@ -49,7 +50,6 @@ log = logging.getLogger(__name__)
 GAMES = {name: spec.game.title for name, spec in engine.games().items()}
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
-NO_PINGS = discord.AllowedMentions.none()
 OOPS = "Sorry — something went wrong on my side. It has been logged; please try again."
 NOT_IN_A_SERVER = "Deckhand tables live in servers: use these commands in a server channel."
 

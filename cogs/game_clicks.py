@@ -19,6 +19,7 @@ from cogs import renderers
 from cogs.components import card_values, hand_payload, hand_view, marked_values, pick_parts, value_code
 from cogs.howto import howto_text
 from cogs.live import LiveViews, update_message
+from cogs.render import NO_PINGS
 from engine.core import Action, Event
 from tables import clicks
 from tables.clicks import MARK
@@ -28,7 +29,6 @@ from tables.runtime import Runtime, TableError
 from tables.table import Table
 
 log = logging.getLogger("cogs.game")
-NO_PINGS = discord.AllowedMentions.none()
 
 
 class ComponentClicks:

@@ -23,6 +23,7 @@ from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews, edit_original_message
 from cogs.pace import PublicPace, events_after
+from cogs.render import NO_PINGS
 from engine.core import Event
 from tables.table import Table
 
@@ -31,7 +32,6 @@ log = logging.getLogger(__name__)
 MISSES_TO_AWAY = 3  # as the runtime counts them (tables.runtime.MISSES_TO_AWAY)
 NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
 
-NO_PINGS = discord.AllowedMentions.none()  # also the bot-wide default (bot.py)
 USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
 

@@ -31,6 +31,9 @@ from engine.core import TABLE, Action, AnyCard, Decision, Event, View
 from tables.live import SeatView
 from tables.table import Table
 
+#: What every message the bot sends may ping by default: nobody.  A turn ping names its people itself.
+NO_PINGS = discord.AllowedMentions.none()
+
 LOBBY_COLOUR = discord.Colour.blurple()
 RUNNING_COLOUR = discord.Colour.green()
 FINISHED_COLOUR = discord.Colour.gold()

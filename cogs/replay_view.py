@@ -32,6 +32,7 @@ import discord
 import engine
 from cogs import emoji, render, renderers
 from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump
+from cogs.render import NO_PINGS
 from cogs.replay_picture import Meta, draw_step, score_value, warm
 from engine.core import Event, Game
 from tables.replay import GameRecord
@@ -43,7 +44,6 @@ log = logging.getLogger("cogs.replay")
 STEP_CACHE = 16  # games whose steps are kept
 PICTURE_CACHE = 256  # pictures kept (~60-120 KB each)
 ANSWER_WITHIN = 2.0  # seconds to wait for a picture before deferring the answer (Discord allows 3)
-NO_PINGS = discord.AllowedMentions.none()
 
 
 def still_running(table_id: str) -> str:

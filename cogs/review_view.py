@@ -23,8 +23,6 @@ from engine.review import FINE, MISTAKE, Review
 from tables.replay import GameRecord
 from tables.reviews import Reviews, places, summary
 
-NO_PINGS = discord.AllowedMentions.none()
-
 
 def review_message(record: GameRecord, found: Review, where: dict[int, str]) -> tuple[discord.Embed,
                                                                                       discord.ui.View | None]:

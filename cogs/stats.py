@@ -17,13 +17,13 @@ from discord.ext import commands
 
 import engine
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
+from cogs.render import NO_PINGS
 from tables.runtime import Runtime
 from tables.stats import GameStats, figure_names, summarise
 from tables.storage_base import Record
 
 log = logging.getLogger(__name__)
 
-NO_PINGS = discord.AllowedMentions.none()
 COLOUR = discord.Colour.gold()
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 NO_DATABASE = "Stats are not kept: this Deckhand runs without a database (see DATABASE_URL in .env.example)."
