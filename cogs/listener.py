@@ -408,21 +408,28 @@ class DiscordListener:
             if not people:
                 return
             ids = [table.seats[s].user_id for s in people]
+            await self._retire(table, people)
             sent = await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),
                                     allowed_mentions=pings_for(ids))
             self._stand(table, sent, people)
 
     # ---- standing pings: one per person, removed once they moved ------------------------------------
-    def _stand(self, table: Table, sent: Any, seats: Sequence[int]) -> None:
-        """Remember a ping just posted for ``seats``; an older one naming any of them goes (a thread
-        holds at most one standing ping per person)."""
-        pings = self._pings.setdefault(table.id, [])
-        for p in [p for p in pings if set(p.due) & set(seats)]:
+    async def _retire(self, table: Table, seats: Sequence[int]) -> None:
+        """Before a new ping to ``seats``: delete the older ones naming any of them (a thread holds
+        at most one standing ping per person, so the old goes before the new is posted)."""
+        pings = self._pings.get(table.id, [])
+        old = [p for p in pings if set(p.due) & set(seats)]
+        for p in old:
             pings.remove(p)
-            self._delete_ping(table.id, p)
+        for p in old:
+            await self._remove(table.id, p)
+
+    def _stand(self, table: Table, sent: Any, seats: Sequence[int]) -> None:
+        """Remember a ping just posted for ``seats`` (deleted once they all moved)."""
         channel_id = getattr(getattr(sent, "channel", None), "id", None) or table.thread_id or table.channel_id
         if sent is not None and channel_id is not None:
-            pings.append(_Ping(channel_id, sent.id, {s: table.deadlines.get(s) for s in seats}))
+            self._pings.setdefault(table.id, []).append(
+                _Ping(channel_id, sent.id, {s: table.deadlines.get(s) for s in seats}))
         self._sweep_pings(table)
 
     def _sweep_pings(self, table: Table) -> None:
@@ -439,18 +446,18 @@ class DiscordListener:
             del self._pings[table.id]
 
     def _delete_ping(self, table_id: str, ping: _Ping) -> None:
-        # One counted call, paced by the budget, in its own task: the table never waits for it, and a
-        # failure is logged once, never retried.
-        async def delete() -> None:
-            try:
-                await self.budget.take()
-                await self.channel(ping.channel_id).get_partial_message(ping.message_id).delete()
-            except discord.NotFound:
-                pass  # someone deleted it already
-            except Exception as e:
-                log.warning("Table %s: could not remove the ping %s (%s)", table_id, ping.message_id, e)
+        # In its own task: the table never waits for it.
+        self._spawn(self._remove(table_id, ping))
 
-        self._spawn(delete())
+    async def _remove(self, table_id: str, ping: _Ping) -> None:
+        """One counted call, paced by the budget; a failure is logged once, never retried."""
+        try:
+            await self.budget.take()
+            await self.channel(ping.channel_id).get_partial_message(ping.message_id).delete()
+        except discord.NotFound:
+            pass  # someone deleted it already
+        except Exception as e:
+            log.warning("Table %s: could not remove the ping %s (%s)", table_id, ping.message_id, e)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -540,6 +547,7 @@ class DiscordListener:
                 if not still(s, d):
                     continue
                 uid = table.seats[s].user_id
+                await self._retire(table, [s])
                 sent = await where.send(
                     f"<@{uid}>, about {NUDGE_LEAD:.0f} seconds left for your move — press **My hand**.",
                     view=_buttons(table.id, "hand"), allowed_mentions=pings_for([uid]))
