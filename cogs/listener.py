@@ -23,6 +23,7 @@ from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews, edit_original_message
 from cogs.pace import PublicPace, events_after
+from cogs.permissions import ChannelPermissions
 from engine.core import Event
 from tables.table import Table
 
@@ -123,6 +124,8 @@ class DiscordListener:
         self._pings: dict[str, list[_Ping]] = {}
         self._nudges: dict[str, _Nudges] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        # What the bot may do in each channel, as the interactions there say (the cog reads them).
+        self.permissions = ChannelPermissions()
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: str) -> AsyncIterator[None]:
@@ -654,7 +657,9 @@ class DiscordListener:
             await self.budget.take()
             sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
             if over:
-                attach_picture_later(self.budget, table, sent, rendered)
+                # Without Attach Files the chart comes as a text table (cogs/permissions.py).
+                attach_picture_later(self.budget, table, sent, rendered,
+                                     as_text=not self.permissions.allows(table, "attach_files"))
 
 
 def _buttons(table_id: str, *acts: str) -> discord.ui.View:
