@@ -19,7 +19,13 @@ FACTOR = 20.0  # the runtime's clock runs this much faster: a 30 s deadline in 1
 def standing_overlaps(pings: list[Message]) -> list[tuple[int, int]]:
     """Pairs of pings to one person that stood in the thread at the same time."""
     spans = sorted((m.created, m.deleted_at if m.deleted_at is not None else math.inf, m.id) for m in pings)
-    return [(a[2], b[2]) for a, b in zip(spans, spans[1:]) if b[0] < a[1]]
+    out: list[tuple[int, int]] = []
+    latest: tuple[float, int] = (-math.inf, 0)  # the latest end so far, and whose
+    for start, end, mid in spans:
+        if start < latest[0]:
+            out.append((latest[1], mid))
+        latest = max(latest, (end, mid))
+    return out
 
 
 async def test_a_closed_view_gets_one_nudge_per_deadline_and_old_pings_are_removed() -> None:

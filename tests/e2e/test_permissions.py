@@ -43,7 +43,8 @@ async def test_each_missing_permission_leaves_a_playable_table_and_one_notice(w:
         await bob
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
     summary = await w.until(lambda: [m for m in w.fd.messages.values() if not m.ephemeral and m.embeds
-                                     and m.id != table_message.id and "Final standings" in m.text], 10.0, "the game-over summary")
+                                     and m.id != table_message.id and "Final standings" in m.text],
+                            10.0, "the game-over summary")
     # One notice, to the host alone, saying exactly what is missing.
     told = notices(w)
     assert told == [(w.ali.id, told[0][1])], told
@@ -59,8 +60,8 @@ async def test_each_missing_permission_leaves_a_playable_table_and_one_notice(w:
         await w.until(lambda: summary[0].id in w.fd.files, 10.0, "the chart picture")
     if refused == "external_emojis":
         assert not w.fd.emoji_as_text, w.fd.emoji_as_text[:5]
-        seen = "\n".join(v.text for m in w.fd.messages.values() if m.channel_id in (room.id, table_message.thread_id)
-                         for v in m.versions)
+        here = (room.id, table_message.thread_id)
+        seen = "\n".join(v.text for m in w.fd.messages.values() if m.channel_id in here for v in m.versions)
         assert "<:dk_" not in seen and "♠" in seen  # cards as text
     else:
         # The control: where the bot may use them, its card pictures were used.
