@@ -480,6 +480,8 @@ class DiscordListener:
         """Arm one sleep per table until the next decision's nudge is due.  Only decisions with a
         deadline are nudged: those a person must make (a seat that may act without having to, like
         a King of the Hill declaration during the deal, has none)."""
+        if table.id not in self._nudges and not table.deadlines:
+            return  # a lobby, an untimed table, a finished one: nothing to plan
         n = self._nudges.setdefault(table.id, _Nudges())
         now = self.now()
         acting = set(table.to_act())
