@@ -362,6 +362,9 @@ class Deckhand(commands.Bot):
             live = getattr(self.runtime.listener, "live", None)
             if live is not None:
                 await live.close()  # pending edits of hand views: nothing to keep across a restart
+            closing = getattr(self.runtime.listener, "close", None)
+            if closing is not None:
+                await closing()  # nudges and ping removals under way
         if self.gate is not None:
             await self.gate.close()  # the leases go last: our last writes are in before a standby starts
         await super().close()

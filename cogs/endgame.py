@@ -17,7 +17,7 @@ from typing import Protocol
 import discord
 
 from cogs import render
-from cogs.chart import score_chart
+from cogs.chart import Series, score_chart, score_series
 from cogs.render import Rendered
 from tables.ratings import Change
 from tables.replay import GameRecord
@@ -84,14 +84,16 @@ class Budget(Protocol):
     async def take(self, urgent: bool = False) -> None: ...
 
 
-def attach_picture_later(budget: Budget, table: Table, message: discord.Message | None, rendered: Rendered) -> None:
+def attach_picture_later(budget: Budget, table: Table, message: discord.Message | None, rendered: Rendered,
+                         as_text: bool = False) -> None:
     """Draw the chart in a worker and attach it to the summary already sent (one edit per game):
     the summary never waits for the picture, and a picture that fails or runs over its budget is
-    simply left out."""
+    simply left out.  ``as_text``: the bot may not attach files there, so the chart is a text
+    table in the summary instead (the same one edit)."""
     if message is None or not _finished(table, rendered):
         return
-    task = asyncio.get_running_loop().create_task(_attach(budget, table, message, rendered),
-                                                  name=f"chart-{table.id}")
+    work = _attach_text(budget, table, message, rendered) if as_text else _attach(budget, table, message, rendered)
+    task = asyncio.get_running_loop().create_task(work, name=f"chart-{table.id}")
     _PENDING.add(task)
     task.add_done_callback(_PENDING.discard)
 
@@ -107,3 +109,40 @@ async def _attach(budget: Budget, table: Table, message: discord.Message, render
         await message.edit(embed=embed, attachments=[discord.File(io.BytesIO(png), filename=CHART_NAME)])
     except Exception:  # the message was deleted, or Discord refused: the text summary stands
         log.warning("Could not attach the picture of table %s", table.id, exc_info=True)
+
+
+async def _attach_text(budget: Budget, table: Table, message: discord.Message, rendered: Rendered) -> None:
+    try:
+        record = GameRecord.of_table(table)
+        series = await asyncio.wait_for(asyncio.to_thread(score_series, record), CHART_BUDGET)
+        text = text_chart(series) if series is not None else None
+        if series is None or text is None or rendered.embed is None:  # (_finished: it has an embed)
+            return
+        embed = rendered.embed.copy()
+        embed.add_field(name=series.y_label.capitalize() or "Scores", value=text, inline=False)
+        await budget.take()
+        await message.edit(embed=embed)
+    except Exception:  # the message was deleted, or Discord refused: the text summary stands
+        log.warning("Could not add the text chart of table %s", table.id, exc_info=True)
+
+
+def text_chart(series: Series, room: int = 1000) -> str | None:
+    """The chart as a small table in a code block: one line per player, their score after each
+    hand (the latest hands when they do not all fit in an embed field)."""
+    names = [name.replace("`", "'")[:12] for name in series.names]
+    width = max((len(n) for n in names), default=0)
+    steps = series.points[1:] or series.points
+    for first in range(len(steps)):
+        shown = steps[first:]
+        cells = [[_cell(p[seat]) for p in shown] for seat in range(len(names))]
+        size = max((len(c) for row in cells for c in row), default=1)
+        lines = [("… " if first else "") + " ".join(c.rjust(size) for c in row) for row in cells]
+        body = "\n".join(f"{n.ljust(width)}  {line}" for n, line in zip(names, lines, strict=True))
+        text = f"```\n{body}\n```"
+        if len(text) <= room:
+            return text
+    return None
+
+
+def _cell(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:.1f}"

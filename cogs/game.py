@@ -143,6 +143,9 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None:
         """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology.
         A click too old to be answered any more (the person saw it fail) changes nothing."""
+        permissions = getattr(getattr(self.runtime, "listener", None), "permissions", None)
+        if permissions is not None:
+            permissions.seen(interaction)  # what the bot may do here, before anything is drawn
         try:
             self.runtime.refuse_late(self._answer_by(interaction))
             await work
@@ -158,6 +161,25 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         except Exception:
             log.exception("Interaction failed: %s", _describe(interaction))
             await self._say(interaction, OOPS)
+        if permissions is not None:
+            await self._tell_missing(interaction, permissions)
+
+    async def _tell_missing(self, interaction: discord.Interaction, permissions: Any) -> None:
+        """The host of a table here hears once, in plain words, which optional permission the bot
+        lacks and what the table does without it (cogs/permissions.py): a followup on their answer."""
+        if not interaction.response.is_done():
+            return
+        here = interaction.channel_id
+        for table in list(self.runtime.tables.values()):
+            if table.host_id != interaction.user.id or here not in (table.channel_id, table.thread_id) \
+                    or table.phase == "finished":
+                continue
+            text = permissions.untold(table)
+            if text:
+                try:
+                    await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+                except discord.HTTPException as e:
+                    log.warning("Could not tell %s what the bot may not do here: %s", interaction.user.id, e)
 
     async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None:
         """An ephemeral reply, whether or not the interaction was answered (deferred) already; the
@@ -444,6 +466,9 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         game stays in the channel."""
         if table.thread_id is not None or table.message_id is None:
             return None
+        permissions = getattr(self.runtime.listener, "permissions", None)
+        if permissions is not None and not permissions.allows(table, "create_public_threads"):
+            return None  # the host was told when the table opened
         channel = interaction.client.get_channel(table.channel_id) or interaction.channel
         if channel is None or isinstance(channel, discord.Thread) or not hasattr(channel, "get_partial_message"):
             return None

@@ -23,6 +23,7 @@ from cogs.components import TableButton, table_view
 from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews, edit_original_message
 from cogs.pace import PublicPace, events_after
+from cogs.permissions import ChannelPermissions
 from cogs.render import NO_PINGS
 from engine.core import Event
 from tables.table import Table
@@ -31,6 +32,10 @@ log = logging.getLogger(__name__)
 
 MISSES_TO_AWAY = 3  # as the runtime counts them (tables.runtime.MISSES_TO_AWAY)
 NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
+# The nudge before a deadline (docs/rules.md, "Deadlines"): this many seconds before it runs out, for
+# decisions that gave the person more than NUDGE_MIN_TIME seconds (a short timer is its own reminder).
+NUDGE_LEAD = 10.0
+NUDGE_MIN_TIME = 15.0
 
 USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
@@ -89,6 +94,26 @@ class Bot(Protocol):
     def get_channel(self, id: int, /) -> object: ...
 
 
+@dataclass
+class _Ping:
+    """A turn ping or nudge standing in a thread: deleted once every person it named has moved."""
+
+    channel_id: int
+    message_id: int
+    due: dict[int, float | None]  # seat -> the deadline of the decision it pinged for
+
+
+@dataclass
+class _Nudges:
+    """One table's nudges: when each decision (seat, deadline) was first seen, which were nudged,
+    and the task sleeping until the next one."""
+
+    seen: dict[tuple[int, float], float] = field(default_factory=dict)
+    done: set[tuple[int, float]] = field(default_factory=set)
+    at: float | None = None
+    task: asyncio.Task[None] | None = None
+
+
 class DiscordListener:
     """The runtime's ``Listener``, backed by a discord.py client."""
 
@@ -110,6 +135,12 @@ class DiscordListener:
         # until the host has been told; then the id moves to _told (once per table and process).
         self._blocked: dict[str, tuple[int | None, int | None, str]] = {}
         self._told: set[str] = set()
+        # Turn pings and nudges still standing, per table (removed once their people moved).
+        self._pings: dict[str, list[_Ping]] = {}
+        self._nudges: dict[str, _Nudges] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # What the bot may do in each channel, as the interactions there say (the cog reads them).
+        self.permissions = ChannelPermissions()
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: str) -> AsyncIterator[None]:
@@ -153,8 +184,11 @@ class DiscordListener:
 
     def now(self) -> float:
         """The table runtime's clock (a test's fake clock paces the table message too)."""
-        clock = getattr(self.live.runtime, "clock", None) or getattr(getattr(self.bot, "runtime", None), "clock", None)
+        clock = self._clock()
         return clock.now() if clock is not None else time.monotonic()
+
+    def _clock(self) -> Any:
+        return getattr(self.live.runtime, "clock", None) or getattr(getattr(self.bot, "runtime", None), "clock", None)
 
     # ---- Listener ---------------------------------------------------------------------------
     async def redraw(self, table: Table) -> float | None:
@@ -168,6 +202,11 @@ class DiscordListener:
             self.live.changed(table)
         except Exception:
             log.exception("Could not follow the changes of table %s", table.id)
+        try:
+            self._sweep_pings(table)
+            self._plan_nudges(table)
+        except Exception:
+            log.exception("Could not plan the reminders of table %s", table.id)
         try:
             again = await self._redraw(table)
         except discord.Forbidden as e:
@@ -387,10 +426,152 @@ class DiscordListener:
             if not people:
                 return
             ids = [_person(table, s) for s in people]
-            # Not deleted when the next comes (that would be a second call per ping): a stale
-            # ping's button still answers about the presser's own seat.
-            await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),
-                             allowed_mentions=pings_for(ids))
+            await self._retire(table, people)
+            sent = await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),
+                                    allowed_mentions=pings_for(ids))
+            self._stand(table, sent, people)
+
+    # ---- standing pings: one per person, removed once they moved ------------------------------------
+    async def _retire(self, table: Table, seats: Sequence[int]) -> None:
+        """Before a new ping to ``seats``: delete the older ones naming any of them (a thread holds
+        at most one standing ping per person, so the old goes before the new is posted)."""
+        pings = self._pings.get(table.id, [])
+        old = [p for p in pings if set(p.due) & set(seats)]
+        for p in old:
+            pings.remove(p)
+        for p in old:
+            await self._remove(table.id, p)
+
+    def _stand(self, table: Table, sent: Any, seats: Sequence[int]) -> None:
+        """Remember a ping just posted for ``seats`` (deleted once they all moved)."""
+        channel_id = getattr(getattr(sent, "channel", None), "id", None) or table.thread_id or table.channel_id
+        if sent is not None and channel_id is not None:
+            self._pings.setdefault(table.id, []).append(
+                _Ping(channel_id, sent.id, {s: table.deadlines.get(s) for s in seats}))
+        self._sweep_pings(table)
+
+    def _sweep_pings(self, table: Table) -> None:
+        """Delete the pings whose people have all moved (or the game ended): who is due and the
+        deadlines are public, so when a ping goes tells nothing hidden."""
+        pings = self._pings.get(table.id)
+        if not pings:
+            return
+        acting = set(table.to_act())
+        for p in [p for p in pings if not any(s in acting and table.deadlines.get(s) == d for s, d in p.due.items())]:
+            pings.remove(p)
+            self._delete_ping(table.id, p)
+        if not pings:
+            del self._pings[table.id]
+
+    def _delete_ping(self, table_id: str, ping: _Ping) -> None:
+        # In its own task: the table never waits for it.
+        self._spawn(self._remove(table_id, ping))
+
+    async def _remove(self, table_id: str, ping: _Ping) -> None:
+        """One counted call, paced by the budget; a failure is logged once, never retried."""
+        try:
+            await self.budget.take()
+            await self.channel(ping.channel_id).get_partial_message(ping.message_id).delete()
+        except discord.NotFound:
+            pass  # someone deleted it already
+        except Exception as e:
+            log.warning("Table %s: could not remove the ping %s (%s)", table_id, ping.message_id, e)
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        """Stop the nudges and ping removals under way (nothing to keep across a restart)."""
+        tasks = list(self._tasks)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- the nudge before a deadline ------------------------------------------------------------------
+    def _plan_nudges(self, table: Table) -> None:
+        """Arm one sleep per table until the next decision's nudge is due.  Only decisions with a
+        deadline are nudged: those a person must make (a seat that may act without having to, like
+        a King of the Hill declaration during the deal, has none)."""
+        if table.id not in self._nudges and not table.deadlines:
+            return  # a lobby, an untimed table, a finished one: nothing to plan
+        n = self._nudges.setdefault(table.id, _Nudges())
+        now = self.now()
+        acting = set(table.to_act())
+        seen: dict[tuple[int, float], float] = {}
+        for s, d in table.deadlines.items():
+            if s in acting and 0 <= s < len(table.seats) and not table.seats[s].auto \
+                    and table.seats[s].user_id is not None:
+                seen[(s, d)] = n.seen.get((s, d), now)
+        n.seen = seen
+        n.done &= set(seen)
+        at = min((d - NUDGE_LEAD for (s, d), first in seen.items()
+                  if (s, d) not in n.done and d - first > NUDGE_MIN_TIME), default=None)
+        if at == n.at and n.task is not None and not n.task.done():
+            return
+        if n.task is not None and n.task is not asyncio.current_task():
+            n.task.cancel()
+        n.at, n.task = at, None
+        if at is not None:
+            n.task = self._spawn(self._nudge_later(table, n, at))
+        elif table.phase == "finished":
+            self._nudges.pop(table.id, None)
+
+    async def _nudge_later(self, table: Table, n: _Nudges, at: float) -> None:
+        clock = self._clock()
+        wait = at - self.now()
+        if wait > 0:
+            await (clock.sleep(wait) if clock is not None else asyncio.sleep(wait))
+        if n.task is not asyncio.current_task():
+            return
+        n.task, n.at = None, None
+        try:
+            await self._nudge(table, n)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
+        except Exception:
+            log.exception("Could not remind the players of table %s", table.id)
+        if self._nudges.get(table.id) is n:
+            self._plan_nudges(table)
+
+    async def _nudge(self, table: Table, n: _Nudges) -> None:
+        """About NUDGE_LEAD seconds are left: one short ping with **My hand** for each person due
+        whose hand view is closed, or who let the clock run out before (their view counts down
+        itself, but they may not be looking); each decision is nudged once."""
+        now = self.now()
+        acting = set(table.to_act())
+
+        def still(s: int, d: float) -> bool:
+            return s in acting and table.deadlines.get(s) == d and not table.seats[s].auto
+
+        people: list[tuple[int, float]] = []
+        for (s, d), first in n.seen.items():
+            if (s, d) in n.done or d - first <= NUDGE_MIN_TIME or d - NUDGE_LEAD > now + 1e-6 or not still(s, d):
+                continue
+            n.done.add((s, d))
+            seat = table.seats[s]
+            if seat.user_id is not None and (seat.missed > 0 or not self.live.alive(table.id, seat.user_id)):
+                people.append((s, d))
+        if not people:
+            return
+        await self._wait_gate(table.id)
+        async with self._lock(table.id):
+            where = self.where(table)
+            if where is None:
+                return
+            for s, d in people:
+                await self.budget.take()
+                acting = set(table.to_act())
+                if not still(s, d):
+                    continue
+                uid = _person(table, s)
+                await self._retire(table, [s])
+                sent = await where.send(
+                    f"<@{uid}>, about {NUDGE_LEAD:.0f} seconds left for your move — press **My hand**.",
+                    view=_buttons(table.id, "hand"), allowed_mentions=pings_for([uid]))
+                self._stand(table, sent, [s])
 
     # ---- missed turns and moves made by the clock ------------------------------------------------
     def _watch(self, table: Table) -> list[tuple[str, int]]:
@@ -493,7 +674,9 @@ class DiscordListener:
             await self.budget.take()
             sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
             if over:
-                attach_picture_later(self.budget, table, sent, rendered)
+                # Without Attach Files the chart comes as a text table (cogs/permissions.py).
+                attach_picture_later(self.budget, table, sent, rendered,
+                                     as_text=not self.permissions.allows(table, "attach_files"))
 
 
 def _buttons(table_id: str, *acts: str) -> discord.ui.View:

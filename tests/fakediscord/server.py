@@ -148,6 +148,11 @@ class Channel:
     parent_id: int | None = None
     threads_allowed: bool = True  # False: the bot lacks Create Public Threads here
     can_send: bool = True  # False: the bot lacks Send Messages (in Threads) here: posts get a 403
+    # False: the bot lacks Attach Files here (uploads get a 403) / Use External Emojis (its
+    # application emojis show as ":name:" text, as Discord shows an emoji a bot may not use).
+    # A thread has its parent's.
+    can_attach: bool = True
+    external_emojis: bool = True
     messages: list[int] = field(default_factory=list)
     owner_id: int | None = None
     auto_archive_duration: int = 1440
@@ -475,6 +480,8 @@ class FakeDiscord:
         self.app_emojis: dict[str, dict[str, Any]] = {}
         self.emoji_refusal: tuple[int, int, str] | None = None
         self.files: dict[int, list[tuple[str, bytes]]] = {}  # message id -> its uploaded files
+        # (message id, emoji name): emojis the bot used where it may not, shown as text instead.
+        self.emoji_as_text: list[tuple[int, str]] = []
 
     # ---- life ----------------------------------------------------------------------------------
     @property
@@ -964,9 +971,12 @@ class FakeDiscord:
         now = time.time()
         content = body.get("content") or ""
         pinged = self._pings(content, body.get("allowed_mentions"))
+        mid = self.ids.next()
+        content, embeds, components = self._as_shown(mid, channel_id, content, _embeds(body),
+                                                      list(body.get("components") or []))
         m = Message(
-            id=self.ids.next(), channel_id=channel_id, author=self.bot.user(), created=now,
-            versions=[Version(now, content, _embeds(body), list(body.get("components") or []), flags, source,
+            id=mid, channel_id=channel_id, author=self.bot.user(), created=now,
+            versions=[Version(now, content, embeds, components, flags, source,
                               interaction.id if interaction else None, pinged)],
             ephemeral_to=ephemeral_to, interaction_id=interaction.id if interaction else None,
             webhook_id=self.application_id if interaction else None, type=type_,
@@ -991,6 +1001,8 @@ class FakeDiscord:
         components = v.components if "components" not in body else list(body["components"] or [])
         flags = v.flags & ~P.LOADING
         pings = self._pings(content, body.get("allowed_mentions")) if "content" in body else frozenset()
+        if "content" in body or "embeds" in body or "components" in body:
+            content, embeds, components = self._as_shown(m.id, m.channel_id, content, embeds, components)
         m.versions.append(Version(time.time(), content, embeds, components, flags, source, by.id if by else None,
                                   pings))
         if not m.ephemeral:
@@ -1026,6 +1038,50 @@ class FakeDiscord:
         self.channels[ch.id] = ch
         return ch
 
+    def bot_permissions(self, ch: Channel) -> int:
+        """The bot's computed permissions in a guild channel (what interactions carry as
+        ``app_permissions``): the invite's, less what this channel (a thread: its parent) denies."""
+        parent = self.channels.get(ch.parent_id) if ch.parent_id is not None else None
+        base = parent if parent is not None else ch
+        perms = P.BOT_PERMISSIONS
+        for allowed, flag in ((base.can_attach, P.ATTACH_FILES), (base.external_emojis, P.USE_EXTERNAL_EMOJIS),
+                              (base.threads_allowed, P.CREATE_PUBLIC_THREADS),
+                              (ch.can_send, P.SEND_MESSAGES_IN_THREADS if ch.is_thread else P.SEND_MESSAGES)):
+            if not allowed:
+                perms &= ~flag
+        return perms
+
+    def _allows(self, channel_id: int, attr: str) -> bool:
+        ch = self.channels.get(channel_id)
+        if ch is None:
+            return True
+        parent = self.channels.get(ch.parent_id) if ch.parent_id is not None else None
+        return bool(getattr(parent if parent is not None else ch, attr))
+
+    def _as_shown(self, message_id: int, channel_id: int, content: str, embeds: list[dict[str, Any]],
+                  components: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
+        """What people see of a message: where the bot may not use external emojis, its emoji
+        markup reads ":name:" and components lose their custom emoji (each recorded)."""
+        if self._allows(channel_id, "external_emojis"):
+            return content, embeds, components
+        seen: list[str] = []
+
+        def plain(match: re.Match[str]) -> str:
+            seen.append(match.group(1))
+            return f":{match.group(1)}:"
+
+        content = self._EMOJI_MARKUP.sub(plain, content)
+        embeds = json.loads(self._EMOJI_MARKUP.sub(plain, json.dumps(embeds)))
+        components = json.loads(json.dumps(components))
+        for c in P.walk_components(components):
+            for holder in [c, *(c.get("options") or [])]:
+                e = holder.get("emoji")
+                if e and e.get("id"):
+                    seen.append(str(e.get("name")))
+                    del holder["emoji"]
+        self.emoji_as_text.extend((message_id, name) for name in seen)
+        return content, embeds, components
+
     def interaction_payload(self, i: Interaction) -> dict[str, Any]:
         member = self.members[i.user_id]
         ch = self.channels[i.channel_id]
@@ -1046,7 +1102,7 @@ class FakeDiscord:
             "channel": self._channel_payload(ch) | {"permissions": str(member.permissions)},
             "guild": {"id": str(gid), "locale": "en-US", "features": []},
             "member": P.member_payload(member.user(), member.permissions),
-            "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-GB", "guild_locale": "en-US",
+            "app_permissions": str(self.bot_permissions(ch)), "locale": "en-GB", "guild_locale": "en-US",
             "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
         }
@@ -1405,6 +1461,8 @@ class FakeDiscord:
         if not ch.can_send:
             raise HTTPError(403, 50013, "Missing Permissions")
         files = body.pop("_files", None) or []
+        if files and not self._allows(ch.id, "can_attach"):
+            raise HTTPError(403, 50013, "Missing Permissions")
         self._check_body(body, creating=True)
         self._check_files(body, files)
         m = self._new_message(ch.id, body, source="create")
@@ -1422,6 +1480,8 @@ class FakeDiscord:
         if m.author.get("id") != str(self.bot.id):
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
         files = body.pop("_files", None) or []
+        if files and not self._allows(ch.id, "can_attach"):
+            raise HTTPError(403, 50013, "Missing Permissions")
         self._check_body(body, creating=False)
         self._check_files(body, files or self.files.get(m.id, []))
         self._edit(m, body, "edit")
