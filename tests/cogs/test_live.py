@@ -214,7 +214,8 @@ async def test_a_long_game_keeps_views_current_until_the_margin_and_never_uses_a
     assert h.world.dead_tokens == []  # no request with a dead token
     assert not live.alive(table.id, h.alice.id) and live.table_token(table.id) is None
     # Her turn now brings a ping with My hand, which opens a fresh, live view.
-    await pass_all(h, table) if table.state.public_view()["phase"] == "pass" else None
+    if table.state.public_view()["phase"] == "pass":
+        await pass_all(h, table)
     thread = h.where(table)
     for _ in range(100):
         if table.state.decision(table.seat_of(h.alice.id)) is not None:
