@@ -57,6 +57,8 @@ async def test_a_game_past_the_tokens_lifetime_never_uses_a_dead_token() -> None
         for r in edits:
             i = by_token[r.path.split("/")[-3]]
             assert r.at - i.created < LIFETIME - MARGIN + 0.5, (i.label, round(r.at - i.created, 2))
+        # ...and the people's views were among them: kept current while their tokens lived.
+        assert [r for r in edits if by_token[r.path.split("/")[-3]].label != "/game new"], "no hand view was edited"
 
         for log in logs:
             # Each person played every card, from views the bot kept current or from the fresh
