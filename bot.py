@@ -52,6 +52,7 @@ from cogs import emoji as card_emoji
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
+from cogs.live import LIFETIME, MARGIN, LiveViews
 from cogs.sendgate import SendGate
 from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.stats import StatsCog
@@ -105,6 +106,10 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     lease_poll: float = DEFAULT_POLL
     rest_budget: float = TOKEN_BUDGET  # DECKHAND_REST_BUDGET: the token's, split by shards held
+    # How long Discord keeps an interaction token valid, and how long before that the bot stops using
+    # one (cogs/live.py): Discord's own figures; a test's Discord with short-lived tokens sets both.
+    token_lifetime: float = LIFETIME
+    token_margin: float = MARGIN
 
     def program_record(self) -> Path | None:
         """Where the running programs are recorded: in DECKHAND_RUNTIME_DIR, else next to the
@@ -294,7 +299,8 @@ class Deckhand(commands.Bot):
         budget = RestBudget(gate=self.send_gate)
         self.gate.pace(budget)  # this process's part of the token's budget (its shards held)
         self.send_gate.follow(budget, budget_part(TOKEN_BUDGET, 1.0)[0])  # and of its send rate
-        listener = DeckhandListener(self, budget=budget)
+        listener = DeckhandListener(self, budget=budget, live=LiveViews(
+            lifetime=self.config.token_lifetime, margin=self.config.token_margin))
         self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
         await self.add_cog(GameCog(self.runtime, live=listener.live))

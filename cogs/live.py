@@ -85,13 +85,7 @@ async def edit_original(interaction: discord.Interaction, msg: HandMessage) -> N
     as its JSON, and without reading Discord's answer back into a message object: a live view is
     edited some fifty times a hand and nobody reads that answer (building the View and parsing the
     answer showed in the bench's profile of the bot).  The request is discord.py's own (its
-    webhook adapter, pinned in requirements.txt: its rate-limit handling and errors); anything that
-    is not a real interaction (a test's stand-in) gets the method itself."""
-    if not isinstance(interaction, discord.Interaction):
-        view = msg.view()
-        view.stop()
-        await interaction.edit_original_response(content=msg.content, view=view, embed=None)
-        return
+    webhook adapter, pinned in requirements.txt: its rate-limit handling and errors)."""
     state = interaction._state
     payload: dict[str, Any] = {"embeds": [], "content": msg.content, "components": msg.components, "tts": False}
     if state.allowed_mentions is not None:
@@ -105,10 +99,6 @@ async def edit_original_message(interaction: discord.Interaction, *, content: st
                                 view: discord.ui.View, allowed_mentions: discord.AllowedMentions) -> None:
     """``interaction.edit_original_response(...)`` for the table message (edited through the
     token of the ``/game new`` that posted it), likewise without reading the message back."""
-    if not isinstance(interaction, discord.Interaction):
-        await interaction.edit_original_response(content=content, embed=embed, view=view,
-                                                 allowed_mentions=allowed_mentions)
-        return
     state = interaction._state
     with handle_message_parameters(content=content, embed=embed, view=view, allowed_mentions=allowed_mentions,
                                    previous_allowed_mentions=state.allowed_mentions) as params:
@@ -121,12 +111,7 @@ async def edit_original_message(interaction: discord.Interaction, *, content: st
 async def update_message(interaction: discord.Interaction, msg: HandMessage) -> None:
     """``interaction.response.edit_message(content=..., view=..., embed=None)`` — the answer to a
     click on a hand view is that hand view redrawn — with the hand view as its JSON, and without
-    asking Discord for the message back (nobody reads it).  A test's stand-in gets the method."""
-    if not isinstance(interaction, discord.Interaction):
-        view = msg.view()
-        await interaction.response.edit_message(content=msg.content, view=view, embed=None)
-        view.stop()
-        return
+    asking Discord for the message back (nobody reads it)."""
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
@@ -187,11 +172,15 @@ class LiveViews:
         runtime: Runtime | None = None,
         *,
         lifetime: float = LIFETIME,
+        margin: float = MARGIN,
         interval: float = INTERVAL,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[object]] | None = None,
     ) -> None:
+        # Discord's token lifetime and how long before its end a token is no longer used (both
+        # injectable: a test's Discord whose tokens live seconds, and the bot told the same).
         self.lifetime = lifetime
+        self.margin = margin
         self.interval = interval
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
@@ -226,7 +215,7 @@ class LiveViews:
         the seat view it was drawn from; ``message_id``, the message showing it): from now on its
         token keeps that message current."""
         old = self._views.get((table_id, user_id))
-        v = LiveView(table_id, user_id, interaction, self._now() + self.lifetime - MARGIN, message_id,
+        v = LiveView(table_id, user_id, interaction, self._now() + self.lifetime - self.margin, message_id,
                      shown=live_key(sv) if sv is not None else None)
         if old is not None:
             old.dead = True
@@ -275,7 +264,7 @@ class LiveViews:
     def table_opened(self, interaction: discord.Interaction, table_id: str) -> None:
         """``interaction`` was answered with the table message of ``table_id``: until its token runs
         out, the table message is edited through it (Discord's global limit does not count those)."""
-        self._table_tokens[table_id] = (interaction, self._now() + self.lifetime - MARGIN)
+        self._table_tokens[table_id] = (interaction, self._now() + self.lifetime - self.margin)
 
     def table_token(self, table_id: str) -> discord.Interaction | None:
         """The interaction whose ``@original`` is the table message, while its token lives."""

@@ -2,6 +2,12 @@
 interactions and the bot.  They record what was sent where, and every PUBLIC send or edit is
 inspected the moment it happens against the cards hidden at that moment.
 
+Requests the bot makes through an interaction's token (cogs/live.py: ``@original`` edits, the
+answer to a click) go through discord.py's own webhook adapter, as in production: a stand-in
+interaction carries the id, token, state and session that adapter reads, and its session
+(:class:`FakeWebhooks`) answers like Discord, a token included that lives ``World.token_lifetime``
+(401 ``50027 Invalid Webhook Token`` once it ran out, recorded in ``World.dead_tokens``).
+
 A later issue builds a full fake Discord server; these are deliberately light.
 """
 
@@ -10,7 +16,10 @@ from __future__ import annotations
 import asyncio
 import datetime
 import itertools
+import json
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -26,6 +35,8 @@ from engine.cards import ALL_CARDS, card
 
 ALL_CODES = {c.code for c in ALL_CARDS}
 MISSING: Any = object()
+APPLICATION_ID = 1
+TOKEN_LIFETIME = 15 * 60.0  # Discord's
 
 
 def _http_error(cls: type[discord.HTTPException], status: int, text: str) -> discord.HTTPException:
@@ -69,6 +80,14 @@ class World:
         self.runtime: Any = None
         self.public: list[tuple[str, str]] = []  # (where, text) of every public send/edit
         self.violations: list[str] = []
+        # Interaction tokens: their clock (a harness sets its fake clock), how long they live, and
+        # the requests made with one that had run out (Discord counts them as invalid requests).
+        self.now: Callable[[], float] = time.monotonic
+        self.token_lifetime = TOKEN_LIFETIME
+        self.tokens: dict[str, FakeInteraction] = {}
+        self.dead_tokens: list[str] = []
+        self.token_edits: list[tuple[float, int]] = []  # (when, message id) of each @original edit
+        self.webhooks = FakeWebhooks(self)
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -121,6 +140,7 @@ class FakeMessage:
         self.ephemeral = ephemeral
         self.deleted = False
         self.edits = 0
+        self.history: list[str | None] = []  # the content after each edit
 
     @property
     def text(self) -> str:
@@ -134,6 +154,7 @@ class FakeMessage:
         if view is not MISSING:
             self.view = view
         self.edits += 1
+        self.history.append(self.content)
         if not self.ephemeral:
             self.world.check_public(f"edit in #{self.channel.name if self.channel else '?'}", self.content,
                                     self.embed, self.view)
@@ -340,6 +361,14 @@ class FakeInteraction:
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)
         self.followup = FakeFollowup(self)
+        # What discord.py's webhook adapter reads of a real interaction (cogs/live.py uses it).
+        self.id = self.world.new_id()
+        self.application_id = APPLICATION_ID
+        self.token = f"token-{self.id}"
+        self.born = self.world.now()  # when its token started to live
+        self._session = self.world.webhooks
+        self._state = SimpleNamespace(allowed_mentions=None, http=SimpleNamespace(proxy=None, proxy_auth=None))
+        self.world.tokens[self.token] = self
 
     @property
     def channel_id(self) -> int:
@@ -371,6 +400,132 @@ class FakeInteraction:
     def last(self) -> FakeMessage:
         assert self.replies or self.edited, "the interaction got no answer"
         return self.edited[-1] if self.edited else self.replies[-1]
+
+
+class _Answer:
+    """What the webhook adapter reads of an aiohttp response."""
+
+    def __init__(self, status: int, body: Any = None) -> None:
+        self.status = status
+        self.reason = {200: "OK", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
+                       404: "Not Found"}.get(status, "")
+        self.body = body
+        self.headers = {"content-type": "application/json"} if body is not None else {}
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return "" if self.body is None else json.dumps(self.body)
+
+    async def __aenter__(self) -> _Answer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+def _error(status: int, code: int, message: str) -> _Answer:
+    return _Answer(status, {"code": code, "message": message})
+
+
+class FakeWebhooks:
+    """The session a stand-in interaction hands to discord.py's webhook adapter: Discord's answers
+    to ``PATCH /webhooks/{app}/{token}/messages/@original`` and ``POST /interactions/{id}/{token}/
+    callback``, applied to the fake messages.  ``faults``: exceptions the next requests raise (a
+    connection the server had just closed)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.faults: list[BaseException] = []
+
+    def request(self, method: str, url: str, *, data: Any = None, **_: Any) -> _Answer | _Failing:
+        if self.faults:
+            return _Failing(self.faults.pop(0))
+        path = url.split("/api/v10", 1)[-1].split("/")
+        body = json.loads(data) if isinstance(data, str) else {}
+        if method == "PATCH" and path[1:2] == ["webhooks"] and path[4:] == ["messages", "@original"]:
+            return self._edit_original(path[2], path[3], body)
+        if method == "POST" and path[1:2] == ["interactions"] and path[4:] == ["callback"]:
+            return self._callback(path[2], path[3], body)
+        return _error(404, 0, f"404: Not Found ({method} {url})")
+
+    def _interaction(self, token: str) -> FakeInteraction | _Answer:
+        i = self.world.tokens.get(token)
+        if i is None:
+            return _error(404, 10015, "Unknown Webhook")
+        if self.world.now() - i.born > self.world.token_lifetime:
+            self.world.dead_tokens.append(token)
+            return _error(401, 50027, "Invalid Webhook Token")
+        return i
+
+    def _edit_original(self, app: str, token: str, body: dict[str, Any]) -> _Answer:
+        i = self._interaction(token)
+        if isinstance(i, _Answer):
+            return i
+        if app != str(i.application_id):
+            return _error(404, 10015, "Unknown Webhook")
+        msg = i.original
+        if msg is None or msg.deleted:
+            return _error(404, 10008, "Unknown Message")
+        _apply(msg, body)
+        self.world.token_edits.append((self.world.now(), msg.id))
+        return _Answer(200, {"id": str(msg.id)})
+
+    def _callback(self, interaction_id: str, token: str, body: dict[str, Any]) -> _Answer:
+        i = self._interaction(token)
+        if isinstance(i, _Answer):
+            return i
+        if interaction_id != str(i.id):
+            return _error(404, 10062, "Unknown interaction")
+        if i.response.is_done():
+            i.errors.append("answered twice")
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        if body.get("type") != discord.InteractionResponseType.message_update.value or i.message is None:
+            return _error(400, 50035, "Invalid Form Body")
+        i.response._answer()
+        _apply(i.message, body.get("data") or {})
+        i.edited.append(i.message)
+        i.original = i.message  # as on Discord: @original is now the message the click updated
+        return _Answer(204)
+
+
+class _Failing:
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+    async def __aenter__(self) -> _Answer:
+        raise self.exc
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+def _apply(msg: FakeMessage, body: dict[str, Any]) -> None:
+    """An edit as Discord's JSON says it (the fields present change), the components read back
+    the way discord.py dispatches them (a DynamicItem around the item as sent)."""
+    content = body["content"] if "content" in body else MISSING
+    embeds = body.get("embeds", MISSING)
+    embed = MISSING if embeds is MISSING else (discord.Embed.from_dict(embeds[0]) if embeds else None)
+    view = _view_from_wire(body["components"]) if "components" in body else MISSING
+    msg.apply_edit(content, embed, view)
+
+
+def _view_from_wire(rows: list[dict[str, Any]]) -> discord.ui.View | None:
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for r, row in enumerate(rows):
+        for wire in row.get("components") or ():
+            base = _component_to_item(_component_factory(wire))
+            item: Any = base
+            cid = wire.get("custom_id")
+            cls = next((c for c in DYNAMIC_ITEMS if cid and c.__discord_ui_compiled_template__.fullmatch(cid)), None)
+            if cls is not None:
+                item = cls.__new__(cls)
+                discord.ui.DynamicItem.__init__(item, base, row=r)
+            else:
+                base.row = r
+            view.add_item(item)
+    view.stop()
+    return view
 
 
 async def click(
