@@ -157,7 +157,7 @@ async def open_game(w: RestartWorld, game: str) -> Any:
         raise RuntimeError(f"/game new {game} failed: {new.text!r}")
     tid = table_id_of(new.message)
     joined = await w.bob.slash("game join", id=tid)
-    if "took seat" not in joined.text:
+    if "You joined table" not in joined.text:
         raise RuntimeError(f"Bob could not join: {joined.text!r}")
     if game == "tricks":
         seated = await w.ali.slash("game ai", program=PROGRAM)
