@@ -364,6 +364,9 @@ class Deckhand(commands.Bot):
             live = getattr(self.runtime.listener, "live", None)
             if live is not None:
                 await live.close()  # pending edits of hand views: nothing to keep across a restart
+            watchers = getattr(self.runtime.listener, "watchers", None)
+            if watchers is not None:
+                await watchers.close()  # watchers' views, likewise (and their expiry timers)
         if self.gate is not None:
             await self.gate.close()  # the leases go last: our last writes are in before a standby starts
         await super().close()

@@ -4,8 +4,8 @@ clicks, however old the message or the process is, and hands the click to the co
 
 Custom ids (at most 100 characters):
 
-* ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back on the PUBLIC message,
-  and refresh or hint on a hand view.  They never carry a card.
+* ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back, watch on the PUBLIC
+  message, refresh or hint on a hand view, watch on a watcher's view.  They never carry a card.
 * ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
   EPHEMERAL hand view of the seat that may take it.
 * ``dh:m:{table}:{version}:{n}`` — action menu ``n`` (up to four) when the legal actions are more
@@ -50,7 +50,7 @@ from engine.core import Action
 TABLE_ID = r"[A-Z0-9]{6}"
 VERSION = r"[0-9]{1,9}"
 KIND = r"[a-z_]{1,40}"
-TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh|hint):(?P<tid>{TABLE_ID})"
+TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh|hint|watch):(?P<tid>{TABLE_ID})"
 ACTION_TEMPLATE = rf"dh:a:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<code>[A-Za-z0-9~_]{{1,80}})"
 PICK_TEMPLATE = rf"dh:s:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND})"
 MENU_TEMPLATE = rf"dh:m:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<n>[0-3])"
@@ -73,9 +73,10 @@ _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "back": ("I'm back", discord.ButtonStyle.secondary, "👋"),
     "refresh": ("Refresh", discord.ButtonStyle.secondary, "🔄"),
     "hint": ("Hint", discord.ButtonStyle.secondary, "💡"),
+    "watch": ("Watch", discord.ButtonStyle.secondary, "👀"),
 }
 LOBBY_BUTTONS = ("join", "leave", "ai", "start")
-RUNNING_BUTTONS = ("hand", "back")
+RUNNING_BUTTONS = ("hand", "back", "watch")
 
 
 class Handler(Protocol):
