@@ -85,6 +85,7 @@ class ComponentClicks:
         if seat is not None and not table.seats[seat].left:
             raise TableError(f"You play at table `{table.id}`: press **My hand** (or use `/hand`) to see your "
                              "cards and the table.")
+        watchers.use_clock(getattr(self.runtime, "clock", None))  # (when each token runs out: the table's clock)
         if watchers.full(table.id, interaction.user.id):
             raise TableError(watch.full_line(table.id))
         notes = listener.notes(table)

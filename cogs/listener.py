@@ -331,7 +331,8 @@ class DiscordListener:
         with render.clock_notes(watch.notes if watch is not None else ()):
             rendered = renderers.table_message(table)
         # How many watch rides on this paced edit: a watcher coming or going never costs one.
-        with_count(rendered, self.watchers.count(table.id))
+        if render.phase_of(table) == "running":  # (a finished message is never redrawn to take it back)
+            with_count(rendered, self.watchers.count(table.id))
         view = table_view(table)
         if token is not None:
             try:

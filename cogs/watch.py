@@ -185,7 +185,8 @@ class Watchers:
         token keeps it current (a newer Watch of the same person replaces the older)."""
         group = self._groups.get(table.id)
         if group is None:
-            group = self._groups[table.id] = _Group(table)
+            # (its first watcher was just answered with the table as it is: nothing to edit yet)
+            group = self._groups[table.id] = _Group(table, shown=watch_key(table, len(notes)))
         group.table = table
         group.notes = tuple(notes)
         user_id = int(interaction.user.id)
