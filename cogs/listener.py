@@ -231,10 +231,6 @@ class DiscordListener:
 
     async def summary(self, table: Table, events: Sequence[Event]) -> None:
         try:
-            self.watchers.summary(table, events)  # through tokens: nothing waits
-        except Exception:
-            log.exception("Could not show the summary of table %s to its watchers", table.id)
-        try:
             await self._wait_gate(table.id)
             await self._summary(table, events)
         except discord.Forbidden as e:
@@ -483,6 +479,10 @@ class DiscordListener:
     async def _summary(self, table: Table, events: Sequence[Event]) -> None:
         rendered = renderers.summary(table, [e for e in events if e.to is None])
         over = render.phase_of(table) == "finished"
+        try:
+            self.watchers.summary(table, rendered)  # (through their tokens: no budget)
+        except Exception:
+            log.exception("Could not show the summary of table %s to its watchers", table.id)
         if over:
             self._locks.pop(table.id, None)
             self._watches.pop(table.id, None)

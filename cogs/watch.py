@@ -39,7 +39,6 @@ from discord.webhook.async_ import async_context
 from cogs import render, renderers
 from cogs.components import _table_button
 from cogs.render import Rendered
-from engine.core import Event
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +157,8 @@ class Watchers:
         self._sleep = sleep or asyncio.sleep
         self._own_clock = now is None and sleep is None
         self._groups: dict[str, _Group] = {}
+        # Each running table's latest summary, for whoever starts watching after it was posted.
+        self._last: dict[str, Rendered] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.draws = 0  # public views drawn for watchers
@@ -175,10 +176,9 @@ class Watchers:
 
     def view(self, table: Any, notes: Sequence[Any] = ()) -> dict[str, Any]:
         """The watcher's view of ``table`` now (the answer to **Watch**)."""
-        group = self._groups.get(table.id)
         with render.clock_notes(notes):
             drawn = renderers.table_message(table)
-        return watch_payload(table, drawn, group.summary if group is not None else None, head_line(table))
+        return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
 
     def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = ()) -> None:
         """``interaction`` was just answered with the watcher's view of ``table``: from now on its
@@ -186,7 +186,8 @@ class Watchers:
         group = self._groups.get(table.id)
         if group is None:
             # (its first watcher was just answered with the table as it is: nothing to edit yet)
-            group = self._groups[table.id] = _Group(table, shown=watch_key(table, len(notes)))
+            group = self._groups[table.id] = _Group(table, summary=self._last.get(table.id),
+                                                    shown=watch_key(table, len(notes)))
         group.table = table
         group.notes = tuple(notes)
         user_id = int(interaction.user.id)
@@ -212,19 +213,24 @@ class Watchers:
         if watch_key(table, len(group.notes)) != group.shown:
             self._want(group)
 
-    def summary(self, table: Any, events: Sequence[Event]) -> None:
-        """The table posted an end-of-hand (or end-of-game) summary: the watchers see it too, under
-        the table, until the next one.  After the game's end the views get one last edit."""
+    def summary(self, table: Any, drawn: Rendered | None) -> None:
+        """The table posted an end-of-hand (or end-of-game) summary, ``drawn`` (of its public
+        events only): the watchers see it too, under the table, until the next one.  After the
+        game's end the views get one last edit."""
+        over = render.phase_of(table) == "finished"
+        if over:
+            self._last.pop(table.id, None)
+        elif drawn is not None:
+            self._last[table.id] = drawn
         group = self._groups.get(table.id)
         if group is None:
             return
         group.table = table
-        drawn = renderers.summary(table, [e for e in events if e.to is None])
         if drawn is not None:
             group.summary = drawn
             group.summaries += 1
             group.shown = None
-        if render.phase_of(table) == "finished":
+        if over:
             group.closing = True
             group.shown = None
         self._want(group)

@@ -112,3 +112,24 @@ def test_the_count_rides_on_the_table_messages_footer() -> None:
     e2 = discord.Embed(title="t")
     e2.set_footer(text="target 100")
     assert with_count(Rendered(embed=e2), 0).embed.footer.text == "target 100"
+
+
+async def test_someone_who_starts_watching_later_sees_the_last_hands_summary(h: Harness) -> None:
+    table, _ = await h.running_table()
+    watchers = watchers_of(h)
+    assert len(watchers.view(table)["embeds"]) == 1  # the table only: no hand has ended yet
+    ended = discord.Embed(description="**End of hand 1**")
+    watchers.summary(table, Rendered(embed=ended))  # as the listener does with the summary it posts
+    shown = watchers.view(table)
+    assert len(shown["embeds"]) == 2 and shown["embeds"][1]["description"] == "**End of hand 1**"
+    token = Token(1000)
+    watchers.watch(token, table)
+    table.version += 1
+    watchers.changed(table)
+    await h.settle(1.1)
+    assert token.edits[-1]["embeds"][1]["description"] == "**End of hand 1**"
+    # The game's end: one last edit, then the table's watchers and its kept summary are gone.
+    await h.runtime.end(table.id, h.alice.id)
+    await h.settle(1.1)
+    assert "is over" in token.edits[-1]["content"] and watchers.count(table.id) == 0
+    assert len(watchers.view(table)["embeds"]) == 1
