@@ -76,7 +76,8 @@ async def test_a_stranger_watches_a_hearts_hand_to_its_end(w: World) -> None:
 
 async def test_watch_is_refused_in_plain_words_when_the_table_is_full() -> None:
     async with make_world() as w:
-        w.bot.runtime.listener.watchers.most = 1
+        watchers = w.bot.runtime.listener.watchers
+        watchers.most = 1
         table_message = await open_table(w.ali, [w.bob], options="target=1")
         carol = w.fd.add_member("Carol")
         first = await w.stranger.click(table_message, "Watch")
@@ -88,6 +89,15 @@ async def test_watch_is_refused_in_plain_words_when_the_table_is_full() -> None:
         again = await w.stranger.click(first.message, "Watch")
         assert again.message is first.message and "You are watching" in again.text
         assert w.bot.runtime.listener.watchers.count(w.table(table_message).id) == 1
-        await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(1)),
-                             play_seat(w.bob, table_message, rng=random.Random(2)))
-        await w.until(lambda: "is over" in first.message.text, 10.0, "the end in the watcher's view")
+        tid = w.table(table_message).id
+        playing = asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(1)),
+                                 play_seat(w.bob, table_message, rng=random.Random(2)))
+        # The watcher dismisses the view: the bot finds it gone at its next edit, and the seat in the
+        # audience is free again.
+        w.stranger.dismiss(first.message)
+        await w.until(lambda: watchers.count(tid) == 0, 15.0, "the dismissed view dropped")
+        later = await carol.click(table_message, "Watch")
+        assert "You are watching" in later.text, later.text
+        await playing
+        await w.until(lambda: "is over" in later.message.text, 10.0, "the end in the watcher's view")
+        assert "is over" not in first.message.text  # (nothing was sent to the dismissed one's token)
