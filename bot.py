@@ -371,6 +371,9 @@ class Deckhand(commands.Bot):
             closing = getattr(self.runtime.listener, "close", None)
             if closing is not None:
                 await closing()  # nudges and ping removals under way
+            watchers = getattr(self.runtime.listener, "watchers", None)
+            if watchers is not None:
+                await watchers.close()  # watchers' views, likewise (and their expiry timers)
         if self.gate is not None:
             await self.gate.close()  # the leases go last: our last writes are in before a standby starts
         await super().close()

@@ -29,6 +29,10 @@ otherwise.  Discord's real rate limits apply.  It reports:
   share of plays some version showed before the next play (the rest were shown only together
   with a later one); not measured with ``--processes``;
 * ``turn_pings_per_hand`` — turn pings posted (only people whose live view is closed get one);
+* ``watcher_edits_per_hand`` — edits of watchers' views (**Watch**, through their interactions'
+  tokens, not counted by Discord's global limit) per watched hand; ``--watchers`` is the fraction
+  of tables where someone without a seat presses **Watch** once the game runs and follows it to its
+  end (default 0.1: a tenth of the tables); ``watched_tables`` how many were;
 * ``bot_cpu_percent`` — the bot process's CPU time over the run's wall time (100 = one core), with
   the machine's ``load_average`` at the end;
 * ``tables`` — how many were playing at once;
@@ -89,6 +93,7 @@ from tests.fakediscord.server import FakeDiscord  # noqa: E402
 BOT_CPU: list[float] = []  # CPU seconds the bot process used (Linux)
 TABLE_MESSAGES: list[Any] = []  # every table's public message, as the fake keeps it
 PLAY_LOG: dict[str, list[list[Any]]] = {}  # table message id -> the table's actions [[time, code], ...]
+WATCH_VIEWS: list[Any] = []  # the watchers' views (answers to Watch), as the fake keeps them
 TARGETS = {"interaction_p99_ms": 25.0, "rest_calls_per_hearts_hand": 120, "max_edits_per_message_5s": 5,
            "interactions_per_person_move": 1.2, "non_interaction_rest_calls_per_hand": 12,
            "public_lag_s_p99": 3.0}
@@ -150,13 +155,19 @@ async def bot_here(fd: FakeDiscord, runtime: dict[str, Any]):
 
 
 async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: float, timeout: float,
-                    stagger: float) -> int:
-    """One table played to its end; returns the moves its people made."""
+                    stagger: float, watcher: Any = None) -> int:
+    """One table played to its end; returns the moves its people made.  ``watcher``: someone
+    without a seat who presses Watch once the game runs."""
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, stagger))  # people do not all press Start in the same second
     views: dict[int, Any] = {}
     table_message = await open_table(host, [guest], options="target=1", views=views)
     TABLE_MESSAGES.append(table_message)
+    if watcher is not None:
+        watching = await watcher.click(table_message, "Watch")
+        if watching.failed or "You are watching" not in watching.text:
+            raise RuntimeError(f"Watch did not open a view: {watching.text!r}")
+        WATCH_VIEWS.append(watching.message)
 
     async def person(p: Any, use: str) -> int:
         r = random.Random(rng.random())
@@ -277,11 +288,17 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
     try:
         shards = ShardedBots(fd, args.processes, pg.url) if pg else None
         seats = []
+        watchers: list[Any] = []
         for i in range(args.tables):
             ch = fd.add_channel(f"table-{i + 1}", guild=shards.guild_for(i) if shards else None)
             host, guest = fd.add_member(f"Host {i + 1}"), fd.add_member(f"Guest {i + 1}")
             host.where = guest.where = ch
             seats.append((host, guest))
+            watcher = None
+            if int((i + 1) * args.watchers) > int(i * args.watchers):  # evenly spread: a tenth at 0.1
+                watcher = fd.add_member(f"Watcher {i + 1}")
+                watcher.where = ch
+            watchers.append(watcher)
         # One fake server holds every table: the bot's per-server cap would stop the bench.
         runtime = {"ai_delay": args.ai_delay, "limits": {"running_per_server": 0}}
         bot = bot_here if args.same_process else bot_process
@@ -304,7 +321,8 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             pg_cpu = pg.cpu_seconds() if pg else None
             started = time.perf_counter()
             timeout = 120 + 60 * (args.think + args.ai_delay)
-            results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger)
+            results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger,
+                                                       watchers[n])
                                              for n, (h, g) in enumerate(seats)), return_exceptions=True)
             seconds = time.perf_counter() - started
             if pg_cpu is not None:
@@ -321,7 +339,10 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
         own = [r for r in calls if not r.route.split()[-1].startswith("/webhooks/")]
         # (the table messages are edited through their /game new tokens too: those are not hand views)
         table_token_edits = sum(1 for m in TABLE_MESSAGES for v in m.versions if v.source == "edit" and v.by)
-        live_edits = len(fd.token_edits(since=started)) - table_token_edits
+        watcher_edits = sum(1 for m in WATCH_VIEWS for v in m.versions if v.source == "edit")
+        live_edits = len(fd.token_edits(since=started)) - table_token_edits - watcher_edits
+        watched = sum(1 for m in WATCH_VIEWS if "is over" in m.text)  # followed to the end
+        watch_clicks = len(WATCH_VIEWS)
         moves = sum(r for r in results if isinstance(r, int))
         hands = summaries(fd)
         # As Discord counts them for its global limit: interaction webhooks (followups) are exempt.
@@ -342,7 +363,7 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             "rest_calls_per_hearts_hand": round(len(calls) / hands, 1) if hands else None,
             "non_interaction_rest_calls_per_hand": round(len(own) / hands, 1) if hands else None,
             "max_edits_per_message_5s": edits,
-            "interactions_per_person_move": round(len(fd.interactions) / moves, 3) if moves else None,
+            "interactions_per_person_move": round((len(fd.interactions) - watch_clicks) / moves, 3) if moves else None,
             "live_view_edits_per_hand": round(live_edits / hands, 1) if hands else None,
             "public_edit_interval_s": {"median": round(percentile(gaps, 0.5), 1),
                                        "p90": round(percentile(gaps, 0.9), 1)},
@@ -351,6 +372,9 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             "public_lag_s_p99": round(percentile(lags, 0.99), 2) if lags else None,
             "public_plays_shown": round(alone, 3) if alone is not None else None,
             "turn_pings_per_hand": round(pings / hands, 2) if hands else None,
+            "watcher_edits_per_hand": round(watcher_edits / watch_clicks, 1) if watch_clicks else None,
+            "watched_tables": watch_clicks,
+            "watched_to_the_end": watched,
             "bot_cpu_percent": round(100 * sum(cpu) / seconds, 1) if cpu and seconds else None,
             "bot_cpu_percent_by_process": [round(100 * c / seconds, 1) for c in cpu] if seconds else [],
             "processes": args.processes,
@@ -387,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--global-limit", type=int, default=None, help="enforce a global limit (Discord's default: 50/s)")
     p.add_argument("--stagger", type=float, default=5.0, help="tables open within this many seconds (default 5)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--watchers", type=float, default=0.1, help="fraction of tables someone watches (default 0.1)")
     p.add_argument("--processes", type=int, default=1, help="run the bot as this many shard processes on one "
                                                             "PostgreSQL (default 1: one process, no database)")
     p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
@@ -445,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
           f"included, per move they made; target ≤ {TARGETS['interactions_per_person_move']:g}: "
           f"{mark[ok['interactions_per_person_move']]})")
     print(f"live hand view edits     {result['live_view_edits_per_hand']} per hand (through interaction tokens)")
+    print(f"watcher view edits       {result['watcher_edits_per_hand']} per watched hand (through interaction "
+          f"tokens); {result['watched_tables']} tables watched, {result['watched_to_the_end']} to the end")
     print(f"most edits of a message  {result['max_edits_per_message_5s']} in 5 s (target ≤ "
           f"{TARGETS['max_edits_per_message_5s']}: {mark[ok['max_edits_per_message_5s']]})")
     print(f"peak REST calls/s        {result['peak_rest_calls_per_s']} (Discord's default global limit: 50/s)")

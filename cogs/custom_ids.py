@@ -4,9 +4,10 @@ clicks, however old the message or the process is, and hands the click to the co
 
 Custom ids (at most 100 characters):
 
-* ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back on the PUBLIC message,
-  and refresh or hint on a hand view.  They never carry a card.  ``howto`` (the game's quick start)
-  on the lobby and on hand views where there is room; ``again`` (Play again) on a finished table.
+* ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back, watch on the PUBLIC
+  message, refresh or hint on a hand view, watch on a watcher's view.  They never carry a card.
+  ``howto`` (the game's quick start) on the lobby and on hand views where there is room; ``again``
+  (Play again) on a finished table.
 * ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
   EPHEMERAL hand view of the seat that may take it.
 * ``dh:m:{table}:{version}:{n}`` — action menu ``n`` (up to four) when the legal actions are more
@@ -54,7 +55,7 @@ from engine.core import Action, AnyCard
 TABLE_ID = r"[A-Z0-9]{6}"
 VERSION = r"[0-9]{1,9}"
 KIND = r"[a-z_]{1,40}"
-TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh|hint|again|howto):(?P<tid>{TABLE_ID})"
+TABLE_TEMPLATE = rf"dh:t:(?P<act>join|leave|ai|start|hand|back|refresh|hint|again|howto|watch):(?P<tid>{TABLE_ID})"
 ACTION_TEMPLATE = rf"dh:a:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<code>[A-Za-z0-9~_]{{1,80}})"
 PICK_TEMPLATE = rf"dh:s:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND})"
 MENU_TEMPLATE = rf"dh:m:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<n>[0-3])"
@@ -79,9 +80,10 @@ _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "hint": ("Hint", discord.ButtonStyle.secondary, "💡"),
     "again": ("Play again", discord.ButtonStyle.success, "🔁"),
     "howto": ("How to play", discord.ButtonStyle.secondary, "❔"),
+    "watch": ("Watch", discord.ButtonStyle.secondary, "👀"),
 }
 LOBBY_BUTTONS: tuple[str, ...] = ("join", "leave", "ai", "start", "howto")
-RUNNING_BUTTONS: tuple[str, ...] = ("hand", "back")
+RUNNING_BUTTONS: tuple[str, ...] = ("hand", "back", "watch")
 # only once a game was played (a lobby closed early has nothing to replay)
 FINISHED_BUTTONS: tuple[str, ...] = ("again",)
 

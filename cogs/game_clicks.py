@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
-from cogs import renderers
-from cogs.components import card_values, hand_payload, hand_view, marked_values, pick_parts, value_code
+from cogs import renderers, watch
+from cogs.components import TableButton, card_values, hand_payload, hand_view, marked_values, pick_parts, value_code
 from cogs.howto import howto_text
 from cogs.live import LiveViews, update_message
 from cogs.render import NO_PINGS
@@ -26,7 +26,7 @@ from tables.clicks import MARK
 from tables.ids import normalise
 from tables.live import SeatView
 from tables.runtime import Runtime, TableError
-from tables.table import Table
+from tables.table import Phase, Table
 
 log = logging.getLogger("cogs.game")
 
@@ -66,6 +66,7 @@ class ComponentClicks:
             "hint": lambda: self._hint(interaction, table_id),
             "again": lambda: self._again(interaction, table_id),
             "howto": lambda: self._howto(interaction, table_id),
+            "watch": lambda: self._watch(interaction, table_id),
         }.get(act)
         if work is None:
             await self._say(interaction, "That button does nothing any more.")
@@ -102,6 +103,39 @@ class ComponentClicks:
         await interaction.response.edit_message(content=content, view=view, embed=None)
         view.stop()
         self._live(interaction, sv)
+
+    async def _watch(self, interaction: discord.Interaction, table_id: str) -> None:
+        """**Watch**: the public table, privately, kept current (cogs/watch.py).  Whoever plays at
+        the table is pointed at their hand, which shows the table too."""
+        table = self._table(interaction, table_id)
+        listener = getattr(self.runtime, "listener", None)
+        watchers = getattr(listener, "watchers", None)
+        if listener is None or watchers is None:
+            raise TableError("Watching is not available right now.")
+        if table.phase == Phase.LOBBY:
+            raise TableError(f"The game at table `{table.id}` has not started yet: there is nothing to watch.")
+        if table.phase == Phase.FINISHED:
+            raise TableError(f"The game at table `{table.id}` is over: its message shows how it ended.")
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None and not table.seats[seat].left:
+            raise TableError(f"You play at table `{table.id}`: press **My hand** (or use `/hand`) to see your "
+                             "cards and the table.")
+        watchers.use_clock(getattr(self.runtime, "clock", None))  # (when each token runs out: the table's clock)
+        if watchers.full(table.id, interaction.user.id):
+            raise TableError(watch.full_line(table.id))
+        notes = listener.notes(table)
+        payload = watchers.view(table, notes)
+        embeds = [discord.Embed.from_dict(e) for e in payload["embeds"]]
+        view = discord.ui.View(timeout=None)
+        if payload["components"]:
+            view.add_item(TableButton("watch", table.id))
+        if _own_message(interaction) is not None:  # Watch on the watcher's own view: follow on there
+            await interaction.response.edit_message(content=payload["content"], embeds=embeds, view=view)
+        else:
+            await interaction.response.send_message(payload["content"], embeds=embeds, view=view, ephemeral=True,
+                                                    allowed_mentions=NO_PINGS)
+        view.stop()
+        watchers.watch(interaction, table, notes)
 
     # ---- live hand views ---------------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, content: str, view: discord.ui.View) -> int | None:

@@ -25,6 +25,7 @@ from cogs.live import LiveViews, edit_original_message
 from cogs.pace import PublicPace, events_after
 from cogs.permissions import ChannelPermissions
 from cogs.render import NO_PINGS
+from cogs.watch import Watchers, with_count
 from engine.core import Event
 from tables.table import Table
 
@@ -121,6 +122,8 @@ class DiscordListener:
         self.bot = bot
         # The hand views people opened, kept current through their interactions' tokens.
         self.live = live if live is not None else LiveViews(getattr(bot, "runtime", None))
+        # The people watching tables (Watch), kept current through their interactions' tokens too.
+        self.watchers = Watchers()
         self._watches: dict[str, _Watch] = {}
         # The bot passes the real budget; without one (tests with light fakes) nothing waits.
         self.budget = budget if budget is not None else _Unlimited()
@@ -200,6 +203,8 @@ class DiscordListener:
             news = self._watch(table)
             # Token edits do not wait for the bot's REST budget: Discord does not count them.
             self.live.changed(table)
+            self.watchers.use_clock(getattr(self.live.runtime, "clock", None))
+            self.watchers.changed(table, self.notes(table))
         except Exception:
             log.exception("Could not follow the changes of table %s", table.id)
         try:
@@ -228,7 +233,12 @@ class DiscordListener:
     def showing(self, table: Table) -> bool:
         """The runtime's question before a finished table leaves memory: is a hand view of it still
         being edited (those read the table by its id)?"""
-        return self.live.editing(table.id)
+        return self.live.editing(table.id) or self.watchers.editing(table.id)
+
+    def notes(self, table: Table) -> tuple[Any, ...]:
+        """The clock lines the table message shows now (``render.clock_notes``)."""
+        watch = self._watches.get(table.id)
+        return tuple(watch.notes) if watch is not None else ()
 
     async def started(self, table: Table) -> None:
         """The game's first message in its new thread (the cog calls it while it holds the table's
@@ -370,6 +380,9 @@ class DiscordListener:
         self.pace.shown(table, self.now(), watch.noted if watch is not None else 0)
         with render.clock_notes(watch.notes if watch is not None else ()):
             rendered = renderers.table_message(table)
+        # How many watch rides on this paced edit: a watcher coming or going never costs one.
+        if render.phase_of(table) == "running":  # (a finished message is never redrawn to take it back)
+            with_count(rendered, self.watchers.count(table.id))
         view = table_view(table)
         if token is not None:
             try:
@@ -662,6 +675,10 @@ class DiscordListener:
     async def _summary(self, table: Table, events: Sequence[Event]) -> None:
         rendered = renderers.summary(table, [e for e in events if e.to is None])
         over = render.phase_of(table) == "finished"
+        try:
+            self.watchers.summary(table, rendered)  # (through their tokens: no budget)
+        except Exception:
+            log.exception("Could not show the summary of table %s to its watchers", table.id)
         if over:
             self._locks.pop(table.id, None)
             self._watches.pop(table.id, None)

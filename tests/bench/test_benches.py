@@ -78,8 +78,10 @@ def test_programs_bench_measures_the_bot_against_flooding_programs() -> None:
 
 def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     f = run_bench("discord.py", "--tables", "2", "--think", "0.02", "--ai-delay", "0", "--stagger", "0.2",
-                  "--ratelimit-scale", "0.05")
+                  "--ratelimit-scale", "0.05", "--watchers", "0.5")
     assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == [] and f["provoked_429"] == 0
+    # Someone watched one of the two tables to its end, through their interaction's token.
+    assert f["watched_tables"] == 1 and f["watched_to_the_end"] == 1 and positive(f["watcher_edits_per_hand"])
     assert positive(f["interaction_p50_ms"]) and f["interaction_p99_ms"] >= f["interaction_p50_ms"]
     assert positive(f["rest_calls_per_hearts_hand"]) and f["max_edits_per_message_5s"] >= 1
     # People open their hand once and click; the bot keeps their views current through tokens.

@@ -186,7 +186,7 @@ async def test_listener_contains_discord_errors(h: Harness, caplog) -> None:
 
 async def test_public_buttons_never_carry_cards_and_hand_controls_do(h: Harness) -> None:
     table, msg = await h.running_table()
-    assert custom_ids(msg.view) == []  # a link to the thread
+    assert custom_ids(msg.view) == [f"dh:t:watch:{table.id}"]  # a link to the thread, and Watch
     assert custom_ids(h.controls(table).view) == [f"dh:t:hand:{table.id}", f"dh:t:back:{table.id}"]
     await pass_all(h, table)
     player, _ = await human_on_turn(h, table)

@@ -1,7 +1,7 @@
 """Each game Deckhand can open a table for, played whole through the real bot: two people (one
 with the hand view's controls, one typing ``/play`` from the suggestions) and AIs, the game's
-shortest options.  The world's closing checks (privacy, answers within 3 s, no 429, no errors,
-edit pacing) run after each."""
+shortest options, and someone without a seat watching.  The world's closing checks (privacy,
+answers within 3 s, no 429, no errors, edit pacing) run after each."""
 
 from __future__ import annotations
 
@@ -34,6 +34,10 @@ async def _play_whole(w: Any, game: str) -> None:
     table_message = await open_table(w.ali, [w.bob], game=game, options=options, ai=False, speed="blitz")
     table = w.table(table_message)
     assert len(table.seats) >= entry.game.min_players and table.seats[0].user_id == w.ali.id
+    # Someone without a seat watches the whole game: the closing privacy check reads every version
+    # of their view as the public's.
+    watching = await w.stranger.click(table_message, "Watch")
+    assert "You are watching" in watching.text, watching.text
     logs = await asyncio.gather(
         play_seat(w.ali, table_message, rng=random.Random(11), open_with="mix", timeout=45),
         play_seat(w.bob, table_message, rng=random.Random(12), use="play", timeout=45),
@@ -41,3 +45,5 @@ async def _play_whole(w: Any, game: str) -> None:
     await w.until(lambda: "— finished" in table_message.text, what="the finished table")
     assert table.state.is_over and f"Replay: `/game replay id:{table.id}`" in table_message.text
     assert all(log.moves > 0 for log in logs), [log.moves for log in logs]
+    await w.until(lambda: "is over" in watching.message.text, 10.0, "the end in the watcher's view")
+    assert len([v for v in watching.message.versions if v.source == "edit"]) >= 2

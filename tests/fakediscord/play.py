@@ -204,6 +204,8 @@ async def play_seat(
         if _has_controls(msg):
             if think:
                 await asyncio.sleep(think)
+                if not _has_controls(msg):
+                    continue  # the view changed while they thought (the clock moved for them): look again
             mark = fd.ids.last
             if ready is not None:
                 await ready()

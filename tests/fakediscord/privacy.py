@@ -15,7 +15,8 @@ in :data:`STATIC_PHRASES`, the cards the engine offers a seat to choose from (it
 King of the Hill's "call a card" menu names cards others hold), and — in the answer to someone's
 own command — the cards they typed themselves ("Q♠ is not in your hand").  A card's emoji in a
 message (``<:dk_qs_1a2b3c:…>``) names it like its label.  Public component custom ids and emoji
-must never carry a card.
+must never carry a card, nor may those of an ephemeral message to someone who plays at none of the
+channel's tables (a watcher: their every message is checked as the public's, seat ``None``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import engine
@@ -162,14 +163,24 @@ def check_privacy(fd: FakeDiscord, tables: Iterable[Any], *, window: float = 2.0
                 violations.append(f"table {tl.table.id}: {who} could see {sorted(leaked)} in a {s.what} "
                                   f"(message {s.message_id}): {s.text[:300]!r}")
     for m in fd.messages.values():
-        if m.ephemeral:
+        if m.ephemeral and not _watcher(m, by_channel.get(m.channel_id, ())):
             continue
         for v in m.versions:
             for c in P.walk_components(v.components):
                 cid = str(c.get("custom_id") or "")
                 if cards_in(cid.replace(":", " ").replace("_", " ")):
-                    violations.append(f"public message {m.id} carries a card in component id {cid!r}")
+                    violations.append(f"{_kind(m)} {m.id} carries a card in component id {cid!r}")
                 face = str((c.get("emoji") or {}).get("name") or "")
                 if cards_in(face):  # no button of the table message is a card (its emoji would name it)
-                    violations.append(f"public message {m.id} carries a card in a component emoji {face!r}")
+                    violations.append(f"{_kind(m)} {m.id} carries a card in a component emoji {face!r}")
     return sorted(set(violations))
+
+
+def _watcher(m: Any, tls: Sequence[Timeline]) -> bool:
+    """An ephemeral message to someone who plays at none of the channel's tables (a watcher's view,
+    a refusal): like a public one, none of its components may name a card."""
+    return bool(tls) and m.ephemeral_to is not None and all(tl.table.seat_of(m.ephemeral_to) is None for tl in tls)
+
+
+def _kind(m: Any) -> str:
+    return "a watcher's message" if m.ephemeral else "public message"

@@ -1,0 +1,350 @@
+"""Watching a table: **Watch** on a running table message answers anyone with an ephemeral view of
+the public table, kept current through that interaction's token like a live hand view.
+
+A watcher's view shows exactly what the public table message shows (drawn by the same renderer,
+with the same clock lines) and, under it, the latest end-of-hand summary the table posted (a
+round's hands, scores, as everyone in the channel saw them) — never a seat's view, so it reveals
+nothing the channel does not.  Edits ride on the watcher's interaction token: Discord's global
+limit does not count them, so watching costs no counted REST call.
+
+Per table the watchers form one group: the public view is drawn once per change and the same
+payload is sent to each watcher's token, at most once per ``interval`` (later changes are
+coalesced into the next edit), and only when what the table shows moved (:func:`watch_key`).  A
+table takes at most ``MAX_WATCHERS``; the next person is told so in plain words.  A token lives
+15 minutes: just before it runs out, the view gets one last edit saying it stopped following the
+table and that **Watch** (on the view itself, or the table message) follows it again; after that
+it is never edited.  A view whose message is gone (dismissed) is dropped at its next edit.
+
+How many watch is folded into the table message's next paced edit (:func:`count_line`): a
+watcher joining or leaving never costs an edit of its own.
+
+Only presentation state lives here (tokens, when each runs out, what was last shown, the last
+summary drawn): no game state.  It is lost on a restart; a watcher presses **Watch** again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord.webhook.async_ import async_context
+
+from cogs import render, renderers
+from cogs.components import _table_button
+from cogs.render import Rendered
+
+log = logging.getLogger(__name__)
+
+LIFETIME = 15 * 60.0  # how long Discord keeps an interaction token valid
+MARGIN = 30.0  # the last edit goes out this long before the token runs out (never with a dead one)
+INTERVAL = 1.0  # at most one edit of a table's watcher views per this many seconds, like a hand view
+MAX_WATCHERS = 25  # per table: the work per change stays bounded however popular a table is
+MAX_EMBEDS_TOTAL = 6000  # Discord's limit on the characters of all of a message's embeds together
+
+
+def head_line(table: Any) -> str:
+    if render.phase_of(table) == "finished":
+        return f"👀 The game at table `{table.id}` ({render.game_title(table)}) is over: this is how it ended."
+    return (f"👀 You are watching table `{table.id}` ({render.game_title(table)}): what everyone at the table "
+            "sees, kept up to date here for 15 minutes.")
+
+
+def expired_line(table_id: str) -> str:
+    return (f"⌛ This view of table `{table_id}` stopped following the game. Press **Watch** to follow it "
+            "again.")
+
+
+def full_line(table_id: str) -> str:
+    return (f"Table `{table_id}` already has {MAX_WATCHERS} people watching, the most it takes. Try again "
+            "when someone stops watching.")
+
+
+def count_line(n: int) -> str:
+    return f"👀 {n} watching"
+
+
+def with_count(rendered: Rendered, n: int) -> Rendered:
+    """The table message with how many are watching at the end of its footer (nothing when none)."""
+    if n <= 0 or rendered.embed is None:
+        return rendered
+    footer = rendered.embed.footer.text or ""
+    rendered.embed.set_footer(text=(f"{footer} · " if footer else "") + count_line(n))
+    return rendered
+
+
+def watch_key(table: Any, notes: int = 0) -> tuple[Any, ...]:
+    """What moves the public table: a move (the version), the phase, a pause, a seat leaving or the
+    AI taking it over, a clock line.  Cheap: no drawing."""
+    seats = tuple((s.user_id, s.away, s.left) for s in table.seats)
+    return (table.version, render.phase_of(table), table.paused, seats, notes)
+
+
+def watch_payload(table: Any, drawn: Rendered, summary: Rendered | None, head: str) -> dict[str, Any]:
+    """The watcher's view as Discord's JSON: the head line, the public table, the latest summary,
+    and **Watch** (pressing it on the view keeps it following with a fresh token)."""
+    embeds = [e for e in (drawn.embed, summary.embed if summary is not None else None) if e is not None]
+    if sum(len(e) for e in embeds) > MAX_EMBEDS_TOTAL:
+        embeds = embeds[:1]  # the table first: the summary was posted in the channel too
+    content = "\n".join(p for p in (head, drawn.content) if p)
+    components = []
+    if render.phase_of(table) == "running":
+        components = [{"type": 1, "components": [_table_button("watch", table.id)]}]
+    return {"content": content, "embeds": [e.to_dict() for e in embeds], "components": components}
+
+
+async def edit_token(interaction: Any, payload: dict[str, Any]) -> None:
+    """Edit the interaction's ``@original`` with ``payload`` through discord.py's webhook adapter,
+    without reading the message back (as cogs/live.py does for hand views)."""
+    if not isinstance(interaction, discord.Interaction):
+        await interaction.edit_original_response(**payload)  # a test's stand-in
+        return
+    state = interaction._state
+    body = {"tts": False, **payload}
+    body["allowed_mentions"] = discord.AllowedMentions.none().to_dict()
+    await async_context.get().edit_original_interaction_response(
+        interaction.application_id, interaction.token, session=interaction._session,
+        proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=body)
+
+
+@dataclass(eq=False)
+class Watcher:
+    user_id: int
+    interaction: Any  # its @original is the watcher's view
+    expires: float  # on Watchers' clock: the last edit (the "press Watch again" line) is due then
+    dead: bool = False
+    timer: asyncio.Task[None] | None = None
+
+
+@dataclass(eq=False)
+class _Group:
+    """One table's watchers."""
+
+    table: Any  # the runtime's own Table object (read when drawing, never changed)
+    watchers: dict[int, Watcher] = field(default_factory=dict)
+    summary: Rendered | None = None  # the latest end-of-hand summary the table posted
+    summaries: int = 0
+    notes: Sequence[Any] = ()  # the listener's clock lines, as the table message shows them
+    shown: Any = None  # watch_key of what the views show
+    last_edit: float = -math.inf
+    wanted: bool = False
+    closing: bool = False  # the game is over: one more edit, then the group goes
+    task: asyncio.Task[None] | None = None
+
+
+class Watchers:
+    """Every table's watchers, by table id."""
+
+    def __init__(
+        self,
+        *,
+        lifetime: float = LIFETIME,
+        interval: float = INTERVAL,
+        most: int = MAX_WATCHERS,
+        now: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[Any]] | None = None,
+    ) -> None:
+        self.lifetime = lifetime
+        self.interval = interval
+        self.most = most
+        self._now = now or time.monotonic
+        self._sleep = sleep or asyncio.sleep
+        self._own_clock = now is None and sleep is None
+        self._groups: dict[str, _Group] = {}
+        # Each running table's latest summary, for whoever starts watching after it was posted.
+        self._last: dict[str, Rendered] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.edits = 0  # token edits made (for the bench and tests)
+        self.draws = 0  # public views drawn for watchers
+        self.failures = 0
+
+    def use_clock(self, clock: Any) -> None:
+        """The table's clock paces the edits (a test's fake clock drives both)."""
+        if clock is not None and self._own_clock:
+            self._now, self._sleep = clock.now, clock.sleep
+
+    # ---- the cog: someone pressed Watch -----------------------------------------------------------
+    def full(self, table_id: str, user_id: int) -> bool:
+        group = self._groups.get(table_id)
+        return group is not None and user_id not in group.watchers and self.count(table_id) >= self.most
+
+    def view(self, table: Any, notes: Sequence[Any] = ()) -> dict[str, Any]:
+        """The watcher's view of ``table`` now (the answer to **Watch**)."""
+        with render.clock_notes(notes):
+            drawn = renderers.table_message(table)
+        return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
+
+    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = ()) -> None:
+        """``interaction`` was just answered with the watcher's view of ``table``: from now on its
+        token keeps it current (a newer Watch of the same person replaces the older)."""
+        group = self._groups.get(table.id)
+        if group is None:
+            # (its first watcher was just answered with the table as it is: nothing to edit yet)
+            group = self._groups[table.id] = _Group(table, summary=self._last.get(table.id),
+                                                    shown=watch_key(table, len(notes)))
+        group.table = table
+        group.notes = tuple(notes)
+        user_id = int(interaction.user.id)
+        old = group.watchers.pop(user_id, None)
+        if old is not None:
+            self._bury(old)
+        w = Watcher(user_id, interaction, self._now() + self.lifetime - MARGIN)
+        group.watchers[user_id] = w
+        w.timer = self._spawn(self._expire(table.id, w), f"watch-expiry:{table.id}:{user_id}")
+
+    def count(self, table_id: str) -> int:
+        group = self._groups.get(table_id)
+        return 0 if group is None else sum(1 for w in group.watchers.values() if not w.dead)
+
+    # ---- the listener: the table changed ------------------------------------------------------------
+    def changed(self, table: Any, notes: Sequence[Any] = ()) -> None:
+        """The table was redrawn: its watchers' views are edited soon (coalesced) if it moved."""
+        group = self._groups.get(table.id)
+        if group is None:
+            return
+        group.table = table
+        group.notes = tuple(notes)
+        if watch_key(table, len(group.notes)) != group.shown:
+            self._want(group)
+
+    def summary(self, table: Any, drawn: Rendered | None) -> None:
+        """The table posted an end-of-hand (or end-of-game) summary, ``drawn`` (of its public
+        events only): the watchers see it too, under the table, until the next one.  After the
+        game's end the views get one last edit."""
+        over = render.phase_of(table) == "finished"
+        if over:
+            self._last.pop(table.id, None)
+        elif drawn is not None:
+            self._last[table.id] = drawn
+        group = self._groups.get(table.id)
+        if group is None:
+            return
+        group.table = table
+        if drawn is not None:
+            group.summary = drawn
+            group.summaries += 1
+            group.shown = None
+        if over:
+            group.closing = True
+            group.shown = None
+        self._want(group)
+
+    def editing(self, table_id: str) -> bool:
+        """Whether an edit of a watcher's view of this table is wanted or under way."""
+        group = self._groups.get(table_id)
+        return group is not None and (group.wanted or (group.task is not None and not group.task.done()))
+
+    async def close(self) -> None:
+        tasks = list(self._tasks)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- the work -------------------------------------------------------------------------------------
+    def _spawn(self, coro: Any, name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("A watcher's view task failed", exc_info=task.exception())
+
+    def _want(self, group: _Group) -> None:
+        group.wanted = True
+        if group.task is None or group.task.done():
+            group.task = self._spawn(self._run(group), f"watch:{group.table.id}")
+
+    async def _run(self, group: _Group) -> None:
+        while group.wanted:
+            wait = group.last_edit + self.interval - self._now()
+            if wait > 0:
+                await self._sleep(wait)  # coalesce: whatever changed meanwhile goes in one edit
+            group.wanted = False
+            await self._edit(group)
+        if group.closing:
+            self._close(group.table.id, group)
+
+    async def _edit(self, group: _Group) -> None:
+        table = group.table
+        now = self._now()
+        live = [w for w in group.watchers.values() if not w.dead and now < w.expires]
+        key = watch_key(table, len(group.notes))
+        if not live or key == group.shown:
+            return
+        # Drawn once for every watcher of the table: the work per change does not grow with them.
+        with render.clock_notes(group.notes):
+            drawn = renderers.table_message(table)
+        payload = watch_payload(table, drawn, group.summary, head_line(table))
+        self.draws += 1
+        group.shown = key
+        group.last_edit = now
+        await asyncio.gather(*(self._send(group, w, payload) for w in live))
+        group.last_edit = self._now()
+
+    async def _send(self, group: _Group, w: Watcher, payload: dict[str, Any]) -> None:
+        try:
+            await edit_token(w.interaction, payload)
+        except discord.NotFound:
+            self.failures += 1  # dismissed: nobody sees it any more
+            self._drop(group, w, "its message is gone")
+            return
+        except discord.HTTPException as e:
+            self.failures += 1
+            if e.status == 401 or e.code in (50027, 10015):
+                self._drop(group, w, "its token ran out")
+            else:
+                group.shown = None  # unknown: the next change tries again
+                log.info("Could not edit a watcher's view of table %s: %s", group.table.id, e)
+            return
+        self.edits += 1
+
+    async def _expire(self, table_id: str, w: Watcher) -> None:
+        """Just before the token runs out: one last edit saying the view stopped following, then the
+        watcher is forgotten (the token is never used again)."""
+        await self._sleep(max(0.0, w.expires - self._now()))
+        group = self._groups.get(table_id)
+        if w.dead or group is None or group.watchers.get(w.user_id) is not w:
+            return
+        w.dead = True
+        group.watchers.pop(w.user_id, None)
+        if group.task is not None and not group.task.done():
+            # An edit in flight on this token: let it land first, so the last line stays last.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(group.task)
+        with render.clock_notes(group.notes):
+            drawn = renderers.table_message(group.table)
+        payload = watch_payload(group.table, drawn, group.summary, expired_line(table_id))
+        payload["components"] = [{"type": 1, "components": [_table_button("watch", table_id)]}] \
+            if render.phase_of(group.table) == "running" else []
+        with contextlib.suppress(discord.HTTPException):
+            await edit_token(w.interaction, payload)
+            self.edits += 1
+        if not group.watchers and not self.editing(table_id) and self._groups.get(table_id) is group:
+            del self._groups[table_id]
+
+    def _drop(self, group: _Group, w: Watcher, why: str) -> None:
+        log.info("A watcher's view of table %s dropped: %s", group.table.id, why)
+        if group.watchers.get(w.user_id) is w:
+            del group.watchers[w.user_id]
+        self._bury(w)
+
+    def _bury(self, w: Watcher) -> None:
+        w.dead = True
+        if w.timer is not None and w.timer is not asyncio.current_task():
+            w.timer.cancel()
+
+    def _close(self, table_id: str, group: _Group) -> None:
+        for w in list(group.watchers.values()):
+            self._bury(w)
+        group.watchers.clear()
+        if self._groups.get(table_id) is group:
+            del self._groups[table_id]
