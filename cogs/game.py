@@ -45,8 +45,7 @@ from tables.table import Phase, Table
 
 log = logging.getLogger(__name__)
 
-# Every registered game by its title, in the order they were registered (engine/__init__.py); a game
-# without its screens yet answers "coming soon".
+# Every registered game by its title, in the order they were registered (engine/__init__.py).
 GAMES = {name: spec.game.title for name, spec in engine.games().items()}
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
@@ -66,8 +65,8 @@ def parse_options(text: str | None) -> dict[str, str]:
 
 
 def playable() -> dict[str, engine.core.GameEntry]:
-    """Games a table can be opened for: in the engine AND drawn by a renderer of their own (a game
-    whose engine lands before its Discord screens stays "coming soon")."""
+    """Games a table can be opened for: in the engine AND drawn by a renderer of their own (both
+    parts are registered for every game: tests/test_spec.py)."""
     return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}
 
 
@@ -114,10 +113,11 @@ def rules_embed(game: str) -> discord.Embed:
     return embed
 
 
-def coming_soon(game: str) -> str:
-    title = GAMES.get(game, game)
-    ready = ", ".join(f"`{name}`" for name in sorted(playable()))
-    return f"{title} is coming soon to Deckhand. For now you can play: {ready}."
+def no_such_game(game: str) -> str:
+    """The answer to a game name Deckhand does not know (every registered game has its screens:
+    tests/test_spec.py)."""
+    ready = ", ".join(f"**{spec.game.title}**" for spec in playable().values())
+    return f"Deckhand has no game called “{render.clean(game)[:40]}”. You can play {ready}."
 
 
 class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
@@ -289,7 +289,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         name = game.strip().lower()
         entry = playable().get(name)
         if entry is None:
-            await self._say(interaction, coming_soon(name))
+            await self._say(interaction, no_such_game(name))
             return
         try:
             # speed may come inside options: like any option; the runtime takes it on its own.
@@ -568,7 +568,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _rules(self, interaction: discord.Interaction, game: str) -> None:
         entry = engine.games().get(game.strip().lower())
         if entry is None:
-            await self._say(interaction, coming_soon(game.strip().lower()))
+            await self._say(interaction, no_such_game(game.strip().lower()))
             return
         await self._say(interaction, None, embed=rules_embed(entry.game.name))
 

@@ -7,8 +7,6 @@ import json
 import logging
 from typing import Any
 
-import engine
-from cogs import renderers
 from cogs.components import TableButton
 from cogs.game import OOPS
 from tests.cogs.conftest import Harness
@@ -192,17 +190,13 @@ async def test_wrong_phase(h: Harness) -> None:
     assert snapshot(h) == before
 
 
-async def test_games_without_discord_screens_are_coming_soon(h: Harness) -> None:
-    for game in ("tricks", "dalmuti", "koth", "siege"):
-        if game in renderers.RENDERERS:
-            continue
-        i = h.inter(h.alice)
-        await h.cog.game_new.callback(h.cog, i, game=game, options=None, speed="normal")
-        refused(i, "coming soon", "hearts")
-        if game not in engine.games():
-            i = h.inter(h.alice)
-            await h.cog.game_rules.callback(h.cog, i, game=game)
-            refused(i, "coming soon")
+async def test_a_game_deckhand_does_not_have_is_named_and_the_games_listed(h: Harness) -> None:
+    i = h.inter(h.alice)
+    await h.cog.game_new.callback(h.cog, i, game="chess", options=None, speed="normal")
+    refused(i, "no game called “chess”", "Hearts", "King of the Hill")
+    i = h.inter(h.alice)
+    await h.cog.game_rules.callback(h.cog, i, game="Chess")
+    refused(i, "no game called “chess”", "The Great Dalmuti")
     assert h.runtime.tables == {}
 
 
