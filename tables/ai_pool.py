@@ -40,6 +40,7 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from functools import partial
 from typing import Any, TypeVar
 
 import engine
@@ -225,5 +226,5 @@ class AIPool:
         for lane in (self._play, self._background):
             if lane is not None and lane.executor is not None:
                 ex, lane.executor = lane.executor, None
-                await asyncio.get_running_loop().run_in_executor(None, lambda ex=ex: ex.shutdown(wait=True,
-                                                                                                 cancel_futures=True))
+                await asyncio.get_running_loop().run_in_executor(None, partial(ex.shutdown, wait=True,
+                                                                               cancel_futures=True))
