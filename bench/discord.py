@@ -194,7 +194,7 @@ async def viewer_table(host: Any, guest: Any, seed: int) -> Any:
 
 
 async def replay_viewer(fd: FakeDiscord, person: Any, own: Any, stop: asyncio.Event, think: float,
-                        seed: int) -> dict[str, Any]:
+                        seed: int, review_wait: float = 120.0) -> dict[str, Any]:
     """A person clicking through finished games' replay viewers while the tables play: their own
     game's (opened from its table message's **Replay**; **Review my play** pressed early on), and
     any of the bench's tables that has finished (as a stranger).  Every click waits for its answer,
@@ -262,7 +262,7 @@ async def replay_viewer(fd: FakeDiscord, person: Any, own: Any, stop: asyncio.Ev
         await asyncio.sleep(think * (0.5 + rng.random()))
     if reviewing is not None:  # the tables are done: the review may take a while longer
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(reviewing), 120.0)
+            await asyncio.wait_for(asyncio.shield(reviewing), review_wait)
         reviewing.cancel()
     return {"games_opened": len(opened_tables), "review": review}
 
@@ -430,7 +430,7 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             timeout = 120 + 60 * (args.think + args.ai_delay)
             stop = asyncio.Event()
             viewing = (asyncio.ensure_future(replay_viewer(fd, watcher[0], reviewed, stop, args.viewer_think,
-                                                           args.seed)) if args.viewer else None)
+                                                           args.seed, args.review_wait)) if args.viewer else None)
             results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger)
                                              for n, (h, g) in enumerate(seats)), return_exceptions=True)
             seconds = time.perf_counter() - started
@@ -522,6 +522,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--viewer", action="store_true", help="a person clicks through finished games' replay viewers "
                                                          "meanwhile and presses Review my play (issue 22)")
     p.add_argument("--viewer-think", type=float, default=1.0, help="the viewer's seconds per click (±50 %%)")
+    p.add_argument("--review-wait", type=float, default=120.0, help="seconds the viewer still waits for their "
+                                                                    "review once the tables are done")
     p.add_argument("--processes", type=int, default=1, help="run the bot as this many shard processes on one "
                                                             "PostgreSQL (default 1: one process, no database)")
     p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
