@@ -223,8 +223,12 @@ async def replay_viewer(fd: FakeDiscord, person: Any, own: Any, stop: asyncio.Ev
         VIEWER_INTERACTIONS.append(i)
         review["pressed"] = True
         t0 = time.perf_counter()
+        def shown() -> bool:  # the "thinking…" answer edited into the review, or a followup
+            m = fd.messages.get(i.original_id) if i.original_id is not None else None
+            return bool(i.followups) or (m is not None and not m.loading)
+
         with contextlib.suppress(TimeoutError):
-            await fd.wait_for(lambda: i.followups, 900.0, "the review")
+            await fd.wait_for(shown, 900.0, "the review")
             review["review_s"] = round(time.perf_counter() - t0, 1)
 
     reviewing: asyncio.Task[None] | None = None
