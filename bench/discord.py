@@ -37,6 +37,16 @@ otherwise.  Discord's real rate limits apply.  It reports:
   tables are played after the second start has its emoji, so their calls are not in the per-hand
   figures;
 
+with ``--viewer`` (issue 22), while the tables play a person clicks through finished games' replay
+viewers (their own one-hand game, played before the tables open, and any bench table once it has
+finished) with Next/Back/First/Last and the jump menu, about one click per ``--viewer-think``
+seconds, and presses **Review my play** on their own game (the bot then runs with its production
+AI workers, where reviews run): ``viewer_answer_ms_p50`` / ``viewer_answer_ms_p99`` /
+``viewer_answer_ms_max`` (the fake sending the click to the bot's answer: the new picture, or a
+deferral), ``viewer_answers_after_3s`` (target 0), ``viewer_clicks``, ``viewer_games_opened`` and
+``viewer_review_s`` (the press to the review shown; it may run on for ``--review-wait`` seconds
+after the tables end).  The viewer's clicks and game stay out of the tables' figures;
+
 and, to explain those: ``hands``, ``seconds``, ``peak_rest_calls_per_s`` (Discord's default
 global limit is 50/s), ``provoked_429`` and ``problems`` (anything the fake would refuse), and
 ``fake_stalled_s`` (seconds the fake's own loop ran late on a busy machine: requests sent meanwhile
@@ -50,6 +60,7 @@ person makes; the public table message at most 3 s behind the plays at p99 up to
 
     python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
                             [--same-process] [--global-limit 50] [--processes 2 [--database-url URL]]
+                            [--viewer [--viewer-think 1.0] [--review-wait 120]]
 
 ``--processes N`` runs the bot as N shard processes on one PostgreSQL (bench/processes.py), the
 tables spread over servers of every shard; ``bot_cpu_percent`` is then theirs together, and
