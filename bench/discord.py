@@ -41,6 +41,16 @@ otherwise.  Discord's real rate limits apply.  It reports:
   tables are played after the second start has its emoji, so their calls are not in the per-hand
   figures;
 
+with ``--viewer`` (issue 22), while the tables play a person clicks through finished games' replay
+viewers (their own one-hand game, played before the tables open, and any bench table once it has
+finished) with Next/Back/First/Last and the jump menu, about one click per ``--viewer-think``
+seconds, and presses **Review my play** on their own game (the bot then runs with its production
+AI workers, where reviews run): ``viewer_answer_ms_p50`` / ``viewer_answer_ms_p99`` /
+``viewer_answer_ms_max`` (the fake sending the click to the bot's answer: the new picture, or a
+deferral), ``viewer_answers_after_3s`` (target 0), ``viewer_clicks``, ``viewer_games_opened`` and
+``viewer_review_s`` (the press to the review shown; it may run on for ``--review-wait`` seconds
+after the tables end).  The viewer's clicks and game stay out of the tables' figures;
+
 and, to explain those: ``hands``, ``seconds``, ``peak_rest_calls_per_s`` (Discord's default
 global limit is 50/s), ``provoked_429`` and ``problems`` (anything the fake would refuse), and
 ``fake_stalled_s`` (seconds the fake's own loop ran late on a busy machine: requests sent meanwhile
@@ -54,6 +64,7 @@ person makes; the public table message at most 3 s behind the plays at p99 up to
 
     python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
                             [--same-process] [--global-limit 50] [--processes 2 [--database-url URL]]
+                            [--viewer [--viewer-think 1.0] [--review-wait 120]]
 
 ``--processes N`` runs the bot as N shard processes on one PostgreSQL (bench/processes.py), the
 tables spread over servers of every shard; ``bot_cpu_percent`` is then theirs together, and
@@ -91,6 +102,7 @@ from tests.fakediscord.play import open_table, play_seat  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 BOT_CPU: list[float] = []  # CPU seconds the bot process used (Linux)
+BOT_CONFIG: dict[str, Any] = {}  # bot.Config fields for the bot process (--viewer: its AI workers)
 TABLE_MESSAGES: list[Any] = []  # every table's public message, as the fake keeps it
 PLAY_LOG: dict[str, list[list[Any]]] = {}  # table message id -> the table's actions [[time, code], ...]
 WATCH_VIEWS: list[Any] = []  # the watchers' views (answers to Watch), as the fake keeps them
@@ -119,6 +131,7 @@ async def bot_process(fd: FakeDiscord, runtime: dict[str, Any]):
         *(["--profile", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []),
         *[f"--without-intent={x}" for x in os.environ.get("BENCH_WITHOUT_INTENTS", "").split(",") if x],
         *(["--gc-log"] if os.environ.get("BENCH_GC_LOG") else []),
+        *(["--config", json.dumps(BOT_CONFIG)] if BOT_CONFIG else []),
         cwd=ROOT, stdout=subprocess.PIPE, stderr=None,
     )
     try:
@@ -181,6 +194,122 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
     moves = await asyncio.gather(person(host, "components"), person(guest, "components"))
     await fd.wait_for(lambda: "— finished" in table_message.text, 10.0, "the finished table")
     return sum(moves)
+
+
+VIEWER_INTERACTIONS: list[Any] = []  # every interaction the replay viewer's person made (issue 22)
+VIEWER_IDS: set[int] = set()  # the viewer's people: their clicks and their table stay out of the tables' figures
+ANSWER_LIMIT = 3.0  # Discord's limit for a first answer to an interaction
+
+
+async def viewer_table(host: Any, guest: Any, seed: int) -> Any:
+    """The game the viewer's person reviews: one hand of Hearts (blitz) played with a guest before
+    the tables open; its finished table message."""
+    rng = random.Random(seed)
+    views: dict[int, Any] = {}
+    table_message = await open_table(host, [guest], options="target=1", speed="blitz", views=views)
+    await asyncio.gather(*(play_seat(p, table_message, rng=random.Random(rng.random()), think=0.05, timeout=300,
+                                     open_with="mix", watch_table=False, patience=2.0, view=views.get(p.id))
+                           for p in (host, guest)))
+    await host.fd.wait_for(lambda: any(b.get("label") == "Replay" for b in table_message.buttons()), 30.0,
+                           "the Replay button on the viewer's finished table")
+    return table_message
+
+
+async def replay_viewer(fd: FakeDiscord, person: Any, own: Any, stop: asyncio.Event, think: float,
+                        seed: int, review_wait: float = 120.0) -> dict[str, Any]:
+    """A person clicking through finished games' replay viewers while the tables play: their own
+    game's (opened from its table message's **Replay**; **Review my play** pressed early on), and
+    any of the bench's tables that has finished (as a stranger).  Every click waits for its answer,
+    then the person looks at the picture for about ``think`` seconds."""
+    from tests.fakediscord import payloads as P
+
+    rng = random.Random(seed)
+    review: dict[str, Any] = {"pressed": False, "answered_s": None, "review_s": None}
+    opened_tables = {own.id}
+    viewer = None
+
+    async def open_replay(table_message: Any) -> Any:
+        r = await person.click(table_message, "Replay")
+        VIEWER_INTERACTIONS.append(r.interaction)
+        return r.message if not r.failed else None
+
+    async def press_review(m: Any) -> None:
+        button = next((b for b in m.buttons() if b.get("label") == "Review my play"), None)
+        if button is None:
+            return
+        # Sent by hand: the review's followup comes long after a person would stop watching
+        # "thinking…" (Person.click would count that as a problem); it is awaited here instead.
+        i = fd.send_interaction(person.id, P.MESSAGE_COMPONENT, {"custom_id": button["custom_id"],
+                                                                  "component_type": P.BUTTON},
+                                m.channel_id, label="click Review my play", message_id=m.id)
+        VIEWER_INTERACTIONS.append(i)
+        review["pressed"] = True
+        t0 = time.perf_counter()
+        def shown() -> bool:  # the "thinking…" answer edited into the review, or a followup
+            m = fd.messages.get(i.original_id) if i.original_id is not None else None
+            return bool(i.followups) or (m is not None and not m.loading)
+
+        with contextlib.suppress(TimeoutError):
+            await fd.wait_for(shown, 900.0, "the review")
+            review["review_s"] = round(time.perf_counter() - t0, 1)
+
+    reviewing: asyncio.Task[None] | None = None
+    clicks = 0
+    while not stop.is_set():
+        if viewer is None or rng.random() < 0.03:  # now and then, another finished game
+            done = [m for m in TABLE_MESSAGES if m.id not in opened_tables
+                    and any(b.get("label") == "Replay" for b in m.buttons())]
+            target = rng.choice(done) if done and viewer is not None else (own if viewer is None else None)
+            if target is not None:
+                opened_tables.add(target.id)
+                viewer = await open_replay(target) or viewer
+        if viewer is None:
+            await asyncio.sleep(1.0)
+            continue
+        if reviewing is None and clicks >= 3 and viewer is not None and own.id in opened_tables:
+            reviewing = asyncio.ensure_future(press_review(viewer))
+        enabled = [b.get("label") for b in viewer.buttons() if not b.get("disabled") and b.get("label")
+                   in ("Next", "Back", "First", "Last")]
+        menu = viewer.selects()
+        moves = enabled * 3 + (["jump"] if menu else [])
+        move = rng.choice(moves or ["jump"])
+        try:
+            if move == "jump":
+                values = [o["value"] for o in menu[0]["options"]]
+                r = await person.choose(viewer, [rng.choice(values)])
+            else:
+                r = await person.click(viewer, move)
+        except Exception as e:  # (a viewer gone, a disabled button): this person looks again
+            print(f"replay viewer: {e!r}", file=sys.stderr)
+            viewer = None
+            continue
+        VIEWER_INTERACTIONS.append(r.interaction)
+        clicks += 1
+        await asyncio.sleep(think * (0.5 + rng.random()))
+    if reviewing is not None:  # the tables are done: the review may take a while longer
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(reviewing), review_wait)
+        reviewing.cancel()
+    return {"games_opened": len(opened_tables), "review": review}
+
+
+def viewer_figures(viewer: dict[str, Any] | None) -> dict[str, Any]:
+    """The replay viewer's answer times (issue 22): every click of the viewer's person, from the
+    fake sending it to the bot's answer (a picture's update, or "thinking…" for a review)."""
+    if viewer is None:
+        return {}
+    answers = [i.latency * 1000 for i in VIEWER_INTERACTIONS if i.latency is not None]
+    late = sum(1 for i in VIEWER_INTERACTIONS if i.latency is None or i.latency > ANSWER_LIMIT or i.failed)
+    return {
+        "viewer_clicks": len(VIEWER_INTERACTIONS),
+        "viewer_answer_ms_p50": round(percentile(answers, 0.50), 1),
+        "viewer_answer_ms_p99": round(percentile(answers, 0.99), 1),
+        "viewer_answer_ms_max": round(max(answers, default=float("nan")), 1),
+        "viewer_answers_after_3s": late,
+        "viewer_games_opened": viewer["games_opened"],
+        "viewer_review_pressed": viewer["review"]["pressed"],
+        "viewer_review_s": viewer["review"]["review_s"],
+    }
 
 
 EMOJI_ROUTE = "/applications/{application_id}/emojis"
@@ -299,6 +428,14 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
                 watcher = fd.add_member(f"Watcher {i + 1}")
                 watcher.where = ch
             watchers.append(watcher)
+        if args.viewer:  # the replay viewer's person and the guest of the game they review (issue 22)
+            from tables.ai_pool import default_workers
+
+            viewers = (fd.add_member("Viewer"), fd.add_member("Viewer's guest"))
+            viewers[0].where = viewers[1].where = fd.add_channel("replays")
+            VIEWER_IDS.update(p.id for p in viewers)
+            # As in production: reviews run in the AI workers (bot.load_config's default).
+            BOT_CONFIG.setdefault("ai_workers", default_workers())
         # One fake server holds every table: the bot's per-server cap would stop the bench.
         runtime = {"ai_delay": args.ai_delay, "limits": {"running_per_server": 0}}
         bot = bot_here if args.same_process else bot_process
@@ -313,6 +450,8 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
         async with shards.running(runtime) if shards else bot(fd, runtime):
             startup.append(await emoji_synced(fd, mark, lists=args.processes))
             await asyncio.sleep(0.2)
+            # The game the viewer reviews, played before the tables' figures start counting.
+            reviewed = await viewer_table(*viewers, args.seed) if args.viewer else None
             # The fake keeps every version of every message; its garbage collector would pause for
             # 100+ ms and count against the bot.  (The bot's process keeps its normal collector.)
             gc.collect()
@@ -321,10 +460,15 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             pg_cpu = pg.cpu_seconds() if pg else None
             started = time.perf_counter()
             timeout = 120 + 60 * (args.think + args.ai_delay)
+            stop = asyncio.Event()
+            viewing = (asyncio.ensure_future(replay_viewer(fd, viewers[0], reviewed, stop, args.viewer_think,
+                                                           args.seed, args.review_wait)) if args.viewer else None)
             results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger,
                                                        watchers[n])
                                              for n, (h, g) in enumerate(seats)), return_exceptions=True)
             seconds = time.perf_counter() - started
+            stop.set()
+            viewer = await viewing if viewing is not None else None
             if pg_cpu is not None:
                 pg_cpu = (pg.cpu_seconds() or pg_cpu) - pg_cpu
             finished = sum(1 for r in results if not isinstance(r, BaseException))
@@ -344,10 +488,11 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
         watched = sum(1 for m in WATCH_VIEWS if "is over" in m.text)  # followed to the end
         watch_clicks = len(WATCH_VIEWS)
         moves = sum(r for r in results if isinstance(r, int))
-        hands = summaries(fd)
+        hands = summaries(fd) - (1 if args.viewer else 0)  # (the viewer's own game is not the tables')
         # As Discord counts them for its global limit: interaction webhooks (followups) are exempt.
         per_second = Counter(int(r.at - started) for r in calls if not r.route.split()[-1].startswith("/webhooks/"))
-        latencies = [i.latency * 1000 for i in fd.interactions.values() if i.latency is not None]
+        latencies = [i.latency * 1000 for i in fd.interactions.values()
+                     if i.latency is not None and i.user_id not in VIEWER_IDS]
         edits, _ = fd.edits_per_window(5.0)
         by_route = Counter(r.route for r in calls)
         gaps, edits_per_table = public_edits(TABLE_MESSAGES)
@@ -363,7 +508,9 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             "rest_calls_per_hearts_hand": round(len(calls) / hands, 1) if hands else None,
             "non_interaction_rest_calls_per_hand": round(len(own) / hands, 1) if hands else None,
             "max_edits_per_message_5s": edits,
-            "interactions_per_person_move": round((len(fd.interactions) - watch_clicks) / moves, 3) if moves else None,
+            "interactions_per_person_move": round(
+                (sum(1 for i in fd.interactions.values() if i.user_id not in VIEWER_IDS) - watch_clicks) / moves, 3)
+            if moves else None,
             "live_view_edits_per_hand": round(live_edits / hands, 1) if hands else None,
             "public_edit_interval_s": {"median": round(percentile(gaps, 0.5), 1),
                                        "p90": round(percentile(gaps, 0.9), 1)},
@@ -394,6 +541,7 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             "fake_stalled_s": round(fd.stalled, 2),
             "rest_calls_by_route": {k: round(v / hands, 1) for k, v in by_route.most_common()} if hands else {},
             "problems": fd.problems[:20] + failures[:20],
+            **viewer_figures(viewer),
         }
     finally:
         await fd.close()
@@ -412,6 +560,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stagger", type=float, default=5.0, help="tables open within this many seconds (default 5)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--watchers", type=float, default=0.1, help="fraction of tables someone watches (default 0.1)")
+    p.add_argument("--viewer", action="store_true", help="a person clicks through finished games' replay viewers "
+                                                         "meanwhile and presses Review my play (issue 22)")
+    p.add_argument("--viewer-think", type=float, default=1.0, help="the viewer's seconds per click (±50 %%)")
+    p.add_argument("--review-wait", type=float, default=120.0, help="seconds the viewer still waits for their "
+                                                                    "review once the tables are done")
     p.add_argument("--processes", type=int, default=1, help="run the bot as this many shard processes on one "
                                                             "PostgreSQL (default 1: one process, no database)")
     p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
@@ -486,6 +639,14 @@ def main(argv: list[str] | None = None) -> int:
              if result["postgres_cpu_percent"] is not None else "") + " · "
           f"fake and people {result['fake_cpu_s']} (of {result['seconds']} s); load average "
           f"{' '.join(str(x) for x in result['load_average'])}")
+    if args.viewer:
+        ok["viewer_answers_after_3s"] = result["viewer_answers_after_3s"] == 0
+        print(f"replay viewer            {result['viewer_clicks']} clicks in {result['viewer_games_opened']} games: "
+              f"answered p50 {result['viewer_answer_ms_p50']} ms · p99 {result['viewer_answer_ms_p99']} ms · "
+              f"max {result['viewer_answer_ms_max']} ms; after 3 s: {result['viewer_answers_after_3s']} "
+              f"(target 0: {mark[ok['viewer_answers_after_3s']]}); its review "
+              + (f"took {result['viewer_review_s']} s" if result["viewer_review_s"] is not None else "did not finish")
+              + ("" if result["viewer_review_pressed"] else " (never pressed)"))
     for problem in result["problems"]:
         print(f"problem: {problem}")
     return 0 if all(ok.values()) and not result["problems"] else 1

@@ -25,8 +25,16 @@ time so each is timed.  Reports ``cpu_s_per_hearts_game`` (the goal: about two C
 machine's whole load): ``picture_ms_p99_during_review`` (Discord's limit for an answer is 3 s) and
 ``loop_lag_ms_max`` (how late a 50 ms sleep on the event loop woke meanwhile).
 
-    python bench/review.py [--json] [--figures picture,review,busy] [--steps N] [--games hearts,tricks,...]
-                           [--target 100] [--budget 100]
+``fallbacks`` — does a review degrade the tables' strong AI?  A table of strong Hearts AIs asks a
+real AI pool (one worker for the tables, as on a 2-core machine) for ``--decisions`` moves at the
+table's pace (a search of 0.75 s within each 1 s AI pause, as tables/turns.py asks), once with the
+pool idle and once while a Hearts game's review runs; both with the review in the pool's background
+lane (its own lowest-priority worker: ``fallbacks_background_*``, the runtime's way) and sharing the
+tables' worker (``fallbacks_shared_*``, how reviews ran before the background lane).  A fallback is
+a decision the pool answered ``None`` (busy or late: the table played the normal move instead).
+
+    python bench/review.py [--json] [--figures picture,review,busy,fallbacks] [--steps N]
+                           [--games hearts,tricks,...] [--target 100] [--budget 100] [--decisions 24]
 """
 
 from __future__ import annotations
@@ -220,11 +228,72 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+async def table_of_strong_ais(pool: Any, decisions: int, seed: int, pause: float = 1.0) -> int:
+    """``decisions`` strong-AI moves of a Hearts table asked of ``pool`` at the table's pace; the
+    fallbacks (the pool answered ``None``: the normal AI's move is played)."""
+    spec = engine.get("hearts")
+    g = spec.game.create(4, {"target": 100}, seed)
+    normal, rng = spec.ai(), random.Random(seed)
+    fallbacks = 0
+    for n in range(decisions):
+        if g.is_over:
+            break
+        t0 = time.perf_counter()
+        s = next(s for s in g.to_act() if g.decision(s) is not None)
+        action = await pool.choose("hearts", g, s, seed=f"F/{seed}/{n}", budget=0.75 * pause)
+        if action is None:
+            fallbacks += 1
+            action = normal.choose(g, s, rng)
+        g.apply(s, action)
+        await asyncio.sleep(max(0.0, pause - (time.perf_counter() - t0)))
+    return fallbacks
+
+
+async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
+    from tables.ai_pool import AIPool
+    from tables.clock import SystemClock
+
+    seed, decisions = getattr(args, "seed", 5), getattr(args, "decisions", 24)
+    target = getattr(args, "target", 100)
+    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(hearts_log(target, seed))]
+    out: dict[str, Any] = {"decisions": decisions}
+    for lane, background in (("shared", 0), ("background", 1)):
+        for reviewing in (False, True):
+            pool = AIPool(workers=1, background_workers=background)
+            await pool.start()
+            review: asyncio.Future[Any] | None = None
+            try:
+                if reviewing:
+                    record = GameRecord(id=f"FALL{background}", game="hearts", options={"target": target}, seed=seed,
+                                        names=["Ali", "Bob", "Chidi", "Dana"], ai=[False, True, True, True],
+                                        log=log, user_ids=[1, None, None, None])
+                    runs = reviews.Reviews(None, pool, SystemClock(),
+                                           budget=getattr(args, "budget", None) or reviews.GAME_BUDGET)
+                    review = asyncio.ensure_future(runs.get(record, 1, 1))
+                    await asyncio.sleep(0.5)  # the review's first piece is in a worker
+                n = await table_of_strong_ais(pool, decisions, seed)
+                name = f"fallbacks_{lane}_{'review' if reviewing else 'idle'}"
+                out[name] = n
+                if review is not None:
+                    out[f"{name}_review_still_running"] = not review.done()
+                    # (sharing the tables' lane, its searched count holds the tables' searches too)
+                    out[f"{name}_pieces_reviewed"] = pool.background_counts["searched"] - (0 if background
+                                                                                          else decisions - n)
+            finally:
+                if review is not None:
+                    for task in [review, *runs._running.values()]:  # the review itself, not only our wait
+                        task.cancel()
+                await pool.close()
+    out["loadavg_1m"] = round(os.getloadavg()[0], 2)
+    return out
+
+
 #: Every figure this bench can report, by name (the order they run and print in).
 FIGURES: dict[str, Callable[[argparse.Namespace], Awaitable[dict[str, Any]]]] = {
     "picture": picture_figure,
     "review": review_figure,
     "busy": busy_figure,
+    "fallbacks": fallbacks_figure,
 }
 
 
@@ -242,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--target", type=int, default=100, help="review: the Hearts game's target score")
     p.add_argument("--budget", type=float, default=None, help="review: CPU seconds for the whole review "
                                                               "(default: the runtime's GAME_BUDGET)")
+    p.add_argument("--decisions", type=int, default=24, help="fallbacks: strong-AI decisions asked per run")
     args = p.parse_args(argv)
     args.figures = [f for f in args.figures.split(",") if f]
     args.games = [g for g in args.games.split(",") if g]

@@ -17,6 +17,11 @@ process keeps a core), and never makes a table wait for it:
 ``None`` means "play the ``normal`` AI's move this time": a busy machine degrades to a weaker move,
 never a stalled table.  The table's AI pause hides the thinking time: ask during the pause.
 
+Work that no table waits for (a review of a finished game) goes to :meth:`AIPool.run_background`:
+a lane of its own (``background_workers`` processes at the lowest OS priority, ``os.nice``), so it
+never takes the worker a table's search needs and only gets the CPU the tables leave over.  Its
+answers are ``None`` in the same cases (busy: all its workers taken).
+
     pool = AIPool()
     action = await pool.choose("hearts", state, seat, seed="T1/ai/17/2", budget=0.8)
     if action is None:
@@ -35,6 +40,7 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from functools import partial
 from typing import Any, TypeVar
 
 import engine
@@ -66,41 +72,90 @@ def _warm() -> int:
     return len(engine.games())
 
 
+#: The background lane's niceness: the lowest priority, so the tables' searches and the bot's own
+#: loop take the CPU first (on Linux a nice-19 process gets about 1.5 % of a contended core).
+BACKGROUND_NICE = 19
+
+
+def _lower_priority(nice: int) -> None:
+    """A background worker's initializer: lower its own OS priority (where the OS has one)."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:  # not allowed here: it still runs, only not behind the tables
+            pass
+
+
+class _Lane:
+    """Worker processes, their running count and their counts (the play lane or the background one)."""
+
+    def __init__(self, workers: int, max_concurrent: int, nice: int = 0) -> None:
+        self.workers = workers
+        self.max_concurrent = max_concurrent
+        self.nice = nice
+        self.executor: ProcessPoolExecutor | None = None
+        self.running = 0
+        self.counts = {"searched": 0, "busy": 0, "late": 0, "failed": 0}
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self.executor is None:
+            # spawn: a fork of a process running an event loop and threads may inherit held locks.
+            ctx = multiprocessing.get_context("spawn")
+            if self.nice:
+                self.executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_lower_priority,
+                                                    initargs=(self.nice,))
+            else:
+                self.executor = ProcessPoolExecutor(self.workers, mp_context=ctx)
+        return self.executor
+
+
 class AIPool:
     """Searches in worker processes; :meth:`choose` returns ``None`` when busy, late or failing."""
 
     def __init__(self, workers: int | None = None, max_concurrent: int | None = None,
                  budget: float = DEFAULT_BUDGET, grace: float = DEFAULT_GRACE,
                  playouts: int | None = 100_000,
-                 worker: Callable[..., str] = search_in_worker) -> None:
-        self.workers = workers or default_workers()
+                 worker: Callable[..., str] = search_in_worker, background_workers: int = 1) -> None:
+        workers = workers or default_workers()
         #: No more searches at once than workers: a queued search would only answer late.
-        self.max_concurrent = min(max_concurrent or self.workers, self.workers)
+        self._play = _Lane(workers, min(max_concurrent or workers, workers))
+        #: The lane of work no table waits for (0: none, it shares the tables' workers).
+        self._background = (_Lane(background_workers, background_workers, BACKGROUND_NICE)
+                            if background_workers > 0 else None)
         self.budget = budget
         self.grace = grace
         #: Playouts cap per search; the time budget is what normally ends a search.
         self.playouts = playouts
         self._worker = worker
-        self._executor: ProcessPoolExecutor | None = None
-        self._running = 0
-        self.counts = {"searched": 0, "busy": 0, "late": 0, "failed": 0}
+
+    @property
+    def workers(self) -> int:
+        return self._play.workers
+
+    @property
+    def max_concurrent(self) -> int:
+        return self._play.max_concurrent
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """The tables' lane: searches answered, busy, late and failed."""
+        return self._play.counts
+
+    @property
+    def background_counts(self) -> dict[str, int]:
+        """The background lane's counts (the tables' lane's when there is no background lane)."""
+        return (self._background or self._play).counts
 
     @property
     def running(self) -> int:
-        """Searches still occupying a worker (including abandoned late ones)."""
-        return self._running
-
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # spawn: a fork of a process running an event loop and threads may inherit held locks.
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        return self._executor
+        """Searches still occupying a worker of the tables' lane (including abandoned late ones)."""
+        return self._play.running
 
     async def start(self) -> None:
         """Start the workers and import the engine in each (else the first searches pay for it)."""
         loop = asyncio.get_running_loop()
-        pool = self._pool()
-        await asyncio.gather(*(loop.run_in_executor(pool, _warm) for _ in range(self.workers)))
+        lanes = [lane for lane in (self._play, self._background) if lane is not None]
+        await asyncio.gather(*(loop.run_in_executor(lane.pool(), _warm) for lane in lanes for _ in range(lane.workers)))
 
     async def choose(self, game: str, state: Game, seat: int, seed: str, *, level: str = "strong",
                      budget: float | None = None) -> Action | None:
@@ -115,50 +170,61 @@ class AIPool:
     async def run(self, fn: Callable[..., T], *args: object, budget: float | None = None) -> T | None:
         """``fn(*args)`` in a worker (``fn`` importable by name, ``args`` plain data, ``fn`` keeping
         to ``budget`` itself), or ``None`` when busy, late or failing — as :meth:`choose`."""
-        if self._running >= self.max_concurrent:
-            self.counts["busy"] += 1
+        return await self._run(self._play, fn, args, budget)
+
+    async def run_background(self, fn: Callable[..., T], *args: object, budget: float | None = None) -> T | None:
+        """As :meth:`run`, for work no table waits for: in the background lane (its own workers at
+        the lowest priority), so it never makes a table's search busy or slower."""
+        return await self._run(self._background or self._play, fn, args, budget)
+
+    async def _run(self, lane: _Lane, fn: Callable[..., T], args: tuple[object, ...],
+                   budget: float | None) -> T | None:
+        if lane.running >= lane.max_concurrent:
+            lane.counts["busy"] += 1
             return None
         budget = self.budget if budget is None else budget
         try:
-            fut: Future[T] = self._pool().submit(fn, *args)
+            fut: Future[T] = lane.pool().submit(fn, *args)
         except Exception:
             log.exception("AI pool could not start a search; using the normal AI")
-            self._reset_broken()
-            self.counts["failed"] += 1
+            self._reset_broken(lane)
+            lane.counts["failed"] += 1
             return None
-        self._running += 1
+        lane.running += 1
         loop = asyncio.get_running_loop()
-        fut.add_done_callback(lambda _: self._release(loop))
+        fut.add_done_callback(lambda _: self._release(loop, lane))
         try:
             result = await asyncio.wait_for(asyncio.wrap_future(fut), budget + self.grace)
         except TimeoutError:
-            self.counts["late"] += 1
+            lane.counts["late"] += 1
             return None
         except Exception:
             log.exception("AI search failed (%s); using the normal AI", getattr(fn, "__name__", fn))
-            self.counts["failed"] += 1
+            lane.counts["failed"] += 1
             return None
-        self.counts["searched"] += 1
+        lane.counts["searched"] += 1
         return result
 
-    def _release(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _release(self, loop: asyncio.AbstractEventLoop, lane: _Lane) -> None:
         # Called in the executor's thread: the count belongs to the loop, so it changes there.
         def release() -> None:
-            self._running = max(0, self._running - 1)
+            lane.running = max(0, lane.running - 1)
 
         try:
             loop.call_soon_threadsafe(release)
         except RuntimeError:  # the loop is closed: nobody counts any more
             pass
 
-    def _reset_broken(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-            self._running = 0
+    def _reset_broken(self, lane: _Lane) -> None:
+        if lane.executor is not None:
+            lane.executor.shutdown(wait=False, cancel_futures=True)
+            lane.executor = None
+            lane.running = 0
 
     async def close(self) -> None:
         """Stop the workers (abandoned searches are not waited for)."""
-        if self._executor is not None:
-            ex, self._executor = self._executor, None
-            await asyncio.get_running_loop().run_in_executor(None, lambda: ex.shutdown(wait=True, cancel_futures=True))
+        for lane in (self._play, self._background):
+            if lane is not None and lane.executor is not None:
+                ex, lane.executor = lane.executor, None
+                await asyncio.get_running_loop().run_in_executor(None, partial(ex.shutdown, wait=True,
+                                                                               cancel_futures=True))

@@ -4,9 +4,11 @@ and kept in the storage so a review is paid for once.
 
 The budget: ``GAME_BUDGET`` CPU seconds for a whole game, split evenly over the decisions to judge
 (each decision's search stops at its share, with fewer playouts when the share is small).  The work
-goes to the pool in pieces of about ``PIECE_BUDGET`` CPU seconds, so a review never holds a worker
-for long: between pieces the tables' own searches get their turn.  A piece the pool cannot take now
-(busy) waits a moment and asks again — on the event loop that is only a sleep.
+goes to the pool's background lane (``AIPool.run_background``: its own worker at the lowest OS
+priority), never to the workers the tables' strong seats and hints search in: tables in play come
+first, a review takes the CPU they leave over.  It goes in pieces of about ``PIECE_BUDGET`` CPU
+seconds; a piece the lane cannot take now (busy: another review) waits a moment and asks again —
+on the event loop that is only a sleep.
 
 Only someone who sat at the table may review their own seat, and only once the game is over.  Two
 requests for the same seat while its review runs share it.
@@ -161,10 +163,12 @@ class Reviews:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + PATIENCE
         # Wall time for a piece: its CPU budget on a machine busy with other work (the worker counts
-        # its own CPU), and a margin.
+        # its own CPU), and a margin; at the lowest priority a busy machine may starve it for longer,
+        # so a piece may also take what is left of the patience (it keeps to its CPU budget: it ends).
         wall = 6 * share * len(steps) + 5.0
         while True:
-            answer = await self.ai_pool.run(review_in_worker, *args, budget=wall)
+            answer = await self.ai_pool.run_background(review_in_worker, *args,
+                                                       budget=max(wall, give_up - loop.time()))
             if answer is not None:
                 return Review.from_dict(answer)
             # Busy, late or failed: ask again in a moment, for a while (late and failed pieces count

@@ -163,3 +163,13 @@ def test_hints_bench_times_every_game() -> None:
         assert g["positions"] == 2 and g["ms_max"] >= g["ms_p99"] >= g["ms_p50"] > 0, (game, g)
         assert g["level"] == ("strong" if "strong" in engine.levels(game) else "normal"), (game, g)
         assert g["reasons_with_figures"] <= g["searched"] <= g["positions"], (game, g)
+
+
+def test_discord_bench_times_a_replay_viewer_clicked_through_while_the_tables_play() -> None:
+    f = run_bench("discord.py", "--tables", "2", "--think", "0.3", "--ai-delay", "0.3", "--stagger", "0.2",
+                  "--ratelimit-scale", "0.05", "--viewer", "--viewer-think", "0.2", "--review-wait", "0",
+                  timeout=240)
+    assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == []  # the viewer's own game is not counted
+    assert f["viewer_clicks"] >= 4 and f["viewer_games_opened"] >= 1 and f["viewer_review_pressed"] is True
+    assert positive(f["viewer_answer_ms_p50"]) and f["viewer_answer_ms_max"] >= f["viewer_answer_ms_p99"]
+    assert isinstance(f["viewer_answers_after_3s"], int) and f["viewer_answers_after_3s"] >= 0

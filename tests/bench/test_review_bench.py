@@ -19,3 +19,13 @@ def test_review_bench_times_pictures_while_a_review_runs() -> None:
     # A review of a game to 30 takes a minute of CPU: the three pictures are drawn while it runs.
     assert f["pictures"] == 3 and "pieces_reviewed" in f
     assert positive(f["picture_ms_p99_during_review"]) and f["loop_lag_ms_max"] >= 0
+
+
+def test_review_bench_counts_strong_ai_fallbacks_with_and_without_a_review() -> None:
+    f = run_bench("review.py", "--figures", "fallbacks", "--decisions", "2", "--target", "1", "--budget", "2",
+                  timeout=240)["fallbacks"]
+    assert f["decisions"] == 2
+    for lane in ("shared", "background"):
+        for when in ("idle", "review"):
+            assert 0 <= f[f"fallbacks_{lane}_{when}"] <= 2, (lane, when)
+        assert isinstance(f[f"fallbacks_{lane}_review_review_still_running"], bool)

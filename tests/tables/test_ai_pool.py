@@ -5,6 +5,7 @@ keeps its worker until it really ends."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 
@@ -108,3 +109,47 @@ async def test_unknown_level_fails_softly() -> None:
 def test_levels_are_offered_by_the_engine(level: str) -> None:
     assert level in engine.levels("hearts")
     assert engine.ai_for("hearts", level) is not None
+
+
+def own_niceness(_: int) -> int:
+    return os.nice(0)
+
+
+async def test_background_work_has_its_own_lowest_priority_worker_and_never_makes_a_search_busy() -> None:
+    pool = AIPool(workers=1, budget=0.5, grace=2.0)
+    try:
+        await pool.start()
+        g = mid_hand()
+        # Other work holds the tables' only worker: background work still runs, in its own worker ...
+        held = asyncio.create_task(pool.run(time.sleep, 0.6, budget=5.0))
+        await asyncio.sleep(0.05)
+        assert pool.running == 1
+        nice = await pool.run_background(own_niceness, 0, budget=30.0)
+        assert nice is not None and nice >= os.nice(0)
+        if os.nice(0) < 19:  # (a process already at the lowest priority has nowhere lower to go)
+            assert nice > os.nice(0)
+        await held
+        # ... and background work holding its worker leaves the tables' worker free.
+        slow = asyncio.create_task(pool.run_background(time.sleep, 1.0, budget=5.0))
+        await asyncio.sleep(0.2)
+        assert await pool.run_background(time.sleep, 0.0, budget=5.0) is None  # its lane is busy ...
+        assert pool.background_counts["busy"] == 1
+        assert await pool.choose("hearts", g, g.turn, seed="b", budget=0.3) is not None  # ... not the tables'
+        assert pool.counts["busy"] == 0 and pool.counts["searched"] == 2
+        await slow
+    finally:
+        await pool.close()
+
+
+async def test_without_a_background_lane_background_work_shares_the_tables_workers() -> None:
+    pool = AIPool(workers=1, budget=0.5, grace=2.0, background_workers=0)
+    try:
+        await pool.start()
+        slow = asyncio.create_task(pool.run_background(time.sleep, 1.0, budget=5.0))
+        await asyncio.sleep(0.2)
+        g = mid_hand()
+        assert await pool.choose("hearts", g, g.turn, seed="b", budget=0.3) is None
+        assert pool.counts["busy"] == 1
+        await slow
+    finally:
+        await pool.close()

@@ -102,16 +102,16 @@ async def test_a_strong_hint_is_searched_in_the_pool_and_a_busy_pool_gives_the_n
         assert await rt.hint(t.id, HOST) == h and pool.counts["searched"] == 1 and t.seats[0].hints == 1
         await rt.act(t.id, HOST, h.action)
         await my_turn(rt, clock, t)
-        pool._running = pool.max_concurrent  # every worker taken by other searches
+        pool._play.running = pool.max_concurrent  # every worker taken by other searches
         busy = await rt.hint(t.id, HOST)
         assert busy.level == "normal" and busy.means == {} and pool.counts["busy"] == 1
         assert t.seats[0].hints == 2
         # The busy answer was the normal AI's: asked again, the search is tried again (not counted).
-        pool._running = 0
+        pool._play.running = 0
         again = await rt.hint(t.id, HOST)
         assert again.level == "strong" and pool.counts["searched"] == 2 and t.seats[0].hints == 2
     finally:
-        pool._running = 0
+        pool._play.running = 0
         await pool.close()
 
 

@@ -48,7 +48,7 @@ class NoPool:
     playouts = 10
     asked = 0
 
-    async def run(self, fn, *args, budget=None):
+    async def run_background(self, fn, *args, budget=None):
         self.asked += 1
         raise AssertionError("the review was searched again")
 
@@ -78,12 +78,14 @@ async def test_a_review_is_for_your_own_finished_game_and_is_stored(make_runtime
             await rt.review(t.id, GUILD + 1, HOST)  # another server's game is not found
         assert no.value.code == "unknown_table"
 
+        tables_lane = dict(pool.counts)
         record, r = await rt.review(t.id, GUILD, HOST)
         mine = [i for i, e in enumerate(t.log) if e.seat == 0]
         assert [d.step for d in r.decisions] == mine and r.searched and r.units == "points"
         assert r.judged and all(d.mark in JUDGED or d.mark in ("only move",) for d in r.decisions)
-        searched = pool.counts["searched"]
-        assert searched >= 1
+        # The review ran in the background lane: the tables' workers never saw it.
+        searched = pool.background_counts["searched"]
+        assert searched >= 1 and pool.counts == tables_lane
         lines = summary(record, r)
         assert lines[0].startswith("Review of your play in Hearts") and f"{len(r.judged)} decisions judged" in lines[0]
         # No action codes (``play QS``), no seat numbers: cards as a player reads them.
@@ -91,7 +93,7 @@ async def test_a_review_is_for_your_own_finished_game_and_is_stored(make_runtime
 
         assert store.rows("SELECT seat, user_id, game, judged FROM reviews") == [(0, HOST, "hearts", len(r.judged))]
         # Asked again: read from the storage, no search.
-        assert (await rt.review(t.id, GUILD, HOST))[1] == r and pool.counts["searched"] == searched
+        assert (await rt.review(t.id, GUILD, HOST))[1] == r and pool.background_counts["searched"] == searched
         got = await rt.reviews.losses(GUILD, HOST)
         assert set(got) == {"hearts"} and got["hearts"][1] == 1
         assert got["hearts"][0] == pytest.approx(r.average_loss)
@@ -123,7 +125,7 @@ async def test_a_pool_that_stays_busy_gets_a_sentence(make_runtime, clock, monke
     class Busy:
         playouts = 10
 
-        async def run(self, fn, *args, budget=None):
+        async def run_background(self, fn, *args, budget=None):
             return None
 
     monkeypatch.setattr(reviews, "PATIENCE", 1.0)
