@@ -1220,6 +1220,7 @@ class FakeDiscord:
         guild = int(params["guild_id"]) if "guild_id" in params else None
         if guild is not None and guild not in self.guilds:
             raise HTTPError(403, 50001, "Missing Access")
+        self._check_commands(body)
         out = {}
         for cmd in body or []:
             c = dict(cmd)
@@ -1232,6 +1233,14 @@ class FakeDiscord:
         self.commands[guild] = out
         self._bump()
         return 200, list(out.values())
+
+    def _check_commands(self, body: Any) -> None:
+        """Discord refuses the whole bulk overwrite if one command breaks its rules (commands.py)."""
+        from .commands import command_errors
+
+        errors, lines = command_errors([] if body == {} else body)  # (an empty list reads as {})
+        if lines:
+            raise HTTPError(400, 50035, "Invalid Form Body", errors)
 
     async def _h_get_commands(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         guild = int(params["guild_id"]) if "guild_id" in params else None
