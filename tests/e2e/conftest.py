@@ -81,14 +81,16 @@ class World:
 
 @contextlib.asynccontextmanager
 async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = None,
-                     config: dict[str, Any] | None = None, **fd_options: Any) -> AsyncIterator[World]:
+                     config: dict[str, Any] | None = None, client: dict[str, Any] | None = None,
+                     **fd_options: Any) -> AsyncIterator[World]:
+    """``client``: options for discord.py's client (e.g. ``heartbeat_timeout``)."""
     fd_options.setdefault("ratelimit_scale", FAST_LIMITS)
     fd = FakeDiscord(**fd_options)
     await fd.start()
     try:
         people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
         options = {"ai_delay": 0, "rng": random.Random(seed)} | (runtime_options or {})
-        async with running_bot(fd, runtime_options=options, config=config) as bot:
+        async with running_bot(fd, runtime_options=options, config=config, **(client or {})) as bot:
             w = World(fd, bot, *people)
             yield w
             await _settle(fd)

@@ -383,6 +383,7 @@ class _Conn:
     agent: str = ""  # the client's User-Agent (a test's bot process adds its pid)
     queue: asyncio.Queue[tuple[str, Callable[[], None] | None]] = field(default_factory=asyncio.Queue)
     session: _Session | None = None
+    zombie: bool = False  # FakeDiscord.zombie: nothing reaches the bot on it any more, heartbeats unanswered
 
 
 @dataclass(eq=False)
@@ -409,6 +410,7 @@ class FakeDiscord:
         guild_name: str = "Card Club",
         token_lifetime: float = TOKEN_LIFETIME,
         shard_count: int = 1,
+        invalid_limits: tuple[int, int, float] = (1_000, 10_000, 600.0),
     ) -> None:
         self.answer_within = answer_within
         # How long an interaction's token (followups, @original edits) lives: Discord's 15 minutes,
@@ -461,6 +463,16 @@ class FakeDiscord:
         self.identifies = 0
         self.resumes = 0
         self.replayed: list[str] = []  # events sent again on RESUME (missed while disconnected)
+        self.invalidations: list[bool] = []  # opcode 9s sent mid-session (their ``d``: resumable)
+        self.unacked = 0  # heartbeats a zombie connection left unanswered
+        self.refused_resumes = 0  # RESUMEs answered with opcode 9 (the session was over)
+        # Cloudflare's invalid requests (401, 403, 429 but the shared-scope ones): a warning at the
+        # first number within the window (seconds), a ban of every request at the second.
+        self.invalid_limits = invalid_limits
+        self.invalid: deque[float] = deque()  # perf_counter() of each, the last window's
+        self.invalid_total = 0
+        self.invalid_warned = False
+        self.banned = False
         # Called with each interaction a person sends, once it is on its way to the bot (a test may
         # act at that moment, e.g. kill the bot while a click is in flight).
         self.interaction_hooks: list[Callable[[Interaction], None]] = []
@@ -702,6 +714,38 @@ class FakeDiscord:
         session.conn = None
         conn.queue.put_nowait((json.dumps({"op": 7, "d": None}), None))
 
+    # ---- gateway faults Discord really sends mid-game (tests/e2e/test_gateway_faults.py) --------
+    def _live(self, shard: int | None) -> tuple[_Session, _Conn]:
+        session = self.session if shard is None else self.shard_sessions.get(shard)
+        if session is None or session.conn is None:
+            raise RuntimeError("the bot is not connected")
+        return session, session.conn
+
+    def invalidate_session(self, *, resumable: bool, shard: int | None = None) -> None:
+        """Opcode 9 on the live connection, as Discord sends it mid-session.  ``resumable``
+        (``d: true``): the bot may RESUME, and what happened meanwhile is replayed; ``d: false``: the
+        session is over, the bot must IDENTIFY again, and the events of the gap are lost (an
+        interaction sent then fails for its user, as on Discord)."""
+        session, conn = self._live(shard)
+        session.conn = None  # from now on events wait in the session's buffer (or die with it)
+        if not resumable:
+            self._sessions.pop(session.id, None)
+        self.invalidations.append(resumable)
+        conn.queue.put_nowait((json.dumps({"op": 9, "d": resumable}), None))
+
+    def zombie(self, shard: int | None = None) -> None:
+        """The live connection goes silent both ways (a zombie: Discord's side lost it): heartbeats
+        get no ACK, events stop arriving.  The bot must notice the missing ACKs, close and RESUME;
+        the events of the gap are then replayed (the session itself is fine)."""
+        session, conn = self._live(shard)
+        session.conn = None
+        conn.zombie = True
+
+    async def session_timeout(self, *, shard: int | None = None, code: int = 4009) -> None:
+        """Close 4009 "Session timed out" (or another ``code`` after which the session has expired):
+        the session is gone, the bot's RESUME is answered with opcode 9 ``d: false``, it must IDENTIFY."""
+        await self.drop_gateway(code=code, shard=shard, invalidate=True)
+
     def delete_message(self, message_id: int) -> Message:
         """Someone else deletes a message (a moderator, the channel's owner): it is gone for
         everyone, the bot hears MESSAGE_DELETE if it is connected, and editing it answers 404."""
@@ -808,7 +852,9 @@ class FakeDiscord:
 
     async def _on_gateway(self, conn: _Conn, msg: dict[str, Any]) -> None:
         op, d = msg.get("op"), msg.get("d")
-        if op == 1:  # heartbeat
+        if op == 1 and conn.zombie:
+            self.unacked += 1  # a zombie connection: the ACK never comes
+        elif op == 1:  # heartbeat
             conn.queue.put_nowait((json.dumps({"op": 11}), None))
         elif op == 2:  # identify
             if (d or {}).get("token") != self.token:
@@ -847,6 +893,7 @@ class FakeDiscord:
         elif op == 6:  # resume
             session = self._sessions.get((d or {}).get("session_id", ""))
             if session is None or (d or {}).get("token") != self.token:
+                self.refused_resumes += 1
                 conn.queue.put_nowait((json.dumps({"op": 9, "d": False}), None))
                 return
             self.resumes += 1
@@ -1090,6 +1137,8 @@ class FakeDiscord:
                             path, agent=request.headers.get("User-Agent", ""), wall=time.time())
         self.requests.append(rec)
         try:
+            if self.banned:
+                return self._finish(rec, self._cloudflare_ban())
             if route is None:
                 self.problem(f"unknown route {request.method} {path}")
                 return self._finish(rec, _json(404, {"message": "404: Not Found", "code": 0}))
@@ -1140,7 +1189,38 @@ class FakeDiscord:
     def _finish(self, rec: RequestRecord, response: web.Response) -> web.Response:
         rec.status = response.status
         rec.duration = time.perf_counter() - rec.at
+        self._count_invalid(rec, response)
         return response
+
+    # ---- Cloudflare's invalid requests -----------------------------------------------------------
+    def invalid_requests(self) -> int:
+        """How many invalid requests (401, 403, 429 but shared-scope ones) the last window saw."""
+        _, _, window = self.invalid_limits
+        now = time.perf_counter()
+        while self.invalid and self.invalid[0] <= now - window:
+            self.invalid.popleft()
+        return len(self.invalid)
+
+    def _count_invalid(self, rec: RequestRecord, response: web.Response) -> None:
+        if self.banned or not (rec.status in (401, 403) or rec.status == 429
+                               and response.headers.get("X-RateLimit-Scope") != "shared"):
+            return
+        warn, ban, window = self.invalid_limits
+        self.invalid.append(rec.at)
+        self.invalid_total += 1
+        count = self.invalid_requests()
+        if count >= warn and not self.invalid_warned:
+            self.invalid_warned = True
+            self.problem(f"{count} invalid requests (401, 403, 429) within {window:g} s: Cloudflare bans at {ban}")
+        if count >= ban:
+            self.banned = True
+            self.problem(f"banned by Cloudflare: {count} invalid requests within {window:g} s")
+
+    def _cloudflare_ban(self) -> web.Response:
+        # What a banned client gets: a 429 from Cloudflare itself, an HTML page without Discord's
+        # headers (no Via): discord.py raises at once instead of retrying.
+        return web.Response(status=429, text="<html><body>error code: 1015 (You are being rate limited)</body></html>",
+                            content_type="text/html", headers={"Retry-After": "3600"})
 
     def _take_token(self, route: Route, params: dict[str, str], headers: dict[str, str]) -> web.Response | None:
         now = time.perf_counter()
