@@ -38,6 +38,7 @@ from tests.fakediscord.server import Message
 
 FAST_LIMITS = 0.05  # Discord's rate-limit windows, 20 times shorter: same rules, quicker tests
 MAX_EDITS_PER_5S = 5
+MAX_INVALID = 50  # invalid requests a test's bot may make (Cloudflare's ban is at 10,000 in 10 minutes)
 MIN_DOWNTIME = 0.0  # seconds between a bot going and the next one starting (none: the worst case)
 
 
@@ -122,6 +123,8 @@ def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:
             if i.answered_in is not None and i.answered_in >= 3.0]
     assert not slow, f"interactions answered after 3 s: {slow}"
     assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
+    # Cloudflare warns at 1,000 invalid requests (401, 403, 429) in 10 minutes and bans at 10,000.
+    assert fd.invalid_requests() < MAX_INVALID, f"{fd.invalid_requests()} invalid requests: too near a ban"
     edits, which = fd.edits_per_window(5.0)
     assert edits <= MAX_EDITS_PER_5S, f"message {which} was edited {edits} times within 5 s: " + (
         repr(fd.messages[which]) + " " + repr([(round(v.at % 100, 2), v.source) for v in fd.messages[which].versions])
