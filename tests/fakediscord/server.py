@@ -46,6 +46,7 @@ log = logging.getLogger("fakediscord")
 TOKEN_LIFETIME = 15 * 60.0
 GUILDS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 9
 INTENT_OF = {"GUILD_CREATE": GUILDS_INTENT, "CHANNEL_CREATE": GUILDS_INTENT, "THREAD_CREATE": GUILDS_INTENT,
+             "THREAD_UPDATE": GUILDS_INTENT, "THREAD_DELETE": GUILDS_INTENT,
              "MESSAGE_CREATE": GUILD_MESSAGES_INTENT, "MESSAGE_UPDATE": GUILD_MESSAGES_INTENT,
              "MESSAGE_DELETE": GUILD_MESSAGES_INTENT}
 GRACE = 0.005  # a request this close to a window's reset counts in the next window
@@ -152,6 +153,8 @@ class Channel:
     owner_id: int | None = None
     auto_archive_duration: int = 1440
     guild_id: int | None = None  # None: the main guild (FakeDiscord.guild_id)
+    archived: bool = False  # a thread: FakeDiscord.archive_thread (a post unarchives it unless locked)
+    locked: bool = False  # a thread only moderators may post in or reopen (the bot is none)
 
     @property
     def is_thread(self) -> bool:
@@ -746,6 +749,54 @@ class FakeDiscord:
         the session is gone, the bot's RESUME is answered with opcode 9 ``d: false``, it must IDENTIFY."""
         await self.drop_gateway(code=code, shard=shard, invalidate=True)
 
+    # ---- a game thread archived, locked or deleted by a moderator ------------------------------
+    def archive_thread(self, thread_id: int, *, locked: bool = False) -> Channel:
+        """A moderator (or the auto-archive clock) closes a thread; ``locked``: and locks it.  An
+        archived thread reopens when someone who may post there posts; a locked one only for
+        moderators (the bot's posts get ``403 50083 Thread is archived``)."""
+        th = self.channels[thread_id]
+        th.archived, th.locked = True, th.locked or locked
+        self._dispatch("THREAD_UPDATE", self._channel_payload(th))
+        self._bump()
+        return th
+
+    def lock_thread(self, thread_id: int) -> Channel:
+        """A moderator locks a thread and leaves it open: nobody else may post in it."""
+        th = self.channels[thread_id]
+        th.locked = True
+        self._dispatch("THREAD_UPDATE", self._channel_payload(th))
+        self._bump()
+        return th
+
+    def delete_thread(self, thread_id: int) -> Channel:
+        """A moderator deletes a thread: it and every message in it are gone (``10003 Unknown
+        Channel`` from then on; an ephemeral message in it is gone for its reader too)."""
+        th = self.channels.pop(thread_id)
+        for mid in th.messages:
+            m = self.messages[mid]
+            if m.deleted_at is None:
+                m.deleted_at = time.time()
+                self._wake(("message", m.id))
+        self._dispatch("THREAD_DELETE", {"id": str(th.id), "guild_id": str(self.guild_of(th)),
+                                         "parent_id": str(th.parent_id), "type": th.type})
+        self._bump()
+        return th
+
+    def _thread_post(self, ch: Channel) -> None:
+        if not ch.is_thread:
+            return
+        if ch.locked:
+            raise HTTPError(403, 50083, "Thread is archived")
+        if ch.archived:  # a post reopens it, as on Discord
+            ch.archived = False
+            self._dispatch("THREAD_UPDATE", self._channel_payload(ch))
+
+    def _thread_edit(self, ch: Channel) -> None:
+        if ch.is_thread and ch.archived:
+            raise HTTPError(400, 50083, "Thread is archived")
+        if ch.is_thread and ch.locked:
+            raise HTTPError(403, 50083, "Thread is archived")
+
     def delete_message(self, message_id: int) -> Message:
         """Someone else deletes a message (a moderator, the channel's owner): it is gone for
         everyone, the bot hears MESSAGE_DELETE if it is connected, and editing it answers 404."""
@@ -940,8 +991,8 @@ class FakeDiscord:
             base.update({
                 "parent_id": str(ch.parent_id), "owner_id": str(ch.owner_id or self.bot.id),
                 "message_count": len(ch.messages), "member_count": 1, "total_message_sent": len(ch.messages),
-                "thread_metadata": {"archived": False, "auto_archive_duration": ch.auto_archive_duration,
-                                    "archive_timestamp": P.iso(), "locked": False, "create_timestamp": P.iso()},
+                "thread_metadata": {"archived": ch.archived, "auto_archive_duration": ch.auto_archive_duration,
+                                    "archive_timestamp": P.iso(), "locked": ch.locked, "create_timestamp": P.iso()},
             })
             del base["permission_overwrites"], base["position"]
         else:
@@ -1354,6 +1405,8 @@ class FakeDiscord:
         if kind == P.CHANNEL_MESSAGE:
             self._check_body(data, creating=True)
             ephemeral = bool((data.get("flags") or 0) & P.EPHEMERAL)
+            if not ephemeral:
+                self._thread_post(self.channels[i.channel_id])
             m = self._new_message(i.channel_id, data, source="response", interaction=i,
                                   ephemeral_to=i.user_id if ephemeral else None,
                                   flags=P.EPHEMERAL if ephemeral else 0,
@@ -1493,6 +1546,7 @@ class FakeDiscord:
         ch = self._channel(params)
         if not ch.can_send:
             raise HTTPError(403, 50013, "Missing Permissions")
+        self._thread_post(ch)
         files = body.pop("_files", None) or []
         self._check_body(body, creating=True)
         self._check_files(body, files)
@@ -1510,6 +1564,7 @@ class FakeDiscord:
         m = self._message(ch, params)
         if m.author.get("id") != str(self.bot.id):
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self._thread_edit(ch)
         files = body.pop("_files", None) or []
         self._check_body(body, creating=False)
         self._check_files(body, files or self.files.get(m.id, []))
