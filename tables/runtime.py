@@ -560,7 +560,7 @@ class Runtime:
             await self.persistence.commit_quietly(t)
         return t
 
-    async def detach_thread(self, thread_id: int) -> list[Table]:
+    async def detach_thread(self, thread_id: int) -> builtins.list[Table]:
         """The Discord layer heard that a table's thread was deleted: those tables play on in their
         channel (the table message gets its own controls back, notices go to the channel)."""
         out = []
