@@ -7,6 +7,7 @@ Every test ends with the same checks, run when its world closes:
   showed a card hidden from them at that moment;
 * every interaction was answered, within 3 s, once; no 429 was provoked; no request broke
   Discord's limits or hit an unknown route; the bot logged no error;
+* the bot made fewer than 50 invalid requests (401, 403, 429: Cloudflare bans at 10,000);
 * no message was edited more than 5 times in any 5 s.
 
 A test that injects a fault and expects a complaint says so with ``w.allow(...)`` /
