@@ -29,6 +29,10 @@ async def test_401_403_and_429_count_the_rest_does_not() -> None:
         async with s.get(f"{fd.api_base}/applications/{fd.application_id}/emojis", headers=good) as r:
             assert r.status == 403
         assert fd.invalid_requests() == 2 and not fd.problems
+        fd.rate_limit("GET /users/@me").shared = True  # a shared resource's limit: not the client's fault
+        async with s.get(me, headers=good) as r:
+            assert r.status == 429 and r.headers["X-RateLimit-Scope"] == "shared"
+        assert fd.invalid_requests() == 2 and not fd.problems
         fd.rate_limit("GET /users/@me")
         async with s.get(me, headers=good) as r:
             assert r.status == 429 and r.headers["X-RateLimit-Scope"] == "user"

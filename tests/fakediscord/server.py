@@ -355,6 +355,7 @@ class Fault:
     delay: float = 0.0
     retry_after: float = 0.1
     global_: bool = False
+    shared: bool = False  # a 429 of a shared resource's limit (scope "shared": Cloudflare does not count it)
     when: Callable[[dict[str, str]], bool] | None = None
     hits: int = 0
 
@@ -1203,7 +1204,10 @@ class FakeDiscord:
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
                 if fault.status == 429:
-                    return self._finish(rec, self._too_many(route, params, fault.retry_after, fault.global_))
+                    refused = self._too_many(route, params, fault.retry_after, fault.global_)
+                    if fault.shared:
+                        refused.headers["X-RateLimit-Scope"] = "shared"
+                    return self._finish(rec, refused)
                 if fault.status:
                     return self._finish(rec, _json(fault.status, {"message": f"{fault.status}: injected fault",
                                                                   "code": 0}))
