@@ -332,6 +332,12 @@ class Deckhand(commands.Bot):
             synced = await self.tree.sync()
             log.info("Synced %d global commands (Discord may take a while to show them)", len(synced))
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        # A moderator deleted a game's thread: the game goes on in its channel, where the table
+        # message gets My hand back (a thread's link would lead nowhere).
+        if self.runtime is not None:
+            await self.runtime.detach_thread(payload.thread_id)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A host whose table's channel refuses the bot's posts hears it here, once (cogs/listener.py).
         listener = getattr(self.runtime, "listener", None)

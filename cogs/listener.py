@@ -299,6 +299,9 @@ class DiscordListener:
         their next interaction (:meth:`tell_host`), and the log gets one warning per table."""
         if table.id in self._blocked or table.id in self._told:
             return
+        if error.code == 50083:  # "Thread is archived": a locked thread refuses the bot's posts
+            self._thread_locked(table)
+            return
         where = self.where(table)
         missing = missing_permissions(where, error)
         name = getattr(where, "mention", None) or "the table's channel"
@@ -309,6 +312,18 @@ class DiscordListener:
         log.warning("Table %s: Discord refused a post in channel %s (%s: missing %s); the host will be told, "
                     "further refusals are not logged", table.id, getattr(where, "id", "?"), error.text or error.code,
                     missing)
+
+    def _thread_locked(self, table: Table) -> None:
+        """A moderator locked the table's thread (Discord: 50083 "Thread is archived"): no permission
+        of the bot's would help, so the host hears what happened and what a moderator can do."""
+        where = self.where(table)
+        name = getattr(where, "mention", None) or "the table's thread"
+        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), (
+            f"⚠️ The thread {name} of table `{table.id}` has been locked by a moderator, so I cannot post "
+            "turn pings and summaries there. The game goes on: **My hand** and your cards keep working. "
+            "A moderator can unlock the thread to bring the pings back."))
+        log.warning("Table %s: its thread %s is locked; the host will be told, further refusals are not logged",
+                    table.id, getattr(where, "id", "?"))
 
     @property
     def has_notices(self) -> bool:

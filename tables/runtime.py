@@ -560,6 +560,21 @@ class Runtime:
             await self.persistence.commit_quietly(t)
         return t
 
+    async def detach_thread(self, thread_id: int) -> builtins.list[Table]:
+        """The Discord layer heard that a table's thread was deleted: those tables play on in their
+        channel (the table message gets its own controls back, notices go to the channel)."""
+        out = []
+        for t in [t for t in self.tables.values() if t.thread_id == thread_id]:
+            live = self._live[t.id]
+            async with live.lock:
+                if t.thread_id != thread_id:
+                    continue
+                t.thread_id = None
+                self.delivery.redraw(t)
+                await self.persistence.commit_quietly(t)
+            out.append(t)
+        return out
+
     async def history(self, table_id: str, guild_id: int | None = None) -> GameRecord:
         """A game's record (seed, seats, whole log) for ``/game replay``: from memory while the table
         is here, else from the storage.  Only tables of ``guild_id`` when it is given."""

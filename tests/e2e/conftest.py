@@ -7,6 +7,7 @@ Every test ends with the same checks, run when its world closes:
   showed a card hidden from them at that moment;
 * every interaction was answered, within 3 s, once; no 429 was provoked; no request broke
   Discord's limits or hit an unknown route; the bot logged no error;
+* the bot made fewer than 50 invalid requests (401, 403, 429: Cloudflare bans at 10,000);
 * no message was edited more than 5 times in any 5 s.
 
 A test that injects a fault and expects a complaint says so with ``w.allow(...)`` /
@@ -38,6 +39,7 @@ from tests.fakediscord.server import Message
 
 FAST_LIMITS = 0.05  # Discord's rate-limit windows, 20 times shorter: same rules, quicker tests
 MAX_EDITS_PER_5S = 5
+MAX_INVALID = 50  # invalid requests a test's bot may make (Cloudflare's ban is at 10,000 in 10 minutes)
 MIN_DOWNTIME = 0.0  # seconds between a bot going and the next one starting (none: the worst case)
 
 
@@ -81,14 +83,16 @@ class World:
 
 @contextlib.asynccontextmanager
 async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = None,
-                     config: dict[str, Any] | None = None, **fd_options: Any) -> AsyncIterator[World]:
+                     config: dict[str, Any] | None = None, client: dict[str, Any] | None = None,
+                     **fd_options: Any) -> AsyncIterator[World]:
+    """``client``: options for discord.py's client (e.g. ``heartbeat_timeout``)."""
     fd_options.setdefault("ratelimit_scale", FAST_LIMITS)
     fd = FakeDiscord(**fd_options)
     await fd.start()
     try:
         people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
         options = {"ai_delay": 0, "rng": random.Random(seed)} | (runtime_options or {})
-        async with running_bot(fd, runtime_options=options, config=config) as bot:
+        async with running_bot(fd, runtime_options=options, config=config, **(client or {})) as bot:
             w = World(fd, bot, *people)
             yield w
             await _settle(fd)
@@ -120,6 +124,8 @@ def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:
             if i.answered_in is not None and i.answered_in >= 3.0]
     assert not slow, f"interactions answered after 3 s: {slow}"
     assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
+    # Cloudflare warns at 1,000 invalid requests (401, 403, 429) in 10 minutes and bans at 10,000.
+    assert fd.invalid_requests() < MAX_INVALID, f"{fd.invalid_requests()} invalid requests: too near a ban"
     edits, which = fd.edits_per_window(5.0)
     assert edits <= MAX_EDITS_PER_5S, f"message {which} was edited {edits} times within 5 s: " + (
         repr(fd.messages[which]) + " " + repr([(round(v.at % 100, 2), v.source) for v in fd.messages[which].versions])

@@ -46,6 +46,7 @@ log = logging.getLogger("fakediscord")
 TOKEN_LIFETIME = 15 * 60.0
 GUILDS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 9
 INTENT_OF = {"GUILD_CREATE": GUILDS_INTENT, "CHANNEL_CREATE": GUILDS_INTENT, "THREAD_CREATE": GUILDS_INTENT,
+             "THREAD_UPDATE": GUILDS_INTENT, "THREAD_DELETE": GUILDS_INTENT,
              "MESSAGE_CREATE": GUILD_MESSAGES_INTENT, "MESSAGE_UPDATE": GUILD_MESSAGES_INTENT,
              "MESSAGE_DELETE": GUILD_MESSAGES_INTENT}
 GRACE = 0.005  # a request this close to a window's reset counts in the next window
@@ -157,6 +158,8 @@ class Channel:
     owner_id: int | None = None
     auto_archive_duration: int = 1440
     guild_id: int | None = None  # None: the main guild (FakeDiscord.guild_id)
+    archived: bool = False  # a thread: FakeDiscord.archive_thread (a post unarchives it unless locked)
+    locked: bool = False  # a thread only moderators may post in or reopen (the bot is none)
 
     @property
     def is_thread(self) -> bool:
@@ -357,6 +360,7 @@ class Fault:
     delay: float = 0.0
     retry_after: float = 0.1
     global_: bool = False
+    shared: bool = False  # a 429 of a shared resource's limit (scope "shared": Cloudflare does not count it)
     when: Callable[[dict[str, str]], bool] | None = None
     hits: int = 0
 
@@ -388,6 +392,7 @@ class _Conn:
     agent: str = ""  # the client's User-Agent (a test's bot process adds its pid)
     queue: asyncio.Queue[tuple[str, Callable[[], None] | None]] = field(default_factory=asyncio.Queue)
     session: _Session | None = None
+    zombie: bool = False  # FakeDiscord.zombie: nothing reaches the bot on it any more, heartbeats unanswered
 
 
 @dataclass(eq=False)
@@ -414,6 +419,7 @@ class FakeDiscord:
         guild_name: str = "Card Club",
         token_lifetime: float = TOKEN_LIFETIME,
         shard_count: int = 1,
+        invalid_limits: tuple[int, int, float] = (1_000, 10_000, 600.0),
     ) -> None:
         self.answer_within = answer_within
         # How long an interaction's token (followups, @original edits) lives: Discord's 15 minutes,
@@ -466,6 +472,16 @@ class FakeDiscord:
         self.identifies = 0
         self.resumes = 0
         self.replayed: list[str] = []  # events sent again on RESUME (missed while disconnected)
+        self.invalidations: list[bool] = []  # opcode 9s sent mid-session (their ``d``: resumable)
+        self.unacked = 0  # heartbeats a zombie connection left unanswered
+        self.refused_resumes = 0  # RESUMEs answered with opcode 9 (the session was over)
+        # Cloudflare's invalid requests (401, 403, 429 but the shared-scope ones): a warning at the
+        # first number within the window (seconds), a ban of every request at the second.
+        self.invalid_limits = invalid_limits
+        self.invalid: deque[float] = deque()  # perf_counter() of each, the last window's
+        self.invalid_total = 0
+        self.invalid_warned = False
+        self.banned = False
         # Called with each interaction a person sends, once it is on its way to the bot (a test may
         # act at that moment, e.g. kill the bot while a click is in flight).
         self.interaction_hooks: list[Callable[[Interaction], None]] = []
@@ -709,6 +725,86 @@ class FakeDiscord:
         session.conn = None
         conn.queue.put_nowait((json.dumps({"op": 7, "d": None}), None))
 
+    # ---- gateway faults Discord really sends mid-game (tests/e2e/test_gateway_faults.py) --------
+    def _live(self, shard: int | None) -> tuple[_Session, _Conn]:
+        session = self.session if shard is None else self.shard_sessions.get(shard)
+        if session is None or session.conn is None:
+            raise RuntimeError("the bot is not connected")
+        return session, session.conn
+
+    def invalidate_session(self, *, resumable: bool, shard: int | None = None) -> None:
+        """Opcode 9 on the live connection, as Discord sends it mid-session.  ``resumable``
+        (``d: true``): the bot may RESUME, and what happened meanwhile is replayed; ``d: false``: the
+        session is over, the bot must IDENTIFY again, and the events of the gap are lost (an
+        interaction sent then fails for its user, as on Discord)."""
+        session, conn = self._live(shard)
+        session.conn = None  # from now on events wait in the session's buffer (or die with it)
+        if not resumable:
+            self._sessions.pop(session.id, None)
+        self.invalidations.append(resumable)
+        conn.queue.put_nowait((json.dumps({"op": 9, "d": resumable}), None))
+
+    def zombie(self, shard: int | None = None) -> None:
+        """The live connection goes silent both ways (a zombie: Discord's side lost it): heartbeats
+        get no ACK, events stop arriving.  The bot must notice the missing ACKs, close and RESUME;
+        the events of the gap are then replayed (the session itself is fine)."""
+        session, conn = self._live(shard)
+        session.conn = None
+        conn.zombie = True
+
+    async def session_timeout(self, *, shard: int | None = None, code: int = 4009) -> None:
+        """Close 4009 "Session timed out" (or another ``code`` after which the session has expired):
+        the session is gone, the bot's RESUME is answered with opcode 9 ``d: false``, it must IDENTIFY."""
+        await self.drop_gateway(code=code, shard=shard, invalidate=True)
+
+    # ---- a game thread archived, locked or deleted by a moderator ------------------------------
+    def archive_thread(self, thread_id: int, *, locked: bool = False) -> Channel:
+        """A moderator (or the auto-archive clock) closes a thread; ``locked``: and locks it.  An
+        archived thread reopens when someone who may post there posts; a locked one only for
+        moderators (the bot's posts get ``403 50083 Thread is archived``)."""
+        th = self.channels[thread_id]
+        th.archived, th.locked = True, th.locked or locked
+        self._dispatch("THREAD_UPDATE", self._channel_payload(th))
+        self._bump()
+        return th
+
+    def lock_thread(self, thread_id: int) -> Channel:
+        """A moderator locks a thread and leaves it open: nobody else may post in it."""
+        th = self.channels[thread_id]
+        th.locked = True
+        self._dispatch("THREAD_UPDATE", self._channel_payload(th))
+        self._bump()
+        return th
+
+    def delete_thread(self, thread_id: int) -> Channel:
+        """A moderator deletes a thread: it and every message in it are gone (``10003 Unknown
+        Channel`` from then on; an ephemeral message in it is gone for its reader too)."""
+        th = self.channels.pop(thread_id)
+        for mid in th.messages:
+            m = self.messages[mid]
+            if m.deleted_at is None:
+                m.deleted_at = time.time()
+                self._wake(("message", m.id))
+        self._dispatch("THREAD_DELETE", {"id": str(th.id), "guild_id": str(self.guild_of(th)),
+                                         "parent_id": str(th.parent_id), "type": th.type})
+        self._bump()
+        return th
+
+    def _thread_post(self, ch: Channel) -> None:
+        if not ch.is_thread:
+            return
+        if ch.locked:
+            raise HTTPError(403, 50083, "Thread is archived")
+        if ch.archived:  # a post reopens it, as on Discord
+            ch.archived = False
+            self._dispatch("THREAD_UPDATE", self._channel_payload(ch))
+
+    def _thread_edit(self, ch: Channel) -> None:
+        if ch.is_thread and ch.archived:
+            raise HTTPError(400, 50083, "Thread is archived")
+        if ch.is_thread and ch.locked:
+            raise HTTPError(403, 50083, "Thread is archived")
+
     def delete_message(self, message_id: int) -> Message:
         """Someone else deletes a message (a moderator, the channel's owner): it is gone for
         everyone, the bot hears MESSAGE_DELETE if it is connected, and editing it answers 404."""
@@ -815,7 +911,9 @@ class FakeDiscord:
 
     async def _on_gateway(self, conn: _Conn, msg: dict[str, Any]) -> None:
         op, d = msg.get("op"), msg.get("d")
-        if op == 1:  # heartbeat
+        if op == 1 and conn.zombie:
+            self.unacked += 1  # a zombie connection: the ACK never comes
+        elif op == 1:  # heartbeat
             conn.queue.put_nowait((json.dumps({"op": 11}), None))
         elif op == 2:  # identify
             if (d or {}).get("token") != self.token:
@@ -854,6 +952,7 @@ class FakeDiscord:
         elif op == 6:  # resume
             session = self._sessions.get((d or {}).get("session_id", ""))
             if session is None or (d or {}).get("token") != self.token:
+                self.refused_resumes += 1
                 conn.queue.put_nowait((json.dumps({"op": 9, "d": False}), None))
                 return
             self.resumes += 1
@@ -900,8 +999,8 @@ class FakeDiscord:
             base.update({
                 "parent_id": str(ch.parent_id), "owner_id": str(ch.owner_id or self.bot.id),
                 "message_count": len(ch.messages), "member_count": 1, "total_message_sent": len(ch.messages),
-                "thread_metadata": {"archived": False, "auto_archive_duration": ch.auto_archive_duration,
-                                    "archive_timestamp": P.iso(), "locked": False, "create_timestamp": P.iso()},
+                "thread_metadata": {"archived": ch.archived, "auto_archive_duration": ch.auto_archive_duration,
+                                    "archive_timestamp": P.iso(), "locked": ch.locked, "create_timestamp": P.iso()},
             })
             del base["permission_overwrites"], base["position"]
         else:
@@ -1146,6 +1245,8 @@ class FakeDiscord:
                             path, agent=request.headers.get("User-Agent", ""), wall=time.time())
         self.requests.append(rec)
         try:
+            if self.banned:
+                return self._finish(rec, self._cloudflare_ban())
             if route is None:
                 self.problem(f"unknown route {request.method} {path}")
                 return self._finish(rec, _json(404, {"message": "404: Not Found", "code": 0}))
@@ -1159,7 +1260,10 @@ class FakeDiscord:
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
                 if fault.status == 429:
-                    return self._finish(rec, self._too_many(route, params, fault.retry_after, fault.global_))
+                    refused = self._too_many(route, params, fault.retry_after, fault.global_)
+                    if fault.shared:
+                        refused.headers["X-RateLimit-Scope"] = "shared"
+                    return self._finish(rec, refused)
                 if fault.status:
                     return self._finish(rec, _json(fault.status, {"message": f"{fault.status}: injected fault",
                                                                   "code": 0}))
@@ -1196,7 +1300,38 @@ class FakeDiscord:
     def _finish(self, rec: RequestRecord, response: web.Response) -> web.Response:
         rec.status = response.status
         rec.duration = time.perf_counter() - rec.at
+        self._count_invalid(rec, response)
         return response
+
+    # ---- Cloudflare's invalid requests -----------------------------------------------------------
+    def invalid_requests(self) -> int:
+        """How many invalid requests (401, 403, 429 but shared-scope ones) the last window saw."""
+        _, _, window = self.invalid_limits
+        now = time.perf_counter()
+        while self.invalid and self.invalid[0] <= now - window:
+            self.invalid.popleft()
+        return len(self.invalid)
+
+    def _count_invalid(self, rec: RequestRecord, response: web.Response) -> None:
+        if self.banned or not (rec.status in (401, 403) or rec.status == 429
+                               and response.headers.get("X-RateLimit-Scope") != "shared"):
+            return
+        warn, ban, window = self.invalid_limits
+        self.invalid.append(rec.at)
+        self.invalid_total += 1
+        count = self.invalid_requests()
+        if count >= warn and not self.invalid_warned:
+            self.invalid_warned = True
+            self.problem(f"{count} invalid requests (401, 403, 429) within {window:g} s: Cloudflare bans at {ban}")
+        if count >= ban:
+            self.banned = True
+            self.problem(f"banned by Cloudflare: {count} invalid requests within {window:g} s")
+
+    def _cloudflare_ban(self) -> web.Response:
+        # What a banned client gets: a 429 from Cloudflare itself, an HTML page without Discord's
+        # headers (no Via): discord.py raises at once instead of retrying.
+        return web.Response(status=429, text="<html><body>error code: 1015 (You are being rate limited)</body></html>",
+                            content_type="text/html", headers={"Retry-After": "3600"})
 
     def _take_token(self, route: Route, params: dict[str, str], headers: dict[str, str]) -> web.Response | None:
         now = time.perf_counter()
@@ -1276,6 +1411,7 @@ class FakeDiscord:
         guild = int(params["guild_id"]) if "guild_id" in params else None
         if guild is not None and guild not in self.guilds:
             raise HTTPError(403, 50001, "Missing Access")
+        self._check_commands(body)
         out = {}
         for cmd in body or []:
             c = dict(cmd)
@@ -1288,6 +1424,14 @@ class FakeDiscord:
         self.commands[guild] = out
         self._bump()
         return 200, list(out.values())
+
+    def _check_commands(self, body: Any) -> None:
+        """Discord refuses the whole bulk overwrite if one command breaks its rules (commands.py)."""
+        from .commands import command_errors
+
+        errors, lines = command_errors([] if body == {} else body)  # (an empty list reads as {})
+        if lines:
+            raise HTTPError(400, 50035, "Invalid Form Body", errors)
 
     async def _h_get_commands(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         guild = int(params["guild_id"]) if "guild_id" in params else None
@@ -1321,6 +1465,8 @@ class FakeDiscord:
         if kind == P.CHANNEL_MESSAGE:
             self._check_body(data, creating=True)
             ephemeral = bool((data.get("flags") or 0) & P.EPHEMERAL)
+            if not ephemeral:
+                self._thread_post(self.channels[i.channel_id])
             m = self._new_message(i.channel_id, data, source="response", interaction=i,
                                   ephemeral_to=i.user_id if ephemeral else None,
                                   flags=P.EPHEMERAL if ephemeral else 0,
@@ -1460,6 +1606,7 @@ class FakeDiscord:
         ch = self._channel(params)
         if not ch.can_send:
             raise HTTPError(403, 50013, "Missing Permissions")
+        self._thread_post(ch)
         files = body.pop("_files", None) or []
         if files and not self._allows(ch.id, "can_attach"):
             raise HTTPError(403, 50013, "Missing Permissions")
@@ -1479,6 +1626,7 @@ class FakeDiscord:
         m = self._message(ch, params)
         if m.author.get("id") != str(self.bot.id):
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self._thread_edit(ch)
         files = body.pop("_files", None) or []
         if files and not self._allows(ch.id, "can_attach"):
             raise HTTPError(403, 50013, "Missing Permissions")

@@ -341,3 +341,19 @@ async def test_the_events_after_recovery_match(make_runtime, clock, store):
 
     assert since_deal(t2.recent)[-5:] == t.recent[-5:]
     assert json.loads(store.table(t.id)["seats"])[0]["name"] == HOST_NAME
+
+
+async def test_a_deleted_thread_is_forgotten_and_stays_forgotten_after_a_restart(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
+    t = await started(rt, options=SHORT)
+    other = await started(rt, host=BOB, options=SHORT)
+    await rt.attach(t.id, message_id=42, thread_id=43)
+    await rt.attach(other.id, message_id=52, thread_id=53)
+    assert await rt.detach_thread(999) == []  # a thread of no table's: nothing changes
+    assert [x.id for x in await rt.detach_thread(43)] == [t.id]
+    assert (t.thread_id, other.thread_id) == (None, 53)
+    await rt.close()
+    rt2 = make_runtime(storage=await store.open())
+    await rt2.recover()
+    assert (rt2.get(t.id).message_id, rt2.get(t.id).thread_id) == (42, None)
+    assert rt2.get(other.id).thread_id == 53
