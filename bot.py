@@ -303,7 +303,7 @@ class Deckhand(commands.Bot):
             lifetime=self.config.token_lifetime, margin=self.config.token_margin))
         self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
-        await self.add_cog(GameCog(self.runtime, live=listener.live))
+        await self.add_cog(GameCog(self.runtime, listener))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
         self.add_dynamic_items(*DYNAMIC_ITEMS)

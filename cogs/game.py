@@ -16,7 +16,7 @@ import json
 import logging
 from collections.abc import Awaitable
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -32,7 +32,6 @@ from cogs.components import (
 )
 from cogs.game_clicks import ComponentClicks, _describe
 from cogs.hints import hint_text
-from cogs.live import LiveViews
 from cogs.render import NO_PINGS
 from cogs.replay_view import ReplayClicks
 from cogs.review_view import ReviewClicks
@@ -42,6 +41,9 @@ from tables.ids import normalise
 from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
+
+if TYPE_CHECKING:  # (the listener imports nothing of this module; bot.py wires the two)
+    from cogs.listener import DiscordListener
 
 log = logging.getLogger(__name__)
 
@@ -123,10 +125,14 @@ def no_such_game(game: str) -> str:
 class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
-    def __init__(self, runtime: Runtime, live: LiveViews | None = None) -> None:
+    def __init__(self, runtime: Runtime, listener: DiscordListener | None = None) -> None:
         self.runtime = runtime
-        # The listener's live hand views (cogs/live.py), when it keeps any: a hand view this cog
-        # answers with is registered there and kept current through the interaction's token.
+        # The Discord side of the runtime's listener (cogs/listener.py), passed in by bot.py: the
+        # thread's first message, the REST budget, what the bot may do in a channel, watchers.
+        self.discord_listener = listener
+        # Its live hand views (cogs/live.py): a hand view this cog answers with is registered there
+        # and kept current through the interaction's token.
+        live = listener.live if listener is not None else None
         self.live = live
         if live is not None and live.runtime is None:  # the listener was made before the runtime
             live.runtime = runtime
@@ -143,7 +149,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None:
         """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology.
         A click too old to be answered any more (the person saw it fail) changes nothing."""
-        permissions = getattr(getattr(self.runtime, "listener", None), "permissions", None)
+        permissions = self.discord_listener.permissions if self.discord_listener is not None else None
         if permissions is not None:
             permissions.seen(interaction)  # what the bot may do here, before anything is drawn
         try:
@@ -438,11 +444,10 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     async def _start(self, interaction: discord.Interaction, table_id: str | None) -> None:
         table = self._my_table(interaction, table_id)
-        listener = self.runtime.listener
-        hold = getattr(listener, "hold", None)
+        listener = self.discord_listener
         # Turn pings wait until the thread exists, so the first one lands in the thread too — and
         # until the host's answer (their hand, kept current) is there, so it needs no button.
-        async with hold(table.id) if hold is not None else contextlib.nullcontext():
+        async with listener.hold(table.id) if listener is not None else contextlib.nullcontext():
             await self.runtime.start(table.id, interaction.user.id)
             # Creating a thread is an API call that can be slow: acknowledge first.
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -457,22 +462,21 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                 said = await self._say(interaction, f"{head}\n{content}", view=view)
                 view.stop()
                 self._live(interaction, sv, message_id=said)
-            started = getattr(listener, "started", None)
-            if thread is not None and started is not None:
-                await started(table)  # the thread's first message: My hand / I'm back, the first pings
+            if thread is not None and listener is not None:
+                await listener.started(table)  # the thread's first message: My hand / I'm back, the first pings
 
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> discord.Thread | None:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
         game stays in the channel."""
         if table.thread_id is not None or table.message_id is None:
             return None
-        permissions = getattr(self.runtime.listener, "permissions", None)
+        permissions = self.discord_listener.permissions if self.discord_listener is not None else None
         if permissions is not None and not permissions.allows(table, "create_public_threads"):
             return None  # the host was told when the table opened
         channel = interaction.client.get_channel(table.channel_id) or interaction.channel
         if channel is None or isinstance(channel, discord.Thread) or not hasattr(channel, "get_partial_message"):
             return None
-        budget = getattr(self.runtime.listener, "budget", None)  # the bot-wide REST budget
+        budget = self.discord_listener.budget if self.discord_listener is not None else None  # the bot-wide REST budget
         if budget is not None:
             await budget.take(urgent=True)  # the host is waiting on this answer: it does not queue
         try:

@@ -28,6 +28,9 @@ from tables.live import SeatView
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
 
+if TYPE_CHECKING:
+    from cogs.listener import DiscordListener
+
 log = logging.getLogger("cogs.game")
 
 
@@ -37,6 +40,7 @@ class ComponentClicks:
     # What this mixin uses of the cog (cogs/game.py), declared for the type checker.
     runtime: Runtime
     live: LiveViews | None
+    discord_listener: DiscordListener | None
 
     if TYPE_CHECKING:
         async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None: ...
@@ -108,8 +112,8 @@ class ComponentClicks:
         """**Watch**: the public table, privately, kept current (cogs/watch.py).  Whoever plays at
         the table is pointed at their hand, which shows the table too."""
         table = self._table(interaction, table_id)
-        listener = getattr(self.runtime, "listener", None)
-        watchers = getattr(listener, "watchers", None)
+        listener = self.discord_listener
+        watchers = listener.watchers if listener is not None else None
         if listener is None or watchers is None:
             raise TableError("Watching is not available right now.")
         if table.phase == Phase.LOBBY:

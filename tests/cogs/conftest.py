@@ -87,7 +87,7 @@ async def h() -> AsyncIterator[Harness]:
     runtime = Runtime(listener=listener, clock=clock, rng=random.Random(7), ai_delay=0)
     world.runtime = runtime
     world.now = clock.now  # interaction tokens live on the table's clock
-    cog = GameCog(runtime, live=listener.live)
+    cog = GameCog(runtime, listener)
     bot.cogs["GameCog"] = cog
     harness = Harness(world, bot, clock, runtime, cog, listener, world.channel("cards"),
                       FakeUser(101, "Alice"), FakeUser(102, "Bob"), FakeUser(103, "Stranger"))

@@ -149,7 +149,7 @@ async def test_the_marked_cards_survive_a_restart(h: Harness, tmp_path, stored_c
     bot = FakeBot(world)
     first = Runtime(storage=await SQLiteStorage.open(f"sqlite:///{path}"), listener=DiscordListener(bot),
                     clock=stored_clock, rng=random.Random(7), ai_delay=0)
-    harness = Harness(world, bot, stored_clock, first, GameCog(first, live=first.listener.live), first.listener,
+    harness = Harness(world, bot, stored_clock, first, GameCog(first, first.listener), first.listener,
                       world.channel("cards"), h.alice, h.bob, h.stranger)
     world.runtime = first
     bot.cogs["GameCog"] = harness.cog
@@ -171,7 +171,7 @@ async def test_the_marked_cards_survive_a_restart(h: Harness, tmp_path, stored_c
         report = await second.recover()
         assert [t.id for t in report.restored] == [table.id]
         world.runtime = second
-        cog = GameCog(second, live=second.listener.live)
+        cog = GameCog(second, second.listener)
         bot.cogs["GameCog"] = cog
         harness.runtime, harness.cog, harness.listener = second, cog, second.listener
         t = second.get(table.id)

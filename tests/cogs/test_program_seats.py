@@ -43,7 +43,7 @@ async def hp(tmp_path: Path) -> AsyncIterator[Harness]:
     listener = DiscordListener(fake_bot)
     runtime = Runtime(listener=listener, clock=clock, rng=random.Random(7), ai_delay=0, programs=settings)
     world.runtime = runtime
-    cog = GameCog(runtime, live=listener.live)
+    cog = GameCog(runtime, listener)
     fake_bot.cogs["GameCog"] = cog
     harness = Harness(world, fake_bot, clock, runtime, cog, listener, world.channel("cards"),
                       FakeUser(101, "Alice"), FakeUser(102, "Bob"), FakeUser(103, "Stranger"))
