@@ -77,8 +77,9 @@ def test_programs_bench_measures_the_bot_against_flooding_programs() -> None:
 
 
 def test_discord_bench_plays_tables_through_the_real_bot() -> None:
-    f = run_bench("discord.py", "--tables", "2", "--think", "0.02", "--ai-delay", "0", "--stagger", "0.2",
-                  "--ratelimit-scale", "0.05")
+    f = run_bench("discord.py", "--tables", "2", "--think", "0.02", "--ai-delay", "0", "--stagger", "0.2")
+    # The production setting by default: a SQLite database, Discord's global limit and real windows.
+    assert f["database"] == "sqlite" and f["global_limit"] == 50 and f["ratelimit_scale"] == 1.0
     assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == [] and f["provoked_429"] == 0
     assert positive(f["interaction_p50_ms"]) and f["interaction_p99_ms"] >= f["interaction_p50_ms"]
     assert positive(f["rest_calls_per_hearts_hand"]) and f["max_edits_per_message_5s"] >= 1

@@ -133,7 +133,7 @@ async def main(argv: list[str] | None = None) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     # A standby waits inside login (the bot's setup_hook) until it holds a shard: a stop still stops it.
-    login = asyncio.create_task(bot.login(args.token))
+    login = asyncio.create_task(bot.login(config.token))
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({login, stopping}, return_when=asyncio.FIRST_COMPLETED)
     if not login.done():
