@@ -4,8 +4,10 @@ process, real discord.py) against the fake Discord on 127.0.0.1 (``tests/fakedis
 Each table: two scripted people and two AIs play one hand (``target=1``).  The people think for
 ``--think`` seconds (±50 %) before each move; they open their hand once (**My hand** or ``/hand``)
 and then click on it, since the bot keeps it current (a ping's **My hand** if it no longer can);
-the bot runs with its production defaults (AI pause 1 s, one table edit per second) unless told
-otherwise.  Discord's real rate limits apply.  It reports:
+the bot runs in the production setting unless told otherwise: configured from its environment as
+bot.py is, with its defaults (AI pause 1 s, one table edit per second, the AI worker pool), its
+tables kept in a SQLite file (``--database-url``: another), Discord's real rate-limit windows and its
+global limit of 50 requests a second (``--global-limit 0``: off).  It reports:
 
 * ``interaction_p50_ms`` / ``interaction_p99_ms`` — from the fake sending INTERACTION_CREATE to
   the interaction callback arriving, over every interaction of the run;
@@ -51,19 +53,21 @@ deferral), ``viewer_answers_after_3s`` (target 0), ``viewer_clicks``, ``viewer_g
 ``viewer_review_s`` (the press to the review shown; it may run on for ``--review-wait`` seconds
 after the tables end).  The viewer's clicks and game stay out of the tables' figures;
 
-and, to explain those: ``hands``, ``seconds``, ``peak_rest_calls_per_s`` (Discord's default
-global limit is 50/s), ``provoked_429`` and ``problems`` (anything the fake would refuse), and
-``fake_stalled_s`` (seconds the fake's own loop ran late on a busy machine: requests sent meanwhile
-arrive at once, so its global window leaves that time out).
+and, to explain those: the setting it ran, ``database`` (the URL's scheme: ``sqlite`` by default),
+``global_limit`` (50 by default; 0: off) and ``ratelimit_scale`` (1: Discord's windows); ``hands``,
+``seconds``, ``peak_rest_calls_per_s`` (Discord's default global limit is 50/s), ``provoked_429``
+and ``problems`` (anything the fake would refuse), and ``fake_stalled_s`` (seconds the fake's own
+loop ran late on a busy machine: requests sent meanwhile arrive at once, so its global window
+leaves that time out).
 
 Targets: p99 under 25 ms with 100 tables at once; at most 12 non-interaction REST calls per hand
 (120 in all); never more than 5 edits to one message in 5 s; at most 1.2 interactions per move a
 person makes; the public table message at most 3 s behind the plays at p99 up to 10 tables.  With
-``--tables 1000`` (``--stagger`` so that the tables' fixed calls fit Discord's 50/s,
-``--global-limit 50`` to enforce it) every hand must still finish with no problems.
+``--tables 1000`` (``--stagger`` so that the tables' fixed calls fit Discord's 50/s, which is
+enforced) every hand must still finish with no problems.
 
     python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
-                            [--same-process] [--global-limit 50] [--processes 2 [--database-url URL]]
+                            [--same-process] [--global-limit 0] [--processes 2 [--database-url URL]]
                             [--viewer [--viewer-think 1.0] [--review-wait 120]]
 
 ``--processes N`` runs the bot as N shard processes on one PostgreSQL (bench/processes.py), the
@@ -120,19 +124,22 @@ def percentile(values: list[float], q: float) -> float:
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fd: FakeDiscord, runtime: dict[str, Any]):
+async def bot_process(fd: FakeDiscord, runtime: dict[str, Any], database: str):
     import tempfile
+
+    from tests.fakediscord.botrunner import production_env
 
     plays = tempfile.NamedTemporaryFile(prefix="bench-plays-", suffix=".json", delete=False)
     plays.close()
+    # Configured from its environment, as bot.py is (tests/fakediscord/botprocess.py).
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.fakediscord.botprocess", "--port", str(fd.port), "--token", fd.token,
-        "--guild", str(fd.guild_id), "--runtime", json.dumps(runtime), "--play-log", plays.name,
+        sys.executable, "-m", "tests.fakediscord.botprocess", "--port", str(fd.port),
+        "--runtime", json.dumps(runtime), "--play-log", plays.name,
         *(["--profile", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []),
         *[f"--without-intent={x}" for x in os.environ.get("BENCH_WITHOUT_INTENTS", "").split(",") if x],
         *(["--gc-log"] if os.environ.get("BENCH_GC_LOG") else []),
         *(["--config", json.dumps(BOT_CONFIG)] if BOT_CONFIG else []),
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=None,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=None, env=production_env(fd, database, base=os.environ),
     )
     try:
         line = await asyncio.wait_for(proc.stdout.readline(), 30)  # type: ignore[union-attr]
@@ -157,11 +164,11 @@ async def bot_process(fd: FakeDiscord, runtime: dict[str, Any]):
 
 
 @contextlib.asynccontextmanager
-async def bot_here(fd: FakeDiscord, runtime: dict[str, Any]):
+async def bot_here(fd: FakeDiscord, runtime: dict[str, Any], database: str):
     from tests.fakediscord.botprocess import play_log, watch_tables
     from tests.fakediscord.botrunner import running_bot
 
-    async with running_bot(fd, runtime_options=runtime) as bot:
+    async with running_bot(fd, runtime_options=runtime, database_url=database) as bot:
         tables = watch_tables(bot)
         yield bot
     PLAY_LOG.update(play_log(tables))
@@ -407,12 +414,17 @@ def slow_seconds(fd: FakeDiscord, started: float, over_ms: float = 25.0) -> dict
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.processes > 1 or args.database_url:
         async with postgres(args.database_url) as pg:
-            return await _run(args, pg)
-    return await _run(args, None)
+            return await _run(args, pg, pg.url)
+    import tempfile
+
+    # As in production, the bot keeps its tables: a SQLite file, which its second start finds.
+    with tempfile.TemporaryDirectory(prefix="bench-discord-") as scratch:
+        return await _run(args, None, f"sqlite:///{scratch}/deckhand.db")
 
 
-async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
-    fd = FakeDiscord(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit, shard_count=args.processes)
+async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, Any]:
+    fd = FakeDiscord(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit or None,
+                     shard_count=args.processes)
     await fd.start()
     try:
         shards = ShardedBots(fd, args.processes, pg.url) if pg else None
@@ -442,12 +454,12 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
         startup: list[dict[str, int]] = []
         mark = len(fd.requests)
         first = (shards.running(runtime, one_by_one=lambda n: emoji_synced(fd, mark, lists=n)) if shards
-                 else bot(fd, runtime))
+                 else bot(fd, runtime, database))
         async with first:  # a first start: every card face is uploaded
             startup.append(await emoji_synced(fd, mark, lists=args.processes))
         mark = len(fd.requests)
         # The second start, nothing changed: one list call (a process).
-        async with shards.running(runtime) if shards else bot(fd, runtime):
+        async with shards.running(runtime) if shards else bot(fd, runtime, database):
             startup.append(await emoji_synced(fd, mark, lists=args.processes))
             await asyncio.sleep(0.2)
             # The game the viewer reviews, played before the tables' figures start counting.
@@ -525,6 +537,10 @@ async def _run(args: argparse.Namespace, pg: Any) -> dict[str, Any]:
             "bot_cpu_percent": round(100 * sum(cpu) / seconds, 1) if cpu and seconds else None,
             "bot_cpu_percent_by_process": [round(100 * c / seconds, 1) for c in cpu] if seconds else [],
             "processes": args.processes,
+            # The setting it ran: the database's URL scheme and Discord's global limit (0: off).
+            "database": database.split(":", 1)[0],
+            "global_limit": fd.global_limit or 0,
+            "ratelimit_scale": fd.ratelimit_scale,
             "postgres_cpu_percent": round(100 * pg_cpu / seconds, 1) if pg_cpu is not None and seconds else None,
             "load_average": [round(x, 2) for x in os.getloadavg()],
             "person_moves": moves,
@@ -556,7 +572,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="think 0.25 s and AI pause 0.25 s (a shorter run)")
     p.add_argument("--same-process", action="store_true", help="run the bot in this process (default: its own)")
     p.add_argument("--ratelimit-scale", type=float, default=1.0, help="scale Discord's rate-limit windows")
-    p.add_argument("--global-limit", type=int, default=None, help="enforce a global limit (Discord's default: 50/s)")
+    p.add_argument("--global-limit", type=int, default=50, help="enforce Discord's global limit, requests a second "
+                                                                 "(default 50, Discord's; 0: off)")
     p.add_argument("--stagger", type=float, default=5.0, help="tables open within this many seconds (default 5)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--watchers", type=float, default=0.1, help="fraction of tables someone watches (default 0.1)")
@@ -566,7 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--review-wait", type=float, default=120.0, help="seconds the viewer still waits for their "
                                                                     "review once the tables are done")
     p.add_argument("--processes", type=int, default=1, help="run the bot as this many shard processes on one "
-                                                            "PostgreSQL (default 1: one process, no database)")
+                                                            "PostgreSQL (default 1: one process on a SQLite file)")
     p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
                                           "one process keeping its tables there (PostgreSQL or sqlite:///...)")
     args = p.parse_args(argv)
@@ -595,6 +612,8 @@ def main(argv: list[str] | None = None) -> int:
     mark = {True: "ok", False: "MISSED"}
     if args.processes > 1 or args.database_url:
         print(f"the bot as {args.processes} shard process(es) on one PostgreSQL")
+    print(f"setting                  database {result['database']} · global limit "
+          f"{result['global_limit'] or 'off'}/s · rate-limit windows ×{result['ratelimit_scale']:g}")
     print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "
           f"in {result['seconds']} s (people think ~{args.think:g} s, AI pause {args.ai_delay:g} s)")
     print(f"interaction round trip   p50 {result['interaction_p50_ms']} ms · p99 {result['interaction_p99_ms']} ms "

@@ -78,7 +78,9 @@ def test_programs_bench_measures_the_bot_against_flooding_programs() -> None:
 
 def test_discord_bench_plays_tables_through_the_real_bot() -> None:
     f = run_bench("discord.py", "--tables", "2", "--think", "0.02", "--ai-delay", "0", "--stagger", "0.2",
-                  "--ratelimit-scale", "0.05", "--watchers", "0.5")
+                  "--watchers", "0.5")
+    # The production setting by default: a SQLite database, Discord's global limit and real windows.
+    assert f["database"] == "sqlite" and f["global_limit"] == 50 and f["ratelimit_scale"] == 1.0
     assert f["tables"] == 2 and f["hands"] == 2 and f["problems"] == [] and f["provoked_429"] == 0
     # Someone watched one of the two tables to its end, through their interaction's token.
     assert f["watched_tables"] == 1 and f["watched_to_the_end"] == 1 and positive(f["watcher_edits_per_hand"])

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from cogs import emoji, faces
-from tests.e2e.conftest import FAST_LIMITS, World, make_world
+from tests.e2e.conftest import FAST_LIMITS, GLOBAL_LIMIT, World, make_world
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.play import open_table, play_seat
 
@@ -27,7 +27,9 @@ def emoji_calls(fd: FakeDiscord, since: int = 0) -> Counter[str]:
 
 
 async def test_first_start_uploads_every_face_second_start_only_lists() -> None:
-    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    # Opt-out (docs/interfaces.md): it counts the calls of uploading every face; with Discord's real
+    # windows that upload outlasted the 20 s this test waits for it (not yet explained).
+    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS, global_limit=GLOBAL_LIMIT)
     await fd.start()
     try:
         # Someone's own emoji, and a face of ours from older art.
@@ -56,7 +58,7 @@ async def test_first_start_uploads_every_face_second_start_only_lists() -> None:
 
 
 async def test_a_full_application_is_refused_and_cards_stay_text() -> None:
-    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    fd = FakeDiscord(global_limit=GLOBAL_LIMIT)  # the production setting
     fd.EMOJI_LIMIT = 10  # type: ignore[misc]  # the application has almost no room left
     await fd.start()
     try:

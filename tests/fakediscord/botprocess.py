@@ -4,10 +4,15 @@ the fake and its scripted people in one process and the bot in this one, so each
     python -m tests.fakediscord.botprocess --port 8123 --token T --guild 123 [--runtime '{"ai_delay": 1.0}']
         [--database sqlite:///path/deckhand.db] [--seed 7]
 
-``--config '{"programs": {...}}'`` sets more of the bot's ``Config``.
+The bot is configured as ``bot.main`` configures it: ``bot.load_config`` reads the environment
+(``DISCORD_TOKEN``, ``DEV_GUILD_ID``, ``DATABASE_URL``, ``DECKHAND_*``, ...); ``--token``,
+``--guild`` and ``--database`` set those three.  Without ``--guild`` (and no ``DEV_GUILD_ID``) it
+syncs its commands globally, as in production.  Without a database named, it keeps its tables in
+a throwaway SQLite file (production always has a database; the default ``deckhand.db`` beside
+bot.py is not for tests).  ``--config '{"programs": {...}}'`` then changes more of that ``Config``.
 Prints ``ready`` on stdout once logged in; stops on SIGTERM or SIGINT.  With ``--database`` the
-tables live in that SQLite file (the bot's ``DATABASE_URL``), so a second process started on the
-same file after this one is killed carries on with them: :class:`BotProcess` runs it for tests.
+tables live in that SQLite file, so a second process started on the same file after this one is
+killed carries on with them: :class:`BotProcess` runs it for tests.
 Errors are logged to stderr as ``bot ERROR <logger>: <message>``.
 """
 
@@ -39,11 +44,12 @@ from discord.gateway import DiscordWebSocket  # noqa: E402
 async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--token", required=True)
-    parser.add_argument("--guild", type=int, required=True)
+    parser.add_argument("--token", help="the bot's DISCORD_TOKEN (default: the environment's)")
+    parser.add_argument("--guild", type=int, help="the bot's DEV_GUILD_ID (default: the environment's; none: "
+                                                  "commands are synced globally)")
     parser.add_argument("--runtime", default="{}", help="Runtime options as JSON, e.g. {\"ai_delay\": 1.0}")
-    parser.add_argument("--database", help="the bot's DATABASE_URL, e.g. sqlite:///tmp/deckhand.db (default: "
-                                           "nothing is kept)")
+    parser.add_argument("--database", help="the bot's DATABASE_URL, e.g. sqlite:///tmp/deckhand.db (default: the "
+                                           "environment's, else a throwaway SQLite file)")
     parser.add_argument("--seed", type=int, help="seed the runtime's generator (table ids, game seeds)")
     parser.add_argument("--config", default="{}",
                         help="more bot.Config fields as JSON, e.g. {\"programs\": {\"py\": \"python3 client.py\"}}")
@@ -64,7 +70,10 @@ async def main(argv: list[str] | None = None) -> int:
     discord.http.Route.BASE = f"http://127.0.0.1:{args.port}/api/v10"
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{args.port}/gateway")
 
-    from bot import Config, Deckhand, ShardedDeckhand
+    import dataclasses
+    import tempfile
+
+    from bot import ConfigError, Deckhand, ShardedDeckhand, load_config
 
     runtime_options = json.loads(args.runtime)
     if args.seed is not None:
@@ -73,7 +82,19 @@ async def main(argv: list[str] | None = None) -> int:
     for key in ("program_env", "shard_ids"):
         if extra.get(key) is not None:
             extra[key] = tuple(extra[key])
-    config = Config(token=args.token, dev_guild_id=args.guild, database_url=args.database, **extra)
+    env = dict(os.environ)
+    for key, value in (("DISCORD_TOKEN", args.token), ("DEV_GUILD_ID", args.guild), ("DATABASE_URL", args.database)):
+        if value is not None:
+            env[key] = str(value)
+    scratch = None
+    if not env.get("DATABASE_URL", "").strip():
+        scratch = tempfile.TemporaryDirectory(prefix="deckhand-botprocess-")
+        env["DATABASE_URL"] = f"sqlite:///{scratch.name}/deckhand.db"
+    try:
+        config = dataclasses.replace(load_config(env), **extra)
+    except ConfigError as e:
+        print(e, file=sys.stderr)
+        return 2
     # As in production (bot.main): the start-up heap frozen, out of the collector's way.
     bot = (ShardedDeckhand if config.shard_count else Deckhand)(config, runtime_options=runtime_options,
                                                                 guild_ready_timeout=0.01, freeze_heap=True)
@@ -112,7 +133,7 @@ async def main(argv: list[str] | None = None) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     # A standby waits inside login (the bot's setup_hook) until it holds a shard: a stop still stops it.
-    login = asyncio.create_task(bot.login(args.token))
+    login = asyncio.create_task(bot.login(config.token))
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({login, stopping}, return_when=asyncio.FIRST_COMPLETED)
     if not login.done():
@@ -216,20 +237,22 @@ class BotProcess:
     @classmethod
     async def start(cls, fd: Any, *, database: str | None = None, runtime: dict[str, Any] | None = None,
                     seed: int | None = None, config: dict[str, Any] | None = None,
-                    ready_timeout: float | None = 30.0) -> BotProcess:
+                    ready_timeout: float | None = 30.0, sync_to_guild: bool = True) -> BotProcess:
         """``ready_timeout=None``: return at once (a standby prints ``ready`` only once it holds a
-        shard's lease); :meth:`ready` waits for it then."""
-        args = ["--port", str(fd.port), "--token", fd.token, "--guild", str(fd.guild_id),
-                "--runtime", json.dumps(runtime or {}), "--config", json.dumps(config or {})]
-        if database:
-            args += ["--database", database]
+        shard's lease); :meth:`ready` waits for it then.  The bot reads its configuration from its
+        environment (:func:`~tests.fakediscord.botrunner.production_env`): ``database`` (default: a
+        throwaway SQLite file) and, with ``sync_to_guild``, the fake's guild as DEV_GUILD_ID."""
+        from .botrunner import production_env
+
+        args = ["--port", str(fd.port), "--runtime", json.dumps(runtime or {}), "--config", json.dumps(config or {})]
+        env = production_env(fd, database or "", sync_to_guild=sync_to_guild, base=os.environ)
         if seed is not None:
             args += ["--seed", str(seed)]
         began = time.perf_counter()
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.fakediscord.botprocess", *args, cwd=ROOT,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=_die_with_parent,
+            env={**env, "PYTHONPATH": str(ROOT)}, preexec_fn=_die_with_parent,
         )
         bot = cls(proc)
         bot._began = began
@@ -277,11 +300,32 @@ class BotProcess:
         return [line[len("bot "):] for line in self.stderr if ERROR_LINE.match(line)]
 
     async def kill(self) -> None:
-        """SIGKILL: the process gets no chance to finish anything."""
+        """SIGKILL: the process gets no chance to finish anything.  Its AI workers (processes of its
+        own, spawned) go with it, as a service manager kills a service's whole group: left alone
+        they would outlive it, holding its stdout and stderr open."""
+        children = self._ai_workers()
         if self.running:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(signal.SIGKILL)
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         await self._finish()
+
+    def _ai_workers(self) -> list[int]:
+        """The process's multiprocessing children now (its AI pool's workers and their resource
+        tracker; Linux, else none).  Not its program leashes: those must see the bot die."""
+        out = []
+        try:
+            tasks = list(Path(f"/proc/{self.proc.pid}/task").iterdir())
+            pids = [int(c) for t in tasks for c in (t / "children").read_text().split()]
+        except (OSError, ValueError):
+            return []
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    out.append(pid)
+        return out
 
     async def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM: the bot closes (its runtime and database) and exits."""
@@ -299,8 +343,9 @@ class BotProcess:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._reader), 5)
         if self.proc.stdout is not None:
+            # Bounded: a process it left behind may still hold the pipe open.
             with contextlib.suppress(Exception):
-                await self.proc.stdout.read()
+                await asyncio.wait_for(self.proc.stdout.read(), 5)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,24 @@ class ErrorLog(logging.Handler):
         return out
 
 
+# What the bot's environment must not bring in from the test's (a developer's shell may hold a
+# DATABASE_URL or a DECKHAND_* setting): the bot under test gets only what its test names.
+PRODUCTION_KEYS = ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_URL", "DATA_RETENTION_DAYS", "LOG_LEVEL",
+                   "SHARD_COUNT", "SHARD_IDS")
+
+
+def production_env(fd: FakeDiscord, database_url: str, *, sync_to_guild: bool = True,
+                   base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment ``bot.py`` would read to run against ``fd``: its token, its database and,
+    with ``sync_to_guild``, DEV_GUILD_ID (without it the bot syncs its commands globally, as in
+    production).  ``base`` (e.g. ``os.environ``) is kept but for the bot's own settings."""
+    env = {k: v for k, v in (base or {}).items() if k not in PRODUCTION_KEYS and not k.startswith("DECKHAND_")}
+    env.update({"DISCORD_TOKEN": fd.token, "DATABASE_URL": database_url})
+    if sync_to_guild:
+        env["DEV_GUILD_ID"] = str(fd.guild_id)
+    return env
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     fd: FakeDiscord,
@@ -62,20 +80,25 @@ async def running_bot(
     ready_timeout: float = 15.0,
     sync_to_guild: bool = True,
     config: Mapping[str, Any] | None = None,
+    database_url: str | None = None,
     **client_options: Any,
 ) -> AsyncIterator[Any]:
     """The real Deckhand, logged in to ``fd`` and ready (its guild loaded, commands synced).
-    ``config`` adds fields to the bot's ``Config`` (e.g. ``database_url``)."""
+    Configured as ``bot.main`` does, from an environment (:func:`production_env`): a SQLite
+    database (``database_url``; default a throwaway file) and the AI worker pool.  ``config``
+    then changes fields of that ``Config`` (e.g. ``programs``)."""
     import dataclasses
+    import tempfile
 
-    from bot import Config, Deckhand, ShardedDeckhand
+    from bot import Deckhand, ShardedDeckhand, load_config
 
     client_options.setdefault("guild_ready_timeout", 0.01)
     errors = ErrorLog()
     root = logging.getLogger()
     root.addHandler(errors)
-    with pointed_at(fd):
-        cfg = Config(token=fd.token, dev_guild_id=fd.guild_id if sync_to_guild else None)
+    with pointed_at(fd), tempfile.TemporaryDirectory(prefix="deckhand-e2e-") as scratch:
+        url = database_url or f"sqlite:///{scratch}/deckhand.db"
+        cfg = load_config(production_env(fd, url, sync_to_guild=sync_to_guild))
         if config:
             cfg = dataclasses.replace(cfg, **config)
         bot = (ShardedDeckhand if cfg.shard_count else Deckhand)(cfg, runtime_options=runtime_options,

@@ -1,0 +1,34 @@
+"""The e2e world is production's setting: the bot configured from its environment (a SQLite
+database, the AI worker pool), Discord's real rate-limit windows and global limit, and — started
+without DEV_GUILD_ID, as production runs — its commands registered globally."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import ANSWER_WITHIN, GLOBAL_LIMIT, World, make_world
+from tests.fakediscord.play import open_table
+
+
+async def test_a_world_runs_the_production_setting_by_default(w: World) -> None:
+    assert w.fd.ratelimit_scale == 1.0 and w.fd.global_limit == GLOBAL_LIMIT
+    assert ANSWER_WITHIN < w.fd.answer_within  # a margin for the network under Discord's own deadline
+    config = w.bot.config
+    assert config.database_url and config.database_url.startswith("sqlite:///")
+    assert w.runtime.storage is not None  # tables are kept, as in production: delivery waits for commits
+    assert config.ai_workers >= 1 and w.bot.ai_pool is not None
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    table = w.table(table_message)
+    await w.until(lambda: table.state is not None, what="the game starts")
+    stored = await w.runtime.storage.load(table.id)
+    assert stored is not None and stored.record["game"] == table.game
+
+
+async def test_without_dev_guild_id_the_bot_registers_its_commands_globally() -> None:
+    async with make_world(sync_to_guild=False) as w:
+        assert w.bot.config.dev_guild_id is None
+        assert w.fd.guild_id not in w.fd.commands, "commands were synced to one server"
+        registered = w.fd.commands[None]
+        assert {"game", "hand", "play"} <= set(registered)
+        assert not any("guild_id" in c for c in registered.values())
+        # People in any server reach them: a global command works like a server's.
+        rules = await w.stranger.slash("game rules", game="hearts")
+        assert rules.ephemeral and "Hearts" in rules.text
