@@ -15,7 +15,8 @@ logged action — a player's move or the table's own (a deal).  Each step is a J
 * ``scores``: the public scores (King of the Hill: each player's rank, 2 to 14 for A), so the last
   step's equal the engine's final outcome;
 * ``events``: the step's public events, ``[kind, seat, [data…]]`` with cards as codes;
-* ``words``: what a ``words(state, events)`` callback made of them (the cogs' renderers), else "".
+* ``words``: what a ``words(state, events)`` callback made of them (the cogs' renderers), else "";
+* ``timeout``: true when the clock made this move for a person whose time ran out (the log's mark).
 
 Pure and synchronous (the engine only), so the Discord layer runs it in a worker.
 """
@@ -107,7 +108,7 @@ def _event(e: Event) -> list[Any]:
 
 
 def _describe(g: Game, players: int, index: int, seat: int | None, code: str | None, events: Sequence[Event],
-              leads: int, words: Words | None) -> dict[str, Any]:
+              leads: int, words: Words | None, timeout: bool = False) -> dict[str, Any]:
     pv = g.public_view()
     views = [g.view(s) for s in range(players)]
     hands = [_codes(v.get("hand")) for v in views]
@@ -134,6 +135,7 @@ def _describe(g: Game, players: int, index: int, seat: int | None, code: str | N
         "scores": scores_of(pv, len(hands)),
         "events": [_event(e) for e in public],
         "words": words(g, public) if words is not None else "",
+        "timeout": timeout,
     }
 
 
@@ -168,7 +170,7 @@ def steps(record: GameRecord, words: Words | None = None) -> list[dict[str, Any]
                 leads += 1
             was_current = now_current
             who = None if e.seat == TABLE else e.seat
-            out.append(_describe(g, record.players, i, who, e.code, events, leads, words))
+            out.append(_describe(g, record.players, i, who, e.code, events, leads, words, bool(e.timeout)))
     except NotReplayable:
         raise
     except Exception as exc:  # an illegal logged move, an unknown game: this log does not replay

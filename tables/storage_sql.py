@@ -157,7 +157,7 @@ class PostgresDialect(Dialect):
         # matched; a seq already logged aborts the whole statement.
         return (f"WITH u AS ({update} RETURNING 1), "
                 f"a AS (INSERT INTO actions ({', '.join(LOG)}) "
-                "SELECT ?, * FROM unnest(?::int[], ?::int[], ?::text[], ?::float8[], ?::int[]) "
+                "SELECT ?, * FROM unnest(?::int[], ?::int[], ?::text[], ?::float8[], ?::int[], ?::int[]) "
                 "WHERE EXISTS (SELECT 1 FROM u) RETURNING 1) "
                 "SELECT (SELECT count(*) FROM u)")
 
