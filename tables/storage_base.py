@@ -192,10 +192,10 @@ def result_rows(results: Sequence[Record]) -> list[list[Param]]:
 
 
 def stored_logs(rows: Iterable[Sequence[Any]]) -> dict[str, list[LogEntry]]:
-    """``(table_id, seq, seat, code, time, auto, timed_out)`` rows, in order, as logs by table id."""
+    """``(table_id, seq, seat, code, time, auto[, timed_out])`` rows, in order, as logs by table id."""
     out: dict[str, list[LogEntry]] = {}
-    for tid, seq, seat, code, at, auto, timed_out in rows:
-        out.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto), bool(timed_out)))
+    for tid, seq, seat, code, at, auto, *timed_out in rows:
+        out.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto), bool(timed_out and timed_out[0])))
     return out
 
 
