@@ -204,6 +204,7 @@ async def test_a_timeout_read_back_from_the_storage_reviews_and_replays_as_live(
     from cogs.replay_view import Meta, meta_of, step_words, timeout_line
     from engine.review import MADE_FOR_YOU, TIMEOUT, review
     from tables.replay_steps import steps
+    from tables.reviews import summary
 
     rt = make_runtime(storage=await store.open())
     t = await _a_game_with_a_timeout(rt, clock)
@@ -218,14 +219,18 @@ async def test_a_timeout_read_back_from_the_storage_reviews_and_replays_as_live(
     stored = await rt2.history(t.id, GUILD)
     assert stored.log == live.log and [e.timeout for e in stored.log] == [e.timeout for e in live.log]
 
-    def marks(record):
+    def reviewed(record):
         actions = [[e.seat, e.code, e.auto, e.timeout] for e in record.log]
         made = [i for i, a in enumerate(actions) if a[0] == 0 and a[2]]  # no search: only the marks
         r = review(record.game, record.players, record.options, record.seed, actions, 0, "s", steps=made)
-        return {d.step: d.mark for d in r.decisions}
+        return {d.step: d.mark for d in r.decisions}, summary(record, r)
 
-    assert marks(stored) == marks(live) and {marks(live)[i] for i in timed} == {TIMEOUT}
-    assert MADE_FOR_YOU not in marks(stored).values()
+    (live_marks, live_words), (stored_marks, stored_words) = reviewed(live), reviewed(stored)
+    assert stored_marks == live_marks and {live_marks[i] for i in timed} == {TIMEOUT}
+    assert MADE_FOR_YOU not in stored_marks.values()
+    assert stored_words == live_words
+    assert f"{len(timed)} move{' was' if len(timed) == 1 else 's were'} made for you when your time ran out" \
+        in "\n".join(stored_words)
 
     def lines(record):
         got = steps(record, step_words(record))
