@@ -213,6 +213,15 @@ def _thin(items: list[tuple[int, int]], most: int, keep: Callable[[tuple[int, in
     return [x for k, x in enumerate(items) if k % every == 0 or keep(x)]
 
 
+def timeout_line(step: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The line for a move the clock made for a person (marked, as the live table said it)."""
+    names = meta.get("names") or []
+    seat = step.get("seat")
+    if not step.get("timeout") or not isinstance(seat, int) or not 0 <= seat < len(names):
+        return ""
+    return f"⏰ {render.clean(names[seat])}'s time ran out — the move was made for them."
+
+
 def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta: dict[str, Any],
            png: bytes) -> tuple[discord.Embed, discord.File, discord.ui.View]:
     """The viewer at step ``index``: its embed (the step in words, the picture), the picture as a
@@ -223,6 +232,9 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
     words = step.get("words") or ("The table before the first move." if index == 0 else "")
     if words:
         lines.append(render.clip(words, 3000))
+    timed_out = timeout_line(step, meta)
+    if timed_out:
+        lines.append(timed_out)
     if index == count - 1:
         names = meta.get("names") or []
         winners = set(meta.get("winners") or [])

@@ -118,7 +118,8 @@ class GameRecord:
             "ended_early": self.ended_early,
             "created_at": self.created_at,
             "finished_at": self.finished_at,
-            "actions": [[e.seq, e.seat, e.code, e.time, e.auto] for e in self.log],
+            # A sixth item only for a move the clock made (older files have five; both read back).
+            "actions": [[e.seq, e.seat, e.code, e.time, e.auto, *([True] if e.timeout else [])] for e in self.log],
             "result": None if outcome is None else {
                 "scores": list(outcome.scores), "places": list(outcome.places), "winners": list(outcome.winners),
             },
@@ -133,8 +134,8 @@ class GameRecord:
             raise ValueError(f"format version {data.get('format_version')!r} is not {FORMAT_VERSION}")
         try:
             seats = data["seats"]
-            log = [LogEntry(int(seq), int(seat), str(code), float(at), bool(auto))
-                   for seq, seat, code, at, auto in data["actions"]]
+            log = [LogEntry(int(seq), int(seat), str(code), float(at), bool(auto), bool(rest and rest[0]))
+                   for seq, seat, code, at, auto, *rest in data["actions"]]
             return cls(
                 id=str(data["id"]), game=str(data["game"]), options=dict(data["options"]), seed=data["seed"],
                 names=[str(s["name"]) for s in seats], ai=[bool(s["ai"]) for s in seats], log=log,
