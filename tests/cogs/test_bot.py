@@ -64,6 +64,12 @@ async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
         assert isinstance(cog, GameCog) and cog.runtime is deckhand.runtime
         registered = set(deckhand._connection._view_store._dynamic_items.values())
         assert set(DYNAMIC_ITEMS) <= registered
+        # Not before the gateway is READY: setup_hook holds the gateway back, and a sync made
+        # soon after the last start waits out its rate-limit window (issue 25).
+        assert synced == [] and deckhand.sync_task is None
+        await deckhand.on_ready()
+        await deckhand.sync_task
+        await deckhand.on_ready()  # READY again (a reconnect): no second sync
         assert [getattr(g, "id", None) for g in synced] == [42]
         names = {c.qualified_name for c in deckhand.tree.walk_commands(guild=discord.Object(42))}
         assert {"game new", "game join", "game leave", "game ai", "game start", "game end", "game list",
