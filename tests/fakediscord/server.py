@@ -316,6 +316,8 @@ ROUTES = [
     Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
     Route("POST", "/channels/{channel_id}/messages/{message_id}/threads", "create_thread", (10, 10.0)),
     Route("POST", "/channels/{channel_id}/typing", "typing", (5, 5.0)),
+    # Discord documents no figure for emoji routes ("limited ... to prevent abuse", its quota headers
+    # "may be inaccurate"): these are assumed, a second's worth of the global limit.
     Route("GET", "/applications/{application_id}/emojis", "list_app_emojis"),
     Route("POST", "/applications/{application_id}/emojis", "create_app_emoji", (50, 1.0)),
     Route("DELETE", "/applications/{application_id}/emojis/{emoji_id}", "delete_app_emoji", (50, 1.0)),
