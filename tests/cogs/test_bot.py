@@ -78,6 +78,22 @@ async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
         await deckhand.runtime.close()
 
 
+async def test_a_failed_command_sync_is_logged_and_stops_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
+
+    async def refused(*, guild=None):
+        raise discord.DiscordServerError(type("R", (), {"status": 503, "reason": "Service Unavailable"})(), "down")
+
+    deckhand.tree.sync = refused
+    await deckhand.setup_hook()
+    try:
+        await deckhand.on_ready()
+        await deckhand.sync_task  # returns: the commands Discord has keep working
+        assert "Could not sync the slash commands" in caplog.text
+    finally:
+        await deckhand.runtime.close()
+
+
 async def test_the_bot_process_freezes_its_start_up_heap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Full collections walked the whole start-up heap (the longest pauses in interaction answers);
     the bot freezes it once set up — only when asked, as main() does, never in a test process."""
