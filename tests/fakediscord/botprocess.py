@@ -219,6 +219,7 @@ class BotProcess:
         self.stderr: list[str] = []
         self.ready_in: float | None = None  # seconds from the start to ``ready``
         self._began = time.perf_counter()
+        self._commands: tuple[Any, bool] | None = None  # (the fake, sync_to_guild): ready() waits for them
         self._reader = asyncio.create_task(self._read(), name=f"botprocess-stderr:{proc.pid}")
 
     @property
@@ -256,6 +257,7 @@ class BotProcess:
         )
         bot = cls(proc)
         bot._began = began
+        bot._commands = (fd, sync_to_guild)
         if ready_timeout is not None:
             await bot.ready(ready_timeout)
         return bot
@@ -274,6 +276,10 @@ class BotProcess:
             tail = "\n".join(self.stderr[-30:])
             raise RuntimeError(f"the bot process did not start: {line!r}\n{tail}")
         self.ready_in = time.perf_counter() - self._began
+        if self._commands is not None:
+            from .botrunner import commands_registered
+
+            await commands_registered(*self._commands, timeout)
 
     async def said_ready(self, timeout: float = 0.5) -> bool:
         """Whether the process printed ``ready`` (waiting up to ``timeout`` for it; unlike

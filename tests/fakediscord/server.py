@@ -316,6 +316,8 @@ ROUTES = [
     Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
     Route("POST", "/channels/{channel_id}/messages/{message_id}/threads", "create_thread", (10, 10.0)),
     Route("POST", "/channels/{channel_id}/typing", "typing", (5, 5.0)),
+    # Discord documents no figure for emoji routes ("limited ... to prevent abuse", its quota headers
+    # "may be inaccurate"): these are assumed, a second's worth of the global limit.
     Route("GET", "/applications/{application_id}/emojis", "list_app_emojis"),
     Route("POST", "/applications/{application_id}/emojis", "create_app_emoji", (50, 1.0)),
     Route("DELETE", "/applications/{application_id}/emojis/{emoji_id}", "delete_app_emoji", (50, 1.0)),
@@ -362,6 +364,7 @@ class Fault:
     global_: bool = False
     shared: bool = False  # a 429 of a shared resource's limit (scope "shared": Cloudflare does not count it)
     when: Callable[[dict[str, str]], bool] | None = None
+    hold: asyncio.Event | None = None  # the request waits until the test sets it
     hits: int = 0
 
     def matches(self, route: Route, params: dict[str, str]) -> bool:
@@ -700,6 +703,13 @@ class FakeDiscord:
     def slow(self, route: str = "*", *, seconds: float, times: int = 1,
              when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
         f = Fault(route, times, delay=seconds, when=when)
+        self.faults.append(f)
+        return f
+
+    def hold(self, route: str = "*", *, until: asyncio.Event, times: int = 1,
+             when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
+        """Discord sits on the next ``times`` requests of ``route`` until the test sets ``until``."""
+        f = Fault(route, times, hold=until, when=when)
         self.faults.append(f)
         return f
 
@@ -1259,6 +1269,8 @@ class FakeDiscord:
                 self.injected.append(f"{route.key}: {rec.injected}")
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
+                if fault.hold is not None:
+                    await fault.hold.wait()
                 if fault.status == 429:
                     refused = self._too_many(route, params, fault.retry_after, fault.global_)
                     if fault.shared:
