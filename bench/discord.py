@@ -614,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     mark = {True: "ok", False: "MISSED"}
     if args.processes > 1 or args.database_url:
-        print(f"the bot as {args.processes} shard process(es) on one PostgreSQL")
+        print(f"the bot as {args.processes} shard process(es) on one {result['database']} database")
     print(f"setting                  database {result['database']} · global limit "
           f"{result['global_limit'] or 'off'}/s · rate-limit windows ×{result['ratelimit_scale']:g}")
     print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "

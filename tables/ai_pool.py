@@ -115,7 +115,9 @@ def die_with_parent(parent: int) -> None:
 
     def watch() -> None:
         if pidfd is not None:
-            select.select([pidfd], [], [])
+            readable = select.poll()  # (not select.select: no limit on the descriptor's number)
+            readable.register(pidfd, select.POLLIN)
+            readable.poll()
         else:
             while os.getppid() == parent:
                 time.sleep(PARENT_POLL)

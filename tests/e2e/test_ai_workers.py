@@ -39,14 +39,27 @@ def multiprocessing_children(pid: int) -> dict[int, bytes]:
     return out
 
 
-async def workers_up(pid: int, seconds: float = 30.0) -> dict[int, bytes]:
+def threads(pid: int) -> int:
+    try:
+        return len(list(Path(f"/proc/{pid}/task").iterdir()))
+    except OSError:
+        return 0
+
+
+async def workers_up(pid: int, seconds: float = 60.0, settle: float = 30.0) -> dict[int, bytes]:
     """The bot's multiprocessing children once both lanes' workers (the tables' and the
-    background one) have started."""
+    background one) are up and past their imports: their initializer started the thread that
+    watches the bot (a worker still importing when the bot dies ends as soon as it gets there), or
+    ``settle`` seconds have passed (without that thread: the test then fails as it should)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         found = multiprocessing_children(pid)
-        if sum(b"spawn_main" in c for c in found.values()) >= 2:
-            return found
+        workers = [p for p, c in found.items() if b"spawn_main" in c]
+        if len(workers) >= 2:
+            settled = time.monotonic() + settle
+            while time.monotonic() < settled and not all(threads(p) >= 2 for p in workers):
+                await asyncio.sleep(0.05)
+            return multiprocessing_children(pid)
         await asyncio.sleep(0.05)
     raise AssertionError(f"the bot's AI workers did not start: {multiprocessing_children(pid)}")
 
