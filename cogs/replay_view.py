@@ -20,6 +20,7 @@ import asyncio
 import io
 import logging
 import multiprocessing
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -35,6 +36,7 @@ from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump
 from cogs.render import NO_PINGS
 from cogs.replay_picture import Meta, draw_step, score_value, warm
 from engine.core import Event, Game
+from tables.ai_pool import die_with_parent
 from tables.replay import GameRecord
 from tables.replay_steps import NotReplayable, steps
 from tables.runtime import TableError
@@ -99,6 +101,12 @@ def steps_in_worker(record_json: dict[str, Any]) -> tuple[list[dict[str, Any]], 
     return got, meta_of(record, len(got)).to_json()
 
 
+def start_worker(parent: int) -> None:
+    """The worker's initializer: it dies with the bot (even a SIGKILLed one), then warms up."""
+    die_with_parent(parent)
+    warm()
+
+
 def picture_in_worker(step: dict[str, Any], meta: dict[str, Any]) -> bytes:
     return draw_step(step, Meta.from_json(meta))
 
@@ -117,7 +125,7 @@ class Replays:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=warm)
+                                                 initializer=start_worker, initargs=(os.getpid(),))
         return self._executor
 
     async def _once(self, key: Any, fn: Callable[..., Any], *args: Any) -> Any:

@@ -306,32 +306,12 @@ class BotProcess:
         return [line[len("bot "):] for line in self.stderr if ERROR_LINE.match(line)]
 
     async def kill(self) -> None:
-        """SIGKILL: the process gets no chance to finish anything.  Its AI workers (processes of its
-        own, spawned) go with it, as a service manager kills a service's whole group: left alone
-        they would outlive it, holding its stdout and stderr open."""
-        children = self._ai_workers()
+        """SIGKILL: the process gets no chance to finish anything.  Its AI workers die with it by
+        themselves (tables/ai_pool.py; tests/e2e/test_ai_workers.py), as its program leashes do."""
         if self.running:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(signal.SIGKILL)
-        for pid in children:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
         await self._finish()
-
-    def _ai_workers(self) -> list[int]:
-        """The process's multiprocessing children now (its AI pool's workers and their resource
-        tracker; Linux, else none).  Not its program leashes: those must see the bot die."""
-        out = []
-        try:
-            tasks = list(Path(f"/proc/{self.proc.pid}/task").iterdir())
-            pids = [int(c) for t in tasks for c in (t / "children").read_text().split()]
-        except (OSError, ValueError):
-            return []
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    out.append(pid)
-        return out
 
     async def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM: the bot closes (its runtime and database) and exits."""

@@ -786,17 +786,20 @@ class FakeDiscord:
         self._bump()
         return th
 
-    def delete_thread(self, thread_id: int) -> Channel:
+    def delete_thread(self, thread_id: int, *, dispatch: bool = True) -> Channel:
         """A moderator deletes a thread: it and every message in it are gone (``10003 Unknown
-        Channel`` from then on; an ephemeral message in it is gone for its reader too)."""
+        Channel`` from then on; an ephemeral message in it is gone for its reader too).
+        ``dispatch=False``: no THREAD_DELETE (Discord's event is late, or lost): the bot learns it
+        from its next post there."""
         th = self.channels.pop(thread_id)
         for mid in th.messages:
             m = self.messages[mid]
             if m.deleted_at is None:
                 m.deleted_at = time.time()
                 self._wake(("message", m.id))
-        self._dispatch("THREAD_DELETE", {"id": str(th.id), "guild_id": str(self.guild_of(th)),
-                                         "parent_id": str(th.parent_id), "type": th.type})
+        if dispatch:
+            self._dispatch("THREAD_DELETE", {"id": str(th.id), "guild_id": str(self.guild_of(th)),
+                                             "parent_id": str(th.parent_id), "type": th.type})
         self._bump()
         return th
 
