@@ -18,8 +18,9 @@ What it enforces like Discord does (each breach is answered as Discord would and
 * the interaction token (followups, ``@original``) lives 15 minutes (``token_lifetime``).
 
 Faults a test can inject: :meth:`fail` (HTTP 500/502/...), :meth:`rate_limit` (a 429 with proper
-headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`drop_gateway` (a disconnect the bot
-resumes from) and :meth:`request_reconnect` (opcode 7).
+headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`hold` (an answer held until the test
+releases it), :meth:`drop_gateway` (a disconnect the bot resumes from) and :meth:`request_reconnect`
+(opcode 7).
 """
 
 from __future__ import annotations
@@ -358,6 +359,7 @@ class Fault:
     times: int = 1
     status: int | None = None  # 500, 502, 429 ...
     delay: float = 0.0
+    held: asyncio.Event | None = None  # answered only once the test sets it (see FakeDiscord.hold)
     retry_after: float = 0.1
     global_: bool = False
     shared: bool = False  # a 429 of a shared resource's limit (scope "shared": Cloudflare does not count it)
@@ -700,6 +702,15 @@ class FakeDiscord:
     def slow(self, route: str = "*", *, seconds: float, times: int = 1,
              when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
         f = Fault(route, times, delay=seconds, when=when)
+        self.faults.append(f)
+        return f
+
+    def hold(self, route: str = "*", *, times: int = 1,
+             when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
+        """Requests answered only once the test calls ``fault.held.set()``: a Discord that is slow
+        for as long as the test needs, so that "X did not wait for it" is an ordering, not a bet on
+        a delay being long enough."""
+        f = Fault(route, times, held=asyncio.Event(), when=when)
         self.faults.append(f)
         return f
 
@@ -1259,6 +1270,9 @@ class FakeDiscord:
                 self.injected.append(f"{route.key}: {rec.injected}")
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
+                if fault.held is not None:
+                    rec.injected = "held"
+                    await fault.held.wait()
                 if fault.status == 429:
                     refused = self._too_many(route, params, fault.retry_after, fault.global_)
                     if fault.shared:
