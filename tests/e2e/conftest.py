@@ -141,8 +141,11 @@ async def _left_memory(runtime: Any) -> list[Any]:
 
 def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:
     """The closing checks every world shares: answers within 2 s, no 429, edit pacing, no errors."""
-    slow = [(i.label, round(i.answered_in, 3)) for i in fd.interactions.values()
-            if i.answered_in is not None and i.answered_in >= ANSWER_WITHIN]
+    # Counted from when the fake sent the interaction on the websocket to when the bot's callback
+    # arrived: the test's own scheduling before the send is not the bot's time.  (Discord's own 3 s,
+    # counted from the interaction's creation, is still enforced by the fake: ``answer_within``.)
+    slow = [(i.label, round(i.latency, 3)) for i in fd.interactions.values()
+            if i.latency is not None and i.latency >= ANSWER_WITHIN]
     assert not slow, f"interactions answered after {ANSWER_WITHIN:g} s: {slow}"
     assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
     # Cloudflare warns at 1,000 invalid requests (401, 403, 429) in 10 minutes and bans at 10,000.
