@@ -7,6 +7,7 @@ import asyncio
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -343,9 +344,9 @@ async def test_close_kills_the_programs_whole_process_group():
     child = int((await p.ask()).line)
     parent = p.pid
     await p.close(grace=0.1)
-    for _ in range(200):  # the kernel may take a moment to tear the processes down
-        if _gone(child) and _gone(parent):
-            break
+    # The kernel may take a moment to tear the processes down (10 s: "at all", not how soon).
+    end = time.monotonic() + 10.0
+    while not (_gone(child) and _gone(parent)) and time.monotonic() < end:
         await asyncio.sleep(0.01)
     assert _gone(child) and _gone(parent)
 
