@@ -461,6 +461,9 @@ class FakeDiscord:
         self.ratelimited: list[str] = []  # provoked 429s (the bot went over a limit it was told)
         self.stalled = 0.0  # seconds the fake's own loop ran late (watched with a global limit only)
         self.stalls = 0
+        #: The clock of the rate-limit windows and the stall watch: real time, unless a test that
+        #: checks them drives its own (so a loaded machine's own stalls cannot change what it sees).
+        self.now: Callable[[], float] = time.perf_counter
         self._tick_due = math.inf
         self._credited = math.inf
         self._credit, self._credit_until = 0.0, -math.inf
@@ -536,9 +539,9 @@ class FakeDiscord:
 
     async def _watch_stalls(self, tick: float = 0.02) -> None:
         while True:
-            self._tick_due = time.perf_counter() + tick
+            self._tick_due = self.now() + tick
             await asyncio.sleep(tick)
-            self._note_stall(time.perf_counter())
+            self._note_stall(self.now())
 
     def _note_stall(self, now: float) -> None:
         """The first time a stall of the fake's own loop is seen (by its watch, or by a request read
@@ -1348,7 +1351,7 @@ class FakeDiscord:
                             content_type="text/html", headers={"Retry-After": "3600"})
 
     def _take_token(self, route: Route, params: dict[str, str], headers: dict[str, str]) -> web.Response | None:
-        now = time.perf_counter()
+        now = self.now()
         if self.global_limit and not route.template.startswith(("/interactions/", "/webhooks/")):
             g = self._global
             g.limit, g.window = self.global_limit, 1.0
