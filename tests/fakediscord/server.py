@@ -18,8 +18,9 @@ What it enforces like Discord does (each breach is answered as Discord would and
 * the interaction token (followups, ``@original``) lives 15 minutes (``token_lifetime``).
 
 Faults a test can inject: :meth:`fail` (HTTP 500/502/...), :meth:`rate_limit` (a 429 with proper
-headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`drop_gateway` (a disconnect the bot
-resumes from) and :meth:`request_reconnect` (opcode 7).
+headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`hold` (an answer held until the test
+releases it), :meth:`drop_gateway` (a disconnect the bot resumes from) and :meth:`request_reconnect`
+(opcode 7).
 """
 
 from __future__ import annotations
@@ -360,11 +361,11 @@ class Fault:
     times: int = 1
     status: int | None = None  # 500, 502, 429 ...
     delay: float = 0.0
+    held: asyncio.Event | None = None  # answered only once the test sets it (see FakeDiscord.hold)
     retry_after: float = 0.1
     global_: bool = False
     shared: bool = False  # a 429 of a shared resource's limit (scope "shared": Cloudflare does not count it)
     when: Callable[[dict[str, str]], bool] | None = None
-    hold: asyncio.Event | None = None  # the request waits until the test sets it
     hits: int = 0
 
     def matches(self, route: Route, params: dict[str, str]) -> bool:
@@ -462,6 +463,9 @@ class FakeDiscord:
         self.ratelimited: list[str] = []  # provoked 429s (the bot went over a limit it was told)
         self.stalled = 0.0  # seconds the fake's own loop ran late (watched with a global limit only)
         self.stalls = 0
+        #: The clock of the rate-limit windows and the stall watch: real time, unless a test that
+        #: checks them drives its own (so a loaded machine's own stalls cannot change what it sees).
+        self.now: Callable[[], float] = time.perf_counter
         self._tick_due = math.inf
         self._credited = math.inf
         self._credit, self._credit_until = 0.0, -math.inf
@@ -537,9 +541,9 @@ class FakeDiscord:
 
     async def _watch_stalls(self, tick: float = 0.02) -> None:
         while True:
-            self._tick_due = time.perf_counter() + tick
+            self._tick_due = self.now() + tick
             await asyncio.sleep(tick)
-            self._note_stall(time.perf_counter())
+            self._note_stall(self.now())
 
     def _note_stall(self, now: float) -> None:
         """The first time a stall of the fake's own loop is seen (by its watch, or by a request read
@@ -706,10 +710,12 @@ class FakeDiscord:
         self.faults.append(f)
         return f
 
-    def hold(self, route: str = "*", *, until: asyncio.Event, times: int = 1,
+    def hold(self, route: str = "*", *, until: asyncio.Event | None = None, times: int = 1,
              when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
-        """Discord sits on the next ``times`` requests of ``route`` until the test sets ``until``."""
-        f = Fault(route, times, hold=until, when=when)
+        """Requests answered only once ``until`` (or the returned ``fault.held``) is set: a Discord
+        that is slow for as long as the test needs, so that "X did not wait for it" is an ordering,
+        not a bet on a delay being long enough."""
+        f = Fault(route, times, held=until if until is not None else asyncio.Event(), when=when)
         self.faults.append(f)
         return f
 
@@ -1272,8 +1278,9 @@ class FakeDiscord:
                 self.injected.append(f"{route.key}: {rec.injected}")
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
-                if fault.hold is not None:
-                    await fault.hold.wait()
+                if fault.held is not None:
+                    rec.injected = "held"
+                    await fault.held.wait()
                 if fault.status == 429:
                     refused = self._too_many(route, params, fault.retry_after, fault.global_)
                     if fault.shared:
@@ -1349,7 +1356,7 @@ class FakeDiscord:
                             content_type="text/html", headers={"Retry-After": "3600"})
 
     def _take_token(self, route: Route, params: dict[str, str], headers: dict[str, str]) -> web.Response | None:
-        now = time.perf_counter()
+        now = self.now()
         if self.global_limit and not route.template.startswith(("/interactions/", "/webhooks/")):
             g = self._global
             g.limit, g.window = self.global_limit, 1.0

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -270,3 +271,46 @@ async def test_a_log_stored_before_timeouts_were_stored_still_loads(make_runtime
     finally:
         await storage.close()
     await rt.close()
+
+
+async def test_the_recap_says_whose_time_ran_out_in_each_hand(make_runtime, clock):
+    from tables.replay import recap
+
+    rt = make_runtime()
+    t = await finished_game(rt, clock, options={"target": 30})
+    record = GameRecord.of_table(t)
+    _, events = record.replay()
+    plain = recap(record, events)
+    assert len(plain) >= 2 and not any("⏰" in line for line in plain)  # no move made by the clock: no mark
+    # The clock moved twice for seat 0 early in the first hand and once for the last mover at the end.
+    log = list(record.log)
+    early = [i for i, e in enumerate(log) if e.seat == 0][:2]
+    for i in (*early, len(log) - 1):
+        log[i] = log[i]._replace(timeout=True)
+    marked = dataclasses.replace(record, log=log)
+    lines = recap(marked, marked.replay()[1])
+    last = record.names[log[-1].seat]
+    assert lines == [plain[0], f"⏰ {record.names[0]}'s time ran out 2 times — the moves were made for them.",
+                     *plain[1:], f"⏰ {last}'s time ran out — the move was made for them."]
+    assert not any(code in "\n".join(lines) for code in ("seat", "timeout", "auto"))  # plain words only
+
+
+async def test_a_stored_timeout_is_marked_in_the_replay_recap(make_runtime, clock, store, tmp_path, capsys):
+    from tables.replay import recap
+
+    rt = make_runtime(storage=await store.open())
+    t = await _a_game_with_a_timeout(rt, clock)
+    await rt.close()
+    rt2 = make_runtime(storage=await store.open())
+    stored = await rt2.history(t.id, GUILD)  # read back from the storage, as /game replay reads it
+    timed = [e for e in stored.log if e.timeout]
+    assert timed and {e.seat for e in timed} == {0}
+    name = stored.names[0]
+    said = (f"⏰ {name}'s time ran out — the move was made for them." if len(timed) == 1
+            else f"⏰ {name}'s time ran out {len(timed)} times — the moves were made for them.")
+    lines = recap(stored, stored.replay()[1])
+    assert lines[0].startswith("Hand 1") and lines[1] == said
+    # The exported file replays with the same mark (python -m tables.replay).
+    assert main([str(export(stored, tmp_path / "g.json"))]) == 0
+    assert said in capsys.readouterr().out
+    await rt2.close()
