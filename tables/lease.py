@@ -195,10 +195,12 @@ class Leases:
                 won.append(shard)
             else:
                 await self._end_expired(conn, shard)
+        # Every term written before any shard counts as held: a start-up takes all its shards at once.
         for shard in won:
             self.epochs[shard] = int(await conn.fetchval(TAKE_SQL, shard, self.term))
-            if not self.held:
-                self.shards.expires = sent + self.term
+        if won:
+            self.shards.expires = sent + self.term
+        for shard in won:
             self.held.add(shard)
             log.warning("Holding the lease of shard %d of %d", shard, self.shards.count)
             self._changed.set()
