@@ -185,7 +185,6 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
                                    for i, p in enumerate(pair)))
         await version(store, tids[1], 16)
         at_fault = store.rows("SELECT version FROM tables WHERE id = ?", (tids[1],))[0][0]
-        began = time.perf_counter()
         probe: tuple[Any, Any] | None = None  # (person, reply) of the click made into the freeze
         lost_at: float | None = None  # time.time() P1 lost shard 1 (kill, blip)
         woke_at: float | None = None  # time.time() P1 was let run again (freeze)
@@ -227,7 +226,7 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             holder = s1
         if fault != "freeze":
             recovered = time.time()
-        print(f"{fault}: shard 1 served again {time.perf_counter() - began:.2f} s after the fault "
+        print(f"{fault}: shard 1 served again {recovered - fault_at:.2f} s after the fault "
               f"(at version {at_fault})")
         logs = await asyncio.wait_for(players, 300)
         for m in messages.values():
@@ -239,6 +238,10 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             # S1's IDENTIFY ended the frozen P1's session (it could not close it itself): the one overlap.
             taken = [o for o in fd.overlaps if re.search(rf"{p1.agent} then .*{s1.agent}\)$", o)]
             assert taken == fd.overlaps and len(taken) == 1, fd.overlaps
+            # And P1 noticed, in words its operator reads.
+            said = [e for e in p1.errors if "Lost the lease of shard 1" in e]
+            assert said, p1.stderr[-20:]
+            print(f"freeze: P1 on waking: {said[0]}")
         else:
             assert not fd.overlaps, fd.overlaps
         # Shard 1's one live session is its lease holder's; one that lost the lease opened none since.
