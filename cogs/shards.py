@@ -154,6 +154,9 @@ class ShardGate:
             self._spawn(self._disconnect(shard))
         else:
             self.lost_all = True
+            # It stops: were it to take the lease back while closing, it would restore the tables.
+            if self.leases is not None:
+                self.leases.retire()
             self._spawn(self.bot.close())
 
     async def _disconnect(self, shard: int) -> None:

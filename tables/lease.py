@@ -189,7 +189,9 @@ class Leases:
                 self._drop("its term had run out")
                 return []
             self.shards.expires = sent + self.term
-        won = []
+        won: list[int] = []
+        if self._closed:
+            return won
         for shard in self.missing():
             if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", self.namespace, shard):
                 won.append(shard)
@@ -301,6 +303,10 @@ class Leases:
                     log.exception("Fencing shard %d failed", shard)
         if lost:
             self._changed.set()
+
+    def retire(self) -> None:
+        """Compete no more (a process that stops after a loss): no later round takes a lease."""
+        self._closed = True
 
     async def close(self) -> None:
         """Give the leases back (ending the session does it) and stop polling."""

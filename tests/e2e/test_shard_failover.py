@@ -228,7 +228,12 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             recovered = time.time()
         print(f"{fault}: shard 1 served again {recovered - fault_at:.2f} s after the fault "
               f"(at version {at_fault})")
-        logs = await asyncio.wait_for(players, 300)
+        try:
+            logs = await asyncio.wait_for(players, 300)
+        except BaseException:
+            for b in bots:  # what each process said, to explain a failed play
+                print(f"--- {b.agent} (running: {b.running}):\n" + "\n".join(b.stderr[-15:]))
+            raise
         for m in messages.values():
             await fd.wait_for(lambda m=m: is_over(fd, m), 20, "the finished table")
         assert p0.running and p1.running == (fault != "kill") and s1.running
