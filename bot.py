@@ -295,6 +295,7 @@ class Deckhand(commands.Bot):
         self.gate = ShardGate(self, self.config.shard_count, self.config.shard_ids, options.get("storage"),
                               poll=self.config.lease_poll, rest_budget=self.config.rest_budget)
         options["shards"] = self.gate.shards
+        self.send_gate.ahead = self.gate.before_request  # a lease whose term ran out: nothing more is sent
         options.update(self.runtime_options)
         if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
             options["limits"] = Limits(**options["limits"])

@@ -156,6 +156,7 @@ def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:
     assert f["games"] == 1 and f["kills"] == 1 and f["games_checked"] == 1, f
     assert f["kills_survived"] == 1 and f["actions_lost"] == 0 and f["actions_doubled"] == 0, f
     assert f["leftover_processes"] == 0 and f["errors"] == [] and f["problems"] == [], f
+    assert (f["global_limit"], f["ratelimit_scale"]) == (50, 1.0), f  # the production setting by default
 
 
 def test_hints_bench_times_every_game() -> None:

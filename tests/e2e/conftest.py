@@ -99,6 +99,12 @@ def production_limits(fd_options: dict[str, Any], faster: str) -> dict[str, Any]
     return fd_options
 
 
+def production_fake(faster: str = "", **fd_options: Any) -> FakeDiscord:
+    """A fake Discord in the production setting, for a test or bench that builds its own world
+    (several bot processes, shards): the options as :func:`production_limits` makes them."""
+    return FakeDiscord(**production_limits(fd_options, faster))
+
+
 @contextlib.asynccontextmanager
 async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = None,
                      config: dict[str, Any] | None = None, faster: str = "", sync_to_guild: bool = True,

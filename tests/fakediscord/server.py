@@ -953,7 +953,8 @@ class FakeDiscord:
                 if old.conn is not None and old.conn is not conn:
                     if self.shard_count > 1:
                         # Two processes on one shard: each would have answered its events.
-                        self.overlaps.append(f"shard {shard}: a second session identified while one was live")
+                        self.overlaps.append(f"shard {shard}: a second session identified while one was live "
+                                             f"({old.conn.agent} then {conn.agent})")
                     with contextlib.suppress(Exception):
                         await old.conn.ws.close(code=4000)
             self._adopt(session, conn)
