@@ -45,7 +45,21 @@ log = logging.getLogger("cogs.replay")
 
 STEP_CACHE = 16  # games whose steps are kept
 PICTURE_CACHE = 256  # pictures kept (~60-120 KB each)
-ANSWER_WITHIN = 2.0  # seconds to wait for a picture before deferring the answer (Discord allows 3)
+# Seconds after the click (the time in its id) a picture is waited for before the answer defers.
+# The deferral must still reach Discord within its 3 s after the history load, a busy machine's
+# delays and the network: waiting 2 s from the cog put it at 2.0x s on a loaded machine (the e2e
+# check's limit), while a picture takes tens of milliseconds when the worker is warm.
+PICTURE_WAIT = 1.0
+
+
+def picture_wait(age: float) -> float:
+    """How long a click ``age`` seconds old may still wait for its picture (never longer than
+    ``PICTURE_WAIT``: a clock behind Discord's makes the age negative)."""
+    return min(PICTURE_WAIT, max(0.0, PICTURE_WAIT - age))
+
+
+def _age(interaction: discord.Interaction) -> float:
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
 
 
 def still_running(table_id: str) -> str:
@@ -341,7 +355,7 @@ class ReplayClicks:
         work = asyncio.ensure_future(self._replay_at(record, op, step, values))
         deferred = False
         try:
-            await asyncio.wait_for(asyncio.shield(work), ANSWER_WITHIN)
+            await asyncio.wait_for(asyncio.shield(work), picture_wait(_age(interaction)))
         except TimeoutError:
             # A cold worker: say "thinking" in time, then answer through the token.
             deferred = True

@@ -3,6 +3,7 @@ buttons and ids, its pictures from the worker, its words, and the refusal of a r
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import discord
@@ -11,8 +12,18 @@ import pytest
 import engine
 from cogs.custom_ids import JUMP_TEMPLATE, MAX_OPTIONS, REPLAY_TEMPLATE
 from cogs.replay_picture import Meta, draw_step
-from cogs.replay_view import Replays, jump_options, steps_in_worker, still_running, target, viewer
+from cogs.replay_view import (
+    PICTURE_WAIT,
+    Replays,
+    jump_options,
+    picture_wait,
+    steps_in_worker,
+    still_running,
+    target,
+    viewer,
+)
 from tests.cogs.conftest import Harness
+from tests.cogs.fakes import custom_ids
 from tests.cogs.test_refusals import refused
 from tests.tables.test_replay_steps import played
 
@@ -149,3 +160,43 @@ def test_a_move_the_clock_made_is_marked_in_the_viewer() -> None:
     said = viewer(record.id, timed, i, meta, b"")[0].description or ""
     assert f"⏰ {name}'s time ran out — the move was made for them." in said
     assert "time ran out" not in (viewer(record.id, steps, i, meta, b"")[0].description or "")
+
+
+def test_a_click_waits_for_its_picture_until_a_second_after_it_was_made() -> None:
+    assert picture_wait(0.0) == PICTURE_WAIT == 1.0
+    assert picture_wait(0.25) == PICTURE_WAIT - 0.25
+    # A click that reached the bot late (a busy machine, a slow history load) defers at once.
+    assert picture_wait(PICTURE_WAIT) == picture_wait(PICTURE_WAIT + 0.5) == 0.0
+    # A bot's clock behind Discord's (a negative age) never waits longer.
+    assert picture_wait(-3.0) == PICTURE_WAIT
+
+
+class HeldPictures(Replays):
+    """Pictures drawn only once the click they answer has been answered: the cog must not wait."""
+
+    def __init__(self, tokens: dict[str, object]) -> None:
+        super().__init__()
+        self.tokens = tokens
+
+    async def picture(self, table_id: str, step: dict, meta: dict) -> bytes:
+        clicked = list(self.tokens.values())[-1]
+        for _ in range(1000):  # an event, polled: the deferral (a bound, not a measurement)
+            if clicked.response.is_done():  # type: ignore[attr-defined]
+                break
+            await asyncio.sleep(0.01)
+        return await super().picture(table_id, step, meta)
+
+
+async def test_a_replay_whose_picture_is_late_says_thinking_then_shows_the_viewer(h: Harness) -> None:
+    table, _ = await h.running_table()
+    await h.cog.game_end.callback(h.cog, h.inter(h.alice), id=table.id)
+    await h.settle(2)
+    assert table.phase == "finished"
+    held = h.cog.replays = HeldPictures(h.world.tokens)
+    try:
+        i = await h.click(h.stranger, h.table_message(table), f"dh:r:{table.id}:0:open", age=PICTURE_WAIT + 0.5)
+    finally:
+        held.close()
+    assert i.response.deferred == {"ephemeral": True, "thinking": True} and not i.errors
+    [shown] = i.replies
+    assert shown.ephemeral and f"dh:r:{table.id}:0:next" in custom_ids(shown.view)
