@@ -1,0 +1,73 @@
+"""What a restart must not forget besides the tables (tables/kept.py): the rematch link of a finished
+table (a second **Play again** after a restart still finds the first rematch's lobby) and the turn
+pings standing in a thread (the successor deletes one once its person moved, so a thread never
+holds two standing pings for one person).  The real bot in a child process, killed (``kill -9``)
+and started again on the same SQLite file; the world's closing checks run after each test.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tests.e2e.conftest import RestartWorld
+from tests.fakediscord.play import _controls, _ping_button, _use_controls, open_table, table_id_of
+
+
+async def test_a_second_play_again_after_a_restart_finds_the_first_rematch(rw: RestartWorld) -> None:
+    w = rw
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    tid = table_id_of(table_message)
+    ended = await w.ali.slash("game end", id=tid)
+    assert ended.ephemeral and "has ended" in ended.text
+    await w.until(lambda: "Play again" in [b.get("label") for b in table_message.buttons()], 10.0,
+                  "Play again on the finished table")
+    first = await w.bob.click(table_message, "Play again")
+    assert not first.failed
+    lobby = next(m for m in w.fd.public(w.fd.channel.id) if m.id > table_message.id and "Join" in str(m.buttons()))
+    new_id = table_id_of(lobby)
+    assert new_id != tid and w.row(new_id)["phase"] == "lobby"
+
+    await w.restart_bot(kill=True)
+    assert not w.lost
+    # Ali presses Play again on the old table: the rematch of before the restart is still the one.
+    again = await w.ali.click(table_message, "Play again")
+    assert again.ephemeral and "already being played again" in again.text and new_id in again.text, again.text
+    lobbies = [m for m in w.fd.public(w.fd.channel.id) if m.id > table_message.id and "Join" in str(m.buttons())]
+    assert [table_id_of(m) for m in lobbies] == [new_id]
+    # The rematch goes on as before: Ali takes her seat in it.
+    joined = await w.ali.click(lobby, "Join")
+    assert "You joined table" in joined.text, joined.text
+
+
+async def test_a_ping_from_before_a_restart_is_deleted_once_its_person_moved(rw: RestartWorld) -> None:
+    w = rw
+    rng = random.Random(11)
+    views: dict[int, object] = {}
+    table_message = await open_table(w.ali, [w.bob], options="target=1", speed="relaxed", views=views)
+    tid = table_id_of(table_message)
+    # Both pass from their first views, then dismiss them: their turns now come as pings.
+    for person in (w.ali, w.bob):
+        view = views[person.id].message
+        await w.until(lambda v=view: v.selects(), 10.0, f"{person.name}'s pass menu")
+        await _use_controls(person, view, rng)
+        person.dismiss(view)
+    mark = 0
+    ping = await w.until(lambda: _ping_button(w.ali, mark) or _ping_button(w.bob, mark), 30.0,
+                         "a turn ping with My hand")
+    person = w.ali if ping in w.ali.pings(mark) else w.bob
+    version = w.version(tid)
+
+    await w.restart_bot(kill=True)
+    assert not w.lost
+    assert not ping.deleted and w.version(tid) == version  # the table waited for that person
+    # The person moves from a fresh hand view opened on the ping (posted by the bot before).
+    fresh = await person.click(ping, "My hand")
+    assert fresh.ephemeral and not fresh.failed
+    await w.until(lambda: bool([b for b in _controls(fresh.message)["a"] if not b.get("disabled")]), 10.0,
+                  "the move offered")
+    moved = await _use_controls(person, fresh.message, rng)
+    assert moved.text.startswith("✅"), moved.text
+    # The successor deletes the ping posted by the process it replaced.
+    await w.until(lambda: ping.deleted, 10.0, "the ping from before the restart deleted")
+    standing = [m for m in person.pings() if not m.deleted and "My hand" in str(m.buttons())]
+    assert len(standing) <= 1, [m.text for m in standing]
