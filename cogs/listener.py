@@ -556,7 +556,7 @@ class DiscordListener:
         return task
 
     async def close(self) -> None:
-        """Stop the nudges and ping removals under way (nothing to keep across a restart)."""
+        """Stop the nudges and ping removals under way (the standing pings are stored as posted)."""
         tasks = list(self._tasks)
         for t in tasks:
             t.cancel()
