@@ -52,8 +52,8 @@ class Kept:
             return None
         try:
             found = await self.storage.rematch_of(old_id)
-        except Exception:
-            log.exception("Could not read the rematch of table %s", old_id)
+        except Exception as e:
+            log.warning("Could not read the rematch of table %s (%s).", old_id, e)
             return None
         return None if found is None else str(found)
 
@@ -62,8 +62,8 @@ class Kept:
             return
         try:
             await self.storage.save_rematch(old_id, new_id, at)
-        except Exception:
-            log.exception("Could not store that table %s is the rematch of %s", new_id, old_id)
+        except Exception as e:
+            log.warning("Could not store that table %s is the rematch of %s (%s).", new_id, old_id, e)
 
     # ---- standing pings ----------------------------------------------------------------------
     async def pings(self, table_id: str) -> list[StoredPing]:
@@ -72,8 +72,8 @@ class Kept:
             return []
         try:
             rows = await self.storage.pings_of(table_id)
-        except Exception:
-            log.exception("Could not read the standing pings of table %s", table_id)
+        except Exception as e:
+            log.warning("Could not read the standing pings of table %s (%s).", table_id, e)
             return []
         out = []
         for r in rows:
@@ -88,13 +88,13 @@ class Kept:
             return
         try:
             await self.storage.save_ping(table_id, ping.message_id, ping.channel_id, due_text(ping.due))
-        except Exception:
-            log.exception("Could not store the ping %s of table %s", ping.message_id, table_id)
+        except Exception as e:
+            log.warning("Could not store the ping %s of table %s (%s).", ping.message_id, table_id, e)
 
     async def drop_ping(self, table_id: str, message_id: int) -> None:
         if self.storage is None:
             return
         try:
             await self.storage.drop_ping(table_id, message_id)
-        except Exception:
-            log.exception("Could not forget the ping %s of table %s", message_id, table_id)
+        except Exception as e:
+            log.warning("Could not forget the ping %s of table %s (%s).", message_id, table_id, e)

@@ -91,3 +91,14 @@ async def test_pruning_a_table_forgets_what_was_kept_for_it(make_runtime, clock,
     assert await storage.prune(clock.now() + 10.0) == 1
     assert await rt.kept.pings(old.id) == [] and await rt.kept.rematch_of(old.id) is None
     assert [p.message_id for p in await rt.kept.pings("ZZZZZZ")] == [9]  # another table's stays
+
+
+async def test_a_storage_that_fails_is_logged_and_never_raises(store, caplog):
+    storage = await store.open()
+    await storage.close()  # a storage that can no longer be used
+    kept = Kept(storage)
+    await kept.save_ping("AAAAAA", StoredPing(1, 2, {0: 1.0}))
+    await kept.drop_ping("AAAAAA", 1)
+    await kept.save_rematch("AAAAAA", "BBBBBB", 1.0)
+    assert await kept.pings("AAAAAA") == [] and await kept.rematch_of("AAAAAA") is None
+    assert [r.levelname for r in caplog.records if r.name == "tables.kept"] == ["WARNING"] * 5
