@@ -49,6 +49,7 @@ import discord
 from discord.ext import commands
 
 from cogs import emoji as card_emoji
+from cogs.command_sync import sync_commands
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener, RestBudget, pings_for
@@ -261,6 +262,7 @@ class Deckhand(commands.Bot):
         self.ai_pool: AIPool | None = None
         self._ai_warm: asyncio.Task[None] | None = None
         self.emoji_task: asyncio.Task[str] | None = None
+        self.sync_task: asyncio.Task[None] | None = None  # the slash commands' sync, started at READY
         self._telling: set[asyncio.Future[None]] = set()
         self.gate: ShardGate | None = None
 
@@ -293,6 +295,7 @@ class Deckhand(commands.Bot):
         self.gate = ShardGate(self, self.config.shard_count, self.config.shard_ids, options.get("storage"),
                               poll=self.config.lease_poll, rest_budget=self.config.rest_budget)
         options["shards"] = self.gate.shards
+        self.send_gate.ahead = self.gate.before_request  # a lease whose term ran out: nothing more is sent
         options.update(self.runtime_options)
         if isinstance(options["limits"], dict):  # from a test's or a bench's JSON
             options["limits"] = Limits(**options["limits"])
@@ -324,13 +327,26 @@ class Deckhand(commands.Bot):
         # Every table of those shards that was running (or waiting in its lobby) carries on.
         await self.runtime.recover()
         if self.config.dev_guild_id is not None:
-            guild = discord.Object(id=self.config.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("Synced %d commands to the development server %s", len(synced), self.config.dev_guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("Synced %d global commands (Discord may take a while to show them)", len(synced))
+            self.tree.copy_global_to(guild=discord.Object(id=self.config.dev_guild_id))
+        # The commands are synced once the gateway is READY (on_ready), not here: setup_hook runs
+        # before the gateway connects, and discord.py holds a request that empties its bucket until
+        # the bucket resets.  Discord allows two syncs in 20 s, so a bot restarted soon after its last
+        # start waited ~16 s here, with no interaction reaching it (issue 25).
+
+    async def register_commands(self) -> None:
+        """Register the slash commands (the development server's, else global); never raises:
+        the commands Discord already has keep working meanwhile."""
+        guild = None if self.config.dev_guild_id is None else discord.Object(id=self.config.dev_guild_id)
+        try:
+            synced = await sync_commands(self, self.tree, guild)
+            if synced is None:
+                log.info("Discord has these slash commands already: nothing to sync")
+            elif guild is not None:
+                log.info("Synced %d commands to the development server %s", synced, guild.id)
+            else:
+                log.info("Synced %d global commands (Discord may take a while to show them)", synced)
+        except Exception:
+            log.exception("Could not sync the slash commands; the ones Discord already has stay")
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         # A moderator deleted a game's thread: the game goes on in its channel, where the table
@@ -347,6 +363,8 @@ class Deckhand(commands.Bot):
             task.add_done_callback(self._telling.discard)
 
     async def on_ready(self) -> None:
+        if self.sync_task is None:  # READY again after a reconnect: synced already
+            self.sync_task = asyncio.create_task(self.register_commands(), name="deckhand-command-sync")
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
         if self.application_id is not None:
             log.info("Invite Deckhand to a server: %s", invite_url(self.application_id))
@@ -363,6 +381,8 @@ class Deckhand(commands.Bot):
                 await self.ai_pool.close()
             except Exception:
                 log.exception("The AI pool did not close cleanly")
+        if self.sync_task is not None:
+            self.sync_task.cancel()  # it may be waiting out the sync's rate-limit window
         if self.emoji_task is not None:
             self.emoji_task.cancel()
             card_emoji.REGISTRY.clear()  # its ids belong to this login (tests run many bots in one process)

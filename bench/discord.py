@@ -29,7 +29,8 @@ global limit of 50 requests a second (``--global-limit 0``: off).  It reports:
   until a version of the table message on the wire shows that many cards played (counted from
   its seat lines' cards left; the finished table shows them all), and ``public_plays_shown``, the
   share of plays some version showed before the next play (the rest were shown only together
-  with a later one); not measured with ``--processes``;
+  with a later one); with ``--processes`` or ``--database-url`` each process writes its
+  tables' plays at exit and the bench reads them all;
 * ``turn_pings_per_hand`` — turn pings posted (only people whose live view is closed get one);
 * ``watcher_edits_per_hand`` — edits of watchers' views (**Watch**, through their interactions'
   tokens, not counted by Discord's global limit) per watched hand; ``--watchers`` is the fraction
@@ -508,7 +509,9 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
         edits, _ = fd.edits_per_window(5.0)
         by_route = Counter(r.route for r in calls)
         gaps, edits_per_table = public_edits(TABLE_MESSAGES)
-        lags, alone = public_lag(TABLE_MESSAGES, PLAY_LOG) if not shards else ([], None)
+        if shards:  # (the processes' play logs: without them no play could be timed)
+            PLAY_LOG.update(shards.play_log)
+        lags, alone = public_lag(TABLE_MESSAGES, PLAY_LOG)
         pings = sum(1 for m in fd.messages.values() if not m.ephemeral and "your turn" in m.text)
         cpu = shards.cpu if shards else BOT_CPU[-1:]
         return {
@@ -611,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     mark = {True: "ok", False: "MISSED"}
     if args.processes > 1 or args.database_url:
-        print(f"the bot as {args.processes} shard process(es) on one PostgreSQL")
+        print(f"the bot as {args.processes} shard process(es) on one {result['database']} database")
     print(f"setting                  database {result['database']} · global limit "
           f"{result['global_limit'] or 'off'}/s · rate-limit windows ×{result['ratelimit_scale']:g}")
     print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "

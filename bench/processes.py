@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -101,17 +102,22 @@ class ShardedBots:
         self.database_url = database_url
         self.guilds = [fd.add_guild(f"Shard {k}", shard=k) for k in range(count)]
         self.cpu: list[float] = []  # CPU seconds of each process of the latest start, by shard
+        #: Table message id -> the table's actions ``[[time, code], ...]``, from every process stopped
+        #: so far (each writes its own at exit: ``botprocess --play-log``), for the public lag figure.
+        self.play_log: dict[str, list[list[Any]]] = {}
 
     def guild_for(self, table: int) -> int:
         return self.guilds[table % self.count]
 
     async def _start(self, shard: int, runtime: dict[str, Any], procs: dict[int, asyncio.subprocess.Process],
-                     ) -> None:
+                     plays: dict[int, str]) -> None:
         config = {"shard_count": self.count, "shard_ids": [shard]}
+        with tempfile.NamedTemporaryFile(prefix=f"bench-plays-{shard}-", suffix=".json", delete=False) as f:
+            plays[shard] = f.name
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.fakediscord.botprocess", "--port", str(self.fd.port),
             "--token", self.fd.token, "--guild", str(self.fd.guild_id), "--runtime", json.dumps(runtime),
-            "--database", self.database_url, "--config", json.dumps(config),
+            "--database", self.database_url, "--config", json.dumps(config), "--play-log", plays[shard],
             *(["--gc-log"] if os.environ.get("BENCH_GC_LOG") else []),
             cwd=ROOT, stdout=subprocess.PIPE, stderr=None,
         )
@@ -126,13 +132,14 @@ class ShardedBots:
         """Every shard's process, ready.  ``one_by_one``: start them in turn, awaiting it after each
         (the first start: until the card emoji are synced), told how many run; else all at once."""
         procs: dict[int, asyncio.subprocess.Process] = {}
+        plays: dict[int, str] = {}
         try:
             if one_by_one is not None:
                 for k in range(self.count):
-                    await self._start(k, runtime, procs)
+                    await self._start(k, runtime, procs, plays)
                     await one_by_one(k + 1)  # processes started so far
             else:
-                await asyncio.gather(*(self._start(k, runtime, procs) for k in range(self.count)))
+                await asyncio.gather(*(self._start(k, runtime, procs, plays) for k in range(self.count)))
             yield [procs[k] for k in sorted(procs)]
         finally:
             self.cpu = [cpu_seconds(procs[k].pid) or 0.0 for k in sorted(procs)]
@@ -144,3 +151,9 @@ class ShardedBots:
                     await asyncio.wait_for(p.wait(), 15)
                 except TimeoutError:
                     p.kill()
+            for name in plays.values():  # written as each process stopped (empty if it was killed)
+                with contextlib.suppress(OSError, ValueError):
+                    with open(name) as f:
+                        self.play_log.update(json.loads(f.read() or "{}"))
+                with contextlib.suppress(OSError):
+                    os.unlink(name)

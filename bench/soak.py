@@ -21,9 +21,11 @@ over), and a new process is started at once.  It reports:
 and, to explain those: ``games``, ``finished_view_missing`` (games finished in the database whose
 table message never said so), ``lost_clicks`` (clicks a dying bot never answered), ``seconds``,
 ``errors`` (what the bot processes logged at ERROR) and ``problems`` (anything the fake Discord
-would refuse, and every check that failed).
+would refuse, and every check that failed); ``global_limit`` and ``ratelimit_scale``: the setting it ran
+(the production one by default: Discord's real windows, its global limit of 50 a second).
 
     python bench/soak.py [--json] [--games 5] [--kills 2] [--seed 1] [--dir DIR]
+        [--ratelimit-scale 1] [--global-limit 50]
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from cogs.game import playable  # noqa: E402
 from tables.procs import has_mark  # noqa: E402
 from tables.replay import GameRecord  # noqa: E402
 from tables.table import LogEntry  # noqa: E402
-from tests.e2e.conftest import FAST_LIMITS, RestartWorld  # noqa: E402
+from tests.e2e.conftest import GLOBAL_LIMIT, RestartWorld, production_fake  # noqa: E402
 from tests.fakediscord.play import (  # noqa: E402
     accepted_moves,
     move_of_code,
@@ -59,7 +61,6 @@ from tests.fakediscord.play import (  # noqa: E402
     running_buttons_shown,
     table_id_of,
 )
-from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 GAMES = sorted(playable())
 CLIENT = Path(ROOT) / "clients" / "python_client.py"
@@ -211,7 +212,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(args.dir or tempfile.mkdtemp(prefix="deckhand-soak-"))
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "deckhand.db"
-    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    # The production setting (Discord's real windows, its global limit) unless the options say otherwise.
+    fd = production_fake(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit or None)
     await fd.start()
     results: list[dict[str, Any]] = []
     marks: set[str] = set()
@@ -259,6 +261,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "programs_started": len(marks),  # program trees the leftover check looked for (Tricks tables)
         "finished_view_missing": sum(1 for r in finished if not r.get("view_finished", True)),
         "seconds": round(time.perf_counter() - started, 1),
+        "global_limit": fd.global_limit or 0,
+        "ratelimit_scale": fd.ratelimit_scale,
         "errors": errors[:20],
         "lost_clicks": lost_clicks,
         # A click a dying bot never answered fails for its person, as it would on Discord: expected.
@@ -275,6 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kills", type=int, default=2, help="SIGKILLs per game (fewer if the game ends first)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dir", help="where the database goes (default: a fresh temporary folder)")
+    p.add_argument("--ratelimit-scale", type=float, default=1.0, help="scale Discord's rate-limit windows "
+                   "(default 1: the real ones)")
+    p.add_argument("--global-limit", type=int, default=GLOBAL_LIMIT,
+                   help=f"enforce Discord's global limit, requests a second (default {GLOBAL_LIMIT}; 0: off)")
     args = p.parse_args(argv)
     if args.games < 1 or args.kills < 0:
         p.error("--games must be at least 1 and --kills at least 0")
@@ -283,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures))
         return 0
     for key in ("games", "games_checked", "kills", "kills_survived", "actions_lost", "actions_doubled",
-                "leftover_processes", "programs_started", "finished_view_missing", "lost_clicks", "seconds"):
+                "leftover_processes", "programs_started", "finished_view_missing", "lost_clicks", "seconds",
+                "global_limit", "ratelimit_scale"):
         print(f"{key:>22}: {figures[key]}")
     for line in figures["errors"] + figures["problems"]:
         print(f"  ! {line}")

@@ -104,7 +104,7 @@ def rows_for(n: int) -> tuple[list[list[Any]], list[tuple[Any, ...]]]:
         rec = records.record_of(t, {s: t.version for s in t.state.to_act()})
         rec.update(snapshot=snapshot, snapshot_version=at, broken=None)
         table_rows.append([rec[c] for c in TABLE_COLUMNS])
-        action_rows += [(t.id, e.seq, e.seat, e.code, float(e.time), int(e.auto)) for e in t.log]
+        action_rows += [(t.id, e.seq, e.seat, e.code, float(e.time), int(e.auto), int(e.timeout)) for e in t.log]
     return table_rows, action_rows
 
 
@@ -147,7 +147,8 @@ class Target:
             with sqlite3.connect(parse_url(url).path) as conn:
                 marks = ", ".join("?" * len(TABLE_COLUMNS))
                 conn.executemany(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({marks})", table_rows)
-                conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", action_rows)
+                conn.executemany(f"INSERT INTO actions ({', '.join(LOG_COLUMNS)}) "
+                                 f"VALUES ({', '.join('?' * len(LOG_COLUMNS))})", action_rows)
             return len(action_rows)
         import asyncpg
 

@@ -38,6 +38,7 @@ NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the 
 # decisions that gave the person more than NUDGE_MIN_TIME seconds (a short timer is its own reminder).
 NUDGE_LEAD = 10.0
 NUDGE_MIN_TIME = 15.0
+UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
 
 USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
@@ -141,6 +142,10 @@ class DiscordListener:
         # until the host has been told; then the id moves to _told (once per table and process).
         self._blocked: dict[str, tuple[int | None, int | None, str]] = {}
         self._told: set[str] = set()
+        # Threads a post found deleted (10003) before THREAD_DELETE came: their tables talk in their
+        # channel from then on; and the tables whose channel itself is gone (warned once each).
+        self._gone: set[int] = set()
+        self._no_channel: set[str] = set()
         # Turn pings and nudges still standing, per table (removed once their people moved).
         self._pings: dict[str, list[_Ping]] = {}
         # Per table, the reading of the pings a previous process left standing (once per process).
@@ -182,7 +187,8 @@ class DiscordListener:
 
     def where(self, table: Table) -> Any:
         """Where a table talks: its thread once it has one, else the channel it was opened in."""
-        return self.channel(table.thread_id or table.channel_id)
+        thread = table.thread_id if table.thread_id not in self._gone else None
+        return self.channel(thread or table.channel_id)
 
     def _spare_rate(self) -> float:
         """What the budget has left a second after the requests that must go out (at least a
@@ -228,6 +234,8 @@ class DiscordListener:
             try:
                 await self._wait_gate(table.id)
                 await self._seat_notice(table, kind, seat)
+            except discord.NotFound as e:
+                self._not_found(table, e, f"Could not tell seat {seat} of table %s about its missed turns")
             except Exception:
                 log.exception("Could not tell seat %d of table %s about its missed turns", seat, table.id)
         return again
@@ -269,10 +277,15 @@ class DiscordListener:
             if people:
                 text += "\n" + renderers.turn_notice(table, people)
                 self._first[table.id] = frozenset(people)
-            await where.send(text, view=_buttons(table.id, "hand", "back"), allowed_mentions=pings_for(ids))
+            # Not again in the channel: there the table message gets My hand back instead.
+            await self._send(table, where, text, view=_buttons(table.id, "hand", "back"),
+                             allowed_mentions=pings_for(ids), again=False)
         except discord.Forbidden as e:
             self._first.pop(table.id, None)
             self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._first.pop(table.id, None)
+            self._not_found(table, e, "Could not post the start notice of table %s")
         except Exception:
             self._first.pop(table.id, None)
             log.exception("Could not post the start notice of table %s", table.id)
@@ -286,6 +299,8 @@ class DiscordListener:
             await self._turn(table, seats)
         except discord.Forbidden as e:
             self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._not_found(table, e, "Could not post the turn notice of table %s")
         except Exception:
             log.exception("Could not post the turn notice of table %s", table.id)
 
@@ -295,8 +310,55 @@ class DiscordListener:
             await self._summary(table, events)
         except discord.Forbidden as e:
             self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._not_found(table, e, "Could not post the summary of table %s")
         except Exception:
             log.exception("Could not post the summary of table %s", table.id)
+
+    # ---- a thread deleted before Discord said so ------------------------------------------------
+    async def _send(self, table: Table, where: Any, *args: Any, again: bool = True, **kwargs: Any) -> Any:
+        """``where.send(...)``.  Should the table's thread turn out deleted (Discord's 404 10003),
+        the table talks in its channel from now on and, with ``again``, this post is made there
+        (once: a channel that is gone too raises)."""
+        try:
+            return await where.send(*args, **kwargs)
+        except discord.NotFound as e:
+            if e.code != UNKNOWN_CHANNEL or not self._thread_gone(table, where):
+                raise
+        return await self.where(table).send(*args, **kwargs) if again else None
+
+    def _thread_gone(self, table: Table, where: Any) -> bool:
+        """A post to ``where`` found it gone: if it is the table's thread, do what THREAD_DELETE
+        does (:meth:`Runtime.detach_thread`: the game goes on in the channel, whose table message
+        gets its controls back), once, whichever comes first; the event, when it comes, finds
+        nothing left to do."""
+        thread_id = table.thread_id
+        if thread_id is None or getattr(where, "id", None) != thread_id:
+            return False
+        if thread_id not in self._gone:
+            self._gone.add(thread_id)
+            log.warning("Table %s: its thread %s was deleted (Discord: Unknown Channel); the game goes on in "
+                        "its channel", table.id, thread_id)
+            self._spawn(self._detach(table.id, thread_id))
+        return True
+
+    async def _detach(self, table_id: str, thread_id: int) -> None:
+        runtime = getattr(self.bot, "runtime", None) or self.live.runtime
+        try:
+            if runtime is not None:
+                await runtime.detach_thread(thread_id)
+        except Exception:
+            log.exception("Table %s: could not move the game out of its deleted thread", table_id)
+
+    def _not_found(self, table: Table, error: discord.NotFound, message: str) -> None:
+        """In an ``except``: a post Discord answered 404.  Unknown Channel once the thread was left
+        (the table's channel itself is gone): one warning per table, no traceback, nothing retried."""
+        if error.code != UNKNOWN_CHANNEL:
+            log.exception(message, table.id)
+        elif table.id not in self._no_channel:
+            self._no_channel.add(table.id)
+            log.warning("Table %s: Discord says its channel is gone (Unknown Channel); its posts are dropped",
+                        table.id)
 
     # ---- a channel the bot may not post in ----------------------------------------------------
     def _forbidden(self, table: Table, error: discord.Forbidden) -> None:
@@ -461,8 +523,8 @@ class DiscordListener:
                 return
             ids = [_person(table, s) for s in people]
             await self._retire(table, people)
-            sent = await where.send(renderers.turn_notice(table, people), view=_buttons(table.id, "hand"),
-                                    allowed_mentions=pings_for(ids))
+            sent = await self._send(table, where, renderers.turn_notice(table, people),
+                                    view=_buttons(table.id, "hand"), allowed_mentions=pings_for(ids))
             self._stand(table, sent, people)
 
     # ---- standing pings: one per person, removed once they moved ------------------------------------
@@ -603,6 +665,8 @@ class DiscordListener:
             await self._nudge(table, n)
         except discord.Forbidden as e:
             self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._not_found(table, e, "Could not remind the players of table %s")
         except Exception:
             log.exception("Could not remind the players of table %s", table.id)
         if self._nudges.get(table.id) is n:
@@ -640,9 +704,10 @@ class DiscordListener:
                     continue
                 uid = _person(table, s)
                 await self._retire(table, [s])
-                sent = await where.send(
-                    f"<@{uid}>, about {NUDGE_LEAD:.0f} seconds left for your move — press **My hand**.",
+                sent = await self._send(
+                    table, where, f"<@{uid}>, about {NUDGE_LEAD:.0f} seconds left for your move — press **My hand**.",
                     view=_buttons(table.id, "hand"), allowed_mentions=pings_for([uid]))
+                where = self.where(table)  # (the channel, should the thread have turned out deleted)
                 self._stand(table, sent, [s])
 
     # ---- missed turns and moves made by the clock ------------------------------------------------
@@ -723,13 +788,15 @@ class DiscordListener:
                 return
             text = (f"<@{s.user_id}>, you missed {MISSES_TO_AWAY} turns in a row, so the AI is playing your "
                     "seat now. Press **I'm back** or use `/hand` to play again.")
-            await where.send(text, view=_buttons(table.id, "back"), allowed_mentions=pings_for([s.user_id]))
+            await self._send(table, where, text, view=_buttons(table.id, "back"),
+                             allowed_mentions=pings_for([s.user_id]))
         else:
             if s.away or s.missed != MISSES_TO_AWAY - 1:
                 return
             text = (f"<@{s.user_id}>, your time ran out {s.missed} turns in a row — if it runs out once more, "
                     "the AI plays your seat until you press **I'm back**.")
-            await where.send(text, view=_buttons(table.id, "hand"), allowed_mentions=pings_for([s.user_id]))
+            await self._send(table, where, text, view=_buttons(table.id, "hand"),
+                             allowed_mentions=pings_for([s.user_id]))
 
     async def _summary(self, table: Table, events: Sequence[Event]) -> None:
         rendered = renderers.summary(table, [e for e in events if e.to is None])
@@ -748,7 +815,8 @@ class DiscordListener:
             if over:
                 await add_rating_changes(self.bot, table, rendered)
             await self.budget.take()
-            sent = await where.send(content=rendered.content, embed=rendered.embed, allowed_mentions=NO_PINGS)
+            sent = await self._send(table, where, content=rendered.content, embed=rendered.embed,
+                                    allowed_mentions=NO_PINGS)
             if over:
                 # Without Attach Files the chart comes as a text table (cogs/permissions.py).
                 attach_picture_later(self.budget, table, sent, rendered,

@@ -1,5 +1,5 @@
 """One picture of a finished game at one step, drawn with Pillow: every hand face up, the cards on
-the table, the scores and the step in words.
+the table and the hidden piles (a dead hand, buried cards, taxes), the scores and the step in words.
 
 :func:`draw_step` is a pure function from a step of :func:`tables.replay_steps.steps` (a JSON-safe
 dict) and the game's :class:`Meta` to PNG bytes; the same input gives the same bytes.  CPU-bound and
@@ -113,7 +113,9 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     """The PNG of one step (``WIDTH`` wide, one row per seat)."""
     names = meta.names
     n = len(names)
-    table = step.get("table") or []
+    # The hidden piles (a dead hand, buried cards, taxes) sit with their player, after the cards on
+    # the table, or in the middle row when nobody holds them yet.
+    table = [*(step.get("table") or []), *(step.get("piles") or [])]
     loose = [g for g in table if g.get("seat") is None]
     rows = n + (1 if loose else 0)
     height = HEADER + rows * ROW + 16
@@ -128,7 +130,8 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     longest = max((len(h) for h in hands), default=0)
     table_x = min(TABLE_X, LEFT + max(180, longest * (CARD + 3)) + 24)
     write(d, (LEFT, HEADER - 18), "hand", 12, MUTED)
-    write(d, (table_x, HEADER - 18), "on the table", 12, MUTED)
+    write(d, (table_x, HEADER - 18), "on the table, and set aside" if step.get("piles") else "on the table", 12,
+          MUTED)
     scores = step.get("scores") or [0] * n
     last = step["index"] + 1 == meta.count
     for s in range(n):

@@ -20,6 +20,7 @@ import asyncio
 import io
 import logging
 import multiprocessing
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -35,6 +36,7 @@ from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump
 from cogs.render import NO_PINGS
 from cogs.replay_picture import Meta, draw_step, score_value, warm
 from engine.core import Event, Game
+from tables.ai_pool import die_with_parent
 from tables.replay import GameRecord
 from tables.replay_steps import NotReplayable, steps
 from tables.runtime import TableError
@@ -99,6 +101,12 @@ def steps_in_worker(record_json: dict[str, Any]) -> tuple[list[dict[str, Any]], 
     return got, meta_of(record, len(got)).to_json()
 
 
+def start_worker(parent: int) -> None:
+    """The worker's initializer: it dies with the bot (even a SIGKILLed one), then warms up."""
+    die_with_parent(parent)
+    warm()
+
+
 def picture_in_worker(step: dict[str, Any], meta: dict[str, Any]) -> bytes:
     return draw_step(step, Meta.from_json(meta))
 
@@ -117,7 +125,7 @@ class Replays:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=warm)
+                                                 initializer=start_worker, initargs=(os.getpid(),))
         return self._executor
 
     async def _once(self, key: Any, fn: Callable[..., Any], *args: Any) -> Any:
@@ -213,6 +221,15 @@ def _thin(items: list[tuple[int, int]], most: int, keep: Callable[[tuple[int, in
     return [x for k, x in enumerate(items) if k % every == 0 or keep(x)]
 
 
+def timeout_line(step: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The line for a move the clock made for a person (marked, as the live table said it)."""
+    names = meta.get("names") or []
+    seat = step.get("seat")
+    if not step.get("timeout") or not isinstance(seat, int) or not 0 <= seat < len(names):
+        return ""
+    return f"⏰ {render.clean(names[seat])}'s time ran out — the move was made for them."
+
+
 def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta: dict[str, Any],
            png: bytes) -> tuple[discord.Embed, discord.File, discord.ui.View]:
     """The viewer at step ``index``: its embed (the step in words, the picture), the picture as a
@@ -223,6 +240,9 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
     words = step.get("words") or ("The table before the first move." if index == 0 else "")
     if words:
         lines.append(render.clip(words, 3000))
+    timed_out = timeout_line(step, meta)
+    if timed_out:
+        lines.append(timed_out)
     if index == count - 1:
         names = meta.get("names") or []
         winners = set(meta.get("winners") or [])

@@ -58,6 +58,8 @@ class SendGate:
         self.tokens = burst
         self._stamp = self._now()
         self._closed_until = -1.0  # a global 429 said: nothing counted before then
+        # What must hold before any request leaves (cogs/shards.py ShardGate.before_request); may raise.
+        self.ahead: Callable[[], None] | None = None
         self._lock: asyncio.Lock | None = None  # first come, first served
         self.sent = 0  # counted requests let through
         self.global_429 = 0  # global 429 answers seen (each closes the gate for its Retry-After)
@@ -135,6 +137,8 @@ class SendGate:
 
         async def start(_session: aiohttp.ClientSession, _ctx: SimpleNamespace,
                         params: aiohttp.TraceRequestStartParams) -> None:
+            if self.ahead is not None:
+                self.ahead()
             if counted(params.url.path):
                 await self.wait()
 

@@ -118,6 +118,13 @@ class ShardGate:
         log.info("Running shard(s) %s of %d", ",".join(map(str, held)), self.shards.count)
         return set(held)
 
+    def before_request(self) -> None:
+        """Run just before any request leaves for Discord (the bot's HTTP trace hook): a process
+        that wakes after its leases' term ran out lets its shards go first, and the request that
+        found it out — made for a shard that is another process's by now — is not sent."""
+        if self.shards.check_term():
+            raise asyncio.CancelledError
+
     async def _gained(self, shard: int) -> None:
         self._rescale()
         if not self.started:
@@ -147,6 +154,9 @@ class ShardGate:
             self._spawn(self._disconnect(shard))
         else:
             self.lost_all = True
+            # It stops: were it to take the lease back while closing, it would restore the tables.
+            if self.leases is not None:
+                self.leases.retire()
             self._spawn(self.bot.close())
 
     async def _disconnect(self, shard: int) -> None:
@@ -258,7 +268,7 @@ class GatedShards:
 
     def holds_shard(self, shard: int) -> bool:
         gate = getattr(self, "gate", None)
-        return gate is None or shard in gate.shards.held
+        return gate is None or gate.shards.holds(shard)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         await super().before_identify_hook(shard_id, initial=initial)  # type: ignore[misc]

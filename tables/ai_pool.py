@@ -37,6 +37,9 @@ import logging
 import multiprocessing
 import os
 import random
+import select
+import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -78,12 +81,57 @@ BACKGROUND_NICE = 19
 
 
 def _lower_priority(nice: int) -> None:
-    """A background worker's initializer: lower its own OS priority (where the OS has one)."""
+    """Lower this process's OS priority (where the OS has one)."""
     if hasattr(os, "nice"):
         try:
             os.nice(nice)
         except OSError:  # not allowed here: it still runs, only not behind the tables
             pass
+
+
+#: How often a worker without ``os.pidfd_open`` (not Linux) looks whether its bot is still there
+#: (a worker outliving the bot by this long does no harm: it only waits for work).
+PARENT_POLL = 0.5
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process (its pool's initializer calls it; the replay viewer's too): end this
+    process as soon as the process ``parent`` (the bot) ends, however it ends.
+
+    A worker blocks reading its call queue, whose pipe it holds both ends of: a SIGKILLed bot
+    leaves it waiting forever, holding the bot's stdout and stderr open.  Not PR_SET_PDEATHSIG: it
+    fires when the *thread* that spawned the worker ends, and a pool may spawn a worker from any
+    thread that submits.  A pidfd becomes readable when the whole process has ended."""
+    pidfd: int | None = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(parent)
+        except OSError:  # gone already (or no pidfd here: polled below)
+            pidfd = None
+    # Checked after the pidfd is open: were the bot gone already, this worker would have another
+    # parent now, and the pid could name some other process.
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def watch() -> None:
+        if pidfd is not None:
+            readable = select.poll()  # (not select.select: no limit on the descriptor's number)
+            readable.register(pidfd, select.POLLIN)
+            readable.poll()
+        else:
+            while os.getppid() == parent:
+                time.sleep(PARENT_POLL)
+        # SIGKILL, not an exception: the main thread may be deep in a search.
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="ai-worker-leash", daemon=True).start()
+
+
+def _start_worker(parent: int, nice: int) -> None:
+    """Every worker's initializer: die with the bot, and (the background lane) step back."""
+    die_with_parent(parent)
+    if nice:
+        _lower_priority(nice)
 
 
 class _Lane:
@@ -101,11 +149,8 @@ class _Lane:
         if self.executor is None:
             # spawn: a fork of a process running an event loop and threads may inherit held locks.
             ctx = multiprocessing.get_context("spawn")
-            if self.nice:
-                self.executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_lower_priority,
-                                                    initargs=(self.nice,))
-            else:
-                self.executor = ProcessPoolExecutor(self.workers, mp_context=ctx)
+            self.executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
+                                                initargs=(os.getpid(), self.nice))
         return self.executor
 
 

@@ -25,6 +25,19 @@ everywhere, as docs/deploy.md says — the first to start stores the new count. 
 session advisory lock every process holds *shared* on its lease connection (key
 ``(namespace, ALIVE)``), so a killed process stops counting the moment its session ends.
 
+A lock alone cannot tell a holder that stopped from one that runs: a frozen process (SIGSTOP, a
+stalled virtual machine) keeps its session — its kernel still answers TCP — and so its lock, and
+its shard's games would stall for as long as it is frozen.  So a lease also has a *term*: a row of
+``shard_leases`` (shard, the holder's backend pid, an epoch counted up at every take, ``expires_at``
+on the database's clock), renewed by the holder every round for ``term`` seconds (five rounds, at
+least 2.5 s) and renewable only before it expires.  A standby that finds a shard's lock taken but
+its term over ends the holder's session (``pg_terminate_backend`` of the pid holding the lock:
+every process uses the one database role) and takes the lock the next round.  The holder counts
+its term on its own monotonic clock from the moment it *sent* the renewal, so it always runs out
+here before the database's: whatever this process does next — a command or a click
+(:meth:`Shards.owns`), a gateway reconnect, any request to Discord (``cogs.shards.ShardGate``) —
+first finds the term over and lets go of the shards (:meth:`Shards.check_term`) before it acts.
+
 Fencing is belt and braces: a write is version-guarded (:mod:`tables.storage`), so even a former
 holder that has not noticed its loss yet cannot apply an action twice — its write fails.
 """
@@ -34,6 +47,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import time
 from collections.abc import Awaitable, Callable
 
 import asyncpg
@@ -46,6 +61,23 @@ log = logging.getLogger("deckhand.lease")
 REJOIN_PAUSE = 3  # poll rounds a process that lost its leases waits before it competes again
 NAMESPACE_SQL = "SELECT hashtext('deckhand.shards:' || current_schema())"
 ALIVE, CHECKING = -1, -2  # second keys beside the shards' (0, 1, ...): a process runs; a count check
+TERM_ROUNDS = 5  # a lease's term, in poll rounds: a holder misses a few renewals before it is let go
+MIN_TERM = 2.5  # seconds: a short poll must not make a busy machine's holder lose its shards
+LEASES_TABLE = ("CREATE TABLE IF NOT EXISTS shard_leases (shard INT PRIMARY KEY, holder INT NOT NULL, "
+                "epoch BIGINT NOT NULL, expires_at TIMESTAMPTZ NOT NULL)")
+# The term of every held lease, renewed together; one that expired stays expired (a standby may be
+# ending this session).
+RENEW_SQL = ("UPDATE shard_leases SET expires_at = now() + $2 * interval '1 second' "
+             "WHERE shard = ANY($1::int[]) AND holder = pg_backend_pid() AND expires_at > now() RETURNING shard")
+TAKE_SQL = ("INSERT INTO shard_leases (shard, holder, epoch, expires_at) "
+            "VALUES ($1, pg_backend_pid(), 1, now() + $2 * interval '1 second') "
+            "ON CONFLICT (shard) DO UPDATE SET holder = EXCLUDED.holder, epoch = shard_leases.epoch + 1, "
+            "expires_at = EXCLUDED.expires_at RETURNING epoch")
+# The session holding a shard's lock whose term is over (a two-int advisory lock: classid, objid, 2).
+EXPIRED_HOLDER_SQL = ("SELECT l.pid, extract(epoch FROM now() - s.expires_at) FROM shard_leases s "
+                      "JOIN pg_locks l ON l.pid = s.holder WHERE s.shard = $2 AND s.expires_at < now() "
+                      "AND l.locktype = 'advisory' AND l.classid = $1::bigint::oid AND l.objid = $2 "
+                      "AND l.objsubid = 2 AND l.granted")
 
 
 class ShardCountMismatch(StorageError):
@@ -76,7 +108,10 @@ class Leases:
         self.gained = gained
         self.lost = lost
         self.poll = poll
+        self.term = max(TERM_ROUNDS * poll, MIN_TERM)
+        self.epochs: dict[int, int] = {}  # shard -> the epoch of this process's lease on it
         self.namespace: int | None = None
+        shards.on_expiry = self._expired
         self._conn: asyncpg.Connection | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -134,19 +169,39 @@ class Leases:
 
     async def step(self) -> list[int]:
         """One round: check the held leases, try the missing ones; returns the shards gained."""
+        if self.shards.check_term():
+            return []  # this process was not running for longer than its term: let go, rejoin later
         conn = await self._connection()
+        # The term is counted from before the database renews it, so it ends here first.
+        sent = time.monotonic()
         if self.held:
-            # A check that does not answer within the poll interval counts as a lost lease: the
+            # A renewal that does not answer within the poll interval counts as a lost lease: the
             # server may already have given it to someone else.
             try:
-                await asyncio.wait_for(conn.fetchval("SELECT 1"), timeout=max(self.poll, 0.5))
+                renewed = await asyncio.wait_for(conn.fetch(RENEW_SQL, sorted(self.held), self.term),
+                                                 timeout=max(self.poll, 0.5))
             except Exception as e:
                 self._drop(f"the lease connection stopped answering ({type(e).__name__})")
                 raise
-        won = []
+            if self.shards.check_term():
+                return []  # stopped while renewing: the answer may come after the term ended
+            if len(renewed) != len(self.held):
+                self._drop("its term had run out")
+                return []
+            self.shards.expires = sent + self.term
+        won: list[int] = []
+        if self._closed:
+            return won
         for shard in self.missing():
             if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", self.namespace, shard):
                 won.append(shard)
+            else:
+                await self._end_expired(conn, shard)
+        # Every term written before any shard counts as held: a start-up takes all its shards at once.
+        for shard in won:
+            self.epochs[shard] = int(await conn.fetchval(TAKE_SQL, shard, self.term))
+        if won:
+            self.shards.expires = sent + self.term
         for shard in won:
             self.held.add(shard)
             log.warning("Holding the lease of shard %d of %d", shard, self.shards.count)
@@ -164,6 +219,24 @@ class Leases:
                     await conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", self.namespace, shard)
         return won
 
+    async def _end_expired(self, conn: asyncpg.Connection, shard: int) -> None:
+        """The holder of ``shard`` has not renewed its lease within its term: end its session (its
+        lock goes with it) so the shard is taken over next round rather than stall while it is
+        frozen.  Whatever it does on waking, it finds its term over first (:meth:`Shards.check_term`)."""
+        assert self.namespace is not None
+        row = await conn.fetchrow(EXPIRED_HOLDER_SQL, self.namespace & 0xFFFFFFFF, shard)
+        if row is None:
+            return
+        pid, late = row
+        log.warning("Shard %d: its holder has not renewed its lease for %.1f s past its term; ending that "
+                    "process's lease session to take the shard over", shard, float(late))
+        await conn.fetchval("SELECT pg_terminate_backend($1)", pid)
+
+    def _expired(self) -> None:
+        # Called from Shards.check_term, before anything this process does for a shard.
+        late = time.monotonic() - self.shards.expires
+        self._drop(f"its term ran out {late:.1f} s ago: this process was stopped or stalled and did not renew it")
+
     async def join(self) -> None:
         """Connect and check this process's ``SHARD_COUNT`` against the database's (raises
         :class:`ShardCountMismatch` with the sentence to show); the lease loop does it on every
@@ -177,6 +250,7 @@ class Leases:
             await conn.execute("SELECT pg_advisory_xact_lock($1::int, $2::int)", self.namespace, CHECKING)
             await conn.execute("CREATE TABLE IF NOT EXISTS shard_settings "
                                "(name TEXT PRIMARY KEY, value BIGINT NOT NULL)")
+            await conn.execute(LEASES_TABLE)
             stored = await conn.fetchval("SELECT value FROM shard_settings WHERE name = 'shard_count'")
             if stored is None:
                 await conn.execute("INSERT INTO shard_settings (name, value) VALUES ('shard_count', $1)", mine)
@@ -217,6 +291,7 @@ class Leases:
             conn.terminate()  # its session (and any lease it still has) ends now
         lost = sorted(self.held)
         self.held.clear()
+        self.shards.expires = -math.inf
         if lost:
             self._pause = REJOIN_PAUSE
         for shard in lost:
@@ -228,6 +303,10 @@ class Leases:
                     log.exception("Fencing shard %d failed", shard)
         if lost:
             self._changed.set()
+
+    def retire(self) -> None:
+        """Compete no more (a process that stops after a loss): no later round takes a lease."""
+        self._closed = True
 
     async def close(self) -> None:
         """Give the leases back (ending the session does it) and stop polling."""

@@ -118,7 +118,8 @@ class GameRecord:
             "ended_early": self.ended_early,
             "created_at": self.created_at,
             "finished_at": self.finished_at,
-            "actions": [[e.seq, e.seat, e.code, e.time, e.auto] for e in self.log],
+            # A sixth item only for a move the clock made (older files have five; both read back).
+            "actions": [[e.seq, e.seat, e.code, e.time, e.auto, *([True] if e.timeout else [])] for e in self.log],
             "result": None if outcome is None else {
                 "scores": list(outcome.scores), "places": list(outcome.places), "winners": list(outcome.winners),
             },
@@ -133,8 +134,8 @@ class GameRecord:
             raise ValueError(f"format version {data.get('format_version')!r} is not {FORMAT_VERSION}")
         try:
             seats = data["seats"]
-            log = [LogEntry(int(seq), int(seat), str(code), float(at), bool(auto))
-                   for seq, seat, code, at, auto in data["actions"]]
+            log = [LogEntry(int(seq), int(seat), str(code), float(at), bool(auto), bool(rest and rest[0]))
+                   for seq, seat, code, at, auto, *rest in data["actions"]]
             return cls(
                 id=str(data["id"]), game=str(data["game"]), options=dict(data["options"]), seed=data["seed"],
                 names=[str(s["name"]) for s in seats], ai=[bool(s["ai"]) for s in seats], log=log,
@@ -148,12 +149,53 @@ class GameRecord:
 
 # ==== words ======================================================================================
 def recap(record: GameRecord, events: Sequence[Event]) -> list[str]:
-    """One line per hand (plain text, for the CLI and the cogs alike)."""
+    """One line per hand (plain text, for the CLI and the cogs alike), each followed by a line for
+    every person whose time ran out in that hand (the clock moved for them)."""
     names = record.names
     public = [e for e in events if e.to is None]
-    if record.game == "hearts":
-        return _hearts_recap(names, public)
-    return _totals_recap(record)
+    hands = _hearts_recap(names, public) if record.game == "hearts" else _totals_recap(record)
+    marks = _timeouts_by_hand(record)
+    if not marks:
+        return hands
+    lines: list[str] = []
+    for hand, line in enumerate(hands, 1):
+        lines += [line, *_timeout_lines(names, marks.pop(hand, []))]
+    for hand in sorted(marks):  # the hand the game ended in, unfinished: no line of its own
+        lines += _timeout_lines(names, marks[hand])
+    return lines
+
+
+def _timeouts_by_hand(record: GameRecord) -> dict[int, list[int]]:
+    """The seats whose time ran out, by the hand (from 1) the move was made in, once per move."""
+    if record.seed is None or not any(e.timeout for e in record.log):
+        return {}
+    cls = engine.get(record.game).game
+    state = cls.create(record.players, record.options, record.seed)
+    hand = 1
+    out: dict[int, list[int]] = {}
+    for entry in record.log:
+        events = state.apply(entry.seat, cls.action_from_code(entry.code))
+        if entry.timeout:
+            out.setdefault(hand, []).append(entry.seat)
+        # Counted as the recaps count their lines: one per public end of a hand.
+        if any(e.kind == "hand_end" and e.to is None for e in events):
+            hand += 1
+    return out
+
+
+def _timeout_lines(names: Sequence[str], seats: Sequence[int]) -> list[str]:
+    """``⏰ Ali's time ran out — the move was made for them.`` once per person, in the order it
+    first happened (as the replay viewer and the live table say it)."""
+    lines = []
+    for seat in dict.fromkeys(seats):
+        if not 0 <= seat < len(names):
+            continue
+        times = seats.count(seat)
+        if times == 1:
+            lines.append(f"⏰ {names[seat]}'s time ran out — the move was made for them.")
+        else:
+            lines.append(f"⏰ {names[seat]}'s time ran out {times} times — the moves were made for them.")
+    return lines
 
 
 def _totals_recap(record: GameRecord) -> list[str]:

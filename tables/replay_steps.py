@@ -12,10 +12,15 @@ logged action — a player's move or the table's own (a deal).  Each step is a J
 * ``table``: the cards on the table, as ``{"seat", "label", "cards"}`` groups (a trick being played,
   or the one just taken; The Great Dalmuti's cards to beat; Siege's houses and King piles; in a
   Hearts pass, the cards each seat chose to pass);
+* ``piles``: the hidden piles, face up, as ``{"seat", "label", "cards"}`` groups (``seat`` ``None``:
+  in the middle): King of the Hill's dead hand (in the middle while the deal goes on, with the King
+  once taken) and the King's buried cards until the next deal; The Great Dalmuti's taxes, paid and
+  given back, with each of the two players for the rest of that hand;
 * ``scores``: the public scores (King of the Hill: each player's rank, 2 to 14 for A), so the last
   step's equal the engine's final outcome;
 * ``events``: the step's public events, ``[kind, seat, [data…]]`` with cards as codes;
-* ``words``: what a ``words(state, events)`` callback made of them (the cogs' renderers), else "".
+* ``words``: what a ``words(state, events)`` callback made of them (the cogs' renderers), else "";
+* ``timeout``: true when the clock made this move for a person whose time ran out (the log's mark).
 
 Pure and synchronous (the engine only), so the Discord layer runs it in a worker.
 """
@@ -30,6 +35,7 @@ from engine.core import TABLE, Event, Game
 from tables.replay import GameRecord
 
 RANKS = "23456789TJQKA"  # King of the Hill's ranks, as its public view spells them
+DEAD = 8  # King of the Hill's dead hand
 
 Words = Callable[[Game, Sequence[Event]], str]
 
@@ -86,6 +92,37 @@ def table_groups(pv: dict[str, Any], events: Sequence[Event]) -> list[dict[str, 
     return out
 
 
+def hidden_piles(g: Game, pv: dict[str, Any], views: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The piles no view shows everyone, face up (only a finished game is replayed): King of the
+    Hill's dead hand and buried cards, The Great Dalmuti's taxes (see the module's doc)."""
+    out: list[dict[str, Any]] = []
+    if pv.get("game") == "koth":
+        # The dead hand lies undealt in the stock during the deal: only the engine's whole state
+        # (its snapshot) has it.
+        d = g.to_dict()
+        phase, stock, koth = d.get("phase"), list(d.get("stock") or ()), d.get("koth")
+        if phase in ("deal", "late", "suit") and len(stock) >= DEAD:
+            out.append({"seat": None, "label": "dead hand", "cards": _codes(stock[:DEAD][::-1])})
+        elif phase == "bury" and d.get("dead") and koth is not None:
+            out.append({"seat": int(koth), "label": "took the dead hand", "cards": _codes(d["dead"])})
+        elif d.get("buried"):
+            if phase in ("round_ready", "over"):  # scored: the King may have changed since
+                koth = (pv.get("last_round") or {}).get("koth", koth)
+            if koth is not None:
+                out.append({"seat": int(koth), "label": "buried", "cards": _codes(d["buried"])})
+        return out
+    ranking = [int(s) for s in pv.get("ranking") or ()]
+    for s, v in enumerate(views):  # The Great Dalmuti: each seat's own taxes
+        given, received = _codes(v.get("tax_given")), _codes(v.get("tax_received"))
+        if not given and not received:
+            continue
+        peon = s in ranking and ranking.index(s) >= len(ranking) - 2
+        first, then = (("paid in taxes", given), ("got back", received)) if peon else \
+            (("received in taxes", received), ("gave back", given))
+        out += [{"seat": s, "label": label, "cards": cards} for label, cards in (first, then) if cards]
+    return out
+
+
 def _position(pv: dict[str, Any], leads: int) -> tuple[int, str, int | None, str | None]:
     """(hand or round from 1, its word, the trick/turn/lead within it from 1, that one's word)."""
     if "hand_no" in pv:
@@ -107,7 +144,7 @@ def _event(e: Event) -> list[Any]:
 
 
 def _describe(g: Game, players: int, index: int, seat: int | None, code: str | None, events: Sequence[Event],
-              leads: int, words: Words | None) -> dict[str, Any]:
+              leads: int, words: Words | None, timeout: bool = False) -> dict[str, Any]:
     pv = g.public_view()
     views = [g.view(s) for s in range(players)]
     hands = [_codes(v.get("hand")) for v in views]
@@ -116,6 +153,7 @@ def _describe(g: Game, players: int, index: int, seat: int | None, code: str | N
         table += [{"seat": s, "label": "to pass", "cards": _codes(v["passing"])}
                   for s, v in enumerate(views) if v.get("passing")]
     public = [e for e in events if e.to is None]
+    piles = hidden_piles(g, pv, views)
     hand, unit, trick, sub = _position(pv, leads)
     taken = [e for e in public if e.kind == "trick" and e.data and isinstance(e.data[0], int)]
     if sub == "trick" and taken and not pv.get("trick") and not any(e.kind == "deal" for e in public):
@@ -131,9 +169,11 @@ def _describe(g: Game, players: int, index: int, seat: int | None, code: str | N
         "phase": str(pv.get("phase")),
         "hands": hands,
         "table": table,
+        "piles": piles,
         "scores": scores_of(pv, len(hands)),
         "events": [_event(e) for e in public],
         "words": words(g, public) if words is not None else "",
+        "timeout": timeout,
     }
 
 
@@ -168,7 +208,7 @@ def steps(record: GameRecord, words: Words | None = None) -> list[dict[str, Any]
                 leads += 1
             was_current = now_current
             who = None if e.seat == TABLE else e.seat
-            out.append(_describe(g, record.players, i, who, e.code, events, leads, words))
+            out.append(_describe(g, record.players, i, who, e.code, events, leads, words, bool(e.timeout)))
     except NotReplayable:
         raise
     except Exception as exc:  # an illegal logged move, an unknown game: this log does not replay

@@ -241,13 +241,17 @@ def summary(record: GameRecord, r: Review, n: int = 3, where: dict[int, str] | N
         return [r.note]
     judged = r.judged
     counts = {m: sum(1 for d in judged if d.mark == m) for m in JUDGED}
-    skipped = sum(1 for d in r.decisions if d.mark in (TIMEOUT, MADE_FOR_YOU))
+    timed_out = sum(1 for d in r.decisions if d.mark == TIMEOUT)
+    skipped = sum(1 for d in r.decisions if d.mark == MADE_FOR_YOU)
     lines = [f"Review of your play in {title} (table {record.id}): {_n(len(judged), 'decision')} judged — "
              f"{counts['fine']} fine, {_n(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
              f"{_n(counts['mistake'], 'mistake')}."]
     if r.average_loss is not None:
         lines.append(f"On average a decision cost you {r.average_loss:.2f} {r.units}.")
-    if skipped:
+    if timed_out:
+        lines.append(f"{_n(timed_out, 'move was', 'moves were')} made for you when your time ran out: "
+                     f"{'it is' if timed_out == 1 else 'they are'} not judged.")
+    if skipped:  # logs from before timeouts were stored cannot tell the two apart
         lines.append(f"{_n(skipped, 'move was', 'moves were')} made for you (time ran out, or the AI played "
                      "while you were away): they are not judged.")
     worst = r.costliest(n)

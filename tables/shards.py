@@ -13,6 +13,8 @@ Which shards a process holds is decided elsewhere: with PostgreSQL by a lease pe
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -88,12 +90,15 @@ class Shards:
 
     ``leased``: ``held`` comes from leases (:mod:`tables.lease`) that another process may take over
     when this one loses them; then a stale write to a table of a held shard means a former holder
-    wrote late, and the table is reloaded rather than let go."""
+    wrote late, and the table is reloaded rather than let go.  ``expires``: when the leases' term
+    runs out on this process's monotonic clock, unless renewed; ``on_expiry`` lets them go."""
 
     count: int = 1
     ids: tuple[int, ...] = (0,)
     held: set[int] = field(default_factory=set)
     leased: bool = False
+    expires: float = math.inf
+    on_expiry: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def everything(cls) -> Shards:
@@ -112,9 +117,22 @@ class Shards:
     def shard(self, guild_id: int | None) -> int:
         return shard_of(guild_id, self.count)
 
+    def check_term(self) -> bool:
+        """Whether the leases' term ran out unnoticed (the process was frozen or stalled past it);
+        then they are let go now (``on_expiry``: every held shard fenced), before the caller acts."""
+        if self.held and self.on_expiry is not None and time.monotonic() > self.expires:
+            self.on_expiry()
+            return True
+        return False
+
+    def holds(self, shard: int) -> bool:
+        """Whether this process holds ``shard`` now (its lease's term not run out)."""
+        self.check_term()
+        return shard in self.held
+
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the tables of this guild now."""
-        return self.shard(guild_id) in self.held
+        return self.holds(self.shard(guild_id))
 
     def refuse_elsewhere(self, guild_id: int | None) -> None:
         """Refuse (a sentence, nothing changed) a command for a guild another process runs."""

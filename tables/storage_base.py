@@ -30,7 +30,7 @@ TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "th
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
                   "figures", "finished_at", "hints")
 OPTIONAL_RESULTS = frozenset({"hints"})
-LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto")
+LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto", "timed_out")  # timed_out: migration 0008
 #: Which tables are still to be recovered (a condition on ``tables t``; the same in both dialects).
 # (a finished table whose end its players have not all been shown yet counts: see 0005_shown.sql)
 UNFINISHED = "(t.phase != 'finished' OR t.shown != 3) AND t.broken IS NULL"
@@ -200,7 +200,7 @@ def check_changes(changes: Record) -> None:
 
 
 def log_rows(table_id: str, actions: Sequence[LogEntry]) -> list[tuple[Param, ...]]:
-    return [(table_id, a.seq, a.seat, a.code, float(a.time), int(a.auto)) for a in actions]
+    return [(table_id, a.seq, a.seat, a.code, float(a.time), int(a.auto), int(a.timeout)) for a in actions]
 
 
 def result_rows(results: Sequence[Record]) -> list[list[Param]]:
@@ -209,10 +209,10 @@ def result_rows(results: Sequence[Record]) -> list[list[Param]]:
 
 
 def stored_logs(rows: Iterable[Sequence[Any]]) -> dict[str, list[LogEntry]]:
-    """``(table_id, seq, seat, code, time, auto)`` rows, in order, as logs by table id."""
+    """``(table_id, seq, seat, code, time, auto[, timed_out])`` rows, in order, as logs by table id."""
     out: dict[str, list[LogEntry]] = {}
-    for tid, seq, seat, code, at, auto in rows:
-        out.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto)))
+    for tid, seq, seat, code, at, auto, *timed_out in rows:
+        out.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto), bool(timed_out and timed_out[0])))
     return out
 
 

@@ -256,9 +256,10 @@ class PostgresStorage(SQLStorage):
                 between()
             # Through a cursor, in chunks: a thousand tables' logs are never all in memory twice.
             logs: dict[str, list[LogEntry]] = {}
-            async for tid, seq, seat, code, at, auto in conn.cursor(POSTGRES.sql(snapshot_logs(where)), *params,
-                                                                    prefetch=4096):
-                logs.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto)))
+            async for tid, seq, seat, code, at, auto, *timed_out in conn.cursor(
+                    POSTGRES.sql(snapshot_logs(where)), *params, prefetch=4096):
+                logs.setdefault(tid, []).append(LogEntry(seq, seat, code, at, bool(auto),
+                                                         bool(timed_out and timed_out[0])))
             return [Stored(r, logs.get(r["id"], [])) for r in rows]
 
         return await self._reading(work, snapshot=True)

@@ -43,6 +43,8 @@ from tables.table import LogEntry
 #: both alike).
 FLOAT_COLUMNS = frozenset({"created_at", "finished_at", "time", "mu", "sigma", "loss"})
 LOG = LOG_COLUMNS
+#: PostgreSQL's array type of each log column but the table id (the move's ``unnest``).
+LOG_TYPES = {"seq": "int", "seat": "int", "code": "text", "time": "float8", "auto": "int", "timed_out": "int"}
 
 
 # ==== steps: what a write does, run by each backend ================================================
@@ -157,7 +159,7 @@ class PostgresDialect(Dialect):
         # matched; a seq already logged aborts the whole statement.
         return (f"WITH u AS ({update} RETURNING 1), "
                 f"a AS (INSERT INTO actions ({', '.join(LOG)}) "
-                "SELECT ?, * FROM unnest(?::int[], ?::int[], ?::text[], ?::float8[], ?::int[]) "
+                f"SELECT ?, * FROM unnest({', '.join(f'?::{LOG_TYPES[c]}[]' for c in LOG[1:])}) "
                 "WHERE EXISTS (SELECT 1 FROM u) RETURNING 1) "
                 "SELECT (SELECT count(*) FROM u)")
 

@@ -61,8 +61,8 @@ class LogEntry(NamedTuple):
     code: str
     time: float
     auto: bool = False  # made by the AI or at a deadline, not by the person
-    # Made by the clock for a person whose time ran out (not stored: after a restart nothing that
-    # happened before it is announced again).
+    # Made by the clock for a person whose time ran out (stored since migration 0008, so a review or
+    # replay read back from the database marks it as live did; older rows read back False).
     timeout: bool = False
 
 

@@ -111,6 +111,8 @@ async def test_discord_bench_runs_the_bot_as_two_shard_processes_on_postgresql(p
         assert f["problems"] == [] and f["provoked_429"] == 0
         assert len(f["bot_cpu_percent_by_process"]) == 2 and all(positive(c) for c in f["bot_cpu_percent_by_process"])
         assert f["bot_cpu_percent"] >= max(f["bot_cpu_percent_by_process"])
+        # How late the table message showed the plays: read from each process's play log (issue 25).
+        assert f["public_lag_s_p99"] >= f["public_lag_s_p50"] >= 0 and 0 <= f["public_plays_shown"] <= 1
         # The first process uploads the faces, the second finds them; a second start only lists.
         assert f["startup_emoji_calls"] == {"first": {"list": 2, "upload": len(face_codes()), "delete": 0},
                                             "second": {"list": 2, "upload": 0, "delete": 0}}, f["startup_emoji_calls"]
@@ -154,6 +156,7 @@ def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:
     assert f["games"] == 1 and f["kills"] == 1 and f["games_checked"] == 1, f
     assert f["kills_survived"] == 1 and f["actions_lost"] == 0 and f["actions_doubled"] == 0, f
     assert f["leftover_processes"] == 0 and f["errors"] == [] and f["problems"] == [], f
+    assert (f["global_limit"], f["ratelimit_scale"]) == (50, 1.0), f  # the production setting by default
 
 
 def test_hints_bench_times_every_game() -> None:

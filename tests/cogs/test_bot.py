@@ -64,10 +64,32 @@ async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
         assert isinstance(cog, GameCog) and cog.runtime is deckhand.runtime
         registered = set(deckhand._connection._view_store._dynamic_items.values())
         assert set(DYNAMIC_ITEMS) <= registered
+        # Not before the gateway is READY: setup_hook holds the gateway back, and a sync made
+        # soon after the last start waits out its rate-limit window (issue 25).
+        assert synced == [] and deckhand.sync_task is None
+        await deckhand.on_ready()
+        await deckhand.sync_task
+        await deckhand.on_ready()  # READY again (a reconnect): no second sync
         assert [getattr(g, "id", None) for g in synced] == [42]
         names = {c.qualified_name for c in deckhand.tree.walk_commands(guild=discord.Object(42))}
         assert {"game new", "game join", "game leave", "game ai", "game start", "game end", "game list",
                 "game rules", "hand", "play"} <= names
+    finally:
+        await deckhand.runtime.close()
+
+
+async def test_a_failed_command_sync_is_logged_and_stops_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
+
+    async def refused(*, guild=None):
+        raise discord.DiscordServerError(type("R", (), {"status": 503, "reason": "Service Unavailable"})(), "down")
+
+    deckhand.tree.sync = refused
+    await deckhand.setup_hook()
+    try:
+        await deckhand.on_ready()
+        await deckhand.sync_task  # returns: the commands Discord has keep working
+        assert "Could not sync the slash commands" in caplog.text
     finally:
         await deckhand.runtime.close()
 

@@ -44,3 +44,54 @@ async def test_the_sharded_bot_is_an_auto_sharded_bot() -> None:
     deckhand = bot.ShardedDeckhand(bot.Config("t", shard_count=4, shard_ids=(1, 3)))
     assert isinstance(deckhand, commands.AutoShardedBot) and isinstance(deckhand, bot.Deckhand)
     assert deckhand.shard_count == 4 and deckhand.shard_ids == [1, 3]
+
+
+async def test_a_request_that_finds_the_lease_term_over_is_not_sent() -> None:
+    """A process woken after its leases' term ran out (frozen, stalled) lets its shards go before
+    its first request leaves (the HTTP trace hook), and that request is not sent; the SendGate's
+    other work is unchanged."""
+    import asyncio
+    import time
+    from types import SimpleNamespace
+
+    import aiohttp
+    from aiohttp import web
+
+    from cogs.sendgate import SendGate
+    from cogs.shards import ShardGate
+
+    seen: list[str] = []
+
+    async def handle(request: web.Request) -> web.Response:
+        seen.append(request.path)
+        return web.Response(text="ok")
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    gate = ShardGate(SimpleNamespace(runtime=None), None, None, None)
+    fenced: list[int] = []
+
+    def expire() -> None:  # what Leases does: every held shard lost (fenced)
+        fenced.extend(sorted(gate.shards.held))
+        gate.shards.held.clear()
+
+    send_gate = SendGate()
+    send_gate.ahead = gate.before_request
+    try:
+        async with aiohttp.ClientSession(trace_configs=[send_gate.trace()]) as session:
+            gate.shards.on_expiry = expire
+            gate.shards.expires = time.monotonic() + 60  # a term running: requests go
+            async with session.get(f"http://127.0.0.1:{port}/channels/1/messages") as r:
+                assert r.status == 200
+            gate.shards.expires = time.monotonic() - 0.1  # the term ran out while nobody looked
+            with pytest.raises(asyncio.CancelledError):
+                await session.get(f"http://127.0.0.1:{port}/channels/1/messages/2")
+            assert fenced == [0] and gate.shards.held == set()
+            assert seen == ["/channels/1/messages"]  # the second never left
+    finally:
+        await runner.cleanup()

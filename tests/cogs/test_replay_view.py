@@ -108,3 +108,44 @@ async def test_a_click_on_a_replay_of_a_running_game_is_refused_without_a_word_o
     i = h.inter(h.alice)
     await h.cog.on_replay(i, table.id, 0, "jump", ["5"])
     assert refused(i) == still_running(table.id)
+
+
+@pytest.mark.parametrize("game", ["koth", "dalmuti"])
+def test_the_hidden_piles_are_drawn_in_their_players_row(game: str) -> None:
+    import io
+
+    from PIL import Image, ImageChops
+
+    from cogs.replay_picture import HEADER, ROW
+
+    steps, meta_json = steps_in_worker(played(game).to_json(None))
+    meta = Meta.from_json(meta_json)
+    n = len(meta.names)
+    labels: set[str] = set()
+    for step in (s for s in steps if s["piles"]):
+        for pile in step["piles"]:
+            if pile["label"] in labels:
+                continue
+            labels.add(pile["label"])
+            alone = {**step, "table": [], "piles": [pile]}
+            drawn = Image.open(io.BytesIO(draw_step(alone, meta))).convert("RGB")
+            # The same pile with no cards: what differs is where its cards are drawn.
+            bare = Image.open(io.BytesIO(draw_step({**alone, "piles": [{**pile, "cards": []}]}, meta))).convert("RGB")
+            row = n if pile["seat"] is None else pile["seat"]  # the middle: a row after the players'
+            box = ImageChops.difference(drawn, bare).getbbox()
+            assert box is not None, f"{pile['label']} is not drawn"
+            assert HEADER + row * ROW <= box[1] and box[3] <= HEADER + (row + 1) * ROW, (pile["label"], box)
+    want = {"koth": {"dead hand", "took the dead hand", "buried"},
+            "dalmuti": {"received in taxes", "gave back", "paid in taxes", "got back"}}[game]
+    assert labels == want
+
+
+def test_a_move_the_clock_made_is_marked_in_the_viewer() -> None:
+    record = played("tricks")
+    steps, meta = steps_in_worker(record.to_json(None))
+    i = next(k for k, s in enumerate(steps) if s["seat"] is not None)
+    timed = [*steps[:i], {**steps[i], "timeout": True}, *steps[i + 1:]]
+    name = meta["names"][steps[i]["seat"]]
+    said = viewer(record.id, timed, i, meta, b"")[0].description or ""
+    assert f"⏰ {name}'s time ran out — the move was made for them." in said
+    assert "time ran out" not in (viewer(record.id, steps, i, meta, b"")[0].description or "")

@@ -99,6 +99,12 @@ def production_limits(fd_options: dict[str, Any], faster: str) -> dict[str, Any]
     return fd_options
 
 
+def production_fake(faster: str = "", **fd_options: Any) -> FakeDiscord:
+    """A fake Discord in the production setting, for a test or bench that builds its own world
+    (several bot processes, shards): the options as :func:`production_limits` makes them."""
+    return FakeDiscord(**production_limits(fd_options, faster))
+
+
 @contextlib.asynccontextmanager
 async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = None,
                      config: dict[str, Any] | None = None, faster: str = "", sync_to_guild: bool = True,
@@ -116,6 +122,9 @@ async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = 
                                **(client or {})) as bot:
             w = World(fd, bot, *people)
             yield w
+            # Clicks still in flight are answered or expire (the fake's 3 s) before anything is
+            # judged: an answer on its way is not a click left unanswered, however slow the machine.
+            await fd.wait_for(lambda: not fd.unanswered(), fd.answer_within + 1, "the clicks in flight")
             await _settle(fd)
             leaks = check_privacy(fd, [*bot.runtime.tables.values(), *await _left_memory(bot.runtime)])
             errors = [e for e in bot.error_log.lines() if not any(re.search(a, e) for a in w.allowed_errors)]
@@ -141,8 +150,11 @@ async def _left_memory(runtime: Any) -> list[Any]:
 
 def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:
     """The closing checks every world shares: answers within 2 s, no 429, edit pacing, no errors."""
-    slow = [(i.label, round(i.answered_in, 3)) for i in fd.interactions.values()
-            if i.answered_in is not None and i.answered_in >= ANSWER_WITHIN]
+    # Counted from when the fake sent the interaction on the websocket to when the bot's callback
+    # arrived: the test's own scheduling before the send is not the bot's time.  (Discord's own 3 s,
+    # counted from the interaction's creation, is still enforced by the fake: ``answer_within``.)
+    slow = [(i.label, round(i.latency, 3)) for i in fd.interactions.values()
+            if i.latency is not None and i.latency >= ANSWER_WITHIN]
     assert not slow, f"interactions answered after {ANSWER_WITHIN:g} s: {slow}"
     assert not fd.ratelimited, f"the bot provoked 429s: {fd.ratelimited}"
     # Cloudflare warns at 1,000 invalid requests (401, 403, 429) in 10 minutes and bans at 10,000.

@@ -90,6 +90,20 @@ async def test_the_global_limit_counts_a_burst_but_not_the_fakes_own_stall() -> 
     """Requests read in a bunch after the fake's own loop stalled (a busy machine) were sent over
     the stall: the global limit allows the limit's rate over it, and nothing more."""
     async with FakeDiscord(global_limit=5) as fd:
+        # The fake's clock is the test's: a loaded machine's own stalls of the loop do not count,
+        # only the one the test makes.
+        now = [1000.0]
+        fd.now = lambda: now[0]
+
+        async def watched(step: float) -> None:
+            """Time moves on by ``step`` and the stall watch has looked at it."""
+            now[0] += step
+            end = time.perf_counter() + 20
+            while fd._tick_due != now[0] + 0.02:  # (the watch sets its next tick after each look)
+                assert time.perf_counter() < end, "the stall watch stopped"
+                await asyncio.sleep(0.005)
+
+        await watched(0.0)
         url = f"{fd.api_base}/channels/{fd.channel.id}"
         headers = {"Authorization": f"Bot {fd.token}"}
         async with aiohttp.ClientSession() as s:
@@ -103,11 +117,12 @@ async def test_the_global_limit_counts_a_burst_but_not_the_fakes_own_stall() -> 
 
             assert await burst(6) == [200] * 5 + [429]  # no stall: the sixth is one too many
             assert len(fd.ratelimited) == 1 and fd.stalls == 0
-            await asyncio.sleep(1.1)
-            await asyncio.sleep(0.05)  # the stall watch is ticking again
-            time.sleep(0.45)  # the fake's loop (this loop) stalls: a credit of 5/s x 0.45 s = 2
+            for _ in range(30):  # 1.2 s in steps the watch sees: a new window, no stall
+                await watched(0.04)
+            assert fd.stalls == 0
+            now[0] += 0.47  # the fake's loop stalls: 0.45 s past its next tick, a credit of 5/s x 0.45 s = 2
             assert await burst(8) == [200] * 7 + [429]
-        assert fd.stalls == 1 and 0.4 <= fd.stalled < 1.0
+        assert fd.stalls == 1 and fd.stalled == pytest.approx(0.45)
         assert len(fd.ratelimited) == 2
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 
 from tests.e2e.conftest import World
 from tests.fakediscord.play import open_table, play_seat, table_controls, table_id_of
@@ -129,9 +130,9 @@ async def test_results_reach_stats_and_the_leaderboard(tmp_path) -> None:
             return (await w.stranger.slash("stats", user=w.bob)).text
 
         stats = await recorded()
-        for _ in range(20):  # results are written as the game ends; give the writer a moment
-            if "Bob" in stats and "1" in stats:
-                break
+        # Results are written as the game ends: wait for the writer (20 s: "at all", not how soon).
+        end = time.perf_counter() + 20.0
+        while not ("Bob" in stats and "1" in stats) and time.perf_counter() < end:
             await asyncio.sleep(0.1)
             stats = await recorded()
         assert "Bob" in stats, stats

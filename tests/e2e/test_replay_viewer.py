@@ -80,6 +80,19 @@ async def test_a_stranger_steps_through_a_finished_game_and_every_picture_is_tha
                 expected[i] = draw_step(steps[i], meta)
             return expected[i]
 
+        # The hidden piles (King of the Hill's dead hand and buried cards, The Great Dalmuti's taxes)
+        # are in the pictures: a step's picture without them is another picture.
+        labels = {p["label"] for st in steps for p in st["piles"]}
+        if game == "koth":
+            assert {"dead hand", "took the dead hand", "buried"} <= labels, labels
+        if game == "dalmuti":
+            assert all(st["piles"] for st in steps if st["phase"] == "tax")
+        piled = [i for i, st in enumerate(steps) if st["piles"]]
+        if game not in ("koth", "dalmuti"):
+            assert not piled, f"{game} has no hidden pile"
+        for i in piled[:: max(1, len(piled) // 6)]:
+            assert want(i) != draw_step({**steps[i], "piles": []}, meta), f"step {i}'s piles are not drawn"
+
         # Bob's neighbour, who never sat at the table, opens it from the table message.
         opened = await w.stranger.click(table_message, "Replay")
         viewer = opened.message

@@ -4,9 +4,12 @@ People play a table in a guild of each shard while P1 meets a fault mid-game:
 
 * ``kill``: ``kill -9``; S1 takes the lease, recovers shard 1's tables, connects shard 1, and the
   people there play on;
-* ``freeze``: SIGSTOP for 20 s then SIGCONT; P1 keeps its lease (its database session lives on),
-  the clicks made meanwhile fail for the people (nobody answered within 3 s), and when P1 wakes it
-  must not apply them — a click answered as failed never takes effect later;
+* ``freeze``: SIGSTOP for 20 s then SIGCONT.  A frozen process keeps its database session (its
+  kernel still answers TCP), so its lock; but it stops renewing its lease's term, and S1 ends its
+  session and takes shard 1 over well within the freeze (its IDENTIFY ends P1's gateway session,
+  the one overlap allowed); the people there play on meanwhile.  The click made into the freeze
+  fails for its person, and P1, on waking, must not apply it — a click answered as failed never
+  takes effect later — nor reconnect shard 1 or send Discord anything at all;
 * ``blip``: P1's gateway session for shard 1 drops and cannot be resumed (a network blip) and,
   while P1 reconnects, its lease session ends; S1 takes over, and P1 — which now waits as a
   standby — must never connect shard 1 again (discord.py's own reconnect would have).
@@ -36,8 +39,8 @@ from tables.records import rebuild
 from tables.replay import GameRecord
 from tables.shards import ELSEWHERE
 from tables.table import LogEntry
-from tests.e2e.conftest import FAST_LIMITS, MAX_EDITS_PER_5S, _settle
-from tests.fakediscord import FakeDiscord, check_privacy
+from tests.e2e.conftest import MAX_EDITS_PER_5S, _settle, production_fake
+from tests.fakediscord import check_privacy
 from tests.fakediscord import payloads as P
 from tests.fakediscord.botprocess import BotProcess
 from tests.fakediscord.play import (
@@ -56,6 +59,9 @@ from tests.tables.stores import PostgresStore
 SEED = 11
 RUNTIME = {"ai_delay": 0.02}
 FREEZE = 20.0  # seconds P1 is stopped (SIGSTOP .. SIGCONT)
+# S1 must serve shard 1 within this of the freeze (the lease's term of 2.5 s, a poll, a recovery and
+# an IDENTIFY): well before P1 wakes.
+TAKEOVER_WITHIN = 15.0
 
 
 def shard_config(shard: int) -> dict[str, Any]:
@@ -130,7 +136,7 @@ async def waiting_for_a_person(store: PostgresStore, tid: str, people: list[Any]
 @pytest.mark.parametrize("fault", ["kill", "freeze", "blip"])
 async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault: str) -> None:
     store = await PostgresStore(pg_server).create()
-    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    fd = production_fake(shard_count=2)
     await fd.start()
     bots: list[BotProcess] = []
     try:
@@ -164,8 +170,8 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             return fault_at - fd.answer_within <= i.created_wall <= recovered + fd.answer_within
         messages = {}
         for k, (host, guest) in people.items():
-            # Frozen, P1 keeps the lease and wakes with the clicks made meanwhile queued: untimed, so
-            # no clock move makes them stale first — only their age must keep them out.
+            # P1 wakes with the click made into the freeze queued: untimed, so no clock move makes it
+            # stale first — only its age must keep it out.
             messages[k] = await open_table(host, [guest], options="target=1",
                                            speed="untimed" if fault == "freeze" else "blitz")
         tids = {k: table_id_of(m) for k, m in messages.items()}
@@ -179,9 +185,9 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
                                    for i, p in enumerate(pair)))
         await version(store, tids[1], 16)
         at_fault = store.rows("SELECT version FROM tables WHERE id = ?", (tids[1],))[0][0]
-        began = time.perf_counter()
         probe: tuple[Any, Any] | None = None  # (person, reply) of the click made into the freeze
         lost_at: float | None = None  # time.time() P1 lost shard 1 (kill, blip)
+        woke_at: float | None = None  # time.time() P1 was let run again (freeze)
         if fault == "kill":
             up[1].clear()
             fault_at = time.time()
@@ -192,7 +198,8 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             holder = s1
         elif fault == "freeze":
             # Once shard 1's table waits for a person, P1 freezes and that person clicks their move:
-            # it waits in P1's socket, unanswered, and fails; P1 wakes with it queued, still legal.
+            # it waits in P1's socket, unanswered, and fails; P1 wakes with it queued.  Meanwhile S1
+            # takes the shard over and the people play on there.
             up[1].clear()
             who, view = await waiting_for_a_person(store, tids[1], people[1])
             fault_at = time.time()
@@ -200,11 +207,14 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             try:
                 probe = (who, await _use_controls(who, view, random.Random(SEED)))
                 assert probe[1].failed, f"a click P1 could not read was answered: {probe[1].text!r}"
+                await s1.ready(timeout=max(0.0, fault_at + TAKEOVER_WITHIN - time.time()))
+                recovered = time.time()
+                up[1].set()
                 await asyncio.sleep(max(0.0, fault_at + FREEZE - time.time()))
             finally:
                 p1.proc.send_signal(signal.SIGCONT)
-            up[1].set()
-            holder = p1
+            woke_at = time.time()
+            holder = s1
         else:
             up[1].clear()
             fault_at = time.time()
@@ -214,20 +224,31 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             await s1.ready(timeout=60)
             up[1].set()
             holder = s1
-        recovered = time.time()
-        print(f"{fault}: shard 1 served again {time.perf_counter() - began:.2f} s after the fault "
+        if fault != "freeze":
+            recovered = time.time()
+        print(f"{fault}: shard 1 served again {recovered - fault_at:.2f} s after the fault "
               f"(at version {at_fault})")
-        logs = await asyncio.wait_for(players, 300)
+        try:
+            logs = await asyncio.wait_for(players, 300)
+        except BaseException:
+            for b in bots:  # what each process said, to explain a failed play
+                print(f"--- {b.agent} (running: {b.running}):\n" + "\n".join(b.stderr[-15:]))
+            raise
         for m in messages.values():
             await fd.wait_for(lambda m=m: is_over(fd, m), 20, "the finished table")
         assert p0.running and p1.running == (fault != "kill") and s1.running
-        if fault == "freeze" and await s1.said_ready():
-            # A frozen process keeps its database session, so its lease — unless a lease check was
-            # under way at the SIGSTOP and timed out at the SIGCONT: then S1 has taken over.
-            holder = s1
-            print("freeze: P1 lost its lease on waking; S1 took shard 1 over")
-
-        assert not fd.overlaps, fd.overlaps
+        if woke_at is not None:
+            # Let the woken P1 run a while: whatever it still meant to do, it must find its lease over first.
+            await asyncio.sleep(3.0)
+            # S1's IDENTIFY ended the frozen P1's session (it could not close it itself): the one overlap.
+            taken = [o for o in fd.overlaps if re.search(rf"{p1.agent} then .*{s1.agent}\)$", o)]
+            assert taken == fd.overlaps and len(taken) == 1, fd.overlaps
+            # And P1 noticed, in words its operator reads.
+            said = [e for e in p1.errors if "Lost the lease of shard 1" in e]
+            assert said, p1.stderr[-20:]
+            print(f"freeze: P1 on waking: {said[0]}")
+        else:
+            assert not fd.overlaps, fd.overlaps
         # Shard 1's one live session is its lease holder's; one that lost the lease opened none since.
         live = [c.agent.split()[-1] for c in list(fd._conns)
                 if c.session is not None and c.session.shard == 1 and not c.ws.closed]
@@ -240,6 +261,14 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
             after = [(round(r.wall - lost_at, 2), r.route) for r in fd.requests
                      if r.agent.split()[-1:] == [p1.agent] and r.wall > lost_at + 1.0]
             assert not after, f"P1 still spoke for shard 1 after losing it (s after the loss, route): {after}"
+        if woke_at is not None:
+            # Woken, P1 found its lease's term over before anything else: no gateway session, and not
+            # one request (no grace: it was frozen, nothing of it was under way).
+            stale = [e for e in fd.session_log if e[2] == 1 and e[4].split()[-1] == p1.agent and e[0] >= fault_at]
+            assert not stale, f"P1 connected shard 1 after the freeze: {stale}"
+            after = [(round(r.wall - woke_at, 2), r.route) for r in fd.requests
+                     if r.agent.split()[-1:] == [p1.agent] and r.wall >= fault_at]
+            assert not after, f"P1 spoke to Discord after the freeze (s after waking, route): {after}"
         # Nobody was told their server's games run elsewhere: a process without the lease never
         # heard a click of shard 1 (the issue: P1 reconnected and refused ~1,400 clicks a minute).
         elsewhere = [r.interaction.label for seat_log in logs for r in seat_log.replies if r.text == ELSEWHERE]
@@ -310,7 +339,7 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
                 f"message {m.id} was edited {most} times within 5 s, at (s from the fault's end) "
                 f"{[round(t - recovered, 2) for t in times]}")
         # What the operator reads: P1's loss of shard 1 (blip), nothing else went wrong.
-        allowed = r"Lost the lease of shard 1|Shard 1: lease lost" if fault == "blip" else r"^$"
+        allowed = r"Lost the lease of shard 1|Shard 1: lease lost" if fault != "kill" else r"^$"
         errors = [e for b in bots for e in b.errors if not re.search(allowed, e)]
         told = [b.stderr[i:i + 25] for b in bots for i, line in enumerate(b.stderr)
                 if line.startswith("bot ERROR") and not re.search(allowed, line)]

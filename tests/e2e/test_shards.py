@@ -18,15 +18,15 @@ from cogs.shards import TOKEN_BUDGET, budget_part
 from tables import Runtime
 from tables.lease import Leases, ShardCountMismatch
 from tables.shards import ELSEWHERE, Shards
-from tests.e2e.conftest import FAST_LIMITS
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.e2e.conftest import production_fake
+from tests.fakediscord import running_bot
 from tests.fakediscord.botrunner import pointed_at
 from tests.fakediscord.play import open_table, table_controls, table_id_of
 from tests.tables.stores import PostgresStore
 
 
 async def test_one_process_runs_both_shards_and_answers_in_guilds_of_each() -> None:
-    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    fd = production_fake(shard_count=2)
     await fd.start()
     try:
         g0, g1 = fd.add_guild("Zero", shard=0), fd.add_guild("One", shard=1)
@@ -57,7 +57,7 @@ async def test_one_process_runs_both_shards_and_answers_in_guilds_of_each() -> N
 async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> None:
     """Between losing a shard's lease and its gateway session closing, a command or a click from
     that shard's guild is refused with a sentence; the table is not driven here any more."""
-    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    fd = production_fake(shard_count=2)
     await fd.start()
     try:
         g1 = fd.add_guild("One", shard=1)
@@ -85,7 +85,7 @@ async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(p
     session is ended it lets go of both shards (tables and gateway), then takes them back."""
     store = await PostgresStore(pg_server).create()
     other = Leases(store.url, Shards.of(2, [1], leased=True), poll=0.05)
-    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    fd = production_fake(shard_count=2)
     await fd.start()
     try:
         other.start()
@@ -152,7 +152,7 @@ async def test_a_shard_whose_lease_goes_while_its_gateway_is_down_is_not_reconne
     (``ShardInfo.disconnect()`` alone did nothing: the socket was closed already.)"""
     store = await PostgresStore(pg_server).create()
     other = Leases(store.url, Shards.of(2, [1], leased=True), poll=0.05)
-    fd = FakeDiscord(shard_count=2, ratelimit_scale=FAST_LIMITS)
+    fd = production_fake(shard_count=2)
     await fd.start()
     try:
         g1 = fd.add_guild("One", shard=1)
@@ -193,7 +193,7 @@ async def test_an_unsharded_bot_on_postgresql_stops_when_it_loses_its_lease(pg_s
     """Without SHARD_COUNT the bot has one shard: losing its lease means stopping (a supervisor starts
     it again, as a standby), never driving its tables without the lease."""
     store = await PostgresStore(pg_server).create()
-    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    fd = production_fake()
     await fd.start()
     try:
         ali = fd.add_member("Ali")
@@ -228,7 +228,7 @@ async def test_a_standby_uploads_no_card_emoji_until_it_holds_its_shard(pg_serve
     once it holds the lease."""
     store = await PostgresStore(pg_server).create()
     holder = Leases(store.url, Shards.of(1, [0], leased=True), poll=0.05)
-    fd = FakeDiscord(ratelimit_scale=FAST_LIMITS)
+    fd = production_fake()
     await fd.start()
     bot = None
     try:
@@ -261,7 +261,7 @@ async def test_a_standby_uploads_no_card_emoji_until_it_holds_its_shard(pg_serve
 async def test_a_bot_with_another_shard_count_than_the_running_ones_refuses_to_start(pg_server) -> None:
     store = await PostgresStore(pg_server).create()
     running = Leases(store.url, Shards.of(2, [0], leased=True), poll=0.05)
-    fd = FakeDiscord(shard_count=3, ratelimit_scale=FAST_LIMITS)
+    fd = production_fake(shard_count=3)
     await fd.start()
     try:
         await running.join()

@@ -104,3 +104,23 @@ async def test_a_deleted_thread_the_game_goes_on_in_the_channel(w: World) -> Non
     w.fd.delete_thread(thread.id)
     await finished(w, table_message, players)
     assert table.thread_id is None  # the bot plays on in the channel
+
+
+async def test_a_thread_deleted_without_word_the_first_refused_post_moves_the_game_to_the_channel(w: World) -> None:
+    # Discord's THREAD_DELETE comes late or never: the bot learns it from a post (404 10003 Unknown
+    # Channel) and does what the event does, once, with no traceback in its log (the World checks).
+    table_message, table, players = await started(w)
+    thread = w.thread_of(table_message)
+    before = set(w.fd.channel.messages)
+    since = len(w.fd.requests)
+    w.fd.delete_thread(thread.id, dispatch=False)
+    await finished(w, table_message, players)
+    await w.until(lambda: table.thread_id is None, what="the game out of its deleted thread")
+    refused = [r for r in w.fd.requests[since:] if r.route == POST and r.status == 404]
+    assert refused and all(f"/channels/{thread.id}/" in r.path for r in refused)
+    # Once the thread was found gone no post went there again (no retry loop) ...
+    last = max(i for i, r in enumerate(w.fd.requests) if r.route == POST and r.status == 404)
+    assert not [r for r in w.fd.requests[last + 1:] if f"/channels/{thread.id}/" in r.path]
+    # ... and the posts (the end of the game's summary at least) went to the channel instead.
+    await w.until(lambda: [m for m in (w.fd.messages[i] for i in w.fd.channel.messages if i not in before)
+                           if not m.ephemeral and "Final standings" in m.text], what="the summary in the channel")

@@ -219,6 +219,7 @@ class BotProcess:
         self.stderr: list[str] = []
         self.ready_in: float | None = None  # seconds from the start to ``ready``
         self._began = time.perf_counter()
+        self._commands: tuple[Any, bool] | None = None  # (the fake, sync_to_guild): ready() waits for them
         self._reader = asyncio.create_task(self._read(), name=f"botprocess-stderr:{proc.pid}")
 
     @property
@@ -256,6 +257,7 @@ class BotProcess:
         )
         bot = cls(proc)
         bot._began = began
+        bot._commands = (fd, sync_to_guild)
         if ready_timeout is not None:
             await bot.ready(ready_timeout)
         return bot
@@ -274,6 +276,10 @@ class BotProcess:
             tail = "\n".join(self.stderr[-30:])
             raise RuntimeError(f"the bot process did not start: {line!r}\n{tail}")
         self.ready_in = time.perf_counter() - self._began
+        if self._commands is not None:
+            from .botrunner import commands_registered
+
+            await commands_registered(*self._commands, timeout)
 
     async def said_ready(self, timeout: float = 0.5) -> bool:
         """Whether the process printed ``ready`` (waiting up to ``timeout`` for it; unlike
@@ -300,32 +306,12 @@ class BotProcess:
         return [line[len("bot "):] for line in self.stderr if ERROR_LINE.match(line)]
 
     async def kill(self) -> None:
-        """SIGKILL: the process gets no chance to finish anything.  Its AI workers (processes of its
-        own, spawned) go with it, as a service manager kills a service's whole group: left alone
-        they would outlive it, holding its stdout and stderr open."""
-        children = self._ai_workers()
+        """SIGKILL: the process gets no chance to finish anything.  Its AI workers die with it by
+        themselves (tables/ai_pool.py; tests/e2e/test_ai_workers.py), as its program leashes do."""
         if self.running:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(signal.SIGKILL)
-        for pid in children:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
         await self._finish()
-
-    def _ai_workers(self) -> list[int]:
-        """The process's multiprocessing children now (its AI pool's workers and their resource
-        tracker; Linux, else none).  Not its program leashes: those must see the bot die."""
-        out = []
-        try:
-            tasks = list(Path(f"/proc/{self.proc.pid}/task").iterdir())
-            pids = [int(c) for t in tasks for c in (t / "children").read_text().split()]
-        except (OSError, ValueError):
-            return []
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    out.append(pid)
-        return out
 
     async def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM: the bot closes (its runtime and database) and exits."""

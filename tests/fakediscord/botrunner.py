@@ -72,6 +72,13 @@ def production_env(fd: FakeDiscord, database_url: str, *, sync_to_guild: bool = 
     return env
 
 
+async def commands_registered(fd: FakeDiscord, sync_to_guild: bool = True, timeout: float = 15.0) -> None:
+    """Until Discord has the bot's slash commands (the bot syncs them once its gateway is READY;
+    after a restart Discord has them from before): people type commands only once they exist."""
+    where = fd.guild_id if sync_to_guild else None
+    await fd.wait_for(lambda: fd.commands.get(where), timeout, "the bot's slash commands registered")
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     fd: FakeDiscord,
@@ -115,6 +122,7 @@ async def running_bot(
                 if task in done:
                     task.result()  # raises what stopped it
                 raise TimeoutError(f"the bot was not ready after {ready_timeout} s")
+            await commands_registered(fd, sync_to_guild, ready_timeout)
             yield bot
         finally:
             with contextlib.suppress(Exception):

@@ -18,8 +18,9 @@ What it enforces like Discord does (each breach is answered as Discord would and
 * the interaction token (followups, ``@original``) lives 15 minutes (``token_lifetime``).
 
 Faults a test can inject: :meth:`fail` (HTTP 500/502/...), :meth:`rate_limit` (a 429 with proper
-headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`drop_gateway` (a disconnect the bot
-resumes from) and :meth:`request_reconnect` (opcode 7).
+headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`hold` (an answer held until the test
+releases it), :meth:`drop_gateway` (a disconnect the bot resumes from) and :meth:`request_reconnect`
+(opcode 7).
 """
 
 from __future__ import annotations
@@ -316,6 +317,8 @@ ROUTES = [
     Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
     Route("POST", "/channels/{channel_id}/messages/{message_id}/threads", "create_thread", (10, 10.0)),
     Route("POST", "/channels/{channel_id}/typing", "typing", (5, 5.0)),
+    # Discord documents no figure for emoji routes ("limited ... to prevent abuse", its quota headers
+    # "may be inaccurate"): these are assumed, a second's worth of the global limit.
     Route("GET", "/applications/{application_id}/emojis", "list_app_emojis"),
     Route("POST", "/applications/{application_id}/emojis", "create_app_emoji", (50, 1.0)),
     Route("DELETE", "/applications/{application_id}/emojis/{emoji_id}", "delete_app_emoji", (50, 1.0)),
@@ -358,6 +361,7 @@ class Fault:
     times: int = 1
     status: int | None = None  # 500, 502, 429 ...
     delay: float = 0.0
+    held: asyncio.Event | None = None  # answered only once the test sets it (see FakeDiscord.hold)
     retry_after: float = 0.1
     global_: bool = False
     shared: bool = False  # a 429 of a shared resource's limit (scope "shared": Cloudflare does not count it)
@@ -459,6 +463,9 @@ class FakeDiscord:
         self.ratelimited: list[str] = []  # provoked 429s (the bot went over a limit it was told)
         self.stalled = 0.0  # seconds the fake's own loop ran late (watched with a global limit only)
         self.stalls = 0
+        #: The clock of the rate-limit windows and the stall watch: real time, unless a test that
+        #: checks them drives its own (so a loaded machine's own stalls cannot change what it sees).
+        self.now: Callable[[], float] = time.perf_counter
         self._tick_due = math.inf
         self._credited = math.inf
         self._credit, self._credit_until = 0.0, -math.inf
@@ -534,9 +541,9 @@ class FakeDiscord:
 
     async def _watch_stalls(self, tick: float = 0.02) -> None:
         while True:
-            self._tick_due = time.perf_counter() + tick
+            self._tick_due = self.now() + tick
             await asyncio.sleep(tick)
-            self._note_stall(time.perf_counter())
+            self._note_stall(self.now())
 
     def _note_stall(self, now: float) -> None:
         """The first time a stall of the fake's own loop is seen (by its watch, or by a request read
@@ -703,6 +710,15 @@ class FakeDiscord:
         self.faults.append(f)
         return f
 
+    def hold(self, route: str = "*", *, until: asyncio.Event | None = None, times: int = 1,
+             when: Callable[[dict[str, str]], bool] | None = None) -> Fault:
+        """Requests answered only once ``until`` (or the returned ``fault.held``) is set: a Discord
+        that is slow for as long as the test needs, so that "X did not wait for it" is an ordering,
+        not a bet on a delay being long enough."""
+        f = Fault(route, times, held=until if until is not None else asyncio.Event(), when=when)
+        self.faults.append(f)
+        return f
+
     async def drop_gateway(self, code: int = 4000, *, shard: int | None = None, invalidate: bool = False) -> None:
         """Close the bot's websocket the way a network blip or a Discord restart does (``shard``:
         that shard's session, default shard 0's).  ``invalidate``: the blip lasted too long for a
@@ -776,17 +792,20 @@ class FakeDiscord:
         self._bump()
         return th
 
-    def delete_thread(self, thread_id: int) -> Channel:
+    def delete_thread(self, thread_id: int, *, dispatch: bool = True) -> Channel:
         """A moderator deletes a thread: it and every message in it are gone (``10003 Unknown
-        Channel`` from then on; an ephemeral message in it is gone for its reader too)."""
+        Channel`` from then on; an ephemeral message in it is gone for its reader too).
+        ``dispatch=False``: no THREAD_DELETE (Discord's event is late, or lost): the bot learns it
+        from its next post there."""
         th = self.channels.pop(thread_id)
         for mid in th.messages:
             m = self.messages[mid]
             if m.deleted_at is None:
                 m.deleted_at = time.time()
                 self._wake(("message", m.id))
-        self._dispatch("THREAD_DELETE", {"id": str(th.id), "guild_id": str(self.guild_of(th)),
-                                         "parent_id": str(th.parent_id), "type": th.type})
+        if dispatch:
+            self._dispatch("THREAD_DELETE", {"id": str(th.id), "guild_id": str(self.guild_of(th)),
+                                             "parent_id": str(th.parent_id), "type": th.type})
         self._bump()
         return th
 
@@ -934,7 +953,8 @@ class FakeDiscord:
                 if old.conn is not None and old.conn is not conn:
                     if self.shard_count > 1:
                         # Two processes on one shard: each would have answered its events.
-                        self.overlaps.append(f"shard {shard}: a second session identified while one was live")
+                        self.overlaps.append(f"shard {shard}: a second session identified while one was live "
+                                             f"({old.conn.agent} then {conn.agent})")
                     with contextlib.suppress(Exception):
                         await old.conn.ws.close(code=4000)
             self._adopt(session, conn)
@@ -1259,6 +1279,9 @@ class FakeDiscord:
                 self.injected.append(f"{route.key}: {rec.injected}")
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
+                if fault.held is not None:
+                    rec.injected = "held"
+                    await fault.held.wait()
                 if fault.status == 429:
                     refused = self._too_many(route, params, fault.retry_after, fault.global_)
                     if fault.shared:
@@ -1334,7 +1357,7 @@ class FakeDiscord:
                             content_type="text/html", headers={"Retry-After": "3600"})
 
     def _take_token(self, route: Route, params: dict[str, str], headers: dict[str, str]) -> web.Response | None:
-        now = time.perf_counter()
+        now = self.now()
         if self.global_limit and not route.template.startswith(("/interactions/", "/webhooks/")):
             g = self._global
             g.limit, g.window = self.global_limit, 1.0

@@ -166,3 +166,47 @@ async def test_every_process_on_a_database_uses_the_same_shard_count(pg) -> None
         for leases in (two, three, again):
             if leases is not None:
                 await leases.close()
+
+
+async def test_a_holder_that_stops_renewing_lets_go_before_it_acts_and_is_taken_over(pg, caplog) -> None:
+    """A frozen holder keeps its session, so its lock; but its lease has a term.  Here a holder's
+    loop stops while its connection (and so its lock) stays open, as a SIGSTOPped process's would.
+    Its term over, the first thing it is asked about the shard finds that out and fences first.
+    And a standby ends such a holder's session once the term is over and takes the shard, with a
+    new epoch (in this one process the holder hears of its session's end at once; a frozen one
+    hears of it only on waking, after the term check)."""
+    lost: list[int] = []
+    a = Leases(pg.url, Shards.of(1, leased=True), lost=lost.append, poll=POLL)
+    b = Leases(pg.url, Shards.of(1, leased=True), lost=lost.append, poll=POLL)
+    c = Leases(pg.url, Shards.of(1, leased=True), poll=POLL)
+    try:
+        a.start()
+        await asyncio.wait_for(a.wait_for_any(), 10)
+        assert a.term == 2.5 and a.epochs == {0: 1}
+        await asyncio.sleep(1.0)  # renewed every round: held
+        assert a.shards.owns(None) and not lost
+        assert a._task is not None
+        a._task.cancel()  # a stops; nobody else is there to end its session
+        await asyncio.sleep(a.term + 0.3)
+        assert a.held == {0} and not lost  # it has run nothing since: not noticed yet
+        assert not a.shards.owns(None)  # the first thing it does: the term is over, let go
+        assert lost == [0] and a.held == set()
+
+        b.start()
+        await asyncio.wait_for(b.wait_for_any(), 10)
+        assert b.epochs == {0: 2}
+        c.start()
+        await asyncio.sleep(1.0)
+        assert c.held == set()  # b renews: c stands by
+        assert b._task is not None
+        b._task.cancel()
+        term_over = b.shards.expires  # b's term, counted from its last renewal
+        await asyncio.wait_for(c.wait_for_any(), 10)
+        assert time.monotonic() >= term_over  # not before b's term was over
+        assert c.epochs == {0: 3}
+        await until(lambda: lost == [0, 0], 5)  # b hears its session ended
+        assert "has not renewed its lease" in caplog.text
+        assert pg.rows("SELECT epoch FROM shard_leases WHERE shard = 0") == [(3,)]
+    finally:
+        for leases in (a, b, c):
+            await leases.close()

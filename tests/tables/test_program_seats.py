@@ -363,21 +363,25 @@ async def test_a_program_that_stalls_once_plays_one_bad_card_not_several(rt_prog
 
 
 async def test_a_slow_program_never_holds_the_table_lock(rt_programs, clock, tmp_path):
-    slow = tmp_path / "slow.py"
+    # The program answers only once the test opens its gate: while it thinks, Ann's refusal must
+    # come back (a refusal that waited for the program would never come).
+    slow, gate = tmp_path / "slow.py", tmp_path / "gate"
     source = (ROOT / "clients" / "python_client.py").read_text()
-    slow.write_text(source.replace("def send(*fields):\n", "def send(*fields):\n    __import__('time').sleep(0.8)\n"))
-    assert "sleep(0.8)" in slow.read_text()
-    rt = rt_programs({"slow": f"{PY} {shlex.quote(str(slow))}"}, timeout=5)
+    wait = (f"    while not __import__('os').path.exists({str(gate)!r}):\n"
+            "        __import__('time').sleep(0.01)\n")
+    slow.write_text(source.replace("def send(*fields):\n", "def send(*fields):\n" + wait))
+    assert "path.exists" in slow.read_text()
+    rt = rt_programs({"slow": f"{PY} {shlex.quote(str(slow))}"}, timeout=60)
     t = await tricks_table(rt, "slow")
     await rt.start(t.id, HOST)
     await rt.act(t.id, HOST, choose(rt.seat_view(t.id, HOST).decision))  # Ann leads; the program is next
     live = rt._live[t.id]
     await until(lambda: live.programs is not None and live.programs._asks, clock)
-    began = time.monotonic()
     with pytest.raises(TableError) as e:
-        await rt.act(t.id, HOST, "2C")
-    assert e.value.code == "not_your_turn" and time.monotonic() - began < 0.3
+        await asyncio.wait_for(rt.act(t.id, HOST, "2C"), 20)  # (20 s: "at all", never a speed bet)
+    assert e.value.code == "not_your_turn"
     assert not live.lock.locked() and t.version == 1
+    gate.touch()
     await until(lambda: t.version >= 2, clock)
     assert t.log[1].seat == 1 and t.log[1].code.startswith("play")
 

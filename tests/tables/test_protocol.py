@@ -7,6 +7,8 @@ import asyncio
 import json
 import shlex
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -196,27 +198,36 @@ async def test_a_silent_program_times_out_and_its_next_line_belongs_to_the_timed
         assert p.late == 1
 
 
-async def test_a_late_answer_is_dropped_and_never_answers_the_next_query():
+def gated(gate: Path, when: str = "True") -> str:
+    """A script line holding the program (while ``when``) until the test creates ``gate``: the test,
+    not a race against the clock, decides that an answer comes after its deadline."""
+    return f"while ({when}) and not os.path.exists({str(gate)!r}):\n    time.sleep(0.01)\n"
+
+
+async def test_a_late_answer_is_dropped_and_never_answers_the_next_query(tmp_path: Path):
     # Stalls once (query 1 answered after its deadline), then answers every query at once: only
     # query 1 is lost, each later query gets its own answer, not the one before it.
-    body = ("if n == 1:\n    time.sleep(0.6)\n"
-            "print(f'|RESPONSE|card|{n + 1}S|END|', flush=True)")
+    gate = tmp_path / "gate"
+    body = gated(gate, "n == 1") + "print(f'|RESPONSE|card|{n + 1}S|END|', flush=True)"
     async with ProgramPlayer(answering(body), "Ann", timeout=0.3) as p:
         assert await p.ask() == Answer(None, TIMEOUT)
-        p.timeout = 5
+        gate.touch()
+        p.timeout = 30  # (a deadline for "it answers at all")
         for n in (2, 3, 4, 5):
             assert await p.ask() == Answer(f"|RESPONSE|card|{n + 1}S|END|")
         assert p.late == 1 and p.owed == 0
 
 
-async def test_a_query_given_up_by_its_caller_owns_the_next_line_too():
-    body = "time.sleep(0.3)\nprint(f'|RESPONSE|card|{n + 1}S|END|', flush=True)"
-    async with ProgramPlayer(answering(body), "Ann", timeout=5) as p:
+async def test_a_query_given_up_by_its_caller_owns_the_next_line_too(tmp_path: Path):
+    gate = tmp_path / "gate"
+    body = gated(gate) + "print(f'|RESPONSE|card|{n + 1}S|END|', flush=True)"
+    async with ProgramPlayer(answering(body), "Ann", timeout=30) as p:
         task = asyncio.ensure_future(p.ask())
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0)  # (the query is sent; the program cannot answer before the gate opens)
         task.cancel()  # the table moved on (the runtime cancels a query whose version is stale)
         with pytest.raises(asyncio.CancelledError):
             await task
+        gate.touch()
         assert await p.ask() == Answer("|RESPONSE|card|3S|END|")
 
 
@@ -333,9 +344,9 @@ async def test_close_kills_the_programs_whole_process_group():
     child = int((await p.ask()).line)
     parent = p.pid
     await p.close(grace=0.1)
-    for _ in range(200):  # the kernel may take a moment to tear the processes down
-        if _gone(child) and _gone(parent):
-            break
+    # The kernel may take a moment to tear the processes down (10 s: "at all", not how soon).
+    end = time.monotonic() + 10.0
+    while not (_gone(child) and _gone(parent)) and time.monotonic() < end:
         await asyncio.sleep(0.01)
     assert _gone(child) and _gone(parent)
 

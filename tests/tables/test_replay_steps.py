@@ -105,3 +105,63 @@ def test_the_step_that_takes_a_trick_is_numbered_as_that_trick(game: str) -> Non
     for s in takes:
         (trick_no,) = {e[2][0] for e in s["events"] if e[0] == "trick"}
         assert s["sub"] == "trick" and s["trick"] == trick_no + 1
+
+
+def test_king_of_the_hill_shows_the_dead_hand_then_the_buried_cards_face_up() -> None:
+    record = played("koth")
+    got = steps(record)
+    cls = engine.get("koth").game
+    state = cls.create(record.players, record.options, record.seed)
+    taken: list[str] = []
+    seen: set[str] = set()
+    for i, step in enumerate(got):
+        if i:
+            entry = record.log[i - 1]
+            events = state.apply(entry.seat, cls.action_from_code(entry.code))
+            taken = next((list(c.code for c in e.data) for e in events if e.kind == "dead_hand"), taken)
+        piles = {(p["seat"], p["label"]): p["cards"] for p in step["piles"]}
+        phase, king = step["phase"], state.public_view()["koth"]
+        if phase in ("deal", "late", "suit"):
+            assert list(piles) == [(None, "dead hand")] and len(piles[None, "dead hand"]) == 8
+            seen.add("dead hand")
+        elif phase == "bury":
+            assert piles == {(king, "took the dead hand"): taken} and state.view(king)["dead_hand"] == taken
+            seen.add("took")
+        elif phase in ("call", "play", "trick_ready"):
+            # Only the King's own view has them while the round is played.
+            assert piles == {(king, "buried"): state.view(king)["buried"]}
+            assert not any("buried" in state.view(s) for s in range(record.players) if s != king)
+            seen.add("buried")
+        elif phase in ("round_ready", "over") and state.public_view().get("last_round"):
+            last = state.public_view()["last_round"]
+            assert piles == {(last["koth"], "buried"): last["dead_hand"]}  # turned up when scored
+            seen.add("scored")
+        else:
+            assert not piles, (i, phase)
+    # The dead hand the deal left is the one the King took.
+    deal_end = max(i for i, s in enumerate(got) if s["phase"] in ("deal", "late", "suit"))
+    assert sorted(got[deal_end]["piles"][0]["cards"]) == sorted(taken)
+    assert seen == {"dead hand", "took", "buried", "scored"}
+
+
+def test_the_great_dalmuti_shows_each_players_taxes_for_the_rest_of_the_hand() -> None:
+    record = played("dalmuti")
+    got = steps(record)
+    cls = engine.get("dalmuti").game
+    state = cls.create(record.players, record.options, record.seed)
+    paid = 0
+    for i, step in enumerate(got):
+        if i:
+            entry = record.log[i - 1]
+            state.apply(entry.seat, cls.action_from_code(entry.code))
+        ranking = state.public_view()["ranking"]
+        for s in range(record.players):
+            v = state.view(s)
+            mine = {p["label"]: p["cards"] for p in step["piles"] if p["seat"] == s}
+            peon = ranking.index(s) >= len(ranking) - 2
+            want = {"paid in taxes": v["tax_given"], "got back": v["tax_received"]} if peon else \
+                {"received in taxes": v["tax_received"], "gave back": v["tax_given"]}
+            assert mine == {k: c for k, c in want.items() if c}, (i, s)
+            paid += bool(v["tax_given"])
+    assert paid  # this game has taxes to show
+    assert all(not s["piles"] for s in steps(played("hearts")))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 from .conftest import GUILD, HOST, new_table, run_until, started
 from .stores import StoredClock
 from .test_stats import BOB, finished_game
-from .test_storage import db
+from .test_storage import LATEST, db
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = 86400.0
@@ -181,3 +182,135 @@ async def test_a_started_lobby_does_not_expire(rt, clock):
     await rt.leave(t.id, HOST)
     await run_until(clock, lambda: t.phase == Phase.FINISHED, step=60)
     assert not t.ended_early
+
+
+async def _a_game_with_a_timeout(rt, clock):
+    """A one-hand game where the host's time runs out once (the clock moves for them) and they
+    play every other decision themselves."""
+    t = await new_table(rt, options={"rules": "mcgill", "target": 1})
+    await rt.start(t.id, HOST)
+    await run_until(clock, lambda: any(e.timeout for e in t.log))
+    for _ in range(2000):
+        if t.phase == Phase.FINISHED:
+            return t
+        d = t.state.decision(0) if 0 in t.to_act() else None
+        if d is not None:
+            await rt.act(t.id, HOST, d.actions[-1])
+        else:
+            await clock.advance(1.0)
+    raise AssertionError("the game never ended")
+
+
+async def test_a_timeout_read_back_from_the_storage_reviews_and_replays_as_live(make_runtime, clock, store):
+    from cogs.replay_view import Meta, meta_of, step_words, timeout_line
+    from engine.review import MADE_FOR_YOU, TIMEOUT, review
+    from tables.replay_steps import steps
+    from tables.reviews import summary
+
+    rt = make_runtime(storage=await store.open())
+    t = await _a_game_with_a_timeout(rt, clock)
+    live = await rt.history(t.id, GUILD)
+    timed = [i for i, e in enumerate(live.log) if e.timeout]
+    assert timed and all(live.log[i].seat == 0 and live.log[i].auto for i in timed)
+    await rt.close()
+    assert store.rows("SELECT seq FROM actions WHERE timed_out = 1 ORDER BY seq") == [(i + 1,) for i in timed]
+
+    # Another process, the table no longer in memory: the same log, flags and all.
+    rt2 = make_runtime(storage=await store.open())
+    stored = await rt2.history(t.id, GUILD)
+    assert stored.log == live.log and [e.timeout for e in stored.log] == [e.timeout for e in live.log]
+
+    def reviewed(record):
+        actions = [[e.seat, e.code, e.auto, e.timeout] for e in record.log]
+        made = [i for i, a in enumerate(actions) if a[0] == 0 and a[2]]  # no search: only the marks
+        r = review(record.game, record.players, record.options, record.seed, actions, 0, "s", steps=made)
+        return {d.step: d.mark for d in r.decisions}, summary(record, r)
+
+    (live_marks, live_words), (stored_marks, stored_words) = reviewed(live), reviewed(stored)
+    assert stored_marks == live_marks and {live_marks[i] for i in timed} == {TIMEOUT}
+    assert MADE_FOR_YOU not in stored_marks.values()
+    assert stored_words == live_words
+    assert f"{len(timed)} move{' was' if len(timed) == 1 else 's were'} made for you when your time ran out" \
+        in "\n".join(stored_words)
+
+    def lines(record):
+        got = steps(record, step_words(record))
+        meta = meta_of(record, len(got)).to_json()
+        return [(s["words"], timeout_line(s, meta)) for s in got], Meta.from_json(meta)
+
+    (live_lines, _), (stored_lines, _) = lines(live), lines(stored)
+    assert stored_lines == live_lines
+    said = [i for i, (_, line) in enumerate(stored_lines) if line]
+    assert said == [i + 1 for i in timed] and "time ran out" in stored_lines[said[0]][1]
+    # The exported file keeps the mark too.
+    assert GameRecord.from_json(json.loads(json.dumps(stored.to_json()))).log == stored.log
+    await rt2.close()
+
+
+async def test_a_log_stored_before_timeouts_were_stored_still_loads(make_runtime, clock, store):
+    from tables.records import record_of
+
+    # Rows as a version before migration 8 wrote them (no timed_out column), the game played
+    # without a storage and copied in by hand.
+    rt = make_runtime()
+    t = await started(rt, options={"rules": "mcgill", "target": 1})
+    await run_until(clock, lambda: len(t.log) > 3)
+    old = await store.open(upto=7)
+    await old.insert_table({**record_of(t), "version": t.version})
+    await old.close()
+    for e in t.log:
+        store.execute("INSERT INTO actions (table_id, seq, seat, code, time, auto) VALUES (?, ?, ?, ?, ?, ?)",
+                      (t.id, e.seq, e.seat, e.code, float(e.time), int(e.auto)))
+    storage = await store.open()  # migrates to the latest
+    try:
+        assert store.rows("SELECT MAX(version) FROM schema_version") == [(LATEST,)]
+        loaded = await storage.load(t.id)
+        assert loaded is not None and [(e.seq, e.seat, e.code) for e in loaded.log] == \
+            [(e.seq, e.seat, e.code) for e in t.log]
+        assert not any(e.timeout for e in loaded.log)
+    finally:
+        await storage.close()
+    await rt.close()
+
+
+async def test_the_recap_says_whose_time_ran_out_in_each_hand(make_runtime, clock):
+    from tables.replay import recap
+
+    rt = make_runtime()
+    t = await finished_game(rt, clock, options={"target": 30})
+    record = GameRecord.of_table(t)
+    _, events = record.replay()
+    plain = recap(record, events)
+    assert len(plain) >= 2 and not any("⏰" in line for line in plain)  # no move made by the clock: no mark
+    # The clock moved twice for seat 0 early in the first hand and once for the last mover at the end.
+    log = list(record.log)
+    early = [i for i, e in enumerate(log) if e.seat == 0][:2]
+    for i in (*early, len(log) - 1):
+        log[i] = log[i]._replace(timeout=True)
+    marked = dataclasses.replace(record, log=log)
+    lines = recap(marked, marked.replay()[1])
+    last = record.names[log[-1].seat]
+    assert lines == [plain[0], f"⏰ {record.names[0]}'s time ran out 2 times — the moves were made for them.",
+                     *plain[1:], f"⏰ {last}'s time ran out — the move was made for them."]
+    assert not any(code in "\n".join(lines) for code in ("seat", "timeout", "auto"))  # plain words only
+
+
+async def test_a_stored_timeout_is_marked_in_the_replay_recap(make_runtime, clock, store, tmp_path, capsys):
+    from tables.replay import recap
+
+    rt = make_runtime(storage=await store.open())
+    t = await _a_game_with_a_timeout(rt, clock)
+    await rt.close()
+    rt2 = make_runtime(storage=await store.open())
+    stored = await rt2.history(t.id, GUILD)  # read back from the storage, as /game replay reads it
+    timed = [e for e in stored.log if e.timeout]
+    assert timed and {e.seat for e in timed} == {0}
+    name = stored.names[0]
+    said = (f"⏰ {name}'s time ran out — the move was made for them." if len(timed) == 1
+            else f"⏰ {name}'s time ran out {len(timed)} times — the moves were made for them.")
+    lines = recap(stored, stored.replay()[1])
+    assert lines[0].startswith("Hand 1") and lines[1] == said
+    # The exported file replays with the same mark (python -m tables.replay).
+    assert main([str(export(stored, tmp_path / "g.json"))]) == 0
+    assert said in capsys.readouterr().out
+    await rt2.close()
