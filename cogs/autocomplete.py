@@ -1,10 +1,12 @@
 """Autocomplete for slash commands (pure): the legal choices of ``/play`` matching what was typed,
-and the suggestions for ``/game new options``.  The cog's autocomplete callbacks call these."""
+the suggestions for ``/game new options`` and the running tables for ``/game watch``.  The cog's
+autocomplete callbacks call these."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from discord import app_commands
 
@@ -165,3 +167,22 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
 
 def _round_numbers(low: int | None, high: int | None) -> list[int]:
     return [n for n in (25, 50, 100) if (low is None or n >= low) and (high is None or n <= high)]
+
+
+def table_choices(tables: Sequence[Any], channel_id: int | None, current: str) -> list[app_commands.Choice[str]]:
+    """Suggestions for ``/game watch table:``: the running tables given (one server's), those of
+    this channel (or its thread) first, newest first, matching what was typed in their id, game or
+    players' names.  Only what the table message shows publicly."""
+    typed = current.strip().lower()
+    out: list[tuple[bool, float, app_commands.Choice[str]]] = []
+    for t in tables:
+        if render.phase_of(t) != "running":
+            continue
+        names = ", ".join(s.name for s in t.seats)
+        name = f"{t.id} · {render.game_title(t)} · {names}"
+        if typed and typed not in name.lower():
+            continue
+        here = channel_id is not None and channel_id in t.channel_ids
+        out.append((not here, -float(t.created_at or 0.0), app_commands.Choice(name=name[:100], value=t.id)))
+    out.sort(key=lambda x: (x[0], x[1]))
+    return [c for _, _, c in out[:MAX_CHOICES]]

@@ -71,12 +71,14 @@ def table_view(table: Table) -> discord.ui.View:
     shows only a reference to it), so its My hand would answer in the parent.  It gets a link to
     the thread instead (a link needs no interaction); My hand and I'm back are on the game's first
     message in the thread (:meth:`cogs.listener.DiscordListener.started`).  **Watch** answers
-    whoever presses it privately, wherever it is, so it stays on the table message (cogs/watch.py)."""
+    whoever presses it privately, wherever it is, so it stays on the table message (cogs/watch.py), and
+    so does **How to play** (the game's quick start, cogs/howto.py)."""
     view = discord.ui.View(timeout=None)
     phase = render.phase_of(table)
     if phase == "running" and table.thread_id is not None:
         view.add_item(discord.ui.Button(label="Play in the thread", emoji="🧵", url=thread_url(table)))
         view.add_item(TableButton("watch", table.id))
+        view.add_item(TableButton("howto", table.id))  # answered privately: no counted call
         return view
     acts = LOBBY_BUTTONS if phase == "lobby" else RUNNING_BUTTONS if phase == "running" else ()
     if phase == "finished" and table.seed is not None:

@@ -6,7 +6,8 @@ Custom ids (at most 100 characters):
 
 * ``dh:t:{act}:{table}`` — table buttons: join, leave, ai, start, hand, back, watch on the PUBLIC
   message, refresh or hint on a hand view, watch on a watcher's view.  They never carry a card.
-  ``howto`` (the game's quick start) on the lobby and on hand views where there is room; ``again``
+  ``howto`` (the game's quick start) on the lobby, the running table message and on hand views
+  where there is room; ``again``
   (Play again) on a finished table.
 * ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
   EPHEMERAL hand view of the seat that may take it.
@@ -83,7 +84,7 @@ _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
     "watch": ("Watch", discord.ButtonStyle.secondary, "👀"),
 }
 LOBBY_BUTTONS: tuple[str, ...] = ("join", "leave", "ai", "start", "howto")
-RUNNING_BUTTONS: tuple[str, ...] = ("hand", "back", "watch")
+RUNNING_BUTTONS: tuple[str, ...] = ("hand", "back", "watch", "howto")
 # only once a game was played (a lobby closed early has nothing to replay)
 FINISHED_BUTTONS: tuple[str, ...] = ("again",)
 

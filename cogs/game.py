@@ -25,7 +25,7 @@ from discord.ext import commands
 import engine
 from cogs import options as table_options
 from cogs import render, renderers
-from cogs.autocomplete import MAX_CHOICES, legal_choices, option_choices
+from cogs.autocomplete import MAX_CHOICES, legal_choices, option_choices, table_choices
 from cogs.components import (
     hand_view,
     table_view,
@@ -521,6 +521,22 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         embed = discord.Embed(title="Tables in this server", description="\n".join(lines)[:4000],
                               colour=render.LOBBY_COLOUR)
         await self._say(interaction, None, embed=embed)
+
+    @game.command(name="watch", description="Follow a running table privately: what everyone at it sees, kept current.")
+    @app_commands.describe(table="The running table to watch (autocompleted; its id is on its table message)")
+    async def game_watch(self, interaction: discord.Interaction, table: str) -> None:
+        # The same answer as the Watch button on the table message (cogs/game_clicks.py).
+        await self._safely(interaction, self._watch(interaction, table, command=True))
+
+    @game_watch.autocomplete("table")
+    async def game_watch_table_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            return table_choices(self.runtime.list(self._guild(interaction)), interaction.channel_id, current)
+        except Exception:
+            log.exception("Table autocomplete failed")
+            return []
 
     @game.command(name="replay", description="A finished game step by step, with its recap and its log as a file.")
     @app_commands.describe(id="Table id of a finished game")

@@ -108,9 +108,10 @@ class ComponentClicks:
         view.stop()
         self._live(interaction, sv)
 
-    async def _watch(self, interaction: discord.Interaction, table_id: str) -> None:
-        """**Watch**: the public table, privately, kept current (cogs/watch.py).  Whoever plays at
-        the table is pointed at their hand, which shows the table too."""
+    async def _watch(self, interaction: discord.Interaction, table_id: str, *, command: bool = False) -> None:
+        """**Watch** (or ``/game watch``, ``command``): the public table, privately, kept current
+        (cogs/watch.py).  Whoever plays at the table is pointed at their hand, which shows the table
+        too."""
         table = self._table(interaction, table_id)
         listener = self.discord_listener
         watchers = listener.watchers if listener is not None else None
@@ -119,6 +120,8 @@ class ComponentClicks:
         if table.phase == Phase.LOBBY:
             raise TableError(f"The game at table `{table.id}` has not started yet: there is nothing to watch.")
         if table.phase == Phase.FINISHED:
+            if command:  # (the button is on the table message itself, which shows the end)
+                raise TableError(watch.over_line(table.id))
             raise TableError(f"The game at table `{table.id}` is over: its message shows how it ended.")
         seat = table.seat_of(interaction.user.id)
         if seat is not None and not table.seats[seat].left:

@@ -27,6 +27,7 @@ from cogs.permissions import ChannelPermissions
 from cogs.render import NO_PINGS
 from cogs.watch import Watchers, with_count
 from engine.core import Event
+from tables.kept import StoredPing
 from tables.table import Table
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,8 @@ class _Ping:
     channel_id: int
     message_id: int
     due: dict[int, float | None]  # seat -> the deadline of the decision it pinged for
+    # Its storing (Runtime.kept), so a restarted bot still deletes it; its removal waits for it.
+    saved: asyncio.Task[None] | None = None
 
 
 @dataclass
@@ -145,6 +148,8 @@ class DiscordListener:
         self._no_channel: set[str] = set()
         # Turn pings and nudges still standing, per table (removed once their people moved).
         self._pings: dict[str, list[_Ping]] = {}
+        # Per table, the reading of the pings a previous process left standing (once per process).
+        self._restored: dict[str, asyncio.Task[None]] = {}
         self._nudges: dict[str, _Nudges] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         # What the bot may do in each channel, as the interactions there say (the cog reads them).
@@ -214,6 +219,7 @@ class DiscordListener:
         except Exception:
             log.exception("Could not follow the changes of table %s", table.id)
         try:
+            await self._restore_pings(table)
             self._sweep_pings(table)
             self._plan_nudges(table)
         except Exception:
@@ -525,6 +531,7 @@ class DiscordListener:
     async def _retire(self, table: Table, seats: Sequence[int]) -> None:
         """Before a new ping to ``seats``: delete the older ones naming any of them (a thread holds
         at most one standing ping per person, so the old goes before the new is posted)."""
+        await self._restore_pings(table)
         pings = self._pings.get(table.id, [])
         old = [p for p in pings if set(p.due) & set(seats)]
         for p in old:
@@ -536,15 +543,45 @@ class DiscordListener:
         """Remember a ping just posted for ``seats`` (deleted once they all moved)."""
         channel_id = getattr(getattr(sent, "channel", None), "id", None) or table.thread_id or table.channel_id
         if sent is not None and channel_id is not None:
-            self._pings.setdefault(table.id, []).append(
-                _Ping(channel_id, sent.id, {s: table.deadlines.get(s) for s in seats}))
+            ping = _Ping(channel_id, sent.id, {s: table.deadlines.get(s) for s in seats})
+            kept = self._kept()
+            if kept is not None:
+                ping.saved = self._spawn(kept.save_ping(table.id, StoredPing(ping.message_id, channel_id, ping.due)))
+            self._pings.setdefault(table.id, []).append(ping)
         self._sweep_pings(table)
+
+    def _kept(self) -> Any:
+        """The runtime's store of what a restart must not forget (tables/kept.py), if it has one."""
+        runtime = self.live.runtime or getattr(self.bot, "runtime", None)
+        return getattr(runtime, "kept", None)
+
+    async def _restore_pings(self, table: Table) -> None:
+        """The pings a previous process left standing for this table, read once per process (every
+        caller waits for the same read), so they are deleted like the ones posted here."""
+        task = self._restored.get(table.id)
+        if task is None:
+            task = self._restored[table.id] = self._spawn(self._read_pings(table.id))
+        with contextlib.suppress(Exception):
+            await asyncio.shield(task)
+
+    async def _read_pings(self, table_id: str) -> None:
+        kept = self._kept()
+        if kept is None:
+            return
+        stored = await kept.pings(table_id)
+        pings = self._pings.setdefault(table_id, [])
+        here = {p.message_id for p in pings}
+        pings.extend(_Ping(p.channel_id, p.message_id, dict(p.due)) for p in stored if p.message_id not in here)
+        if not pings:
+            del self._pings[table_id]
 
     def _sweep_pings(self, table: Table) -> None:
         """Delete the pings whose people have all moved (or the game ended): who is due and the
         deadlines are public, so when a ping goes tells nothing hidden."""
         pings = self._pings.get(table.id)
         if not pings:
+            if table.phase == "finished":
+                self._restored.pop(table.id, None)  # (nothing more to read for it)
             return
         acting = set(table.to_act())
         for p in [p for p in pings if not any(s in acting and table.deadlines.get(s) == d for s, d in p.due.items())]:
@@ -558,7 +595,8 @@ class DiscordListener:
         self._spawn(self._remove(table_id, ping))
 
     async def _remove(self, table_id: str, ping: _Ping) -> None:
-        """One counted call, paced by the budget; a failure is logged once, never retried."""
+        """One counted call, paced by the budget; a failure is logged once, never retried (and the
+        stored ping forgotten either way: a successor would only try again)."""
         try:
             await self.budget.take()
             await self.channel(ping.channel_id).get_partial_message(ping.message_id).delete()
@@ -566,6 +604,12 @@ class DiscordListener:
             pass  # someone deleted it already
         except Exception as e:
             log.warning("Table %s: could not remove the ping %s (%s)", table_id, ping.message_id, e)
+        kept = self._kept()
+        if kept is not None:
+            if ping.saved is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(ping.saved)  # stored before it is forgotten, never after
+            await kept.drop_ping(table_id, ping.message_id)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -574,7 +618,7 @@ class DiscordListener:
         return task
 
     async def close(self) -> None:
-        """Stop the nudges and ping removals under way (nothing to keep across a restart)."""
+        """Stop the nudges and ping removals under way (the standing pings are stored as posted)."""
         tasks = list(self._tasks)
         for t in tasks:
             t.cancel()

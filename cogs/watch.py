@@ -66,6 +66,12 @@ def full_line(table_id: str) -> str:
             "when someone stops watching.")
 
 
+def over_line(table_id: str) -> str:
+    """``/game watch`` of a finished table: nothing to follow, the replay shows it."""
+    return (f"The game at table `{table_id}` is over, so there is nothing to watch. Press **Replay** on its "
+            f"table message, or use `/game replay id:{table_id}`, to go through it step by step.")
+
+
 def count_line(n: int) -> str:
     return f"👀 {n} watching"
 

@@ -32,6 +32,7 @@ from tables.delivery import Delivery
 from tables.finished import Finished
 from tables.hints import Hint, Hints
 from tables.ids import new_id, normalise
+from tables.kept import Kept
 from tables.live import (
     TOO_LATE,
     Listener,
@@ -130,7 +131,10 @@ class Runtime:
         self.ratings: Ratings | None = Ratings(storage) if storage is not None else None
         # Play again: the rematch opened from each finished table (old id -> new id), so a second
         # press points to it instead of opening another; one lock so two presses cannot both open.
+        # The links are stored too (``kept``), so a restarted bot still finds the first rematch.
         self.rematches: dict[str, str] = {}
+        #: What a restart must not forget besides the tables: rematch links, standing pings.
+        self.kept = Kept(storage)
         self._rematch_lock = asyncio.Lock()
 
     # Settings that tests and the bot read or change after construction live in the rooms.
@@ -428,7 +432,10 @@ class Runtime:
                 raise rematch.never_played(tid)
             # (a rematch that has left memory is over: forget it, so the map does not grow for ever)
             self.rematches = {old: new for old, new in self.rematches.items() if new in self.tables}
-            opened = self.tables.get(self.rematches.get(tid, ""))
+            new = self.rematches.get(tid)
+            if new is None:
+                new = await self.kept.rematch_of(tid)  # after a restart: the link stored with it
+            opened = self.tables.get(new or "")
             if opened is not None and opened.phase != Phase.FINISHED:
                 raise rematch.already_open(tid, opened)
             offers.refuse_if_elsewhere(self.tables.values(), guild_id, user_id, None)
@@ -438,6 +445,7 @@ class Runtime:
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
                                  plan.ai_level, plan.ais)
             self.rematches[tid] = t.id
+            await self.kept.save_rematch(tid, t.id, self.clock.now())
             return Rematch(t, tuple(u for u in plan.people if u != user_id))
 
     async def _rematch_plan(self, tid: str, guild_id: int, user_id: int) -> Plan:

@@ -175,6 +175,23 @@ class Storage(Protocol):
         """Per game: the reviewed games, the judged decisions and their summed loss."""
         ...
 
+    # ---- what a restart must not forget (tables/kept.py; migration 0009) -----------------------
+    async def save_rematch(self, old_id: str, new_id: str, at: float) -> None:
+        """The lobby ``new_id`` is the rematch of the finished table ``old_id``."""
+        ...
+
+    async def rematch_of(self, old_id: str) -> str | None: ...
+
+    async def save_ping(self, table_id: str, message_id: int, channel_id: int, due: str) -> None:
+        """A turn ping (or nudge) standing in a table's thread; ``due``: its seats' deadlines as JSON."""
+        ...
+
+    async def drop_ping(self, table_id: str, message_id: int) -> None: ...
+
+    async def pings_of(self, table_id: str) -> list[Record]:
+        """The table's standing pings: ``message_id``, ``channel_id``, ``due``."""
+        ...
+
 
 def check_changes(changes: Record) -> None:
     bad = set(changes) - MUTABLE

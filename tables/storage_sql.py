@@ -293,9 +293,14 @@ class SQLStorage:
         doomed = f"SELECT id FROM tables WHERE {PRUNABLE.format(before='?')}"
         logs = self.dialect.sql(f"DELETE FROM actions WHERE table_id IN ({doomed})")
         rows = self.dialect.sql(f"DELETE FROM tables WHERE id IN ({doomed})")
+        # What was kept for those tables (migration 0009) goes with them.
+        links = self.dialect.sql(f"DELETE FROM rematches WHERE old_id IN ({doomed}) OR new_id IN ({doomed})")
+        pings = self.dialect.sql(f"DELETE FROM pings WHERE table_id IN ({doomed})")
 
         def steps() -> Steps:
             yield Run(logs, (float(before),))
+            yield Run(links, (float(before), float(before)))
+            yield Run(pings, (float(before),))
             return (yield Run(rows, (float(before),)))
 
         return int(await self._run(Job(steps)))
@@ -431,4 +436,42 @@ class SQLStorage:
             f"SELECT game, COUNT(*) AS games, SUM(judged) AS judged, {d.real('SUM(loss)')} AS loss "
             "FROM reviews WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game",
             (guild_id, user_id),
+        )
+
+    # ---- what a restart must not forget (tables/kept.py; migration 0009) -------------------------
+    async def save_rematch(self, old_id: str, new_id: str, at: float) -> None:
+        """The lobby ``new_id`` is the rematch of the finished table ``old_id`` (a later one replaces it)."""
+        d = self.dialect
+        upsert = d.sql(d.upsert("rematches", ("old_id", "new_id", "created_at"), ("old_id",)))
+
+        def steps() -> Steps:
+            yield Run(upsert, (old_id, new_id, float(at)))
+
+        await self._run(Job(steps, f"rematch:{old_id}", single=True))
+
+    async def rematch_of(self, old_id: str) -> str | None:
+        rows = await self._read("SELECT new_id FROM rematches WHERE old_id = ?", (old_id,))
+        return str(rows[0]["new_id"]) if rows else None
+
+    async def save_ping(self, table_id: str, message_id: int, channel_id: int, due: str) -> None:
+        """A turn ping (or nudge) standing in a table's thread; ``due``: its seats' deadlines as JSON."""
+        d = self.dialect
+        upsert = d.sql(d.upsert("pings", ("table_id", "message_id", "channel_id", "due"), ("table_id", "message_id")))
+
+        def steps() -> Steps:
+            yield Run(upsert, (table_id, int(message_id), int(channel_id), due))
+
+        await self._run(Job(steps, f"ping:{table_id}", single=True))
+
+    async def drop_ping(self, table_id: str, message_id: int) -> None:
+        delete = self.dialect.sql("DELETE FROM pings WHERE table_id = ? AND message_id = ?")
+
+        def steps() -> Steps:
+            yield Run(delete, (table_id, int(message_id)))
+
+        await self._run(Job(steps, f"ping:{table_id}", single=True))
+
+    async def pings_of(self, table_id: str) -> list[Record]:
+        return await self._read(
+            "SELECT message_id, channel_id, due FROM pings WHERE table_id = ? ORDER BY message_id", (table_id,)
         )

@@ -186,7 +186,8 @@ async def test_listener_contains_discord_errors(h: Harness, caplog) -> None:
 
 async def test_public_buttons_never_carry_cards_and_hand_controls_do(h: Harness) -> None:
     table, msg = await h.running_table()
-    assert custom_ids(msg.view) == [f"dh:t:watch:{table.id}"]  # a link to the thread, and Watch
+    # a link to the thread, Watch and How to play
+    assert custom_ids(msg.view) == [f"dh:t:watch:{table.id}", f"dh:t:howto:{table.id}"]
     assert custom_ids(h.controls(table).view) == [f"dh:t:hand:{table.id}", f"dh:t:back:{table.id}"]
     await pass_all(h, table)
     player, _ = await human_on_turn(h, table)

@@ -53,9 +53,11 @@ async def test_full_game_two_humans_two_ais(h: Harness) -> None:
     thread = h.world.channels[table.thread_id]
     assert thread.parent is h.channel and table.id in thread.name
     await h.settle()
-    # The table message links to the thread (and has Watch); My hand and I'm back are on the thread's first message.
+    # The table message links to the thread (and has Watch and How to play); My hand and I'm back are on the
+    # thread's first message.
     link = [i for i in lobby.view.children if getattr(i, "url", None)]
-    assert _controls(lobby) == [f"dh:t:watch:{table.id}"] and link and link[0].url.endswith(f"/{table.thread_id}")
+    assert enabled_ids(lobby.view) == [f"dh:t:watch:{table.id}", f"dh:t:howto:{table.id}"]
+    assert link and link[0].url.endswith(f"/{table.thread_id}")
     assert h.controls(table).channel is thread and list(thread.messages)[0] == h.controls(table).id
     assert set(_controls(h.controls(table))) == {f"dh:t:hand:{table.id}", f"dh:t:back:{table.id}"}
 

@@ -43,7 +43,8 @@ async def test_whole_game_two_people_two_ais(w: World) -> None:
     assert thread.is_thread and tid in thread.name and f"<#{thread.id}>" in started.text
     # The table message (in the channel, shown atop the thread) links to the thread: a button on it
     # would answer in the channel.
-    await w.until(lambda: [b["label"] for b in table_message.buttons()] == ["Play in the thread", "Watch"],
+    await w.until(lambda: [b["label"] for b in table_message.buttons()]
+                  == ["Play in the thread", "Watch", "How to play"],
                   what="the running table's link")
     assert table_message.buttons()[0]["url"].endswith(f"/{thread.id}")
 
