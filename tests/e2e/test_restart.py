@@ -295,7 +295,8 @@ async def test_a_table_message_deleted_while_the_bot_was_down_is_posted_again(tm
         again = await w.until(lambda: next((m for m in table_messages(w, tid) if not m.deleted), None),
                               what="the table message posted again")
         assert again.id != table_message.id and again.versions[0].source == "create"
-        assert [b["label"] for b in again.buttons()] == ["Play in the thread", "Watch", "How to play"]  # (the thread stays)
+        # (the thread stays)
+        assert [b["label"] for b in again.buttons()] == ["Play in the thread", "Watch", "How to play"]
         await w.until(lambda: w.row(tid)["message_id"] == again.id, what="the new message id stored")
         assert w.version(tid) >= stopped_at
 
