@@ -236,6 +236,9 @@ class Persistence:
         # Only this process's shards' tables are read: the database picks them by their guilds.
         mine = await self.storage.unfinished(sorted(self.shards.held), self.shards.count)
         for item in mine:
+            # Rebuilding is CPU work: with many tables, give the lease loop its turn between two, so a
+            # long recovery never stops it renewing the lease's term (tables/lease.py).
+            await asyncio.sleep(0)
             tid = item.record.get("id")
             if (isinstance(tid, str) and tid in tables) or not self.shards.owns(item.record.get("guild_id")):
                 continue  # already live in this process (or a shard let go meanwhile)
