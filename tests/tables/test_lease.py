@@ -301,3 +301,44 @@ async def test_a_failed_restore_gives_the_lease_back_and_tries_again(pg, caplog)
         assert leases.epochs == {0: 2}
     finally:
         await leases.close()
+
+
+async def test_a_long_recovery_at_start_keeps_the_lease(pg, monkeypatch) -> None:
+    """At start the bot recovers its tables after taking its leases (bot.py): rebuilding is CPU work
+    that holds the event loop, and with many tables it took longer than the term.  The loop gets its
+    turn between two tables, so the lease is renewed all along.  (Each rebuild is made slow here by
+    the test: a blocking sleep of 25 ms stands for its CPU, a few times a real table's.)"""
+    from tables import records
+
+    first = Runtime(storage=await pg.open(), clock=SystemClock(), rng=random.Random(RNG), lobby_ttl=None)
+    ids = [(await first.create(game="hearts", guild_id=1, channel_id=10 + n, host_id=700 + n,
+                               host_name=f"P{n}")).id for n in range(120)]
+    await first.close()
+
+    rt = Runtime(storage=await pg.open(), clock=SystemClock(), rng=random.Random(RNG), lobby_ttl=None,
+                 shards=Shards.of(1, leased=True))
+    lost: list[int] = []
+    holder = Leases(pg.url, rt.shards, lost=lost.append, poll=POLL)
+    standby = Leases(pg.url, Shards.of(1, leased=True), poll=POLL)
+    real_rebuild = records.rebuild
+
+    def slow_rebuild(*args, **kw):
+        time.sleep((holder.term + 0.5) / len(ids))
+        return real_rebuild(*args, **kw)
+
+    monkeypatch.setattr(records, "rebuild", slow_rebuild)
+    try:
+        holder.start()
+        await asyncio.wait_for(holder.wait_for_any(), 10)
+        standby.start()
+        began = time.monotonic()
+        report = await rt.recover()
+        assert time.monotonic() - began > holder.term  # the recovery did outlast the term
+        assert sorted(t.id for t in report.restored) == sorted(ids)
+        await asyncio.sleep(POLL * 4)
+        assert lost == [] and holder.held == {0} and holder.epochs == {0: 1} and standby.held == set()
+        assert rt.shards.owns(1) and set(rt.tables) == set(ids)
+    finally:
+        for leases in (holder, standby):
+            await leases.close()
+        await rt.close()
