@@ -10,7 +10,8 @@ the database schema Deckhand's tables live in, so two deployments in two schemas
 :class:`Leases` polls every ``poll`` seconds: it tries to take the shards it is configured for and
 does not hold (a process that holds none yet is a *hot standby*: storage open, migrations checked,
 everything ready, waiting), and checks that its lease connection still answers.  A shard gained
-calls ``gained(shard)`` (recover its tables, then connect it to Discord); a lease lost — the
+calls ``gained(shard)`` (recover its tables, then connect it to Discord) in a task of its own, so
+the loop renews the term however long that takes; a lease lost — the
 connection closed, or a check that failed or took longer than ``poll`` — calls ``lost(shard)`` at
 once, synchronously, so the process stops driving the shard's tables before anything else runs.
 Then it connects again and waits for the lease like any standby — after a few rounds' pause, so a
