@@ -52,6 +52,7 @@ import discord
 from cogs import render, renderers
 from cogs.emoji import card_emoji
 from engine.core import Action, AnyCard
+from tables.shards import STARTING
 
 TABLE_ID = r"[A-Z0-9]{6}"
 VERSION = r"[0-9]{1,9}"
@@ -118,7 +119,7 @@ async def _handler(interaction: discord.Interaction) -> Handler | None:
     cog = interaction.client.get_cog(HANDLER_COG)  # type: ignore[attr-defined]
     if cog is None:
         # Between a restart and the cog loading, say so instead of letting the click "fail".
-        await interaction.response.send_message("Deckhand is starting up — try again in a moment.", ephemeral=True)
+        await interaction.response.send_message(STARTING, ephemeral=True)
     return cog
 
 

@@ -10,7 +10,8 @@ the database schema Deckhand's tables live in, so two deployments in two schemas
 :class:`Leases` polls every ``poll`` seconds: it tries to take the shards it is configured for and
 does not hold (a process that holds none yet is a *hot standby*: storage open, migrations checked,
 everything ready, waiting), and checks that its lease connection still answers.  A shard gained
-calls ``gained(shard)`` (recover its tables, then connect it to Discord); a lease lost — the
+calls ``gained(shard)`` (recover its tables, then connect it to Discord) in a task of its own, so
+the loop renews the term however long that takes; a lease lost — the
 connection closed, or a check that failed or took longer than ``poll`` — calls ``lost(shard)`` at
 once, synchronously, so the process stops driving the shard's tables before anything else runs.
 Then it connects again and waits for the lease like any standby — after a few rounds' pause, so a
@@ -117,6 +118,10 @@ class Leases:
         self._closed = False
         self._changed = asyncio.Event()
         self._pause = 0  # rounds to sit out after losing the leases
+        # Shards gained are restored by a task of their own: a restore may outlast the term, and the
+        # loop must go on renewing meanwhile.  One at a time; no shard is taken while one runs.
+        self._restore: asyncio.Task[None] | None = None
+        self._give_back: list[tuple[asyncpg.Connection, int]] = []  # failed restores: unlock next round
 
     @property
     def held(self) -> set[int]:
@@ -129,8 +134,8 @@ class Leases:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="deckhand-leases")
 
     async def wait_for_any(self) -> set[int]:
-        """Until this process holds at least one of its shards (a standby waits here)."""
-        while not self.held:
+        """Until this process holds at least one of its shards, restored (a standby waits here)."""
+        while not self.held or self.shards.restoring:
             if self._task is not None and self._task.done():
                 self._task.result()  # the loop died: say why
                 raise RuntimeError("the lease loop stopped")
@@ -164,6 +169,10 @@ class Leases:
                             ",".join(map(str, self.missing())), self.poll)
             await asyncio.sleep(self.poll)
 
+    def restoring(self) -> bool:
+        """Whether shards gained are being restored (``gained``) right now."""
+        return self._restore is not None and not self._restore.done()
+
     def missing(self) -> list[int]:
         return [s for s in self.shards.ids if s not in self.held]
 
@@ -172,6 +181,10 @@ class Leases:
         if self.shards.check_term():
             return []  # this process was not running for longer than its term: let go, rejoin later
         conn = await self._connection()
+        while self._give_back:
+            took, shard = self._give_back.pop()
+            if took is conn:  # else that session, and its lock, are gone already
+                await conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", self.namespace, shard)
         # The term is counted from before the database renews it, so it ends here first.
         sent = time.monotonic()
         if self.held:
@@ -190,7 +203,7 @@ class Leases:
                 return []
             self.shards.expires = sent + self.term
         won: list[int] = []
-        if self._closed:
+        if self._closed or self.restoring():
             return won
         for shard in self.missing():
             if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", self.namespace, shard):
@@ -205,19 +218,34 @@ class Leases:
         for shard in won:
             self.held.add(shard)
             log.warning("Holding the lease of shard %d of %d", shard, self.shards.count)
+        if won and self.gained is not None:
+            # Clicks on these shards' tables get a sentence until they are back (Shards.restoring).
+            self.shards.restoring.update(won)
+            self._restore = asyncio.get_running_loop().create_task(self._take_over(conn, won),
+                                                                    name="deckhand-lease-restore")
+        if won:
             self._changed.set()
-            if self.gained is not None:
-                try:
+        return won
+
+    async def _take_over(self, conn: asyncpg.Connection, shards: list[int]) -> None:
+        """Restore the shards just gained (``gained``), one after the other, while the loop renews."""
+        assert self.gained is not None
+        for shard in shards:
+            try:
+                if shard in self.held:  # not lost meanwhile
                     await self.gained(shard)
-                except Exception:
-                    # Holding a shard this process does not serve would keep everyone out of it:
-                    # let go of what was taken, give the lease back, try again next round.
-                    log.exception("Taking over shard %d failed; its lease is given back", shard)
+            except Exception:
+                # Holding a shard this process does not serve would keep everyone out of it: let go
+                # of what was taken; the loop gives the lease back next round and tries again.
+                log.exception("Taking over shard %d failed; its lease is given back", shard)
+                if shard in self.held:
                     self.held.discard(shard)
+                    self._give_back.append((conn, shard))
                     if self.lost is not None:
                         self.lost(shard)
-                    await conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", self.namespace, shard)
-        return won
+            finally:
+                self.shards.restoring.discard(shard)
+                self._changed.set()
 
     async def _end_expired(self, conn: asyncpg.Connection, shard: int) -> None:
         """The holder of ``shard`` has not renewed its lease within its term: end its session (its
@@ -311,10 +339,11 @@ class Leases:
     async def close(self) -> None:
         """Give the leases back (ending the session does it) and stop polling."""
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        for task in (self._task, self._restore):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         conn, self._conn = self._conn, None
         self.held.clear()
         if conn is not None and not conn.is_closed():

@@ -240,7 +240,12 @@ class Persistence:
             if (isinstance(tid, str) and tid in tables) or not self.shards.owns(item.record.get("guild_id")):
                 continue  # already live in this process (or a shard let go meanwhile)
             try:
-                t, since = records.rebuild(item.record, item.log)
+                # Replaying a game is CPU work: in a thread, so that a recovery of many tables never
+                # holds the event loop for long (the lease loop renews the term meanwhile:
+                # tables/lease.py).  The rebuilt table is new, shared with nothing until added below.
+                t, since = await asyncio.to_thread(records.rebuild, item.record, item.log)
+                if t.id in tables or not self.shards.owns(t.guild_id):
+                    continue  # the same checks, after the wait
                 before = dict(t.deadlines)
                 live = Live()
                 tables[t.id] = t

@@ -24,6 +24,9 @@ from tables.table import Table
 DEFAULT_POLL = 2.0  # seconds between two looks at the leases (tables/lease.py)
 ELSEWHERE = ("This server's games are run by another Deckhand process at the moment (it may be taking "
              "over from one that stopped). Try again in a few seconds.")
+# A shard just taken over whose tables are still being read back: the sentence a click gets while
+# Deckhand starts (cogs/custom_ids.py), never "no such table" for a table that is about to be there.
+STARTING = "Deckhand is starting up — try again in a moment."
 
 
 def shard_of(guild_id: int | None, count: int) -> int:
@@ -91,7 +94,8 @@ class Shards:
     ``leased``: ``held`` comes from leases (:mod:`tables.lease`) that another process may take over
     when this one loses them; then a stale write to a table of a held shard means a former holder
     wrote late, and the table is reloaded rather than let go.  ``expires``: when the leases' term
-    runs out on this process's monotonic clock, unless renewed; ``on_expiry`` lets them go."""
+    runs out on this process's monotonic clock, unless renewed; ``on_expiry`` lets them go.
+    ``restoring``: held shards whose tables are still being recovered (tables/lease.py)."""
 
     count: int = 1
     ids: tuple[int, ...] = (0,)
@@ -99,6 +103,7 @@ class Shards:
     leased: bool = False
     expires: float = math.inf
     on_expiry: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    restoring: set[int] = field(default_factory=set)
 
     @classmethod
     def everything(cls) -> Shards:
@@ -138,6 +143,8 @@ class Shards:
         """Refuse (a sentence, nothing changed) a command for a guild another process runs."""
         if not self.owns(guild_id):
             raise TableError(ELSEWHERE, "elsewhere")
+        if self.shard(guild_id) in self.restoring:
+            raise TableError(STARTING, "restoring")
 
     def fence(self, shard: int, tables: dict[str, Table], forget: Callable[[Table], None]) -> list[str]:
         """``shard`` is no longer this process's: every table of it is let go at once (``forget``

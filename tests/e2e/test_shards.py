@@ -17,7 +17,7 @@ from cogs.faces import face_codes
 from cogs.shards import TOKEN_BUDGET, budget_part
 from tables import Runtime
 from tables.lease import Leases, ShardCountMismatch
-from tables.shards import ELSEWHERE, Shards
+from tables.shards import ELSEWHERE, STARTING, Shards
 from tests.e2e.conftest import production_fake
 from tests.fakediscord import running_bot
 from tests.fakediscord.botrunner import pointed_at
@@ -74,6 +74,35 @@ async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> N
                           await cid.click(table_controls(fd, message), "My hand")):
                 assert reply.ephemeral and reply.text == ELSEWHERE
             assert (t.version, len(t.log)) == before
+        fd.assert_clean()
+    finally:
+        await fd.close()
+
+
+async def test_a_shard_being_restored_answers_with_a_sentence_and_changes_nothing() -> None:
+    """While a shard's tables are being restored (tables/lease.py: ``Shards.restoring``), a command
+    or a click from its guild gets the starting-up sentence, and nothing changes; once restored,
+    the same click is answered."""
+    fd = production_fake(shard_count=2)
+    await fd.start()
+    try:
+        g1 = fd.add_guild("One", shard=1)
+        cid = fd.add_member("Cid")
+        cid.where = fd.add_channel("cards", guild=g1)
+        async with running_bot(fd, runtime_options={"ai_delay": 0, "rng": random.Random(3)},
+                               config={"shard_count": 2}) as bot:
+            message = await open_table(cid, [], options="target=30")
+            t = bot.runtime.tables[table_id_of(message)]
+            before = (t.version, len(t.log), len(bot.runtime.tables))
+            bot.runtime.shards.restoring.add(1)
+            for reply in (await cid.slash("game list"), await cid.slash("game new", game="hearts"),
+                          await cid.click(table_controls(fd, message), "My hand")):
+                assert reply.ephemeral and reply.text == STARTING
+            assert (t.version, len(t.log), len(bot.runtime.tables)) == before
+            bot.runtime.shards.restoring.discard(1)
+            reply = await cid.click(table_controls(fd, message), "My hand")
+            assert not reply.failed and reply.message is not None and reply.message.buttons()
+            assert reply.text not in (STARTING, ELSEWHERE)
         fd.assert_clean()
     finally:
         await fd.close()

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from tables import Phase, Runtime, SystemClock
+from tables import Phase, Runtime, SystemClock, TableError
 from tables.lease import Leases
-from tables.shards import Shards
+from tables.shards import STARTING, Shards
 
 from .stores import PostgresStore
 from .test_recovery_kill import AI_DELAY, HOSTS, RNG, reference_logs, setup_tables, wait_real
@@ -210,3 +210,135 @@ async def test_a_holder_that_stops_renewing_lets_go_before_it_acts_and_is_taken_
     finally:
         for leases in (a, b, c):
             await leases.close()
+
+
+async def test_a_restore_longer_than_the_term_keeps_the_lease(pg) -> None:
+    """A shard gained is restored while the loop goes on renewing its lease: a restore slower than
+    the term (here a slow database read, injected by the test) ends with the holder still holding
+    it, the same epoch, no standby in, and the tables playing.  Meanwhile a click on the shard's
+    tables gets the sentence for a table not there yet, and nothing changes."""
+    first = Runtime(storage=await pg.open(), clock=SystemClock(), rng=random.Random(RNG), lobby_ttl=None)
+    ids = [(await first.create(game="hearts", guild_id=1, channel_id=10, host_id=h, host_name=f"P{h}")).id
+           for h in HOSTS]
+    await first.close()
+
+    rt = Runtime(storage=await pg.open(), clock=SystemClock(), rng=random.Random(RNG), ai_delay=AI_DELAY,
+                 lobby_ttl=None, shards=Shards.of(1, leased=True))
+    lost: list[int] = []
+    restored = asyncio.Event()
+
+    async def gained(shard: int) -> None:
+        await rt.recover()
+        restored.set()
+
+    def fence(shard: int) -> None:
+        lost.append(shard)
+        rt.fence(shard)
+
+    holder = Leases(pg.url, rt.shards, gained=gained, lost=fence, poll=POLL)
+    standby = Leases(pg.url, Shards.of(1, leased=True), poll=POLL)
+    real_read = rt.storage.unfinished
+    reading = asyncio.Event()
+
+    async def slow_read(*args, **kw):
+        reading.set()
+        await asyncio.sleep(holder.term + 1.5)
+        return await real_read(*args, **kw)
+
+    rt.storage.unfinished = slow_read
+    try:
+        holder.start()
+        await until(lambda: holder.held == {0}, 10)
+        standby.start()
+        await asyncio.wait_for(reading.wait(), 10)
+        began = time.monotonic()
+        try:  # a click on a table of the shard while it is being restored
+            rt.shards.refuse_elsewhere(1)
+            refused = None
+        except TableError as e:
+            refused = str(e)
+        assert rt.tables == {}
+        await asyncio.wait_for(restored.wait(), holder.term + 30)
+        assert time.monotonic() - began > holder.term  # the restore did outlast the term
+        await asyncio.sleep(POLL * 4)
+        assert lost == [] and holder.held == {0} and holder.epochs == {0: 1}
+        assert standby.held == set()
+        assert pg.rows("SELECT epoch FROM shard_leases WHERE shard = 0") == [(1,)]
+        assert refused == STARTING
+        await asyncio.wait_for(holder.wait_for_any(), 5)
+        rt.shards.refuse_elsewhere(1)  # restored: clicks are answered again
+        assert set(rt.tables) == set(ids)
+        for n, tid in enumerate(ids):
+            await rt.add_ai(tid, HOSTS[n])
+            await rt.start(tid, HOSTS[n])
+        await until(lambda: all(rt.get(tid).version == 3 for tid in ids), 20)  # the programs passed
+        await until(lambda: not rt.storage.busy, 10)
+        for tid in ids:
+            assert pg.rows("SELECT phase, version FROM tables WHERE id = ?", (tid,)) == [("running", 3)]
+        assert holder.held == {0} and standby.held == set() and lost == []
+    finally:
+        for leases in (holder, standby):
+            await leases.close()
+        await rt.close()
+
+
+async def test_a_failed_restore_gives_the_lease_back_and_tries_again(pg, caplog) -> None:
+    lost: list[int] = []
+    tries: list[int] = []
+
+    async def gained(shard: int) -> None:
+        tries.append(shard)
+        if len(tries) == 1:
+            raise RuntimeError("the database went away mid-restore")
+
+    leases = Leases(pg.url, Shards.of(1, leased=True), gained=gained, lost=lost.append, poll=POLL)
+    try:
+        leases.start()
+        await asyncio.wait_for(leases.wait_for_any(), 10)
+        assert tries == [0, 0] and lost == [0] and leases.held == {0}
+        assert "its lease is given back" in caplog.text
+        # Taken again after the first was given back: a new epoch.
+        assert leases.epochs == {0: 2}
+    finally:
+        await leases.close()
+
+
+async def test_a_long_recovery_at_start_keeps_the_lease(pg, monkeypatch) -> None:
+    """At start the bot recovers its tables after taking its leases (bot.py): rebuilding is CPU work
+    that holds the event loop, and with many tables it took longer than the term.  The loop gets its
+    turn between two tables, so the lease is renewed all along.  (Each rebuild is made slow here by
+    the test: a blocking sleep of 25 ms stands for its CPU, a few times a real table's.)"""
+    from tables import records
+
+    first = Runtime(storage=await pg.open(), clock=SystemClock(), rng=random.Random(RNG), lobby_ttl=None)
+    ids = [(await first.create(game="hearts", guild_id=1, channel_id=10 + n, host_id=700 + n,
+                               host_name=f"P{n}")).id for n in range(120)]
+    await first.close()
+
+    rt = Runtime(storage=await pg.open(), clock=SystemClock(), rng=random.Random(RNG), lobby_ttl=None,
+                 shards=Shards.of(1, leased=True))
+    lost: list[int] = []
+    holder = Leases(pg.url, rt.shards, lost=lost.append, poll=POLL)
+    standby = Leases(pg.url, Shards.of(1, leased=True), poll=POLL)
+    real_rebuild = records.rebuild
+
+    def slow_rebuild(*args, **kw):
+        time.sleep((holder.term + 0.5) / len(ids))
+        return real_rebuild(*args, **kw)
+
+    monkeypatch.setattr(records, "rebuild", slow_rebuild)
+    try:
+        holder.start()
+        await asyncio.wait_for(holder.wait_for_any(), 10)
+        standby.start()
+        began = time.monotonic()
+        report = await rt.recover()
+        assert time.monotonic() - began > holder.term  # the recovery did outlast the term
+        assert sorted(t.id for t in report.restored) == sorted(ids)
+        await asyncio.sleep(POLL * 4)
+        assert lost == [] and holder.held == {0} and holder.epochs == {0: 1} and standby.held == set()
+        assert rt.shards.owns(1) and set(rt.tables) == set(ids)
+    finally:
+        for leases in (holder, standby):
+            await leases.close()
+        await rt.close()
