@@ -32,7 +32,7 @@ import random
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,9 @@ class World:
     stranger: Person
     allowed: list[str] = field(default_factory=list)
     allowed_errors: list[str] = field(default_factory=list)
+    # A test's driven runtime clock: its times on the wall clock the fake stamps messages with, so
+    # the closing privacy check reads the tables' logs (in memory or rebuilt from the database) aright.
+    real_time: Callable[[float], float] | None = None
 
     @property
     def runtime(self) -> Any:
@@ -70,6 +73,12 @@ class World:
 
     def allow_errors(self, *patterns: str) -> None:
         self.allowed_errors.extend(patterns)
+
+    def idle(self) -> bool:
+        """Nothing under way that a test could take for its own doing: every click answered, no
+        request the fake is still handling, and no table with an AI move or a listener call (a turn
+        notice, a summary) queued or being made."""
+        return not self.fd.unanswered() and not in_flight(self.fd) and runtime_idle(self.runtime)
 
     def table(self, message_or_id: Message | str) -> Any:
         tid = message_or_id if isinstance(message_or_id, str) else table_id_of(message_or_id)
@@ -122,11 +131,13 @@ async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = 
                                **(client or {})) as bot:
             w = World(fd, bot, *people)
             yield w
-            # Clicks still in flight are answered or expire (the fake's 3 s) before anything is
-            # judged: an answer on its way is not a click left unanswered, however slow the machine.
-            await fd.wait_for(lambda: not fd.unanswered(), fd.answer_within + 1, "the clicks in flight")
-            await _settle(fd)
-            leaks = check_privacy(fd, [*bot.runtime.tables.values(), *await _left_memory(bot.runtime)])
+            await fd.settle_clicks()
+            await _settle(fd, bot.runtime)
+            tables = [*bot.runtime.tables.values(), *await _left_memory(bot.runtime)]
+            if w.real_time is not None:
+                for t in tables:
+                    t.log[:] = [e._replace(time=w.real_time(e.time)) for e in t.log]
+            leaks = check_privacy(fd, tables)
             errors = [e for e in bot.error_log.lines() if not any(re.search(a, e) for a in w.allowed_errors)]
         assert not leaks, "hidden cards were visible:\n" + "\n".join(leaks[:10])
         fd.assert_clean(allow=tuple(w.allowed))
@@ -166,11 +177,33 @@ def _check_pace(fd: FakeDiscord, errors: list[str]) -> None:
     assert not errors, "the bot logged errors:\n" + "\n".join(errors[:10])
 
 
-async def _settle(fd: FakeDiscord, quiet: float = 0.05, limit: float = 2.0) -> None:
-    """Let in-flight requests land before checking (a redraw may still be on its way)."""
-    end = time.perf_counter() + limit
-    while time.perf_counter() < end and await fd.changed(quiet):
-        pass
+def in_flight(fd: FakeDiscord) -> list[Any]:
+    """The requests the fake has received and not answered yet."""
+    return [r for r in fd.requests if not r.status]
+
+
+def runtime_idle(runtime: Any, *, redraws: bool = False) -> bool:
+    """No table of this (in-process) runtime has an AI move or a listener call queued or being made
+    (``redraws``: nor a redraw of its message wanted or under way)."""
+    def busy(task: asyncio.Task[Any] | None) -> bool:
+        return task is not None and not task.done()
+
+    for live in list(runtime._live.values()):
+        if live.notes or live.calling or busy(live.ai_task) or busy(live.notify_task):
+            return False
+        if redraws and (live.redraw_wanted or busy(live.redraw_task) or busy(live.recall_task)):
+            return False
+    return True
+
+
+async def _settle(fd: FakeDiscord, runtime: Any = None, limit: float = 5.0) -> None:
+    """Let what is on its way land before checking: positive signals, not a quiet spell — no
+    request the fake is still handling and, with the bot's runtime at hand, no table with a redraw,
+    an AI move or a listener call under way (a bot in another process: stop it first).  Bounded,
+    and not itself a check: a request a test holds on purpose may stay in flight."""
+    with contextlib.suppress(TimeoutError):
+        await fd.wait_for(lambda: not in_flight(fd) and (runtime is None or runtime_idle(runtime, redraws=True)),
+                          limit, "nothing on its way")
     await asyncio.sleep(0)
 
 
@@ -328,12 +361,13 @@ async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict
         w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed, config=dict(config or {}))
         await w.start_bot()
         yield w
-        await _settle(fd)
         # The interactions a dying bot left unanswered have failed by now (Discord's 3 s).
         lost = [fd.interactions[i] for i in w.lost]
         await fd.wait_for(lambda: all(i.done.is_set() for i in lost), fd.answer_within + 1, "the lost interactions")
         if w.bot is not None:
             await w.stop_bot()
+        await _settle(fd)  # a stopped bot sends nothing more: what it sent lands
+        await fd.settle_clicks()  # and what it left unanswered has failed
         leaks = check_privacy(fd, w.stored())
         errors = [e for e in w.errors() if not any(re.search(a, e) for a in w.allowed_errors)]
         assert not leaks, "hidden cards were visible:\n" + "\n".join(leaks[:10])

@@ -57,6 +57,7 @@ async def test_first_start_uploads_every_face_second_start_only_lists() -> None:
             qs = emoji.card_emoji("QS")
         assert second == Counter({"GET": 1}), second
         assert qs is not None and fd.app_emojis[qs.name]["id"] == str(qs.id)
+        await fd.settle_clicks()
         fd.assert_clean()
     finally:
         await fd.close()
@@ -91,6 +92,7 @@ async def test_a_game_is_played_while_the_faces_upload() -> None:
             errors = bot.error_log.lines()
         assert not leaks, leaks[:5]
         assert not errors, errors[:5]
+        await fd.settle_clicks()
         fd.assert_clean()
     finally:
         await fd.close()
@@ -105,6 +107,7 @@ async def test_a_full_application_is_refused_and_cards_stay_text() -> None:
             assert await asyncio.wait_for(bot.emoji_task, UPLOAD_WITHIN) == "refused"
             assert emoji.card_emoji("QS") is None
             assert emoji_calls(fd)["POST"] == 11  # ten made, the eleventh refused, then it stopped
+        await fd.settle_clicks()
         fd.assert_clean()
     finally:
         await fd.close()

@@ -26,9 +26,9 @@ AI_DELAY = 1.2  # two AIs between a person's clicks take longer than LIFETIME - 
 
 
 def rest_and_token_edits(table_message: Message) -> tuple[list[float], list[float]]:
-    """When the table message was edited by the bot's REST edits, and through a token."""
-    rest = [v.at for v in table_message.versions if v.source == "edit" and v.by is None]
-    token = [v.at for v in table_message.versions if v.source == "edit" and v.by is not None]
+    """When the bot sent the table message's REST edits, and its edits through a token."""
+    rest = [v.sent for v in table_message.versions if v.source == "edit" and v.by is None]
+    token = [v.sent for v in table_message.versions if v.source == "edit" and v.by is not None]
     return rest, token
 
 

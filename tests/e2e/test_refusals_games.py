@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from typing import Any
 
 from tests.e2e.conftest import World, make_world
@@ -86,11 +85,9 @@ def assert_stale(reply: Reply) -> None:
     assert any(word in reply.text for word in STALE_WORDS), f"not a stale refusal: {reply.text!r}"
 
 
-async def settle(w: World, quiet: float = 0.1, limit: float = 2.0) -> None:
-    """Until nothing has changed for ``quiet`` seconds: a turn notice from the last move is in."""
-    end = time.perf_counter() + limit
-    while time.perf_counter() < end and await w.fd.changed(quiet):
-        pass
+async def settle(w: World, limit: float = 10.0) -> None:
+    """Until nothing is under way (:meth:`World.idle`): the turn notice of the last move is in."""
+    await w.until(w.idle, limit, "nothing under way")
 
 
 # ---- moving on -----------------------------------------------------------------------------------

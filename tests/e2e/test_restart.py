@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import random
 import re
+import signal
 import sqlite3
 import time
 import zlib
@@ -186,7 +187,7 @@ KILLS = {
     # name: one kill per (low, high, how): once the table has taken between low and high actions
     # (drawn from the case's seed), either at once ("any": between clicks, while the AIs move), or
     # as a person's next move leaves for the bot ("click", with the longest wait after it: the bot
-    # answers a click in 1-2 ms, so 0 kills it before it hears the click, and up to 1.5 ms kills it
+    # answers a click in 1-2 ms, so 0 kills it before the click leaves the fake, and up to 1.5 ms kills it
     # before it hears it, while applying it, or before it answers — or once it has answered).
     "a pass in flight": [(0, 0, ("click", 0.0))],
     "early tricks": [(5, 20, ("any", 0.05))],
@@ -197,12 +198,17 @@ KILLS = {
 MOVE_IDS = ("dh:a:", "dh:s:", "dh:m:")  # a click or menu choice that is a move (components.py)
 
 
-async def a_move_sent(w: RestartWorld, timeout: float = 20.0) -> Any:
-    """The next move a person sends (the interaction, as it leaves for the bot)."""
+async def a_move_sent(w: RestartWorld, timeout: float = 20.0, *, kill: bool = False) -> Any:
+    """The next move a person sends (the interaction, as it leaves for the bot).  With ``kill``, the
+    bot gets SIGKILL before the interaction leaves: the hook runs after the fake queued it for the
+    gateway but before the fake's writer task can send it, so the bot can never hear it (betting
+    that a kill after the send beats the bot's 1-2 ms answer failed under load)."""
     sent: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def hook(i: Any) -> None:
         if not sent.done() and str(i.data.get("custom_id") or "").startswith(MOVE_IDS):
+            if kill:
+                w.bot.proc.send_signal(signal.SIGKILL)
             sent.set_result(i)
 
     w.fd.interaction_hooks.append(hook)
@@ -238,7 +244,7 @@ async def test_sigkill_mid_game_loses_nothing(tmp_path, case: str) -> None:
         killed_at = []
         for point, how, wait in kills:
             await wait_version(w, tid, point)
-            click = await a_move_sent(w) if how == "click" else None
+            click = await a_move_sent(w, kill=not wait) if how == "click" else None
             await asyncio.sleep(wait)  # "any": not always right after a commit
             unanswered = await w.kill_bot()
             if click is not None and not wait:

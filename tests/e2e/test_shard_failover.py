@@ -112,25 +112,32 @@ def match_in_time(seat: int, clicks: list[tuple[tuple[str, tuple[str, ...]], flo
                         f"clicks {clicks}\nlog {[(m, round(t, 2)) for m, t in moves]}")
 
 
-async def waiting_for_a_person(store: PostgresStore, tid: str, people: list[Any], quiet: float = 1.5,
+def _versions(msg: Any) -> set[str]:
+    """The table versions a hand view's move controls were drawn at (``dh:<kind>:<table>:<version>:...``)."""
+    ids = [str(c.get("custom_id") or "") for c in P.walk_components(msg.components)]
+    return {i.split(":")[3] for i in ids if re.match(r"dh:[asmpk]:", i)}
+
+
+async def waiting_for_a_person(store: PostgresStore, tid: str, people: list[Any],
                                timeout: float = 60.0) -> tuple[Any, Any]:
-    """Once the table stands still (its players held back), the person it waits for and their hand
-    view offering the move (the one the bot updated last)."""
-    end = time.perf_counter() + timeout
-    last, since = -1, time.perf_counter()
-    while True:
-        assert time.perf_counter() < end, "the table never waited for a person"
-        now = store.rows("SELECT version FROM tables WHERE id = ?", (tid,))[0][0]
-        if now != last:
-            last, since = now, time.perf_counter()
-        elif time.perf_counter() - since >= quiet:
-            fd = people[0].fd
-            views = [(m.versions[-1].at, m.id, p) for p in people for m in fd.visible_to(p.id)
-                     if m.ephemeral_to == p.id and _has_controls(m)]
-            if views:
-                _, mid, person = max(views)
-                return person, fd.messages[mid]
-        await asyncio.sleep(0.1)
+    """Once the table waits for a person (its players held back), that person and their hand view
+    offering the move.  Positive signals, not a quiet spell: every click of these people has been
+    answered (none can still move the table), and a hand view offers a move drawn at the version
+    the database holds (so it is that person's turn now, and the view is not a stale one)."""
+    fd = people[0].fd
+    ids = {p.id for p in people}
+
+    def waiting() -> tuple[Any, Any] | None:
+        if any(not i.done.is_set() for i in list(fd.interactions.values()) if i.user_id in ids):
+            return None
+        now = str(store.rows("SELECT version FROM tables WHERE id = ?", (tid,))[0][0])
+        for p in people:
+            for m in fd.visible_to(p.id):
+                if m.ephemeral_to == p.id and _has_controls(m) and _versions(m) == {now}:
+                    return p, m
+        return None
+
+    return await fd.wait_for(waiting, timeout, "the table to wait for a person")
 
 
 @pytest.mark.parametrize("fault", ["kill", "freeze", "blip"])
@@ -307,11 +314,11 @@ async def test_shard_1_plays_on_through_a_fault_of_its_process(pg_server, fault:
         assert store.rows("SELECT version FROM tables WHERE id = ?", (tids[1],))[0][0] > at_fault
         print(f"{fault}: {failed_moves} move click(s) failed")
 
-        await _settle(fd)
         await fd.wait_for(lambda: all(i.done.is_set() for i in fd.interactions.values()), fd.answer_within + 1,
                           "every interaction answered or failed")
         for bot in (p0, p1, s1):
             await bot.stop()
+        await _settle(fd)  # stopped bots send nothing more: what they sent lands
         tables = []
         for tid in tids.values():
             [row] = store.dicts("SELECT * FROM tables WHERE id = ?", (tid,))

@@ -49,6 +49,7 @@ async def test_one_process_runs_both_shards_and_answers_in_guilds_of_each() -> N
                 guilds = {json.loads(text)["d"]["guild_id"] for _, event, text, _ in session.buffer
                           if event == "INTERACTION_CREATE"}
                 assert guilds == {str(g0 if shard == 0 else g1)}
+        await fd.settle_clicks()
         fd.assert_clean()
     finally:
         await fd.close()
@@ -74,6 +75,7 @@ async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> N
                           await cid.click(table_controls(fd, message), "My hand")):
                 assert reply.ephemeral and reply.text == ELSEWHERE
             assert (t.version, len(t.log)) == before
+        await fd.settle_clicks()
         fd.assert_clean()
     finally:
         await fd.close()
@@ -165,6 +167,7 @@ async def test_on_postgresql_a_shard_is_connected_only_while_its_lease_is_held(p
             # What the operator reads: each shard's loss, once; nothing else went wrong.
             lines = bot.error_log.lines()
             assert len(lines) == 4 and all(re.search(r"Lost the lease of shard|lease lost", e) for e in lines), lines
+        await fd.settle_clicks()
         fd.assert_clean()
     finally:
         await other.close()
@@ -211,6 +214,7 @@ async def test_a_shard_whose_lease_goes_while_its_gateway_is_down_is_not_reconne
             assert shard is None or shard.is_closed()
             listed = await cid.slash("game list")  # Cid's shard has no session: Discord fails it
             assert listed.failed
+        await fd.settle_clicks()
         fd.assert_clean(allow=("not answered within",))
     finally:
         await other.close()

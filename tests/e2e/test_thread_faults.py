@@ -61,11 +61,17 @@ async def test_discord_reopens_an_archived_thread_on_a_post_and_refuses_a_locked
     import aiohttp
 
     fd = w.fd
-    table_message, table, players = await started(w)
-    thread = w.thread_of(table_message)
-    await players
-    url = f"{fd.api_base}/channels/{thread.id}/messages"
+    # A thread of the test's own, which the bot never posts in: a game's thread could get a late
+    # summary post from the bot, reopening it between the test's archive and its edit.
+    base = f"{fd.api_base}/channels/{fd.channel.id}/messages"
     async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fd.token}"}) as s:
+        async with s.post(base, json={"content": "a thread of our own"}) as r:
+            assert r.status == 200
+            starter = (await r.json())["id"]
+        async with s.post(f"{base}/{starter}/threads", json={"name": "faults"}) as r:
+            assert r.status == 201
+            thread = fd.channels[int((await r.json())["id"])]
+        url = f"{fd.api_base}/channels/{thread.id}/messages"
         fd.archive_thread(thread.id)
         async with s.post(url, json={"content": "still here"}) as r:
             assert r.status == 200 and not thread.archived

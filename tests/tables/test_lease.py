@@ -93,22 +93,39 @@ async def test_the_standby_finishes_every_game_when_the_holder_dies(pg) -> None:
     rb, lb = await process()
     writes: list[tuple[str, float]] = []  # the holder's writes, started when
     real_write = ra.storage.write
+    # While the standby is watched, the holder's games wait at their next write: still running when
+    # the holder is killed, however slowly the standby's rounds come.
+    paused: asyncio.Event | None = None
 
     async def write(table_id, *args, **kw):
         writes.append((table_id, time.monotonic()))
+        if paused is not None:
+            await paused.wait()
         return await real_write(table_id, *args, **kw)
 
     ra.storage.write = write
+    rounds = 0  # the standby's lease rounds
+    real_step = lb.step
+
+    async def step():
+        nonlocal rounds
+        rounds += 1
+        return await real_step()
+
+    lb.step = step
     try:
         la.start()
         await asyncio.wait_for(la.wait_for_any(), 10)
         lb.start()
         ids = await setup_tables(ra, wait_real)
         assert ids == list(want)
-        await asyncio.sleep(0.15)
+        paused = asyncio.Event()
+        seen = rounds
+        await until(lambda: rounds >= seen + 3, 10)
         assert lb.held == set() and rb.tables == {}  # the standby drives nothing
         at_kill = {tid: ra.get(tid).version for tid in ids}
         assert any(ra.get(tid).phase == Phase.RUNNING for tid in ids), "the games ended before the kill"
+        paused.set()
         kill_session(pg, la)
         await until(lambda: not ra.tables, 15)  # fenced: it lets go of every table at once (15 s: a loaded CI box)
         fenced_at = time.monotonic()
