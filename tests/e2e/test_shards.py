@@ -105,6 +105,7 @@ async def test_a_shard_being_restored_answers_with_a_sentence_and_changes_nothin
             reply = await cid.click(table_controls(fd, message), "My hand")
             assert not reply.failed and reply.message is not None and reply.message.buttons()
             assert reply.text not in (STARTING, ELSEWHERE)
+        await fd.settle_clicks()
         fd.assert_clean()
     finally:
         await fd.close()
