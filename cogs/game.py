@@ -98,8 +98,9 @@ def game_over(table: AnyTable) -> str:
 HOW_TO_SET = "How to set it"
 
 
-def rules_embed(game: str) -> discord.Embed:
-    """``/game rules``: the game's rules, then what a host may change, in words."""
+def rules_embed(game: str, rules_url: str | None = None) -> discord.Embed:
+    """``/game rules``: the game's rules, then what a host may change, in words; the whole rule book's
+    page when the operator named one (``DECKHAND_RULES_URL``)."""
     g = engine.get(game).game
     players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
     embed = discord.Embed(title=f"{g.title} — {players} players", description=g.rules_text or g.summary,
@@ -109,9 +110,9 @@ def rules_embed(game: str) -> discord.Embed:
         embed.add_field(name="What the host can change" if n == 0 else "\u200b", value=text[:1024], inline=False)
     embed.add_field(name=HOW_TO_SET, value=f"`/game new game:{g.name} options:…` with any of "
                                            f"{table_options.accepted_line(g.name)}"[:1024], inline=False)
-    embed.add_field(name="More", value=f"The full rules: `{table_options.RULE_BOOK}`, every command: "
-                                       f"`{table_options.COMMAND_GUIDE}` (in Deckhand's repository).",
-                    inline=False)
+    if rules_url:
+        embed.add_field(name="More", value=table_options.rule_book_link(rules_url, "The whole rule book: ")[:1024],
+                        inline=False)
     return embed
 
 
@@ -125,8 +126,10 @@ def no_such_game(game: str) -> str:
 class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
-    def __init__(self, runtime: Runtime, listener: DiscordListener | None = None) -> None:
+    def __init__(self, runtime: Runtime, listener: DiscordListener | None = None, *,
+                 rules_url: str | None = None) -> None:
         self.runtime = runtime
+        self.rules_url = rules_url  # the rule book's page people can open (DECKHAND_RULES_URL), if any
         # The Discord side of the runtime's listener (cogs/listener.py), passed in by bot.py: the
         # thread's first message, the REST budget, what the bot may do in a channel, watchers.
         self.discord_listener = listener
@@ -590,7 +593,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if entry is None:
             await self._say(interaction, no_such_game(game.strip().lower()))
             return
-        await self._say(interaction, None, embed=rules_embed(entry.game.name))
+        await self._say(interaction, None, embed=rules_embed(entry.game.name, self.rules_url))
 
     # ==== /hand and /play ======================================================================
     @app_commands.command(name="hand", description="Your hand and what you may do now (only you see it).")

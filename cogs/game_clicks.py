@@ -41,6 +41,7 @@ class ComponentClicks:
     runtime: Runtime
     live: LiveViews | None
     discord_listener: DiscordListener | None
+    rules_url: str | None
 
     if TYPE_CHECKING:
         async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None: ...
@@ -85,7 +86,7 @@ class ComponentClicks:
         table = self.runtime.tables.get(tid) or self.runtime.finished.get(tid)
         if table is None or table.guild_id != guild_id or table.game not in engine.games():
             raise TableError("That table is gone. `/game rules` has the rules of every game.")
-        await self._say(interaction, howto_text(table.game))
+        await self._say(interaction, howto_text(table.game, self.rules_url))
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)

@@ -23,9 +23,11 @@ from engine.core import Game, Option, Options
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
 
-#: Where the full rule book and command guide live in the repository (a user's own clone has them).
-RULE_BOOK = "docs/rules.md"
-COMMAND_GUIDE = "docs/commands.md"
+
+def rule_book_link(url: str | None, before: str = "") -> str:
+    """The rule book's page as a person in Discord can open it (``before`` it, link previews off), or
+    ``""`` when the operator named none (``DECKHAND_RULES_URL``): a path in the repository opens nothing."""
+    return f"{before}<{url}>" if url else ""
 
 #: Speeds from the fastest to the slowest (the order a person compares them in).
 SPEED_ORDER = tuple(s for s in ("blitz", "normal", "relaxed", "untimed") if s in SPEEDS)

@@ -46,6 +46,15 @@ def test_config_reading() -> None:
     assert bot.main({}) == 2
 
 
+def test_the_rule_book_page_is_a_web_address() -> None:
+    url = "https://github.com/example/deckhand/blob/main/docs/rules.md"
+    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": f" {url} "}).rules_url == url
+    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": ""}).rules_url is None
+    for bad in ("docs/rules.md", "javascript:alert(1)", "https://a b", "https://x/" + "a" * 600):
+        with pytest.raises(bot.ConfigError, match="DECKHAND_RULES_URL"):
+            bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": bad})
+
+
 async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
     deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
     intents = deckhand.intents
