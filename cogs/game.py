@@ -14,7 +14,7 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -235,15 +235,17 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
         return interaction.guild_id
 
-    def _table(self, interaction: discord.Interaction, table_id: str | None) -> Table:
-        """The table named by id — only if it belongs to this server."""
+    def _table(self, interaction: discord.Interaction, table_id: str | None,
+               over: Callable[[AnyTable], str] | None = None) -> Table:
+        """The table named by id — only if it belongs to this server.  One that finished and left
+        memory is answered by ``over`` (default :func:`game_over`)."""
         guild_id = self._guild(interaction)
         tid = normalise(table_id or "")
         table = self.runtime.tables.get(tid)
         if table is None:
             ended = self.runtime.finished.get(tid)  # a finished table that left memory: it is over
             if ended is not None and ended.guild_id == guild_id:
-                raise TableError(game_over(ended))
+                raise TableError((over or game_over)(ended))
         if table is None or table.guild_id != guild_id:
             raise TableError(f"There is no table with id `{tid or '?'}` in this server. `/game list` shows them.")
         return table
