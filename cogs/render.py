@@ -547,8 +547,15 @@ class Renderer:
         if decision is None:
             waiting = [seat_name(table, s) for s in required_seats(table)]
             return f"Waiting for {', '.join(waiting)}." if waiting else "Nothing to decide right now."
-        deadline = f" ⏰ {when(sv.deadline)}" if sv.deadline else ""
+        closes = self.decision_deadline(sv)
+        deadline = f" ⏰ {when(closes)}" if closes else ""
         return f"**Your move:** {self.decision_prompt(sv, decision)}{deadline}"
+
+    def decision_deadline(self, sv: SeatView) -> float | None:
+        """When the person's decision closes: their own deadline.  A game whose optional decisions
+        close with a step of the table itself (the end of Dalmuti's look) says so: while the table
+        acts the runtime gives the seats no deadline of their own (tables/turns.py)."""
+        return sv.deadline
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.pick:

@@ -310,6 +310,12 @@ class DalmutiRenderer(Renderer):
             lines.append(f"To beat: {set_words(cur['cards'])} (by {seat_name(table, cur['by'])})")
         return lines
 
+    def decision_deadline(self, sv: SeatView) -> float | None:
+        # A revolution is called before the look ends: the table's clock is the chooser's deadline.
+        if sv.decision is not None and sv.decision.kind == "revolution":
+            return self.deadline_of(sv.table, [TABLE])
+        return super().decision_deadline(sv)
+
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         view = sv.view or {}
         if decision.kind == "play":

@@ -35,7 +35,7 @@ from cogs.render import (
 )
 from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import Action, Decision, Event, View
+from engine.core import TABLE, Action, Decision, Event, View
 from engine.koth_trump import TRUMPS, Trump
 from tables.live import SeatView
 from tables.table import Table
@@ -406,6 +406,13 @@ class KothRenderer(Renderer):
                 return f"Only an identical pair of {rank_text(rank)}s can override now. The deal goes on."
             return f"You may declare as soon as you hold a {rank_text(rank)}. The deal goes on."
         return super().decision_line(sv)
+
+    def decision_deadline(self, sv: SeatView) -> float | None:
+        # A declaration after the last card closes with the late window, on the table's clock.
+        # (During the deal the window is the deal itself, shown card by card on the table.)
+        if sv.decision is not None and (sv.view or {}).get("phase") == "late":
+            return self.deadline_of(sv.table, [TABLE])
+        return super().decision_deadline(sv)
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         k = decision.kind
