@@ -37,7 +37,7 @@ from cogs.replay_view import ReplayClicks
 from cogs.review_view import ReviewClicks
 from engine.core import Outcome
 from tables.finished import AnyTable
-from tables.ids import normalise
+from tables.ids import echo, normalise
 from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
@@ -55,13 +55,23 @@ OOPS = "Sorry — something went wrong on my side. It has been logged; please tr
 NOT_IN_A_SERVER = "Deckhand tables live in servers: use these commands in a server channel."
 
 
+# What each typed option may hold at most, declared to Discord (which then refuses longer input
+# before it reaches the bot): a table id with room for "#" and spaces pasted around it, options, a
+# move typed with /play, a program's name.  An option with choices takes only one of them.
+TableId = app_commands.Range[str, 1, 20]
+OptionsText = app_commands.Range[str, 1, 300]
+Typed = app_commands.Range[str, 1, 200]
+Program = app_commands.Range[str, 1, 40]
+
+
 def parse_options(text: str | None) -> dict[str, str]:
     """``"rules=mcgill target=50"`` (spaces or commas between pairs) as a dict of raw strings."""
     out: dict[str, str] = {}
     for token in (text or "").replace(",", " ").split():
         key, eq, value = token.partition("=")
         if not eq or not key or not value:
-            raise TableError(f"I can't read `{token}`: options look like `key=value`, e.g. `rules=mcgill target=50`.")
+            raise TableError(f"I can't read `{echo(token)}`: options look like `key=value`, e.g. "
+                             "`rules=mcgill target=50`.")
         out[key.strip().lower()] = value.strip()
     return out
 
@@ -120,7 +130,7 @@ def no_such_game(game: str) -> str:
     """The answer to a game name Deckhand does not know (every registered game has its screens:
     tests/test_spec.py)."""
     ready = ", ".join(f"**{spec.game.title}**" for spec in playable().values())
-    return f"Deckhand has no game called “{render.clean(game)[:40]}”. You can play {ready}."
+    return f"Deckhand has no game called “{echo(render.clean(game))}”. You can play {ready}."
 
 
 class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
@@ -247,7 +257,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             if ended is not None and ended.guild_id == guild_id:
                 raise TableError((over or game_over)(ended))
         if table is None or table.guild_id != guild_id:
-            raise TableError(f"There is no table with id `{tid or '?'}` in this server. `/game list` shows them.")
+            raise TableError(f"There is no table with id `{echo(tid) or '?'}` in this server. `/game list` shows them.")
         return table
 
     def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
@@ -291,7 +301,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                            speed="How long each decision may take (default normal; or speed= in options)")
     @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
     async def game_new(
-        self, interaction: discord.Interaction, game: str, options: str | None = None, speed: str | None = None
+        self, interaction: discord.Interaction, game: str, options: OptionsText | None = None, speed: str | None = None
     ) -> None:
         await self._safely(interaction, self._new(interaction, game, options, speed))
 
@@ -368,7 +378,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="join", description="Take a free seat (default: the open table in this channel).")
     @app_commands.describe(id="Table id, as shown on the table message")
-    async def game_join(self, interaction: discord.Interaction, id: str | None = None) -> None:  # noqa: A002
+    async def game_join(self, interaction: discord.Interaction, id: TableId | None = None) -> None:  # noqa: A002
         await self._safely(interaction, self._join(interaction, id))
 
     async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None:
@@ -413,7 +423,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                                  app_commands.Choice(name="strong", value="strong")])
     async def game_ai(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 8] | None = None,
-        program: str | None = None, level: str | None = None,
+        program: Program | None = None, level: str | None = None,
     ) -> None:
         await self._safely(interaction, self._ai(interaction, None, count, program, level))
 
@@ -498,7 +508,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="end", description="End a table (host, or a member with Manage Server).")
     @app_commands.describe(id="Table id (default: the table in this channel)")
-    async def game_end(self, interaction: discord.Interaction, id: str | None = None) -> None:  # noqa: A002
+    async def game_end(self, interaction: discord.Interaction, id: TableId | None = None) -> None:  # noqa: A002
         await self._safely(interaction, self._end(interaction, id))
 
     async def _end(self, interaction: discord.Interaction, table_id: str | None) -> None:
@@ -529,7 +539,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="watch", description="Follow a running table privately: what everyone at it sees, kept current.")
     @app_commands.describe(table="The running table to watch (autocompleted; its id is on its table message)")
-    async def game_watch(self, interaction: discord.Interaction, table: str) -> None:
+    async def game_watch(self, interaction: discord.Interaction, table: TableId) -> None:
         # The same answer as the Watch button on the table message (cogs/game_clicks.py).
         await self._safely(interaction, self._watch(interaction, table, command=True))
 
@@ -545,7 +555,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="replay", description="A finished game step by step, with its recap and its log as a file.")
     @app_commands.describe(id="Table id of a finished game")
-    async def game_replay(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
+    async def game_replay(self, interaction: discord.Interaction, id: TableId) -> None:  # noqa: A002
         await self._safely(interaction, self._replay(interaction, id))
 
     async def _replay(self, interaction: discord.Interaction, table_id: str) -> None:
@@ -581,7 +591,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="review", description="The strong AI's review of your play in a finished game (only you).")
     @app_commands.describe(id="Table id of a finished game you played in")
-    async def game_review(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
+    async def game_review(self, interaction: discord.Interaction, id: TableId) -> None:  # noqa: A002
         await self._safely(interaction, self.review_reply(interaction, id))
 
     @game.command(name="rules", description="The rules of a game and its table options.")
@@ -627,7 +637,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
     @app_commands.guild_only()
-    async def play(self, interaction: discord.Interaction, cards: str) -> None:
+    async def play(self, interaction: discord.Interaction, cards: Typed) -> None:
         await self._safely(interaction, self._play(interaction, cards))
 
     async def _play(self, interaction: discord.Interaction, text: str) -> None:

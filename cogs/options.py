@@ -20,6 +20,7 @@ from cogs import screens
 from cogs.screens import Words
 from cogs.screens import choice as _choice
 from engine.core import Game, Option, Options
+from tables.ids import echo
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
 
@@ -165,14 +166,14 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     opts = {k.lower(): v for k, v in given.items()}
     typed = opts.pop("speed", None)
     if typed is not None and speed is not None and typed.strip().lower() != speed.strip().lower():
-        raise ValueError(f"Speed given twice (`{speed}` and `speed={typed}`): give it once.")
+        raise ValueError(f"Speed given twice (`{echo(speed)}` and `speed={echo(typed)}`): give it once.")
     chosen = SPEED.read(typed if typed is not None else speed or SPEED.default)
     opts.pop("ai", None)  # the table's AI level: read_ai
     known = {o.name for o in spec(game)}
     for name in opts:
         if name not in known:
             title = engine.get(game).game.title
-            raise ValueError(f"{title} has no option `{name}`. `/game rules {game}` lists what a host can "
+            raise ValueError(f"{title} has no option `{echo(name)}`. `/game rules {game}` lists what a host can "
                              "change, and how to type it.")
     full = {o.name: o.default for o in spec(game) if o.name in table_defaults(game)}
     full.update(opts)

@@ -107,6 +107,16 @@ _COMPACT = re.compile(r"^(10|[2-9tjqka])([cdhs])$|^([cdhs])(10|[2-9tjqka])$")
 _WORDS = re.compile(r"^([a-z0-9]+)\s*(?:of\s+)?([a-z]+)$")
 
 
+ECHO = 24  # the most characters of what a person typed that an answer repeats back
+
+
+def echo(text: object, most: int = ECHO) -> str:
+    """What a person typed, as an answer may repeat it (the one place every layer cuts it): at most
+    ``most`` characters, then "…" — a pasted novel never makes an answer longer than Discord takes."""
+    s = str(text)
+    return s if len(s) <= most else s[:most - 1] + "…"
+
+
 def card(text: str) -> Card:
     """Read one card, forgivingly: ``QS``, ``qs``, ``Q♠``, ``10h``, ``Th``, ``10♥``,
     ``ten of hearts``, ``~R``, ``red joker``.  Raises :class:`CardError` with a readable reason."""
@@ -132,7 +142,7 @@ def card(text: str) -> Card:
         word_suit = _WORD_SUITS.get(w.group(2))
         if word_rank and word_suit:
             return _BY_CODE[word_rank + word_suit]
-    raise CardError(f"I can't read {text.strip()!r} as a card (try QS, 10h or queen of spades).")
+    raise CardError(f"I can't read {echo(text.strip())!r} as a card (try QS, 10h or queen of spades).")
 
 
 def cards(text: str | Iterable[str]) -> tuple[Card, ...]:

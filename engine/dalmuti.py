@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
+from engine.cards import echo
 from engine.core import (
     TABLE,
     Action,
@@ -120,11 +121,13 @@ def dcard(text: str) -> DCard:
         return found
     n = _card_number(text.strip().lower())
     if n is None:
-        raise DCardError(f"I can't read {text.strip()!r} as a Dalmuti card (try 5, D5 or jester).")
+        raise DCardError(f"I can't read {echo(text.strip())!r} as a Dalmuti card (try 5, D5 or jester).")
     return CARDS[n]
 
 
 def _card_number(t: str) -> int | None:
+    if not t.isascii() or len(t) > 12:  # "²" passes isdigit() and fails int(); so do 5,000 digits
+        return None
     if t in ("jj", "j", "jester", "jesters", "joker", "jokers", "d13", "13"):
         return JESTER_NUMBER
     if t.startswith("d") and t[1:].isdigit():
@@ -598,7 +601,7 @@ class Dalmuti(Game):
         tiers = _readings(t)
         if not tiers:
             raise IllegalAction(
-                f"I can't read {text.strip()!r} as cards (try `5 5 5`, `three 5s`, `5x3` or `2 9 jester`).",
+                f"I can't read {echo(text.strip())!r} as cards (try `5 5 5`, `three 5s`, `5x3` or `2 9 jester`).",
                 "bad_card")
         legal = set(d.actions) if d.kind == "play" else None
         for tier in tiers:

@@ -9,6 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Container
 
+from engine.cards import echo
+
+__all__ = ["ALPHABET", "LENGTH", "echo", "new_id", "normalise"]  # echo: what the answers repeat of an id
+
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 6
 _ATTEMPTS = 1000
