@@ -112,8 +112,9 @@ def rules_embed(game: str, rules_url: str | None = None) -> discord.Embed:
     """``/game rules``: the game's rules, then what a host may change, in words; the whole rule book's
     page when the operator named one (``DECKHAND_RULES_URL``)."""
     g = engine.get(game).game
-    players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
-    embed = discord.Embed(title=f"{g.title} — {players} players", description=g.rules_text or g.summary,
+    players = (render.plural(g.min_players, "player") if g.min_players == g.max_players
+               else f"{g.min_players}–{g.max_players} players")
+    embed = discord.Embed(title=f"{g.title} — {players}", description=g.rules_text or g.summary,
                           colour=render.LOBBY_COLOUR)
     # One field per option: a field holds 1024 characters, King of the Hill's options need more.
     for n, (_, text) in enumerate(table_options.rules_lines(g.name)):
@@ -438,8 +439,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             await self._say(interaction, f"Seated {what} at table `{table.id}`: it plays its seat like an AI.")
             return
         added = await self.runtime.add_ai(table.id, interaction.user.id, count, level=level)
-        kind = " strong" if (level or table.ai_level) == "strong" else ""
-        await self._say(interaction, f"Added {added}{kind} AI player{'s' if added != 1 else ''} to table `{table.id}`.")
+        kind = "strong AI player" if (level or table.ai_level) == "strong" else "AI player"
+        await self._say(interaction, f"Added {render.plural(added, kind)} to table `{table.id}`.")
 
     @game_ai.autocomplete("program")
     async def game_ai_program_autocomplete(
@@ -582,8 +583,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             text = text[:3990].rsplit("\n", 1)[0] + "\n…"
         embed = discord.Embed(title=f"{title} · table {record.id} — replay", description=text,
                               colour=render.FINISHED_COLOUR)
-        embed.set_footer(text=f"Seed {record.seed} · {len(record.log)} moves. The attached file replays with "
-                              "python -m tables.replay FILE.")
+        embed.set_footer(text=f"Seed {record.seed} · {render.plural(len(record.log), 'move')}. The attached file "
+                              "replays with python -m tables.replay FILE.")
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)

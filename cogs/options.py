@@ -20,6 +20,8 @@ from cogs import screens
 from cogs.screens import Words
 from cogs.screens import choice as _choice
 from engine.core import Game, Option, Options
+from engine.words import number as number  # the one count helper (engine/words.py), for the screens
+from engine.words import plural as plural
 from tables.ids import echo
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
@@ -36,16 +38,6 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 #: The level of the AI players the host adds without naming one (the runtime's, like speed);
 #: offered only by games with a strong AI.
 AI = Option("ai", "normal", ("normal", "strong"))
-
-
-def plural(n: object, word: str, words: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0.5 s`` stays as it is given."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
-
-
-def number(v: object) -> str:
-    """``2`` for 2.0, ``0.5`` for 0.5."""
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 _SPEED = {"blitz": "blitz timers (half time)", "normal": "normal timers", "relaxed": "relaxed timers (double time)",

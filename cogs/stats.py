@@ -18,6 +18,7 @@ from discord.ext import commands
 import engine
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
 from cogs.render import NO_PINGS
+from engine.words import plural
 from tables.runtime import Runtime
 from tables.stats import GameStats, figure_names, summarise
 from tables.storage_base import Record
@@ -105,7 +106,7 @@ def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> disc
 
 
 def _games(n: int) -> str:
-    return f"{n} game{'s' if n != 1 else ''}"
+    return plural(n, "game")
 
 
 def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:

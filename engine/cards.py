@@ -12,6 +12,8 @@ import random
 import re
 from collections.abc import Iterable
 
+from engine.words import echo
+
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -105,16 +107,6 @@ _WORD_SUITS.update({"c": "C", "d": "D", "h": "H", "s": "S"})
 
 _COMPACT = re.compile(r"^(10|[2-9tjqka])([cdhs])$|^([cdhs])(10|[2-9tjqka])$")
 _WORDS = re.compile(r"^([a-z0-9]+)\s*(?:of\s+)?([a-z]+)$")
-
-
-ECHO = 24  # the most characters of what a person typed that an answer repeats back
-
-
-def echo(text: object, most: int = ECHO) -> str:
-    """What a person typed, as an answer may repeat it (the one place every layer cuts it): at most
-    ``most`` characters, then "…" — a pasted novel never makes an answer longer than Discord takes."""
-    s = str(text)
-    return s if len(s) <= most else s[:most - 1] + "…"
 
 
 def card(text: str) -> Card:

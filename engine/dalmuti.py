@@ -34,7 +34,6 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.cards import echo
 from engine.core import (
     TABLE,
     Action,
@@ -46,6 +45,7 @@ from engine.core import (
     Outcome,
     rng_for,
 )
+from engine.words import echo, plural
 
 JESTER_NUMBER = 13
 PLAY_TIMER = 30.0
@@ -1152,7 +1152,7 @@ def _spec_of(cs: Sequence[DCard], strict: bool) -> tuple[int, int, int] | None:
     a = len(cs) - b
     if a > m:
         if strict:
-            raise IllegalAction(f"There are only {m} cards of {m}.", "not_in_hand")
+            raise IllegalAction(f"There are only {plural(m, 'card')} of {m}.", "not_in_hand")
         return None
     return (m, a, b)
 

@@ -37,7 +37,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import echo
 from engine.core import (
     Action,
     Decision,
@@ -48,6 +47,7 @@ from engine.core import (
     Outcome,
     rng_for,
 )
+from engine.words import echo
 
 # ---- cards -------------------------------------------------------------------------------------
 RANKS = "A23456789TJQ"

@@ -9,9 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Container
 
-from engine.cards import echo
-
-__all__ = ["ALPHABET", "LENGTH", "echo", "new_id", "normalise"]  # echo: what the answers repeat of an id
+from engine.words import echo as echo  # what an answer repeats of a typed id (the one helper)
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 6

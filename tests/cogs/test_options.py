@@ -98,7 +98,7 @@ def test_the_settings_read_in_plain_words_in_a_sensible_order() -> None:
     assert hearts == "classic rules (pass 3, hearts must break) · game to 100 · moon: the others get 26 · normal timers"
     koth = options.settings_line("koth", engine.get("koth").game.read_options({}), "blitz")
     assert "dead hand ×2" in koth and "dead_hand_multiplier" not in koth and koth.endswith("blitz timers (half time)")
-    assert "a card every 2 s" in koth
+    assert "a card every 2 seconds" in koth
     # Numbers ascending, speeds fastest first.
     deal_rate = next(o for o in options.spec("koth") if o.name == "deal_rate")
     assert options.values(deal_rate) == [0.5, 1, 2, 3]
