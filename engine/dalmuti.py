@@ -590,7 +590,7 @@ class Dalmuti(Game):
             if d.kind == "play":
                 return PASS_ACTION
             # Taxes cannot be skipped: say what is owed rather than "I can't read 'pass'".
-            raise IllegalAction(f"Taxes come first: give back {d.pick} card{'s' if d.pick != 1 else ''} of your "
+            raise IllegalAction(f"Taxes come first: give back {plural(d.pick, 'card')} of your "
                                 f"choice, e.g. `give {' '.join(['3', '7', '9'][:d.pick])}`.", "wrong_phase")
         for word in (d.kind, "play", "give", "tax"):
             if t == word:
@@ -692,7 +692,7 @@ class Dalmuti(Game):
             raise IllegalAction("It is not your turn to give cards back.", "not_your_turn")
         cs = _read_cards(action)
         if len(cs) != k:
-            raise IllegalAction(f"Give back exactly {k} card{'s' if k > 1 else ''}.", "wrong_count")
+            raise IllegalAction(f"Give back exactly {plural(k, 'card')}.", "wrong_count")
         if not _fits(self.counts[seat], cs):
             raise IllegalAction("You can only give back cards from your hand.", "not_in_hand")
         cs = tuple(sorted(cs, key=lambda c: c.number))
@@ -736,7 +736,7 @@ class Dalmuti(Game):
         cur = self.cur_num
         if cur:
             if k != self.cur_k:
-                raise IllegalAction(f"Play exactly {self.cur_k} card{'s' if self.cur_k > 1 else ''} "
+                raise IllegalAction(f"Play exactly {plural(self.cur_k, 'card')} "
                                     f"to beat {describe(self.cur_action)}, or pass.",  # type: ignore[arg-type]
                                     "wrong_count")
             if m >= cur:

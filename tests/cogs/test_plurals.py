@@ -25,6 +25,7 @@ ONE = re.compile(r"(?<![\w.,/+\-−])1 (?:more |extra |new |whole |of the )?([a-
 # Words after "1 " that are not plural nouns, though they end in s.
 NOT_PLURAL = {"is", "was", "has", "plus", "minus", "always", "gets", "goes", "takes", "wins", "leads", "plays",
               "as", "its", "this", "us", "does", "passes", "calls", "keeps", "across", "ahead"}
+IRREGULAR = {"people", "children", "men", "women"}  # plurals without an s
 SEAT_NAMES = re.compile(r"\b(AI|Player|Seat) \d+")  # "AI 1 defends with you": a name, not a count
 
 
@@ -33,7 +34,7 @@ def bad_counts(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
     for where, text in texts:
         for m in ONE.finditer(SEAT_NAMES.sub(r"\1", text or "")):
             word = m.group(1)
-            if word.endswith("s") and not word.endswith("ss") and word not in NOT_PLURAL:
+            if (word.endswith("s") and not word.endswith("ss") and word not in NOT_PLURAL) or word in IRREGULAR:
                 out.append((where, text[max(0, m.start() - 40):m.end() + 20]))
     return out
 
@@ -44,6 +45,7 @@ def test_the_one_helper_agrees_with_its_count() -> None:
         ["0 points", "1 point", "1 point", "2 points", "2 points", "0.5 points"]
     assert plural(1, "copy", "copies") == "1 copy" and plural(3, "copy", "copies") == "3 copies"
     assert bad_counts([("x", "first to 1 points")]) and bad_counts([("x", "costs 1 cards")])
+    assert bad_counts([("x", "already has 1 people watching")])
     assert not bad_counts([("x", "first to 1 point, 10 points, 2/1 points, 1 is enough")])
 
 
