@@ -214,6 +214,7 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
         stop.set()
         await tick
         review.cancel()
+        await runs.close()
     finally:
         replays.close()
         await pool.close()
@@ -281,8 +282,8 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
                                                                                           else decisions - n)
             finally:
                 if review is not None:
-                    for task in [review, *runs._running.values()]:  # the review itself, not only our wait
-                        task.cancel()
+                    review.cancel()
+                    await runs.close()  # the review itself, not only our wait
                 await pool.close()
     out["loadavg_1m"] = round(os.getloadavg()[0], 2)
     return out
