@@ -33,6 +33,9 @@ from tables.reviews import ReviewJob, places, summary
 
 log = logging.getLogger(__name__)
 
+#: Seconds between two edits of a waiting line whose place in line has not changed.
+ESTIMATE_EVERY = 30.0
+
 
 def waiting_line(table_id: str, place: int, seconds: float, lifetime: float = LIFETIME) -> str:
     """What a person reads while their review waits or runs: its place in line, when it should be
@@ -124,9 +127,10 @@ class ReviewClicks:
         reviews, clock = self.runtime.reviews, self.runtime.clock
         lifetime, margin = self._token_life()
         until = clock.now() + lifetime - margin
-        seen = job.version
-        shown = waiting_line(record.id, reviews.place(job), reviews.estimate(job), lifetime)
+        seen, place = job.version, reviews.place(job)
+        shown = waiting_line(record.id, place, reviews.estimate(job), lifetime)
         await self._say(interaction, shown)  # type: ignore[attr-defined]
+        edited = clock.now()
         while not job.done:
             left = until - clock.now()
             if left <= 0:
@@ -136,9 +140,13 @@ class ReviewClicks:
             seen = job.version
             if job.done:
                 break
-            line = waiting_line(record.id, reviews.place(job), reviews.estimate(job), lifetime)
-            if line != shown and clock.now() < until:
-                shown = line
+            # A new place at once; a new estimate alone at most every ESTIMATE_EVERY seconds (it
+            # moves with each piece judged, by a minute up or down).
+            now_place = reviews.place(job)
+            line = waiting_line(record.id, now_place, reviews.estimate(job), lifetime)
+            if line != shown and clock.now() < until and (now_place != place
+                                                         or clock.now() - edited >= ESTIMATE_EVERY):
+                shown, place, edited = line, now_place, clock.now()
                 await self._edit_answer(interaction, content=line)
         if clock.now() >= until:
             await self._edit_answer(interaction, content=kept_line(record.id))
