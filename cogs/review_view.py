@@ -170,5 +170,5 @@ class ReviewClicks:
     async def _edit_answer(self, interaction: discord.Interaction, **fields: Any) -> None:
         try:
             await interaction.edit_original_response(allowed_mentions=render.NO_PINGS, **fields)
-        except discord.HTTPException:  # dismissed, or the token ran out: the review is kept all the same
-            log.info("Could not update a review's answer (%s)", interaction.id)
+        except Exception:  # dismissed, the token ran out, the bot stopping: the review is kept all the same
+            log.warning("Could not update a review's answer (%s)", interaction.id, exc_info=True)

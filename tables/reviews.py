@@ -198,6 +198,10 @@ class Reviews:
         kept = await self._stored(key)
         if kept is not None:
             return kept
+        if not searched(record.game):  # nothing to search (the review only says why): no line to wait in
+            found = review(record.game, record.players, record.options, record.seed or 0, _actions(record), seat)
+            await self._keep(record, seat, guild_id, user_id, found)
+            return found
         job = self._jobs.get(key)
         if job is not None:
             return job

@@ -279,3 +279,38 @@ async def test_a_review_that_outlives_the_token_is_kept_and_shown_at_once(make_r
     assert "review of your play" in second.last.embed.title and "decisions judged" in second.last.embed.description
     assert len(pool.calls) == asked
     assert not first.errors and not second.errors
+
+
+async def test_a_game_without_a_search_answers_at_once_even_with_a_review_in_line(make_runtime, clock):
+    from tables.replay import GameRecord
+
+    pool = GatedPool(workers=1)
+    rt = make_runtime(ai_pool=pool)
+    t = await finished_game(rt, clock)
+    job = await rt.reviews.request(await rt.history(t.id, GUILD), GUILD, HOST)
+    assert not isinstance(job, Review) and not job.done
+    siege = GameRecord(id="SIEGE1", game="siege", options={}, seed=3, names=["Ann", "AI"], ai=[False, True], log=[],
+                       user_ids=[HOST, None])
+    said = await rt.reviews.request(siege, GUILD, HOST)
+    assert isinstance(said, Review) and not said.searched and "cannot be reviewed" in said.note
+    await let_through(pool, clock, lambda: job.done)
+
+
+async def test_a_bot_stopping_mid_review_tells_those_waiting_to_ask_again(make_runtime, clock):
+    from cogs.review_view import stopped_line
+
+    pool = GatedPool(workers=1)
+    rt = make_runtime(ai_pool=pool)
+    ann_game = await finished_game(rt, clock, HOST, "Ann")
+    bob_game = await finished_game(rt, clock, BOB, "Bob")
+    w, bot, cog, channel = cog_for(rt, clock)
+    ann = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
+    bob = FakeInteraction(w, bot, FakeUser(BOB, "Bob"), channel, guild_id=GUILD)
+    waits = [asyncio.create_task(cog.game_review.callback(cog, ann, ann_game.id))]
+    await clock.settle()
+    waits.append(asyncio.create_task(cog.game_review.callback(cog, bob, bob_game.id)))
+    await clock.settle()
+    await rt.close()  # Ann's running, Bob's in line
+    await clock.settle()
+    assert all(t.done() and t.exception() is None for t in waits)
+    assert ann.last.content == stopped_line(ann_game.id) and bob.last.content == stopped_line(bob_game.id)
