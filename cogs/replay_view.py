@@ -36,7 +36,8 @@ from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump
 from cogs.render import NO_PINGS
 from cogs.replay_picture import Meta, draw_step, score_value, warm
 from engine.core import Event, Game
-from tables.ai_pool import die_with_parent
+from tables.ai_pool import PICTURE_NICE, die_with_parent
+from tables.ai_pool import _lower_priority as lower_priority
 from tables.replay import GameRecord
 from tables.replay_steps import NotReplayable, steps
 from tables.runtime import TableError
@@ -116,8 +117,10 @@ def steps_in_worker(record_json: dict[str, Any]) -> tuple[list[dict[str, Any]], 
 
 
 def start_worker(parent: int) -> None:
-    """The worker's initializer: it dies with the bot (even a SIGKILLed one), then warms up."""
+    """The worker's initializer: it dies with the bot (even a SIGKILLed one), steps back behind the
+    tables' AI workers (a picture is never drawn with the CPU a table's search needs), then warms up."""
     die_with_parent(parent)
+    lower_priority(PICTURE_NICE)
     warm()
 
 
