@@ -27,6 +27,11 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   (see docs/deploy.md); ``DECKHAND_LEASE_POLL`` is how often it checks, in seconds (default 2).
 * ``DECKHAND_REST_BUDGET`` — REST calls a second the bot token may make, all its processes together
   (default 48, under Discord's 50); each process keeps to its shards' part of it.
+* ``DECKHAND_AI_WORKERS`` — worker processes for the strong AI's search (default: one per core but
+  one; 0: none, strong seats play the normal AI's move).
+* ``DECKHAND_REVIEW_WORKERS`` — worker processes for reviews of finished games (``/game review``),
+  at the lowest OS priority (default: one per core but one, at least 1).  That many reviews run at
+  once; the others wait in line, first come, first served.
 * ``DECKHAND_RULES_URL`` — a web page with Deckhand's rule book (e.g. the repository's
   ``docs/rules.md``), which **How to play** and ``/game rules`` link to; without it they point to
   ``/game rules`` only (a path in the repository opens nothing in Discord).
@@ -101,6 +106,9 @@ class Config:
     # Worker processes for the strong AI's search (0: none; strong seats then play normal moves).
     # Config(...) in code (tests) has none; load_config defaults to the machine's cores but one.
     ai_workers: int = field(default=0, compare=False)
+    # Worker processes for reviews of finished games (DECKHAND_REVIEW_WORKERS), at the lowest OS
+    # priority: that many reviews run at once, the others wait in line.  load_config: as ai_workers.
+    review_workers: int = field(default=1, compare=False)
     # Card faces as application emoji, synced in the background at start-up (off: cards stay text).
     card_emoji: bool = True
     program_env: tuple[str, ...] = ()  # DECKHAND_PROGRAM_ENV
@@ -185,6 +193,14 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         runtime_dir = str(HERE / runtime_dir)  # relative to this script's folder, like the database
     limits = Limits(**{key: _count(env, name, getattr(Limits(), key)) for key, name in LIMIT_VARIABLES.items()})
     ai_workers = _count(env, "DECKHAND_AI_WORKERS", default_workers())
+    raw_reviews = (env.get("DECKHAND_REVIEW_WORKERS") or "").strip()
+    try:
+        review_workers = int(raw_reviews) if raw_reviews else default_workers()
+        if review_workers < 1:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"DECKHAND_REVIEW_WORKERS must be a whole number of at least 1 (the reviews of finished "
+                          f"games that run at once), not {raw_reviews!r}.") from None
     shard_count, shard_ids, lease_poll = _shards(env, database_url)
     raw_budget = (env.get("DECKHAND_REST_BUDGET") or "").strip()
     try:
@@ -203,7 +219,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
                   shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll, rest_budget=rest_budget,
                   token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
-                  program_env=program_env, runtime_dir=runtime_dir, limits=limits, ai_workers=ai_workers)
+                  program_env=program_env, runtime_dir=runtime_dir, limits=limits, ai_workers=ai_workers,
+                  review_workers=review_workers)
 
 
 LIMIT_VARIABLES = {
@@ -299,7 +316,7 @@ class Deckhand(commands.Bot):
         if self.config.ai_workers:
             # The strong AI searches in worker processes, started in the background: until they
             # are up (or if they fail) strong seats play the normal move, never wait.
-            self.ai_pool = AIPool(workers=self.config.ai_workers)
+            self.ai_pool = AIPool(workers=self.config.ai_workers, background_workers=self.config.review_workers)
             options["ai_pool"] = self.ai_pool
             self._ai_warm = asyncio.get_running_loop().create_task(self._warm_ai_pool(self.ai_pool))
         # Which shards (and so which servers' tables) this process runs: PostgreSQL leases decide.

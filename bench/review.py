@@ -33,8 +33,16 @@ lane (its own lowest-priority worker: ``fallbacks_background_*``, the runtime's 
 tables' worker (``fallbacks_shared_*``, how reviews ran before the background lane).  A fallback is
 a decision the pool answered ``None`` (busy or late: the table played the normal move instead).
 
-    python bench/review.py [--json] [--figures picture,review,busy,fallbacks] [--steps N]
+``queue`` — reviews waiting in line (tables/reviews.py): ``--people`` people ask for a review of
+their own Hearts game to ``--target`` at once, the first of them also for ``--extra`` more games, on a
+real AI pool with ``--review-workers`` review workers (default: as the bot).  Reports ``accepted`` and
+``refused`` (one review in line per person), ``finish_s`` (seconds from the first ask to each
+review's end, in the order asked), ``estimate_s`` (what each was told when it asked),
+``finished_in_order`` and ``loop_lag_ms_max``.
+
+    python bench/review.py [--json] [--figures picture,review,busy,fallbacks,queue] [--steps N]
                            [--games hearts,tricks,...] [--target 100] [--budget 100] [--decisions 24]
+                           [--people 10] [--extra 9] [--review-workers N]
 """
 
 from __future__ import annotations
@@ -214,6 +222,7 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
         stop.set()
         await tick
         review.cancel()
+        await runs.close()
     finally:
         replays.close()
         await pool.close()
@@ -281,11 +290,82 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
                                                                                           else decisions - n)
             finally:
                 if review is not None:
-                    for task in [review, *runs._running.values()]:  # the review itself, not only our wait
-                        task.cancel()
+                    review.cancel()
+                    await runs.close()  # the review itself, not only our wait
                 await pool.close()
     out["loadavg_1m"] = round(os.getloadavg()[0], 2)
     return out
+
+
+async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
+    """``--people`` people ask for their reviews at once (each of a seeded Hearts game to ``--target``)
+    and the first of them for ``--extra`` more games, on a real AI pool with ``--review-workers``
+    background workers: the line as tables/reviews.py serves it."""
+    from tables.ai_pool import AIPool, default_workers
+    from tables.clock import SystemClock
+    from tables.live import TableError
+
+    target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
+    people, extra = getattr(args, "people", 10), getattr(args, "extra", 9)
+    workers = getattr(args, "review_workers", None) or default_workers()
+    budget = getattr(args, "budget", None) or reviews.GAME_BUDGET
+
+    def record(n: int, user: int) -> GameRecord:
+        log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(hearts_log(target, seed + n))]
+        return GameRecord(id=f"Q{n:05d}", game="hearts", options={"target": target}, seed=seed + n,
+                          names=["Ali", "Bob", "Chidi", "Dana"], ai=[False, True, True, True], log=log,
+                          user_ids=[user, None, None, None])
+
+    pool = AIPool(workers=1, background_workers=workers)
+    await pool.start()
+    runs = reviews.Reviews(None, pool, SystemClock(), budget=budget)
+    lags: list[float] = []
+    stop = asyncio.Event()
+
+    async def ticker() -> None:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.05)
+            lags.append((time.perf_counter() - t0 - 0.05) * 1000)
+
+    # Every game played out first: the asks come at once, and the loop's lag is the line's alone.
+    asks = [r for p in range(people)
+            for r in [record(p, p + 1)] + ([record(people + k, 1) for k in range(extra)] if p == 0 else [])]
+    tick = asyncio.ensure_future(ticker())
+    refused = 0
+    jobs: list[Any] = []
+    estimates: list[float] = []
+    t0 = time.perf_counter()
+    try:
+        for r in asks:
+            try:
+                job = await runs.request(r, 1, r.user_ids[0] or 0)
+            except TableError:
+                refused += 1
+                continue
+            jobs.append(job)
+            estimates.append(runs.estimate(job))
+        done_at: list[float] = []
+        for job in jobs:
+            await job.future
+            done_at.append(time.perf_counter() - t0)
+    finally:
+        stop.set()
+        await tick
+        await runs.close()
+        await pool.close()
+    return {
+        "people": people,
+        "review_workers": workers,
+        "accepted": len(jobs),
+        "refused": refused,
+        "finish_s": [round(x, 1) for x in done_at],
+        "estimate_s": [round(x, 1) for x in estimates],
+        # One worker serves them strictly in turn; more workers finish them in about that order.
+        "finished_in_order": done_at == sorted(done_at),
+        "loop_lag_ms_max": round(max(lags), 1) if lags else float("nan"),
+        "loadavg_1m": round(os.getloadavg()[0], 2),
+    }
 
 
 #: Every figure this bench can report, by name (the order they run and print in).
@@ -294,6 +374,7 @@ FIGURES: dict[str, Callable[[argparse.Namespace], Awaitable[dict[str, Any]]]] = 
     "review": review_figure,
     "busy": busy_figure,
     "fallbacks": fallbacks_figure,
+    "queue": queue_figure,
 }
 
 
@@ -312,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=float, default=None, help="review: CPU seconds for the whole review "
                                                               "(default: the runtime's GAME_BUDGET)")
     p.add_argument("--decisions", type=int, default=24, help="fallbacks: strong-AI decisions asked per run")
+    p.add_argument("--people", type=int, default=10, help="queue: people asking for a review at once")
+    p.add_argument("--extra", type=int, default=9, help="queue: more games the first of them asks for")
+    p.add_argument("--review-workers", type=int, default=None,
+                   help="queue: the pool's review workers (default: as the bot, cores but one)")
     args = p.parse_args(argv)
     args.figures = [f for f in args.figures.split(",") if f]
     args.games = [g for g in args.games.split(",") if g]

@@ -166,13 +166,15 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
     final = s.points[-1]
     rank = sorted(range(len(s.names)), key=lambda seat: (seat not in s.winners,
                                                          final[seat] if s.lower_is_better else -final[seat], seat))
+    # Names in any script (cogs/fonts.py: never a missing-glyph box), cut to the legend's width,
+    # made drawable and told apart there (fonts.picture_names).
+    tags = [" (AI)" if ai is not None and seat < len(ai) and ai[seat] else "" for seat in range(len(s.names))]
+    names = fonts.picture_names(s.names, 15 * scale,
+                                [W - lx - 46 * scale - fonts.text_length(tag, 15 * scale) for tag in tags])
     for seat in rank:
         colour = PALETTE[seat % len(PALETTE)]
         d.rounded_rectangle((lx, ly + 4 * scale, lx + 22 * scale, ly + 14 * scale), radius=3 * scale, fill=colour)
-        # A name in any script (cogs/fonts.py: never a missing-glyph box), cut to the legend's width.
-        tag = " (AI)" if ai is not None and seat < len(ai) and ai[seat] else ""
-        room = W - lx - 46 * scale - fonts.text_length(tag, 15 * scale)
-        name = fonts.fit(s.names[seat], 15 * scale, room)
+        tag, name = tags[seat], names[seat]
         # (the tag after it, apart: a right-to-left name does not carry it to its left)
         drawn = fonts.draw_text(d, (lx + 30 * scale, ly), name, 15 * scale, TEXT)
         if tag:

@@ -50,7 +50,6 @@ from cogs.custom_ids import (  # the names the ids' users always imported from h
     value_code,  # noqa: F401
 )
 from cogs.emoji import action_emoji, card_emoji
-from cogs.permissions import drawn_for_table
 from engine.core import TABLE, Action, AnyCard, Decision
 from tables.clicks import marking_since
 from tables.live import SeatView
@@ -95,7 +94,6 @@ def thread_url(table: Table) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}"
 
 
-@drawn_for_table
 def hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     """The ephemeral hand message of one seat: its text and one control per legal choice (a pick
     over more than 25 cards shows the cards marked so far, from the seat's view)."""
@@ -388,7 +386,6 @@ _BUTTONS: dict[tuple[Any, ...], ButtonComponent] = {}  # one card's button dict,
 _BUTTONS_MAX = 4096  # (cards × played or not × emoji sets × games: far below; a bound all the same)
 
 
-@drawn_for_table
 def hand_payload(sv: SeatView, head: str | None = None) -> HandMessage:
     """:func:`hand_view` as Discord's JSON, ``head`` (a line such as "✅ You played Q♠.") above
     the text."""

@@ -68,38 +68,11 @@ REGISTRY = EmojiRegistry()
 
 def card_emoji(code: AnyCard | str) -> discord.PartialEmoji | None:
     """The emoji of a card (a card object or its code: ``QS``, ``~R``, ``D5``, ``JJ``, ``5X``,
-    ``back``), or ``None`` when there is none (not synced yet, refused, not a card, or inside
-    :func:`no_card_emoji`)."""
-    if _NO_EMOJI.get():
-        return None
+    ``back``), or ``None`` when there is none (not synced yet, refused, not a card).  An
+    application's own emojis need no permission in any channel ("The USE_EXTERNAL_EMOJIS
+    permission is not required to use app emojis", Discord's emoji resource): no channel makes
+    them text."""
     return REGISTRY.get(getattr(code, "code", None) or str(code))
-
-
-# Set while drawing for a channel where the bot may not use its emojis (no Use External Emojis):
-# Discord would show them as ":name:" there, so every card, buttons included, is text.
-_NO_EMOJI: ContextVar[bool] = ContextVar("no_card_emoji", default=False)
-_PLAIN_CHANNELS: set[int] = set()
-
-
-@contextlib.contextmanager
-def no_card_emoji() -> Iterator[None]:
-    token = _NO_EMOJI.set(True)
-    try:
-        yield
-    finally:
-        _NO_EMOJI.reset(token)
-
-
-def set_plain_channel(channel_id: int, plain: bool) -> None:
-    """Whether the bot may not use its card emojis in this channel (cogs/permissions.py says)."""
-    if plain:
-        _PLAIN_CHANNELS.add(channel_id)
-    else:
-        _PLAIN_CHANNELS.discard(channel_id)
-
-
-def plain_channel(channel_id: int) -> bool:
-    return channel_id in _PLAIN_CHANNELS
 
 
 # Set while a message is drawn again because its emoji markup made it too long for Discord: its
@@ -117,7 +90,7 @@ def card_markup(code: AnyCard | str, fallback: str) -> str:
 def cards_drawn() -> tuple[int, bool]:
     """What decides how :func:`card_markup` draws a card now (for text kept between draws): the
     registry's generation and whether cards are text only."""
-    return REGISTRY.generation, _TEXT_ONLY.get() or _NO_EMOJI.get()
+    return REGISTRY.generation, _TEXT_ONLY.get()
 
 
 @contextlib.contextmanager

@@ -13,6 +13,13 @@ Right-to-left runs (Arabic, Hebrew) are shaped and ordered by Pillow's Raqm layo
 Runs of different fonts are ordered the way the Unicode bidirectional algorithm orders runs of one
 level, which is all a name needs.
 
+Whatever a string holds, it is drawn as one line (:func:`one_line`: line and paragraph breaks
+are spaces, control and format characters are left out, a character keeps at most
+:data:`MAX_MARKS` combining marks), so no name can make the layout fail or climb over other text.
+The players' names in a picture go through :func:`picture_names`, the one place that makes them
+drawable: what nothing can draw is left out, a name with nothing left reads "Player 3", and no two
+players look the same.
+
 Free of discord, tables and games: a picture module passes a ``PIL.ImageDraw`` and a size in pixels.
 """
 
@@ -29,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import ImageDraw, ImageFont, features
+from PIL import Image, ImageDraw, ImageFont, features
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +49,15 @@ BUILT_IN = ((0x20,), (0x7E,))
 # how that character looks (a variation selector, an emoji's skin tone, a joiner) or join letters.
 _ATTACHED = frozenset({0x200C, 0x200D}) | frozenset(range(0xFE00, 0xFE10)) | frozenset(range(0x1F3FB, 0x1F400)) \
     | frozenset(range(0xE0020, 0xE0080)) | frozenset(range(0xE0100, 0xE01F0))
+# Format characters (Unicode category Cf) kept: the joiners and the tags of an emoji sequence.  The
+# others (bidirectional overrides and isolates, byte-order marks, soft hyphens, invisible operators)
+# change no glyph a picture needs and can reorder or hide the text around them.
+_KEPT_FORMAT = frozenset({0x200C, 0x200D}) | frozenset(range(0xE0020, 0xE0080))
+#: Combining marks kept on one character: enough for any script's letters (a vowel sign and a tone
+#: mark), few enough that a name of hundreds of stacked marks stays on its own line.
+MAX_MARKS = 2
+#: Characters of a name kept for a picture (none of its legends has room for more).
+MAX_NAME = 64
 _RTL = frozenset({"R", "AL"})
 _STRONG = frozenset({"L", "R", "AL"})
 
@@ -235,11 +251,38 @@ def _direction(ch: str) -> str:
     return unicodedata.bidirectional(ch)
 
 
+def one_line(text: str) -> str:
+    """``text`` as one line the fonts can lay out: each line or paragraph break, tab or other space
+    is a plain space; control characters, format characters (but an emoji's joiners and tags),
+    surrogates, private-use and unassigned code points are left out; each character keeps at most
+    :data:`MAX_MARKS` combining marks.  (A paragraph separator or a carriage return alone makes
+    Pillow's Raqm layout fail.)"""
+    out: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(ch)
+        if ch.isspace() or category in ("Zs", "Zl", "Zp"):
+            out.append(" ")
+            marks = 0
+        elif category in ("Cc", "Cs", "Co", "Cn") or (category == "Cf" and ord(ch) not in _KEPT_FORMAT):
+            continue
+        elif category.startswith("M"):
+            if marks < MAX_MARKS:
+                out.append(ch)
+            marks += 1
+        else:
+            out.append(ch)
+            if ord(ch) not in _ATTACHED:
+                marks = 0
+    return "".join(out)
+
+
 def runs(text: str) -> list[Run]:
-    """``text`` cut into runs of one font each, in logical order; characters no font has are gone."""
+    """``text`` cut into runs of one font each, in logical order (as :func:`one_line` makes it);
+    characters no font has are gone."""
     faces = chain()
     out: list[tuple[list[str], Face]] = []
-    for ch in unicodedata.normalize("NFC", text):
+    for ch in one_line(text):
         cp = ord(ch)
         current = out[-1][1] if out else None
         if cp in _ATTACHED or unicodedata.category(ch).startswith("M"):
@@ -319,10 +362,63 @@ def fit(text: str, px: int, width: float) -> str:
     """``text``, or as much of its start as fits ``width`` pixels followed by an ellipsis."""
     if text_length(text, px) <= width:
         return text
-    chars = list(text)
-    while chars and text_length("".join(chars) + ELLIPSIS, px) > width:
-        chars.pop()
-    return "".join(chars).rstrip() + ELLIPSIS
+    lo, hi = 0, len(text)  # the longest start that fits with the ellipsis: lo fits, hi does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if text_length(text[:mid] + ELLIPSIS, px) <= width:
+            lo = mid
+        else:
+            hi = mid
+    return text[:lo].rstrip() + ELLIPSIS
+
+
+def ink(text: str, px: int) -> Image.Image | None:
+    """What drawing ``text`` at ``px`` pixels puts on a picture, cropped to its ink (a mask), or
+    ``None`` when it draws nothing: the glyphs of the fonts actually used, not their character
+    maps (a font may map a character to an empty glyph, such as the Hangul filler)."""
+    img = Image.new("L", (int(text_length(text, px)) + 2 * px, 4 * px), 0)
+    draw_text(ImageDraw.Draw(img), (px, px), text, px, 255)
+    box = img.getbbox()
+    return None if box is None else img.crop(box)
+
+
+def drawable(name: str) -> str:
+    """What of ``name`` the fonts draw, on one line: characters no font has left out, spaces
+    collapsed, at most :data:`MAX_NAME` characters."""
+    kept = "".join(r.text for r in runs(name[:MAX_NAME * (MAX_MARKS + 1) * 4]))
+    return " ".join(kept.split())[:MAX_NAME].strip()
+
+
+def picture_names(names: Sequence[str], px: int, rooms: float | Sequence[float]) -> list[str]:
+    """The players' names as a picture shows them, each cut to its room (``rooms``: pixels, one for
+    all or one per player) at ``px`` pixels: what the fonts can draw of each (:func:`drawable`),
+    "Player 3" for a name with nothing visible left, and a number after a name that would look
+    exactly like an earlier one ("Ann", "Ann (2)") — as drawn, so look-alikes from different
+    scripts and names cut to the same start are told apart too."""
+    return list(_picture_names(tuple(names), px, tuple(rooms) if isinstance(rooms, Sequence) else
+                               (float(rooms),) * len(names)))
+
+
+@lru_cache(maxsize=64)
+def _picture_names(names: tuple[str, ...], px: int, rooms: tuple[float, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    seen: set[tuple[tuple[int, int], bytes]] = set()
+    for i, (name, room) in enumerate(zip(names, rooms, strict=True)):
+        base = drawable(name)
+        if not base or ink(base, px) is None:
+            base = f"Player {i + 1}"
+        shown, n = fit(base, px, room), 1
+        while True:
+            mask = ink(shown, px)
+            look = (mask.size, mask.tobytes()) if mask is not None else ((0, 0), b"")
+            if look not in seen:
+                break
+            n += 1
+            suffix = f" ({n})"
+            shown = fit(base, px, room - text_length(suffix, px)) + suffix
+        seen.add(look)
+        out.append(shown)
+    return tuple(out)
 
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, px: int, fill: Any,

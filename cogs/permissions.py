@@ -1,12 +1,13 @@
 """What the bot may do where a table plays, as Discord says with each interaction
 (``interaction.app_permissions``: the bot's permissions in the interaction's channel).
 
-Three permissions are optional, each with a way to do without it:
+Two permissions are optional, each with a way to do without it:
 
 * **Attach Files** — the end-of-game chart is a picture; without it the chart is a text table;
-* **Use External Emojis** — cards show as Deckhand's card pictures (application emojis, which a
-  server counts as external); without it cards read as text everywhere the table shows them;
 * **Create Public Threads** — a game gets its own thread; without it the game stays in the channel.
+
+(Use External Emojis is not needed: the card pictures are the application's own emojis, which
+Discord lets an application use everywhere without it.)
 
 This is presentation state of the cogs layer, kept per channel (lost on a restart: the next
 interaction there says it again).  The host of a table is told once per table, in plain words, what
@@ -15,21 +16,14 @@ is missing and what it costs (:meth:`ChannelPermissions.untold`).
 
 from __future__ import annotations
 
-import contextlib
-import functools
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import discord
-
-from cogs import emoji
 
 #: (discord.Permissions flag, its name in Discord's settings, what the table does without it)
 OPTIONAL: tuple[tuple[str, str, str], ...] = (
     ("attach_files", "Attach Files", "I can't attach files here, so the final chart will be text. "
                                      "Give me Attach Files to see it."),
-    ("use_external_emojis", "Use External Emojis", "I can't use my card pictures here, so cards show as text. "
-                                                   "Give me Use External Emojis to see them."),
     ("create_public_threads", "Create Public Threads", "I can't create threads here, so the game is played "
                                                        "in this channel. Give me Create Public Threads to give "
                                                        "each game its own thread."),
@@ -55,7 +49,6 @@ class ChannelPermissions:
         if isinstance(getattr(interaction, "channel", None), discord.Thread):
             lacking -= {"create_public_threads"}
         self._lacking[channel_id] = lacking
-        emoji.set_plain_channel(channel_id, "use_external_emojis" in lacking)
 
     def lacking(self, table: Any) -> frozenset[str]:
         """What the bot lacks where ``table`` plays (its thread's and its channel's, as last seen)."""
@@ -80,24 +73,3 @@ class ChannelPermissions:
 
     def forget(self, table_id: str) -> None:
         self._told.pop(table_id, None)
-
-
-@contextlib.contextmanager
-def cards_for(table: Any) -> Iterator[None]:
-    """Cards as text while drawing ``table`` when the bot may not use its card emojis there."""
-    plain = any(emoji.plain_channel(cid) for cid in (getattr(table, "thread_id", None),
-                                                       getattr(table, "channel_id", None)) if cid is not None)
-    with emoji.no_card_emoji() if plain else contextlib.nullcontext():
-        yield
-
-
-def drawn_for_table(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A drawing function whose first argument is a table or a seat view: inside it, the cards are
-    text when the table's channel does not allow the bot's card emojis (:func:`cards_for`)."""
-
-    @functools.wraps(fn)
-    def wrapper(first: Any, *args: Any, **kwargs: Any) -> Any:
-        with cards_for(getattr(first, "table", first)):
-            return fn(first, *args, **kwargs)
-
-    return wrapper

@@ -13,7 +13,6 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from cogs import render_dalmuti, render_hearts, render_koth, render_siege, render_tricks, screens  # noqa: F401 (registers them)
 from cogs.emoji import text_only
-from cogs.permissions import drawn_for_table
 from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
 from engine.core import Action, Event
 from tables.live import SeatView
@@ -52,7 +51,6 @@ def action_label(action: Action, game: str | None = None) -> str:
     return (renderer_for(game) if game else GENERIC).action_label(action)
 
 
-@drawn_for_table
 def table_message(table: Table) -> Rendered:
     """The public table message, within Discord's limits: drawn again with its cards as text when
     their emoji markup would make it too long."""
@@ -68,22 +66,18 @@ def _fits(rendered: Rendered) -> bool:
     return len(rendered.content or "") <= MAX_CONTENT and (rendered.embed is None or embed_fits(rendered.embed))
 
 
-@drawn_for_table
 def hand_text(sv: SeatView) -> str:
     return renderer_for(sv.table.game).hand_text(sv)
 
 
-@drawn_for_table
 def event_text(table: Table, event: Event) -> str | None:
     return renderer_for(table.game).event_text(table, event)
 
 
-@drawn_for_table
 def summary(table: Table, events: Sequence[Event]) -> Rendered | None:
     return renderer_for(table.game).summary(table, events)
 
 
-@drawn_for_table
 def turn_notice(table: Table, seats: Sequence[int], live: bool = False) -> str:
     """The turn ping; ``live``: everyone pinged has a hand view the bot keeps current."""
     return renderer_for(table.game).turn_notice(table, seats, live)

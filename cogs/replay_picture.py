@@ -29,6 +29,7 @@ ROW = 84  # one seat's row: its label line and its cards
 LEFT = 200  # the names and scores column
 TABLE_X = 760  # where the cards on the table start at the latest (games with short hands: sooner)
 HEADER = 112
+WORDS_PX = 14  # the step in words, under the title
 BACKGROUND = (43, 45, 49)
 PANEL = (54, 57, 63)
 ACTING = (74, 78, 92)
@@ -112,7 +113,7 @@ def _where(step: dict[str, Any]) -> str:
 
 def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     """The PNG of one step (``WIDTH`` wide, one row per seat)."""
-    names = meta.names
+    names = fonts.picture_names(meta.names, 17, LEFT - 34)  # drawable, told apart (cogs/fonts.py)
     n = len(names)
     # The hidden piles (a dead hand, buried cards, taxes) sit with their player, after the cards on
     # the table, or in the middle row when nobody holds them yet.
@@ -126,7 +127,7 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     write(d, (20, 42), _where(step).format(count=meta.count), 15, MUTED, WIDTH - 40)
     words = step.get("words") or ("The table before the first move." if step["index"] == 0 else "")
     for i, line in enumerate(textwrap.wrap(words, 130)[:2]):
-        write(d, (20, 62 + i * 17), line, 14, GOLD, WIDTH - 40)
+        write(d, (20, 62 + i * 17), line, WORDS_PX, GOLD, WIDTH - 40)
     hands = step.get("hands") or [[] for _ in range(n)]
     longest = max((len(h) for h in hands), default=0)
     table_x = min(TABLE_X, LEFT + max(180, longest * (CARD + 3)) + 24)

@@ -31,12 +31,13 @@ from typing import Any
 import discord
 
 import engine
-from cogs import emoji, render, renderers
+from cogs import emoji, fonts, render, renderers
 from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump, number
 from cogs.render import NO_PINGS
-from cogs.replay_picture import Meta, draw_step, score_value, warm
+from cogs.replay_picture import WORDS_PX, Meta, draw_step, score_value, warm
 from engine.core import Event, Game
-from tables.ai_pool import die_with_parent
+from tables.ai_pool import PICTURE_NICE, die_with_parent
+from tables.ai_pool import _lower_priority as lower_priority
 from tables.replay import GameRecord
 from tables.replay_steps import NotReplayable, steps
 from tables.runtime import TableError
@@ -70,10 +71,12 @@ def still_running(table_id: str) -> str:
 # ==== what runs in the worker =====================================================================
 def step_words(record: GameRecord) -> Callable[[Game, Sequence[Event]], str]:
     """The words for a step: the table's own sentences for its public events (as the table message
-    said them), cards as text."""
+    said them), cards as text, and the players named as the picture can draw them (a name no font
+    has reads "Player 3", two alike are told apart: cogs/fonts.picture_names)."""
     r = renderers.renderer_for(record.game)
+    names = fonts.picture_names(record.names, WORDS_PX, float("inf"))
     seats = [SimpleNamespace(name=n, is_ai=a, away=False, hints=0, user_id=None)
-             for n, a in zip(record.names, record.ai, strict=True)]
+             for n, a in zip(names, record.ai, strict=True)]
     # The renderer reads only these fields of a table: a stand-in built from the record, not a Table.
     table: Any = SimpleNamespace(id=record.id, game=record.game, options=dict(record.options), seats=seats,
                             state=None, ended_early=record.ended_early)
@@ -116,8 +119,10 @@ def steps_in_worker(record_json: dict[str, Any]) -> tuple[list[dict[str, Any]], 
 
 
 def start_worker(parent: int) -> None:
-    """The worker's initializer: it dies with the bot (even a SIGKILLed one), then warms up."""
+    """The worker's initializer: it dies with the bot (even a SIGKILLed one), steps back behind the
+    tables' AI workers (a picture is never drawn with the CPU a table's search needs), then warms up."""
     die_with_parent(parent)
+    lower_priority(PICTURE_NICE)
     warm()
 
 

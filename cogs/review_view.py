@@ -1,17 +1,23 @@
 """A review of your play, in Discord: ``/game review id:`` and the replay viewer's **Review my play**.
 
-Both answer ephemerally: a refusal at once (not your table, the game still running), else a
-deferred "thinking…" while the AI workers review (tables/reviews.py; a stored review answers at
-once), then the summary — the three costliest decisions with the better move, in the game's units
-— and a menu that opens the replay viewer at any judged decision that cost something (its options'
-values are viewer steps: the step right after the move, so the card played is on the table and ◀
-shows the moment before it).  The menu is the viewer's own jump menu (``dh:r:{table}:{step}:jump``,
-cogs/custom_ids.py), so choosing a decision turns the message into the viewer there.
+Both answer ephemerally: a refusal at once (not your table, the game still running, another review of
+yours still in line), a stored review at once, else a waiting line — the review's place in line and
+when it should be ready (tables/reviews.py serves reviews first come, first served), and that a
+review finished after this message can no longer change (Discord's interaction token lives 15
+minutes) is kept and shown at once on the next ask.  The line is edited as the review moves up and
+then replaced by the summary — the three costliest decisions with the better move, in the game's
+units — and a menu that opens the replay viewer at any judged decision that cost something (its
+options' values are viewer steps: the step right after the move, so the card played is on the table
+and ◀ shows the moment before it).  The menu is the viewer's own jump menu
+(``dh:r:{table}:{step}:jump``, cogs/custom_ids.py), so choosing a decision turns the message into the
+viewer there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -19,10 +25,51 @@ import discord
 import engine
 from cogs import render
 from cogs.custom_ids import MAX_OPTIONS, ReplayJump
+from cogs.live import LIFETIME, MARGIN
 from engine.review import FINE, MISTAKE, Review
 from engine.words import plural
+from tables.live import TableError
 from tables.replay import GameRecord
-from tables.reviews import Reviews, places, summary
+from tables.reviews import ReviewJob, places, summary
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two edits of a waiting line whose place in line has not changed.
+ESTIMATE_EVERY = 30.0
+
+
+def waiting_line(table_id: str, place: int, seconds: float, lifetime: float = LIFETIME) -> str:
+    """What a person reads while their review waits or runs: its place in line, when it should be
+    ready, and that it is kept for the next ask should this message outlive its token."""
+    where = ("Reviewing your play now" if place == 0 else "Your review is next in line" if place == 1
+             else f"Your review is number {place} in line")
+    when = ("in less than a minute" if seconds < 60
+            else f"in about {render.plural(max(1, round(seconds / 60)), 'minute')}")
+    return (f"⏳ {where}; it should be ready {when}. It is kept once done: if it has not appeared here "
+            f"within {render.plural(round(lifetime / 60), 'minute')}, ask again with `/game review id:{table_id}` "
+            "and it shows at once.")
+
+
+def kept_line(table_id: str) -> str:
+    """The waiting line's last words, when this message can no longer be changed."""
+    return (f"⏳ Your review is still on its way, and this message can no longer show it. It is kept once "
+            f"done: ask again with `/game review id:{table_id}` and it shows at once.")
+
+
+def stopped_line(table_id: str) -> str:
+    """The waiting line's last words when the bot stops before the review is done."""
+    return (f"Deckhand stopped before your review was done. What was reviewed so far is kept: ask again with "
+            f"`/game review id:{table_id}` in a minute and it carries on from there.")
+
+
+async def _first(*waits: Awaitable[Any]) -> None:
+    """Wait until the first of ``waits`` is done; the others are cancelled."""
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()
 
 
 def review_message(record: GameRecord, found: Review, where: dict[int, str]) -> tuple[discord.Embed,
@@ -63,11 +110,67 @@ class ReviewClicks:
     async def review_reply(self, interaction: discord.Interaction, table_id: str) -> None:
         guild = self._guild(interaction)  # type: ignore[attr-defined]
         record = await self.runtime.history(table_id, guild)
-        Reviews.seat_of(record, interaction.user.id)  # refuse at once: not yours, or not over
-        # A review not yet stored runs in the AI workers for up to a couple of minutes: acknowledge first.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        record, found = await self.runtime.review(record.id, guild, interaction.user.id)
+        # Refused at once: not yours, not over, or another review of yours still in line.
+        got = await self.runtime.reviews.request(record, guild, interaction.user.id)
+        if isinstance(got, Review):  # stored: at once
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            embed, view = await self._review_message(record, got)
+            await self._say(interaction, None, embed=embed, **({"view": view} if view is not None else {}))  # type: ignore[attr-defined]
+            return
+        await self._wait_for_review(interaction, record, got)
+
+    def _token_life(self) -> tuple[float, float]:
+        live = getattr(getattr(self, "discord_listener", None), "live", None)
+        return (float(getattr(live, "lifetime", LIFETIME)), float(getattr(live, "margin", MARGIN)))
+
+    async def _wait_for_review(self, interaction: discord.Interaction, record: GameRecord, job: ReviewJob) -> None:
+        """The waiting line, edited as the review moves up, then the review — while the interaction's
+        token lives; after that the review still finishes and is stored for the next ask."""
+        reviews, clock = self.runtime.reviews, self.runtime.clock
+        lifetime, margin = self._token_life()
+        until = clock.now() + lifetime - margin
+        seen, place = job.version, reviews.place(job)
+        shown = waiting_line(record.id, place, reviews.estimate(job), lifetime)
+        await self._say(interaction, shown)  # type: ignore[attr-defined]
+        edited = clock.now()
+        while not job.done:
+            left = until - clock.now()
+            if left <= 0:
+                await self._edit_answer(interaction, content=kept_line(record.id))
+                return
+            await _first(job.wait(seen), clock.sleep(left))
+            seen = job.version
+            if job.done:
+                break
+            # A new place at once; a new estimate alone at most every ESTIMATE_EVERY seconds (it
+            # moves with each piece judged, by a minute up or down).
+            now_place = reviews.place(job)
+            line = waiting_line(record.id, now_place, reviews.estimate(job), lifetime)
+            if line != shown and clock.now() < until and (now_place != place
+                                                         or clock.now() - edited >= ESTIMATE_EVERY):
+                shown, place, edited = line, now_place, clock.now()
+                await self._edit_answer(interaction, content=line)
+        if clock.now() >= until:
+            await self._edit_answer(interaction, content=kept_line(record.id))
+            return
+        if job.future.cancelled():  # the bot is stopping
+            await self._edit_answer(interaction, content=stopped_line(record.id))
+            return
+        try:
+            found = job.future.result()
+        except TableError as e:
+            await self._edit_answer(interaction, content=e.message)
+            return
+        embed, view = await self._review_message(record, found)
+        await self._edit_answer(interaction, content=None, embed=embed, **({"view": view} if view is not None else {}))
+
+    async def _review_message(self, record: GameRecord, found: Review) -> tuple[discord.Embed, discord.ui.View | None]:
         # Where each decision was (one replay of the log): off the loop, like the review itself.
         where = await asyncio.to_thread(places, record, [d.step for d in found.decisions])
-        embed, view = review_message(record, found, where)
-        await self._say(interaction, None, embed=embed, **({"view": view} if view is not None else {}))  # type: ignore[attr-defined]
+        return review_message(record, found, where)
+
+    async def _edit_answer(self, interaction: discord.Interaction, **fields: Any) -> None:
+        try:
+            await interaction.edit_original_response(allowed_mentions=render.NO_PINGS, **fields)
+        except Exception:  # dismissed, the token ran out, the bot stopping: the review is kept all the same
+            log.warning("Could not update a review's answer (%s)", interaction.id, exc_info=True)

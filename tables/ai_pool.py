@@ -57,7 +57,9 @@ DEFAULT_GRACE = 0.25  # how late past its budget a search may answer and still c
 
 
 def default_workers() -> int:
-    """One worker per core but one (the bot's event loop keeps a core), at least one."""
+    """One worker per core but one (the bot's event loop keeps a core), at least one.  The review
+    lane's default too (``DECKHAND_REVIEW_WORKERS``): its workers run at the lowest priority, so
+    they only take what the tables and the loop leave over."""
     return max(1, (os.cpu_count() or 2) - 1)
 
 
@@ -78,6 +80,9 @@ def _warm() -> int:
 #: The background lane's niceness: the lowest priority, so the tables' searches and the bot's own
 #: loop take the CPU first (on Linux a nice-19 process gets about 1.5 % of a contended core).
 BACKGROUND_NICE = 19
+#: The replay viewer's picture worker (cogs/replay_view.py): below the tables' searches, above the
+#: background lane (a person waits for a picture; nobody waits for a review).
+PICTURE_NICE = 10
 
 
 def _lower_priority(nice: int) -> None:
@@ -190,6 +195,12 @@ class AIPool:
     def background_counts(self) -> dict[str, int]:
         """The background lane's counts (the tables' lane's when there is no background lane)."""
         return (self._background or self._play).counts
+
+    @property
+    def background_workers(self) -> int:
+        """How many pieces of background work can run at once (tables/reviews.py serves that many
+        reviews at a time): the background lane's workers, else the tables' lane's."""
+        return (self._background or self._play).max_concurrent
 
     @property
     def running(self) -> int:

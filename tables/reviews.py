@@ -4,14 +4,23 @@ and kept in the storage so a review is paid for once.
 
 The budget: ``GAME_BUDGET`` CPU seconds for a whole game, split evenly over the decisions to judge
 (each decision's search stops at its share, with fewer playouts when the share is small).  The work
-goes to the pool's background lane (``AIPool.run_background``: its own worker at the lowest OS
-priority), never to the workers the tables' strong seats and hints search in: tables in play come
-first, a review takes the CPU they leave over.  It goes in pieces of about ``PIECE_BUDGET`` CPU
-seconds; a piece the lane cannot take now (busy: another review) waits a moment and asks again —
-on the event loop that is only a sleep.
+goes to the pool's background lane (``AIPool.run_background``: its own workers at the lowest OS
+priority, ``DECKHAND_REVIEW_WORKERS`` of them), never to the workers the tables' strong seats and
+hints search in: tables in play come first, a review takes the CPU they leave over.  It goes in
+pieces of about ``PIECE_BUDGET`` CPU seconds; a piece the lane cannot take now (busy) waits a moment
+and asks again — on the event loop that is only a sleep.
 
-Only someone who sat at the table may review their own seat, and only once the game is over.  Two
-requests for the same seat while its review runs share it.
+Reviews wait in line, first come, first served (:meth:`Reviews.request`): as many run at once as
+the background lane has workers, each whole review before the next one in line, so reviews never
+share a worker and finish in the order they were asked for.  Each person has one review in line at a
+time (asking for another gets :data:`ONE_AT_A_TIME`; asking again for the same one joins it).  A
+:class:`ReviewJob` tells its place in line and an estimate of when it is done, from the work left
+and the pace of the pieces so far.  Each piece's judged decisions are stored as it completes
+(migration 0010): a review cut short (the bot stopped, the workers stayed busy) resumes where it
+was.  A review whose asker stopped waiting (Discord's 15-minute token ran out) still finishes and
+is stored: the next ask shows it at once.
+
+Only someone who sat at the table may review their own seat, and only once the game is over.
 """
 
 from __future__ import annotations
@@ -24,11 +33,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Review, merge, review, searched
+from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Judged, Review, merge, review, searched
 from engine.words import plural
 from tables.ai_pool import AIPool
 from tables.clock import Clock
-from tables.live import TableError
+from tables.live import TableError, Tasks
 from tables.replay import GameRecord
 
 log = logging.getLogger("deckhand.reviews")
@@ -43,14 +52,23 @@ PIECE_BUDGET = 2.0
 #: later, so it can afford more worlds than a move at the table (less noise in each judgement); the
 #: CPU share above is what normally ends a decision's search in a long game.
 PLAYOUTS_FACTOR = 4
-#: Wall seconds between two asks to a busy pool, and the wall seconds a review may wait in all.
+#: Wall seconds between two asks to a busy pool, and the wall seconds a piece may wait in all.
 RETRY = 0.5
 PATIENCE = 600.0
+#: Wall seconds a review takes per CPU second of its budget, until pieces have been timed (a worker
+#: at the lowest priority on a machine that also plays), and the bounds of what timing may say.
+PACE = 1.5
+PACE_BOUNDS = (0.2, 30.0)
+#: Wall seconds a review takes besides its decisions (its start, the moves made for the person).
+OVERHEAD = 3.0
 
 NOT_SEATED = "Only the people who played at this table can review their own play there."
 RUNNING = "This game is still running — you can review your play once it is over."
 NOT_STARTED = "This table never started, so there is no play to review."
-GAVE_UP = "The AI workers are too busy to review your play right now; please try again later."
+GAVE_UP = ("The AI workers are too busy to review your play right now; please try again later "
+           "(what was reviewed so far is kept).")
+ONE_AT_A_TIME = ("Your review of table `{table}` is still on its way, and each person has one review in line at "
+                 "a time: ask for this one once that one is done.")
 
 
 def review_in_worker(game: str, players: int, options: dict[str, Any], game_seed: int | str,
@@ -78,20 +96,80 @@ def pieces(steps: Sequence[int], share: float, piece_budget: float = PIECE_BUDGE
     return [list(steps[i:i + per]) for i in range(0, len(steps), per)]
 
 
+def _actions(record: GameRecord) -> list[list[Any]]:
+    return [[e.seat, e.code, bool(e.auto), bool(getattr(e, "timeout", False))] for e in record.log]
+
+
+class ReviewJob:
+    """One review in line or running: who asked, the work left, and its answer (``future``).
+    :meth:`Reviews.place` and :meth:`Reviews.estimate` say where it stands; ``version`` counts the
+    times either may have changed (the line moved, a piece was judged, the review ended), and
+    :meth:`wait` waits for the next."""
+
+    def __init__(self, record: GameRecord, seat: int, guild_id: int, user_id: int, budget: float) -> None:
+        self.record = record
+        self.seat = seat
+        self.guild_id = guild_id
+        self.user_id = user_id
+        self.key = (record.id, seat)
+        mine = [i for i, a in enumerate(_actions(record)) if a[0] == seat and not a[2]]
+        self.searched = searched(record.game)
+        #: CPU seconds per decision, and the decisions still to judge (those stored already are taken
+        #: off once the review starts).
+        self.share = min(DECISION_CAP, budget / max(1, len(mine)))
+        self.left = len(mine) if self.searched else 0
+        self.future: asyncio.Future[Review] = asyncio.get_running_loop().create_future()
+        # Nobody may be waiting any more (the asker's token ran out): a refusal is not an error to log.
+        self.future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self.version = 0
+        self._next = asyncio.Event()
+
+    @property
+    def done(self) -> bool:
+        return self.future.done()
+
+    def signal(self) -> None:
+        self.version += 1
+        woken, self._next = self._next, asyncio.Event()
+        woken.set()
+
+    async def wait(self, seen: int) -> None:
+        """Return once ``version`` is past ``seen``."""
+        while self.version == seen:
+            await self._next.wait()
+
+
 class Reviews:
     """Runs and keeps reviews (one collaborator of the runtime)."""
 
     def __init__(self, storage: Any, ai_pool: AIPool | None, clock: Clock, *, budget: float = GAME_BUDGET,
-                 playouts: int | None = None) -> None:
+                 playouts: int | None = None, workers: int | None = None) -> None:
         self.storage = storage
         self.ai_pool = ai_pool
         self.clock = clock
         self.budget = budget
         #: Playouts cap per decision (None: :func:`review_playouts`).
         self.playouts = playouts
-        self._running: dict[tuple[str, int], asyncio.Task[Review]] = {}
-        #: Without a storage, reviews are kept here (a test runtime, a bot without a database).
+        #: Reviews run at once (None: as many as the pool's background lane takes at once; one without a pool).
+        self._workers = workers
+        #: Waiting in line (first come, first served) and running; every job by its seat and by its asker.
+        self._line: list[ReviewJob] = []
+        self._running: list[ReviewJob] = []
+        self._jobs: dict[tuple[str, int], ReviewJob] = {}
+        self._asked: dict[int, ReviewJob] = {}
+        self._tasks = Tasks()
+        #: Wall seconds per CPU second of budget, as timed on the pieces judged so far.
+        self.pace = PACE
+        #: Without a storage, reviews and the decisions judged so far are kept here (a test runtime, a
+        #: bot without a database; also what a failed write could not store).
         self._kept: dict[tuple[str, int], Review] = {}
+        self._partial: dict[tuple[str, int], dict[int, Judged]] = {}
+
+    @property
+    def workers(self) -> int:
+        if self._workers is not None:
+            return max(1, self._workers)
+        return max(1, int(getattr(self.ai_pool, "background_workers", 1) or 1))
 
     @staticmethod
     def seat_of(record: GameRecord, user_id: int) -> int:
@@ -107,17 +185,99 @@ class Reviews:
 
     async def get(self, record: GameRecord, guild_id: int, user_id: int) -> Review:
         """The review of ``user_id``'s play in ``record``: stored, or run now (and stored)."""
+        got = await self.request(record, guild_id, user_id)
+        if isinstance(got, Review):
+            return got
+        return await asyncio.shield(got.future)
+
+    async def request(self, record: GameRecord, guild_id: int, user_id: int) -> Review | ReviewJob:
+        """The stored review of ``user_id``'s play in ``record``, else its place in line: a new one at
+        the end, or the one already there for this seat.  A refusal (``TableError``) when the person
+        may not review it, or already has another review in line."""
         seat = self.seat_of(record, user_id)
         key = (record.id, seat)
         kept = await self._stored(key)
         if kept is not None:
             return kept
-        task = self._running.get(key)
-        if task is None or task.done():
-            task = asyncio.ensure_future(self._run(record, seat, guild_id, user_id))
-            self._running[key] = task
-            task.add_done_callback(lambda _t: self._running.pop(key, None) if self._running.get(key) is _t else None)
-        return await asyncio.shield(task)
+        if not searched(record.game):  # nothing to search (the review only says why): no line to wait in
+            found = review(record.game, record.players, record.options, record.seed or 0, _actions(record), seat)
+            await self._keep(record, seat, guild_id, user_id, found)
+            return found
+        job = self._jobs.get(key)
+        if job is not None:
+            return job
+        other = self._asked.get(user_id)
+        if other is not None:
+            raise TableError(ONE_AT_A_TIME.format(table=other.record.id), "one_review")
+        job = ReviewJob(record, seat, guild_id, user_id, self.budget)
+        self._jobs[key] = job
+        self._asked[user_id] = job
+        self._line.append(job)
+        self._pump()
+        return job
+
+    def place(self, job: ReviewJob) -> int:
+        """0: the review is running; n: n-th in line (1: next)."""
+        return self._line.index(job) + 1 if job in self._line else 0
+
+    def estimate(self, job: ReviewJob) -> float:
+        """Wall seconds until ``job`` is done, from the work left of the reviews before it and its own
+        (each running review on a worker of its own, the line taking the first worker free)."""
+        if job in self._running:
+            return self._duration(job)
+        free = [self._duration(j) for j in self._running]
+        free += [0.0] * max(0, self.workers - len(free))
+        for j in self._line:
+            first = free.index(min(free))
+            free[first] += self._duration(j)
+            if j is job:
+                return free[first]
+        return 0.0
+
+    def _duration(self, job: ReviewJob) -> float:
+        return job.left * job.share * self.pace + OVERHEAD
+
+    def _pump(self) -> None:
+        """Start the reviews at the head of the line while workers are free; tell every job."""
+        while self._line and len(self._running) < self.workers:
+            job = self._line.pop(0)
+            self._running.append(job)
+            self._tasks.spawn(self._work(job), name=f"review-{job.key[0]}-{job.key[1]}")
+        self._changed()
+
+    def _changed(self) -> None:
+        for j in (*self._running, *self._line):
+            j.signal()
+
+    async def _work(self, job: ReviewJob) -> None:
+        try:
+            result = await self._run(job)
+        except TableError as e:
+            job.future.set_exception(e)
+        except asyncio.CancelledError:
+            job.future.cancel()
+            raise
+        except Exception as e:  # a review that fails says so to whoever waits, and the line moves on
+            job.future.set_exception(e)
+        else:
+            job.future.set_result(result)
+        finally:
+            self._running.remove(job)
+            self._jobs.pop(job.key, None)
+            if self._asked.get(job.user_id) is job:
+                del self._asked[job.user_id]
+            job.signal()
+            self._pump()
+
+    async def close(self) -> None:
+        """Stop the reviews running and waiting (what they judged so far is stored)."""
+        waiting, self._line = self._line, []
+        for job in waiting:
+            self._jobs.pop(job.key, None)
+            self._asked.pop(job.user_id, None)
+            job.future.cancel()
+            job.signal()
+        await self._tasks.close()
 
     async def _stored(self, key: tuple[str, int]) -> Review | None:
         if self.storage is None:
@@ -126,31 +286,79 @@ class Reviews:
             row = await self.storage.review_of(*key)
         except Exception:
             log.exception("Could not read the review of %s", key)
-            return None
+            return self._kept.get(key)
         if row is None:
-            return None
+            return self._kept.get(key)
         try:
             return Review.from_dict(json.loads(row["review"]))
         except (ValueError, KeyError, TypeError):
             log.warning("The stored review of %s cannot be read; reviewing again", key)
             return None
 
-    async def _run(self, record: GameRecord, seat: int, guild_id: int, user_id: int) -> Review:
-        actions = [[e.seat, e.code, bool(e.auto), bool(getattr(e, "timeout", False))] for e in record.log]
+    async def _progress(self, key: tuple[str, int]) -> dict[int, Judged]:
+        """The decisions of this review judged before (a run cut short)."""
+        out = dict(self._partial.get(key, {}))
+        if self.storage is None:
+            return out
+        try:
+            rows = await self.storage.review_progress(*key)
+        except Exception:
+            log.exception("Could not read what was reviewed of %s so far", key)
+            return out
+        for row in rows:
+            try:
+                out[int(row["step"])] = Judged(**json.loads(row["judged"]))
+            except (ValueError, KeyError, TypeError):
+                log.warning("A stored decision of the review of %s cannot be read; judging it again", key)
+        return out
+
+    async def _keep_progress(self, key: tuple[str, int], part: Review) -> None:
+        if not part.decisions:
+            return
+        if self.storage is not None:
+            try:
+                await self.storage.save_review_progress(
+                    key[0], key[1], [(d.step, json.dumps(part.to_dict()["decisions"][n]))
+                                     for n, d in enumerate(part.decisions)])
+                return
+            except Exception:  # kept here instead: only a restart loses it
+                log.exception("Could not store what was reviewed of %s so far", key)
+        self._partial.setdefault(key, {}).update({d.step: d for d in part.decisions})
+
+    async def _run(self, job: ReviewJob) -> Review:
+        record, seat = job.record, job.seat
+        actions = _actions(record)
         seed = f"{record.id}/review/{seat}"
-        if not searched(record.game):
+        if not job.searched:
             result = review(record.game, record.players, record.options, record.seed or 0, actions, seat, seed)
         else:
+            spec = engine.get(record.game)
             mine = [i for i, a in enumerate(actions) if a[0] == seat and not a[2]]
-            share = min(DECISION_CAP, self.budget / max(1, len(mine)))
-            parts = [await self._piece(record, actions, seat, seed, piece, share)
-                     for piece in pieces(mine, share)]
+            done = await self._progress(job.key)
+            todo = [i for i in mine if i not in done]
+            mine_set = set(mine)
+            job.left = len(todo)
+            self._changed()
+            parts = [Review(record.game, seat, spec.review_units, spec.review_thresholds,
+                            [d for i, d in sorted(done.items()) if i in mine_set])]
+            loop = asyncio.get_running_loop()
+            for piece in pieces(todo, job.share):
+                began = loop.time()
+                part = await self._piece(record, actions, seat, seed, piece, job.share)
+                await self._keep_progress(job.key, part)
+                parts.append(part)
+                job.left -= len(piece)
+                took = (loop.time() - began) / max(1e-9, job.share * len(piece))
+                self.pace = min(PACE_BOUNDS[1], max(PACE_BOUNDS[0], 0.7 * self.pace + 0.3 * took))
+                self._changed()
             # The moves made for the person, marked not judged (cheap: no search runs for them).
             made_for = [i for i, a in enumerate(actions) if a[0] == seat and a[2]]
-            parts.append(await asyncio.to_thread(review, record.game, record.players, record.options,
-                                                 record.seed or 0, actions, seat, seed, steps=made_for))
+            if made_for:
+                parts.append(await asyncio.to_thread(review, record.game, record.players, record.options,
+                                                     record.seed or 0, actions, seat, seed, steps=made_for))
             result = merge(parts)
-        await self._keep(record, seat, guild_id, user_id, result)
+        await self._keep(record, seat, job.guild_id, job.user_id, result)
+        self._partial.pop(job.key, None)
         return result
 
     async def _piece(self, record: GameRecord, actions: list[list[Any]], seat: int, seed: str, steps: list[int],
@@ -187,7 +395,7 @@ class Reviews:
                "loss": float(sum(d.loss for d in r.judged)), "created_at": self.clock.now()}
         try:
             await self.storage.save_review(row)
-        except Exception:  # the review is given all the same; it is run again next time
+        except Exception:  # the review is given all the same, and kept here until a restart
             log.exception("Could not store the review of %s seat %s", record.id, seat)
             self._kept[(record.id, seat)] = r
 

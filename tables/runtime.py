@@ -550,6 +550,7 @@ class Runtime:
 
     async def close(self) -> None:
         await self.tasks.close()
+        await self.reviews.close()  # what they judged so far is stored: the next ask resumes
         # Every program process goes, whatever its table was doing (a close is safe to repeat).
         await self.program_seats.close_all(list(self._live.values()))
         await self.persistence.close()

@@ -171,6 +171,14 @@ class Storage(Protocol):
 
     async def review_of(self, table_id: str, seat: int) -> Record | None: ...
 
+    async def save_review_progress(self, table_id: str, seat: int, judged: Sequence[tuple[int, str]]) -> None:
+        """Keep judged decisions of a review still running (``(step, decision as JSON)``; migration 0010)."""
+        ...
+
+    async def review_progress(self, table_id: str, seat: int) -> list[Record]:
+        """The decisions of an unfinished review judged so far: ``step``, ``judged`` (JSON), by step."""
+        ...
+
     async def review_losses(self, guild_id: int, user_id: int) -> list[Record]:
         """Per game: the reviewed games, the judged decisions and their summed loss."""
         ...

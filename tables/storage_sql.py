@@ -296,11 +296,14 @@ class SQLStorage:
         # What was kept for those tables (migration 0009) goes with them.
         links = self.dialect.sql(f"DELETE FROM rematches WHERE old_id IN ({doomed}) OR new_id IN ({doomed})")
         pings = self.dialect.sql(f"DELETE FROM pings WHERE table_id IN ({doomed})")
+        # A review left unfinished (migration 0010) cannot resume without its game's log.
+        progress = self.dialect.sql(f"DELETE FROM review_progress WHERE table_id IN ({doomed})")
 
         def steps() -> Steps:
             yield Run(logs, (float(before),))
             yield Run(links, (float(before), float(before)))
             yield Run(pings, (float(before),))
+            yield Run(progress, (float(before),))
             return (yield Run(rows, (float(before),)))
 
         return int(await self._run(Job(steps)))
@@ -418,10 +421,32 @@ class SQLStorage:
         upsert = d.sql(d.upsert("reviews", REVIEW_COLUMNS, ("table_id", "seat")))
         row = floats(REVIEW_COLUMNS, [record[c] for c in REVIEW_COLUMNS])
 
+        # Its decisions kept one by one while it ran (migration 0010) are in it now.
+        done = d.sql("DELETE FROM review_progress WHERE table_id = ? AND seat = ?")
+
         def steps() -> Steps:
             yield Run(upsert, row)
+            yield Run(done, (record["table_id"], int(record["seat"])))
 
-        await self._run(Job(steps, f"review:{record['table_id']}", single=True))
+        await self._run(Job(steps, f"review:{record['table_id']}"))
+
+    async def save_review_progress(self, table_id: str, seat: int, judged: Sequence[tuple[int, str]]) -> None:
+        """Keep judged decisions of a review still running (``(step, decision as JSON)``; migration 0010)."""
+        d = self.dialect
+        upsert = d.sql(d.upsert("review_progress", ("table_id", "seat", "step", "judged"),
+                                ("table_id", "seat", "step")))
+        rows = [(table_id, int(seat), int(step), text) for step, text in judged]
+
+        def steps() -> Steps:
+            yield RunMany(upsert, rows)
+
+        await self._run(Job(steps, f"review:{table_id}"))
+
+    async def review_progress(self, table_id: str, seat: int) -> list[Record]:
+        """The decisions of an unfinished review judged so far: ``step``, ``judged`` (JSON), by step."""
+        return await self._read(
+            "SELECT step, judged FROM review_progress WHERE table_id = ? AND seat = ? ORDER BY step", (table_id, seat)
+        )
 
     async def review_of(self, table_id: str, seat: int) -> Record | None:
         rows = await self._read(

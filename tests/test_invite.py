@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_permission_integer_is_the_listed_permissions() -> None:
     perms = discord.Permissions(**{name: True for name in invite.PERMISSIONS})
     assert invite.PERMISSIONS_VALUE == perms.value
-    # The chart is a file, the card faces are application emojis.
-    assert perms.attach_files and perms.use_external_emojis and perms.send_messages_in_threads
+    # The chart is a file; the card faces are the application's own emojis, which need no
+    # Use External Emojis (Discord's emoji resource), so it is not asked for.
+    assert perms.attach_files and perms.send_messages_in_threads and not perms.use_external_emojis
     url = invite.invite_url(1234)
     assert url == discord.utils.oauth_url(1234, permissions=perms, scopes=invite.SCOPES)
 
@@ -29,6 +30,8 @@ def test_the_readme_invites_with_the_same_permissions() -> None:
     assert invite.invite_url() in readme
     for label in invite.PERMISSIONS.values():
         assert label in readme
+    # ... and says why Use External Emojis is not among them.
+    assert "Use External Emojis is not asked for" in readme
 
 
 def test_a_token_is_found_in_the_environment_or_the_env_file(tmp_path: Path) -> None:

@@ -25,9 +25,10 @@ PERMISSIONS: dict[str, str] = {
     "embed_links": "Embed Links",
     "attach_files": "Attach Files",  # the end-of-game chart is a file
     "read_message_history": "Read Message History",
-    "use_external_emojis": "Use External Emojis",  # the card faces are application emojis
+    # Not Use External Emojis: the card faces are the application's own emojis, which need no
+    # permission ("The USE_EXTERNAL_EMOJIS permission is not required to use app emojis").
 }
-PERMISSIONS_VALUE = 309238025216  # the bits of PERMISSIONS (tests/test_invite.py computes them)
+PERMISSIONS_VALUE = 309237763072  # the bits of PERMISSIONS (tests/test_invite.py computes them)
 SCOPES = ("bot", "applications.commands")
 DEVELOPER_PORTAL = "https://discord.com/developers/applications"
 

@@ -29,3 +29,11 @@ def test_review_bench_counts_strong_ai_fallbacks_with_and_without_a_review() -> 
         for when in ("idle", "review"):
             assert 0 <= f[f"fallbacks_{lane}_{when}"] <= 2, (lane, when)
         assert isinstance(f[f"fallbacks_{lane}_review_review_still_running"], bool)
+
+
+def test_review_bench_serves_a_line_of_reviews() -> None:
+    f = run_bench("review.py", "--figures", "queue", "--people", "3", "--extra", "2", "--target", "1",
+                  "--budget", "1", "--review-workers", "1", timeout=240)["queue"]
+    # Three people, one review each: the first's two more games are refused while theirs is in line.
+    assert f["accepted"] == 3 and f["refused"] == 2 and len(f["finish_s"]) == 3
+    assert f["finished_in_order"] is True and all(positive(x) for x in f["estimate_s"])

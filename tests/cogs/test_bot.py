@@ -55,6 +55,16 @@ def test_the_rule_book_page_is_a_web_address() -> None:
             bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": bad})
 
 
+def test_review_workers_follow_the_cores_unless_set() -> None:
+    from tables.ai_pool import default_workers
+
+    assert bot.load_config({"DISCORD_TOKEN": "t"}).review_workers == default_workers()
+    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REVIEW_WORKERS": " 3 "}).review_workers == 3
+    for bad in ("0", "-1", "two"):
+        with pytest.raises(bot.ConfigError, match="DECKHAND_REVIEW_WORKERS must be a whole number"):
+            bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REVIEW_WORKERS": bad})
+
+
 async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
     deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
     intents = deckhand.intents

@@ -4,6 +4,7 @@ buttons and ids, its pictures from the worker, its words, and the refusal of a r
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 
 import discord
@@ -22,6 +23,7 @@ from cogs.replay_view import (
     target,
     viewer,
 )
+from tables.ai_pool import AIPool
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import custom_ids
 from tests.cogs.test_refusals import refused
@@ -110,6 +112,24 @@ async def test_the_worker_draws_the_same_pictures_as_drawn_here_and_caches_them(
                 assert await replays.picture(record.id, steps[i], meta) is png  # the cache
     finally:
         replays.close()
+
+
+async def test_the_picture_worker_runs_below_the_tables_ai_workers() -> None:
+    # Six people replaying a long game at once must not take the CPU a table's search needs: the
+    # picture worker's OS priority is lower (a higher niceness) than every AI worker's.
+    replays = Replays()
+    pool = AIPool(workers=1, background_workers=0)
+    try:
+        await pool.start()
+        await replays.warm()
+        ai = [os.getpriority(os.PRIO_PROCESS, pid) for pid in pool._play.pool()._processes]
+        assert replays._executor is not None
+        pictures = [os.getpriority(os.PRIO_PROCESS, pid) for pid in replays._executor._processes]
+        assert ai and pictures, (ai, pictures)
+        assert min(pictures) > max(ai), f"picture workers at nice {pictures}, the AI's at {ai}"
+    finally:
+        replays.close()
+        await pool.close()
 
 
 async def test_a_click_on_a_replay_of_a_running_game_is_refused_without_a_word_of_it(h: Harness) -> None:

@@ -46,7 +46,7 @@ MEMBER_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_
                       | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS)
 ATTACH_FILES = 1 << 15
 USE_EXTERNAL_EMOJIS = 1 << 18
-BOT_PERMISSIONS = 309238025216  # the README's invite permissions (Attach Files and Use External Emojis included)
+BOT_PERMISSIONS = 309237763072  # the README's invite permissions (Attach Files; no Use External Emojis)
 
 
 class Snowflakes:

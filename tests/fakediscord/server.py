@@ -165,9 +165,9 @@ class Channel:
     parent_id: int | None = None
     threads_allowed: bool = True  # False: the bot lacks Create Public Threads here
     can_send: bool = True  # False: the bot lacks Send Messages (in Threads) here: posts get a 403
-    # False: the bot lacks Attach Files here (uploads get a 403) / Use External Emojis (its
-    # application emojis show as ":name:" text, as Discord shows an emoji a bot may not use).
-    # A thread has its parent's.
+    # False: the bot lacks Attach Files here (uploads get a 403) / Use External Emojis (another
+    # server's emojis show as ":name:" text, as Discord shows an emoji a bot may not use; its own
+    # application emojis need no permission, Discord's emoji resource says). A thread has its parent's.
     can_attach: bool = True
     external_emojis: bool = True
     messages: list[int] = field(default_factory=list)
@@ -1199,13 +1199,18 @@ class FakeDiscord:
 
     def _as_shown(self, message_id: int, channel_id: int, content: str, embeds: list[dict[str, Any]],
                   components: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
-        """What people see of a message: where the bot may not use external emojis, its emoji
-        markup reads ":name:" and components lose their custom emoji (each recorded)."""
+        """What people see of a message: where the bot may not use external emojis, the markup of
+        an emoji that is not the application's own reads ":name:" and components lose such custom
+        emoji (each recorded).  "The USE_EXTERNAL_EMOJIS permission is not required to use app
+        emojis" (Discord's emoji resource): the application's own show everywhere."""
         if self._allows(channel_id, "external_emojis"):
             return content, embeds, components
         seen: list[str] = []
+        own = {(name, str(e["id"])) for name, e in self.app_emojis.items()}
 
         def plain(match: re.Match[str]) -> str:
+            if (match.group(1), match.group(2)) in own:
+                return match.group(0)
             seen.append(match.group(1))
             return f":{match.group(1)}:"
 
@@ -1215,7 +1220,7 @@ class FakeDiscord:
         for c in P.walk_components(components):
             for holder in [c, *(c.get("options") or [])]:
                 e = holder.get("emoji")
-                if e and e.get("id"):
+                if e and e.get("id") and (str(e.get("name")), str(e["id"])) not in own:
                     seen.append(str(e.get("name")))
                     del holder["emoji"]
         self.emoji_as_text.extend((message_id, name) for name in seen)
