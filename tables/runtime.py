@@ -108,6 +108,9 @@ class Runtime:
         else:
             settings = ProgramSettings(dict(programs))
         self.tables: dict[str, Table] = {}
+        # Lobbies checked and being stored (before they join ``tables``): every limit counts them,
+        # so requests that come together are judged one after the other (:meth:`_claims`).
+        self._opening: builtins.list[Table] = []
         self._live: dict[str, Live] = {}
         self.tasks = Tasks()
         self._tasks = self.tasks.running
@@ -239,18 +242,20 @@ class Runtime:
         """``ai_level``: the table option ``ai`` (the level of AI players added without one)."""
         self.shards.refuse_elsewhere(guild_id)
         name, opts, speed_key = offers.read_new_table(game, options, speed)
-        offers.refuse_if_elsewhere(self.tables.values(), guild_id, host_id, None)
+        offers.refuse_if_elsewhere(self._claims(), guild_id, host_id, None)
         self._prune()
-        offers.check_new_table(self.limits, self.tables.values(), host_id)
+        offers.check_new_table(self.limits, self._claims(), host_id)
         self.persistence.refuse_if_gone()
         return await self._open(name, opts, speed_key, guild_id, channel_id, host_id, host_name,
                                 offers.table_ai_level(name, ai_level))
 
     async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
                     host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = ()) -> Table:
-        """A new lobby, checked already: stored, kept and drawn."""
+        """A new lobby, checked already (with no wait since the checks): stored, kept and drawn.
+        It counts against every limit from now on — before the first wait — until it is stored and
+        kept, or its storing failed."""
         t = Table(
-            id=new_id(self.rng, self.tables),
+            id=new_id(self.rng, self._taken()),
             game=game,
             options=options,
             speed=speed,
@@ -264,7 +269,7 @@ class Runtime:
         for seat in ais[:max(0, t.max_seats - 1)]:
             if seat.program is not None and seat.program in self.program_names():
                 try:
-                    offers.check_programs(self.limits, self.tables.values(), 1 + sum(1 for s in t.seats if s.program))
+                    offers.check_programs(self.limits, self._claims(), 1 + sum(1 for s in t.seats if s.program))
                 except TableError:
                     pass  # no room for another program now: the built-in AI plays that seat
                 else:
@@ -273,9 +278,13 @@ class Runtime:
                     continue
             t.seats.append(Seat(None, offers.ai_name(t, seat.level), is_ai=True, level=seat.level))
         live = Live()
-        await self.persistence.insert(t, live, lambda: new_id(self.rng, self.tables))
-        self.tables[t.id] = t
-        self._live[t.id] = live
+        self._opening.append(t)
+        try:
+            await self.persistence.insert(t, live, lambda: new_id(self.rng, self._taken()))
+            self.tables[t.id] = t
+            self._live[t.id] = live
+        finally:
+            self._opening = [o for o in self._opening if o is not t]
         self.turns.arm_lobby_expiry(t, live)
         self.delivery.redraw(t)
         return t
@@ -289,7 +298,7 @@ class Runtime:
                     raise TableError("You already have a seat at this table.", "already_seated")
                 if t.free_seats() <= 0:
                     raise TableError(f"Table `{t.id}` is full.", "full")
-                offers.refuse_if_elsewhere(self.tables.values(), t.guild_id, user_id, t)
+                offers.refuse_if_elsewhere(self._claims(), t.guild_id, user_id, t)
                 t.seats.append(Seat(user_id, name))
                 await self.persistence.commit(t)
                 self.delivery.redraw(t)
@@ -362,7 +371,7 @@ class Runtime:
                 raise TableError("Add at least one AI player.", "bad_count")
             n = min(n, free)
             if program is not None:
-                offers.check_programs(self.limits, self.tables.values(), n)
+                offers.check_programs(self.limits, self._claims(), n)
             for _ in range(n):
                 if program is None:
                     t.seats.append(Seat(None, offers.ai_name(t, level), is_ai=True, level=level))
@@ -438,9 +447,9 @@ class Runtime:
             opened = self.tables.get(new or "")
             if opened is not None and opened.phase != Phase.FINISHED:
                 raise rematch.already_open(tid, opened)
-            offers.refuse_if_elsewhere(self.tables.values(), guild_id, user_id, None)
+            offers.refuse_if_elsewhere(self._claims(), guild_id, user_id, None)
             self._prune()
-            offers.check_new_table(self.limits, self.tables.values(), user_id)
+            offers.check_new_table(self.limits, self._claims(), user_id)
             self.persistence.refuse_if_gone()
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
                                  plan.ai_level, plan.ais)
@@ -507,7 +516,7 @@ class Runtime:
                 raise TableError(offers.not_your_turn(t), "not_your_turn")
             s = t.seats[seat]
             if s.left:
-                offers.refuse_if_elsewhere(self.tables.values(), t.guild_id, user_id, t)
+                offers.refuse_if_elsewhere(self._claims(), t.guild_id, user_id, t)
             try:
                 if isinstance(action, str):
                     action = state.parse_action(seat, action)
@@ -635,11 +644,20 @@ class Runtime:
     def _come_back(self, t: Table, seat: int) -> None:
         s = t.seats[seat]
         if s.left:
-            offers.refuse_if_elsewhere(self.tables.values(), t.guild_id, s.user_id, t)  # type: ignore[arg-type]
+            offers.refuse_if_elsewhere(self._claims(), t.guild_id, s.user_id, t)  # type: ignore[arg-type]
         s.away = s.left = False
         s.missed = 0
         self.turns.reschedule(t, restart=(seat,))
         self.delivery.redraw(t)
+
+    def _claims(self) -> builtins.list[Table]:
+        """What the limits count: the tables here and the lobbies being opened (checked, not yet
+        stored).  Every check reads it and takes its place with no wait in between, so requests
+        that come at once cannot all pass one check and then all open (issue 29 item 13)."""
+        return [*self.tables.values(), *self._opening]
+
+    def _taken(self) -> set[str]:
+        return {*self.tables, *(t.id for t in self._opening)}
 
     def _prune(self) -> None:
         """Finished tables leave memory after ``keep_finished`` at the latest (the storage keeps them
