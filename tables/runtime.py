@@ -429,8 +429,9 @@ class Runtime:
         """**Play again** on a finished table: a new lobby in ``channel_id`` with the same game,
         options, speed and AI level, its AI players seated again (same levels), hosted by the person
         who pressed (anyone who sat at the old table); the old table's other people are to be invited,
-        not seated.  One rematch per finished table: while it is open (or its game runs) a second
-        press is refused with a sentence pointing to it.  The old table's record is only read."""
+        not seated.  One rematch per finished table, ever: while it is open (or its game runs) a
+        second press is refused with a sentence pointing to it, and once it has closed or ended,
+        with a sentence saying it was played again already.  The old table's record is only read."""
         tid = normalise(table_id)
         self.shards.refuse_elsewhere(guild_id)
         async with self._rematch_lock:
@@ -439,14 +440,19 @@ class Runtime:
                 raise rematch.not_a_player(tid)
             if not plan.played:
                 raise rematch.never_played(tid)
-            # (a rematch that has left memory is over: forget it, so the map does not grow for ever)
-            self.rematches = {old: new for old, new in self.rematches.items() if new in self.tables}
+            # (a link whose two tables have both left memory is forgotten here, so the map does not
+            # grow for ever: the old table is then read from the storage, which keeps the link too)
+            self.rematches = {old: new for old, new in self.rematches.items()
+                              if old in self.tables or new in self.tables}
             new = self.rematches.get(tid)
             if new is None:
                 new = await self.kept.rematch_of(tid)  # after a restart: the link stored with it
-            opened = self.tables.get(new or "")
-            if opened is not None and opened.phase != Phase.FINISHED:
-                raise rematch.already_open(tid, opened)
+            if new is not None:
+                # One rematch per finished table, ever: never a second lobby pinging the same people.
+                opened = self.tables.get(new)
+                if opened is not None and opened.phase != Phase.FINISHED:
+                    raise rematch.already_open(tid, opened)
+                raise rematch.used(tid, new)
             offers.refuse_if_elsewhere(self._claims(), guild_id, user_id, None)
             self._prune()
             offers.check_new_table(self.limits, self._claims(), user_id)
