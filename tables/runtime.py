@@ -614,8 +614,14 @@ class Runtime:
     async def recover(self) -> Recovery:
         """At start-up: rebuild every unfinished table in the storage and carry on with it.  A table
         that cannot be rebuilt is marked broken (and its players told, through the listener's
-        optional ``broken``); it never stops the others.  Also starts the storage housekeeping."""
+        optional ``broken``); it never stops the others; one that has no message yet is posted
+        (the listener's optional ``unposted``).  Also starts the storage housekeeping."""
         report = await self.persistence.recover(self.tables, self._live)
+        for t in report.restored:
+            if t.message_id is None and t.phase != Phase.FINISHED:
+                # Stored, but its message never reached Discord (the process stopped in between):
+                # nobody could see or join it, so it is posted now (issue 29 item 8).
+                self.delivery.notify(t, "unposted", t)
         self.persistence.start_housekeeping(self._prune, self.tables)
         return report
 
