@@ -343,7 +343,7 @@ class DiscordListener:
     async def _find_posted(self, table: Table, channel: Any, look_back: int = 25) -> Any:
         """The bot's own message of ``table`` among the channel's latest (Read Message History), or
         ``None`` (none there, or the bot may not read the history)."""
-        me = getattr(self.bot.user, "id", None)
+        me = getattr(getattr(self.bot, "user", None), "id", None)  # (the bot's own account, once logged in)
         mark = f"table `{table.id}`"
         try:
             await self.budget.take()
