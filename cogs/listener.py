@@ -315,6 +315,46 @@ class DiscordListener:
         except Exception:
             log.exception("Could not post the summary of table %s", table.id)
 
+    async def unposted(self, table: Table) -> None:
+        """The runtime's call for a table restored with no message (the bot stopped after storing a
+        new lobby, before its message reached Discord): post it in its channel, as a table message
+        that was deleted is posted again, so people can see and join it.  No pings."""
+        if table.message_id is not None:
+            return
+        try:
+            channel = self.channel(table.channel_id)
+            # The message may have reached Discord with its id not yet stored: found, it is kept
+            # (the redraws edit it); else it is posted.
+            msg = await self._find_posted(table, channel)
+            if msg is None:
+                await self.budget.take()
+                rendered = renderers.table_message(table)
+                msg = await channel.send(content=rendered.content, embed=rendered.embed, view=table_view(table),
+                                         allowed_mentions=NO_PINGS)
+            if table.message_id is None:
+                table.message_id = msg.id  # (the runtime stores it: its ids changed)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._not_found(table, e, "Could not post the message of table %s")
+        except Exception:
+            log.exception("Could not post the message of table %s", table.id)
+
+    async def _find_posted(self, table: Table, channel: Any, look_back: int = 25) -> Any:
+        """The bot's own message of ``table`` among the channel's latest (Read Message History), or
+        ``None`` (none there, or the bot may not read the history)."""
+        me = getattr(getattr(self.bot, "user", None), "id", None)  # (the bot's own account, once logged in)
+        mark = f"table `{table.id}`"
+        try:
+            await self.budget.take()
+            async for m in channel.history(limit=look_back):
+                texts = [m.content or "", *(f"{e.title or ''} {e.description or ''}" for e in m.embeds)]
+                if m.author.id == me and any(mark in t for t in texts):
+                    return m
+        except discord.HTTPException as e:
+            log.info("Table %s: could not read the channel's history (%s); its message is posted", table.id, e)
+        return None
+
     # ---- a thread deleted before Discord said so ------------------------------------------------
     async def _send(self, table: Table, where: Any, *args: Any, again: bool = True, **kwargs: Any) -> Any:
         """``where.send(...)``.  Should the table's thread turn out deleted (Discord's 404 10003),
