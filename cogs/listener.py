@@ -244,6 +244,21 @@ class DiscordListener:
         # The runtime's signal: only these seats' own hand views are edited (through their tokens).
         self.live.seat_changed(table, seats)
 
+    def released(self, table: Table) -> None:
+        """The runtime let go of this table (another process runs it now): nothing more of it is
+        posted from here.  Its nudge is disarmed, its hand views are no longer edited, and its
+        standing pings are forgotten here (they are stored: the process that runs the table now
+        deletes them once their people moved)."""
+        n = self._nudges.pop(table.id, None)
+        if n is not None and n.task is not None:
+            n.task.cancel()
+        self._pings.pop(table.id, None)
+        self._restored.pop(table.id, None)
+        self._first.pop(table.id, None)
+        self._watches.pop(table.id, None)
+        self.pace.forget(table.id)
+        self.live.let_go(table.id)
+
     def showing(self, table: Table) -> bool:
         """The runtime's question before a finished table leaves memory: is a hand view of it still
         being edited (those read the table by its id)?"""

@@ -117,8 +117,9 @@ class Runtime:
         self._tasks = self.tasks.running
         self.delivery = Delivery(listener, self.clock, self.tasks, self._live.get,
                                  redraw_interval=redraw_interval, wait_for_commit=storage is not None)
+        # A table the storage says another process runs now is let go like a fenced one.
         self.persistence = Persistence(storage, self.clock, self.tasks, self.delivery, self._live.get,
-                                       forget=self._forget, resume=lambda *a: self.turns.resume(*a),
+                                       forget=self._fenced, resume=lambda *a: self.turns.resume(*a),
                                        retention=retention, prune_every=prune_every, shards=self.shards)
         # Once a finished table's end is shown and stored it leaves memory (tables/finished.py).
         self.finished = Finished(self.persistence, self.delivery, self.tasks, self.clock, self._live.get,

@@ -86,3 +86,22 @@ def test_the_text_chart_fits_and_keeps_the_latest_hands() -> None:
     text = text_chart(s, room=200)
     assert text is not None and len(text) <= 200 and text.startswith("```")
     assert "237" in text  # Cy's last score is kept; the first hands give way
+
+
+async def test_a_table_let_go_with_its_shard_gets_no_nudge_or_edit_from_here(h: Harness) -> None:
+    """Issue 29 item 10: a process that lost a shard's lease posted "about 10 seconds left" for a
+    table another process ran by then.  Its nudges, pings and views go with the table."""
+    table, _ = await h.running_table()
+    h.listener.live.drop(table.id, h.bob.id)  # Bob's view is closed: he would be nudged
+    deadline = table.deadlines[1]
+    await h.clock.advance(deadline - NUDGE_LEAD - h.clock.now() - 2.0)
+    armed = h.listener._nudges[table.id].task
+    assert armed is not None and not armed.done(), "no nudge waiting: the test proves nothing"
+    public, edits = len(h.world.public), len(h.world.token_edits)
+    assert h.runtime.fence(0) == [table.id]
+    await h.clock.advance(NUDGE_LEAD + 5.0)  # past the nudge and the deadline
+    assert not nudges(h, table, h.bob.id)
+    assert h.world.public[public:] == [] and h.world.token_edits[edits:] == []
+    assert armed.done() and table.id not in h.listener._nudges
+    assert h.listener.live.views_of(table.id) == []
+    assert not any(s.missed for s in table.seats)  # nor did the deadline pass here
