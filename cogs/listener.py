@@ -689,8 +689,9 @@ class DiscordListener:
 
     async def _nudge(self, table: Table, n: _Nudges) -> None:
         """About NUDGE_LEAD seconds are left: one short ping with **My hand** for each person due
-        whose hand view is closed, or who let the clock run out before (their view counts down
-        itself, but they may not be looking); each decision is nudged once."""
+        who has not moved yet, their hand view open or not — Discord never tells the bot that
+        someone dismissed theirs, so a view that seems open may be gone; each decision is nudged
+        once, and the nudge is deleted once they moved (a standing ping)."""
         now = self.now()
         acting = set(table.to_act())
 
@@ -702,8 +703,7 @@ class DiscordListener:
             if (s, d) in n.done or d - first <= NUDGE_MIN_TIME or d - NUDGE_LEAD > now + 1e-6 or not still(s, d):
                 continue
             n.done.add((s, d))
-            seat = table.seats[s]
-            if seat.user_id is not None and (seat.missed > 0 or not self.live.alive(table.id, seat.user_id)):
+            if table.seats[s].user_id is not None:
                 people.append((s, d))
         if not people:
             return
