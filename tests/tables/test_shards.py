@@ -254,3 +254,45 @@ async def test_a_lost_shards_tables_keep_no_timer_and_no_ai_search_here(clock) -
     await clock.advance(max(t.deadlines.values()) - clock.now() + 5)  # past every deadline
     assert t.version == version and not any(s.missed for s in t.seats)
     await rt.close()
+
+
+class _Heard:
+    """A listener that writes down its calls, ``released`` included."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def redraw(self, table) -> None:
+        self.calls.append("redraw")
+
+    async def turn(self, table, seats) -> None:
+        self.calls.append("turn")
+
+    async def summary(self, table, events) -> None:
+        self.calls.append("summary")
+
+    async def seat_changed(self, table, seats) -> None:
+        self.calls.append("seat_changed")
+
+    def released(self, table) -> None:
+        self.calls.append(f"released {table.id}")
+
+
+async def test_a_table_written_elsewhere_is_let_go_and_shows_nothing_of_the_unsaved_move(store, clock) -> None:
+    """A process whose write finds the table run by another one lets it go like a lost shard's:
+    its listener hears ``released`` and nothing of the move it could not save."""
+    heard = _Heard()
+    old = Runtime(listener=heard, storage=await store.open(), clock=clock, ai_delay=1.0)
+    t = await started(old)
+    await clock.settle()
+    other = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0)
+    assert [x.id for x in (await other.recover()).restored] == [t.id]
+    await other.act(t.id, HOST, choose(other.seat_view(t.id, HOST).decision))  # it moves on there
+    before = len(heard.calls)
+    with pytest.raises(TableError) as refused:
+        await old.act(t.id, HOST, choose(old.seat_view(t.id, HOST).decision))
+    assert refused.value.code == "moved" and t.id not in old.tables
+    await clock.advance(5.0)
+    assert heard.calls[before:] == [f"released {t.id}"]
+    await other.close()
+    await old.close()
