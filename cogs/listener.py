@@ -244,6 +244,21 @@ class DiscordListener:
         # The runtime's signal: only these seats' own hand views are edited (through their tokens).
         self.live.seat_changed(table, seats)
 
+    def released(self, table: Table) -> None:
+        """The runtime let go of this table (another process runs it now): nothing more of it is
+        posted from here.  Its nudge is disarmed, its hand views are no longer edited, and its
+        standing pings are forgotten here (they are stored: the process that runs the table now
+        deletes them once their people moved)."""
+        n = self._nudges.pop(table.id, None)
+        if n is not None and n.task is not None:
+            n.task.cancel()
+        self._pings.pop(table.id, None)
+        self._restored.pop(table.id, None)
+        self._first.pop(table.id, None)
+        self._watches.pop(table.id, None)
+        self.pace.forget(table.id)
+        self.live.let_go(table.id)
+
     def showing(self, table: Table) -> bool:
         """The runtime's question before a finished table leaves memory: is a hand view of it still
         being edited (those read the table by its id)?"""
@@ -714,8 +729,9 @@ class DiscordListener:
 
     async def _nudge(self, table: Table, n: _Nudges) -> None:
         """About NUDGE_LEAD seconds are left: one short ping with **My hand** for each person due
-        whose hand view is closed, or who let the clock run out before (their view counts down
-        itself, but they may not be looking); each decision is nudged once."""
+        who has not moved yet, their hand view open or not — Discord never tells the bot that
+        someone dismissed theirs, so a view that seems open may be gone; each decision is nudged
+        once, and the nudge is deleted once they moved (a standing ping)."""
         now = self.now()
         acting = set(table.to_act())
 
@@ -727,8 +743,7 @@ class DiscordListener:
             if (s, d) in n.done or d - first <= NUDGE_MIN_TIME or d - NUDGE_LEAD > now + 1e-6 or not still(s, d):
                 continue
             n.done.add((s, d))
-            seat = table.seats[s]
-            if seat.user_id is not None and (seat.missed > 0 or not self.live.alive(table.id, seat.user_id)):
+            if table.seats[s].user_id is not None:
                 people.append((s, d))
         if not people:
             return

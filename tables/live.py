@@ -78,6 +78,10 @@ class Listener(Protocol):
     # def showing(self, table: Table) -> bool — asked before a finished table leaves memory (with a
     # storage, once its end is shown and stored: tables/finished.py); True while the Discord layer
     # still draws something of it that reads the table from the runtime by its id.
+    # def released(self, table: Table) -> None — this process let go of the table (another one runs
+    # it now: its shard's lease went, or someone else wrote it): called at once, synchronously;
+    # nothing more of it may be posted from here (no nudge, ping or view edit), only the summaries
+    # of what was played, which are history.
 
 
 class NullListener:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,7 +102,10 @@ class Runtime:
         self.shards = shards if shards is not None else Shards.everything()
         self.limits = limits if limits is not None else offers.Limits()
         self.clock: Clock = clock if clock is not None else SystemClock()
-        self.rng = rng if rng is not None else random.Random()
+        # Seeds and table ids come from the operating system's secure generator (``secrets``): a
+        # seed is printed in every replay, so it must not be guessable from others.  Tests inject a
+        # seeded ``random.Random`` for a known deal.
+        self.rng = rng if rng is not None else secrets.SystemRandom()
         self.keep_finished = keep_finished  # finished tables stay readable this long
         if programs is None or isinstance(programs, ProgramSettings):
             settings = programs or ProgramSettings()
@@ -116,8 +120,9 @@ class Runtime:
         self._tasks = self.tasks.running
         self.delivery = Delivery(listener, self.clock, self.tasks, self._live.get,
                                  redraw_interval=redraw_interval, wait_for_commit=storage is not None)
+        # A table the storage says another process runs now is let go like a fenced one.
         self.persistence = Persistence(storage, self.clock, self.tasks, self.delivery, self._live.get,
-                                       forget=self._forget, resume=lambda *a: self.turns.resume(*a),
+                                       forget=self._fenced, resume=lambda *a: self.turns.resume(*a),
                                        retention=retention, prune_every=prune_every, shards=self.shards)
         # Once a finished table's end is shown and stored it leaves memory (tables/finished.py).
         self.finished = Finished(self.persistence, self.delivery, self.tasks, self.clock, self._live.get,
