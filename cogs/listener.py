@@ -244,6 +244,21 @@ class DiscordListener:
         # The runtime's signal: only these seats' own hand views are edited (through their tokens).
         self.live.seat_changed(table, seats)
 
+    def released(self, table: Table) -> None:
+        """The runtime let go of this table (another process runs it now): nothing more of it is
+        posted from here.  Its nudge is disarmed, its hand views are no longer edited, and its
+        standing pings are forgotten here (they are stored: the process that runs the table now
+        deletes them once their people moved)."""
+        n = self._nudges.pop(table.id, None)
+        if n is not None and n.task is not None:
+            n.task.cancel()
+        self._pings.pop(table.id, None)
+        self._restored.pop(table.id, None)
+        self._first.pop(table.id, None)
+        self._watches.pop(table.id, None)
+        self.pace.forget(table.id)
+        self.live.let_go(table.id)
+
     def showing(self, table: Table) -> bool:
         """The runtime's question before a finished table leaves memory: is a hand view of it still
         being edited (those read the table by its id)?"""
@@ -314,6 +329,46 @@ class DiscordListener:
             self._not_found(table, e, "Could not post the summary of table %s")
         except Exception:
             log.exception("Could not post the summary of table %s", table.id)
+
+    async def unposted(self, table: Table) -> None:
+        """The runtime's call for a table restored with no message (the bot stopped after storing a
+        new lobby, before its message reached Discord): post it in its channel, as a table message
+        that was deleted is posted again, so people can see and join it.  No pings."""
+        if table.message_id is not None:
+            return
+        try:
+            channel = self.channel(table.channel_id)
+            # The message may have reached Discord with its id not yet stored: found, it is kept
+            # (the redraws edit it); else it is posted.
+            msg = await self._find_posted(table, channel)
+            if msg is None:
+                await self.budget.take()
+                rendered = renderers.table_message(table)
+                msg = await channel.send(content=rendered.content, embed=rendered.embed, view=table_view(table),
+                                         allowed_mentions=NO_PINGS)
+            if table.message_id is None:
+                table.message_id = msg.id  # (the runtime stores it: its ids changed)
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._not_found(table, e, "Could not post the message of table %s")
+        except Exception:
+            log.exception("Could not post the message of table %s", table.id)
+
+    async def _find_posted(self, table: Table, channel: Any, look_back: int = 25) -> Any:
+        """The bot's own message of ``table`` among the channel's latest (Read Message History), or
+        ``None`` (none there, or the bot may not read the history)."""
+        me = getattr(getattr(self.bot, "user", None), "id", None)  # (the bot's own account, once logged in)
+        mark = f"table `{table.id}`"
+        try:
+            await self.budget.take()
+            async for m in channel.history(limit=look_back):
+                texts = [m.content or "", *(f"{e.title or ''} {e.description or ''}" for e in m.embeds)]
+                if m.author.id == me and any(mark in t for t in texts):
+                    return m
+        except discord.HTTPException as e:
+            log.info("Table %s: could not read the channel's history (%s); its message is posted", table.id, e)
+        return None
 
     # ---- a thread deleted before Discord said so ------------------------------------------------
     async def _send(self, table: Table, where: Any, *args: Any, again: bool = True, **kwargs: Any) -> Any:
@@ -674,8 +729,9 @@ class DiscordListener:
 
     async def _nudge(self, table: Table, n: _Nudges) -> None:
         """About NUDGE_LEAD seconds are left: one short ping with **My hand** for each person due
-        whose hand view is closed, or who let the clock run out before (their view counts down
-        itself, but they may not be looking); each decision is nudged once."""
+        who has not moved yet, their hand view open or not — Discord never tells the bot that
+        someone dismissed theirs, so a view that seems open may be gone; each decision is nudged
+        once, and the nudge is deleted once they moved (a standing ping)."""
         now = self.now()
         acting = set(table.to_act())
 
@@ -687,8 +743,7 @@ class DiscordListener:
             if (s, d) in n.done or d - first <= NUDGE_MIN_TIME or d - NUDGE_LEAD > now + 1e-6 or not still(s, d):
                 continue
             n.done.add((s, d))
-            seat = table.seats[s]
-            if seat.user_id is not None and (seat.missed > 0 or not self.live.alive(table.id, seat.user_id)):
+            if table.seats[s].user_id is not None:
                 people.append((s, d))
         if not people:
             return

@@ -336,6 +336,16 @@ class LiveViews:
             if v.task is None or v.task.done():
                 self.drop(v.table_id, v.user_id)
 
+    def let_go(self, table_id: str) -> None:
+        """The table is another process's now: none of its views is edited from here again (an
+        edit waiting for its pace is cancelled)."""
+        self._public.pop(table_id, None)
+        self._table_tokens.pop(table_id, None)
+        for v in self.views_of(table_id):
+            if v.task is not None and v.task is not asyncio.current_task():
+                v.task.cancel()
+            self.drop(v.table_id, v.user_id)
+
     async def close(self) -> None:
         tasks = list(self._tasks)
         for t in tasks:

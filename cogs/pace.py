@@ -38,6 +38,7 @@ from __future__ import annotations
 import collections
 import math
 import random
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,7 +111,7 @@ class PublicPace:
         self.min_gap = min_gap
         self.follow = follow
         self.channel_gap = channel_gap
-        self._rng = rng or random.Random()
+        self._rng = rng or secrets.SystemRandom()  # retry jitter; no unseeded random.Random in product code
         self._tables: dict[str, _Table] = {}
         self._running: set[str] = set()  # running tables whose edits the budget pays for
         self._running_free: set[str] = set()  # running tables edited through a token

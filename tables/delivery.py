@@ -65,7 +65,14 @@ class Delivery:
 
     def abandon(self, t: Table, live: Live) -> None:
         """The table is no longer this process's (its shard's lease went): drop its redraws and
-        the calls not made yet (a ping waiting for the REST budget too) but the summaries."""
+        the calls not made yet (a ping waiting for the REST budget too) but the summaries, and tell
+        the listener at once (its optional ``released``: its own timers of the table go too)."""
+        released = getattr(self.listener, "released", None)
+        if released is not None:
+            try:
+                released(t)
+            except Exception:
+                log.exception("Listener released failed for table %s", t.id)
         live.redraw_wanted = False
         Tasks.cancel(live.redraw_task)
         Tasks.cancel(live.recall_task)

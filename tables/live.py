@@ -72,9 +72,16 @@ class Listener(Protocol):
     # A move the clock made for a person is marked ``LogEntry.timeout`` in ``table.log``.
     # async def broken(self, table: Table, reason: str) -> None — a stored table could not be
     # restored after a restart; tell its players (``table`` may have no state, only ids and seats).
+    # async def unposted(self, table: Table) -> None — a table restored after a restart has no
+    # message (the process stopped after storing a new lobby, before its message was posted):
+    # post it and set ``table.message_id`` (stored like a re-posted message's new id).
     # def showing(self, table: Table) -> bool — asked before a finished table leaves memory (with a
     # storage, once its end is shown and stored: tables/finished.py); True while the Discord layer
     # still draws something of it that reads the table from the runtime by its id.
+    # def released(self, table: Table) -> None — this process let go of the table (another one runs
+    # it now: its shard's lease went, or someone else wrote it): called at once, synchronously;
+    # nothing more of it may be posted from here (no nudge, ping or view edit), only the summaries
+    # of what was played, which are history.
 
 
 class NullListener:

@@ -4,6 +4,8 @@ A rematch is a new lobby of the same game, options, speed and AI level, with the
 players seated again at their levels and its people invited (not seated: each presses Join).  It
 is read from the finished table while it is in memory, else from its stored row (a finished table
 leaves memory once its end is shown: tables/finished.py), and nothing of the old table is written.
+A finished table is played again once, ever: a press after that points to the rematch while it is
+open, and says it was used once it has closed or ended.
 :meth:`tables.runtime.Runtime.rematch` opens the lobby; this module is pure.
 """
 
@@ -93,3 +95,11 @@ def already_open(old_id: str, t: Table) -> TableError:
         return TableError(f"Table `{old_id}` is already being played again: its new table `{t.id}` is open "
                           f"— press **Join** on its message, or use `/game join id:{t.id}`.", "rematch_open")
     return TableError(f"Table `{old_id}` is already being played again, at table `{t.id}`.", "rematch_open")
+
+
+def used(old_id: str, new_id: str) -> TableError:
+    """A press once the rematch has closed or ended: a finished table is played again once, so a
+    lobby left and pressed for again never pings the same people twice."""
+    return TableError(f"Table `{old_id}` has already been played again once, at table `{new_id}`, and "
+                      "**Play again** opens only one new table per game. Open a new table with `/game new`.",
+                      "rematch_used")

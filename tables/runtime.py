@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,20 +102,27 @@ class Runtime:
         self.shards = shards if shards is not None else Shards.everything()
         self.limits = limits if limits is not None else offers.Limits()
         self.clock: Clock = clock if clock is not None else SystemClock()
-        self.rng = rng if rng is not None else random.Random()
+        # Seeds and table ids come from the operating system's secure generator (``secrets``): a
+        # seed is printed in every replay, so it must not be guessable from others.  Tests inject a
+        # seeded ``random.Random`` for a known deal.
+        self.rng = rng if rng is not None else secrets.SystemRandom()
         self.keep_finished = keep_finished  # finished tables stay readable this long
         if programs is None or isinstance(programs, ProgramSettings):
             settings = programs or ProgramSettings()
         else:
             settings = ProgramSettings(dict(programs))
         self.tables: dict[str, Table] = {}
+        # Lobbies checked and being stored (before they join ``tables``): every limit counts them,
+        # so requests that come together are judged one after the other (:meth:`_claims`).
+        self._opening: builtins.list[Table] = []
         self._live: dict[str, Live] = {}
         self.tasks = Tasks()
         self._tasks = self.tasks.running
         self.delivery = Delivery(listener, self.clock, self.tasks, self._live.get,
                                  redraw_interval=redraw_interval, wait_for_commit=storage is not None)
+        # A table the storage says another process runs now is let go like a fenced one.
         self.persistence = Persistence(storage, self.clock, self.tasks, self.delivery, self._live.get,
-                                       forget=self._forget, resume=lambda *a: self.turns.resume(*a),
+                                       forget=self._fenced, resume=lambda *a: self.turns.resume(*a),
                                        retention=retention, prune_every=prune_every, shards=self.shards)
         # Once a finished table's end is shown and stored it leaves memory (tables/finished.py).
         self.finished = Finished(self.persistence, self.delivery, self.tasks, self.clock, self._live.get,
@@ -239,18 +247,20 @@ class Runtime:
         """``ai_level``: the table option ``ai`` (the level of AI players added without one)."""
         self.shards.refuse_elsewhere(guild_id)
         name, opts, speed_key = offers.read_new_table(game, options, speed)
-        offers.refuse_if_elsewhere(self.tables.values(), guild_id, host_id, None)
+        offers.refuse_if_elsewhere(self._claims(), guild_id, host_id, None)
         self._prune()
-        offers.check_new_table(self.limits, self.tables.values(), host_id)
+        offers.check_new_table(self.limits, self._claims(), host_id)
         self.persistence.refuse_if_gone()
         return await self._open(name, opts, speed_key, guild_id, channel_id, host_id, host_name,
                                 offers.table_ai_level(name, ai_level))
 
     async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
                     host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = ()) -> Table:
-        """A new lobby, checked already: stored, kept and drawn."""
+        """A new lobby, checked already (with no wait since the checks): stored, kept and drawn.
+        It counts against every limit from now on — before the first wait — until it is stored and
+        kept, or its storing failed."""
         t = Table(
-            id=new_id(self.rng, self.tables),
+            id=new_id(self.rng, self._taken()),
             game=game,
             options=options,
             speed=speed,
@@ -264,7 +274,7 @@ class Runtime:
         for seat in ais[:max(0, t.max_seats - 1)]:
             if seat.program is not None and seat.program in self.program_names():
                 try:
-                    offers.check_programs(self.limits, self.tables.values(), 1 + sum(1 for s in t.seats if s.program))
+                    offers.check_programs(self.limits, self._claims(), 1 + sum(1 for s in t.seats if s.program))
                 except TableError:
                     pass  # no room for another program now: the built-in AI plays that seat
                 else:
@@ -273,9 +283,13 @@ class Runtime:
                     continue
             t.seats.append(Seat(None, offers.ai_name(t, seat.level), is_ai=True, level=seat.level))
         live = Live()
-        await self.persistence.insert(t, live, lambda: new_id(self.rng, self.tables))
-        self.tables[t.id] = t
-        self._live[t.id] = live
+        self._opening.append(t)
+        try:
+            await self.persistence.insert(t, live, lambda: new_id(self.rng, self._taken()))
+            self.tables[t.id] = t
+            self._live[t.id] = live
+        finally:
+            self._opening = [o for o in self._opening if o is not t]
         self.turns.arm_lobby_expiry(t, live)
         self.delivery.redraw(t)
         return t
@@ -289,7 +303,7 @@ class Runtime:
                     raise TableError("You already have a seat at this table.", "already_seated")
                 if t.free_seats() <= 0:
                     raise TableError(f"Table `{t.id}` is full.", "full")
-                offers.refuse_if_elsewhere(self.tables.values(), t.guild_id, user_id, t)
+                offers.refuse_if_elsewhere(self._claims(), t.guild_id, user_id, t)
                 t.seats.append(Seat(user_id, name))
                 await self.persistence.commit(t)
                 self.delivery.redraw(t)
@@ -362,7 +376,7 @@ class Runtime:
                 raise TableError("Add at least one AI player.", "bad_count")
             n = min(n, free)
             if program is not None:
-                offers.check_programs(self.limits, self.tables.values(), n)
+                offers.check_programs(self.limits, self._claims(), n)
             for _ in range(n):
                 if program is None:
                     t.seats.append(Seat(None, offers.ai_name(t, level), is_ai=True, level=level))
@@ -420,8 +434,9 @@ class Runtime:
         """**Play again** on a finished table: a new lobby in ``channel_id`` with the same game,
         options, speed and AI level, its AI players seated again (same levels), hosted by the person
         who pressed (anyone who sat at the old table); the old table's other people are to be invited,
-        not seated.  One rematch per finished table: while it is open (or its game runs) a second
-        press is refused with a sentence pointing to it.  The old table's record is only read."""
+        not seated.  One rematch per finished table, ever: while it is open (or its game runs) a
+        second press is refused with a sentence pointing to it, and once it has closed or ended,
+        with a sentence saying it was played again already.  The old table's record is only read."""
         tid = normalise(table_id)
         self.shards.refuse_elsewhere(guild_id)
         async with self._rematch_lock:
@@ -430,17 +445,22 @@ class Runtime:
                 raise rematch.not_a_player(tid)
             if not plan.played:
                 raise rematch.never_played(tid)
-            # (a rematch that has left memory is over: forget it, so the map does not grow for ever)
-            self.rematches = {old: new for old, new in self.rematches.items() if new in self.tables}
+            # (a link whose two tables have both left memory is forgotten here, so the map does not
+            # grow for ever: the old table is then read from the storage, which keeps the link too)
+            self.rematches = {old: new for old, new in self.rematches.items()
+                              if old in self.tables or new in self.tables}
             new = self.rematches.get(tid)
             if new is None:
                 new = await self.kept.rematch_of(tid)  # after a restart: the link stored with it
-            opened = self.tables.get(new or "")
-            if opened is not None and opened.phase != Phase.FINISHED:
-                raise rematch.already_open(tid, opened)
-            offers.refuse_if_elsewhere(self.tables.values(), guild_id, user_id, None)
+            if new is not None:
+                # One rematch per finished table, ever: never a second lobby pinging the same people.
+                opened = self.tables.get(new)
+                if opened is not None and opened.phase != Phase.FINISHED:
+                    raise rematch.already_open(tid, opened)
+                raise rematch.used(tid, new)
+            offers.refuse_if_elsewhere(self._claims(), guild_id, user_id, None)
             self._prune()
-            offers.check_new_table(self.limits, self.tables.values(), user_id)
+            offers.check_new_table(self.limits, self._claims(), user_id)
             self.persistence.refuse_if_gone()
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
                                  plan.ai_level, plan.ais)
@@ -507,7 +527,7 @@ class Runtime:
                 raise TableError(offers.not_your_turn(t), "not_your_turn")
             s = t.seats[seat]
             if s.left:
-                offers.refuse_if_elsewhere(self.tables.values(), t.guild_id, user_id, t)
+                offers.refuse_if_elsewhere(self._claims(), t.guild_id, user_id, t)
             try:
                 if isinstance(action, str):
                     action = state.parse_action(seat, action)
@@ -600,8 +620,14 @@ class Runtime:
     async def recover(self) -> Recovery:
         """At start-up: rebuild every unfinished table in the storage and carry on with it.  A table
         that cannot be rebuilt is marked broken (and its players told, through the listener's
-        optional ``broken``); it never stops the others.  Also starts the storage housekeeping."""
+        optional ``broken``); it never stops the others; one that has no message yet is posted
+        (the listener's optional ``unposted``).  Also starts the storage housekeeping."""
         report = await self.persistence.recover(self.tables, self._live)
+        for t in report.restored:
+            if t.message_id is None and t.phase != Phase.FINISHED:
+                # Stored, but its message never reached Discord (the process stopped in between):
+                # nobody could see or join it, so it is posted now (issue 29 item 8).
+                self.delivery.notify(t, "unposted", t)
         self.persistence.start_housekeeping(self._prune, self.tables)
         return report
 
@@ -636,11 +662,20 @@ class Runtime:
     def _come_back(self, t: Table, seat: int) -> None:
         s = t.seats[seat]
         if s.left:
-            offers.refuse_if_elsewhere(self.tables.values(), t.guild_id, s.user_id, t)  # type: ignore[arg-type]
+            offers.refuse_if_elsewhere(self._claims(), t.guild_id, s.user_id, t)  # type: ignore[arg-type]
         s.away = s.left = False
         s.missed = 0
         self.turns.reschedule(t, restart=(seat,))
         self.delivery.redraw(t)
+
+    def _claims(self) -> builtins.list[Table]:
+        """What the limits count: the tables here and the lobbies being opened (checked, not yet
+        stored).  Every check reads it and takes its place with no wait in between, so requests
+        that come at once cannot all pass one check and then all open (issue 29 item 13)."""
+        return [*self.tables.values(), *self._opening]
+
+    def _taken(self) -> set[str]:
+        return {*self.tables, *(t.id for t in self._opening)}
 
     def _prune(self) -> None:
         """Finished tables leave memory after ``keep_finished`` at the latest (the storage keeps them

@@ -310,12 +310,17 @@ class Turns:
         pause = self.clock.sleep(delay) if delay > 0 else asyncio.sleep(0)
         answers: dict[int, Answer] = {}
         searches = self._start_searches(t, version, delay)
-        if live.programs is None:
-            await pause
-        else:
-            # A program is asked outside the lock (people's clicks go on meanwhile), during the
-            # usual pause; its answer counts only if the table is still at ``version`` below.
-            _, answers = await asyncio.gather(pause, self.programs.answers(t, live, version))
+        try:
+            if live.programs is None:
+                await pause
+            else:
+                # A program is asked outside the lock (people's clicks go on meanwhile), during the
+                # usual pause; its answer counts only if the table is still at ``version`` below.
+                _, answers = await asyncio.gather(pause, self.programs.answers(t, live, version))
+        except BaseException:
+            for task in searches.values():  # the move was called off (the table let go): no search
+                task.cancel()               # goes on without it
+            raise
         # A search counts only if it finished within the pause: how long an AI takes must not
         # depend on its cards, so the pause is the same whatever the search found.
         searched = {s: found for s, task in searches.items() if task.done() and not task.cancelled()

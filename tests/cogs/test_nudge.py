@@ -12,6 +12,7 @@ from cogs.chart import Series
 from cogs.endgame import text_chart
 from cogs.listener import NUDGE_LEAD
 from cogs.permissions import ChannelPermissions
+from engine.core import Action
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import custom_ids
 
@@ -21,23 +22,34 @@ def nudges(h: Harness, table: object, user_id: int) -> list[object]:
     return [m for m in where.sent if "seconds left" in (m.content or "") and f"<@{user_id}>" in (m.content or "")]
 
 
-async def test_a_closed_view_is_nudged_once_ten_seconds_before_and_the_nudge_goes_when_time_is_up(h: Harness) -> None:
+async def test_everyone_due_is_nudged_once_ten_seconds_before_view_or_not_and_the_nudge_goes_once_they_move(
+        h: Harness) -> None:
+    """Issue 29 item 16: Discord tells the bot nothing when someone dismisses their hand view, so
+    the nudge goes to whoever has not moved yet, whether the bot takes their view for open or not."""
     table, _ = await h.running_table()
-    # Bob's hand view is closed (the bot can no longer edit it); Alice's is open.
+    # Bob's hand view is closed (the bot can no longer edit it); Alice's seems open — she may have
+    # dismissed it, and nothing would have told the bot.
     h.listener.live.drop(table.id, h.bob.id)
+    assert h.listener.live.alive(table.id, h.alice.id)
     deadline = table.deadlines[1]
     assert table.deadlines[0] == deadline  # the pass: both choose at once
     await h.clock.advance(deadline - NUDGE_LEAD - h.clock.now() - 0.5)
-    assert not nudges(h, table, h.bob.id)
+    assert not nudges(h, table, h.bob.id) and not nudges(h, table, h.alice.id)
     await h.clock.advance(1.0)
     sent = nudges(h, table, h.bob.id)
     assert len(sent) == 1 and custom_ids(sent[0].view) == [f"dh:t:hand:{table.id}"]  # My hand
-    assert not nudges(h, table, h.alice.id)  # her view is open and counts down by itself
+    hers = nudges(h, table, h.alice.id)
+    assert len(hers) == 1 and custom_ids(hers[0].view) == [f"dh:t:hand:{table.id}"]
+    # Alice passes: her nudge is deleted (at the next redraw), Bob's stands.
+    d = h.runtime.seat_view(table.id, h.alice.id).decision
+    await h.runtime.act(table.id, h.alice.id, Action(d.kind, tuple(d.cards[:d.pick])))
+    await h.settle(1.0)
+    assert hers[0].deleted and not sent[0].deleted
     # Time runs out: the clock passes for Bob, and his nudge is deleted; no second one.
     await h.clock.advance(NUDGE_LEAD + 1.0)
-    assert table.seats[1].missed == 1
+    assert table.seats[1].missed == 1 and table.seats[0].missed == 0
     assert sent[0].deleted
-    assert len(nudges(h, table, h.bob.id)) == 1
+    assert len(nudges(h, table, h.bob.id)) == 1 and len(nudges(h, table, h.alice.id)) == 1
 
 
 async def test_someone_who_missed_before_is_nudged_even_with_an_open_view(h: Harness) -> None:
@@ -86,3 +98,22 @@ def test_the_text_chart_fits_and_keeps_the_latest_hands() -> None:
     text = text_chart(s, room=200)
     assert text is not None and len(text) <= 200 and text.startswith("```")
     assert "237" in text  # Cy's last score is kept; the first hands give way
+
+
+async def test_a_table_let_go_with_its_shard_gets_no_nudge_or_edit_from_here(h: Harness) -> None:
+    """Issue 29 item 10: a process that lost a shard's lease posted "about 10 seconds left" for a
+    table another process ran by then.  Its nudges, pings and views go with the table."""
+    table, _ = await h.running_table()
+    h.listener.live.drop(table.id, h.bob.id)  # Bob's view is closed: he would be nudged
+    deadline = table.deadlines[1]
+    await h.clock.advance(deadline - NUDGE_LEAD - h.clock.now() - 2.0)
+    armed = h.listener._nudges[table.id].task
+    assert armed is not None and not armed.done(), "no nudge waiting: the test proves nothing"
+    public, edits = len(h.world.public), len(h.world.token_edits)
+    assert h.runtime.fence(0) == [table.id]
+    await h.clock.advance(NUDGE_LEAD + 5.0)  # past the nudge and the deadline
+    assert not nudges(h, table, h.bob.id)
+    assert h.world.public[public:] == [] and h.world.token_edits[edits:] == []
+    assert armed.done() and table.id not in h.listener._nudges
+    assert h.listener.live.views_of(table.id) == []
+    assert not any(s.missed for s in table.seats)  # nor did the deadline pass here

@@ -7,9 +7,14 @@ and started again on the same SQLite file; the world's closing checks run after 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
+import signal
 import sqlite3
+from typing import Any
+
+import pytest
 
 from tests.e2e.conftest import RestartWorld
 from tests.fakediscord.play import _controls, _ping_button, _play_by_text, _use_controls, open_table, table_id_of
@@ -92,3 +97,68 @@ async def test_a_ping_from_before_a_restart_is_deleted_once_its_person_moved(rw:
     await w.until(lambda: ping.id not in stored_pings(w, tid), 5.0, "the ping forgotten")
     standing = [m for m in person.pings() if not m.deleted and "My hand" in str(m.buttons())]
     assert len(standing) <= 1, [m.text for m in standing]
+
+
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+@pytest.mark.parametrize("reached", [False, True], ids=["answer-lost", "answer-posted"])
+async def test_a_lobby_stored_but_never_posted_is_posted_after_a_restart(rw: RestartWorld, reached: bool) -> None:
+    # Issue 29 item 8: the bot was killed while it answered Play again — after the rematch lobby was
+    # stored, before its message reached Discord.  The presser saw the click fail; after the restart
+    # the lobby was in the database with no message, nobody could see or join it, and its host was
+    # told to leave it first.  A restored table with no message is posted in its channel — or, when
+    # the answer did reach Discord but the dead bot never stored its id (``reached``), that message
+    # is found in the channel and kept: one lobby message either way.
+    w = rw
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    old_id = table_id_of(table_message)
+    ended = await w.ali.slash("game end", id=old_id)
+    assert ended.ephemeral and "has ended" in ended.text
+    await w.until(lambda: "Play again" in [b.get("label") for b in table_message.buttons()], 10.0,
+                  "Play again on the finished table")
+    bobs = lambda p: w.fd.interactions[int(p["interaction_id"])].user_id == w.bob.id  # noqa: E731
+    if reached:
+        # Discord takes the answer (the lobby message is posted) and the bot dies before it hears back.
+        answer_click = w.fd._h_callback
+
+        async def answered_then_killed(params: dict[str, str], body: Any, query: Any) -> Any:
+            out = await answer_click(params, body, query)
+            if bobs(params):
+                w.bot.proc.send_signal(signal.SIGKILL)
+            return out
+
+        w.fd._h_callback = answered_then_killed  # type: ignore[method-assign]
+        answer = await w.bob.click(table_message, "Play again")
+        await w.kill_bot()
+        assert not answer.failed and answer.message is not None
+    else:
+        # Discord holds the answer to the click until the bot is dead; then it is lost.
+        held = w.fd.hold(CALLBACK, when=bobs)
+        click = asyncio.ensure_future(w.bob.click(table_message, "Play again"))
+        await w.until(lambda: held.hits, 10.0, "the answer to Play again on its way")
+        await w.kill_bot()
+        held.status = 404  # (the dead bot's answer never arrives)
+        assert held.held is not None
+        held.held.set()
+        assert (await click).failed
+    with contextlib.closing(sqlite3.connect(w.path, timeout=5)) as conn:
+        [(new_id,)] = conn.execute("SELECT new_id FROM rematches WHERE old_id = ?", (old_id,)).fetchall()
+    assert w.row(new_id)["phase"] == "lobby" and w.row(new_id)["message_id"] is None
+    mark = w.fd.ids.last
+
+    await w.start_bot()
+    def lobbies() -> list[Any]:
+        return [m for m in w.fd.public(w.fd.channel.id) if f"table `{new_id}`" in m.text and "Join" in str(m.buttons())]
+
+    await w.until(lambda: w.row(new_id)["message_id"] is not None, 10.0, "the lobby's message stored")
+    [lobby] = lobbies()
+    assert w.row(new_id)["message_id"] == lobby.id and (lobby.id <= mark) == reached
+    if not reached:
+        assert not lobby.versions[0].pings  # posted again, not a second invitation
+    joined = await w.ali.click(lobby, "Join")
+    assert "You joined table" in joined.text, joined.text
+    await w.until(lambda: w.ali.name in lobby.text, 5.0, "the lobby message showing Ali seated")
+    assert len(lobbies()) == 1
+    again = await w.ali.click(table_message, "Play again")
+    assert again.ephemeral and new_id in again.text, again.text

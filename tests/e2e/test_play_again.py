@@ -120,3 +120,28 @@ async def test_how_to_play_links_the_rule_book_the_operator_names() -> None:
         rules = await w.stranger.slash("game rules", game="siege")
         text = "\n".join(f["value"] for f in rules.message.embeds[0]["fields"])
         assert f"<{RULES_URL}>" in text and "docs/" not in text, text
+
+
+async def test_play_again_opens_one_rematch_ever_and_never_pings_again(w: World) -> None:
+    # Issue 29 item 7: leaving the rematch lobby and pressing Play again on the old table opened
+    # another public lobby that pinged the others, as often as anyone liked.  A finished table has
+    # one rematch: once it has closed, a press says so, privately, and pings nobody.
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    old_id = table_id_of(table_message)
+    ended = await w.ali.slash("game end", id=old_id)
+    assert "has ended" in ended.text, ended.text
+    await w.until(lambda: "Play again" in str(table_message.buttons()), 10.0, "Play again on the finished table")
+    mark = w.fd.ids.last
+    first = await w.bob.click(table_message, "Play again")
+    assert not first.ephemeral and first.message is not None, first.text
+    new_id = table_id_of(first.message)
+    assert [m.id for m in w.ali.pings(mark)] == [first.message.id]
+    left = await w.bob.click(first.message, "Leave")  # the lobby closes: nobody is seated any more
+    assert left.ephemeral and new_id not in [t.id for t in w.runtime.list(w.fd.guild_id)], left.text
+    for _ in range(3):
+        for who in (w.bob, w.ali):
+            again = await who.click(table_message, "Play again")
+            assert again.ephemeral and "already been played again" in again.text and new_id in again.text, again.text
+            assert "/game new" in again.text
+    assert [m.id for m in w.ali.pings(mark)] == [first.message.id] and not w.bob.pings(mark)
+    assert not w.runtime.list(w.fd.guild_id)

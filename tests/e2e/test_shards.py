@@ -19,6 +19,7 @@ from tables import Runtime
 from tables.lease import Leases, ShardCountMismatch
 from tables.shards import ELSEWHERE, STARTING, Shards
 from tests.e2e.conftest import production_fake
+from tests.e2e.test_live_hand import FastClock
 from tests.fakediscord import running_bot
 from tests.fakediscord.botrunner import pointed_at
 from tests.fakediscord.play import open_table, table_controls, table_id_of
@@ -105,6 +106,43 @@ async def test_a_shard_being_restored_answers_with_a_sentence_and_changes_nothin
             reply = await cid.click(table_controls(fd, message), "My hand")
             assert not reply.failed and reply.message is not None and reply.message.buttons()
             assert reply.text not in (STARTING, ELSEWHERE)
+        await fd.settle_clicks()
+        fd.assert_clean()
+    finally:
+        await fd.close()
+
+
+async def test_a_shard_lost_posts_no_nudge_or_anything_else_for_its_tables() -> None:
+    """Issue 29 item 10: a process posted "about 10 seconds left for your move" 8 s after losing the
+    lease of the table's shard.  What the lease loss lets go of (``ShardGate``'s ``lost``: the
+    tables fenced, the shard's gateway closed) takes its timers along: past the nudge's time and
+    the deadline, the process sends Discord nothing more for that table."""
+    factor = 10.0  # the runtime's clock: the relaxed pass (60 s) runs out in 6 s, its nudge at 5 s
+    clock = FastClock(factor)
+    fd = production_fake(shard_count=2)
+    await fd.start()
+    try:
+        g1 = fd.add_guild("One", shard=1)
+        cid = fd.add_member("Cid")
+        cid.where = fd.add_channel("cards", guild=g1)
+        options = {"ai_delay": 0, "rng": random.Random(3), "clock": clock, "redraw_interval": factor}
+        async with running_bot(fd, runtime_options=options, config={"shard_count": 2}) as bot:
+            message = await open_table(cid, [], options="target=100", speed="relaxed")
+            tid = table_id_of(message)
+            t = bot.runtime.tables[tid]
+            listener = bot.runtime.listener
+            nudge = listener._nudges[tid].task
+            assert nudge is not None and not nudge.done(), "no nudge waiting: the test proves nothing"
+            since = time.perf_counter()
+            bot.gate._lost(1)  # what the lease loop calls when the lease of shard 1 goes
+            listener.live.drop(tid, cid.id)  # (and Cid's view closes: he would be nudged)
+            end = max(t.deadlines.values()) + 2 * factor
+            await fd.wait_for(lambda: clock.now() > end, 30.0, "the nudge's time and the deadline to pass")
+            assert not [m for m in cid.pings() if "seconds left" in m.content]
+            posts = [r.route for r in fd.rest_calls(since=since) if r.method != "GET"]
+            assert posts == [], posts
+            assert nudge.done() and tid not in listener._nudges
+            assert not any(s.missed for s in t.seats)
         await fd.settle_clicks()
         fd.assert_clean()
     finally:

@@ -327,6 +327,7 @@ ROUTES = [
           (5, 2.0), auth=False),
     Route("GET", "/channels/{channel_id}", "get_channel"),
     Route("POST", "/channels/{channel_id}/messages", "create_message", (5, 5.0)),
+    Route("GET", "/channels/{channel_id}/messages", "channel_messages", (5, 1.0)),
     Route("GET", "/channels/{channel_id}/messages/{message_id}", "get_message", (5, 1.0)),
     Route("PATCH", "/channels/{channel_id}/messages/{message_id}", "edit_message", (5, 5.0)),
     Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
@@ -1665,6 +1666,22 @@ class FakeDiscord:
         if files:
             self.files[m.id] = files
         return 200, self.message_payload(m)
+
+    async def _h_channel_messages(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        """A channel's history, newest first (``limit`` 1-100, default 50; ``before`` a message id):
+        what Read Message History shows — no ephemeral or deleted message."""
+        ch = self._channel(params)
+        limit = min(100, max(1, int(query.get("limit") or 50)))
+        before = int(query["before"]) if query.get("before") else None
+        out = []
+        for mid in reversed(ch.messages):
+            m = self.messages[mid]
+            if m.deleted or m.ephemeral or (before is not None and mid >= before):
+                continue
+            out.append(self.message_payload(m))
+            if len(out) == limit:
+                break
+        return 200, out
 
     async def _h_get_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         ch = self._channel(params)

@@ -31,3 +31,29 @@ def test_new_id_avoids_taken_ids():
 def test_normalise_reads_ids_as_people_type_them():
     assert normalise(" #ab c23 ") == "ABC23"
     assert normalise("`xyz789`") == "XYZ789"
+
+
+async def test_new_tables_take_their_seeds_and_ids_from_secrets(monkeypatch):
+    """A seed is printed in every replay: it must not follow from the process's ``random`` state.
+    The global generator seeded the same way twice, and every ``random.Random`` made to answer the
+    same numbers, still give two tables different ids and different seeds."""
+    from tables import FakeClock, Runtime
+
+    monkeypatch.setattr(random.Random, "getrandbits", lambda self, k: 0)
+    monkeypatch.setattr(random.Random, "random", lambda self: 0.0)
+    made = []
+    for _ in range(2):
+        random.seed(2029)
+        rt = Runtime(clock=FakeClock(), ai_delay=0)  # no generator injected: the bot's own default
+        try:
+            t = await rt.create(game="hearts", guild_id=1, channel_id=10, host_id=100, host_name="Ann")
+            await rt.add_ai(t.id, 100)
+            await rt.start(t.id, 100)
+            assert t.seed is not None and 0 <= t.seed < 2**63
+            made.append((t.id, t.seed))
+        finally:
+            await rt.close()
+    (id1, seed1), (id2, seed2) = made
+    assert id1 != id2
+    assert seed1 != seed2
+

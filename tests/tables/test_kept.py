@@ -73,12 +73,15 @@ async def test_a_restarted_runtime_still_points_a_second_play_again_to_the_first
             await rt2.rematch(old.id, who, name, guild_id=GUILD, channel_id=CHANNEL)
         assert again.value.code == "rematch_open" and first.id in again.value.message
     assert [t.id for t in rt2.list(GUILD)] == [first.id]
-    # Once that lobby has closed, a press opens a new one, and the link follows it.
+    # Once that lobby has closed, the old table has had its rematch (issue 29 item 7): a press says
+    # so and opens nothing; the link stays.
     await rt2.end(first.id, GUEST)
-    second = (await rt2.rematch(old.id, HOST, "Ann", guild_id=GUILD, channel_id=CHANNEL)).table
-    assert second.id != first.id
+    with pytest.raises(TableError) as used:
+        await rt2.rematch(old.id, HOST, "Ann", guild_id=GUILD, channel_id=CHANNEL)
+    assert used.value.code == "rematch_used" and first.id in used.value.message
+    assert rt2.list(GUILD) == []
     await clock.advance(3.0)
-    assert store.rows("SELECT old_id, new_id FROM rematches") == [(old.id, second.id)]
+    assert store.rows("SELECT old_id, new_id FROM rematches") == [(old.id, first.id)]
 
 
 async def test_pruning_a_table_forgets_what_was_kept_for_it(make_runtime, clock, store):

@@ -4,9 +4,11 @@ nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from tables import Phase, TableError
+from tables import Phase, Table, TableError
 from tables.offers import Limits
 
 from .conftest import CHANNEL, GUILD, HOST, new_table, started
@@ -87,3 +89,46 @@ async def test_no_limit_when_set_to_zero(make_runtime):
     for g in range(5):
         await new_table(rt, guild_id=GUILD + g)
     assert len(rt.tables) == 5
+
+
+# ==== requests at once (issue 29 item 13) =========================================================
+# Each limit is taken before the lobby's first wait (its insert into the storage): requests that
+# come together are judged one after the other, and a failed insert gives its place back.
+async def outcomes(*requests) -> list[object]:
+    return list(await asyncio.gather(*requests, return_exceptions=True))
+
+
+def codes(results: list[object]) -> list[str]:
+    return sorted(r.code for r in results if isinstance(r, TableError))
+
+
+async def test_ten_new_tables_at_once_open_one_per_server_and_three_in_all(make_runtime, store):
+    rt = make_runtime(storage=await store.open())
+    same = await outcomes(*(new_table(rt) for _ in range(10)))
+    assert sum(isinstance(r, Table) for r in same) == 1 and codes(same) == ["elsewhere"] * 9
+    spread = await outcomes(*(new_table(rt, guild_id=GUILD + g, channel_id=CHANNEL + g) for g in range(1, 11)))
+    assert sum(isinstance(r, Table) for r in spread) == 2 and codes(spread) == ["too_many_tables"] * 8
+    assert len([t for t in rt.tables.values() if t.host_id == HOST]) == 3 == len(store.rows("SELECT id FROM tables"))
+
+
+async def test_a_new_table_and_a_join_at_once_seat_a_person_once(make_runtime, store):
+    rt = make_runtime(storage=await store.open())
+    other = await new_table(rt, host=2, name="P2")
+    made, joined = await outcomes(new_table(rt), rt.join(other.id, HOST, "Ann"))
+    assert codes([made, joined]) == ["elsewhere"]
+    assert sum(t.seat_of(HOST) is not None for t in rt.tables.values()) == 1
+
+
+async def test_a_failed_insert_gives_its_place_back(make_runtime, store):
+    rt = make_runtime(storage=await store.open())
+    real = rt.storage.insert_table
+
+    async def broken(record):
+        raise OSError("disk full")
+
+    rt.storage.insert_table = broken
+    with pytest.raises(TableError) as no:
+        await new_table(rt)
+    assert no.value.code == "not_saved" and not rt.tables and not rt._opening
+    rt.storage.insert_table = real
+    assert (await new_table(rt)).phase == Phase.LOBBY

@@ -120,12 +120,19 @@ async def test_play_again_from_the_storage_leaves_the_old_record_untouched(make_
     assert store.table(old.id) == row and store.log(old.id) == log
     assert await rt.history(old.id, GUILD) == replay  # /game replay of the old id still works
 
-    # After a restart (no stub in memory) the stored row alone is enough.
+    # After a restart (no stub in memory) the stored link still names the rematch: while it is open
+    # a press points to it, and once it has closed the old table is not played again a second time
+    # (issue 29 item 7: leaving the new lobby and pressing again pinged the same people again).
     rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
+    with pytest.raises(TableError) as open_:
+        await rt2.rematch(old.id, GUEST, "Bo", guild_id=GUILD, channel_id=CHANNEL)
+    assert open_.value.code == "rematch_open" and t.id in open_.value.message
     await rt2.end(t.id, HOST)
-    again = await rt2.rematch(old.id, GUEST, "Bo", guild_id=GUILD, channel_id=CHANNEL)
-    assert again.table.host_id == GUEST and again.invited == (HOST,)
+    with pytest.raises(TableError) as used:
+        await rt2.rematch(old.id, GUEST, "Bo", guild_id=GUILD, channel_id=CHANNEL)
+    assert used.value.code == "rematch_used" and t.id in used.value.message
+    assert [x.id for x in rt2.list(GUILD)] == []
 
 
 async def test_program_seats_come_back_while_configured_and_within_the_limit(make_runtime):
@@ -140,3 +147,18 @@ async def test_program_seats_come_back_while_configured_and_within_the_limit(mak
     # One program fits the limit now (the old table is over); the other seat gets the built-in AI.
     assert [(s.is_ai, s.program, s.level) for s in new.seats] == [(False, None, None), (True, "bot", None),
                                                                   (True, None, None), (True, None, "strong")]
+
+
+async def test_a_closed_rematch_is_not_opened_again(make_runtime, clock):
+    # Issue 29 item 7: the presser left the new lobby (it closed) and pressed again, over and over,
+    # each time a new lobby inviting the others.  One rematch per finished table, ever.
+    rt = make_runtime()
+    old = await played(rt, clock)
+    first = await rt.rematch(old.id, GUEST, "Bo", guild_id=GUILD, channel_id=CHANNEL)
+    await rt.leave(first.table.id, GUEST)
+    assert first.table.phase == Phase.FINISHED and first.table.id not in rt.tables
+    for who, name in ((GUEST, "Bo"), (HOST, "Ann")):
+        with pytest.raises(TableError) as used:
+            await rt.rematch(old.id, who, name, guild_id=GUILD, channel_id=CHANNEL)
+        assert used.value.code == "rematch_used" and first.table.id in used.value.message
+    assert rt.list(GUILD) == [] and rt.rematches == {old.id: first.table.id}

@@ -213,3 +213,86 @@ async def test_a_lost_shards_tables_show_nothing_more_from_here_but_their_summar
         await clock.advance(1.0)
     assert heard.calls[before:] == ["summary"]
     await rt.close()
+
+
+class _EndlessPool:
+    """An AI pool whose searches run until they are called off (counted when they are)."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.called_off = 0
+
+    async def choose(self, game, state, seat, seed, *, level, budget):
+        self.running += 1
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.called_off += 1
+            raise
+        finally:
+            self.running -= 1
+
+
+async def test_a_lost_shards_tables_keep_no_timer_and_no_ai_search_here(clock) -> None:
+    """Issue 29 item 10: deadlines, AI moves and their searches in the AI pool go with the table."""
+    pool = _EndlessPool()
+    rt = Runtime(clock=clock, ai_delay=1.0, shards=Shards.of(2), ai_pool=pool)  # type: ignore[arg-type]
+    t = await rt.create(game="hearts", guild_id=B_GUILD, channel_id=10, host_id=HOST, host_name=HOST_NAME,
+                        ai_level="strong")
+    await rt.add_ai(t.id, HOST)
+    await rt.start(t.id, HOST)
+    for _ in range(5):
+        await asyncio.sleep(0)  # (the searches start in tasks of their own)
+    assert pool.running == 3, "the strong AIs are not searching: the test proves nothing"
+    assert t.deadlines and any(t.id in task.get_name() and not task.done() for task in rt.tasks.running)
+    assert rt.fence(1) == [t.id]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert (pool.running, pool.called_off) == (0, 3)
+    assert [task.get_name() for task in rt.tasks.running if t.id in task.get_name() and not task.done()] == []
+    version = t.version
+    await clock.advance(max(t.deadlines.values()) - clock.now() + 5)  # past every deadline
+    assert t.version == version and not any(s.missed for s in t.seats)
+    await rt.close()
+
+
+class _Heard:
+    """A listener that writes down its calls, ``released`` included."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def redraw(self, table) -> None:
+        self.calls.append("redraw")
+
+    async def turn(self, table, seats) -> None:
+        self.calls.append("turn")
+
+    async def summary(self, table, events) -> None:
+        self.calls.append("summary")
+
+    async def seat_changed(self, table, seats) -> None:
+        self.calls.append("seat_changed")
+
+    def released(self, table) -> None:
+        self.calls.append(f"released {table.id}")
+
+
+async def test_a_table_written_elsewhere_is_let_go_and_shows_nothing_of_the_unsaved_move(store, clock) -> None:
+    """A process whose write finds the table run by another one lets it go like a lost shard's:
+    its listener hears ``released`` and nothing of the move it could not save."""
+    heard = _Heard()
+    old = Runtime(listener=heard, storage=await store.open(), clock=clock, ai_delay=1.0)
+    t = await started(old)
+    await clock.settle()
+    other = Runtime(storage=await store.open(), clock=clock, ai_delay=1.0)
+    assert [x.id for x in (await other.recover()).restored] == [t.id]
+    await other.act(t.id, HOST, choose(other.seat_view(t.id, HOST).decision))  # it moves on there
+    before = len(heard.calls)
+    with pytest.raises(TableError) as refused:
+        await old.act(t.id, HOST, choose(old.seat_view(t.id, HOST).decision))
+    assert refused.value.code == "moved" and t.id not in old.tables
+    await clock.advance(5.0)
+    assert heard.calls[before:] == [f"released {t.id}"]
+    await other.close()
+    await old.close()
