@@ -57,8 +57,9 @@ NOT_IN_A_SERVER = "Deckhand tables live in servers: use these commands in a serv
 
 # What each typed option may hold at most, declared to Discord (which then refuses longer input
 # before it reaches the bot): a table id with room for "#" and spaces pasted around it, options, a
-# move typed with /play, a program's name.  An option with choices takes only one of them.
+# move typed with /play, a program's name, one of an option's choices (a game, a speed, a level).
 TableId = app_commands.Range[str, 1, 20]
+ChoiceText = app_commands.Range[str, 1, 20]
 OptionsText = app_commands.Range[str, 1, 300]
 Typed = app_commands.Range[str, 1, 200]
 Program = app_commands.Range[str, 1, 40]
@@ -302,7 +303,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                            speed="How long each decision may take (default normal; or speed= in options)")
     @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
     async def game_new(
-        self, interaction: discord.Interaction, game: str, options: OptionsText | None = None, speed: str | None = None
+        self, interaction: discord.Interaction, game: ChoiceText, options: OptionsText | None = None,
+        speed: ChoiceText | None = None,
     ) -> None:
         await self._safely(interaction, self._new(interaction, game, options, speed))
 
@@ -424,7 +426,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                                  app_commands.Choice(name="strong", value="strong")])
     async def game_ai(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 8] | None = None,
-        program: Program | None = None, level: str | None = None,
+        program: Program | None = None, level: ChoiceText | None = None,
     ) -> None:
         await self._safely(interaction, self._ai(interaction, None, count, program, level))
 
@@ -598,7 +600,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     @game.command(name="rules", description="The rules of a game and its table options.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
-    async def game_rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def game_rules(self, interaction: discord.Interaction, game: ChoiceText) -> None:
         await self._safely(interaction, self._rules(interaction, game))
 
     async def _rules(self, interaction: discord.Interaction, game: str) -> None:

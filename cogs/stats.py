@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
+from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
 from cogs.render import NO_PINGS
 from engine.words import plural
 from tables.runtime import Runtime
@@ -183,7 +183,7 @@ class StatsCog(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
         ratings = self.runtime.ratings
         if ratings is None or interaction.guild_id is None:
             await self._reply(interaction, ephemeral=True, text=NO_DATABASE)

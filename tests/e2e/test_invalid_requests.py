@@ -114,11 +114,12 @@ async def _forged_jump(person: Person, viewer: Message, value: str) -> Reply:
 async def test_long_ids_and_forged_values_get_a_short_sentence_and_no_error() -> None:
     async with make_world() as w:
         fd = w.fd
-        # Every typed option (one without a list of choices) declares how long it may be, so Discord
-        # refuses a pasted novel before it reaches the bot.
+        # Every string option of every command declares how long it may be, so Discord refuses a
+        # pasted novel before it reaches the bot.
         registered = {**fd.commands.get(None, {}), **fd.commands.get(fd.guild_id, {})}
-        typed = [(f"{name} {path}", o) for name, spec in registered.items() for path, o in _string_options(spec)
-                 if not o.get("choices")]
+        typed = [(f"{name} {path}", o) for name, spec in registered.items() for path, o in _string_options(spec)]
+        assert {"game new game", "game new options", "game watch table", "play cards", "leaderboard game"} \
+            <= {n for n, _ in typed}, [n for n, _ in typed]
         assert typed and all(o.get("max_length") for _, o in typed), [n for n, o in typed if not o.get("max_length")]
         assert max(o["max_length"] for _, o in typed) <= 300
         for command in ("game replay", "game review"):
