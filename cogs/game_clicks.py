@@ -20,6 +20,7 @@ from cogs.components import TableButton, card_values, hand_payload, hand_view, m
 from cogs.howto import howto_text
 from cogs.live import LiveViews, update_message
 from cogs.render import NO_PINGS
+from cogs.visibility import may_see
 from engine.core import Action, Event
 from tables import clicks
 from tables.clicks import MARK
@@ -83,7 +84,8 @@ class ComponentClicks:
         guild_id = self._guild(interaction)
         tid = normalise(table_id)
         table = self.runtime.tables.get(tid) or self.runtime.finished.get(tid)
-        if table is None or table.guild_id != guild_id or table.game not in engine.games():
+        if table is None or table.guild_id != guild_id or table.game not in engine.games() \
+                or not may_see(interaction, table):
             raise TableError("That table is gone. `/game rules` has the rules of every game.")
         await self._say(interaction, howto_text(table.game))
 
