@@ -130,18 +130,20 @@ class ComponentClicks:
             raise TableError(f"You play at table `{table.id}`: press **My hand** (or use `/hand`) to see your "
                              "cards and the table.")
         watchers.use_clock(getattr(self.runtime, "clock", None))  # (when each token runs out: the table's clock)
+        if watchers.full(table.id, interaction.user.id):  # (before drawing; `reserve` decides)
+            raise TableError(watch.full_line(table.id))
+        notes = listener.notes(table)
+        payload = watchers.view(table, notes)
+        embeds = [discord.Embed.from_dict(e) for e in payload["embeds"]]
+        view = discord.ui.View(timeout=None)
+        if payload["components"]:
+            view.add_item(TableButton("watch", table.id))
         # The place is taken before the first await (people pressing together cannot pass the
         # limit), and given back if the answer fails.
         place = watchers.reserve(table.id, interaction.user.id)
         if place is None:
             raise TableError(watch.full_line(table.id))
         try:
-            notes = listener.notes(table)
-            payload = watchers.view(table, notes)
-            embeds = [discord.Embed.from_dict(e) for e in payload["embeds"]]
-            view = discord.ui.View(timeout=None)
-            if payload["components"]:
-                view.add_item(TableButton("watch", table.id))
             if _own_message(interaction) is not None:  # Watch on the watcher's own view: follow on there
                 await interaction.response.edit_message(content=payload["content"], embeds=embeds, view=view)
             else:
