@@ -35,6 +35,7 @@ from cogs.hints import hint_text
 from cogs.render import NO_PINGS
 from cogs.replay_view import ReplayClicks
 from cogs.review_view import ReviewClicks
+from cogs.visibility import may_see, may_see_record
 from engine.core import Outcome
 from tables.finished import AnyTable
 from tables.ids import echo, normalise
@@ -256,9 +257,10 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         table = self.runtime.tables.get(tid)
         if table is None:
             ended = self.runtime.finished.get(tid)  # a finished table that left memory: it is over
-            if ended is not None and ended.guild_id == guild_id:
+            if ended is not None and ended.guild_id == guild_id and may_see(interaction, ended):
                 raise TableError((over or game_over)(ended))
-        if table is None or table.guild_id != guild_id:
+        # A table in a channel the person may not read is answered as one that does not exist.
+        if table is None or table.guild_id != guild_id or not may_see(interaction, table):
             raise TableError(f"There is no table with id `{echo(tid) or '?'}` in this server. `/game list` shows them.")
         return table
 
@@ -526,7 +528,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         await self._safely(interaction, self._list(interaction))
 
     async def _list(self, interaction: discord.Interaction) -> None:
-        tables = self.runtime.list(self._guild(interaction))
+        tables = [t for t in self.runtime.list(self._guild(interaction)) if may_see(interaction, t)]
         if not tables:
             await self._say(interaction, "No tables are open in this server. Open one with `/game new`.")
             return
@@ -551,7 +553,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            return table_choices(self.runtime.list(self._guild(interaction)), interaction.channel_id, current)
+            tables = [t for t in self.runtime.list(self._guild(interaction)) if may_see(interaction, t)]
+            return table_choices(tables, interaction.channel_id, current)
         except Exception:
             log.exception("Table autocomplete failed")
             return []
@@ -561,8 +564,16 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def game_replay(self, interaction: discord.Interaction, id: TableId) -> None:  # noqa: A002
         await self._safely(interaction, self._replay(interaction, id))
 
-    async def _replay(self, interaction: discord.Interaction, table_id: str) -> None:
+    async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord:
+        """A game's record for ``/game replay``, **Replay** and ``/game review``: one of a table in a
+        channel the person may not read (and did not play in) is answered as one that does not exist."""
         record = await self.runtime.history(table_id, self._guild(interaction))
+        if not may_see_record(interaction, record.channel_id, record.user_ids):
+            raise TableError(f"There is no game with id `{record.id}` in my records.", "unknown_table")
+        return record
+
+    async def _replay(self, interaction: discord.Interaction, table_id: str) -> None:
+        record = await self._history(interaction, table_id)
         if not record.finished:
             # The log of a game in play would show everyone's hands.
             raise TableError(f"Table `{record.id}` is still open: its replay is available once the game is over.")

@@ -20,6 +20,7 @@ from cogs.components import TableButton, card_values, hand_payload, hand_view, m
 from cogs.howto import howto_text
 from cogs.live import LiveViews, update_message
 from cogs.render import NO_PINGS
+from cogs.visibility import may_see
 from engine.core import Action, Event
 from tables import clicks
 from tables.clicks import MARK
@@ -86,7 +87,8 @@ class ComponentClicks:
         guild_id = self._guild(interaction)
         tid = normalise(table_id)
         table = self.runtime.tables.get(tid) or self.runtime.finished.get(tid)
-        if table is None or table.guild_id != guild_id or table.game not in engine.games():
+        if table is None or table.guild_id != guild_id or table.game not in engine.games() \
+                or not may_see(interaction, table):
             raise TableError("That table is gone. `/game rules` has the rules of every game.")
         await self._say(interaction, howto_text(table.game, self.rules_url))
 
@@ -133,7 +135,7 @@ class ComponentClicks:
             raise TableError(f"You play at table `{table.id}`: press **My hand** (or use `/hand`) to see your "
                              "cards and the table.")
         watchers.use_clock(getattr(self.runtime, "clock", None))  # (when each token runs out: the table's clock)
-        if watchers.full(table.id, interaction.user.id):
+        if watchers.full(table.id, interaction.user.id):  # (before drawing; `reserve` decides)
             raise TableError(watch.full_line(table.id))
         notes = listener.notes(table)
         payload = watchers.view(table, notes)
@@ -141,13 +143,22 @@ class ComponentClicks:
         view = discord.ui.View(timeout=None)
         if payload["components"]:
             view.add_item(TableButton("watch", table.id))
-        if _own_message(interaction) is not None:  # Watch on the watcher's own view: follow on there
-            await interaction.response.edit_message(content=payload["content"], embeds=embeds, view=view)
-        else:
-            await interaction.response.send_message(payload["content"], embeds=embeds, view=view, ephemeral=True,
-                                                    allowed_mentions=NO_PINGS)
+        # The place is taken before the first await (people pressing together cannot pass the
+        # limit), and given back if the answer fails.
+        place = watchers.reserve(table.id, interaction.user.id)
+        if place is None:
+            raise TableError(watch.full_line(table.id))
+        try:
+            if _own_message(interaction) is not None:  # Watch on the watcher's own view: follow on there
+                await interaction.response.edit_message(content=payload["content"], embeds=embeds, view=view)
+            else:
+                await interaction.response.send_message(payload["content"], embeds=embeds, view=view,
+                                                        ephemeral=True, allowed_mentions=NO_PINGS)
+        except BaseException:
+            watchers.release(place)
+            raise
         view.stop()
-        watchers.watch(interaction, table, notes)
+        watchers.watch(interaction, table, notes, place)
 
     # ---- live hand views ---------------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, content: str, view: discord.ui.View) -> int | None:

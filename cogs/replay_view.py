@@ -315,7 +315,7 @@ class ReplayClicks:
         return self.replays
 
     async def _replay_record(self, interaction: discord.Interaction, table_id: str) -> GameRecord:
-        record = await self.runtime.history(table_id, self._guild(interaction))  # type: ignore[attr-defined]
+        record = await self._history(interaction, table_id)  # type: ignore[attr-defined]  # (GameCog's)
         if not record.finished:
             raise TableError(still_running(record.id))
         if record.seed is None:

@@ -109,7 +109,7 @@ class ReviewClicks:
 
     async def review_reply(self, interaction: discord.Interaction, table_id: str) -> None:
         guild = self._guild(interaction)  # type: ignore[attr-defined]
-        record = await self.runtime.history(table_id, guild)
+        record = await self._history(interaction, table_id)  # type: ignore[attr-defined]  # (GameCog's)
         # Refused at once: not yours, not over, or another review of yours still in line.
         got = await self.runtime.reviews.request(record, guild, interaction.user.id)
         if isinstance(got, Review):  # stored: at once

@@ -10,7 +10,11 @@ limit does not count them, so watching costs no counted REST call.
 Per table the watchers form one group: the public view is drawn once per change and the same
 payload is sent to each watcher's token, at most once per ``interval`` (later changes are
 coalesced into the next edit), and only when what the table shows moved (:func:`watch_key`).  A
-table takes at most ``MAX_WATCHERS``; the next person is told so in plain words.  A token lives
+table takes at most ``MAX_WATCHERS``; the next person is told so in plain words.  The place is
+taken (:meth:`Watchers.reserve`) before the answer is sent, so people pressing **Watch** together
+cannot pass the limit; it is given back if the answer fails.  One person follows at most
+``MAX_PER_PERSON`` tables at once: watching another ends their oldest view, whose last edit says so
+(pressing **Watch** on it follows that table again, ending the next oldest).  A token lives
 15 minutes: just before it runs out, the view gets one last edit saying it stopped following the
 table and that **Watch** (on the view itself, or the table message) follows it again; after that
 it is never edited.  A view whose message is gone (dismissed) is dropped at its next edit.
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import math
 import time
@@ -46,6 +51,7 @@ LIFETIME = 15 * 60.0  # how long Discord keeps an interaction token valid
 MARGIN = 30.0  # the last edit goes out this long before the token runs out (never with a dead one)
 INTERVAL = 1.0  # at most one edit of a table's watcher views per this many seconds, like a hand view
 MAX_WATCHERS = 25  # per table: the work per change stays bounded however popular a table is
+MAX_PER_PERSON = 2  # live watcher's views one person has at once (all tables, every server)
 MAX_EMBEDS_TOTAL = 6000  # Discord's limit on the characters of all of a message's embeds together
 
 
@@ -59,6 +65,13 @@ def head_line(table: Any) -> str:
 def expired_line(table_id: str) -> str:
     return (f"⌛ This view of table `{table_id}` stopped following the game. Press **Watch** to follow it "
             "again.")
+
+
+def replaced_line(table_id: str, new_id: str, most: int = MAX_PER_PERSON) -> str:
+    """The last edit of a person's oldest view when they start watching one table too many."""
+    return (f"⌛ This view of table `{table_id}` stopped following the game: you started watching table "
+            f"`{new_id}`, and one person can follow {render.plural(most, 'table')} at once. Press **Watch** to "
+            "follow this one again.")
 
 
 def full_line(table_id: str) -> str:
@@ -132,6 +145,17 @@ class Watcher:
     expires: float  # on Watchers' clock: the last edit (the "press Watch again" line) is due then
     dead: bool = False
     timer: asyncio.Task[None] | None = None
+    since: int = 0  # the order people started watching in (the oldest view goes first)
+
+
+@dataclass(eq=False)
+class Place:
+    """A place among a table's watchers, held from before the answer is sent until it is
+    registered (:meth:`Watchers.watch`) or given back (:meth:`Watchers.release`)."""
+
+    table_id: str
+    user_id: int
+    done: bool = False
 
 
 @dataclass(eq=False)
@@ -159,18 +183,24 @@ class Watchers:
         lifetime: float = LIFETIME,
         interval: float = INTERVAL,
         most: int = MAX_WATCHERS,
+        per_person: int = MAX_PER_PERSON,
         now: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] | None = None,
     ) -> None:
         self.lifetime = lifetime
         self.interval = interval
         self.most = most
+        self.per_person = per_person
         self._now = now or time.monotonic
         self._sleep = sleep or asyncio.sleep
         self._own_clock = now is None and sleep is None
         self._groups: dict[str, _Group] = {}
         # Each running table's latest summary, for whoever starts watching after it was posted.
         self._last: dict[str, Rendered] = {}
+        # Places taken by answers on their way (table id -> user id -> how many): they count
+        # against the limit as watchers do.
+        self._pending: dict[str, dict[int, int]] = {}
+        self._order = itertools.count()
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.draws = 0  # public views drawn for watchers
@@ -183,8 +213,37 @@ class Watchers:
 
     # ---- the cog: someone pressed Watch -----------------------------------------------------------
     def full(self, table_id: str, user_id: int) -> bool:
+        taken = self._taken(table_id)
+        return user_id not in taken and len(taken) >= self.most
+
+    def _taken(self, table_id: str) -> set[int]:
+        """Who holds a place among the table's watchers: a live view, or an answer on its way."""
         group = self._groups.get(table_id)
-        return group is not None and user_id not in group.watchers and self.count(table_id) >= self.most
+        live = {u for u, w in group.watchers.items() if not w.dead} if group is not None else set()
+        return live | set(self._pending.get(table_id, ()))
+
+    def reserve(self, table_id: str, user_id: int) -> Place | None:
+        """Take a place among the table's watchers before answering (``None``: the table is full).
+        Synchronous, so two presses at once cannot both take the last place."""
+        if self.full(table_id, user_id):
+            return None
+        pending = self._pending.setdefault(table_id, {})
+        pending[user_id] = pending.get(user_id, 0) + 1
+        return Place(table_id, user_id)
+
+    def release(self, place: Place | None) -> None:
+        """Give a place back (the answer failed), or hand it over to the registered watcher."""
+        if place is None or place.done:
+            return
+        place.done = True
+        pending = self._pending.get(place.table_id, {})
+        left = pending.get(place.user_id, 0) - 1
+        if left > 0:
+            pending[place.user_id] = left
+        else:
+            pending.pop(place.user_id, None)
+        if not pending:
+            self._pending.pop(place.table_id, None)
 
     def view(self, table: Any, notes: Sequence[Any] = ()) -> dict[str, Any]:
         """The watcher's view of ``table`` now (the answer to **Watch**)."""
@@ -192,9 +251,12 @@ class Watchers:
             drawn = renderers.table_message(table)
         return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
 
-    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = ()) -> None:
+    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None) -> None:
         """``interaction`` was just answered with the watcher's view of ``table``: from now on its
-        token keeps it current (a newer Watch of the same person replaces the older)."""
+        token keeps it current (a newer Watch of the same person replaces the older; ``place``, the
+        place reserved for it, becomes this watcher's).  Past ``per_person`` views, the person's
+        oldest stops following."""
+        self.release(place)
         group = self._groups.get(table.id)
         if group is None:
             # (its first watcher was just answered with the table as it is: nothing to edit yet)
@@ -206,9 +268,13 @@ class Watchers:
         old = group.watchers.pop(user_id, None)
         if old is not None:
             self._bury(old)
-        w = Watcher(user_id, interaction, self._now() + self.lifetime - MARGIN)
+        w = Watcher(user_id, interaction, self._now() + self.lifetime - MARGIN, since=next(self._order))
         group.watchers[user_id] = w
         w.timer = self._spawn(self._expire(table.id, w), f"watch-expiry:{table.id}:{user_id}")
+        mine = sorted(((g, x) for g in self._groups.values() for x in g.watchers.values()
+                       if x.user_id == user_id and not x.dead), key=lambda gx: gx[1].since)
+        for g, old in mine[:max(0, len(mine) - self.per_person)]:
+            self._retire(g, old, replaced_line(g.table.id, table.id, self.per_person))
 
     def count(self, table_id: str) -> int:
         group = self._groups.get(table_id)
@@ -328,13 +394,23 @@ class Watchers:
             return
         w.dead = True
         group.watchers.pop(w.user_id, None)
+        await self._last_word(table_id, group, w, expired_line(table_id))
+
+    def _retire(self, group: _Group, w: Watcher, line: str) -> None:
+        """The person's view ``w`` stops following now (they watch too many tables): one last edit
+        with ``line``, then its token is never used again."""
+        group.watchers.pop(w.user_id, None)
+        self._bury(w)
+        self._spawn(self._last_word(group.table.id, group, w, line), f"watch-retire:{group.table.id}:{w.user_id}")
+
+    async def _last_word(self, table_id: str, group: _Group, w: Watcher, line: str) -> None:
         if group.task is not None and not group.task.done():
             # An edit in flight on this token: let it land first, so the last line stays last.
             with contextlib.suppress(Exception):
                 await asyncio.shield(group.task)
         with render.clock_notes(group.notes):
             drawn = renderers.table_message(group.table)
-        payload = watch_payload(group.table, drawn, group.summary, expired_line(table_id))
+        payload = watch_payload(group.table, drawn, group.summary, line)
         payload["components"] = [{"type": 1, "components": [_table_button("watch", table_id)]}] \
             if render.phase_of(group.table) == "running" else []
         with contextlib.suppress(discord.HTTPException):

@@ -53,12 +53,13 @@ class AnyTable(Protocol):
 class Ended:
     """What stays in memory of a finished table that left it: enough to say it is over."""
 
-    __slots__ = ("finished_at", "game", "guild_id", "id", "seed", "users")
+    __slots__ = ("channel_id", "finished_at", "game", "guild_id", "id", "seed", "thread_id", "users")
     phase = Phase.FINISHED
 
     def __init__(self, t: Table) -> None:
         self.id = t.id
         self.guild_id = t.guild_id
+        self.channel_id, self.thread_id = t.channel_id, t.thread_id  # (who may know of it: those who read there)
         self.game = t.game  # (How to play on its old hand views still names the game)
         self.seed = t.seed  # None: closed before its game started
         self.finished_at = t.finished_at

@@ -51,6 +51,8 @@ class GameRecord:
     #: Per seat, the person's Discord id (None for an AI seat; empty in an exported file, which
     #: carries names only): who may review their own play.
     user_ids: list[int | None] = field(default_factory=list, compare=False)
+    #: The channel the table was in (None in an exported file): who may know of the game.
+    channel_id: int | None = field(default=None, compare=False)
 
     @property
     def players(self) -> int:
@@ -71,7 +73,7 @@ class GameRecord:
             id=t.id, game=t.game, options=dict(t.options), seed=t.seed, names=t.names(),
             ai=[s.is_ai for s in t.seats], log=list(t.log), phase=str(t.phase), speed=t.speed,
             ended_early=t.ended_early, created_at=t.created_at, finished_at=t.finished_at,
-            hints=[s.hints for s in t.seats], user_ids=[s.user_id for s in t.seats],
+            hints=[s.hints for s in t.seats], user_ids=[s.user_id for s in t.seats], channel_id=t.channel_id,
         )
 
     @classmethod
@@ -91,6 +93,7 @@ class GameRecord:
             names=names, ai=ai, log=list(log), phase=str(record.get("phase")), speed=str(record.get("speed")),
             ended_early=bool(record.get("ended_early")), created_at=record.get("created_at"),
             finished_at=record.get("finished_at"), hints=hints, user_ids=user_ids,
+            channel_id=None if record.get("channel_id") is None else int(record["channel_id"]),
         )
 
     # ---- replaying ---------------------------------------------------------------------------

@@ -101,3 +101,82 @@ async def test_watch_is_refused_in_plain_words_when_the_table_is_full() -> None:
         await playing
         await w.until(lambda: "is over" in later.message.text, 10.0, "the end in the watcher's view")
         assert "is over" not in first.message.text  # (nothing was sent to the dismissed one's token)
+
+
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+async def test_people_pressing_watch_together_cannot_pass_the_limit(w: World) -> None:
+    """Issue 29 item 12: the place among a table's watchers is taken before the answer is sent.
+    Thirty people press **Watch** at once; every answer is held by Discord until all thirty are
+    on their way, so no press can see another's registration: 25 follow the table, 5 are told it
+    is full."""
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    tid = w.table(table_message).id
+    watchers = w.runtime.listener.watchers
+    crowd = [w.fd.add_member(f"Fan {n}") for n in range(30)]
+    held = w.fd.hold(CALLBACK, times=len(crowd))
+    presses = asyncio.gather(*(p.click(table_message, "Watch") for p in crowd))
+    await w.until(lambda: held.hits == len(crowd), 5.0, "every answer on its way")
+    held.held.set()
+    replies = await presses
+    following = [r for r in replies if "You are watching" in r.text]
+    refused = [r for r in replies if "already has 25 people watching" in r.text]
+    assert len(following) == 25 and len(refused) == 5, [r.text[:60] for r in replies]
+    assert all(r.ephemeral and not r.failed for r in replies)
+    assert watchers.count(tid) == 25 and not watchers._pending
+    # The game goes on: 25 views follow it, the 5 refused answers are never edited, and the table
+    # message says 25 are watching.
+    await asyncio.gather(play_seat(w.ali, table_message, rng=random.Random(5)),
+                         play_seat(w.bob, table_message, rng=random.Random(6)))
+    await w.until(lambda: all("is over" in r.message.text for r in following), 10.0, "the views at the end")
+    assert all(len(r.message.versions) == 1 for r in refused)
+    assert any("👀 25 watching" in v.text for v in table_message.versions)
+    assert not any("👀 26 watching" in v.text or "👀 30 watching" in v.text for v in table_message.versions)
+
+
+async def test_a_refused_answer_gives_its_place_back(w: World) -> None:
+    """The place taken for an answer Discord refused is free again (nobody holds it for nothing)."""
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    tid = w.table(table_message).id
+    watchers = w.runtime.listener.watchers
+    watchers.most = 1
+    w.fd.fail(CALLBACK, status=400, times=1)  # (discord.py does not retry a 400)
+    w.allow_errors(r"Interaction failed", r"Could not reply")
+    first = await w.stranger.click(table_message, "Watch")
+    assert "You are watching" not in first.text and "went wrong" in first.text, first.text
+    assert watchers.count(tid) == 0 and not watchers._pending
+    carol = w.fd.add_member("Carol")
+    later = await carol.click(table_message, "Watch")
+    assert "You are watching" in later.text, later.text
+    assert watchers.count(tid) == 1
+
+
+async def test_one_person_follows_at_most_two_tables_at_once(w: World) -> None:
+    """Issue 29 item 12: one person watching every table of a server at once.  Watching a third
+    table ends their oldest view, which says so in its last edit; its **Watch** follows that table
+    again (ending the next oldest)."""
+    carol = w.fd.add_member("Carol")
+    messages = []
+    for n, host in enumerate((w.ali, w.bob, carol)):
+        host.where = w.fd.add_channel(f"cards-{n}")  # (one table a channel: the privacy check reads them so)
+        messages.append(await open_table(host, []))
+    tids = [w.table(m).id for m in messages]
+    watchers = w.runtime.listener.watchers
+    views = []
+    for m in messages:
+        r = await w.stranger.click(m, "Watch")
+        assert "You are watching" in r.text, r.text
+        views.append(r.message)
+    await w.until(lambda: "stopped following" in views[0].text, 5.0, "the oldest view's last edit")
+    assert f"you started watching table `{tids[2]}`" in views[0].text
+    assert "one person can follow 2 tables at once" in views[0].text
+    assert [watchers.count(t) for t in tids] == [0, 1, 1]
+    assert all("stopped following" not in v.text for v in views[1:])
+    again = await w.stranger.click(views[0], "Watch")
+    assert again.message is views[0] and "You are watching" in again.text
+    await w.until(lambda: "stopped following" in views[1].text, 5.0, "the next oldest view's last edit")
+    assert [watchers.count(t) for t in tids] == [1, 0, 1]
+    await w.until(lambda: not any(watchers.editing(t) for t in tids), 5.0)
+    last = len(views[0].versions), len(views[1].versions)
+    assert "stopped following" in views[1].text and len(views[1].versions) == last[1]

@@ -42,6 +42,8 @@ USE_APPLICATION_COMMANDS = 1 << 31
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 MANAGE_GUILD = 1 << 5
+ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 51) - 1  # what the guild's owner and an Administrator have
 MEMBER_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
                       | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS)
 ATTACH_FILES = 1 << 15
@@ -78,10 +80,11 @@ def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any
             "avatar_decoration_data": None, "banner": None, "accent_color": None}
 
 
-def member_payload(user: dict[str, Any], permissions: int | None = None, joined: float | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"user": user, "roles": [], "joined_at": iso(joined), "deaf": False, "mute": False,
-                           "flags": 0, "pending": False, "nick": None, "avatar": None, "premium_since": None,
-                           "communication_disabled_until": None}
+def member_payload(user: dict[str, Any], permissions: int | None = None, joined: float | None = None,
+                   roles: list[int] | tuple[int, ...] = ()) -> dict[str, Any]:
+    out: dict[str, Any] = {"user": user, "roles": [str(r) for r in roles], "joined_at": iso(joined),
+                           "deaf": False, "mute": False, "flags": 0, "pending": False, "nick": None, "avatar": None,
+                           "premium_since": None, "communication_disabled_until": None}
     if permissions is not None:
         out["permissions"] = str(permissions)
     return out

@@ -46,9 +46,10 @@ from . import payloads as P
 log = logging.getLogger("fakediscord")
 
 TOKEN_LIFETIME = 15 * 60.0
-GUILDS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 9
+GUILDS_INTENT, GUILD_MEMBERS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 1, 1 << 9
 INTENT_OF = {"GUILD_CREATE": GUILDS_INTENT, "CHANNEL_CREATE": GUILDS_INTENT, "THREAD_CREATE": GUILDS_INTENT,
-             "THREAD_UPDATE": GUILDS_INTENT, "THREAD_DELETE": GUILDS_INTENT,
+             "THREAD_UPDATE": GUILDS_INTENT, "THREAD_DELETE": GUILDS_INTENT, "CHANNEL_UPDATE": GUILDS_INTENT,
+             "GUILD_ROLE_CREATE": GUILDS_INTENT, "GUILD_MEMBER_UPDATE": GUILD_MEMBERS_INTENT,
              "MESSAGE_CREATE": GUILD_MESSAGES_INTENT, "MESSAGE_UPDATE": GUILD_MESSAGES_INTENT,
              "MESSAGE_DELETE": GUILD_MESSAGES_INTENT}
 GRACE = 0.005  # a request this close to a window's reset counts in the next window
@@ -176,10 +177,21 @@ class Channel:
     guild_id: int | None = None  # None: the main guild (FakeDiscord.guild_id)
     archived: bool = False  # a thread: FakeDiscord.archive_thread (a post unarchives it unless locked)
     locked: bool = False  # a thread only moderators may post in or reopen (the bot is none)
+    # Permission overwrites (FakeDiscord.overwrite): target id -> (0 role | 1 member, allow, deny).
+    # A thread has none: it follows its parent's.
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def is_thread(self) -> bool:
         return self.type == 11
+
+
+@dataclass
+class Role:
+    id: int
+    name: str
+    permissions: int = 0
+    position: int = 1
 
 
 @dataclass
@@ -188,6 +200,7 @@ class Member:
     name: str
     manage_guild: bool = False
     bot: bool = False
+    roles: list[int] = field(default_factory=list)  # role ids (FakeDiscord.give_role), @everyone aside
 
     @property
     def permissions(self) -> int:
@@ -466,6 +479,7 @@ class FakeDiscord:
         self.session_log: list[tuple[float, str, int, str, str]] = []
         self.channels: dict[int, Channel] = {}
         self.members: dict[int, Member] = {}
+        self.roles: dict[int, Role] = {}  # the main guild's roles but @everyone (FakeDiscord.add_role)
         self.messages: dict[int, Message] = {}
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
@@ -637,12 +651,109 @@ class FakeDiscord:
             return self.bot
         return self.members.get(user_id)
 
+    # ---- roles and channel permission overwrites (Discord's documented computation) ------------
+    def add_role(self, name: str, permissions: int = 0) -> Role:
+        """A role of the main guild (GUILD_ROLE_CREATE reaches the bot: GUILDS intent)."""
+        role = Role(self.ids.next(), name, permissions, position=len(self.roles) + 1)
+        self.roles[role.id] = role
+        self._dispatch("GUILD_ROLE_CREATE", {"guild_id": str(self.guild_id), "role": self._role_payload(role)})
+        self._bump()
+        return role
+
+    def give_role(self, who: Any, role: Role) -> None:
+        """A moderator gives someone a role.  The bot hears GUILD_MEMBER_UPDATE only with the
+        privileged GUILD_MEMBERS intent; every interaction carries the member's roles anyway."""
+        m = self.members[int(who.id)]
+        if role.id not in m.roles:
+            m.roles.append(role.id)
+        self._member_update(m)
+
+    def take_role(self, who: Any, role: Role) -> None:
+        m = self.members[int(who.id)]
+        if role.id in m.roles:
+            m.roles.remove(role.id)
+        self._member_update(m)
+
+    def _member_update(self, m: Member) -> None:
+        self._dispatch("GUILD_MEMBER_UPDATE", {"guild_id": str(self.guild_id), "user": m.user(),
+                                               "roles": [str(r) for r in m.roles], "joined_at": P.iso()})
+        self._bump()
+
+    def overwrite(self, channel: Channel, target: Any, *, allow: int = 0, deny: int = 0) -> None:
+        """Set a channel's permission overwrite for ``target`` — a :class:`Role`, ``"everyone"`` or
+        a person — as a moderator does (CHANNEL_UPDATE reaches the bot: GUILDS intent).  A thread
+        has none of its own (it follows its parent)."""
+        if channel.is_thread:
+            raise ValueError("a thread has no permission overwrites of its own: set its parent's")
+        if target == "everyone":
+            tid, kind = self.guild_of(channel), 0
+        elif isinstance(target, Role):
+            tid, kind = target.id, 0
+        else:
+            tid, kind = int(target.id), 1
+        channel.overwrites[tid] = (kind, allow, deny)
+        self._dispatch("CHANNEL_UPDATE", self._channel_payload(channel))
+        self._bump()
+
+    def _role_payload(self, role: Role) -> dict[str, Any]:
+        return {"id": str(role.id), "name": role.name, "permissions": str(role.permissions),
+                "position": role.position, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
+                "managed": False, "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}
+
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """A member's permissions in a guild channel, as Discord computes them (its documentation,
+        "Permission Overwrites"): the owner has all; else @everyone's and their roles' permissions
+        (Administrator: all), then the channel's @everyone overwrite, their roles' overwrites
+        together, their own overwrite — each deny before its allow.  Without View Channel nothing
+        else of the channel counts.  A thread has its parent's."""
+        if channel.type == 1:
+            return P.MEMBER_PERMISSIONS if channel.owner_id == user_id else 0
+        if channel.is_thread and channel.parent_id in self.channels:
+            channel = self.channels[channel.parent_id]
+        gid = self.guild_of(channel)
+        member = self.member(user_id)
+        if user_id == self.owner.id:
+            return P.ALL_PERMISSIONS
+        if member is None:
+            return 0
+        base = P.BOT_PERMISSIONS if member is self.bot else member.permissions
+        roles = [r for r in member.roles if gid == self.guild_id and r in self.roles]
+        for r in roles:
+            base |= self.roles[r].permissions
+        if base & P.ADMINISTRATOR:
+            return P.ALL_PERMISSIONS
+        perms = base
+        kind, allow, deny = channel.overwrites.get(gid, (0, 0, 0))
+        perms = (perms & ~deny) | allow
+        allow = deny = 0
+        for r in roles:
+            _, a, d = channel.overwrites.get(r, (0, 0, 0))
+            allow, deny = allow | a, deny | d
+        perms = (perms & ~deny) | allow
+        own = channel.overwrites.get(user_id)
+        if own is not None and own[0] == 1:
+            perms = (perms & ~own[2]) | own[1]
+        if not perms & P.VIEW_CHANNEL:
+            return 0
+        return perms
+
+    def can_view(self, user_id: int | None, channel_id: int) -> bool:
+        """Whether someone may see a channel (and so its messages) now."""
+        ch = self.channels.get(channel_id)
+        if ch is None:
+            return True  # (a channel deleted since: its messages are judged elsewhere)
+        if user_id is None:
+            return True
+        return bool(self.permissions_in(user_id, ch) & P.VIEW_CHANNEL)
+
     def visible_to(self, user_id: int | None, channel_id: int | None = None) -> list[Message]:
         """Messages someone sees now, oldest first: the channel's and the ones only they were sent."""
         out = []
         for m in self.messages.values():
             if m.deleted or (channel_id is not None and m.channel_id != channel_id):
                 continue
+            if m.ephemeral_to is None and user_id is not None and not self.can_view(user_id, m.channel_id):
+                continue  # a channel this person may not see
             if m.ephemeral_to is None or m.ephemeral_to == user_id:
                 out.append(m)
         return sorted(out, key=lambda m: m.id)
@@ -1033,7 +1144,9 @@ class FakeDiscord:
     # ---- payloads ----------------------------------------------------------------------------------
     def _channel_payload(self, ch: Channel) -> dict[str, Any]:
         base: dict[str, Any] = {"id": str(ch.id), "type": ch.type, "guild_id": str(self.guild_of(ch)), "name": ch.name,
-                                "position": 0, "permission_overwrites": [], "nsfw": False, "topic": None,
+                                "position": 0, "nsfw": False, "topic": None,
+                                "permission_overwrites": [{"id": str(t), "type": kind, "allow": str(a), "deny": str(d)}
+                                                          for t, (kind, a, d) in ch.overwrites.items()],
                                 "rate_limit_per_user": 0, "flags": 0,
                                 "last_message_id": str(ch.messages[-1]) if ch.messages else None}
         if ch.is_thread:
@@ -1057,7 +1170,8 @@ class FakeDiscord:
             "id": str(gid), "name": self.guilds.get(gid, self.guild_name), "icon": None, "splash": None,
             "discovery_splash": None,
             "owner_id": str(self.owner.id), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
-            "default_message_notifications": 1, "explicit_content_filter": 0, "roles": [everyone], "emojis": [],
+            "default_message_notifications": 1, "explicit_content_filter": 0, "emojis": [],
+            "roles": [everyone, *(self._role_payload(r) for r in self.roles.values() if gid == self.guild_id)],
             "stickers": [], "features": [], "mfa_level": 0, "system_channel_id": None, "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
             "premium_subscription_count": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
@@ -1183,7 +1297,7 @@ class FakeDiscord:
         ``app_permissions``): the invite's, less what this channel (a thread: its parent) denies."""
         parent = self.channels.get(ch.parent_id) if ch.parent_id is not None else None
         base = parent if parent is not None else ch
-        perms = P.BOT_PERMISSIONS
+        perms = self.permissions_in(self.bot.id, ch) if base.overwrites else P.BOT_PERMISSIONS
         for allowed, flag in ((base.can_attach, P.ATTACH_FILES), (base.external_emojis, P.USE_EXTERNAL_EMOJIS),
                               (base.threads_allowed, P.CREATE_PUBLIC_THREADS),
                               (ch.can_send, P.SEND_MESSAGES_IN_THREADS if ch.is_thread else P.SEND_MESSAGES)):
@@ -1244,9 +1358,11 @@ class FakeDiscord:
         out: dict[str, Any] = {
             "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
             "version": 1, "guild_id": str(gid), "channel_id": str(ch.id),
-            "channel": self._channel_payload(ch) | {"permissions": str(member.permissions)},
+            # The member's permissions in this channel, overwrites included (as Discord sends them).
+            "channel": self._channel_payload(ch) | {"permissions": str(self.permissions_in(member.id, ch))},
             "guild": {"id": str(gid), "locale": "en-US", "features": []},
-            "member": P.member_payload(member.user(), member.permissions),
+            "member": P.member_payload(member.user(), self.permissions_in(member.id, ch),
+                                       roles=member.roles if gid == self.guild_id else ()),
             "app_permissions": str(self.bot_permissions(ch)), "locale": "en-GB", "guild_locale": "en-US",
             "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
@@ -1654,6 +1770,8 @@ class FakeDiscord:
 
     async def _h_create_message(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         ch = self._channel(params)
+        if not self.can_view(self.bot.id, ch.id):
+            raise HTTPError(403, 50001, "Missing Access")
         if not ch.can_send:
             raise HTTPError(403, 50013, "Missing Permissions")
         self._thread_post(ch)

@@ -157,7 +157,7 @@ class Person:
     async def slash(self, command: str, *, where: Channel | None = None, **options: Any) -> Reply:
         """Run ``/command`` with options, e.g. ``slash("game new", game="hearts")``."""
         data = self._command_data(command, options)
-        ch = where or self.where
+        ch = self._enter(where or self.where)
         i = self.fd.send_interaction(self.id, P.APPLICATION_COMMAND, data, ch.id, label=f"/{command}")
         return await self._wait(i)
 
@@ -165,7 +165,7 @@ class Person:
                            **options: Any) -> list[dict[str, Any]]:
         """The choices Discord would show while typing ``current`` into ``option``."""
         data = self._command_data(command, {**options, option: current}, focused=option)
-        ch = where or self.where
+        ch = self._enter(where or self.where)
         i = self.fd.send_interaction(self.id, P.AUTOCOMPLETE, data, ch.id, label=f"/{command} {option}:…")
         reply = await self._wait(i)
         if reply.failed:
@@ -224,7 +224,16 @@ class Person:
             raise CannotDoThat(f"message {mid} is gone")
         if m.ephemeral_to is not None and m.ephemeral_to != self.id:
             raise CannotDoThat(f"{self.name} cannot see message {mid} (it was only for someone else)")
+        if m.ephemeral_to is None and not self.fd.can_view(self.id, m.channel_id):
+            # A link to it, or a reply quoting it, shows nothing to someone who may not see its channel.
+            raise CannotDoThat(f"{self.name} may not see the channel of message {mid}")
         return m
+
+    def _enter(self, ch: Channel) -> Channel:
+        """A channel this person types in: one they may see (Discord's client shows no other)."""
+        if not self.fd.can_view(self.id, ch.id):
+            raise CannotDoThat(f"{self.name} may not see #{ch.name}")
+        return ch
 
     async def _wait(self, i: Interaction) -> Reply:
         try:
