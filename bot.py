@@ -32,6 +32,9 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
 * ``DECKHAND_REVIEW_WORKERS`` — worker processes for reviews of finished games (``/game review``),
   at the lowest OS priority (default: one per core but one, at least 1).  That many reviews run at
   once; the others wait in line, first come, first served.
+* ``DECKHAND_RULES_URL`` — a web page with Deckhand's rule book (e.g. the repository's
+  ``docs/rules.md``), which **How to play** and ``/game rules`` link to; without it they point to
+  ``/game rules`` only (a path in the repository opens nothing in Discord).
 * ``DECKHAND_RUNTIME_DIR`` — a folder for the record of running programs (default: next to the
   SQLite database file), which the next start reads to kill whatever a crash left running.
 
@@ -119,6 +122,8 @@ class Config:
     # one (cogs/live.py): Discord's own figures; a test's Discord with short-lived tokens sets both.
     token_lifetime: float = LIFETIME
     token_margin: float = MARGIN
+    # DECKHAND_RULES_URL: the rule book's page people can open (None: How to play names /game rules only).
+    rules_url: str | None = None
 
     def program_record(self) -> Path | None:
         """Where the running programs are recorded: in DECKHAND_RUNTIME_DIR, else next to the
@@ -205,7 +210,13 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     except ValueError:
         raise ConfigError(f"DECKHAND_REST_BUDGET must be the REST calls a second the bot token may make, all "
                           f"processes together (1 to 50; Discord allows 50), not {raw_budget!r}.") from None
-    return Config(shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll, rest_budget=rest_budget,
+    rules_url = (env.get("DECKHAND_RULES_URL") or "").strip() or None
+    if rules_url is not None and (not rules_url.startswith(("https://", "http://")) or len(rules_url) > 512
+                                  or any(ch.isspace() or ch in "<>" for ch in rules_url)):
+        raise ConfigError(f"DECKHAND_RULES_URL must be a web address people can open (https://…, at most 512 "
+                          f"characters), not {rules_url[:80]!r}. Leave it empty to point to /game rules only.")
+    return Config(rules_url=rules_url,
+                  shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll, rest_budget=rest_budget,
                   token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
                   program_env=program_env, runtime_dir=runtime_dir, limits=limits, ai_workers=ai_workers,
@@ -323,7 +334,7 @@ class Deckhand(commands.Bot):
             lifetime=self.config.token_lifetime, margin=self.config.token_margin))
         self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
-        await self.add_cog(GameCog(self.runtime, listener))
+        await self.add_cog(GameCog(self.runtime, listener, rules_url=self.config.rules_url))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
         self.add_dynamic_items(*DYNAMIC_ITEMS)

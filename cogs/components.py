@@ -189,7 +189,7 @@ def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Se
         text, description = r.pick_option(sv, c, seen[c.code], total[c.code])
         options.append(discord.SelectOption(label=text[:100], value=value, emoji=card_emoji(c),
                                             description=(description or None) and description[:100]))
-    placeholder = f"Choose {pick} card{'s' if pick != 1 else ''}"
+    placeholder = f"Choose {render.plural(pick, 'card')}"
     return PickSelect(table.id, table.version, decision.kind, pick=pick, placeholder=placeholder, options=options)
 
 

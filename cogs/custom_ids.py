@@ -123,6 +123,26 @@ async def _handler(interaction: discord.Interaction) -> Handler | None:
     return cog
 
 
+NUMBER_DIGITS = 9  # the most digits a number in a custom id or a menu value has (a version, a step)
+
+
+def number(text: object, digits: int = NUMBER_DIGITS) -> int | None:
+    """A number from a custom id or a menu value, strictly: ASCII digits only, at most ``digits`` of
+    them, else ``None`` ("²" passes ``str.isdigit`` and fails ``int``; 5,000 digits fail ``int`` too).
+    A click carrying anything else was not made by a component the bot drew."""
+    if not isinstance(text, str) or not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
+def _number(text: str) -> int:
+    """A number the item's template already matched (``[0-9]{1,9}``): :func:`number`, which cannot fail."""
+    value = number(text)
+    if value is None:  # (the template let through something no component of ours carries)
+        raise ValueError(f"not a number of a custom id: {text[:12]!r}")
+    return value
+
+
 def encode_code(code: str) -> str:
     return code.replace(" ", "_")
 
@@ -221,7 +241,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
-        return cls(match["tid"], int(match["ver"]), decode_code(match["code"]), getattr(item, "label", None),
+        return cls(match["tid"], _number(match["ver"]), decode_code(match["code"]), getattr(item, "label", None),
                    getattr(item, "style", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -255,7 +275,7 @@ class ActionMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLA
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionMenu:
-        return cls(match["tid"], int(match["ver"]), int(match["n"]), select=_received_select(item))
+        return cls(match["tid"], _number(match["ver"]), _number(match["n"]), select=_received_select(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
@@ -292,7 +312,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
             n = min(pick, len(options))
             select = discord.ui.Select(
                 custom_id=f"dh:s:{table_id}:{version}:{kind}",
-                placeholder=(placeholder or f"Choose {pick} cards")[:150],
+                placeholder=(placeholder or f"Choose {render.plural(pick, 'card')}")[:150],
                 min_values=n,
                 max_values=n,
                 options=options,
@@ -307,7 +327,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
         # Keep the received select: its options and the chosen values come from the click.
-        return cls(match["tid"], int(match["ver"]), match["kind"], select=_received_select(item))
+        return cls(match["tid"], _number(match["ver"]), match["kind"], select=_received_select(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
@@ -351,7 +371,8 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PartSelect:
-        return cls(match["tid"], int(match["ver"]), match["kind"], int(match["part"]), select=_received_select(item))
+        return cls(match["tid"], _number(match["ver"]), match["kind"], _number(match["part"]),
+                   select=_received_select(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
@@ -386,7 +407,7 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickDone:
-        return cls(match["tid"], int(match["ver"]), match["kind"], match["op"], getattr(item, "label", None))
+        return cls(match["tid"], _number(match["ver"]), match["kind"], match["op"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
@@ -438,7 +459,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayButton:
-        return cls(match["tid"], int(match["step"]), match["op"])
+        return cls(match["tid"], _number(match["step"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _replay_handler(interaction)
@@ -462,7 +483,7 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=JUMP_TEMPLA
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayJump:
-        return cls(match["tid"], int(match["step"]), select=_received_select(item))
+        return cls(match["tid"], _number(match["step"]), select=_received_select(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _replay_handler(interaction)

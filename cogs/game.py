@@ -14,7 +14,7 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,7 @@ from cogs.review_view import ReviewClicks
 from cogs.visibility import may_see, may_see_record
 from engine.core import Outcome
 from tables.finished import AnyTable
-from tables.ids import normalise
+from tables.ids import echo, normalise
 from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
@@ -56,13 +56,24 @@ OOPS = "Sorry — something went wrong on my side. It has been logged; please tr
 NOT_IN_A_SERVER = "Deckhand tables live in servers: use these commands in a server channel."
 
 
+# What each typed option may hold at most, declared to Discord (which then refuses longer input
+# before it reaches the bot): a table id with room for "#" and spaces pasted around it, options, a
+# move typed with /play, a program's name, one of an option's choices (a game, a speed, a level).
+TableId = app_commands.Range[str, 1, 20]
+ChoiceText = app_commands.Range[str, 1, 20]
+OptionsText = app_commands.Range[str, 1, 300]
+Typed = app_commands.Range[str, 1, 200]
+Program = app_commands.Range[str, 1, 40]
+
+
 def parse_options(text: str | None) -> dict[str, str]:
     """``"rules=mcgill target=50"`` (spaces or commas between pairs) as a dict of raw strings."""
     out: dict[str, str] = {}
     for token in (text or "").replace(",", " ").split():
         key, eq, value = token.partition("=")
         if not eq or not key or not value:
-            raise TableError(f"I can't read `{token}`: options look like `key=value`, e.g. `rules=mcgill target=50`.")
+            raise TableError(f"I can't read `{echo(token)}`: options look like `key=value`, e.g. "
+                             "`rules=mcgill target=50`.")
         out[key.strip().lower()] = value.strip()
     return out
 
@@ -99,20 +110,22 @@ def game_over(table: AnyTable) -> str:
 HOW_TO_SET = "How to set it"
 
 
-def rules_embed(game: str) -> discord.Embed:
-    """``/game rules``: the game's rules, then what a host may change, in words."""
+def rules_embed(game: str, rules_url: str | None = None) -> discord.Embed:
+    """``/game rules``: the game's rules, then what a host may change, in words; the whole rule book's
+    page when the operator named one (``DECKHAND_RULES_URL``)."""
     g = engine.get(game).game
-    players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
-    embed = discord.Embed(title=f"{g.title} — {players} players", description=g.rules_text or g.summary,
+    players = (render.plural(g.min_players, "player") if g.min_players == g.max_players
+               else f"{g.min_players}–{g.max_players} players")
+    embed = discord.Embed(title=f"{g.title} — {players}", description=g.rules_text or g.summary,
                           colour=render.LOBBY_COLOUR)
     # One field per option: a field holds 1024 characters, King of the Hill's options need more.
     for n, (_, text) in enumerate(table_options.rules_lines(g.name)):
         embed.add_field(name="What the host can change" if n == 0 else "\u200b", value=text[:1024], inline=False)
     embed.add_field(name=HOW_TO_SET, value=f"`/game new game:{g.name} options:…` with any of "
                                            f"{table_options.accepted_line(g.name)}"[:1024], inline=False)
-    embed.add_field(name="More", value=f"The full rules: `{table_options.RULE_BOOK}`, every command: "
-                                       f"`{table_options.COMMAND_GUIDE}` (in Deckhand's repository).",
-                    inline=False)
+    if rules_url:
+        embed.add_field(name="More", value=table_options.rule_book_link(rules_url, "The whole rule book: ")[:1024],
+                        inline=False)
     return embed
 
 
@@ -120,14 +133,16 @@ def no_such_game(game: str) -> str:
     """The answer to a game name Deckhand does not know (every registered game has its screens:
     tests/test_spec.py)."""
     ready = ", ".join(f"**{spec.game.title}**" for spec in playable().values())
-    return f"Deckhand has no game called “{render.clean(game)[:40]}”. You can play {ready}."
+    return f"Deckhand has no game called “{echo(render.clean(game))}”. You can play {ready}."
 
 
 class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
-    def __init__(self, runtime: Runtime, listener: DiscordListener | None = None) -> None:
+    def __init__(self, runtime: Runtime, listener: DiscordListener | None = None, *,
+                 rules_url: str | None = None) -> None:
         self.runtime = runtime
+        self.rules_url = rules_url  # the rule book's page people can open (DECKHAND_RULES_URL), if any
         # The Discord side of the runtime's listener (cogs/listener.py), passed in by bot.py: the
         # thread's first message, the REST budget, what the bot may do in a channel, watchers.
         self.discord_listener = listener
@@ -233,18 +248,20 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
         return interaction.guild_id
 
-    def _table(self, interaction: discord.Interaction, table_id: str | None) -> Table:
-        """The table named by id — only if it belongs to this server."""
+    def _table(self, interaction: discord.Interaction, table_id: str | None,
+               over: Callable[[AnyTable], str] | None = None) -> Table:
+        """The table named by id — only if it belongs to this server.  One that finished and left
+        memory is answered by ``over`` (default :func:`game_over`)."""
         guild_id = self._guild(interaction)
         tid = normalise(table_id or "")
         table = self.runtime.tables.get(tid)
         if table is None:
             ended = self.runtime.finished.get(tid)  # a finished table that left memory: it is over
             if ended is not None and ended.guild_id == guild_id and may_see(interaction, ended):
-                raise TableError(game_over(ended))
+                raise TableError((over or game_over)(ended))
         # A table in a channel the person may not read is answered as one that does not exist.
         if table is None or table.guild_id != guild_id or not may_see(interaction, table):
-            raise TableError(f"There is no table with id `{tid or '?'}` in this server. `/game list` shows them.")
+            raise TableError(f"There is no table with id `{echo(tid) or '?'}` in this server. `/game list` shows them.")
         return table
 
     def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
@@ -288,7 +305,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                            speed="How long each decision may take (default normal; or speed= in options)")
     @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
     async def game_new(
-        self, interaction: discord.Interaction, game: str, options: str | None = None, speed: str | None = None
+        self, interaction: discord.Interaction, game: ChoiceText, options: OptionsText | None = None,
+        speed: ChoiceText | None = None,
     ) -> None:
         await self._safely(interaction, self._new(interaction, game, options, speed))
 
@@ -365,7 +383,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="join", description="Take a free seat (default: the open table in this channel).")
     @app_commands.describe(id="Table id, as shown on the table message")
-    async def game_join(self, interaction: discord.Interaction, id: str | None = None) -> None:  # noqa: A002
+    async def game_join(self, interaction: discord.Interaction, id: TableId | None = None) -> None:  # noqa: A002
         await self._safely(interaction, self._join(interaction, id))
 
     async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None:
@@ -410,7 +428,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                                  app_commands.Choice(name="strong", value="strong")])
     async def game_ai(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 8] | None = None,
-        program: str | None = None, level: str | None = None,
+        program: Program | None = None, level: ChoiceText | None = None,
     ) -> None:
         await self._safely(interaction, self._ai(interaction, None, count, program, level))
 
@@ -425,8 +443,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             await self._say(interaction, f"Seated {what} at table `{table.id}`: it plays its seat like an AI.")
             return
         added = await self.runtime.add_ai(table.id, interaction.user.id, count, level=level)
-        kind = " strong" if (level or table.ai_level) == "strong" else ""
-        await self._say(interaction, f"Added {added}{kind} AI player{'s' if added != 1 else ''} to table `{table.id}`.")
+        kind = "strong AI player" if (level or table.ai_level) == "strong" else "AI player"
+        await self._say(interaction, f"Added {render.plural(added, kind)} to table `{table.id}`.")
 
     @game_ai.autocomplete("program")
     async def game_ai_program_autocomplete(
@@ -495,7 +513,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="end", description="End a table (host, or a member with Manage Server).")
     @app_commands.describe(id="Table id (default: the table in this channel)")
-    async def game_end(self, interaction: discord.Interaction, id: str | None = None) -> None:  # noqa: A002
+    async def game_end(self, interaction: discord.Interaction, id: TableId | None = None) -> None:  # noqa: A002
         await self._safely(interaction, self._end(interaction, id))
 
     async def _end(self, interaction: discord.Interaction, table_id: str | None) -> None:
@@ -526,7 +544,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="watch", description="Follow a running table privately: what everyone at it sees, kept current.")
     @app_commands.describe(table="The running table to watch (autocompleted; its id is on its table message)")
-    async def game_watch(self, interaction: discord.Interaction, table: str) -> None:
+    async def game_watch(self, interaction: discord.Interaction, table: TableId) -> None:
         # The same answer as the Watch button on the table message (cogs/game_clicks.py).
         await self._safely(interaction, self._watch(interaction, table, command=True))
 
@@ -543,7 +561,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="replay", description="A finished game step by step, with its recap and its log as a file.")
     @app_commands.describe(id="Table id of a finished game")
-    async def game_replay(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
+    async def game_replay(self, interaction: discord.Interaction, id: TableId) -> None:  # noqa: A002
         await self._safely(interaction, self._replay(interaction, id))
 
     async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord:
@@ -578,8 +596,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             text = text[:3990].rsplit("\n", 1)[0] + "\n…"
         embed = discord.Embed(title=f"{title} · table {record.id} — replay", description=text,
                               colour=render.FINISHED_COLOUR)
-        embed.set_footer(text=f"Seed {record.seed} · {len(record.log)} moves. The attached file replays with "
-                              "python -m tables.replay FILE.")
+        embed.set_footer(text=f"Seed {record.seed} · {render.plural(len(record.log), 'move')}. The attached file "
+                              "replays with python -m tables.replay FILE.")
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -587,13 +605,13 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="review", description="The strong AI's review of your play in a finished game (only you).")
     @app_commands.describe(id="Table id of a finished game you played in")
-    async def game_review(self, interaction: discord.Interaction, id: str) -> None:  # noqa: A002
+    async def game_review(self, interaction: discord.Interaction, id: TableId) -> None:  # noqa: A002
         await self._safely(interaction, self.review_reply(interaction, id))
 
     @game.command(name="rules", description="The rules of a game and its table options.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
-    async def game_rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def game_rules(self, interaction: discord.Interaction, game: ChoiceText) -> None:
         await self._safely(interaction, self._rules(interaction, game))
 
     async def _rules(self, interaction: discord.Interaction, game: str) -> None:
@@ -601,7 +619,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if entry is None:
             await self._say(interaction, no_such_game(game.strip().lower()))
             return
-        await self._say(interaction, None, embed=rules_embed(entry.game.name))
+        await self._say(interaction, None, embed=rules_embed(entry.game.name, self.rules_url))
 
     # ==== /hand and /play ======================================================================
     @app_commands.command(name="hand", description="Your hand and what you may do now (only you see it).")
@@ -633,7 +651,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
     @app_commands.guild_only()
-    async def play(self, interaction: discord.Interaction, cards: str) -> None:
+    async def play(self, interaction: discord.Interaction, cards: Typed) -> None:
         await self._safely(interaction, self._play(interaction, cards))
 
     async def _play(self, interaction: discord.Interaction, text: str) -> None:

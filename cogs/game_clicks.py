@@ -9,7 +9,7 @@ A mixin: the cog's own helpers (``_safely``, ``_say``, ``_table``, ``_hand``…)
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,6 +24,7 @@ from cogs.visibility import may_see
 from engine.core import Action, Event
 from tables import clicks
 from tables.clicks import MARK
+from tables.finished import AnyTable
 from tables.ids import normalise
 from tables.live import SeatView
 from tables.runtime import Runtime, TableError
@@ -42,11 +43,13 @@ class ComponentClicks:
     runtime: Runtime
     live: LiveViews | None
     discord_listener: DiscordListener | None
+    rules_url: str | None
 
     if TYPE_CHECKING:
         async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None: ...
         async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None: ...
-        def _table(self, interaction: discord.Interaction, table_id: str | None) -> Table: ...
+        def _table(self, interaction: discord.Interaction, table_id: str | None,
+                   over: Callable[[AnyTable], str] | None = None) -> Table: ...
         async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None: ...
         async def _leave(self, interaction: discord.Interaction, table_id: str | None) -> None: ...
         async def _ai(self, interaction: discord.Interaction, table_id: str | None, count: int | None,
@@ -87,7 +90,7 @@ class ComponentClicks:
         if table is None or table.guild_id != guild_id or table.game not in engine.games() \
                 or not may_see(interaction, table):
             raise TableError("That table is gone. `/game rules` has the rules of every game.")
-        await self._say(interaction, howto_text(table.game))
+        await self._say(interaction, howto_text(table.game, self.rules_url))
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)
@@ -114,7 +117,11 @@ class ComponentClicks:
         """**Watch** (or ``/game watch``, ``command``): the public table, privately, kept current
         (cogs/watch.py).  Whoever plays at the table is pointed at their hand, which shows the table
         too."""
-        table = self._table(interaction, table_id)
+        # A finished table gets one answer, whether it is in memory or only its stub is.
+        def over(t: AnyTable) -> str:
+            return watch.over_line(t, command=command)
+
+        table = self._table(interaction, table_id, over=over)
         listener = self.discord_listener
         watchers = listener.watchers if listener is not None else None
         if listener is None or watchers is None:
@@ -122,9 +129,7 @@ class ComponentClicks:
         if table.phase == Phase.LOBBY:
             raise TableError(f"The game at table `{table.id}` has not started yet: there is nothing to watch.")
         if table.phase == Phase.FINISHED:
-            if command:  # (the button is on the table message itself, which shows the end)
-                raise TableError(watch.over_line(table.id))
-            raise TableError(f"The game at table `{table.id}` is over: its message shows how it ended.")
+            raise TableError(over(table))
         seat = table.seat_of(interaction.user.id)
         if seat is not None and not table.seats[seat].left:
             raise TableError(f"You play at table `{table.id}`: press **My hand** (or use `/hand`) to see your "

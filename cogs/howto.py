@@ -8,9 +8,11 @@ import engine
 from cogs import options
 
 
-def howto_text(game: str) -> str:
-    """The quick start of ``game`` (a registered game's name), as the ephemeral answer says it."""
+def howto_text(game: str, rules_url: str | None = None) -> str:
+    """The quick start of ``game`` (a registered game's name), as the ephemeral answer says it; the
+    way to the full rules is what a person in Discord can open: the command, and the rule book's
+    page when the operator named one (``DECKHAND_RULES_URL``)."""
     spec = engine.get(game)
     lines = [f"**How to play {spec.game.title}**", *spec.quick_start,
-             f"Full rules: `/game rules game:{spec.name}`, or the rule book ({options.RULE_BOOK})."]
+             f"Full rules: `/game rules game:{spec.name}`{options.rule_book_link(rules_url, ', or the rule book: ')}."]
     return "\n".join(lines)

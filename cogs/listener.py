@@ -759,8 +759,9 @@ class DiscordListener:
                     continue
                 uid = _person(table, s)
                 await self._retire(table, [s])
+                left = render.plural(round(NUDGE_LEAD), "second")
                 sent = await self._send(
-                    table, where, f"<@{uid}>, about {NUDGE_LEAD:.0f} seconds left for your move — press **My hand**.",
+                    table, where, f"<@{uid}>, about {left} left for your move — press **My hand**.",
                     view=_buttons(table.id, "hand"), allowed_mentions=pings_for([uid]))
                 where = self.where(table)  # (the channel, should the thread have turned out deleted)
                 self._stand(table, sent, [s])
@@ -841,15 +842,15 @@ class DiscordListener:
         if kind == "away":
             if not (s.away and not s.left):
                 return
-            text = (f"<@{s.user_id}>, you missed {MISSES_TO_AWAY} turns in a row, so the AI is playing your "
-                    "seat now. Press **I'm back** or use `/hand` to play again.")
+            text = (f"<@{s.user_id}>, you missed {render.plural(MISSES_TO_AWAY, 'turn')} in a row, so the AI is "
+                    "playing your seat now. Press **I'm back** or use `/hand` to play again.")
             await self._send(table, where, text, view=_buttons(table.id, "back"),
                              allowed_mentions=pings_for([s.user_id]))
         else:
             if s.away or s.missed != MISSES_TO_AWAY - 1:
                 return
-            text = (f"<@{s.user_id}>, your time ran out {s.missed} turns in a row — if it runs out once more, "
-                    "the AI plays your seat until you press **I'm back**.")
+            text = (f"<@{s.user_id}>, your time ran out {render.plural(s.missed, 'turn')} in a row — if it runs out "
+                    "once more, the AI plays your seat until you press **I'm back**.")
             await self._send(table, where, text, view=_buttons(table.id, "hand"),
                              allowed_mentions=pings_for([s.user_id]))
 

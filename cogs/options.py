@@ -20,12 +20,17 @@ from cogs import screens
 from cogs.screens import Words
 from cogs.screens import choice as _choice
 from engine.core import Game, Option, Options
+from engine.words import number as number  # the one count helper (engine/words.py), for the screens
+from engine.words import plural as plural
+from tables.ids import echo
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
 
-#: Where the full rule book and command guide live in the repository (a user's own clone has them).
-RULE_BOOK = "docs/rules.md"
-COMMAND_GUIDE = "docs/commands.md"
+
+def rule_book_link(url: str | None, before: str = "") -> str:
+    """The rule book's page as a person in Discord can open it (``before`` it, link previews off), or
+    ``""`` when the operator named none (``DECKHAND_RULES_URL``): a path in the repository opens nothing."""
+    return f"{before}<{url}>" if url else ""
 
 #: Speeds from the fastest to the slowest (the order a person compares them in).
 SPEED_ORDER = tuple(s for s in ("blitz", "normal", "relaxed", "untimed") if s in SPEEDS)
@@ -33,16 +38,6 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 #: The level of the AI players the host adds without naming one (the runtime's, like speed);
 #: offered only by games with a strong AI.
 AI = Option("ai", "normal", ("normal", "strong"))
-
-
-def plural(n: object, word: str, words: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0.5 s`` stays as it is given."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
-
-
-def number(v: object) -> str:
-    """``2`` for 2.0, ``0.5`` for 0.5."""
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 _SPEED = {"blitz": "blitz timers (half time)", "normal": "normal timers", "relaxed": "relaxed timers (double time)",
@@ -163,14 +158,14 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     opts = {k.lower(): v for k, v in given.items()}
     typed = opts.pop("speed", None)
     if typed is not None and speed is not None and typed.strip().lower() != speed.strip().lower():
-        raise ValueError(f"Speed given twice (`{speed}` and `speed={typed}`): give it once.")
+        raise ValueError(f"Speed given twice (`{echo(speed)}` and `speed={echo(typed)}`): give it once.")
     chosen = SPEED.read(typed if typed is not None else speed or SPEED.default)
     opts.pop("ai", None)  # the table's AI level: read_ai
     known = {o.name for o in spec(game)}
     for name in opts:
         if name not in known:
             title = engine.get(game).game.title
-            raise ValueError(f"{title} has no option `{name}`. `/game rules {game}` lists what a host can "
+            raise ValueError(f"{title} has no option `{echo(name)}`. `/game rules {game}` lists what a host can "
                              "change, and how to type it.")
     full = {o.name: o.default for o in spec(game) if o.name in table_defaults(game)}
     full.update(opts)

@@ -28,6 +28,7 @@ from cogs.emoji import card_markup, cards_drawn, text_only
 from cogs.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, AnyCard, Decision, Event, View
+from engine.words import plural as plural  # the one count helper (engine/words.py)
 from tables.live import SeatView
 from tables.table import Table
 
@@ -186,11 +187,6 @@ def footer_text(table: Table) -> str:
     return " · ".join(p for p in (options_line(table).replace("`", ""), hand_hint(table)) if p)
 
 
-def plural(n: object, word: str, words: str | None = None) -> str:
-    """``1 card``, ``3 cards``."""
-    return options.plural(n, word, words)
-
-
 def medals(places: Sequence[int]) -> list[str]:
     """A medal per place, tied places sharing one and the next place taking the next medal
     (places 1, 1, 3, 4 → 🥇 🥇 🥈 🥉); past the third, ``4.``, ``5.``…"""
@@ -323,9 +319,9 @@ class Renderer:
         free = _count(table.free_seats())
         lines += ["`·` *free seat*"] * free
         lo, hi = table.min_seats, table.max_seats
-        players = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        players = plural(lo, "player") if lo == hi else f"{lo}–{hi} players"
         e.add_field(name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines) or "—", inline=False)
-        e.set_footer(text=f"{players} players. Join, or let the host add AIs and press Start (empty seats become "
+        e.set_footer(text=f"{players}. Join, or let the host add AIs and press Start (empty seats become "
                           f"AIs). /game rules {table.game}: the rules and what the host can change.")
         return Rendered(embed=e)
 
@@ -521,7 +517,7 @@ class Renderer:
                 what = f"**{self.action_label(Action.parse(moved.code), sv)}** was played for you"
             except Exception:  # a game's own card codes: no need for the details
                 pass
-        times = "" if s.missed == 1 else f" ({s.missed} turns in a row)"
+        times = "" if s.missed == 1 else f" ({plural(s.missed, 'turn')} in a row)"
         lines = [f"⏰ Your time ran out{times} — {what}."]
         if s.missed >= 2:
             lines.append("⚠️ If it runs out once more, the AI plays your seat until you press **I'm back**.")
@@ -547,8 +543,15 @@ class Renderer:
         if decision is None:
             waiting = [seat_name(table, s) for s in required_seats(table)]
             return f"Waiting for {', '.join(waiting)}." if waiting else "Nothing to decide right now."
-        deadline = f" ⏰ {when(sv.deadline)}" if sv.deadline else ""
+        closes = self.decision_deadline(sv)
+        deadline = f" ⏰ {when(closes)}" if closes else ""
         return f"**Your move:** {self.decision_prompt(sv, decision)}{deadline}"
+
+    def decision_deadline(self, sv: SeatView) -> float | None:
+        """When the person's decision closes: their own deadline.  A game whose optional decisions
+        close with a step of the table itself (the end of Dalmuti's look) says so: while the table
+        acts the runtime gives the seats no deadline of their own (tables/turns.py)."""
+        return sv.deadline
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.pick:

@@ -134,7 +134,7 @@ class DalmutiRenderer(Renderer):
                 shown = " ".join(card_markup(c, "") for c in cur["cards"]).strip()
                 what = f"{shown} {what}" if shown else what
                 lines.append(f"**To beat:** {what} (played by {seat_name(table, cur['by'])}) — "
-                             f"{cur['count']} card{'s' if cur['count'] != 1 else ''} of a lower number, or pass")
+                             f"{plural(cur['count'], 'card')} of a lower number, or pass")
             elif turn is not None:
                 lines.append(f"**{seat_name(table, turn)}** leads a new round")
             if turn is not None:
@@ -231,7 +231,7 @@ class DalmutiRenderer(Renderer):
         if k == "game_end":
             best = max(d)
             winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
-            return f"Game over — {winners} won with {best} points."
+            return f"Game over — {winners} won with {plural(best, 'point')}."
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
@@ -241,7 +241,7 @@ class DalmutiRenderer(Renderer):
         if k == "pass":
             return "You passed."
         if k == "tax_return":
-            return f"You gave {d[1]} card{'s' if d[1] != 1 else ''} back to {seat_name(table, d[0])}."
+            return f"You gave {plural(d[1], 'card')} back to {seat_name(table, d[0])}."
         if k == "revolution":
             return "You called a revolution!"
         return super().own_text(table, event)
@@ -280,7 +280,7 @@ class DalmutiRenderer(Renderer):
         return Rendered(embed=e)
 
     def score_text(self, table: Table, seat: int, score: object) -> str:
-        return f"{score} point{'s' if score != 1 else ''}"
+        return plural(score, "point")
 
     # -- private -------------------------------------------------------------------------------
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
@@ -309,6 +309,12 @@ class DalmutiRenderer(Renderer):
         if cur and view.get("phase") == "play":
             lines.append(f"To beat: {set_words(cur['cards'])} (by {seat_name(table, cur['by'])})")
         return lines
+
+    def decision_deadline(self, sv: SeatView) -> float | None:
+        # A revolution is called before the look ends: the table's clock is the chooser's deadline.
+        if sv.decision is not None and sv.decision.kind == "revolution":
+            return self.deadline_of(sv.table, [TABLE])
+        return super().decision_deadline(sv)
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         view = sv.view or {}
@@ -347,7 +353,7 @@ class DalmutiRenderer(Renderer):
     def action_description(self, sv: SeatView, action: Action) -> str | None:
         if action.kind == "play" and action.cards:
             number, count, jesters = spec_of(action.cards)
-            cards = f"{count} card{'s' if count != 1 else ''}"
+            cards = plural(count, "card")
             if jesters:
                 return f"{cards}, with {'a Jester' if jesters == 1 else 'both Jesters'}"
             return cards

@@ -189,7 +189,7 @@ class HeartsRenderer(Renderer):
         if decision.kind == "pass" and decision.pick:
             direction = (sv.view or {}).get("pass_dir", "")
             to = seat_name(sv.table, Hearts.pass_target(sv.seat, direction))
-            return f"choose {decision.pick} cards to pass {direction} to {to} in the menu below (or /play)."
+            return f"choose {plural(decision.pick, 'card')} to pass {direction} to {to} in the menu below (or /play)."
         if decision.kind == "play":
             return "play a card — press one of the buttons below (or /play)."
         return super().decision_prompt(sv, decision)

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from cogs.options import number, plural
+from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -35,7 +35,7 @@ from cogs.render import (
 )
 from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import Action, Decision, Event, View
+from engine.core import TABLE, Action, Decision, Event, View
 from engine.koth_trump import TRUMPS, Trump
 from tables.live import SeatView
 from tables.table import Table
@@ -193,7 +193,7 @@ class KothRenderer(Renderer):
         text = (f"Last round: challengers scored **{score}** — {verdict}; next King "
                 f"**{seat_name(table, nxt)}**.")
         if last.get("dead_hand"):
-            text += f" Buried: {labels(last['dead_hand'])} ({last.get('dead_hand_points', 0)} pts)."
+            text += f" Buried: {labels(last['dead_hand'])} ({plural(last.get('dead_hand_points', 0), 'point')})."
         return text
 
     def seat_lines(self, table: Table, pv: View) -> str:
@@ -320,10 +320,10 @@ class KothRenderer(Renderer):
             lines = [f"**End of round {rnd}**",
                      f"👑 King {player_name(table, koth)}" + (f" with 🤝 {player_name(table, mate)}" if mate >= 0
                                                               else " defending alone")]
-            lines.append(f"⚔️ Challengers took {ch_pts} points" + (
+            lines.append(f"⚔️ Challengers took {plural(ch_pts, 'point')}" + (
                 f" and the last trick: + {bonus} for the buried {dead_pts}" if bonus else "") + f" → **{score}**")
             if score < DEFEND_BELOW:
-                lines.append(f"🛡️ The hill held: defenders climb {gain} rank{'s' if gain != 1 else ''}.")
+                lines.append(f"🛡️ The hill held: defenders climb {plural(gain, 'rank')}.")
             else:
                 climb = f"challengers climb {gain} rank{'s' if gain != 1 else ''}" if gain else "no one climbs"
                 lines.append(f"🏔️ The hill fell: {climb}.")
@@ -406,6 +406,13 @@ class KothRenderer(Renderer):
                 return f"Only an identical pair of {rank_text(rank)}s can override now. The deal goes on."
             return f"You may declare as soon as you hold a {rank_text(rank)}. The deal goes on."
         return super().decision_line(sv)
+
+    def decision_deadline(self, sv: SeatView) -> float | None:
+        # A declaration after the last card closes with the late window, on the table's clock.
+        # (During the deal the window is the deal itself, shown card by card on the table.)
+        if sv.decision is not None and (sv.view or {}).get("phase") == "late":
+            return self.deadline_of(sv.table, [TABLE])
+        return super().decision_deadline(sv)
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         k = decision.kind
@@ -519,11 +526,13 @@ register(Screens(
                              {"first": "the first copy played", "second": "the second copy played"}),
         "dead_hand_multiplier": Words("the buried cards' points count this many times for the challengers when "
                                       "they win the last trick", lambda v: f"dead hand ×{v}"),
-        "deal_rate": Words("seconds between dealt cards", lambda v: f"a card every {number(v)} s"),
+        "deal_rate": Words("seconds between dealt cards", lambda v: f"a card every {plural(v, 'second')}"),
         "ready_round": Words("seconds to press Ready before a round (then ready anyway); 0: no Ready step",
-                             lambda v: "no Ready before a round" if v == 0 else f"{v} s to get ready before a round"),
+                             lambda v: "no Ready before a round" if v == 0
+                             else f"{plural(v, 'second')} to get ready before a round"),
         "ready_trick": Words("seconds to press Ready before each trick (then ready anyway); 0: no Ready step",
-                             lambda v: "no Ready before a trick" if v == 0 else f"{v} s to get ready before a trick"),
+                             lambda v: "no Ready before a trick" if v == 0
+                             else f"{plural(v, 'second')} to get ready before a trick"),
     },
     chart=Chart("rank", "round", snapshot=rank_points,
                 y_ticks={float(i + 2): ("10" if r == "T" else r) for i, r in enumerate(CHART_RANKS)}),

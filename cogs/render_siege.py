@@ -168,7 +168,7 @@ class SiegeRenderer(Renderer):
         mine = houses[s] if s < len(houses) else [None, None, None]
         lines.append(" · ".join(pile_text(i, p) for i, p in enumerate(mine)))
         if s < len(counts) and pv.get("phase") != "over":
-            lines.append(f"{counts[s]} card{'s' if counts[s] != 1 else ''} in hand")
+            lines.append(f"{plural(counts[s], 'card')} in hand")
         return name, "\n".join(lines)
 
     def recent_lines(self, table: Table) -> list[str]:
@@ -199,9 +199,9 @@ class SiegeRenderer(Renderer):
             return f"— {who}'s turn (round {d[0]}) —"
         if k == "draw":
             n = d[0]
-            return f"{who} drew {n} card{'s' if n != 1 else ''}." if n else None
+            return f"{who} drew {plural(n, 'card')}." if n else None
         if k == "reshuffle":
-            return f"🔀 The discard pile was shuffled into a new stock ({d[0]} cards)."
+            return f"🔀 The discard pile was shuffled into a new stock ({plural(d[0], 'card')})."
         if k == "build":
             return None
         if k == "attack":
@@ -210,7 +210,7 @@ class SiegeRenderer(Renderer):
                     f"pile {SLOT_MARKS[tslot - 1]} (score {dfd}).")
         if k == "fight":
             n = len(d) - 1
-            return f"{who} won the fight and took {n} card{'s' if n != 1 else ''}."
+            return f"{who} won the fight and took {plural(n, 'card')}."
         if k == "discarded":
             return None  # the last attack's line says which
         if k == "start":
@@ -227,7 +227,7 @@ class SiegeRenderer(Renderer):
             return f"{who} swapped slots {SLOT_MARKS[d[0] - 1]} and {SLOT_MARKS[d[1] - 1]}."
         if k == "end":
             n = d[0]
-            return f"{who} ended the turn" + (f", discarding {n} card{'s' if n != 1 else ''}." if n else ".")
+            return f"{who} ended the turn" + (f", discarding {plural(n, 'card')}." if n else ".")
         if k == "win":
             return f"🏆 {who} completed their King pile!"
         if k == "game_end":

@@ -81,7 +81,7 @@ class TricksRenderer(Renderer):
             if i < len(bad) and bad[i]:
                 extra += f" · {bad[i]} bad card{'s' if bad[i] != 1 else ''}"
             lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
-                         f"({tricks} trick{'s' if tricks != 1 else ''} this hand){extra}")
+                         f"({plural(tricks, 'trick')} this hand){extra}")
         return "\n".join(lines)
 
     def event_text(self, table: Table, event: Event) -> str | None:
@@ -130,10 +130,10 @@ class TricksRenderer(Renderer):
             won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
             lines = [f"**End of hand {int(d[0]) + 1}**" + (" (abandoned after a bad card)" if d[1] else "")]
             for s in sorted(range(n), key=lambda s: -scores[s]):
-                lines.append(f"{player_name(table, s)}: {won[s]} trick{'s' if won[s] != 1 else ''} → **{scores[s]}**")
+                lines.append(f"{player_name(table, s)}: {plural(won[s], 'trick')} → **{scores[s]}**")
             target = table.options.get("target") if table.options else None
             if target is not None and not over:
-                lines.append(f"First to {target} wins.")
+                lines.append(f"First to {plural(target, 'point')} wins.")
             e.description = "\n".join(lines)
         if over:
             e.add_field(name="Game over", value=self.standings_text(table), inline=False)
@@ -156,7 +156,7 @@ class TricksRenderer(Renderer):
         scores, won = view.get("scores") or [], view.get("hand_tricks") or []
         if seat < len(scores):
             mine = won[seat] if seat < len(won) else 0
-            lines.append(f"Your score: {scores[seat]} ({mine} trick{'s' if mine != 1 else ''} this hand) · "
+            lines.append(f"Your score: {scores[seat]} ({plural(mine, 'trick')} this hand) · "
                          f"target {view.get('target')}")
         return lines
 
@@ -175,7 +175,7 @@ register(Screens(
     "tricks", TricksRenderer(),
     words={
         "target": Words("the game ends after the hand in which someone reaches this score; highest score wins "
-                        "(program contests play to 1000)", lambda v: f"first to {v} points"),
+                        "(program contests play to 1000)", lambda v: f"first to {plural(v, 'point')}"),
     },
     # A Discord table plays to 50 (about a dozen hands); the engine's 1000 is the program arena's.
     table_defaults={"target": 50},

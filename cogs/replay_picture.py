@@ -21,6 +21,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from cogs import faces, fonts
+from engine.words import plural
 
 WIDTH = 1200
 CARD = 46  # a card's side in the picture (the faces are square)
@@ -146,7 +147,7 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
         write(d, (22, y + 38), score, 14, GOLD if last and s in meta.winners else MUTED, LEFT - 34)
         hand = hands[s] if s < len(hands) else []
         if hand:
-            write(d, (LEFT, y + 8), f"{len(hand)} card{'s' if len(hand) != 1 else ''}", 11, MUTED)
+            write(d, (LEFT, y + 8), plural(len(hand), "card"), 11, MUTED)
             _cards(img, LEFT, y + 24, list(hand), table_x - LEFT - 16)
         else:
             write(d, (LEFT, y + 38), "no cards in hand", 13, MUTED)

@@ -32,7 +32,7 @@ import discord
 
 import engine
 from cogs import emoji, fonts, render, renderers
-from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump
+from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump, number
 from cogs.render import NO_PINGS
 from cogs.replay_picture import WORDS_PX, Meta, draw_step, score_value, warm
 from engine.core import Event, Game
@@ -298,9 +298,8 @@ def target(op: str, step: int, count: int, values: Sequence[str]) -> int | None:
     if op == "next":
         return min(count - 1, step + 1)
     if op == "jump":
-        if len(values) != 1 or not values[0].isdigit():
-            return None
-        return int(values[0]) if 0 <= int(values[0]) < count else None
+        chosen = number(values[0]) if len(values) == 1 else None  # (a forged "²" or 5,000 digits: None)
+        return chosen if chosen is not None and chosen < count else None
     return None
 
 

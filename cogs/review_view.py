@@ -27,6 +27,7 @@ from cogs import render
 from cogs.custom_ids import MAX_OPTIONS, ReplayJump
 from cogs.live import LIFETIME, MARGIN
 from engine.review import FINE, MISTAKE, Review
+from engine.words import plural
 from tables.live import TableError
 from tables.replay import GameRecord
 from tables.reviews import ReviewJob, places, summary
@@ -81,9 +82,10 @@ def review_message(record: GameRecord, found: Review, where: dict[int, str]) -> 
     if not found.searched:
         return embed, None
     low, high = found.thresholds
+    unit = found.units.removesuffix("s")  # the units are named in the plural ("points", "tricks", "places")
     embed.set_footer(text="Each decision is judged from what you could see then, never from the cards "
-                          f"shown later. An inaccuracy costs {low:g} {found.units} or more, a mistake "
-                          f"{high:g} or more.")
+                          f"shown later. An inaccuracy costs {plural(low, unit, found.units)} or more, a mistake "
+                          f"{plural(high, unit, found.units)} or more.")
     marked = [d for d in found.judged if d.mark != FINE]
     if not marked:
         return embed, None

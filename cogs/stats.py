@@ -16,8 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER
+from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
 from cogs.render import NO_PINGS
+from engine.words import plural
 from tables.runtime import Runtime
 from tables.stats import GameStats, figure_names, summarise
 from tables.storage_base import Record
@@ -105,7 +106,7 @@ def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> disc
 
 
 def _games(n: int) -> str:
-    return f"{n} game{'s' if n != 1 else ''}"
+    return plural(n, "game")
 
 
 def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:
@@ -182,7 +183,7 @@ class StatsCog(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
         ratings = self.runtime.ratings
         if ratings is None or interaction.guild_id is None:
             await self._reply(interaction, ephemeral=True, text=NO_DATABASE)

@@ -79,10 +79,16 @@ def full_line(table_id: str) -> str:
             "when someone stops watching.")
 
 
-def over_line(table_id: str) -> str:
-    """``/game watch`` of a finished table: nothing to follow, the replay shows it."""
-    return (f"The game at table `{table_id}` is over, so there is nothing to watch. Press **Replay** on its "
-            f"table message, or use `/game replay id:{table_id}`, to go through it step by step.")
+def over_line(table: Any, *, command: bool = True) -> str:
+    """Watching a finished table — in memory or the stub of one that left it (tables/finished.py),
+    the same answer either way: nothing to follow; ``/game watch`` (``command``) points to the
+    replay, the **Watch** button (on the table message itself, which shows the end) to that message."""
+    if table.seed is None and getattr(table, "state", None) is None:
+        return f"Table `{table.id}` was closed before its game started: there is nothing to watch."
+    if not command:
+        return f"The game at table `{table.id}` is over: its message shows how it ended."
+    return (f"The game at table `{table.id}` is over, so there is nothing to watch. Press **Replay** on its "
+            f"table message, or use `/game replay id:{table.id}`, to go through it step by step.")
 
 
 def count_line(n: int) -> str:

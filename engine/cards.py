@@ -12,6 +12,8 @@ import random
 import re
 from collections.abc import Iterable
 
+from engine.words import echo
+
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -132,7 +134,7 @@ def card(text: str) -> Card:
         word_suit = _WORD_SUITS.get(w.group(2))
         if word_rank and word_suit:
             return _BY_CODE[word_rank + word_suit]
-    raise CardError(f"I can't read {text.strip()!r} as a card (try QS, 10h or queen of spades).")
+    raise CardError(f"I can't read {echo(text.strip())!r} as a card (try QS, 10h or queen of spades).")
 
 
 def cards(text: str | Iterable[str]) -> tuple[Card, ...]:

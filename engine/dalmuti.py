@@ -45,6 +45,7 @@ from engine.core import (
     Outcome,
     rng_for,
 )
+from engine.words import echo, plural
 
 JESTER_NUMBER = 13
 PLAY_TIMER = 30.0
@@ -120,11 +121,13 @@ def dcard(text: str) -> DCard:
         return found
     n = _card_number(text.strip().lower())
     if n is None:
-        raise DCardError(f"I can't read {text.strip()!r} as a Dalmuti card (try 5, D5 or jester).")
+        raise DCardError(f"I can't read {echo(text.strip())!r} as a Dalmuti card (try 5, D5 or jester).")
     return CARDS[n]
 
 
 def _card_number(t: str) -> int | None:
+    if not t.isascii() or len(t) > 12:  # "²" passes isdigit() and fails int(); so do 5,000 digits
+        return None
     if t in ("jj", "j", "jester", "jesters", "joker", "jokers", "d13", "13"):
         return JESTER_NUMBER
     if t.startswith("d") and t[1:].isdigit():
@@ -587,7 +590,7 @@ class Dalmuti(Game):
             if d.kind == "play":
                 return PASS_ACTION
             # Taxes cannot be skipped: say what is owed rather than "I can't read 'pass'".
-            raise IllegalAction(f"Taxes come first: give back {d.pick} card{'s' if d.pick != 1 else ''} of your "
+            raise IllegalAction(f"Taxes come first: give back {plural(d.pick, 'card')} of your "
                                 f"choice, e.g. `give {' '.join(['3', '7', '9'][:d.pick])}`.", "wrong_phase")
         for word in (d.kind, "play", "give", "tax"):
             if t == word:
@@ -598,7 +601,7 @@ class Dalmuti(Game):
         tiers = _readings(t)
         if not tiers:
             raise IllegalAction(
-                f"I can't read {text.strip()!r} as cards (try `5 5 5`, `three 5s`, `5x3` or `2 9 jester`).",
+                f"I can't read {echo(text.strip())!r} as cards (try `5 5 5`, `three 5s`, `5x3` or `2 9 jester`).",
                 "bad_card")
         legal = set(d.actions) if d.kind == "play" else None
         for tier in tiers:
@@ -689,7 +692,7 @@ class Dalmuti(Game):
             raise IllegalAction("It is not your turn to give cards back.", "not_your_turn")
         cs = _read_cards(action)
         if len(cs) != k:
-            raise IllegalAction(f"Give back exactly {k} card{'s' if k > 1 else ''}.", "wrong_count")
+            raise IllegalAction(f"Give back exactly {plural(k, 'card')}.", "wrong_count")
         if not _fits(self.counts[seat], cs):
             raise IllegalAction("You can only give back cards from your hand.", "not_in_hand")
         cs = tuple(sorted(cs, key=lambda c: c.number))
@@ -733,7 +736,7 @@ class Dalmuti(Game):
         cur = self.cur_num
         if cur:
             if k != self.cur_k:
-                raise IllegalAction(f"Play exactly {self.cur_k} card{'s' if self.cur_k > 1 else ''} "
+                raise IllegalAction(f"Play exactly {plural(self.cur_k, 'card')} "
                                     f"to beat {describe(self.cur_action)}, or pass.",  # type: ignore[arg-type]
                                     "wrong_count")
             if m >= cur:
@@ -1149,7 +1152,7 @@ def _spec_of(cs: Sequence[DCard], strict: bool) -> tuple[int, int, int] | None:
     a = len(cs) - b
     if a > m:
         if strict:
-            raise IllegalAction(f"There are only {m} cards of {m}.", "not_in_hand")
+            raise IllegalAction(f"There are only {plural(m, 'card')} of {m}.", "not_in_hand")
         return None
     return (m, a, b)
 

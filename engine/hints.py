@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.cards import SUIT_NAMES, Card
 from engine.core import Action, Game, ai_for, games, get, levels
+from engine.words import plural
 
 #: Sentences that name a card by the rules, not by where it is (Q♠ is the card to avoid whoever
 #: holds it): the only hidden card a reason ever names (the privacy check knows them).
@@ -157,7 +158,7 @@ def _trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card
             beaten_later = any(x.suit == suit and x.value > c.value for m in later for x in m)
             total = pts + points(c)
             if not later:
-                facts.append("wins the trick" + (f" ({total} point{'s' if total != 1 else ''})" if total else ""))
+                facts.append("wins the trick" + (f" ({plural(total, 'point')})" if total else ""))
             elif not beaten_later:
                 facts.append("wins the trick: nobody still to play can beat it")
             else:
@@ -280,7 +281,7 @@ def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
         if what:
             facts.append(f"leads {what}")
         if pts:
-            facts.append(f"puts {pts} points on your lead")
+            facts.append(f"puts {plural(pts, 'point')} on your lead")
         elif not what:
             facts.append("leads a card with no points")
         return facts
@@ -291,12 +292,12 @@ def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
     if now == seat:
         last = len(trick) == 4
         facts.append(("wins the trick" if last else "takes the trick for now") +
-                     (f" ({on_table} points on it)" if on_table else ""))
+                     (f" ({plural(on_table, 'point')} on it)" if on_table else ""))
     else:
         winner = trick_winner(trump, trick)
         side = "the defenders'" if winner in defenders else "the challengers'" if everyone_known else "the"
         if pts:
-            facts.append(f"gives {pts} points to {side} trick")
+            facts.append(f"gives {plural(pts, 'point')} to {side} trick")
         else:
             facts.append(f"stays under {side} winning play, giving no points")
     if what and len(facts) < 2 and what != "a trump":
@@ -311,7 +312,7 @@ def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
     if action.kind == "bury" and len(action.cards) == 8:
         pts = points_of(action.cards)
         return [f"buries {_labels(action.cards)}"
-                + (f" — {pts} points the challengers could win back" if pts else ": no points in the bury")]
+                + (f" — {plural(pts, 'point')} the challengers could win back" if pts else ": no points in the bury")]
     if action.kind == "call" and action.cards:
         return [f"calls {action.cards[0].label}: whoever plays it {state.options['called_copy']} joins your side"]
     if action.kind == "suit" and action.args:

@@ -47,6 +47,7 @@ from engine.core import (
     Outcome,
     rng_for,
 )
+from engine.words import echo
 
 # ---- cards -------------------------------------------------------------------------------------
 RANKS = "A23456789TJQ"
@@ -160,7 +161,7 @@ def siege_card(text: str) -> SiegeCard:
             return BY_CODE[rank + suit]
     if "king" in words or re.match(r"^(k[hsdcxb]|[hsdcxb]k)$", "".join(words)):
         raise SiegeCardError("Siege has no kings: each player's King pile stands in for them.")
-    raise SiegeCardError(f"I can't read {text.strip()!r} as a Siege card (try 5H, 10♥, QS or blank 5).")
+    raise SiegeCardError(f"I can't read {echo(text.strip())!r} as a Siege card (try 5H, 10♥, QS or blank 5).")
 
 
 def siege_cards(text: str) -> tuple[SiegeCard, ...]:
@@ -290,7 +291,7 @@ _END_FILLER = {"turn", "my", "the", "please", "now", "it", "here", "thanks", "pl
 
 def _slot_arg(text: str) -> int:
     if text not in SLOT_ARGS:
-        raise IllegalAction(f"There is no slot {text!r}: house slots are 1, 2 and 3.", "bad_slot")
+        raise IllegalAction(f"There is no slot {echo(text)!r}: house slots are 1, 2 and 3.", "bad_slot")
     return SLOT_ARGS.index(text)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Container
 
+from engine.words import echo as echo  # what an answer repeats of a typed id (the one helper)
+
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 6
 _ATTEMPTS = 1000

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import engine
 from engine.core import TABLE, Action, Game, IllegalAction, Options, refusal
+from engine.words import plural
 from tables.live import TableError, and_join, md
 from tables.table import SPEEDS, Phase, Table
 
@@ -121,7 +122,7 @@ def check_start(limits: Limits, tables: Iterable[Table], guild_id: int) -> None:
     running = sum(1 for t in tables if t.guild_id == guild_id and t.phase == Phase.RUNNING)
     if running >= cap:
         raise TableError(
-            f"This server already has {running} games running, the most Deckhand runs here at once. "
+            f"This server already has {plural(running, 'game')} running, the most Deckhand runs here at once. "
             "Try again when one of them ends.",
             "server_full",
         )

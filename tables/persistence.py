@@ -18,6 +18,7 @@ from collections.abc import Callable
 from tables import records, stats
 from tables.clock import Clock
 from tables.delivery import Delivery
+from tables.ids import echo
 from tables.live import Live, Recovery, TableError, Tasks
 from tables.records import Unrecoverable
 from tables.replay import GameRecord
@@ -285,7 +286,7 @@ class Persistence:
 
     async def record(self, tid: str, guild_id: int | None) -> GameRecord:
         """A finished (or forgotten) game's record from the storage, for ``/game replay``."""
-        missing = TableError(f"There is no game with id `{tid or '?'}` in my records.", "unknown_table")
+        missing = TableError(f"There is no game with id `{echo(tid) or '?'}` in my records.", "unknown_table")
         if self.storage is None:
             raise missing
         try:

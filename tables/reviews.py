@@ -34,6 +34,7 @@ from typing import Any
 
 import engine
 from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Judged, Review, merge, review, searched
+from engine.words import plural
 from tables.ai_pool import AIPool
 from tables.clock import Clock
 from tables.live import TableError, Tasks
@@ -475,7 +476,7 @@ def summary(record: GameRecord, r: Review, n: int = 3, where: dict[int, str] | N
 
 
 def _n(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    return plural(n, one, many)
 
 
 def _move_words(game: str, code: str) -> str:

@@ -32,7 +32,7 @@ from tables.clock import Clock, SystemClock
 from tables.delivery import Delivery
 from tables.finished import Finished
 from tables.hints import Hint, Hints
-from tables.ids import new_id, normalise
+from tables.ids import echo, new_id, normalise
 from tables.kept import Kept
 from tables.live import (
     TOO_LATE,
@@ -187,7 +187,7 @@ class Runtime:
         tid = normalise(table_id)
         t = self.tables.get(tid)
         if t is None:
-            raise TableError(f"There is no table with id `{tid or '?'}`.", "unknown_table")
+            raise TableError(f"There is no table with id `{echo(tid) or '?'}`.", "unknown_table")
         return t
 
     def find(self, guild_id: int, channel_id: int | None = None, user_id: int | None = None) -> Table | None:
@@ -471,7 +471,7 @@ class Runtime:
     async def _rematch_plan(self, tid: str, guild_id: int, user_id: int) -> Plan:
         """What the finished table ``tid`` hands on: from memory while it is there, else from its
         stored row (its stub, while kept, refuses a stranger without reading the storage)."""
-        missing = TableError(f"There is no game with id `{tid or '?'}` in my records.", "unknown_table")
+        missing = TableError(f"There is no game with id `{echo(tid) or '?'}` in my records.", "unknown_table")
         t = self.tables.get(tid)
         if t is not None:
             if t.guild_id != guild_id:
@@ -608,7 +608,7 @@ class Runtime:
         """A game's record (seed, seats, whole log) for ``/game replay``: from memory while the table
         is here, else from the storage.  Only tables of ``guild_id`` when it is given."""
         tid = normalise(table_id)
-        missing = TableError(f"There is no game with id `{tid or '?'}` in my records.", "unknown_table")
+        missing = TableError(f"There is no game with id `{echo(tid) or '?'}` in my records.", "unknown_table")
         t = self.tables.get(tid)
         if t is not None:
             if guild_id is not None and t.guild_id != guild_id:

@@ -46,6 +46,15 @@ def test_config_reading() -> None:
     assert bot.main({}) == 2
 
 
+def test_the_rule_book_page_is_a_web_address() -> None:
+    url = "https://github.com/example/deckhand/blob/main/docs/rules.md"
+    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": f" {url} "}).rules_url == url
+    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": ""}).rules_url is None
+    for bad in ("docs/rules.md", "javascript:alert(1)", "https://a b", "https://x/" + "a" * 600):
+        with pytest.raises(bot.ConfigError, match="DECKHAND_RULES_URL"):
+            bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": bad})
+
+
 def test_review_workers_follow_the_cores_unless_set() -> None:
     from tables.ai_pool import default_workers
 

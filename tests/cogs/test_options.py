@@ -78,7 +78,8 @@ async def test_rules_list_exactly_what_options_accepts(h: Harness, game: str) ->
         if not opt.choices:
             assert f"from {options.number(opt.low)} to {options.number(opt.high)}" in words
     assert [o.name for o in options.spec(game)] == names
-    assert "docs/rules.md" in text and "docs/commands.md" in text and "../shared" not in text
+    # No path in the repository (nothing a person in Discord can open) and no link unless configured.
+    assert "docs/" not in text and ".md" not in text and "http" not in text and "../shared" not in text
 
 
 @pytest.mark.parametrize("game", sorted(engine.games()))
@@ -97,7 +98,7 @@ def test_the_settings_read_in_plain_words_in_a_sensible_order() -> None:
     assert hearts == "classic rules (pass 3, hearts must break) · game to 100 · moon: the others get 26 · normal timers"
     koth = options.settings_line("koth", engine.get("koth").game.read_options({}), "blitz")
     assert "dead hand ×2" in koth and "dead_hand_multiplier" not in koth and koth.endswith("blitz timers (half time)")
-    assert "a card every 2 s" in koth
+    assert "a card every 2 seconds" in koth
     # Numbers ascending, speeds fastest first.
     deal_rate = next(o for o in options.spec("koth") if o.name == "deal_rate")
     assert options.values(deal_rate) == [0.5, 1, 2, 3]

@@ -66,6 +66,8 @@ def test_the_buttons_move_one_step_and_stop_at_the_ends() -> None:
     assert target("prev", 50, 10, []) == 8  # an id past the end (a shorter log?) stays inside
     assert target("jump", 0, 10, ["7"]) == 7
     assert [target("jump", 0, 10, v) for v in (["10"], ["-1"], ["x"], [], ["1", "2"])] == [None] * 5
+    # Forged values: "²" and "１" pass str.isdigit and int() fails or reads them; 5,000 digits fail int().
+    assert [target("jump", 0, 10, [v]) for v in ("²", "１", "9" * 5000, " 3", "3\n")] == [None] * 5
 
 
 def test_the_viewer_message_names_its_picture_and_its_ids_carry_no_card() -> None:

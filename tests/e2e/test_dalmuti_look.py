@@ -30,6 +30,9 @@ async def test_a_declined_revolution_leaves_no_trace_on_a_third_players_screen()
         ali = await w.ali.click(table_controls(w.ali.fd, table_message), "My hand")
         assert ali.ephemeral and "keep quiet" in ali.text
         assert "✊ Call the revolution" in [b.get("label") for b in ali.message.buttons()]
+        # Her choice shows its deadline in her own view: the end of the look, as the table shows it.
+        clock = re.search(r"<t:\d+:R>", next(line for line in ali.text.splitlines() if "keep quiet" in line))
+        assert clock and clock.group(0) in table_message.text, (ali.text, table_message.text)
         bob = await w.bob.click(table_controls(w.bob.fd, table_message), "My hand")
         assert bob.ephemeral and not TRACE.search(bob.text), bob.text
         assert "looking at their cards" in table_message.text and "▶" not in table_message.text

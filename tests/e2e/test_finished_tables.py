@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from cogs import watch
 from tests.e2e.conftest import make_world
 from tests.fakediscord.play import is_over, open_table, play_seat, table_id_of
 
@@ -45,3 +46,9 @@ async def test_a_finished_table_leaves_memory_and_what_people_do_with_it_still_a
         assert replay.ephemeral and replay.message.embeds, replay.text
         assert f"table {tid} — replay" in replay.message.embeds[0]["title"]
         assert "Final standings" in replay.message.embeds[0]["description"]
+        # /game watch answers as it does while the table is in memory (tests/e2e/test_watch_command.py):
+        # nothing to watch, the Replay viewer and /game replay are where to look.
+        watched = await w.stranger.slash("game watch", table=tid)
+        assert watched.ephemeral and watched.text == watch.over_line(w.runtime.finished.get(tid)), watched.text
+        assert "nothing to watch" in watched.text and "**Replay**" in watched.text, watched.text
+        assert f"/game replay id:{tid}" in watched.text, watched.text

@@ -13,13 +13,19 @@ from cogs.game import playable
 from tests.e2e.conftest import World, make_world
 from tests.fakediscord.play import is_over, open_table, play_seat, table_id_of
 
+RULES_URL = "https://example.org/deckhand/rules"
 
-def _quick_start_shown(text: str, game: str) -> None:
+
+def _quick_start_shown(text: str, game: str, rules_url: str | None = None) -> None:
     spec = engine.get(game)
     assert f"How to play {spec.game.title}" in text, text
     for line in spec.quick_start:
         assert line in text, (line, text)
-    assert f"/game rules game:{game}" in text and "docs/rules.md" in text, text
+    # The way to the full rules is what a person in Discord can open: the command, and the rule
+    # book's page only when the operator named one — never a path in the repository.
+    assert f"/game rules game:{game}" in text, text
+    assert "docs/" not in text and ".md" not in text, text
+    assert (f"<{rules_url}>" in text) if rules_url else ("http" not in text), text
     assert len(text.splitlines()) == 6  # the heading and the five lines
 
 
@@ -98,6 +104,22 @@ async def test_how_to_play_in_a_hand_view(w: World) -> None:
     howto = await w.ali.click(hand.message, "How to play")
     assert howto.ephemeral and howto.message.id != hand.message.id
     _quick_start_shown(howto.text, "hearts")
+
+
+async def test_how_to_play_links_the_rule_book_the_operator_names() -> None:
+    """DECKHAND_RULES_URL: every How to play (lobby, running table message, hand view) and /game
+    rules link to that page, and to nothing in the repository."""
+    async with make_world(config={"rules_url": RULES_URL}) as w:
+        lobby = await w.ali.slash("game new", game="dalmuti")
+        _quick_start_shown((await w.bob.click(lobby.message, "How to play")).text, "dalmuti", RULES_URL)
+        await w.ali.slash("game end", id=table_id_of(lobby.message))
+        table_message = await open_table(w.ali, [], options="target=1")
+        _quick_start_shown((await w.stranger.click(table_message, "How to play")).text, "hearts", RULES_URL)
+        hand = await w.ali.slash("hand", where=w.thread_of(table_message))
+        _quick_start_shown((await w.ali.click(hand.message, "How to play")).text, "hearts", RULES_URL)
+        rules = await w.stranger.slash("game rules", game="siege")
+        text = "\n".join(f["value"] for f in rules.message.embeds[0]["fields"])
+        assert f"<{RULES_URL}>" in text and "docs/" not in text, text
 
 
 async def test_play_again_opens_one_rematch_ever_and_never_pings_again(w: World) -> None:

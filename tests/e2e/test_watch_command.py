@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from cogs import watch
 from tests.e2e.conftest import World
 from tests.fakediscord import payloads as P
 from tests.fakediscord.play import open_table, play_seat
@@ -66,6 +67,7 @@ async def test_game_watch_follows_a_running_table_privately_with_the_buttons_ref
     # A finished game: nothing to watch, the replay is where to look; no longer offered.
     over = await w.stranger.slash("game watch", table=table.id)
     assert over.ephemeral and "is over" in over.text and f"/game replay id:{table.id}" in over.text, over.text
+    assert over.text == watch.over_line(w.runtime.tables.get(table.id) or w.runtime.finished.get(table.id))
     assert "Replay" in over.text
     assert await w.stranger.autocomplete("game watch", "table", "") == []
 

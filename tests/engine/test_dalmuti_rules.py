@@ -602,6 +602,11 @@ def test_unreadable_or_illegal_text_is_refused_with_a_reason():
     assert e.value.code == "bad_card"
     with pytest.raises(IllegalAction):
         g.parse_action(1, "4")
+    # Digits no person means as a number: "²" passes str.isdigit() and fails int(), 5,000 digits too.
+    for odd in ("²", "d²", "5 ²", "9" * 5000, "d" + "1" * 5000):
+        with pytest.raises(IllegalAction) as e:
+            g.parse_action(0, odd)
+        assert e.value.code == "bad_card" and len(e.value.reason) < 200, e.value.reason
 
 
 def test_tax_and_revolution_answers_are_read_from_text():
