@@ -10,9 +10,9 @@ Results: Hearts points a hand (lower is better, so negative is a gain), Tricks t
 King of the Hill the seat's side's challenge score a round as seen from the seat (+ for
 challengers, − for defenders, higher is better), The Great Dalmuti the points a hand (3 for first
 out … 0 for last, four players), Siege the share of wins (a whole game is the "hand"; a game that
-reaches 40 rounds is won by the longest King pile, ties share).  Dalmuti and Siege have no
-registered ``strong`` level unless this bench shows a clear gain: the searcher is built from their
-hooks in engine/search.py directly (``--games dalmuti,siege``).
+reaches 40 rounds is won by the longest King pile, ties share).  A game gets a registered
+``strong`` level only once this bench shows a clear gain: the searcher is built from the game's
+hooks directly (``--games dalmuti,siege``).
 
 By default a decision's budget is its playouts (no clock: the figures do not depend on the load).
 ``--budget S`` gives each decision a deadline of S seconds of the process's CPU time instead, as

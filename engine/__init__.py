@@ -37,9 +37,11 @@ from engine.hearts import Hearts
 from engine.hearts_ai import HeartsAI
 from engine.koth import KingOfTheHill
 from engine.koth_ai import KothAI
-from engine.search import DalmutiHooks, HeartsHooks, KothHooks, SiegeHooks, TricksHooks
+from engine.search import DalmutiHooks, HeartsHooks, KothHooks, TricksHooks
 from engine.siege import Siege
 from engine.siege_ai import SiegeAI
+from engine.siege_hints import siege_facts, siege_move_words
+from engine.siege_search import SiegeSearchHooks
 from engine.tricks import Tricks
 from engine.tricks_ai import TricksAI
 
@@ -103,8 +105,9 @@ register(GameSpec(
         "Key rule: the challengers need 80 of the 200 points (fives, tens and kings) to take the hill.",
     )))
 register(GameSpec(
-    Siege, SiegeAI, search=SiegeHooks(), playouts=24,
-    explain=_hints.siege_facts,
+    Siege, SiegeAI, search=SiegeSearchHooks(), playouts=100, strong=True,
+    explain=siege_facts, move_words=siege_move_words, hint_units="more of a lead in the King pile race",
+    review_units="cards of King pile lead", review_thresholds=(0.5, 1.5),
     figures=_figures.siege_figures, figure_names=_figures.SIEGE,
     sample=(4, {"max_rounds": 8}),
     quick_start=(

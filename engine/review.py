@@ -75,7 +75,7 @@ class Review:
     units: str
     thresholds: tuple[float, float]
     decisions: list[Judged] = field(default_factory=list)
-    #: False for a game without a strong search (Siege): nothing is judged, ``note`` says why.
+    #: False for a game without a strong search: nothing is judged, ``note`` says why.
     searched: bool = True
     note: str = ""
 

@@ -10,6 +10,7 @@ import pytest
 import engine
 from engine.core import TABLE, Game
 from engine.search import SearchAI
+from tests import wargame
 
 OPTIONS = {"hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0},
            "dalmuti": {"hands": 1}}
@@ -48,11 +49,11 @@ def searchable_position(name: str, seed: int) -> Game:
 def test_levels_and_unknown_level() -> None:
     assert engine.levels("hearts") == ("normal", "strong")
     assert engine.levels("dalmuti") == ("normal", "strong")
-    assert engine.levels("siege") == ("normal",)  # bench/ai.py measured no gain for Siege's search
+    assert engine.levels("siege") == ("normal", "strong")
     assert isinstance(engine.ai_for("koth", "strong", playouts=10), SearchAI)
     assert isinstance(engine.ai_for("tricks"), engine.get("tricks").ai)
-    with pytest.raises(KeyError, match="normal"):
-        engine.ai_for("siege", "strong")
+    with wargame.registered(), pytest.raises(KeyError, match="normal"):
+        engine.ai_for("war", "strong")  # (every real game has a strong AI)
 
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))
