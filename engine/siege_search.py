@@ -13,8 +13,9 @@ draw it), least locked in a rival's pile (only a won fight frees it).  A house p
 little as a shield and a weapon.  The seat's result is its value minus its best rival's: the
 game is a race.  Candidates are merged: a card of the seat's suit always goes onto its King pile
 (nothing can be better), the slots are ordered by the normal AI's rule (a swap is never searched:
-only the normal AI's own swap is kept), and in the attack step ending the turn and building
-nothing are one move.
+only the normal AI's own swap is kept), starting a pile in one empty slot or another, or with a
+queen (an ace) of one suit or another, is one move, and in the attack step ending the turn and
+building nothing are one move.
 
 The worlds come from ``Siege.sample_world`` (the seat's knowledge only: the other hands, the stock
 and the discard pile dealt again consistently with what it saw; tests/engine/test_hidden_records.py).
@@ -57,6 +58,17 @@ class SiegeSearchHooks(Hooks):
         out = [a for a in legal if a.kind != "swap"]
         if default.kind == "swap":
             out.insert(0, default)
+        # A pile started in one empty slot or another is the same pile (slots swap freely while
+        # building), and a Queen or an Ace pile is the same whatever the suit of its queen or ace:
+        # one start per kind of pile, the normal AI's when it starts one of that kind.
+        starts: dict[Any, Action] = {}
+        for a in out:
+            if a.kind == "start":
+                key = _pile_kind(a.cards[0])
+                held = starts.get(key)
+                if held is None or a == default or (held != default and a.args[0] > held.args[0]):
+                    starts[key] = a
+        out = [a for a in out if a.kind != "start" or starts[_pile_kind(a.cards[0])] is a]
         if state.phase == "attack":
             # Ending the turn in the attack step is building nothing: one of the two is searched.
             drop = "build" if default.kind == "end" else "end"
@@ -87,3 +99,7 @@ class SiegeSearchHooks(Hooks):
         vals = [self.value(end, p) for p in range(4)]
         return vals[seat] - max(v for p, v in enumerate(vals) if p != seat)
 
+
+def _pile_kind(special: Any) -> Any:
+    """What a pile started with ``special`` is: a Jack pile by its jack's suit, else its rank."""
+    return special if special.rank == "J" else special.rank

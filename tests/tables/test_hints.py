@@ -279,3 +279,28 @@ async def test_a_game_without_a_strong_ai_refuses_the_option(make_runtime):
     with wargame.registered():
         t = await new_table(rt, game="war", ai_level="normal")
     assert t.ai_level is None
+
+
+async def test_a_siege_hint_is_searched_and_says_why_in_words(make_runtime, clock):
+    """Siege has a strong AI too: its hint is searched in the pool and its reason is in words (card
+    labels and pile marks, never a card code or a seat number)."""
+    import re
+
+    pool = AIPool(workers=1, playouts=30)
+    await pool.start()
+    try:
+        rt = make_runtime(ai_pool=pool)
+        t = await new_table(rt, game="siege")
+        await rt.start(t.id, HOST)
+        for _ in range(300):
+            d = t.state.decision(0) if 0 in t.to_act() else None
+            if d is not None and len(d.actions) >= 2 and TABLE not in t.state.to_act():
+                break
+            await clock.advance(1.0)
+        h = await rt.hint(t.id, HOST)
+        assert h.level == "strong" and pool.counts["searched"] == 1
+        assert h.action in t.state.decision(0).actions
+        assert "the search" in h.reason, h.reason
+        assert not re.search(r"\b(?:[2-9TJQA][HSDCX])\b|seat", h.reason), h.reason
+    finally:
+        await pool.close()
