@@ -562,7 +562,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if record.seed is None:
             raise TableError(f"Table `{record.id}` closed before its game started: there is nothing to replay.")
         try:
-            state, events = record.replay()
+            state, _ = record.replay()
         except Exception:
             log.exception("Table %s no longer replays", record.id)
             raise TableError(f"The log of table `{record.id}` no longer replays, sorry.") from None
@@ -570,7 +570,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         title = GAMES.get(record.game, record.game.capitalize())
         lines = [f"**{'Final standings' if outcome is not None else 'Standings when it ended'}**"]
         lines += replay_standings(record, outcome)
-        hands = recap(record, events)
+        hands = recap(record)
         if hands:
             lines += ["", "**Hand by hand**", *hands]
         text = "\n".join(lines)

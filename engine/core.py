@@ -14,9 +14,12 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import Card, card
+
+if TYPE_CHECKING:
+    from engine.replays import ReplayHooks
 
 #: The seat number of the table itself, for steps the rules make on a timer (dealing the next card,
 #: closing a declaration window): see :meth:`Game.table_timer`.
@@ -188,6 +191,10 @@ class Game(ABC):
     players: int
     seed: int | str
     options: dict[str, Any]
+    #: The events :meth:`create` emitted (the first deal, an opening draw), which nobody was there
+    #: to hear: every replay reads them before the log's (:func:`replay`).  Empty in a state read
+    #: back by :meth:`from_dict` or copied.
+    start_events: Sequence[Event] = ()
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -432,6 +439,10 @@ class GameSpec:
     #: A short, typical game: ``(players, options)``, played by the tests that run every game (the
     #: privacy test seats it at a runtime).
     sample: tuple[int, Mapping[str, Any]] | None = None
+    #: What a replay shows of it step by step and its hand-by-hand recap (an
+    #: ``engine.replays.ReplayHooks``, from the game's ``engine/<game>_replay.py``); None: only the
+    #: hands and the public scores.
+    replay: ReplayHooks | None = None
     #: How to play, in four short rule-book lines: the goal, your turn, what wins, one key rule
     #: (the **How to play** button adds the way to the full rules; tests/test_spec.py requires them).
     quick_start: tuple[str, ...] = ()
@@ -508,10 +519,11 @@ def replay(
     actions: Iterable[tuple[int, str]],
     deal: Sequence[Sequence[Card]] | None = None,
 ) -> tuple[Game, list[Event]]:
-    """Rebuild a game from its creation arguments and its log of ``(seat, action code)``."""
+    """Rebuild a game from its creation arguments and its log of ``(seat, action code)``; the
+    events are every one the game emitted, its creation's (:attr:`Game.start_events`) first."""
     cls = get(name).game
     g = cls.create(players, options, seed, deal)
-    events: list[Event] = []
+    events: list[Event] = list(g.start_events)
     for seat, code in actions:
         events.extend(g.apply(seat, cls.action_from_code(code)))
     return g, events

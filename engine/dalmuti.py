@@ -149,6 +149,11 @@ def title_of(position: int, players: int) -> str:
     return "Merchant"
 
 
+def is_peon(position: int, players: int) -> bool:
+    """Whether the ``position``-th player of the ranking (0 = best) is a Peon, who pays taxes."""
+    return position >= players - 2
+
+
 def set_name(number: int, count: int, jesters: int = 0) -> str:
     """``three 5s``, ``two 9s + Jester``, ``a Jester``: how a play reads."""
     if number == JESTER_NUMBER:

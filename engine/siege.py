@@ -379,6 +379,7 @@ class Siege(Game):
             g.stock = cls._stock_from_deal(seed, deal)
         events: list[Event] = []
         g._start_turn(0, events)
+        g.start_events = events
         return g
 
     @staticmethod
