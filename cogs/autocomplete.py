@@ -128,8 +128,9 @@ def _pick_choice(cs: Sequence[AnyCard], pick: int) -> app_commands.Choice[str]:
 
 
 def option_choices(game: str | None, current: str) -> list[app_commands.Choice[str]]:
-    """Suggestions for ``/game new options``: the typed pairs kept, plus each remaining option."""
-    entry = engine.games().get(str(game or "hearts").lower())
+    """Suggestions for ``/game new options``: the typed pairs kept, plus each remaining option (none
+    before a game is chosen)."""
+    entry = engine.games().get(str(game or "").lower())
     if entry is None:
         return []
     spec = table_options.spec(entry.game.name)

@@ -46,6 +46,7 @@ from engine.siege_ai import SiegeAI
 from engine.siege_replay import SiegeReplay
 from engine.tricks import Tricks
 from engine.tricks_ai import TricksAI
+from engine.tricks_programs import TricksPrograms
 from engine.tricks_replay import TricksReplay
 
 # Every game is registered here, once, with all its pure parts (engine/core.py's GameSpec): a game
@@ -77,7 +78,7 @@ register(GameSpec(
     Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
     explain=_hints.tricks_facts, hint_units="more tricks this hand",
     review_units="tricks", review_thresholds=(0.25, 0.6),
-    figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=True,
+    figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=TricksPrograms(),
     replay=TricksReplay(),
     sample=(4, {"target": 5}),
     quick_start=(

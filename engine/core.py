@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 from engine.cards import Card, card
 
 if TYPE_CHECKING:
+    from engine.programs import ProgramRules
     from engine.replays import ReplayHooks
 
 #: The seat number of the table itself, for steps the rules make on a timer (dealing the next card,
@@ -434,8 +435,9 @@ class GameSpec:
     figure_names: Mapping[str, str] = field(default_factory=dict)
     #: The lowest score wins (Hearts): a player's best score is their lowest.
     lowest_wins: bool = False
-    #: Program seats and the program arena can play it (the line protocol of tables/protocol.py).
-    programs: bool = False
+    #: Program seats and the program arena can play it: what it tells the line protocol of
+    #: tables/protocol.py (an ``engine.programs.ProgramRules``, from ``engine/<game>_programs.py``).
+    programs: ProgramRules | None = None
     #: A short, typical game: ``(players, options)``, played by the tests that run every game (the
     #: privacy test seats it at a runtime).
     sample: tuple[int, Mapping[str, Any]] | None = None
