@@ -86,7 +86,7 @@ def score_series(record: GameRecord) -> Series | None:
         points.append(final)
     title = f"{cls.title} · table {record.id}"
     return Series(record.game, title, chart.y_label, chart.x_label, record.names, points, outcome.winners,
-                  lower_is_better=chart.lower_is_better, y_ticks=dict(chart.y_ticks) if chart.y_ticks else None)
+                  lower_is_better=entry.lowest_wins, y_ticks=dict(chart.y_ticks) if chart.y_ticks else None)
 
 
 def _font(px: int) -> Any:

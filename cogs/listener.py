@@ -29,10 +29,10 @@ from cogs.watch import Watchers, with_count
 from engine.core import Event
 from tables.kept import StoredPing
 from tables.table import Table
+from tables.turns import MISSES_TO_AWAY
 
 log = logging.getLogger(__name__)
 
-MISSES_TO_AWAY = 3  # as the runtime counts them (tables.runtime.MISSES_TO_AWAY)
 NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
 # The nudge before a deadline (docs/rules.md, "Deadlines"): this many seconds before it runs out, for
 # decisions that gave the person more than NUDGE_MIN_TIME seconds (a short timer is its own reminder).

@@ -27,7 +27,7 @@ from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
 from cogs.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import TABLE, Action, AnyCard, Decision, Event, View
+from engine.core import TABLE, Action, AnyCard, Decision, Event, Outcome, View
 from tables.live import SeatView
 from tables.table import Table
 
@@ -287,7 +287,6 @@ class Renderer:
     """Works for any game from what every engine provides (seats, scores, turn, public events);
     a game's own renderer overrides the parts it can say better."""
 
-    lowest_wins = False
     #: Show every card of the hand as a button while cards are played one at a time, the ones that
     #: may not be played now disabled (Hearts, Tricks); else only the legal actions.
     whole_hand = False
@@ -407,12 +406,8 @@ class Renderer:
         scores = state.public_view().get("scores")
         if not scores:
             return [(1, s, None) for s in range(len(table.seats))]
-        sign = 1 if self.lowest_wins else -1
-        rows = []
-        for s, sc in enumerate(scores):
-            place = 1 + sum(1 for o in scores if sign * o < sign * sc)
-            rows.append((place, s, sc))
-        return sorted(rows)
+        ranked = Outcome.ranked(scores, lowest_wins=table.entry.lowest_wins)
+        return sorted((ranked.places[s], s, sc) for s, sc in enumerate(scores))
 
     def standings_text(self, table: Table) -> str:
         """The final standings, the same shape in every game: one line per player, best first, a

@@ -59,6 +59,7 @@ RANK_NAMES = {
     "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
 }
 PILE_KINDS = {"Q": "queen", "J": "jack", "A": "ace"}
+KING_PILE = 9  # a whole King pile, the 2 to 10 of its suit: it wins at once
 
 
 class SiegeCard:
@@ -734,7 +735,7 @@ class Siege(Game):
         king.append(c)
         self._touch()
         events = [Event("place", seat, (c, KING, len(king)))]
-        if len(king) == 9:
+        if len(king) == KING_PILE:
             self.winner = seat
             self._finish(events)
         return events
