@@ -40,7 +40,6 @@ NUDGE_LEAD = 10.0
 NUDGE_MIN_TIME = 15.0
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
 
-USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
 
 def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:

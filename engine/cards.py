@@ -64,10 +64,6 @@ class Card:
         return (card, (self.code,))
 
     @property
-    def is_joker(self) -> bool:
-        return self.suit == "~"
-
-    @property
     def label(self) -> str:
         """The card as people read it: ``Q♠``, ``10♥``, ``Red joker``."""
         if self.suit == "~":

@@ -93,10 +93,6 @@ class DCard:
     def __reduce__(self) -> tuple:
         return (dcard, (self.code,))
 
-    @property
-    def is_jester(self) -> bool:
-        return self.number == JESTER_NUMBER
-
 
 #: The 13 cards by number (index 0 unused): ``CARDS[5]`` is a 5, ``CARDS[13]`` the Jester.
 CARDS: tuple[DCard, ...] = (None, *(DCard(n) for n in range(1, 14)))  # type: ignore[arg-type]  # 0 is never read

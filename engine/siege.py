@@ -95,10 +95,6 @@ class SiegeCard:
         return (siege_card, (self.code,))
 
     @property
-    def is_blank(self) -> bool:
-        return self.suit == "X"
-
-    @property
     def label(self) -> str:
         """As people read it: ``Q♠``, ``10♥``, ``blank 5`` (a blank has no suit symbol to show)."""
         rank = "10" if self.rank == "T" else self.rank
