@@ -682,7 +682,7 @@ class DiscordListener:
     def _plan_nudges(self, table: Table) -> None:
         """Arm one sleep per table until the next decision's nudge is due.  Only decisions with a
         deadline are nudged: those a person must make (a seat that may act without having to, like
-        a King of the Hill declaration during the deal, has none)."""
+        a declaration during a live deal, has none)."""
         if table.id not in self._nudges and not table.deadlines:
             return  # a lobby, an untimed table, a finished one: nothing to plan
         n = self._nudges.setdefault(table.id, _Nudges())

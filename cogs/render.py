@@ -71,8 +71,8 @@ def embed_text(embed: discord.Embed) -> str:
 
 # ---- small helpers ---------------------------------------------------------------------------
 def label(c: AnyCard | str) -> str:
-    """``Q♠`` for a card or a standard card code; a game's own card values (a Dalmuti ``D5``, a
-    Siege blank ``5X``) carry their own ``label``."""
+    """``Q♠`` for a card or a standard card code; a game's own card values (``D5``, a
+    blank ``5X``) carry their own ``label``."""
     if isinstance(c, str):
         return card(c).label
     own = getattr(c, "label", None)
@@ -288,10 +288,10 @@ class Renderer:
     a game's own renderer overrides the parts it can say better."""
 
     #: Show every card of the hand as a button while cards are played one at a time, the ones that
-    #: may not be played now disabled (Hearts, Tricks); else only the legal actions.
+    #: may not be played now disabled (trick-taking games); else only the legal actions.
     whole_hand = False
     #: Put the legal actions into the renderer's menus (:meth:`action_group`) even when they would
-    #: fit as buttons (a Siege turn mixes attacks, builds and swaps: a wall of buttons otherwise).
+    #: fit as buttons (a turn that mixes attacks, builds and swaps: a wall of buttons otherwise).
     menus_always = False
     #: Public events that start a new deal: recent lines never reach back past the last one.
     new_round_events: frozenset[str] = frozenset({"deal"})
@@ -473,7 +473,7 @@ class Renderer:
     # -- private: the hand view --
     def hand_text(self, sv: SeatView) -> str:
         """The hand view's text, within :data:`HAND_ROOM`: the cards as emoji when they are ready
-        and fit; when they do not, the other lines' cards (Siege's piles) go text first, then the
+        and fit; when they do not, the other lines' cards (piles) go text first, then the
         hand's own (the text alone has always fitted)."""
         for plain in (0, 1, 2):
             text = self.hand_body(sv, plain)
@@ -587,7 +587,7 @@ class Renderer:
 
     def combo_pick(self, sv: SeatView, decision: Decision) -> int:
         """How many cards to pick from one menu instead of listing every combination as its own
-        choice (King of the Hill's two cards on a pair lead): a number, or 0 for a list."""
+        choice (two cards on a pair lead): a number, or 0 for a list."""
         return 0
 
     def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:

@@ -43,7 +43,7 @@ class Chart:
     x_label: str = "hand"
     per_round: bool = False
     snapshot: Callable[[View, int], list[float]] | None = None
-    #: value -> label on the y axis (King of the Hill's ranks); None: numbers.
+    #: value -> label on the y axis (ranks); None: numbers.
     y_ticks: Mapping[float, str] | None = None
 
 

@@ -72,7 +72,7 @@ class ReplayHooks:
 
     def lead_over(self, before: View, after: View) -> bool:
         """Whether a step from public view ``before`` to ``after`` ended a lead (counted for
-        :meth:`position` where the game does not number its tricks)."""
+        :meth:`position` where the game does not number its leads)."""
         return False
 
     def totals(self, pv: View) -> list[Any] | None:

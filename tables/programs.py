@@ -39,7 +39,7 @@ How the runtime uses it (``tables/runtime.py``):
 * After a restart (``Runtime.recover``) or a failed write, the program is started afresh and
   brought up to the current point (:func:`catch_up_events`): ``start game``; the current hand's
   ``start hand`` and the cards the program still holds; the current trick's ``start trick`` and
-  the cards already played to it.  Earlier tricks of the hand are not replayed.  The strike count
+  the cards already played to it.  What was played before the current trick is not replayed.  The strike count
   carries on from the game's record of bad cards.
 """
 

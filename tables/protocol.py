@@ -8,7 +8,7 @@ A program player is a process that talks on stdin/stdout, one message a line::
     |MESSAGE_TYPE|MESSAGE_KEY|DATA...|END|
 
 Faces are ``23456789TJQKA``, suits ``SCHD`` (so ``10S`` and ``1S`` are bad cards).  What a player
-hears, in order (hands and tricks count from 0; names are the seats' names)::
+hears, in order (hands and the trick numbers count from 0; names are the seats' names)::
 
     |INFO|start game|n1|n2|n3|n4|END|              seat order
     |INFO|start hand|h|END|                         per hand
@@ -18,7 +18,7 @@ hears, in order (hands and tricks count from 0; names are the seats' names)::
     |RESPONSE|card|QS|END|                          ... this
     |INFO|played|name|QS|END|                       each valid card
     |INFO|end trick|t|winner|running total|END|     the winner's game score after the trick
-    |INFO|end hand|h|END|                          after 13 tricks
+    |INFO|end hand|h|END|                          after the hand's last trick
     |INFO|bad card|name|what|END|                   a bad answer, then end hand and a fresh deal
     |INFO|end game|n1 s1|n2 s2|n3 s3|n4 s4|END|     seat order
 

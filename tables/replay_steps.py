@@ -100,7 +100,7 @@ def steps(record: GameRecord, words: Words | None = None) -> list[dict[str, Any]
         for i, e in enumerate(record.log, start=1):
             events = g.apply(e.seat, cls.action_from_code(e.code))
             pv = g.public_view()
-            # A game without trick numbers (The Great Dalmuti) counts its leads as they end.
+            # A game without trick numbers counts its leads as they end.
             hand = hooks.position(pv, [], leads).hand
             if hand != last_hand:
                 leads, last_hand = 1, hand
