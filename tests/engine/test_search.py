@@ -10,7 +10,6 @@ import pytest
 import engine
 from engine.core import TABLE, Game
 from engine.search import SearchAI
-from tests import wargame
 
 OPTIONS = {"hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0},
            "dalmuti": {"hands": 1}}
@@ -47,6 +46,8 @@ def searchable_position(name: str, seed: int) -> Game:
 
 
 def test_levels_and_unknown_level() -> None:
+    from tests import wargame  # (here: bench/hints.py imports this module, and War imports the cogs)
+
     assert engine.levels("hearts") == ("normal", "strong")
     assert engine.levels("dalmuti") == ("normal", "strong")
     assert engine.levels("siege") == ("normal", "strong")
