@@ -544,7 +544,7 @@ class Renderer:
 
     def decision_deadline(self, sv: SeatView) -> float | None:
         """When the person's decision closes: their own deadline.  A game whose optional decisions
-        close with a step of the table itself (the end of Dalmuti's look) says so: while the table
+        close with a step of the table itself (the end of a look at the cards before play) says so: while the table
         acts the runtime gives the seats no deadline of their own (tables/turns.py)."""
         return sv.deadline
 
