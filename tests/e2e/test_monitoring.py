@@ -5,14 +5,19 @@ says not ready while the gateway is down and ready again once it is back; ``/hea
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+import logging
 import random
 import time
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
+from tables import logs
 from tests.e2e.conftest import make_world
 from tests.fakediscord.play import open_table, play_seat
+from tests.fakediscord.privacy import cards_in
 
 METRICS = {"metrics_address": ("127.0.0.1", 0)}  # any free port: the bot's HealthServer says which
 
@@ -109,3 +114,34 @@ async def test_readyz_is_not_ready_while_the_gateway_is_down() -> None:
         # And the game goes on.
         listed = await w.stranger.slash("game list")
         assert not listed.failed
+
+
+async def test_json_log_lines_parse_and_carry_the_table_server_and_shard() -> None:
+    from tests.e2e.test_thread_faults import finished, started
+
+    out = io.StringIO()
+    handler = logs.handler("json", out)
+    handler.setLevel(logging.INFO)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    try:
+        async with make_world(config={"log_format": "json"}) as w:
+            table_message, table, players = await started(w)
+            # A moderator locks the game's thread: the bot's posts there are refused, and it says so.
+            w.fd.lock_thread(w.thread_of(table_message).id)
+            await finished(w, table_message, players)
+            await w.until(lambda: "is locked" in out.getvalue(), 10.0, what="the warning about the locked thread")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines and all({"time", "level", "logger", "message"} <= line.keys() for line in lines)
+    locked = [line for line in lines if "is locked" in line["message"]]
+    assert locked, [line["message"] for line in lines]
+    assert locked[0]["level"] == "WARNING"
+    assert (locked[0]["table_id"], locked[0]["guild_id"], locked[0]["shard"]) == (table.id, w.fd.guild_id, 0)
+    # No log line names a card (hidden or not: logs are no place for them).
+    named = [line for line in lines if any(cards_in(str(v)) for v in line.values())]
+    assert not named, named[:3]
