@@ -9,15 +9,21 @@ import io
 import json
 import logging
 import random
+import socket
 import time
+from typing import Any
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
 from tables import logs
-from tests.e2e.conftest import make_world
+from tables.lease import CHECKING
+from tests.e2e.conftest import make_world, production_fake
+from tests.e2e.test_shard_failover import end_lease_session
+from tests.fakediscord.botprocess import BotProcess
 from tests.fakediscord.play import open_table, play_seat
 from tests.fakediscord.privacy import cards_in
+from tests.tables.stores import PostgresStore
 
 METRICS = {"metrics_address": ("127.0.0.1", 0)}  # any free port: the bot's HealthServer says which
 
@@ -39,12 +45,20 @@ def value(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: st
     return samples.get((name, frozenset(labels.items())), 0.0)
 
 
+async def answer(port: int, path: str) -> tuple[int, str]:
+    """As :func:`get`, with nothing listening yet (a process starting) as status 0."""
+    try:
+        return await get(port, path)
+    except aiohttp.ClientConnectionError as e:
+        return 0, repr(e)
+
+
 async def until_status(port: int, path: str, status: int, timeout: float = 20.0) -> str:
     """Until ``path`` answers ``status`` (its text then); the loop checks every 20 ms."""
     end = time.monotonic() + timeout
     seen: list[int] = []
     while True:
-        got, text = await get(port, path)
+        got, text = await answer(port, path)
         if got == status:
             return text
         seen.append(got)
@@ -145,3 +159,64 @@ async def test_json_log_lines_parse_and_carry_the_table_server_and_shard() -> No
     # No log line names a card (hidden or not: logs are no place for them).
     named = [line for line in lines if any(cards_in(str(v)) for v in line.values())]
     assert not named, named[:3]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def until_text(port: int, path: str, text: str, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    seen: set[str] = set()
+    while (got := await answer(port, path))[1] != text:
+        seen.add(got[1])
+        assert time.monotonic() < end, f"{path} never said {text!r} (it said {seen})"
+        await asyncio.sleep(0.02)
+
+
+async def test_readyz_follows_the_shard_leases_of_two_processes(pg_server) -> None:
+    """P runs both shards, S stands by (both ready); P's lease session ends and, while the lease
+    connection cannot come back, P is not ready; S takes the shards over (ready, running them);
+    once P watches the leases again it is a ready standby."""
+    store = await PostgresStore(pg_server).create()
+    fd = production_fake(shard_count=2)
+    await fd.start()
+    bots: list[BotProcess] = []
+    ports = [free_port(), free_port()]
+
+    def config(port: int) -> dict[str, Any]:
+        return {"shard_count": 2, "shard_ids": [0, 1], "lease_poll": 0.1, "metrics_address": ["127.0.0.1", port]}
+
+    try:
+        p = await BotProcess.start(fd, database=store.url, seed=3, config=config(ports[0]), ready_timeout=60.0)
+        bots.append(p)
+        s = await BotProcess.start(fd, database=store.url, seed=4, config=config(ports[1]), ready_timeout=None)
+        bots.append(s)
+        assert await get(ports[0], "/readyz") == (200, "ready: running shard(s) 0,1\n")
+        await until_text(ports[1], "/readyz", "ready: standing by for shard(s) 0,1\n")
+        standby = await scrape(ports[1])
+        assert value(standby, "deckhand_shard_held", shard="0") == value(standby, "deckhand_shard_held", shard="1") == 0
+
+        # A new lease connection checks SHARD_COUNT under this lock first: held, P's cannot come back.
+        [(namespace,)] = store.rows("SELECT hashtext('deckhand.shards:' || current_schema())")
+        store.rows("SELECT pg_advisory_lock(?::int, ?::int)", (namespace, CHECKING))
+        end_lease_session(store, 0)  # one session holds both of P's leases
+        text = await until_status(ports[0], "/readyz", 503)
+        assert text.startswith("not ready: the shard leases are not held or watched")
+        await s.ready(60.0)
+        await until_text(ports[1], "/readyz", "ready: running shard(s) 0,1\n")
+        taken = await scrape(ports[1])
+        assert value(taken, "deckhand_gateway_state", shard="1", state="connected") == 1
+        lost = await scrape(ports[0])
+        assert value(lost, "deckhand_shard_held", shard="0") == value(lost, "deckhand_shard_held", shard="1") == 0
+        assert (await get(ports[0], "/readyz"))[0] == 503 and (await get(ports[0], "/healthz"))[0] == 200
+
+        store.rows("SELECT pg_advisory_unlock(?::int, ?::int)", (namespace, CHECKING))
+        await until_text(ports[0], "/readyz", "ready: standing by for shard(s) 0,1\n")
+    finally:
+        for bot in bots:
+            await bot.kill()
+        await fd.close()
+        await store.cleanup()
