@@ -38,7 +38,13 @@ class HealthServer:
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as e:
+            await runner.cleanup()
+            log.error("Cannot serve the metrics on %s:%d (%s): set METRICS_ADDRESS to a free address, or leave it "
+                      "empty", self.host, self.port, e)
+            raise
         self._runner = runner
         sockets = getattr(site._server, "sockets", None) or ()
         if sockets:
@@ -66,6 +72,7 @@ def watch_gateway(bot: Any, metrics: Metrics) -> None:
     """Keep ``metrics.gateway`` (shard -> connected / disconnected / connecting) from the events
     discord.py dispatches: ``connect`` comes with READY, ``resumed`` after a RESUME."""
     state = metrics.gateway
+    listen = bot.add_listener  # (commands.Bot's)
     if isinstance(bot, discord.AutoShardedClient):
         async def on_shard_connect(shard: int) -> None:
             state[shard] = "connected"
@@ -76,9 +83,9 @@ def watch_gateway(bot: Any, metrics: Metrics) -> None:
         async def on_shard_disconnect(shard: int) -> None:
             state[shard] = "disconnected"
 
-        bot.add_listener(on_shard_connect)
-        bot.add_listener(on_shard_resumed)
-        bot.add_listener(on_shard_disconnect)
+        listen(on_shard_connect)
+        listen(on_shard_resumed)
+        listen(on_shard_disconnect)
         metrics.latencies = lambda: list(bot.latencies)
     else:
         async def on_connect() -> None:
@@ -90,9 +97,9 @@ def watch_gateway(bot: Any, metrics: Metrics) -> None:
         async def on_disconnect() -> None:
             state[0] = "disconnected"
 
-        bot.add_listener(on_connect)
-        bot.add_listener(on_resumed)
-        bot.add_listener(on_disconnect)
+        listen(on_connect)
+        listen(on_resumed)
+        listen(on_disconnect)
         metrics.latencies = lambda: [(0, bot.latency)]
 
 
