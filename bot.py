@@ -14,7 +14,7 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   from it.
 * ``DATA_RETENTION_DAYS`` — finished tables and their logs older than this are deleted (default 90;
   0 keeps them for ever).  Results for ``/stats`` are always kept.
-* ``DECKHAND_PROGRAMS`` — trusted programs a table host may seat at Tricks (``/game ai program:``):
+* ``DECKHAND_PROGRAMS`` — trusted programs a table host may seat (``/game ai program:``, in a game with program seats):
   ``name=command line;name2=command line`` (see :func:`tables.programs.parse_programs`).  Commands
   run without a shell, from this script's folder, with the seat's name as their first argument.
 * ``DECKHAND_PROGRAM_TIMEOUT`` — seconds a program has for each card (default 2).
@@ -330,7 +330,7 @@ class Deckhand(commands.Bot):
             options["programs"] = ProgramSettings(dict(self.config.programs), timeout=self.config.program_timeout,
                                                   cwd=str(HERE), env_names=self.config.program_env,
                                                   processes=processes)
-            log.info("Programs a host may seat at Tricks: %s", ", ".join(sorted(self.config.programs)))
+            log.info("Programs a host may seat: %s", ", ".join(sorted(self.config.programs)))
         options["limits"] = self.config.limits
         from tools import native  # which engine build runs (the import logged it before logging was set up)
 

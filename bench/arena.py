@@ -1,4 +1,4 @@
-"""How fast the Tricks arena runs program players, on this machine.
+"""How fast the program arena runs program players, on this machine.
 
 * ``codec_msgs_per_s`` — protocol lines formatted and parsed per second by :mod:`tables.protocol`
   alone (a hand's worth of the usual lines, round and round).

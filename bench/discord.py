@@ -1,7 +1,8 @@
-"""How the real bot behaves on the wire: Hearts tables played through ``bot.Deckhand`` (in its own
-process, real discord.py) against the fake Discord on 127.0.0.1 (``tests/fakediscord``).
+"""How the real bot behaves on the wire: tables of the benches' reference game (``Measure.reference``,
+engine/measure.py: a game of 52 plays a hand) played through ``bot.Deckhand`` (in its own process,
+real discord.py) against the fake Discord on 127.0.0.1 (``tests/fakediscord``).
 
-Each table: two scripted people and two AIs play one hand (``target=1``).  The people think for
+Each table: two scripted people and two AIs play one hand (a target of 1).  The people think for
 ``--think`` seconds (±50 %) before each move; they open their hand once (**My hand** or ``/hand``)
 and then click on it, since the bot keeps it current (a ping's **My hand** if it no longer can);
 the bot runs in the production setting unless told otherwise: configured from its environment as
@@ -11,7 +12,7 @@ global limit of 50 requests a second (``--global-limit 0``: off).  It reports:
 
 * ``interaction_p50_ms`` / ``interaction_p99_ms`` — from the fake sending INTERACTION_CREATE to
   the interaction callback arriving, over every interaction of the run;
-* ``rest_calls_per_hearts_hand`` — REST calls the bot made per hand of 52 plays, interaction
+* ``rest_calls_per_hand`` — REST calls the bot made per hand of 52 plays, interaction
   callbacks excluded (the lobby, thread and summary included), and ``rest_calls_by_route``;
 * ``non_interaction_rest_calls_per_hand`` — the same without interaction-token webhooks
   (followups and edits of hand views), i.e. what Discord's global 50/s limit counts;
@@ -108,6 +109,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 
 from bench.processes import NoDatabase, ShardedBots, postgres  # noqa: E402
+from engine.measure import reference_game  # noqa: E402
 from tests.fakediscord.play import open_table, play_seat  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
@@ -118,7 +120,11 @@ SCRAPE_EVERY = 5.0  # seconds between two scrapes of /metrics while the tables p
 TABLE_MESSAGES: list[Any] = []  # every table's public message, as the fake keeps it
 PLAY_LOG: dict[str, list[list[Any]]] = {}  # table message id -> the table's actions [[time, code], ...]
 WATCH_VIEWS: list[Any] = []  # the watchers' views (answers to Watch), as the fake keeps them
-TARGETS = {"interaction_p99_ms": 25.0, "rest_calls_per_hearts_hand": 120, "max_edits_per_message_5s": 5,
+#: The game the tables play: the benches' reference (engine/measure.py), to a target of 1 (one hand).
+REFERENCE = reference_game()
+GAME = REFERENCE.name
+ONE_HAND = f"{REFERENCE.measure.length}=1" if REFERENCE.measure is not None and REFERENCE.measure.length else None
+TARGETS = {"interaction_p99_ms": 25.0, "rest_calls_per_hand": 120, "max_edits_per_message_5s": 5,
            "interactions_per_person_move": 1.2, "non_interaction_rest_calls_per_hand": 12,
            "public_lag_s_p99": 3.0}
 HAND_CARDS = 52
@@ -191,7 +197,7 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, stagger))  # people do not all press Start in the same second
     views: dict[int, Any] = {}
-    table_message = await open_table(host, [guest], options="target=1", views=views)
+    table_message = await open_table(host, [guest], game=GAME, options=ONE_HAND, views=views)
     TABLE_MESSAGES.append(table_message)
     if watcher is not None:
         watching = await watcher.click(table_message, "Watch")
@@ -219,11 +225,11 @@ ANSWER_LIMIT = 3.0  # Discord's limit for a first answer to an interaction
 
 
 async def viewer_table(host: Any, guest: Any, seed: int) -> Any:
-    """The game the viewer's person reviews: one hand of Hearts (blitz) played with a guest before
+    """The game the viewer's person reviews: one hand (blitz) played with a guest before
     the tables open; its finished table message."""
     rng = random.Random(seed)
     views: dict[int, Any] = {}
-    table_message = await open_table(host, [guest], options="target=1", speed="blitz", views=views)
+    table_message = await open_table(host, [guest], game=GAME, options=ONE_HAND, speed="blitz", views=views)
     await asyncio.gather(*(play_seat(p, table_message, rng=random.Random(rng.random()), think=0.05, timeout=300,
                                      open_with="mix", watch_table=False, patience=2.0, view=views.get(p.id))
                            for p in (host, guest)))
@@ -379,7 +385,7 @@ def public_edits(messages: list[Any]) -> tuple[list[float], float | None]:
 
 
 def cards_played(text: str) -> int | None:
-    """The cards a Hearts table message shows as played: the hands before this one, and this hand's
+    """The cards a table message shows as played: the hands before this one, and this hand's
     52 less the cards its seat lines say are left (``None`` for a message with no seat lines: the
     lobby)."""
     if "— finished" in text:
@@ -532,7 +538,7 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             "interaction_p90_ms": round(percentile(latencies, 0.90), 2),
             "interaction_max_ms": round(max(latencies, default=float("nan")), 2),
             "slow_seconds": slow_seconds(fd, started),
-            "rest_calls_per_hearts_hand": round(len(calls) / hands, 1) if hands else None,
+            "rest_calls_per_hand": round(len(calls) / hands, 1) if hands else None,
             "non_interaction_rest_calls_per_hand": round(len(own) / hands, 1) if hands else None,
             "max_edits_per_message_5s": edits,
             "interactions_per_person_move": round(
@@ -654,8 +660,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     ok = {
         "interaction_p99_ms": result["interaction_p99_ms"] < TARGETS["interaction_p99_ms"],
-        "rest_calls_per_hearts_hand": (result["rest_calls_per_hearts_hand"] or 1e9)
-        <= TARGETS["rest_calls_per_hearts_hand"],
+        "rest_calls_per_hand": (result["rest_calls_per_hand"] or 1e9)
+        <= TARGETS["rest_calls_per_hand"],
         "max_edits_per_message_5s": result["max_edits_per_message_5s"] <= TARGETS["max_edits_per_message_5s"],
         "interactions_per_person_move": (result["interactions_per_person_move"] or 1e9)
         <= TARGETS["interactions_per_person_move"],
@@ -667,7 +673,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the bot as {args.processes} shard process(es) on one {result['database']} database")
     print(f"setting                  database {result['database']} · global limit "
           f"{result['global_limit'] or 'off'}/s · rate-limit windows ×{result['ratelimit_scale']:g}")
-    print(f"{result['tables']} Hearts tables at once, {result['hands']} hands, {result['interactions']} interactions "
+    print(f"{result['tables']} {REFERENCE.game.title} tables at once, {result['hands']} hands, "
+          f"{result['interactions']} interactions "
           f"in {result['seconds']} s (people think ~{args.think:g} s, AI pause {args.ai_delay:g} s)")
     print(f"interaction round trip   p50 {result['interaction_p50_ms']} ms · p99 {result['interaction_p99_ms']} ms "
           f"(target p99 < {TARGETS['interaction_p99_ms']:g} ms: {mark[ok['interaction_p99_ms']]})")
@@ -675,8 +682,8 @@ def main(argv: list[str] | None = None) -> int:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if result["metrics"]:
         print(f"metrics on               {result['metrics']} (the bot's own counts, scraped every {SCRAPE_EVERY:g} s)")
-    print(f"REST calls per hand      {result['rest_calls_per_hearts_hand']} (target ≤ "
-          f"{TARGETS['rest_calls_per_hearts_hand']}: {mark[ok['rest_calls_per_hearts_hand']]})")
+    print(f"REST calls per hand      {result['rest_calls_per_hand']} (target ≤ "
+          f"{TARGETS['rest_calls_per_hand']}: {mark[ok['rest_calls_per_hand']]})")
     for route, n in result["rest_calls_by_route"].items():
         print(f"    {n:6.1f}  {route}")
     print(f"  of which not interaction webhooks (Discord's global limit counts these) "

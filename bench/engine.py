@@ -4,32 +4,33 @@ apply, and the registered AI's choose), on one core.
 For every registered game it measures:
 
 * ``games_per_s`` — random playouts per second where a "game" is ONE HAND: the options are set so
-  that the game ends after its first hand (Hearts: ``{"target": 1}``).  This is the unit OpenSpiel's
-  Hearts and other reference implementations count, so the figures compare directly.
-* ``full_games_per_s`` — random playouts with the default options (Hearts: to 100 points).
+  that the game ends after its first hand (the game's first ``short_options``).  This is the unit
+  OpenSpiel and other reference implementations count, so the figures compare directly.
+* ``full_games_per_s`` — random playouts with the default options.
 * ``copy_us`` — one ``state.copy()`` (what search does per playout) of a state halfway through a
   hand, in microseconds; ``roundtrip_us`` the ``from_dict(to_dict())`` copy it replaces.
 * ``ai_decisions_per_s`` / ``ai_ms_mean`` / ``ai_ms_p999`` / ``ai_ms_max`` — the registered AI choosing every move of
   one-hand games (only the time spent inside ``choose`` is counted).
 
 Side by side with OpenSpiel (issue 18): when ``open_spiel`` is installed (an optional extra for this
-bench only: ``pip install --no-deps -r requirements-bench.txt``; the bot never needs it), Hearts
-one-hand random games are also played with OpenSpiel's C++ Hearts driven from Python, the two taking
-turns in short rounds in this one process, and the ratio is printed (``hearts.openspiel`` in
+bench only: ``pip install --no-deps -r requirements-bench.txt``; the bot never needs it), a game
+whose spec's measure names its OpenSpiel twin (``Measure.openspiel``, engine/measure.py) also has
+its one-hand random games played with OpenSpiel's C++ implementation driven from Python, the two
+taking turns in short rounds in this one process, and the ratio is printed (``GAME.openspiel`` in
 ``--json``).  Both are timed in this process's CPU time, so other processes on a shared machine
 count against neither; the best round of each is compared (and the median of the paired rounds'
-ratios is given too).  OpenSpiel's game is its default ``hearts``: the deal is 52 chance steps and
-the pass direction a chance step, all drawn uniformly, then random legal moves — as ``legal_actions``
-and ``apply_action`` make them from Python.
+ratios is given too).  OpenSpiel's game is played with its default parameters: its deal (and any
+other chance step) drawn uniformly, then random legal moves — as ``legal_actions`` and
+``apply_action`` make them from Python.
 
-Targets: Hearts ≥ 6,000 one-hand random games/s and ≥ 1.0× OpenSpiel side by side; every AI
-decision under 5 ms.
+Targets: each game's speed target as its spec's measure sets it (``Measure.target``), ≥ 1.0×
+OpenSpiel side by side; every AI decision under 5 ms.
 
-Which build it measures: the engine's Hearts is compiled with mypyc when a current build exists
-(``make build``; see tools/native.py), else its pure Python source.  Every figure above is of the
-build the engine picked (``hearts.engine_build`` in ``--json``); when that is the compiled one, the
-side by side also plays the pure source (imported from engine/hearts.py) in the same rounds, so both
-builds are reported against OpenSpiel.
+Which build it measures: a game's rules may be compiled with mypyc when a current build exists
+(``make build``; see tools/native.py), else they run from their pure Python source.  Every figure
+above is of the build the engine picked (``GAME.engine_build`` in ``--json``); when that is the
+compiled one, the side by side also plays the pure source in the same rounds, so both builds are
+reported against OpenSpiel.
 
     python bench/engine.py [--json] [--seconds S] [--no-openspiel]
 
@@ -54,15 +55,20 @@ import engine  # noqa: E402
 from engine.core import TABLE, Game  # noqa: E402
 from tools import native  # noqa: E402
 
-# What each game's issue asks of it: (figure, at least).
-TARGETS = {"hearts": ("games_per_s", 6000), "dalmuti": ("games_per_s", 2000), "koth": ("games_per_s", 500),
-           "siege": ("turns_per_s", 1000)}
-# Seats for the figures when a game allows several counts (the Dalmuti target is for 6 players).
-PLAYERS = {"dalmuti": 6}
-
 
 def players_for(game: type[Game]) -> int:
-    return PLAYERS.get(game.name, game.min_players)
+    """Seats for the figures: the game's measure's, else the fewest it allows."""
+    m = engine.get(game.name).measure
+    return m.players if m is not None and m.players is not None else game.min_players
+
+
+def module_of(game: type[Game]) -> str:
+    """The engine module that holds the game's rules (``tools.native``'s name for it)."""
+    return game.__module__.rsplit(".", 1)[-1]
+
+
+def build_of(game: type[Game]) -> str:
+    return "compiled" if native.is_compiled(module_of(game)) else "pure"
 
 
 def one_hand_options(game: type[Game]) -> dict[str, Any]:
@@ -186,7 +192,7 @@ def copy_costs(game: type[Game], options: dict[str, Any], seconds: float) -> dic
 
 
 def openspiel_playout(game: Any, seed: int) -> int:
-    """One random game of OpenSpiel's Hearts (chance steps included) driven from Python, the way
+    """One random game of OpenSpiel's (chance steps included) driven from Python, the way
     ``random_playout`` drives ours; returns how many steps it took."""
     rnd = random.Random(seed).random
     s = game.new_initial_state()
@@ -212,22 +218,23 @@ def _cpu_rate(run_one: Callable[[int], object], seconds: float, first: int) -> t
             return n / spent, n
 
 
-def openspiel_side_by_side(seconds: float, rounds: int = 10) -> dict[str, Any]:
-    """Deckhand's and OpenSpiel's Hearts one-hand random games/s, measured in alternating rounds."""
+def openspiel_side_by_side(name: str, twin: str, seconds: float, rounds: int = 10) -> dict[str, Any]:
+    """Deckhand's game ``name`` and OpenSpiel's ``twin``: one-hand random games/s, measured in
+    alternating rounds."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError as e:
         return {"available": False, "reason": f"open_spiel is not installed ({e})"}
-    os_game = pyspiel.load_game("hearts")
-    ours = engine.get("hearts").game
+    os_game = pyspiel.load_game(twin)
+    ours = engine.get(name).game
     one = one_hand_options(ours)
     # The engine's build, OpenSpiel, and (when the engine's build is the compiled one) the pure source.
     sides: dict[str, Callable[[int], object]] = {
         "ours": lambda s: random_playout(ours, one, s),
         "theirs": lambda s: openspiel_playout(os_game, s),
     }
-    if native.is_compiled("hearts"):
-        pure = native.pure("hearts").Hearts
+    if build_of(ours) == "compiled":
+        pure = getattr(native.pure(module_of(ours)), ours.__name__)
         sides["pure"] = lambda s: random_playout(pure, one, s)
     for run in sides.values():
         run(0)  # warm every side before timing
@@ -281,8 +288,8 @@ def measure(name: str, seconds: float) -> dict[str, Any]:
     one = one_hand_options(game)
     random_playout(game, one, 0)  # warm caches before timing
     games_per_s, games = _rate(lambda s: random_playout(game, one, s), seconds)
-    # Turns: a player's moves until another seat must act (a Siege turn is several actions; a
-    # Hearts turn one card).  Counted on one-hand games, outside the timed loops.
+    # Turns: a player's moves until another seat must act (a turn may be several actions, or one
+    # card).  Counted on one-hand games, outside the timed loops.
     turn_count = sum(count_turns(game, one, s) for s in range(20))
     action_count = sum(random_playout(game, one, s) for s in range(20))
     full_per_s, full = _rate(lambda s: random_playout(game, {}, s), seconds)
@@ -306,19 +313,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print only a JSON object")
     p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (default 2)")
     p.add_argument("--no-openspiel", action="store_true",
-                   help="skip the side by side with OpenSpiel's Hearts even when open_spiel is installed")
+                   help="skip the side by side with OpenSpiel even when open_spiel is installed")
     args = p.parse_args(argv)
     results = {name: measure(name, args.seconds) for name in sorted(engine.games())}
-    results["hearts"]["engine_build"] = "compiled" if native.is_compiled("hearts") else "pure"
-    if "hearts" in results and not args.no_openspiel:
-        # Twice the time of one figure: the two sides share it.
-        results["hearts"]["openspiel"] = openspiel_side_by_side(2 * args.seconds)
+    twins = {name: spec.measure.openspiel for name, spec in engine.games().items()
+             if spec.measure is not None and spec.measure.openspiel}
+    for name, r in results.items():
+        r["engine_build"] = build_of(engine.get(name).game)
+    if not args.no_openspiel:
+        for name, twin in twins.items():
+            # Twice the time of one figure: the two sides share it.
+            results[name]["openspiel"] = openspiel_side_by_side(name, twin, 2 * args.seconds)
     if args.json:
         print(json.dumps(results))
         return 0
     print(f"One core, {args.seconds:g} s per figure. A 'game' is ONE HAND (options that end the game after")
-    print("its first hand, the unit OpenSpiel's Hearts uses); full games use the default options.")
-    print(f"Engine build: Hearts {results['hearts']['engine_build']} ({native.REASON}).")
+    print("its first hand, the unit OpenSpiel uses); full games use the default options.")
+    builds = ", ".join(f"{name} {r['engine_build']}" for name, r in results.items())
+    print(f"Engine build: {builds} ({native.REASON}).")
     for name, r in results.items():
         print(f"\n{name}  (one-hand options: {r['one_hand_options'] or 'defaults'})")
         print(f"  random one-hand games/s   {r['games_per_s']:>10,.0f}   ({r['games']:,} games; "
@@ -330,9 +342,12 @@ def main(argv: list[str] | None = None) -> int:
               f"over {r['ai_decisions']:,})")
         print(f"  state copy for search      {r['copy_us']:>9,.1f} µs   (to_dict/from_dict round trip "
               f"{r['roundtrip_us']:,.1f} µs)")
-    side = results.get("hearts", {}).get("openspiel")
-    if side is not None:
-        print("\nhearts side by side with OpenSpiel's C++ Hearts driven from Python (one process, "
+    for name in twins:
+        side = results[name].get("openspiel")
+        if side is None:
+            continue
+        title = engine.get(name).game.title
+        print(f"\n{name} side by side with OpenSpiel's C++ {title} driven from Python (one process, "
               "alternating rounds, CPU time)")
         if not side["available"]:
             print(f"  skipped: {side['reason']}; pip install --no-deps -r requirements-bench.txt")
@@ -349,19 +364,22 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  Deckhand pure Python games/s       {side['pure_games_per_s']:>10,.0f}   "
                       f"({side['pure_ratio']:.2f}× OpenSpiel, median {side['pure_ratio_median']:.2f}×; "
                       f"the compiled build is {side['compiled_over_pure']:.2f}× the pure one)")
-            print(f"  Deckhand state copy for search     {results['hearts']['copy_us']:>9.1f} µs")
+            print(f"  Deckhand state copy for search     {results[name]['copy_us']:>9.1f} µs")
     print("\nTargets (from the issues):")
     for name, r in results.items():
-        if name not in TARGETS:
+        measured = engine.get(name).measure
+        if measured is None or measured.target is None:
             continue
-        key, low = TARGETS[name]
+        key, low = measured.target
         ok = r[key] >= low
         print(f"  {name:8} {key} ≥ {low:,}: {'met' if ok else 'NOT met'} ({r[key]:,.0f}); AI p99.9 < 5 ms: "
               f"{'met' if r['ai_ms_p999'] < 5 else 'NOT met'} ({r['ai_ms_p999']:.2f} ms; the max, "
               f"{r['ai_ms_max']:.2f} ms, includes pauses of the shared machine)")
-    if side is not None and side["available"]:
-        print(f"  hearts   ≥ 1.0× OpenSpiel side by side: {'met' if side['ratio'] >= 1.0 else 'NOT met'} "
-              f"({side['ratio']:.2f}×)")
+    for name in twins:
+        side = results[name].get("openspiel")
+        if side is not None and side["available"]:
+            print(f"  {name:8} ≥ 1.0× OpenSpiel side by side: {'met' if side['ratio'] >= 1.0 else 'NOT met'} "
+                  f"({side['ratio']:.2f}×)")
     return 0
 
 

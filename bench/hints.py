@@ -10,7 +10,7 @@ was run (decisions with a choice the search covers and time for at least one who
 often the strong hint differs from the normal AI's move, and how many reasons carry a figure of
 the search.  Games without a strong level time the normal hint.
 
-    python bench/hints.py [--json] [--positions N] [--games hearts,tricks,koth,dalmuti,siege] [--budget S]
+    python bench/hints.py [--json] [--positions N] [--games G1,G2] [--budget S]
 """
 
 from __future__ import annotations
@@ -30,11 +30,13 @@ from engine.core import Game  # noqa: E402
 from tables.hints import HINT_BUDGET, hint_in_worker  # noqa: E402
 from tests.engine.test_search import table_step  # noqa: E402
 
-#: One hand per game where the options say so; any other registered game plays its spec's sample game.
-OPTIONS: dict[str, dict[str, Any]] = {
-    "hearts": {"target": 1}, "tricks": {"target": 1}, "koth": {"rounds": 1, "ready_round": 0, "ready_trick": 0},
-    "dalmuti": {"hands": 1}, "siege": {"max_rounds": 3},
-}
+
+def options_of(e: engine.GameSpec) -> dict[str, Any]:
+    """One hand, as the game's measure says (engine/measure.py); else its spec's sample game."""
+    m = e.measure
+    if m is None:
+        return dict((e.sample or (0, {}))[1])
+    return dict(m.hints if m.hints is not None else m.hand)
 
 
 def positions(name: str, n: int, seed: int) -> list[tuple[Game, int]]:
@@ -45,7 +47,7 @@ def positions(name: str, n: int, seed: int) -> list[tuple[Game, int]]:
     out: list[tuple[Game, int]] = []
     game = 0
     while len(out) < n:
-        g = e.game.create(e.game.min_players, OPTIONS.get(name, dict((e.sample or (0, {}))[1])), seed * 1000 + game)
+        g = e.game.create(e.game.min_players, options_of(e), seed * 1000 + game)
         game += 1
         while not g.is_over and len(out) < n:
             if table_step(g, ai, rng):

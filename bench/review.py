@@ -12,36 +12,37 @@ the PNG bytes back on the event loop.  Reports ``picture_ms_p50``, ``picture_ms_
 start-up and the card faces drawn once, before anything is timed), ``steps_ms`` per game (the whole
 game's steps with their words, computed in the worker) and ``picture_kb`` (the mean PNG size).
 
-``review`` — what a review of a person's play costs (tables/reviews.py): a seeded Hearts game to
-``--target`` (100: a real game) played by normal AIs, seat 0's decisions reviewed exactly as the AI
+``review`` — what a review of a person's play costs (tables/reviews.py): a seeded game of the
+benches' reference game (``Measure.reference``, engine/measure.py) to ``--target`` (100: a real
+game) played by normal AIs, seat 0's decisions reviewed exactly as the AI
 pool's worker does it (``review_in_worker``: each decision's share of ``--budget`` CPU seconds, at
 most ``DECISION_CAP``, on the process's own CPU clock, and ``review_playouts``), one decision at a
-time so each is timed.  Reports ``cpu_s_per_hearts_game`` (the goal: about two CPU minutes),
+time so each is timed.  Reports ``cpu_s_per_game`` (the goal: about two CPU minutes),
 ``decision_cpu_ms_p50`` / ``decision_cpu_ms_p99`` (decisions the search judged), ``decisions``,
 ``judged``, ``share_s``, the marks counted and the load average.
 
-``busy`` — the replay viewer's pictures while a Hearts game's review runs in a real AI pool worker
+``busy`` — the replay viewer's pictures while such a game's review runs in a real AI pool worker
 (the viewer's own worker and the review's side by side, the bot's loop beside them: a 2-core
 machine's whole load): ``picture_ms_p99_during_review`` (Discord's limit for an answer is 3 s) and
 ``loop_lag_ms_max`` (how late a 50 ms sleep on the event loop woke meanwhile).
 
-``fallbacks`` — does a review degrade the tables' strong AI?  A table of strong Hearts AIs asks a
+``fallbacks`` — does a review degrade the tables' strong AI?  A table of strong AIs asks a
 real AI pool (one worker for the tables, as on a 2-core machine) for ``--decisions`` moves at the
 table's pace (a search of 0.75 s within each 1 s AI pause, as tables/turns.py asks), once with the
-pool idle and once while a Hearts game's review runs; both with the review in the pool's background
+pool idle and once while such a game's review runs; both with the review in the pool's background
 lane (its own lowest-priority worker: ``fallbacks_background_*``, the runtime's way) and sharing the
 tables' worker (``fallbacks_shared_*``, how reviews ran before the background lane).  A fallback is
 a decision the pool answered ``None`` (busy or late: the table played the normal move instead).
 
 ``queue`` — reviews waiting in line (tables/reviews.py): ``--people`` people ask for a review of
-their own Hearts game to ``--target`` at once, the first of them also for ``--extra`` more games, on a
+their own game (the reference game) to ``--target`` at once, the first of them also for ``--extra`` more games, on a
 real AI pool with ``--review-workers`` review workers (default: as the bot).  Reports ``accepted`` and
 ``refused`` (one review in line per person), ``finish_s`` (seconds from the first ask to each
 review's end, in the order asked), ``estimate_s`` (what each was told when it asked),
 ``finished_in_order`` and ``loop_lag_ms_max``.
 
     python bench/review.py [--json] [--figures picture,review,busy,fallbacks,queue] [--steps N]
-                           [--games hearts,tricks,...] [--target 100] [--budget 100] [--decisions 24]
+                           [--games G1,G2,...] [--target 100] [--budget 100] [--decisions 24]
                            [--people 10] [--extra 9] [--review-workers N]
 """
 
@@ -62,6 +63,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(_HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import engine  # noqa: E402
+from engine.measure import reference_game  # noqa: E402
 from engine.review import JUDGED, Review  # noqa: E402
 from tables import reviews  # noqa: E402
 from tables.replay import GameRecord  # noqa: E402
@@ -128,10 +130,25 @@ async def picture_figure(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def hearts_log(target: int, seed: int) -> list[list[Any]]:
-    """A whole Hearts game of normal AIs: ``[seat, code, auto, timeout]`` per action."""
-    spec = engine.get("hearts")
-    g = spec.game.create(4, {"target": target}, seed)
+#: The game the figures play: the benches' reference (engine/measure.py), as many seats as it needs.
+REFERENCE = reference_game()
+GAME = REFERENCE.name
+PLAYERS = REFERENCE.game.min_players
+NAMES = ["Ali", "Bob", "Chidi", "Dana", "Eve", "Femi", "Gus", "Hana"][:PLAYERS]
+AI_SEATS = [False] + [True] * (PLAYERS - 1)  # one person, seat 0
+USER_IDS: list[int | None] = [1] + [None] * (PLAYERS - 1)
+
+
+def options(target: int) -> dict[str, Any]:
+    """The reference game to ``target`` points."""
+    length = REFERENCE.measure.length if REFERENCE.measure is not None else None
+    return {length: target} if length else {}
+
+
+def game_log(target: int, seed: int) -> list[list[Any]]:
+    """A whole reference game of normal AIs: ``[seat, code, auto, timeout]`` per action."""
+    spec = REFERENCE
+    g = spec.game.create(PLAYERS, options(target), seed)
     ai, rng = spec.ai(), random.Random(seed)
     log: list[list[Any]] = []
     while not g.is_over:
@@ -145,7 +162,7 @@ def hearts_log(target: int, seed: int) -> list[list[Any]]:
 async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
     target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
     budget = getattr(args, "budget", None) or reviews.GAME_BUDGET
-    log = hearts_log(target, seed)
+    log = game_log(target, seed)
     mine = [i for i, a in enumerate(log) if a[0] == 0]
     share = min(reviews.DECISION_CAP, budget / max(1, len(mine)))
     cpu: list[float] = []
@@ -153,8 +170,8 @@ async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
     total0 = time.process_time()
     for i in mine:
         t0 = time.process_time()
-        part = Review.from_dict(reviews.review_in_worker("hearts", 4, {"target": target}, seed, log, 0, "bench", [i],
-                                                         share, reviews.review_playouts("hearts")))
+        part = Review.from_dict(reviews.review_in_worker(GAME, PLAYERS, options(target), seed, log, 0, "bench", [i],
+                                                         share, reviews.review_playouts(GAME)))
         spent = time.process_time() - t0
         decisions.extend(part.decisions)
         if part.decisions and part.decisions[0].mark in JUDGED:
@@ -169,7 +186,7 @@ async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
         "decisions": len(mine),
         "judged": len(cpu),
         "share_s": round(share, 3),
-        "cpu_s_per_hearts_game": round(total, 1),
+        "cpu_s_per_game": round(total, 1),
         "decision_cpu_ms_p50": round(percentile(cpu, 0.5), 1),
         "decision_cpu_ms_p99": round(percentile(cpu, 0.99), 1),
         "decision_cpu_ms_max": round(max(cpu), 1) if cpu else float("nan"),
@@ -187,10 +204,9 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     from tables.clock import SystemClock
 
     target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
-    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(hearts_log(target, seed))]
-    record = GameRecord(id="BUSY01", game="hearts", options={"target": target}, seed=seed,
-                        names=["Ali", "Bob", "Chidi", "Dana"], ai=[False, True, True, True], log=log,
-                        user_ids=[1, None, None, None])
+    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
+    record = GameRecord(id="BUSY01", game=GAME, options=options(target), seed=seed,
+                        names=NAMES, ai=AI_SEATS, log=log, user_ids=USER_IDS)
     pool = AIPool(workers=1)
     await pool.start()
     replays = Replays()
@@ -238,10 +254,10 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def table_of_strong_ais(pool: Any, decisions: int, seed: int, pause: float = 1.0) -> int:
-    """``decisions`` strong-AI moves of a Hearts table asked of ``pool`` at the table's pace; the
+    """``decisions`` strong-AI moves of a table asked of ``pool`` at the table's pace; the
     fallbacks (the pool answered ``None``: the normal AI's move is played)."""
-    spec = engine.get("hearts")
-    g = spec.game.create(4, {"target": 100}, seed)
+    spec = REFERENCE
+    g = spec.game.create(PLAYERS, options(100), seed)
     normal, rng = spec.ai(), random.Random(seed)
     fallbacks = 0
     for n in range(decisions):
@@ -249,7 +265,7 @@ async def table_of_strong_ais(pool: Any, decisions: int, seed: int, pause: float
             break
         t0 = time.perf_counter()
         s = next(s for s in g.to_act() if g.decision(s) is not None)
-        action = await pool.choose("hearts", g, s, seed=f"F/{seed}/{n}", budget=0.75 * pause)
+        action = await pool.choose(GAME, g, s, seed=f"F/{seed}/{n}", budget=0.75 * pause)
         if action is None:
             fallbacks += 1
             action = normal.choose(g, s, rng)
@@ -264,7 +280,7 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
 
     seed, decisions = getattr(args, "seed", 5), getattr(args, "decisions", 24)
     target = getattr(args, "target", 100)
-    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(hearts_log(target, seed))]
+    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
     out: dict[str, Any] = {"decisions": decisions}
     for lane, background in (("shared", 0), ("background", 1)):
         for reviewing in (False, True):
@@ -273,9 +289,8 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
             review: asyncio.Future[Any] | None = None
             try:
                 if reviewing:
-                    record = GameRecord(id=f"FALL{background}", game="hearts", options={"target": target}, seed=seed,
-                                        names=["Ali", "Bob", "Chidi", "Dana"], ai=[False, True, True, True],
-                                        log=log, user_ids=[1, None, None, None])
+                    record = GameRecord(id=f"FALL{background}", game=GAME, options=options(target), seed=seed,
+                                        names=NAMES, ai=AI_SEATS, log=log, user_ids=USER_IDS)
                     runs = reviews.Reviews(None, pool, SystemClock(),
                                            budget=getattr(args, "budget", None) or reviews.GAME_BUDGET)
                     review = asyncio.ensure_future(runs.get(record, 1, 1))
@@ -298,7 +313,7 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
-    """``--people`` people ask for their reviews at once (each of a seeded Hearts game to ``--target``)
+    """``--people`` people ask for their reviews at once (each of a seeded reference game to ``--target``)
     and the first of them for ``--extra`` more games, on a real AI pool with ``--review-workers``
     background workers: the line as tables/reviews.py serves it."""
     from tables.ai_pool import AIPool, default_workers
@@ -311,10 +326,9 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
     budget = getattr(args, "budget", None) or reviews.GAME_BUDGET
 
     def record(n: int, user: int) -> GameRecord:
-        log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(hearts_log(target, seed + n))]
-        return GameRecord(id=f"Q{n:05d}", game="hearts", options={"target": target}, seed=seed + n,
-                          names=["Ali", "Bob", "Chidi", "Dana"], ai=[False, True, True, True], log=log,
-                          user_ids=[user, None, None, None])
+        log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed + n))]
+        return GameRecord(id=f"Q{n:05d}", game=GAME, options=options(target), seed=seed + n,
+                          names=NAMES, ai=AI_SEATS, log=log, user_ids=[user, *USER_IDS[1:]])
 
     pool = AIPool(workers=1, background_workers=workers)
     await pool.start()
@@ -389,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", default=",".join(engine.games()), help="games to play (default: all)")
     p.add_argument("--steps", type=int, default=40, help="pictures per game")
     p.add_argument("--seed", type=int, default=3)
-    p.add_argument("--target", type=int, default=100, help="review: the Hearts game's target score")
+    p.add_argument("--target", type=int, default=100, help="review: the game's target score")
     p.add_argument("--budget", type=float, default=None, help="review: CPU seconds for the whole review "
                                                               "(default: the runtime's GAME_BUDGET)")
     p.add_argument("--decisions", type=int, default=24, help="fallbacks: strong-AI decisions asked per run")

@@ -2,9 +2,10 @@
 points of N games played through the fake Discord (``tests/fakediscord``), started again on the
 same database each time, and every game it finished is checked against a replay of its stored log.
 
-Games cycle through all five (``--games 5`` plays each once).  Two people play each table (one with
-the hand view's buttons and menus, one too); empty seats are AIs; Tricks tables also seat a program
-player (``clients/python_client.py``), so that leftover program processes would show.  While a game
+Games cycle through every registered game (``--games N``, N the number of games, plays each once).
+Two people play each table (one with the hand view's buttons and menus, one too); empty seats are
+AIs; tables of a game with program seats (``GameSpec.programs``) also seat a program player
+(``clients/python_client.py``), so that leftover program processes would show.  While a game
 runs, the bot is killed ``--kills`` times, each after a random 0.1–1.5 s (never after the game is
 over), and a new process is started at once.  It reports:
 
@@ -65,7 +66,7 @@ from tests.fakediscord.play import (  # noqa: E402
 GAMES = sorted(playable())
 CLIENT = Path(ROOT) / "clients" / "python_client.py"
 PROGRAM = "pybot"
-# King of the Hill deals its cards live: the table's own timers run 40 times faster here.
+# A game may deal its cards live: the table's own timers run 40 times faster here.
 RUNTIME = {"ai_delay": 0.05, "table_pace": 0.025}
 FINISHED_WITHIN = 12.0  # seconds the finished table message may take: two of its 5-edits-in-5.25-s windows, and more
 MOVE_IDS = ("dh:a:", "dh:s:", "dh:m:", "dh:p:", "dh:k:")  # components that may make a move (cogs/components.py)
@@ -173,7 +174,7 @@ async def open_game(w: RestartWorld, game: str) -> Any:
     joined = await w.bob.slash("game join", id=tid)
     if "You joined table" not in joined.text:
         raise RuntimeError(f"Bob could not join: {joined.text!r}")
-    if game == "tricks":
+    if playable()[game].programs is not None:
         seated = await w.ali.slash("game ai", program=PROGRAM)
         if PROGRAM not in seated.text:
             raise RuntimeError(f"the program was not seated: {seated.text!r}")
@@ -272,7 +273,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "actions_lost": sum(r["lost"] for r in results),
         "actions_doubled": sum(r["doubled"] for r in results),
         "leftover_processes": len(leftovers),
-        "programs_started": len(marks),  # program trees the leftover check looked for (Tricks tables)
+        "programs_started": len(marks),  # program trees the leftover check looked for (program seats' tables)
         "finished_view_missing": sum(1 for r in finished if not r.get("view_finished", True)),
         "seconds": round(time.perf_counter() - started, 1),
         "global_limit": fd.global_limit or 0,

@@ -11,7 +11,8 @@
   ``actions_per_s_full``.
 * ``runtime_actions_per_s`` — the whole path: AI-only tables playing on the real clock with no AI
   pause, every move committed before the next.
-* ``recover_1000_tables_s`` — start-up recovery of 1,000 running Hearts tables caught at random points
+* ``recover_1000_tables_s`` — start-up recovery of 1,000 running tables (of the benches' reference
+  game, ``Measure.reference``) caught at random points
   of their games (open the database, read rows and logs, rebuild each from its snapshot plus the
   rest of its log, re-arm deadlines and AI turns).
 * ``kib_per_table`` — resident memory (RSS) added per restored running table.
@@ -39,12 +40,15 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import engine  # noqa: E402
+from engine.measure import reference_game  # noqa: E402
 from tables import records  # noqa: E402
 from tables.clock import SystemClock  # noqa: E402
 from tables.runtime import Runtime  # noqa: E402
 from tables.storage import LOG_COLUMNS, TABLE_COLUMNS, PostgresURL, open_storage, parse_url  # noqa: E402
 from tables.table import LogEntry, Phase, Seat, Table  # noqa: E402
+
+#: The game the tables play: the benches' reference (engine/measure.py).
+REFERENCE = reference_game()
 
 
 def rss_kib() -> float:
@@ -62,13 +66,14 @@ def rss_kib() -> float:
 
 
 def running_table(i: int, rng: random.Random, now: float) -> tuple[Table, str | None, int]:
-    """A Hearts table (one person, three AIs) stopped at a random point of its game, with the
-    snapshot the runtime would have taken at the last new deal."""
+    """A table of the reference game (one person, AIs in the other seats) stopped at a random point
+    of its game, with the snapshot the runtime would have taken at the last new deal."""
     seed = rng.getrandbits(63)
-    game = engine.get("hearts").game
+    game = REFERENCE.game
+    players = game.min_players
     options = game.read_options({})
-    state = game.create(4, options, seed)
-    full = game.create(4, options, seed)
+    state = game.create(players, options, seed)
+    full = game.create(players, options, seed)
     total = 0
     while not full.is_over:  # how long this game is
         for s in full.to_act():
@@ -84,9 +89,9 @@ def running_table(i: int, rng: random.Random, now: float) -> tuple[Table, str | 
         log.append(LogEntry(n + 1, seat, action.code, now - (stop - n), seat != 0))
         if any(e.kind == "deal" for e in events):
             snapshot, snap_version = records.snapshot_of(state), n + 1
-    t = Table(id=f"B{i:05d}", game="hearts", options=options, speed="normal", guild_id=1 + i % 50,
+    t = Table(id=f"B{i:05d}", game=game.name, options=options, speed="normal", guild_id=1 + i % 50,
               channel_id=1000 + i, host_id=10_000 + i,
-              seats=[Seat(10_000 + i, f"P{i}")] + [Seat(None, f"AI {k}", is_ai=True) for k in (1, 2, 3)],
+              seats=[Seat(10_000 + i, f"P{i}")] + [Seat(None, f"AI {k}", is_ai=True) for k in range(1, players)],
               phase=Phase.RUNNING, seed=seed, state=state, version=stop, message_id=5000 + i, created_at=now - stop,
               log=log)
     if 0 in state.to_act():
@@ -206,7 +211,7 @@ async def runtime_rate(url: str, seconds: float) -> float:
     rt = Runtime(storage=storage, clock=SystemClock(), rng=random.Random(5), ai_delay=0)
     tables = []
     for host in range(8):
-        t = await rt.create(game="hearts", guild_id=7, channel_id=70 + host, host_id=700 + host, host_name="P")
+        t = await rt.create(game=REFERENCE.name, guild_id=7, channel_id=70 + host, host_id=700 + host, host_name="P")
         await rt.start(t.id, 700 + host)
         await rt.leave(t.id, 700 + host)
         tables.append(t)

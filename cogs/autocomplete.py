@@ -29,7 +29,7 @@ def legal_choices(
     Explicit actions are offered as they are (value: the action code; name: the game renderer's
     words, ``three 5s``).  A "choose N cards" decision is completed one card at a time: after
     ``2C 3D`` come ``2C 3D 4H``, ``2C 3D 5S``… (values are card codes; names use card labels); a
-    card the decision holds several times (Dalmuti's 5s) may be chosen that many times."""
+    card the decision holds several times (three 5s) may be chosen that many times."""
     r = renderer or render.GENERIC
     typed = current.strip().lower()
     if not decision.pick:
@@ -52,7 +52,7 @@ def legal_choices(
     partial = ""
     marked = _marked_cards(sv, allowed)[: decision.pick]
     if not tokens and marked:
-        # Nothing typed yet, cards marked in the menus: carry on from them (King of the Hill's bury).
+        # Nothing typed yet, cards marked in the menus: carry on from them (a big pick).
         if len(marked) == decision.pick:
             labels = " ".join(c.label for c in marked)
             return [app_commands.Choice(name=f"{decision.kind.capitalize()} the {decision.pick} marked: {labels}"[:100],
@@ -112,7 +112,7 @@ def _read_card(tok: str, allowed: Sequence[AnyCard]) -> AnyCard | None:
 
 def _exact(tok: str, c: AnyCard, allowed: Sequence[AnyCard] = ()) -> bool:
     # "q" is the start of several cards, "qs" already means one: accept it without a trailing space.
-    # A Dalmuti "1" is a card but also the start of 10, 11 and 12: wait for more.
+    # A "1" may be a card but also the start of 10, 11 and 12: wait for more.
     t = tok.lower()
     if any(c2.code != c.code and (render.label(c2).lower().startswith(t) or c2.code.lower().startswith(t))
            for c2 in allowed):
@@ -128,8 +128,9 @@ def _pick_choice(cs: Sequence[AnyCard], pick: int) -> app_commands.Choice[str]:
 
 
 def option_choices(game: str | None, current: str) -> list[app_commands.Choice[str]]:
-    """Suggestions for ``/game new options``: the typed pairs kept, plus each remaining option."""
-    entry = engine.games().get(str(game or "hearts").lower())
+    """Suggestions for ``/game new options``: the typed pairs kept, plus each remaining option (none
+    before a game is chosen)."""
+    entry = engine.games().get(str(game or "").lower())
     if entry is None:
         return []
     spec = table_options.spec(entry.game.name)
@@ -145,7 +146,7 @@ def option_choices(game: str | None, current: str) -> list[app_commands.Choice[s
             continue
         suggested = renderers.renderer_for(entry.game.name).lobby_values.get(opt.name)
         if suggested:
-            # The game's own suggestions first (Tricks: 25/50/100 for people; 1000 is for programs).
+            # The game's own suggestions first (targets for people before those for programs).
             values = [table_options.number(v) for v in dict.fromkeys([*suggested, *(opt.choices or (opt.default,))])]
         elif opt.choices:
             values = [table_options.number(c) for c in table_options.values(opt)]

@@ -2,8 +2,8 @@
 
 :func:`score_chart` is a pure function from a finished game's record (``tables.replay.GameRecord``:
 seed, options, names and the action log) to PNG bytes: it replays the log through the engine,
-notes the public scores after every hand (Hearts, Tricks and Dalmuti points, King of the Hill
-ranks) or every round (Siege's King piles), as each game's ``Screens.chart`` says, and draws one
+notes the public scores after every hand (points, or ranks) or every round, as each game's
+``Screens.chart`` says, and draws one
 line per player, a legend with names and colours, and the winner marked.  CPU-bound and free of
 discord: the listener runs it in a worker.
 """
@@ -47,7 +47,7 @@ class Series:
     points: list[list[float]]  # points[i][seat]
     winners: tuple[int, ...]
     lower_is_better: bool = False
-    y_ticks: dict[float, str] | None = None  # value -> label (King of the Hill's ranks)
+    y_ticks: dict[float, str] | None = None  # value -> label (ranks)
 
 
 def _snapshot(chart: Chart, pv: View, n: int) -> list[float]:
@@ -86,7 +86,7 @@ def score_series(record: GameRecord) -> Series | None:
         points.append(final)
     title = f"{cls.title} · table {record.id}"
     return Series(record.game, title, chart.y_label, chart.x_label, record.names, points, outcome.winners,
-                  lower_is_better=chart.lower_is_better, y_ticks=dict(chart.y_ticks) if chart.y_ticks else None)
+                  lower_is_better=entry.lowest_wins, y_ticks=dict(chart.y_ticks) if chart.y_ticks else None)
 
 
 def _font(px: int) -> Any:
@@ -156,7 +156,7 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
         if len(pts) > 1:
             d.line(pts, fill=colour, width=width, joint="curve")
         r = (5 if seat in s.winners else 3.5) * scale
-        for x, y in pts if len(pts) <= 25 else pts[-1:]:  # a long Siege: no dot per round
+        for x, y in pts if len(pts) <= 25 else pts[-1:]:  # a long game: no dot per round
             d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
         if seat in s.winners:
             x, y = pts[-1]

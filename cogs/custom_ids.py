@@ -12,18 +12,18 @@ Custom ids (at most 100 characters):
 * ``dh:a:{table}:{version}:{action code, spaces as _}`` — one per legal action, only on the
   EPHEMERAL hand view of the seat that may take it.
 * ``dh:m:{table}:{version}:{n}`` — action menu ``n`` (up to four) when the legal actions are more
-  than 25 buttons, or whenever the renderer says ``menus_always`` (Siege: a menu per pile, one of
+  than 25 buttons, or whenever the renderer says ``menus_always`` (a menu per pile, one of
   attacks): each option's value is one legal action's code; choosing it is that action
   (the actions the renderer keeps ungrouped — pass, end turn — stay buttons below).  The
-  renderer groups the actions (Dalmuti by number, Siege by pile, King of the Hill by effective
-  suit) and adjacent small groups share a menu.
+  renderer groups the actions (by number, by pile or by effective suit, as the game plays) and
+  adjacent small groups share a menu.
 * ``dh:s:{table}:{version}:{kind}`` — a "choose exactly N cards" menu (at most 25 cards).  Option
   values are card codes, with ``#1``, ``#2``… appended when a code is there more than once
-  (Dalmuti's three 5s), so every value is unique and maps back to a card.  Also used to choose the
+  (three 5s), so every value is unique and maps back to a card.  Also used to choose the
   cards of a combination when the legal combinations are too many to list (a pair lead in King of
   the Hill): the chosen cards are matched against the legal actions.
 * ``dh:p:{table}:{version}:{kind}:{n}`` and ``dh:k:{table}:{version}:{kind}:{ok|clear}`` — a pick
-  over more than 25 cards (King of the Hill's bury: 8 of 28): up to four menus, one per group of
+  over more than 25 cards (8 of 28, say): up to four menus, one per group of
   suits, each a part of the choice, then **OK** / **Clear**.  The partial choice lives in the
   engine's state (the seat's ``view["marked"]``; each menu change is one ``{kind} … mark`` action,
   **Clear** is ``{kind} mark``, **OK** is ``{kind}`` alone), so it survives a restart; the menus show
@@ -289,8 +289,8 @@ class ActionMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLA
 
 
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
-    """Choose exactly ``pick`` cards (the Hearts pass, a Dalmuti tax return, two cards for a King of
-    the Hill pair lead) on a player's own hand view."""
+    """Choose exactly ``pick`` cards (a pass of 3, a tax return, two cards for a pair) on a player's
+    own hand view."""
 
     def __init__(
         self,

@@ -188,7 +188,7 @@ async def _remove_stale(registry: EmojiRegistry, existing: list[discord.Emoji], 
 
 def action_emoji(action: Action) -> discord.PartialEmoji | None:
     """The emoji on an action's button or menu option: the card it plays when it is one card, or
-    copies of one card (Dalmuti's "three 5s"); ``None`` for anything else (pass, a mixed set)."""
+    copies of one card ("three 5s"); ``None`` for anything else (pass, a mixed set)."""
     cards = action.cards
     if not cards or action.args or len({c.code for c in cards}) != 1:
         return None

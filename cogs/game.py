@@ -51,6 +51,9 @@ log = logging.getLogger(__name__)
 # Every registered game by its title, in the order they were registered (engine/__init__.py).
 GAMES = {name: spec.game.title for name, spec in engine.games().items()}
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
+# What /game ai says of the games with program seats and of those without a strong level.
+PROGRAM_GAMES = " and ".join(spec.game.title for spec in engine.games().values() if spec.programs) or "No game"
+NOT_STRONG = " and ".join(spec.game.title for spec in engine.games().values() if not spec.strong)
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
 OOPS = "Sorry — something went wrong on my side. It has been logged; please try again."
 NOT_IN_A_SERVER = "Deckhand tables live in servers: use these commands in a server channel."
@@ -118,7 +121,7 @@ def rules_embed(game: str, rules_url: str | None = None) -> discord.Embed:
                else f"{g.min_players}–{g.max_players} players")
     embed = discord.Embed(title=f"{g.title} — {players}", description=g.rules_text or g.summary,
                           colour=render.LOBBY_COLOUR)
-    # One field per option: a field holds 1024 characters, King of the Hill's options need more.
+    # One field per option: a field holds 1024 characters, and one game's options need more.
     for n, (_, text) in enumerate(table_options.rules_lines(g.name)):
         embed.add_field(name="What the host can change" if n == 0 else "\u200b", value=text[:1024], inline=False)
     embed.add_field(name=HOW_TO_SET, value=f"`/game new game:{g.name} options:…` with any of "
@@ -422,8 +425,9 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @game.command(name="ai", description="Host: fill free seats with AI players.")
     @app_commands.describe(count="How many AI players (default: every free seat; one with a program)",
-                           program="Tricks only: seat a program the bot's operator set up, by name",
-                           level="normal (instant) or strong (thinks ahead; not in Siege)")
+                           program=f"{PROGRAM_GAMES} only: seat a program the bot's operator set up, by name",
+                           level="normal (instant) or strong (thinks ahead"
+                                 + (f"; not in {NOT_STRONG})" if NOT_STRONG else ")"))
     @app_commands.choices(level=[app_commands.Choice(name="normal", value="normal"),
                                  app_commands.Choice(name="strong", value="strong")])
     async def game_ai(
@@ -580,7 +584,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if record.seed is None:
             raise TableError(f"Table `{record.id}` closed before its game started: there is nothing to replay.")
         try:
-            state, events = record.replay()
+            state, _ = record.replay()
         except Exception:
             log.exception("Table %s no longer replays", record.id)
             raise TableError(f"The log of table `{record.id}` no longer replays, sorry.") from None
@@ -588,7 +592,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         title = GAMES.get(record.game, record.game.capitalize())
         lines = [f"**{'Final standings' if outcome is not None else 'Standings when it ended'}**"]
         lines += replay_standings(record, outcome)
-        hands = recap(record, events)
+        hands = recap(record)
         if hands:
             lines += ["", "**Hand by hand**", *hands]
         text = "\n".join(lines)

@@ -29,10 +29,10 @@ from cogs.watch import Watchers, with_count
 from engine.core import Event
 from tables.kept import StoredPing
 from tables.table import Table
+from tables.turns import MISSES_TO_AWAY
 
 log = logging.getLogger(__name__)
 
-MISSES_TO_AWAY = 3  # as the runtime counts them (tables.runtime.MISSES_TO_AWAY)
 NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
 # The nudge before a deadline (docs/rules.md, "Deadlines"): this many seconds before it runs out, for
 # decisions that gave the person more than NUDGE_MIN_TIME seconds (a short timer is its own reminder).
@@ -40,7 +40,6 @@ NUDGE_LEAD = 10.0
 NUDGE_MIN_TIME = 15.0
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
 
-USER_PINGS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
 
 def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:
@@ -683,7 +682,7 @@ class DiscordListener:
     def _plan_nudges(self, table: Table) -> None:
         """Arm one sleep per table until the next decision's nudge is due.  Only decisions with a
         deadline are nudged: those a person must make (a seat that may act without having to, like
-        a King of the Hill declaration during the deal, has none)."""
+        a declaration during a live deal, has none)."""
         if table.id not in self._nudges and not table.deadlines:
             return  # a lobby, an untimed table, a finished one: nothing to plan
         n = self._nudges.setdefault(table.id, _Nudges())

@@ -329,13 +329,6 @@ class LiveViews:
         # a newer state if the table moved meanwhile (or the person clicked it).
         return self.alive(table.id, user_id)
 
-    def forget_table(self, table_id: str) -> None:
-        self._public.pop(table_id, None)
-        self._table_tokens.pop(table_id, None)
-        for v in self.views_of(table_id):
-            if v.task is None or v.task.done():
-                self.drop(v.table_id, v.user_id)
-
     def let_go(self, table_id: str) -> None:
         """The table is another process's now: none of its views is edited from here again (an
         edit waiting for its pace is cancelled)."""

@@ -7,7 +7,7 @@ through here, everywhere a person meets them — the lobby, the table footer, ``
 not a game's) is worded and accepted like every other option.
 
 A Discord table may start from other defaults than the engine, which also serves the program
-arena: Tricks plays to 50 here (about a dozen hands), to 1000 in program contests.
+arena: a game may play to 50 here (about a dozen hands) and to 1000 in program contests.
 """
 
 from __future__ import annotations

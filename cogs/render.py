@@ -27,7 +27,7 @@ from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
 from cogs.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card, card
-from engine.core import TABLE, Action, AnyCard, Decision, Event, View
+from engine.core import TABLE, Action, AnyCard, Decision, Event, Outcome, View
 from engine.words import plural as plural  # the one count helper (engine/words.py)
 from tables.live import SeatView
 from tables.table import Table
@@ -72,8 +72,8 @@ def embed_text(embed: discord.Embed) -> str:
 
 # ---- small helpers ---------------------------------------------------------------------------
 def label(c: AnyCard | str) -> str:
-    """``Q♠`` for a card or a standard card code; a game's own card values (a Dalmuti ``D5``, a
-    Siege blank ``5X``) carry their own ``label``."""
+    """``Q♠`` for a card or a standard card code; a game's own card values (``D5``, a
+    blank ``5X``) carry their own ``label``."""
     if isinstance(c, str):
         return card(c).label
     own = getattr(c, "label", None)
@@ -283,12 +283,11 @@ class Renderer:
     """Works for any game from what every engine provides (seats, scores, turn, public events);
     a game's own renderer overrides the parts it can say better."""
 
-    lowest_wins = False
     #: Show every card of the hand as a button while cards are played one at a time, the ones that
-    #: may not be played now disabled (Hearts, Tricks); else only the legal actions.
+    #: may not be played now disabled (trick-taking games); else only the legal actions.
     whole_hand = False
     #: Put the legal actions into the renderer's menus (:meth:`action_group`) even when they would
-    #: fit as buttons (a Siege turn mixes attacks, builds and swaps: a wall of buttons otherwise).
+    #: fit as buttons (a turn that mixes attacks, builds and swaps: a wall of buttons otherwise).
     menus_always = False
     #: Public events that start a new deal: recent lines never reach back past the last one.
     new_round_events: frozenset[str] = frozenset({"deal"})
@@ -403,12 +402,8 @@ class Renderer:
         scores = state.public_view().get("scores")
         if not scores:
             return [(1, s, None) for s in range(len(table.seats))]
-        sign = 1 if self.lowest_wins else -1
-        rows = []
-        for s, sc in enumerate(scores):
-            place = 1 + sum(1 for o in scores if sign * o < sign * sc)
-            rows.append((place, s, sc))
-        return sorted(rows)
+        ranked = Outcome.ranked(scores, lowest_wins=table.entry.lowest_wins)
+        return sorted((ranked.places[s], s, sc) for s, sc in enumerate(scores))
 
     def standings_text(self, table: Table) -> str:
         """The final standings, the same shape in every game: one line per player, best first, a
@@ -474,7 +469,7 @@ class Renderer:
     # -- private: the hand view --
     def hand_text(self, sv: SeatView) -> str:
         """The hand view's text, within :data:`HAND_ROOM`: the cards as emoji when they are ready
-        and fit; when they do not, the other lines' cards (Siege's piles) go text first, then the
+        and fit; when they do not, the other lines' cards (piles) go text first, then the
         hand's own (the text alone has always fitted)."""
         for plain in (0, 1, 2):
             text = self.hand_body(sv, plain)
@@ -549,7 +544,7 @@ class Renderer:
 
     def decision_deadline(self, sv: SeatView) -> float | None:
         """When the person's decision closes: their own deadline.  A game whose optional decisions
-        close with a step of the table itself (the end of Dalmuti's look) says so: while the table
+        close with a step of the table itself (the end of a look at the cards before play) says so: while the table
         acts the runtime gives the seats no deadline of their own (tables/turns.py)."""
         return sv.deadline
 
@@ -595,7 +590,7 @@ class Renderer:
 
     def combo_pick(self, sv: SeatView, decision: Decision) -> int:
         """How many cards to pick from one menu instead of listing every combination as its own
-        choice (King of the Hill's two cards on a pair lead): a number, or 0 for a list."""
+        choice (two cards on a pair lead): a number, or 0 for a list."""
         return 0
 
     def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:

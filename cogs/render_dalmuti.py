@@ -32,7 +32,7 @@ from cogs.render import (
 )
 from cogs.screens import Screens, Words, choice, register
 from engine.core import TABLE, Action, Decision, Event, View
-from engine.dalmuti import JESTER_NUMBER, DCard, dcard, set_name, title_of
+from engine.dalmuti import JESTER_NUMBER, DCard, dcard, is_peon, set_name, title_of
 from tables.live import SeatView
 from tables.table import Table
 
@@ -297,7 +297,7 @@ class DalmutiRenderer(Renderer):
         if received or given:
             n = len(ranking)
             pos = ranking.index(seat) if seat in ranking else -1
-            peon_side = pos >= n - 2 if n else False
+            peon_side = is_peon(pos, n) if n and pos >= 0 else False
             words = lambda codes: ", ".join(dcard(c).label for c in codes)  # noqa: E731
             if peon_side and given:
                 lines.append(f"Taxes: you paid {words(given)}" + (f"; you got back {words(received)}." if received

@@ -41,7 +41,6 @@ def _winning_card(cards: Sequence[Card | str]) -> Card:
 
 
 class HeartsRenderer(Renderer):
-    lowest_wins = True
     whole_hand = True  # every card a button, the ones you may not play disabled
 
     def status_line(self, table: Table, pv: View) -> str:
@@ -213,5 +212,5 @@ register(Screens(
                       {"others_plus_26": "the shooter scores 0, everyone else +26",
                        "shooter_minus_26": "the shooter scores −26, the others nothing"}),
     },
-    chart=Chart("points (fewest wins)", lower_is_better=True),
+    chart=Chart("points (fewest wins)"),
 ))

@@ -41,6 +41,7 @@ from engine.core import Action, AnyCard, Decision, Event, View
 from engine.siege import (
     BY_CODE,
     KING,
+    KING_PILE,
     SEAT_SUITS,
     SUIT_SYMBOLS,
     SiegeCard,
@@ -55,7 +56,7 @@ KINDS = {"queen": "Queen", "jack": "Jack", "ace": "Ace"}
 SLOT_MARKS = ("①", "②", "③")
 NUMBERS = "23456789T"
 GROUPS = {"attack": "⚔️ Attack", "start": "🏰 Start a pile", "place": "➕ Place a card", "swap": "⇄ Swap slots"}
-KING_GOAL = 9
+KING_GOAL = KING_PILE
 MAX_MENUS = 4  # menus a hand view holds, a row left for the buttons (cogs/custom_ids.py)
 
 

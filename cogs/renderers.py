@@ -46,7 +46,7 @@ def renderer_for(game: str) -> Renderer:
 
 def action_label(action: Action, game: str | None = None) -> str:
     """How a legal action reads on a button, in a menu or in autocomplete — in the words of the
-    game's renderer (``three 5s`` in Dalmuti), else generically: ``Q♠`` for a plain card play, the
+    game's renderer (``three 5s``), else generically: ``Q♠`` for a plain card play, the
     kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``)."""
     return (renderer_for(game) if game else GENERIC).action_label(action)
 

@@ -43,7 +43,7 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 class Meta:
     """What stays the same over a game's steps."""
 
-    title: str  # "Hearts · table ABCDEF"
+    title: str  # "{game title} · table ABCDEF"
     names: tuple[str, ...]
     count: int  # how many steps there are
     score_word: str = "score"
@@ -92,7 +92,7 @@ def _cards(img: Image.Image, x: float, y: float, codes: list[str], room: float) 
 
 
 def score_value(meta: Meta, value: int) -> str:
-    """King of the Hill's scores are ranks (2 to 14): shown as the rank."""
+    """A game whose scores are ranks (2 to 14): shown as the rank."""
     if meta.score_word == "rank" and 2 <= value <= 14:
         return RANK_NAMES[value - 2]
     return str(value)

@@ -205,7 +205,7 @@ def where(step: dict[str, Any], count: int) -> str:
 
 def jump_options(all_steps: Sequence[dict[str, Any]], current: int) -> list[tuple[str, int]]:
     """At most 25 places to jump to: the start of each hand or round (thinned evenly in a long game,
-    the current one always kept), then the tricks (turns, leads) of the current hand, then the end."""
+    the current one always kept), then each trick (turn, lead) of the current hand, then the end."""
     starts: list[tuple[int, int]] = []  # (hand, step)
     for s in all_steps:
         if not starts or s["hand"] != starts[-1][0]:

@@ -42,9 +42,8 @@ class Chart:
     y_label: str = "points"
     x_label: str = "hand"
     per_round: bool = False
-    lower_is_better: bool = False
     snapshot: Callable[[View, int], list[float]] | None = None
-    #: value -> label on the y axis (King of the Hill's ranks); None: numbers.
+    #: value -> label on the y axis (ranks); None: numbers.
     y_ticks: Mapping[float, str] | None = None
 
 

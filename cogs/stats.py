@@ -19,6 +19,7 @@ import engine
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
 from cogs.render import NO_PINGS
 from engine.words import plural
+from tables.ratings import Rating
 from tables.runtime import Runtime
 from tables.stats import GameStats, figure_names, summarise
 from tables.storage_base import Record
@@ -44,8 +45,8 @@ def rating_text(r: Record | None) -> str | None:
     """``rating **27.3** ± 2.1 (conservative 21.0)``: μ, σ and the μ − 3σ the leaderboard ranks by."""
     if r is None:
         return None
-    mu, sigma = float(r["mu"]), float(r["sigma"])
-    return f"rating **{mu:.1f}** ± {sigma:.1f} (ranked at {mu - 3 * sigma:.1f})"
+    rating = Rating(float(r["mu"]), float(r["sigma"]))
+    return f"rating **{rating.mu:.1f}** ± {rating.sigma:.1f} (ranked at {rating.conservative:.1f})"
 
 
 def review_text(game: str, review: tuple[float, int] | None) -> str | None:

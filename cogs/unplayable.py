@@ -16,12 +16,12 @@ def unplayable(sv: SeatView) -> list[str]:
     if d is None or d.pick or not d.actions or not hand or d.kind not in RESTRICTED_KINDS:
         return []
     if any(a.kind != d.kind and a.cards for a in d.actions):
-        return []  # cards used in several kinds of move (Siege's turn): none is "unplayable" as such
+        return []  # cards used in several kinds of move (one turn): none is "unplayable" as such
     used = {c.code for a in d.actions for c in a.cards}
     return [code for code in dict.fromkeys(hand) if code not in used]
 
 
-#: Decisions where a card may be unplayable for a reason worth a line (a Siege turn mixes kinds).
+#: Decisions where a card may be unplayable for a reason worth a line (a turn may mix kinds).
 RESTRICTED_KINDS = frozenset({"play", "call"})
 
 # (id of the state, version, seat, card) -> (the state, the reason): asked once per state and card,
@@ -41,7 +41,7 @@ def restriction(sv: SeatView) -> str | None:
     if hit is not None and hit[0] is table.state:
         return hit[1]
     try:
-        # The game reads the code (its own cards: a Dalmuti D8 is not the 8♦); the engine's refusal,
+        # The game reads the code (its own cards: a D8 is not the 8♦); the engine's refusal,
         # whether it comes from reading or from applying, is the reason.
         refused = refusal(table.state, sv.seat, f"{d.kind} {cards[0]}")
     except Exception:

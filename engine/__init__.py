@@ -33,15 +33,23 @@ from engine.core import (  # noqa: F401
 )
 from engine.dalmuti import Dalmuti
 from engine.dalmuti_ai import DalmutiAI
+from engine.dalmuti_replay import DalmutiReplay
 from engine.hearts import Hearts
 from engine.hearts_ai import HeartsAI
+from engine.hearts_replay import HeartsReplay
 from engine.koth import KingOfTheHill
 from engine.koth_ai import KothAI
+from engine.koth_measure import challenge_result
+from engine.koth_replay import KothReplay
+from engine.measure import Measure, win_share
 from engine.search import DalmutiHooks, HeartsHooks, KothHooks, SiegeHooks, TricksHooks
 from engine.siege import Siege
 from engine.siege_ai import SiegeAI
+from engine.siege_replay import SiegeReplay
 from engine.tricks import Tricks
 from engine.tricks_ai import TricksAI
+from engine.tricks_programs import TricksPrograms
+from engine.tricks_replay import TricksReplay
 
 # Every game is registered here, once, with all its pure parts (engine/core.py's GameSpec): a game
 # module knows nothing of its AI, and the AI imports the game, so the imports run one way.  The
@@ -60,6 +68,9 @@ register(GameSpec(
     explain=_hints.hearts_facts, hint_units="fewer points this hand",
     review_units="points", review_thresholds=(1.0, 3.0),
     figures=_figures.hearts_figures, figure_names=_figures.HEARTS, lowest_wins=True,
+    replay=HeartsReplay(),
+    measure=Measure({"rules": "classic", "target": 1}, "points a hand (lower is better)", hints={"target": 1},
+                    target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target"),
     sample=(4, {"target": 30}),
     quick_start=(
         "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
@@ -71,7 +82,9 @@ register(GameSpec(
     Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
     explain=_hints.tricks_facts, hint_units="more tricks this hand",
     review_units="tricks", review_thresholds=(0.25, 0.6),
-    figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=True,
+    figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=TricksPrograms(),
+    replay=TricksReplay(),
+    measure=Measure({"target": 1}, "tricks a hand"),
     sample=(4, {"target": 5}),
     quick_start=(
         "Goal: win tricks — each trick you take is worth 1 point. There are no trumps.",
@@ -83,6 +96,9 @@ register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
     explain=_hints.dalmuti_facts, review_units="places", review_thresholds=(0.3, 0.8),
     figures=_figures.dalmuti_figures, figure_names=_figures.DALMUTI,
+    replay=DalmutiReplay(),
+    # The speed target is for 6 players.
+    measure=Measure({"hands": 1}, "points a hand (3 … 0)", players=6, target=("games_per_s", 2000)),
     sample=(5, {"hands": 2}),
     quick_start=(
         "Goal: be the first to play away all your cards — lower numbers are better.",
@@ -95,6 +111,9 @@ register(GameSpec(
     explain=_hints.koth_facts, hint_units="points better for your side this round",
     review_units="points", review_thresholds=(10.0, 25.0),
     figures=_figures.koth_figures, figure_names=_figures.KOTH,
+    replay=KothReplay(),
+    measure=Measure({"rounds": 1, "ready_round": 0, "ready_trick": 0},
+                    "challenge points a round for the seat's side", challenge_result, target=("games_per_s", 500)),
     sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}),
     quick_start=(
         "Goal: climb the ranks from 2 to A — defend the hill as the King, or take it from the King.",
@@ -106,6 +125,10 @@ register(GameSpec(
     Siege, SiegeAI, search=SiegeHooks(), playouts=24,
     explain=_hints.siege_facts,
     figures=_figures.siege_figures, figure_names=_figures.SIEGE,
+    replay=SiegeReplay(),
+    # A whole game is the "hand": one that reaches 40 rounds is won by the longest King pile, ties share.
+    measure=Measure({"max_rounds": 40}, "share of games won", win_share, whole_game=True,
+                    hints={"max_rounds": 3}, target=("turns_per_s", 1000)),
     sample=(4, {"max_rounds": 8}),
     quick_start=(
         "Goal: collect your own suit's 2 to 10 on your King pile.",

@@ -31,7 +31,7 @@ class CardError(ValueError):
 class Card:
     """One playing card.  Use :func:`card` or the module constants, never the constructor.
 
-    This module is compiled with mypyc along with Hearts (tools/native.py): Card is then a native
+    This module is compiled with mypyc along with a game's rules (tools/native.py): Card is then a native
     class, whose attributes compiled code reads directly; its ``__setattr__``/``__delattr__`` keep
     it immutable either way (``__slots__`` matter only to the pure build)."""
 
@@ -64,10 +64,6 @@ class Card:
 
     def __reduce__(self) -> tuple:
         return (card, (self.code,))
-
-    @property
-    def is_joker(self) -> bool:
-        return self.suit == "~"
 
     @property
     def label(self) -> str:
@@ -183,7 +179,7 @@ def deck(jokers: bool = False, copies: int = 1) -> list[Card]:
 
 
 def four_hands_of_thirteen(deal: Iterable[Iterable[Card]], title: str) -> list[list[Card]]:
-    """A given 52-card deal (Hearts, Tricks) as four hand lists, or ``ValueError`` naming the game."""
+    """A given 52-card deal of a four-player game as four hand lists, or ``ValueError`` naming the game."""
     hands = [list(h) for h in deal]
     if len(hands) != 4 or any(len(h) != 13 for h in hands) or sorted(
         c.index for h in hands for c in h
@@ -199,5 +195,5 @@ def shuffled(cs: list[Card], rng: random.Random) -> list[Card]:
 
 
 def sort_key(c: Card, suit_order: str = "CDSH") -> tuple[int, int]:
-    """Sort by suit (in the given order), then by rank — how players fan a Hearts hand."""
+    """Sort by suit (in the given order), then by rank — how players fan a hand of cards."""
     return (suit_order.find(c.suit) if c.suit != "~" else 9, c.value)

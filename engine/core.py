@@ -43,8 +43,8 @@ Options = dict[str, Any]
 
 
 class AnyCard(Protocol):
-    """What the card of every game offers (:class:`~engine.cards.Card`, Siege's ``SiegeCard``,
-    Dalmuti's ``DCard``): its strict code and the label a player reads."""
+    """What the card of every game offers (:class:`~engine.cards.Card`, or a game's own card class):
+    its strict code and the label a player reads."""
 
     @property
     def code(self) -> str: ...
@@ -58,7 +58,7 @@ class Action(NamedTuple):
     replays, autocomplete values and component ids carry."""
 
     kind: str
-    # Any: each game's own card class (Card, Siege's SiegeCard, Dalmuti's DCard); a game reads its own.
+    # Any: each game's own card class (Card, or the game's own); a game reads its own.
     cards: tuple[Any, ...] = ()
     args: tuple[str, ...] = ()
 
@@ -123,8 +123,8 @@ class Decision(NamedTuple):
     cards: tuple[Any, ...] = ()  # Any: the game's own card class, as in Action.cards
     timer: float = 30.0
     prompt: str = ""
-    #: Decisions of one seat with the same non-None key share one deadline: a Siege turn is
-    #: several actions against one 90-second clock.
+    #: Decisions of one seat with the same non-None key share one deadline: a turn of several
+    #: actions against one clock.
     clock_key: str | None = None
 
 
@@ -188,6 +188,10 @@ class Game(ABC):
     players: int
     seed: int | str
     options: dict[str, Any]
+    #: The events :meth:`create` emitted (the first deal, an opening draw), which nobody was there
+    #: to hear: every replay reads them before the log's (:func:`replay`).  Empty in a state read
+    #: back by :meth:`from_dict` or copied.
+    start_events: Sequence[Event] = ()
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -350,11 +354,11 @@ class Game(ABC):
     def trick_taken(cls, cards: Sequence[Card], leader: int = 0) -> TrickTaken:
         """Who takes a full trick of ``cards`` in play order, led by seat ``leader`` (play goes
         round in seat order), with which card, for how many points.  The trick-taking games with
-        one card a play answer (Hearts, Tricks), so the Discord layer never re-derives the rule."""
-        raise NotImplementedError(f"{cls.title} has no tricks")
+        one card a play answer, so the Discord layer never re-derives the rule."""
+        raise NotImplementedError(f"{cls.title} is not a trick-taking game")
 
     def all_cards(self) -> list[Card]:
-        """Every card the game holds, wherever it is (hands, tricks, piles): the conformance
+        """Every card the game holds, wherever it is (hands, piles, the table): the conformance
         test checks that none is lost or duplicated."""
         raise NotImplementedError
 
@@ -411,27 +415,35 @@ class GameSpec:
     #: Playouts per decision of the ``strong`` level (as measured by bench/ai.py).
     playouts: int = 400
     #: Whether the ``strong`` level is offered: only once bench/ai.py measures a clear gain over
-    #: normal (Siege's hooks stay for the bench to try).
+    #: normal (a game's hooks may stay for the bench to try without one).
     strong: bool = False
     #: A hint's facts: ``explain(state, seat, action) -> [phrase, ...]`` (engine/hints.py); None: none.
     explain: Callable[[Any, int, Action], list[str]] | None = None
     #: What the search's mean result measures, in a hint ("fewer points this hand").
     hint_units: str = "better"
     #: A review of a person's play (engine/review.py): what a decision's loss is counted in ("points",
-    #: "tricks", "places"), and the losses from which a decision is an inaccuracy and a mistake.
+    #: "places"), and the losses from which a decision is an inaccuracy and a mistake.
     review_units: str = "points"
     review_thresholds: tuple[float, float] = (1.0, 3.0)
     #: Stats figures counted from a replay's events: ``figures(events, players) -> [{figure: n}]``
     #: per seat (engine/figures.py), and what each figure is called on /stats.
     figures: Callable[[Sequence[Event], int], list[dict[str, int]]] | None = None
     figure_names: Mapping[str, str] = field(default_factory=dict)
-    #: The lowest score wins (Hearts): a player's best score is their lowest.
+    #: The lowest score wins: a player's best score is their lowest.
     lowest_wins: bool = False
-    #: Program seats and the program arena can play it (the line protocol of tables/protocol.py).
-    programs: bool = False
+    #: Program seats and the program arena can play it: what it tells the line protocol of
+    #: tables/protocol.py (an ``engine.programs.ProgramRules``, from ``engine/<game>_programs.py``).
+    programs: Any = None  # Any: engine/programs.py imports this module (no import circle)
     #: A short, typical game: ``(players, options)``, played by the tests that run every game (the
     #: privacy test seats it at a runtime).
     sample: tuple[int, Mapping[str, Any]] | None = None
+    #: What a replay shows of it step by step and its hand-by-hand recap (an
+    #: ``engine.replays.ReplayHooks``, from the game's ``engine/<game>_replay.py``); None: only the
+    #: hands and the public scores.
+    replay: Any = None  # Any: as ``programs``
+    #: What the benches measure of it (an ``engine.measure.Measure``); None: bench/ai.py cannot
+    #: measure its AI.
+    measure: Any = None  # Any: as ``programs``
     #: How to play, in four short rule-book lines: the goal, your turn, what wins, one key rule
     #: (the **How to play** button adds the way to the full rules; tests/test_spec.py requires them).
     quick_start: tuple[str, ...] = ()
@@ -508,10 +520,11 @@ def replay(
     actions: Iterable[tuple[int, str]],
     deal: Sequence[Sequence[Card]] | None = None,
 ) -> tuple[Game, list[Event]]:
-    """Rebuild a game from its creation arguments and its log of ``(seat, action code)``."""
+    """Rebuild a game from its creation arguments and its log of ``(seat, action code)``; the
+    events are every one the game emitted, its creation's (:attr:`Game.start_events`) first."""
     cls = get(name).game
     g = cls.create(players, options, seed, deal)
-    events: list[Event] = []
+    events: list[Event] = list(g.start_events)
     for seat, code in actions:
         events.extend(g.apply(seat, cls.action_from_code(code)))
     return g, events

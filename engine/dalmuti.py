@@ -94,10 +94,6 @@ class DCard:
     def __reduce__(self) -> tuple:
         return (dcard, (self.code,))
 
-    @property
-    def is_jester(self) -> bool:
-        return self.number == JESTER_NUMBER
-
 
 #: The 13 cards by number (index 0 unused): ``CARDS[5]`` is a 5, ``CARDS[13]`` the Jester.
 CARDS: tuple[DCard, ...] = (None, *(DCard(n) for n in range(1, 14)))  # type: ignore[arg-type]  # 0 is never read
@@ -150,6 +146,11 @@ def title_of(position: int, players: int) -> str:
     if position == players - 2:
         return "Lesser Peon"
     return "Merchant"
+
+
+def is_peon(position: int, players: int) -> bool:
+    """Whether the ``position``-th player of the ranking (0 = best) is a Peon, who pays taxes."""
+    return position >= players - 2
 
 
 def set_name(number: int, count: int, jesters: int = 0) -> str:

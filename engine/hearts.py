@@ -174,6 +174,7 @@ class Hearts:
         self.players = 4
         self.seed: int | str = 0
         self.options: dict[str, Any] = {}
+        self.start_events: list[Event] = []  # what create() emitted (Game.start_events)
         self.classic = True
         self.hand_no = 0
         self.phase = PASS
@@ -236,7 +237,7 @@ class Hearts:
         g.options = cls.read_options(options)
         g.classic = g.options["rules"] == "classic"
         hands = None if deal is None else four_hands_of_thirteen(deal, "Hearts")
-        g._start_hand(hands, [])
+        g._start_hand(hands, g.start_events)
         return g
 
     def _deal(self) -> list[list[Card]]:
@@ -733,6 +734,7 @@ class Hearts:
         g.players = self.players
         g.seed = self.seed
         g.options = self.options
+        g.start_events = []
         g.classic = self.classic
         g.hand_no = self.hand_no
         g.phase = self.phase

@@ -310,7 +310,9 @@ class KingOfTheHill(Game):
         if g.options["ready_round"] > 0:
             g.phase = ROUND_READY
         else:
-            g._begin_round([])
+            events: list[Event] = []
+            g.start_events = events
+            g._begin_round(events)
         return g
 
     @staticmethod

@@ -20,7 +20,7 @@ does not cover (passing, burying, ...), and every decision of a game without a s
 Pure and deterministic like the rest of the engine: randomness from the given seed, budgets as
 playouts and an optional ``time_left()`` callable per decision (the runtime's clock, never read here).
 
-    r = review("hearts", 4, {}, seed, [(seat, code, auto), ...], seat=0, seed="T1/review")
+    r = review(game, players, options, seed, [(seat, code, auto), ...], seat=0, seed="T1/review")
     r.costliest(3), r.average_loss
 """
 
@@ -75,7 +75,7 @@ class Review:
     units: str
     thresholds: tuple[float, float]
     decisions: list[Judged] = field(default_factory=list)
-    #: False for a game without a strong search (Siege): nothing is judged, ``note`` says why.
+    #: False for a game without a strong search: nothing is judged, ``note`` says why.
     searched: bool = True
     note: str = ""
 

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import AI, Action, Game, games, get, register_level
+from engine.siege import KING_PILE
 from engine.worlds import NoWorld
 
 
@@ -143,7 +144,7 @@ class SiegeHooks(Hooks):
     whole race)."""
 
     HORIZON = 2  # rounds (four turns each) a playout looks ahead
-    WIN = 9.0  # a finished King pile: the full nine cards of lead
+    WIN = float(KING_PILE)  # a finished King pile: the whole race of lead
 
     def searchable(self, state: Any, seat: int) -> bool:
         return state.phase != "over" and state.to_act() == (seat,)

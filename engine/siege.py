@@ -60,6 +60,7 @@ RANK_NAMES = {
     "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
 }
 PILE_KINDS = {"Q": "queen", "J": "jack", "A": "ace"}
+KING_PILE = 9  # a whole King pile, the 2 to 10 of its suit: it wins at once
 
 
 class SiegeCard:
@@ -93,10 +94,6 @@ class SiegeCard:
 
     def __reduce__(self) -> tuple:
         return (siege_card, (self.code,))
-
-    @property
-    def is_blank(self) -> bool:
-        return self.suit == "X"
 
     @property
     def label(self) -> str:
@@ -380,6 +377,7 @@ class Siege(Game):
             g.stock = cls._stock_from_deal(seed, deal)
         events: list[Event] = []
         g._start_turn(0, events)
+        g.start_events = events
         return g
 
     @staticmethod
@@ -734,7 +732,7 @@ class Siege(Game):
         king.append(c)
         self._touch()
         events = [Event("place", seat, (c, KING, len(king)))]
-        if len(king) == 9:
+        if len(king) == KING_PILE:
             self.winner = seat
             self._finish(events)
         return events

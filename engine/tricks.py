@@ -128,7 +128,9 @@ class Tricks(Game):
         g.seed = seed
         g.options = cls.read_options(options)
         hands = None if deal is None else four_hands_of_thirteen(deal, "Tricks")
-        g._start_hand(hands, [])
+        events: list[Event] = []
+        g.start_events = events
+        g._start_hand(hands, events)
         return g
 
     def _deal(self) -> list[list[Card]]:

@@ -23,8 +23,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 #: A further test a game may add for constraints that are not per card: ``ok(holder, card, dealt)``
-#: says whether ``card`` may join what ``holder`` has been dealt so far (King of the Hill: a seat
-#: known to hold no pair of a suit).
+#: says whether ``card`` may join what ``holder`` has been dealt so far (a seat
+#: known to hold no pair of a suit, say).
 PairCheck = Callable[[int, T, list[T]], bool]
 
 

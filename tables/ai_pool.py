@@ -23,9 +23,9 @@ never takes the worker a table's search needs and only gets the CPU the tables l
 answers are ``None`` in the same cases (busy: all its workers taken).
 
     pool = AIPool()
-    action = await pool.choose("hearts", state, seat, seed="T1/ai/17/2", budget=0.8)
+    action = await pool.choose(game, state, seat, seed="T1/ai/17/2", budget=0.8)
     if action is None:
-        action = engine.get("hearts").ai().choose(state, seat, rng)
+        action = engine.get(game).ai().choose(state, seat, rng)
     ...
     await pool.close()
 """

@@ -1,17 +1,19 @@
-"""Contest games of Tricks between programs and built-in AIs: the seed's contest server, rebuilt.
+"""Contest games between programs and built-in AIs: the seed's contest server, rebuilt.
 
-    python -m tables.arena tricks PROG1 PROG2 PROG3 PROG4 [--games N] [--seed S] [--target T]
+    python -m tables.arena GAME PROG1 PROG2 PROG3 PROG4 [--games N] [--seed S] [--target T]
                            [--transcript DIR] [--timeout SECS] [--strikes K] [--names A,B,C,D]
 
 A program is a shell-style command line (``"python3 clients/python_client.py"``), run without a
 shell, with the player's name as its first argument; ``ai`` seats the built-in AI.  Each program
-talks the line protocol of :mod:`tables.protocol`.  The arena drives the pure engine directly: no
+talks the line protocol of :mod:`tables.protocol`, in the game whose spec offers program seats
+(``GameSpec.programs``: engine/programs.py).  The arena drives the pure engine directly: no
 Discord and no table runtime.  Game ``g`` uses seed ``S + g``; seats keep their places (the order
 of play rotates every hand anyway).  It prints the standings; ``--transcript DIR`` writes, per
 game and seat, every line that seat received, its answers (``> ...``) and notes (``# ...``).
 
-The bad-card rule is the engine's ``bad`` action (−100, the hand abandoned, a fresh deal).  Two
-arena policies keep a contest going when a program breaks, both announced in the transcript:
+The bad-card rule is the engine's ``bad`` action (docs/rules.md, "Programs as players": the
+penalty and a fresh deal).  Two arena policies keep a contest going when a program breaks, both
+announced in the transcript:
 
 * a program that exits, closes its output or stops reading is *retired* after that bad card: the
   built-in AI plays its seat for the rest of the game (it is never started again);
@@ -33,9 +35,7 @@ from dataclasses import dataclass, field
 
 import engine
 from engine.cards import Card
-from engine.core import AI, Action, Event, rng_for
-from engine.tricks import BAD, Tricks
-from engine.tricks_ai import TricksAI
+from engine.core import AI, Action, Event, Game, rng_for
 from tables.procs import ProcessRecord
 from tables.protocol import (
     DEFAULT_TIMEOUT,
@@ -45,12 +45,14 @@ from tables.protocol import (
     ProgramPlayer,
     answer_action,
     event_lines,
+    program_game,
+    program_rules,
     response,
     start_game,
 )
 
 AI_COMMAND = "ai"
-GAMES = tuple(name for name, spec in engine.games().items() if spec.programs)
+GAMES = tuple(name for name, spec in engine.games().items() if spec.programs is not None)
 DEFAULT_STRIKES = 10
 NAME_OK = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
 
@@ -64,7 +66,7 @@ class PlayerSeat:
         self.bad = 0
         self.retired: str | None = None
         self.sent = 0  # lines sent to this seat, queries included
-        self.ai: AI = TricksAI()
+        self.ai: AI = program_game().ai()
 
     def tell(self, lines: list[str]) -> None:
         self.sent += len(lines)
@@ -75,13 +77,13 @@ class PlayerSeat:
         if self.transcript is not None:
             self.transcript.append("# " + text)
 
-    def ai_action(self, state: Tricks, seat: int, step: int, seed: int | str) -> Action:
+    def ai_action(self, state: Game, seat: int, step: int, seed: int | str) -> Action:
         return self.ai.choose(state, seat, rng_for(seed, "ai", step, seat))
 
     async def start(self) -> None:
         pass
 
-    async def decide(self, state: Tricks, seat: int, step: int, seed: int | str) -> Action:
+    async def decide(self, state: Game, seat: int, step: int, seed: int | str) -> Action:
         # The built-in AI answers as a program would, so its transcript reads the same.
         self.tell([QUERY_CARD])
         action = self.ai_action(state, seat, step, seed)
@@ -111,10 +113,10 @@ class ProgramSeat(PlayerSeat):
     async def start(self) -> None:
         await self.player.start()
 
-    async def decide(self, state: Tricks, seat: int, step: int, seed: int | str) -> Action:
+    async def decide(self, state: Game, seat: int, step: int, seed: int | str) -> Action:
         if self.retired is not None:
             return self.ai_action(state, seat, step, seed)
-        action = self.judge(await self.ask(), state.legal_plays(seat))
+        action = self.judge(await self.ask(), program_rules().legal(state, seat))
         if self.retired is not None:
             await self.player.close(grace=0)
         return action
@@ -132,7 +134,7 @@ class ProgramSeat(PlayerSeat):
         """The action for ``answer`` (``bad`` for anything but a legal card); a program that is
         gone, or has played ``strikes`` bad cards, is marked ``retired`` (the caller closes it)."""
         action = answer_action(answer, legal)
-        if action.kind == BAD:
+        if action.kind == program_rules().bad:
             self.bad += 1
             why = self.player.dead or (f"{self.bad} bad cards" if self.bad >= self.strikes else None)
             if why is not None:
@@ -176,13 +178,14 @@ def default_names(commands: Sequence[str]) -> list[str]:
 
 
 def check_names(names: Sequence[str]) -> None:
-    if len(names) != 4:
-        raise ValueError("Tricks needs exactly 4 names.")
+    players = program_rules().players
+    if len(names) != players:
+        raise ValueError(f"{program_game().game.title} needs exactly {players} names.")
     for n in names:
         if not NAME_OK.match(n):
             raise ValueError(f"Name {n!r}: use 1-32 letters, digits, '_', '.' or '-' (it is a protocol field).")
-    if len(set(names)) != 4:
-        raise ValueError("The 4 names must differ.")
+    if len(set(names)) != len(names):
+        raise ValueError(f"The {len(names)} names must differ.")
 
 
 async def play_game(
@@ -199,13 +202,14 @@ async def play_game(
 ) -> GameResult:
     """One game between four seats (program commands or ``ai``).  Raises :class:`ProgramError`
     when a program cannot be started at all; once it runs, nothing it does stops the game."""
-    if len(commands) != 4:
-        raise ValueError("Tricks needs exactly 4 players.")
+    spec, rules = program_game(), program_rules()
+    if len(commands) != rules.players:
+        raise ValueError(f"{spec.game.title} needs exactly {rules.players} players.")
     if strikes < 1:
         raise ValueError("--strikes must be at least 1.")
     names = list(names) if names is not None else default_names(commands)
     check_names(names)
-    state = Tricks.create(4, {"target": target}, seed)
+    state = spec.game.create(rules.players, {rules.target_option: target}, seed)
     seats: list[PlayerSeat] = [
         PlayerSeat(n, record) if c.strip().lower() == AI_COMMAND
         else ProgramSeat(n, c, record, timeout, strikes, stderr, cwd)
@@ -220,13 +224,12 @@ async def play_game(
         for s in seats:
             s.tell([start_game(names)])
         lines = Lines(names)
-        deliver(seats, lines, state.opening_events())
+        deliver(seats, lines, rules.catch_up(state))  # at the start: the events that open the game
         step = 0
         while not state.is_over:
-            seat = state.turn
-            assert seat is not None
+            seat = state.to_act()[0]
             action = await seats[seat].decide(state, seat, step, seed)
-            if seats[seat].retired is None or action.kind == BAD:
+            if seats[seat].retired is None or action.kind == rules.bad:
                 answers += 1
             deliver(seats, lines, state.apply(seat, action))
             step += 1
@@ -240,8 +243,8 @@ async def play_game(
         scores=list(out.scores),
         places=list(out.places),
         winners=list(out.winners),
-        hands=state.hand_no + 1,
-        bad_cards=list(state.bad_cards),
+        hands=rules.hands_begun(state),
+        bad_cards=rules.bad_cards(state),
         retired=[s.retired for s in seats],
         messages=sum(s.sent for s in seats) + answers,
         transcripts=[s.transcript for s in seats] if record else None,  # type: ignore[misc]

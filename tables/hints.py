@@ -1,7 +1,7 @@
 """Hints at a table: what the strong AI would play for a person's seat, and why — privately.
 
 The search runs in the AI pool's worker processes (never on the event loop), within a budget;
-when the pool is busy, late or absent, or the game has no strong level (Siege), the hint is the
+when the pool is busy, late or absent, or the game has no strong level, the hint is the
 normal AI's choice (instant) with a simpler reason.  The engine's :func:`engine.hints.hint` does
 both, from what the seat may know only (worlds sampled from that seat), and the runtime gives the
 answer to that person only.

@@ -191,7 +191,7 @@ def not_your_turn(t: Table) -> str:
 
 def check_offered(state: Game, seat: int, action: Action) -> None:
     """A person may take only what their decision offers.  The engine would accept more from
-    the runtime itself (Tricks' ``bad`` card, applied for a program), and a component's custom
+    the runtime itself (the ``bad`` card of a game of programs, applied for a program), and a component's custom
     id arrives from the client, so a crafted click must not reach those."""
     decision = state.decision(seat)
     if decision is None:

@@ -1,4 +1,4 @@
-"""Program seats at a Tricks table: which programs a host may seat, their processes for the length
+"""Program seats at a table: which programs a host may seat, their processes for the length
 of a game (:mod:`tables.programs`), their answers asked outside the table's lock, and the built-in AI
 taking a seat over for good when a program fails.
 """
@@ -12,8 +12,8 @@ from collections.abc import Callable, Coroutine
 from engine.core import Action, Event
 from tables.delivery import Delivery
 from tables.live import Live, TableError, Tasks, md
-from tables.programs import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms
-from tables.protocol import Answer
+from tables.programs import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms, program_titles
+from tables.protocol import Answer, program_rules
 from tables.table import RECENT_EVENTS, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -43,7 +43,7 @@ class ProgramSeats:
         """The configured program a host named, or a refusal.  Only names are ever accepted here:
         a command line typed in a chat is just an unknown name."""
         if t.game not in PROGRAM_GAMES:
-            raise TableError("Programs can only play Tricks; this table plays "
+            raise TableError(f"Programs can only play {program_titles()}; this table plays "
                              f"{t.entry.game.title}.", "not_program_game")
         known = self.settings.names
         if not known:
@@ -177,4 +177,4 @@ class ProgramSeats:
         assert state is not None
         if drv is None:
             return None
-        return drv.judge(seat, answer, state.legal_plays(seat))  # type: ignore[attr-defined]
+        return drv.judge(seat, answer, program_rules().legal(state, seat))

@@ -1,7 +1,8 @@
-"""Program seats at runtime tables: trusted programs playing Tricks at Discord tables.
+"""Program seats at runtime tables: trusted programs playing at Discord tables.
 
+Programs play the game whose spec offers program seats (``GameSpec.programs``: engine/programs.py).
 The server operator lists the programs the bot may run (``DECKHAND_PROGRAMS``, read by
-:func:`parse_programs`: ``name=command line;name2=command line``); the host of a Tricks table seats
+:func:`parse_programs`: ``name=command line;name2=command line``); the host of such a table seats
 one by *name* (``/game ai program:name``).  A chat user never supplies a command line: the runtime
 only ever runs commands from :class:`ProgramSettings`, looked up by a name the operator chose.
 
@@ -38,7 +39,7 @@ How the runtime uses it (``tables/runtime.py``):
 * After a restart (``Runtime.recover``) or a failed write, the program is started afresh and
   brought up to the current point (:func:`catch_up_events`): ``start game``; the current hand's
   ``start hand`` and the cards the program still holds; the current trick's ``start trick`` and
-  the cards already played to it.  Earlier tricks of the hand are not replayed.  The strike count
+  the cards already played to it.  What was played before the current trick is not replayed.  The strike count
   carries on from the game's record of bad cards.
 """
 
@@ -56,16 +57,21 @@ from typing import Any
 
 import engine
 from engine.cards import Card
-from engine.core import Action, Event
-from engine.tricks import Tricks
+from engine.core import Action, Event, Game
 from tables.arena import NAME_OK, Lines, PlayerSeat, ProgramSeat, check_names, deliver
 from tables.procs import ProcessRecord, program_env
-from tables.protocol import DEFAULT_TIMEOUT, Answer, start_game
+from tables.protocol import DEFAULT_TIMEOUT, Answer, program_rules, start_game
 
 log = logging.getLogger("deckhand.programs")
 
-#: Games a program can play (the line protocol is Tricks'): their GameSpec says `programs`.
-PROGRAM_GAMES = tuple(name for name, spec in engine.games().items() if spec.programs)
+#: Games a program can play (the line protocol's): their GameSpec has `programs`.
+PROGRAM_GAMES = tuple(name for name, spec in engine.games().items() if spec.programs is not None)
+
+
+def program_titles() -> str:
+    """The games programs can play, by title (``A``, or ``A and B``)."""
+    return " and ".join(engine.get(n).game.title for n in PROGRAM_GAMES) or "no game"
+
 #: Bad cards after which a table's program is replaced by the built-in AI for the rest of the game.
 #: (The arena allows 10; a table of friends should not watch many abandoned hands.)
 DEFAULT_TABLE_STRIKES = 3
@@ -153,23 +159,15 @@ def protocol_names(names: Sequence[str]) -> list[str]:
     return out
 
 
-def catch_up_events(state: Tricks) -> list[Event]:
-    """The events that bring a program that starts now up to the current point: the current
-    hand's deal and every seat's remaining cards, the current trick's start and the cards played
-    to it.  At the start of a hand this is exactly ``state.opening_events()``."""
-    if state.is_over:
-        return []
-    lead = state.leader
-    events = [Event("deal", None, (state.hand_no, *state.order))]
-    events += [Event("dealt", s, tuple(state.hands[s]), s) for s in range(4)]
-    events.append(Event("trick_start", lead, (state.trick_no, *((lead + i) % 4 for i in range(4)))))
-    events += [Event("play", s, (c,)) for s, c in state.trick]
-    return events
+def catch_up_events(state: Game) -> list[Event]:
+    """The events that bring a program that starts now up to the current point (the game's program
+    rules say which: the current hand's deal, the cards each seat holds, the current trick)."""
+    return program_rules().catch_up(state)
 
 
 # ==== one table's programs =======================================================================
 class TablePrograms:
-    """The program seats of one running Tricks table.  ``programs`` maps a seat to its program's
+    """The program seats of one running table.  ``programs`` maps a seat to its program's
     command line; ``names`` are the seats' names; ``state_of`` returns the table's current state."""
 
     def __init__(self, settings: ProgramSettings, programs: Mapping[int, str], names: Sequence[str],
@@ -246,7 +244,7 @@ class TablePrograms:
                 s.tell([start_game(self.names)])
             deliver(self.seats, self.lines, catch_up_events(state))
             for i, s in progs:
-                s.bad = int(state.bad_cards[i])  # strikes carry on across restarts
+                s.bad = int(program_rules().bad_cards(state)[i])  # strikes carry on across restarts
             self.started = True
         except Exception:
             log.exception("Table %s: starting its programs failed; the built-in AI plays their seats", self.label)

@@ -1,11 +1,14 @@
-"""The line protocol of Tricks (docs/rules.md, "Programs as players") for players that are programs.
+"""The line protocol for players that are programs (docs/rules.md, "Programs as players").
+
+It speaks of one game: the registered game whose spec carries program rules
+(``GameSpec.programs``, engine/programs.py), which :func:`program_rules` finds.
 
 A program player is a process that talks on stdin/stdout, one message a line::
 
     |MESSAGE_TYPE|MESSAGE_KEY|DATA...|END|
 
 Faces are ``23456789TJQKA``, suits ``SCHD`` (so ``10S`` and ``1S`` are bad cards).  What a player
-hears, in order (hands and tricks count from 0; names are the seats' names)::
+hears, in order (hands and the trick numbers count from 0; names are the seats' names)::
 
     |INFO|start game|n1|n2|n3|n4|END|              seat order
     |INFO|start hand|h|END|                         per hand
@@ -15,7 +18,7 @@ hears, in order (hands and tricks count from 0; names are the seats' names)::
     |RESPONSE|card|QS|END|                          ... this
     |INFO|played|name|QS|END|                       each valid card
     |INFO|end trick|t|winner|running total|END|     the winner's game score after the trick
-    |INFO|end hand|h|END|                          after 13 tricks
+    |INFO|end hand|h|END|                          after the hand's last trick
     |INFO|bad card|name|what|END|                   a bad answer, then end hand and a fresh deal
     |INFO|end game|n1 s1|n2 s2|n3 s3|n4 s4|END|     seat order
 
@@ -49,9 +52,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+import engine
 from engine.cards import Card, card
 from engine.core import Action, Event
-from engine.tricks import BAD, PLAY, clean_bad_text
+from engine.programs import ProgramRules
 from tables.procs import MARK, ProcessRecord, kill_group, kill_tree, new_mark, pdeathsig
 
 FACES = "23456789TJQKA"
@@ -103,6 +107,26 @@ def format_message(type_: str, key: str, *data: object) -> str:
     return "|" + "|".join(fields) + "|" + END + "|"
 
 
+def program_game() -> engine.GameSpec:
+    """The game programs play: the registered game whose spec offers program seats."""
+    for spec in engine.games().values():
+        if spec.programs is not None:
+            return spec
+    raise LookupError("No registered game offers program seats.")
+
+
+def program_rules() -> ProgramRules:
+    """What the game programs play tells the protocol (engine/programs.py)."""
+    rules = program_game().programs
+    assert rules is not None
+    return rules
+
+
+def clean_bad_text(text: str) -> str:
+    """What a bad answer said, as the game carries it (safe to show and to log)."""
+    return program_rules().clean(text)
+
+
 def parse_message(line: str) -> Message:
     """Read one line (a trailing newline or carriage return is allowed)."""
     text = line.rstrip("\r\n")
@@ -142,7 +166,7 @@ def start_game(names: Sequence[str]) -> str:
 
 
 def event_lines(event: Event, names: Sequence[str]) -> list[tuple[int | None, str]]:
-    """The protocol lines for one Tricks engine event: ``(seat, line)`` with ``seat`` ``None`` for
+    """The protocol lines for one engine event: ``(seat, line)`` with ``seat`` ``None`` for
     every player.  Events the protocol does not speak of give no line."""
     k, d = event.kind, event.data
     if k == "deal":
@@ -174,15 +198,16 @@ class Answer(NamedTuple):
 def answer_action(answer: Answer, legal: Sequence[Card]) -> Action:
     """The engine action for a program's answer: ``play`` for a legal card, else ``bad`` carrying
     what it said (unreadable, ``10S``, not in its hand, not following suit, nothing at all)."""
+    rules = program_rules()
     if answer.line is None:
-        return Action(BAD, (), (f"({answer.problem})",))
+        return Action(rules.bad, (), (f"({answer.problem})",))
     try:
         c = read_response(answer.line)
     except ProtocolError as e:
-        return Action(BAD, (), tuple(e.text.split()))
+        return Action(rules.bad, (), tuple(e.text.split()))
     if c not in legal:
-        return Action(BAD, (), (c.code,))
-    return PLAY[c]
+        return Action(rules.bad, (), (c.code,))
+    return rules.play(c)
 
 
 # ---- running a program -------------------------------------------------------------------------

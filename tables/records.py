@@ -300,7 +300,8 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
 
 def stub(record: Record) -> Table | None:
     """As much of a damaged table as can be read — its ids and whoever can be found in its seats —
-    so its players can be told it is gone.  ``None`` without even a channel to tell."""
+    so its players can be told it is gone (its game is the stored name, not looked up).  ``None``
+    without even a channel to tell."""
     def ident(key: str) -> int | None:
         v = record.get(key)
         return v if isinstance(v, int) and not isinstance(v, bool) else None
@@ -321,7 +322,7 @@ def stub(record: Record) -> Table | None:
     game = record.get("game")
     return Table(
         id=tid,
-        game=game if isinstance(game, str) and game in engine.games() else "hearts",
+        game=game if isinstance(game, str) else "",  # as stored, registered or not: a stub is never played
         options={},
         speed="normal",
         guild_id=ident("guild_id") or 0,

@@ -22,6 +22,7 @@ from typing import Any
 
 import engine
 from engine.core import Event, Game, Options, Outcome
+from engine.replays import ReplayHooks
 from tables.storage_base import Record
 from tables.table import LogEntry, Phase, Table
 
@@ -151,39 +152,44 @@ class GameRecord:
 
 
 # ==== words ======================================================================================
-def recap(record: GameRecord, events: Sequence[Event]) -> list[str]:
-    """One line per hand (plain text, for the CLI and the cogs alike), each followed by a line for
-    every person whose time ran out in that hand (the clock moved for them)."""
+def recap(record: GameRecord) -> list[str]:
+    """One line per hand (plain text, for the CLI and the cogs alike) as the game's replay hooks
+    word it (``GameSpec.replay``: engine/replays.py), each followed by a line for every person whose
+    time ran out in that hand (the clock moved for them).  The log is played again from the game's
+    creation, whose events (the first deal) belong to the first hand."""
+    if record.seed is None:
+        return []
+    spec = engine.get(record.game)
+    hooks = spec.replay or ReplayHooks()
     names = record.names
-    public = [e for e in events if e.to is None]
-    hands = _hearts_recap(names, public) if record.game == "hearts" else _totals_recap(record)
-    marks = _timeouts_by_hand(record)
+    state = spec.game.create(record.players, record.options, record.seed)
+    hand_events: list[Event] = [e for e in state.start_events if e.to is None]
+    hands: list[str] = []
+    marks: dict[int, list[int]] = {}  # the seats whose time ran out, by hand (from 1), once per move
+    hand = 1
+    for entry in record.log:
+        events = state.apply(entry.seat, spec.game.action_from_code(entry.code))
+        if entry.timeout:
+            marks.setdefault(hand, []).append(entry.seat)
+        for e in events:
+            if e.to is not None:
+                continue
+            hand_events.append(e)
+            if e.kind != "hand_end":
+                continue
+            line = hooks.recap_line(names, len(hands) + 1, state.public_view(), hand_events)
+            if line is not None:
+                hands.append(line)
+            hand += 1
+            hand_events = []
     if not marks:
         return hands
     lines: list[str] = []
-    for hand, line in enumerate(hands, 1):
-        lines += [line, *_timeout_lines(names, marks.pop(hand, []))]
-    for hand in sorted(marks):  # the hand the game ended in, unfinished: no line of its own
-        lines += _timeout_lines(names, marks[hand])
+    for n, line in enumerate(hands, 1):
+        lines += [line, *_timeout_lines(names, marks.pop(n, []))]
+    for n in sorted(marks):  # the hand the game ended in, unfinished: no line of its own
+        lines += _timeout_lines(names, marks[n])
     return lines
-
-
-def _timeouts_by_hand(record: GameRecord) -> dict[int, list[int]]:
-    """The seats whose time ran out, by the hand (from 1) the move was made in, once per move."""
-    if record.seed is None or not any(e.timeout for e in record.log):
-        return {}
-    cls = engine.get(record.game).game
-    state = cls.create(record.players, record.options, record.seed)
-    hand = 1
-    out: dict[int, list[int]] = {}
-    for entry in record.log:
-        events = state.apply(entry.seat, cls.action_from_code(entry.code))
-        if entry.timeout:
-            out.setdefault(hand, []).append(entry.seat)
-        # Counted as the recaps count their lines: one per public end of a hand.
-        if any(e.kind == "hand_end" and e.to is None for e in events):
-            hand += 1
-    return out
 
 
 def _timeout_lines(names: Sequence[str], seats: Sequence[int]) -> list[str]:
@@ -198,48 +204,6 @@ def _timeout_lines(names: Sequence[str], seats: Sequence[int]) -> list[str]:
             lines.append(f"⏰ {names[seat]}'s time ran out — the move was made for them.")
         else:
             lines.append(f"⏰ {names[seat]}'s time ran out {times} times — the moves were made for them.")
-    return lines
-
-
-def _totals_recap(record: GameRecord) -> list[str]:
-    """After each hand (a round where the game counts rounds) the totals by name, read from the
-    public view as the game is played again: every game's ``hand_end`` carries its own numbers, the
-    public view names them the same way ("scores", or King of the Hill's "ranks")."""
-    if record.seed is None:
-        return []
-    cls = engine.get(record.game).game
-    state = cls.create(record.players, record.options, record.seed)
-    lines: list[str] = []
-    for entry in record.log:
-        events = state.apply(entry.seat, cls.action_from_code(entry.code))
-        if not any(e.kind == "hand_end" and e.to is None for e in events):
-            continue
-        pv = state.public_view()
-        ranks, scores = pv.get("ranks"), pv.get("scores")
-        what, values = ("ranks", ranks) if ranks is not None else ("totals", scores)
-        if values is None:
-            continue
-        word = "Round" if ranks is not None else "Hand"
-        each = " · ".join(f"{record.names[s]}: {v}" for s, v in enumerate(values))  # ("AI 1: 6", not "AI 1 6")
-        lines.append(f"{word} {len(lines) + 1} — {what} {each}")
-    return lines
-
-
-def _hearts_recap(names: Sequence[str], events: Sequence[Event]) -> list[str]:
-    lines: list[str] = []
-    pass_dir = None
-    n = len(names)
-    for e in events:
-        if e.kind == "deal" and len(e.data) >= 2:
-            pass_dir = e.data[1]
-        elif e.kind == "hand_end" and len(e.data) >= 2 * n + 1:
-            pts, moon, totals = e.data[:n], e.data[n], e.data[n + 1: 2 * n + 1]
-            hand = len(lines) + 1
-            passed = f" (pass {pass_dir})" if pass_dir and pass_dir != "hold" else " (no pass)"
-            taken = ", ".join(f"{names[s]} {pts[s]:+d}" for s in range(n))
-            moon_text = f" — {names[moon]} shot the moon!" if isinstance(moon, int) and 0 <= moon < n else ""
-            lines.append(f"Hand {hand}{passed}: {taken}{moon_text} · totals "
-                         + " / ".join(str(x) for x in totals))
     return lines
 
 
@@ -259,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         record = GameRecord.from_json(json.loads(args.file.read_text()))
-        state, events = record.replay()
+        state, _ = record.replay()
     except (OSError, ValueError) as e:
         print(f"Cannot replay {args.file}: {e}", file=sys.stderr)
         return 2
@@ -270,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     title = engine.get(record.game).game.title
     if not args.quiet:
         print(f"{title} · table {record.id} · seed {record.seed} · {len(record.log)} actions")
-        for line in recap(record, events):
+        for line in recap(record):
             print(line)
     for line in standings(record, outcome):
         print(line)

@@ -42,7 +42,7 @@ from tables.replay import GameRecord
 
 log = logging.getLogger("deckhand.reviews")
 
-#: CPU seconds a whole game's review may take (issue 22: a Hearts game to 100 in about two minutes).
+#: CPU seconds a whole game's review may take (issue 22: a long game in about two minutes).
 GAME_BUDGET = 100.0
 #: At most this share of CPU per decision (a short game gets no more than a long one's decision).
 DECISION_CAP = 1.5
@@ -423,7 +423,7 @@ class Reviews:
 # ==== words ======================================================================================
 def places(record: GameRecord, steps: Sequence[int]) -> dict[int, str]:
     """Where each decision was, as a player counts (one replay of the log): ``Hand 2, trick 5``
-    (``Round 1, trick 3`` in King of the Hill, ``Hand 2`` in The Great Dalmuti), else the move's
+    (``Round 1, trick 3``, ``Hand 2`` where no trick is numbered), else the move's
     number in the game."""
     wanted = set(steps)
     out = {i: f"Move {i + 1}" for i in wanted}

@@ -6,7 +6,7 @@ checks who may do what, and hands the rest to one room per concern:
 * :mod:`tables.turns` — the one path every change takes, deadlines, AI and table moves, the
   missed-turn ladder, the lobby's expiry;
 * :mod:`tables.persistence` — commit before anything is shown, recovery, housekeeping;
-* :mod:`tables.program_seats` — program players at Tricks tables;
+* :mod:`tables.program_seats` — program players at the tables of a game with program seats;
 * :mod:`tables.delivery` — listener calls, in order and outside the lock;
 * :mod:`tables.live` — what they share (a table's bookkeeping, background tasks, refusals).
 
@@ -90,9 +90,9 @@ class Runtime:
         lobby closes (``None``: never).  ``retention``: seconds a finished table and its log are
         kept in the storage (``None``: for ever; results for /stats are always kept), checked every
         ``prune_every`` seconds once :meth:`recover` has run.  ``programs``: the programs a host
-        may seat at a Tricks table, by name (:class:`~tables.programs.ProgramSettings`, or just a
+        may seat at a table of a game with program seats, by name (:class:`~tables.programs.ProgramSettings`, or just a
         name → command line mapping); only the operator's configuration may give these.
-        ``table_pace``: multiplies the table's own timers (King of the Hill's live deal and its
+        ``table_pace``: multiplies the table's own timers (a live deal and its
         windows), never a person's — so tests and demos can deal 100 cards in a second while people
         keep their real time to think.  ``limits``: caps per person, per server and on program
         processes (:class:`~tables.offers.Limits`).  ``ai_pool``: where ``strong`` AI seats search
@@ -215,7 +215,7 @@ class Runtime:
         return max(reversed(live), key=rank)
 
     def program_names(self) -> list[str]:
-        """The programs a host may seat (at Tricks tables), as the operator named them."""
+        """The programs a host may seat (at a game with program seats), as the operator named them."""
         return self.program_seats.names
 
     def list(self, guild_id: int) -> list[Table]:

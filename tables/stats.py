@@ -1,7 +1,7 @@
 """Game results as stats: one row per person per finished game, and the figures /stats shows.
 
 At the end of a game the runtime stores :func:`results_of` (in the same transaction as the move that
-ended it).  Game-specific figures — moons shot in Hearts, say — are counted from the events of a
+ended it).  Game-specific figures — a game's own feats — are counted from the events of a
 replay of the log by the game's ``GameSpec.figures`` (engine/figures.py), so old logs can be re-counted.
 """
 
@@ -78,7 +78,7 @@ class GameStats:
     wins: int = 0
     place_total: int = 0
     score_total: int = 0
-    best: int | None = None  # best score (lowest in Hearts)
+    best: int | None = None  # best score (the lowest where the lowest wins)
     figures: Counter[str] = field(default_factory=Counter)
     hinted: int = 0  # games in which the person was shown at least one hint
     hinted_wins: int = 0  # of which won

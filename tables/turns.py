@@ -48,7 +48,7 @@ class Turns:
         lobby_ttl: float | None = LOBBY_TTL,
         ai_pool: AIPool | None = None,
     ) -> None:
-        """``table_pace``: multiplies the table's own timers (King of the Hill's live deal and its
+        """``table_pace``: multiplies the table's own timers (a live deal and its
         windows), never a person's."""
         if not table_pace > 0:
             raise ValueError("table_pace must be a positive number of times the table's own timers.")
@@ -203,7 +203,7 @@ class Turns:
                 continue
             fresh = changed or s in restart
             before = live.pending.get(s)
-            # One clock for several decisions (a Siege turn): acting does not restart it.
+            # One clock for several decisions (a turn of several actions): acting does not restart it.
             same_clock = (d is not None and d.clock_key is not None and before is not None
                           and before.clock_key == d.clock_key and s not in restart)
             if fresh and not same_clock and s not in quiet:

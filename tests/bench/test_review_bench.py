@@ -9,7 +9,7 @@ from tests.bench.test_benches import positive, run_bench
 def test_review_bench_reviews_a_hearts_game() -> None:
     f = run_bench("review.py", "--figures", "review", "--target", "1", "--budget", "2")["review"]
     assert f["decisions"] >= 13 and f["judged"] >= 1  # one hand: seat 0 passes and plays 13 cards
-    for key in ("cpu_s_per_hearts_game", "decision_cpu_ms_p50", "decision_cpu_ms_p99"):
+    for key in ("cpu_s_per_game", "decision_cpu_ms_p50", "decision_cpu_ms_p99"):
         assert positive(f[key]), key
     assert sum(f["marks"].values()) == f["decisions"]
 

@@ -161,5 +161,5 @@ def playout(game: str, seed: int = 1, max_steps: int = 4000) -> list[tuple[str, 
     record = GameRecord.of_table(t)
     state, events = record.replay()
     seen += [("replay", line) for line in replay_standings(record, state.outcome())]
-    seen += [("replay", line) for line in recap(record, events)]
+    seen += [("replay", line) for line in recap(record)]
     return seen

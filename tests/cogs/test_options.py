@@ -135,5 +135,10 @@ def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
     assert tricks[:4] == ["target=25", "target=50", "target=100", "target=1000"]
 
 
+def test_autocomplete_offers_no_options_before_a_game_is_chosen() -> None:
+    """No game stands in for the one not yet chosen (issue 30)."""
+    assert option_choices(None, "") == [] and option_choices("", "t") == []
+
+
 def test_unworded_option_falls_back_to_its_name_and_value() -> None:
     assert options.say("hearts", "colour", "red") == "colour red"

@@ -233,3 +233,24 @@ def test_a_table_that_cannot_save_says_it_is_paused() -> None:
     assert "cannot save" not in renderers.table_message(t).text()
     t.paused = PAUSED
     assert PAUSED in renderers.table_message(t).text()
+
+
+@pytest.mark.parametrize("lowest_wins", [False, True])
+def test_standings_of_a_game_ended_early_rank_as_the_games_spec_says(lowest_wins: bool, monkeypatch) -> None:
+    """The places of a table ended early are the engine's ranking with the spec's ``lowest_wins``:
+    no renderer keeps its own copy of the rule (issue 30)."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    import engine
+    from engine import core
+
+    spec = engine.get("tricks")
+    monkeypatch.setitem(core._REGISTRY, "tricks", dataclasses.replace(spec, lowest_wins=lowest_wins))
+    seats = [Seat(None, f"P{i}") for i in range(4)]
+    t = Table(id="ABC234", game="tricks", options=spec.game.read_options({}), speed="normal", guild_id=1,
+              channel_id=2, host_id=None, seats=seats, phase=Phase.FINISHED, seed=7)
+    t.state = SimpleNamespace(is_over=False, public_view=lambda: {"scores": [3, 1, 1, 0]})
+    rows = renderers.renderer_for("tricks").standings(t)
+    assert rows == ([(1, 3, 0), (2, 1, 1), (2, 2, 1), (4, 0, 3)] if lowest_wins
+                    else [(1, 0, 3), (2, 1, 1), (2, 2, 1), (4, 3, 0)])

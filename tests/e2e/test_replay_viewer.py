@@ -138,3 +138,21 @@ async def test_a_stranger_steps_through_a_finished_game_and_every_picture_is_tha
         await w.until(lambda: len(typed.messages) >= 2, 20, "the viewer after the recap")
         second = typed.messages[-1]
         assert second.ephemeral_to == w.bob.id and step_of(second) == 0 and picture(w, second) == want(0)
+
+
+async def test_the_replay_recap_says_the_pass_of_the_first_hand_as_the_table_did() -> None:
+    """Issue 29: the recap read hand 1 as "(no pass)" — its deal is told when the game is created,
+    not by a logged move — while the table said "passed left"."""
+    async with make_world() as w:
+        table_message = await open_table(w.ali, [w.bob], game="hearts", options="rules=classic target=1",
+                                         speed="blitz")
+        tid = table_id_of(table_message)
+        await asyncio.gather(
+            play_seat(w.ali, table_message, rng=random.Random(11), open_with="mix", timeout=60),
+            play_seat(w.bob, table_message, rng=random.Random(12), use="play", timeout=60),
+        )
+        await w.until(lambda: "— finished" in table_message.text, 20, "the finished table")
+        typed = await w.bob.slash("game replay", id=tid)
+        text = typed.message.embeds[0]["description"]
+        assert "Hand 1 (passed left): " in text, text
+        assert "no pass" not in text, text

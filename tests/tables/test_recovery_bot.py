@@ -99,3 +99,8 @@ def test_caps_come_from_the_environment() -> None:
     assert cfg.limits.running_per_server == bot.Limits().running_per_server
     with pytest.raises(bot.ConfigError, match="DECKHAND_MAX_GAMES_PER_SERVER"):
         bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_MAX_GAMES_PER_SERVER": "lots"})
+
+
+def test_a_stub_keeps_the_stored_game_whatever_it_is() -> None:
+    """No game stands in for another (issue 30): an unknown stored game stays as stored."""
+    assert stub({"id": "ABC234", "channel_id": 5, "game": "chess"}).game == "chess"

@@ -48,7 +48,7 @@ def test_every_step_is_the_engine_state_after_that_much_of_the_log(game: str) ->
         assert step["index"] == i
         # Every hand face up, exactly as each seat's own view had it at that moment.
         assert step["hands"] == [list(state.view(s)["hand"]) for s in range(record.players)]
-        assert step["scores"] == scores_of(state.public_view(), record.players)
+        assert step["scores"] == scores_of(game, state.public_view(), record.players)
         assert step["phase"] == str(state.public_view()["phase"])
     # The last step's scores are the final standings.
     assert got[-1]["scores"] == final_scores(record) == list(state.outcome().scores)
@@ -165,3 +165,25 @@ def test_the_great_dalmuti_shows_each_players_taxes_for_the_rest_of_the_hand() -
             paid += bool(v["tax_given"])
     assert paid  # this game has taxes to show
     assert all(not s["piles"] for s in steps(played("hearts")))
+
+
+def test_the_recap_says_each_hands_pass_the_first_one_included(tmp_path, capsys) -> None:
+    """Issue 29: hand 1's deal is told when the game is created, not by a logged move; the recap
+    read "Hand 1 (no pass)" while the table said "passed left"."""
+    from tables.replay import main
+
+    record = played("hearts")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record.to_json()))
+    assert main([str(path)]) == 0
+    out = capsys.readouterr().out
+    hands = [line for line in out.splitlines() if line.startswith("Hand ")]
+    assert len(hands) >= 2, out
+    assert hands[0].startswith("Hand 1 (passed left): "), hands
+    assert hands[1].startswith("Hand 2 (passed right): "), hands
+
+
+def test_the_first_step_carries_the_events_of_the_games_creation() -> None:
+    record = played("hearts")
+    first = steps(record)[0]
+    assert [e[0] for e in first["events"]] == ["deal"] and first["events"][0][2][1] == "left"

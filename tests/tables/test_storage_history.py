@@ -279,8 +279,7 @@ async def test_the_recap_says_whose_time_ran_out_in_each_hand(make_runtime, cloc
     rt = make_runtime()
     t = await finished_game(rt, clock, options={"target": 30})
     record = GameRecord.of_table(t)
-    _, events = record.replay()
-    plain = recap(record, events)
+    plain = recap(record)
     assert len(plain) >= 2 and not any("⏰" in line for line in plain)  # no move made by the clock: no mark
     # The clock moved twice for seat 0 early in the first hand and once for the last mover at the end.
     log = list(record.log)
@@ -288,7 +287,7 @@ async def test_the_recap_says_whose_time_ran_out_in_each_hand(make_runtime, cloc
     for i in (*early, len(log) - 1):
         log[i] = log[i]._replace(timeout=True)
     marked = dataclasses.replace(record, log=log)
-    lines = recap(marked, marked.replay()[1])
+    lines = recap(marked)
     last = record.names[log[-1].seat]
     assert lines == [plain[0], f"⏰ {record.names[0]}'s time ran out 2 times — the moves were made for them.",
                      *plain[1:], f"⏰ {last}'s time ran out — the move was made for them."]
@@ -308,7 +307,7 @@ async def test_a_stored_timeout_is_marked_in_the_replay_recap(make_runtime, cloc
     name = stored.names[0]
     said = (f"⏰ {name}'s time ran out — the move was made for them." if len(timed) == 1
             else f"⏰ {name}'s time ran out {len(timed)} times — the moves were made for them.")
-    lines = recap(stored, stored.replay()[1])
+    lines = recap(stored)
     assert lines[0].startswith("Hand 1") and lines[1] == said
     # The exported file replays with the same mark (python -m tables.replay).
     assert main([str(export(stored, tmp_path / "g.json"))]) == 0
