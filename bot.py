@@ -37,6 +37,11 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   ``/game rules`` only (a path in the repository opens nothing in Discord).
 * ``DECKHAND_RUNTIME_DIR`` — a folder for the record of running programs (default: next to the
   SQLite database file), which the next start reads to kill whatever a crash left running.
+* ``METRICS_ADDRESS`` — ``host:port`` (e.g. ``127.0.0.1:9109``) where the bot serves Prometheus
+  metrics (``/metrics``) and health checks (``/healthz``, ``/readyz``); empty (the default): none
+  (see docs/deploy.md, "Monitoring").
+* ``LOG_FORMAT`` — ``text`` (the default) or ``json``: one JSON object a line, with the table,
+  server and shard as fields where known.
 
 Importing this module has no side effects: tests import it.
 """
@@ -60,12 +65,15 @@ from cogs import emoji as card_emoji
 from cogs.command_sync import sync_commands
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
+from cogs.health import HealthServer, tag_interactions, watch_gateway
 from cogs.listener import DiscordListener, RestBudget, pings_for
 from cogs.live import LIFETIME, MARGIN, LiveViews
 from cogs.sendgate import SendGate
 from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.stats import StatsCog
+from tables import logs
 from tables.ai_pool import AIPool, default_workers
+from tables.metrics import Metrics, parse_address
 from tables.offers import Limits
 from tables.procs import ProcessRecord, parse_env_names
 from tables.programs import ProgramSettings, parse_programs
@@ -124,6 +132,10 @@ class Config:
     token_margin: float = MARGIN
     # DECKHAND_RULES_URL: the rule book's page people can open (None: How to play names /game rules only).
     rules_url: str | None = None
+    # The operator's view (docs/deploy.md, "Monitoring"): METRICS_ADDRESS as (host, port), None: off
+    # (port 0: any free one, for tests); LOG_FORMAT, "text" or "json".
+    metrics_address: tuple[str, int] | None = None
+    log_format: str = "text"
 
     def program_record(self) -> Path | None:
         """Where the running programs are recorded: in DECKHAND_RUNTIME_DIR, else next to the
@@ -215,7 +227,12 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
                                   or any(ch.isspace() or ch in "<>" for ch in rules_url)):
         raise ConfigError(f"DECKHAND_RULES_URL must be a web address people can open (https://…, at most 512 "
                           f"characters), not {rules_url[:80]!r}. Leave it empty to point to /game rules only.")
-    return Config(rules_url=rules_url,
+    try:
+        metrics_address = parse_address(env.get("METRICS_ADDRESS"))
+        log_format = logs.parse_format(env.get("LOG_FORMAT"))
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    return Config(rules_url=rules_url, metrics_address=metrics_address, log_format=log_format,
                   shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll, rest_budget=rest_budget,
                   token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
                   retention_days=retention_days, programs=programs, program_timeout=program_timeout,
@@ -293,6 +310,11 @@ class Deckhand(commands.Bot):
         self.sync_task: asyncio.Task[None] | None = None  # the slash commands' sync, started at READY
         self._telling: set[asyncio.Future[None]] = set()
         self.gate: ShardGate | None = None
+        # METRICS_ADDRESS: the counters (their hot paths bump plain numbers) and their HTTP server.
+        self.metrics = Metrics() if config.metrics_address is not None else None
+        self.health: HealthServer | None = None
+        if self.metrics is not None:
+            self.send_gate.observe = self.metrics.request_done
 
     async def setup_hook(self) -> None:
         options: dict[str, Any] = {}
@@ -334,6 +356,7 @@ class Deckhand(commands.Bot):
             lifetime=self.config.token_lifetime, margin=self.config.token_margin))
         self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
+        await self._watch(options)
         await self.add_cog(GameCog(self.runtime, listener, rules_url=self.config.rules_url))
         await self.add_cog(StatsCog(self.runtime))
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
@@ -361,6 +384,33 @@ class Deckhand(commands.Bot):
         # the bucket resets.  Discord allows two syncs in 20 s, so a bot restarted soon after its last
         # start waited ~16 s here, with no interaction reaching it (issue 25).
 
+    async def _watch(self, options: Mapping[str, Any]) -> None:
+        """The operator's view: JSON logs' fields, and with METRICS_ADDRESS the metrics and the
+        health checks, served from now on (a standby answers them while it waits)."""
+        if self.config.log_format == "json":
+            logs.follow(self._where)
+            tag_interactions(self)
+        if self.metrics is None or self.config.metrics_address is None:
+            return
+        metrics = self.metrics
+        metrics.runtime, metrics.ai_pool = self.runtime, self.ai_pool
+        if self.gate is not None:
+            metrics.shards, metrics.leases = self.gate.shards, self.gate.leases
+        if options.get("storage") is not None:
+            metrics.time_calls(options["storage"], ("insert_table", "write"), metrics.storage_writes)
+        if self.ai_pool is not None:
+            metrics.time_calls(self.ai_pool, ("choose",), metrics.ai_decisions)
+        watch_gateway(self, metrics)
+        self.health = HealthServer(metrics, *self.config.metrics_address)
+        await self.health.start()
+
+    def _where(self, table_id: str) -> tuple[int | None, int | None]:
+        """A running table's server and shard (JSON logs' fields), or Nones."""
+        table = self.runtime.tables.get(table_id) if self.runtime is not None else None
+        if table is None or self.runtime is None:
+            return None, None
+        return table.guild_id, self.runtime.shards.shard(table.guild_id)
+
     async def register_commands(self) -> None:
         """Register the slash commands (the development server's, else global); never raises:
         the commands Discord already has keep working meanwhile."""
@@ -383,6 +433,8 @@ class Deckhand(commands.Bot):
             await self.runtime.detach_thread(payload.thread_id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if self.metrics is not None:
+            self.metrics.interactions_received += 1
         # A host whose table's channel refuses the bot's posts hears it here, once (cogs/listener.py).
         listener = getattr(self.runtime, "listener", None)
         if isinstance(listener, DiscordListener) and listener.has_notices:
@@ -428,6 +480,8 @@ class Deckhand(commands.Bot):
             watchers = getattr(self.runtime.listener, "watchers", None)
             if watchers is not None:
                 await watchers.close()  # watchers' views, likewise (and their expiry timers)
+        if self.health is not None:
+            await self.health.close()
         if self.gate is not None:
             await self.gate.close()  # the leases go last: our last writes are in before a standby starts
         await super().close()
@@ -459,7 +513,10 @@ def main(env: Mapping[str, str] | None = None) -> int:
     except ConfigError as e:
         print(e, file=sys.stderr)
         return EXIT_CONFIG
-    discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
+    if config.log_format == "json":
+        logs.setup("json", config.log_level)
+    else:
+        discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
     bot = (ShardedDeckhand if config.shard_count else Deckhand)(config, freeze_heap=True)
     try:
         bot.run(config.token, log_handler=None)

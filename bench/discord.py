@@ -55,6 +55,11 @@ deferral), ``viewer_answers_after_3s`` (target 0), ``viewer_clicks``, ``viewer_g
 ``viewer_review_s`` (the press to the review shown; it may run on for ``--review-wait`` seconds
 after the tables end).  The viewer's clicks and game stay out of the tables' figures;
 
+with ``--metrics`` (issue 33), the bot serves its Prometheus metrics (``METRICS_ADDRESS``) and the
+bench scrapes ``/metrics`` every 5 s while the tables play, as Prometheus would: compare
+``interaction_p99_ms`` with a run without; ``metrics`` has the scrapes, the slowest scrape and what
+the bot itself counted (interactions answered, late ones);
+
 and, to explain those: the setting it ran, ``database`` (the URL's scheme: ``sqlite`` by default),
 ``global_limit`` (50 by default; 0: off) and ``ratelimit_scale`` (1: Discord's windows); ``hands``,
 ``seconds``, ``peak_rest_calls_per_s`` (Discord's default global limit is 50/s), ``provoked_429``
@@ -110,6 +115,8 @@ from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 BOT_CPU: list[float] = []  # CPU seconds the bot process used (Linux)
 BOT_CONFIG: dict[str, Any] = {}  # bot.Config fields for the bot process (--viewer: its AI workers)
+METRICS: dict[str, Any] = {}  # --metrics: the bot's METRICS_ADDRESS port, and what its scrapes said
+SCRAPE_EVERY = 5.0  # seconds between two scrapes of /metrics while the tables play (Prometheus: 15 by default)
 TABLE_MESSAGES: list[Any] = []  # every table's public message, as the fake keeps it
 PLAY_LOG: dict[str, list[list[Any]]] = {}  # table message id -> the table's actions [[time, code], ...]
 WATCH_VIEWS: list[Any] = []  # the watchers' views (answers to Watch), as the fake keeps them
@@ -146,7 +153,9 @@ async def bot_process(fd: FakeDiscord, runtime: dict[str, Any], database: str):
         *[f"--without-intent={x}" for x in os.environ.get("BENCH_WITHOUT_INTENTS", "").split(",") if x],
         *(["--gc-log"] if os.environ.get("BENCH_GC_LOG") else []),
         *(["--config", json.dumps(BOT_CONFIG)] if BOT_CONFIG else []),
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=None, env=production_env(fd, database, base=os.environ),
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=None, env={
+            **production_env(fd, database, base=os.environ),
+            **({"METRICS_ADDRESS": f"127.0.0.1:{METRICS['port']}"} if METRICS else {})},
     )
     try:
         line = await asyncio.wait_for(proc.stdout.readline(), 30)  # type: ignore[union-attr]
@@ -482,12 +491,15 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             stop = asyncio.Event()
             viewing = (asyncio.ensure_future(replay_viewer(fd, viewers[0], reviewed, stop, args.viewer_think,
                                                            args.seed, args.review_wait)) if args.viewer else None)
+            scraping = asyncio.ensure_future(scrape_metrics(stop)) if METRICS else None
             results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger,
                                                        watchers[n])
                                              for n, (h, g) in enumerate(seats)), return_exceptions=True)
             seconds = time.perf_counter() - started
             stop.set()
             viewer = await viewing if viewing is not None else None
+            if scraping is not None:
+                await scraping
             if pg_cpu is not None:
                 pg_cpu = (pg.cpu_seconds() or pg_cpu) - pg_cpu
             finished = sum(1 for r in results if not isinstance(r, BaseException))
@@ -546,6 +558,8 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             "bot_cpu_percent": round(100 * sum(cpu) / seconds, 1) if cpu and seconds else None,
             "bot_cpu_percent_by_process": [round(100 * c / seconds, 1) for c in cpu] if seconds else [],
             "processes": args.processes,
+            # --metrics: the bot served /metrics and was scraped; what it counted (None: off).
+            "metrics": {k: v for k, v in METRICS.items() if k != "port"} or None,
             # The setting it ran: the database's URL scheme and Discord's global limit (0: off).
             "database": database.split(":", 1)[0],
             "global_limit": fd.global_limit or 0,
@@ -572,6 +586,31 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
         await fd.close()
 
 
+async def scrape_metrics(stop: asyncio.Event) -> None:
+    """--metrics: scrape the bot's /metrics every SCRAPE_EVERY seconds until ``stop``, as Prometheus
+    would, and keep what the last scrape counted."""
+    import aiohttp
+    from prometheus_client.parser import text_string_to_metric_families
+
+    url = f"http://127.0.0.1:{METRICS['port']}/metrics"
+    scrapes, took = 0, []
+    async with aiohttp.ClientSession() as session:
+        while True:
+            began = time.perf_counter()
+            async with session.get(url) as r:
+                text = await r.text()
+            took.append(time.perf_counter() - began)
+            scrapes += 1
+            values = {s.name: s.value for f in text_string_to_metric_families(text) for s in f.samples if not s.labels}
+            METRICS.update(scrapes=scrapes, scrape_ms_max=round(max(took) * 1000, 1),
+                           answered=values.get("deckhand_interactions_answered_total"),
+                           late=values.get("deckhand_interactions_late_total"))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), SCRAPE_EVERY)
+            if stop.is_set():
+                return
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--json", action="store_true", help="print only a JSON object")
@@ -595,7 +634,18 @@ def main(argv: list[str] | None = None) -> int:
                                                             "PostgreSQL (default 1: one process on a SQLite file)")
     p.add_argument("--database-url", help="with --processes: this PostgreSQL (default: a throwaway one); alone: "
                                           "one process keeping its tables there (PostgreSQL or sqlite:///...)")
+    p.add_argument("--metrics", action="store_true",
+                   help=f"the bot serves its metrics (METRICS_ADDRESS) and the bench scrapes them every "
+                        f"{SCRAPE_EVERY:g} s: compare its p99 with a run without")
     args = p.parse_args(argv)
+    if args.metrics:
+        if args.same_process or args.processes > 1:
+            p.error("--metrics measures the one bot process: leave out --same-process and --processes")
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            METRICS["port"] = sock.getsockname()[1]
     if args.quick:
         args.think, args.ai_delay = 0.25, 0.25
     if (args.processes > 1 or args.database_url) and args.same_process:
@@ -630,6 +680,8 @@ def main(argv: list[str] | None = None) -> int:
           f"(target p99 < {TARGETS['interaction_p99_ms']:g} ms: {mark[ok['interaction_p99_ms']]})")
     print(f"                         p90 {result['interaction_p90_ms']} ms · max {result['interaction_max_ms']} ms · "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if result["metrics"]:
+        print(f"metrics on               {result['metrics']} (the bot's own counts, scraped every {SCRAPE_EVERY:g} s)")
     print(f"REST calls per hand      {result['rest_calls_per_hand']} (target ≤ "
           f"{TARGETS['rest_calls_per_hand']}: {mark[ok['rest_calls_per_hand']]})")
     for route, n in result["rest_calls_by_route"].items():

@@ -63,6 +63,7 @@ class SendGate:
         self._lock: asyncio.Lock | None = None  # first come, first served
         self.sent = 0  # counted requests let through
         self.global_429 = 0  # global 429 answers seen (each closes the gate for its Retry-After)
+        self.observe: Callable[[str, int], None] | None = None  # every answer's path and status (metrics)
 
     def follow(self, budget: RestBudget, full_rate: float) -> None:
         """Scale with ``budget`` (a ``RestBudget``): a process that holds part of the token's shards
@@ -145,6 +146,8 @@ class SendGate:
         async def end(_session: aiohttp.ClientSession, _ctx: SimpleNamespace,
                       params: aiohttp.TraceRequestEndParams) -> None:
             response = params.response
+            if self.observe is not None:
+                self.observe(params.url.path, response.status)
             if response.status == 429 and counted(params.url.path):
                 body = None
                 with contextlib.suppress(Exception):  # (read once: discord.py gets the same bytes)

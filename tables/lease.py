@@ -169,6 +169,11 @@ class Leases:
                             ",".join(map(str, self.missing())), self.poll)
             await asyncio.sleep(self.poll)
 
+    def healthy(self) -> bool:
+        """Whether the leases are watched as configured (``/readyz``, tables/metrics.py): the lease
+        connection is up and this process is not sitting out rounds after a loss."""
+        return self._conn is not None and not self._conn.is_closed() and self._pause == 0 and not self._closed
+
     def restoring(self) -> bool:
         """Whether shards gained are being restored (``gained``) right now."""
         return self._restore is not None and not self._restore.done()

@@ -216,6 +216,15 @@ class Reviews:
         self._pump()
         return job
 
+    @property
+    def waiting(self) -> int:
+        """Reviews waiting in line (the operator's metrics, tables/metrics.py)."""
+        return len(self._line)
+
+    @property
+    def running(self) -> int:
+        return len(self._running)
+
     def place(self, job: ReviewJob) -> int:
         """0: the review is running; n: n-th in line (1: next)."""
         return self._line.index(job) + 1 if job in self._line else 0

@@ -156,3 +156,13 @@ def test_main_asks_for_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(Stop):
         bot.main({"DISCORD_TOKEN": "t"})
     assert made == [{"freeze_heap": True}]
+
+
+def test_metrics_address_and_log_format() -> None:
+    cfg = bot.load_config({"DISCORD_TOKEN": "t"})
+    assert cfg.metrics_address is None and cfg.log_format == "text"
+    cfg = bot.load_config({"DISCORD_TOKEN": "t", "METRICS_ADDRESS": "127.0.0.1:9109", "LOG_FORMAT": "json"})
+    assert cfg.metrics_address == ("127.0.0.1", 9109) and cfg.log_format == "json"
+    for bad in ({"METRICS_ADDRESS": "9109"}, {"LOG_FORMAT": "xml"}):
+        with pytest.raises(bot.ConfigError):
+            bot.load_config({"DISCORD_TOKEN": "t", **bad})

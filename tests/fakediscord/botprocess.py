@@ -79,7 +79,7 @@ async def main(argv: list[str] | None = None) -> int:
     if args.seed is not None:
         runtime_options["rng"] = random.Random(args.seed)
     extra = json.loads(args.config)
-    for key in ("program_env", "shard_ids"):
+    for key in ("program_env", "shard_ids", "metrics_address"):
         if extra.get(key) is not None:
             extra[key] = tuple(extra[key])
     env = dict(os.environ)

@@ -57,7 +57,7 @@ class ErrorLog(logging.Handler):
 # What the bot's environment must not bring in from the test's (a developer's shell may hold a
 # DATABASE_URL or a DECKHAND_* setting): the bot under test gets only what its test names.
 PRODUCTION_KEYS = ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_URL", "DATA_RETENTION_DAYS", "LOG_LEVEL",
-                   "SHARD_COUNT", "SHARD_IDS")
+                   "SHARD_COUNT", "SHARD_IDS", "METRICS_ADDRESS", "LOG_FORMAT")
 
 
 def production_env(fd: FakeDiscord, database_url: str, *, sync_to_guild: bool = True,
