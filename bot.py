@@ -65,6 +65,7 @@ from cogs.live import LIFETIME, MARGIN, LiveViews
 from cogs.sendgate import SendGate
 from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.stats import StatsCog
+from cogs.translator import CatalogTranslator
 from tables.ai_pool import AIPool, default_workers
 from tables.offers import Limits
 from tables.procs import ProcessRecord, parse_env_names
@@ -336,6 +337,7 @@ class Deckhand(commands.Bot):
         card_emoji.REGISTRY.clear()
         await self.add_cog(GameCog(self.runtime, listener, rules_url=self.config.rules_url))
         await self.add_cog(StatsCog(self.runtime))
+        await self.tree.set_translator(CatalogTranslator())  # the commands in every language (issue 31)
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.freeze_heap:
