@@ -3,13 +3,14 @@
     python -m tools.catalogs compile        # .po → .mo beside it (make build runs this)
     python -m tools.catalogs extract [OUT]  # the template: every msgid the code says (default locale/deckhand.pot)
     python -m tools.catalogs update         # merge the template into every language's .po
+    python -m tools.catalogs check          # what tests/test_catalogs.py checks, as a list
 
 A msgid comes from three places: the sources (babel.cfg's files, the markers in :data:`KEYWORDS`),
 the games' registry (each game's title and quick start: data on GameSpec, translated
 where it is shown) and the slash commands (every name, description and choice, under the msgctxt
 of its kind: cogs/translator.py).  A translator adds a language: ``update`` after adding its
 code to words.LOCALES (``pybabel init -i locale/deckhand.pot -d locale -D deckhand -l xx`` makes
-the file), edit the ``.po``, ``compile``, then ``pytest tests/test_catalogs.py``.
+the file), edit the ``.po``, ``compile``, ``check``, then ``pytest tests/test_catalogs.py``.
 """
 
 from __future__ import annotations
@@ -128,6 +129,48 @@ def update() -> None:
         print(f"updated {po.relative_to(ROOT)}")
 
 
+def read(po: Path):  # type: ignore[no-untyped-def]
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        return read_po(f, locale=po.parent.parent.name)
+
+
+def problems(catalog) -> list[str]:  # type: ignore[no-untyped-def]
+    """What keeps a catalog (a babel Catalog) from being complete: an untranslated or fuzzy entry,
+    a translation whose ``{placeholders}`` differ from its msgid's, plural forms other than the
+    language's count (its ``Plural-Forms`` header)."""
+    out = []
+    for m in catalog:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strs = m.string if isinstance(m.string, tuple) else (m.string,)
+        name = f"{m.context + ': ' if m.context else ''}{ids[0]!r}"
+        if m.fuzzy:
+            out.append(f"fuzzy: {name}")
+        if isinstance(m.id, tuple) and len(strs) != catalog.num_plurals:
+            out.append(f"{len(strs)} plural forms, the language has {catalog.num_plurals}: {name}")
+        if not all(strs):
+            out.append(f"untranslated: {name}")
+            continue
+        want = words.fields_of(ids[-1]) | words.fields_of(ids[0])
+        for s in strs:
+            if words.fields_of(s) != want:
+                out.append(f"placeholders {sorted(words.fields_of(s))} instead of {sorted(want)}: {name}")
+    return out
+
+
+def stale(catalog, tmpl) -> list[str]:  # type: ignore[no-untyped-def]
+    """How a catalog differs from the code's template: msgids it lacks, and ones the code no longer says."""
+    def keys(c):  # type: ignore[no-untyped-def]
+        return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id}
+
+    ours, code = keys(catalog), keys(tmpl)
+    return ([f"missing: {k}" for k in sorted(code - ours, key=str)] +
+            [f"no longer in the code: {k}" for k in sorted(ours - code, key=str)])
+
+
 def compile_all() -> int:
     n = 0
     for _domain, po in po_files():
@@ -144,6 +187,12 @@ def main(argv: list[str]) -> int:
         print(f"catalogs: wrote {extract(Path(argv[1]) if len(argv) > 1 else POT)}")
     elif what == "update":
         update()
+    elif what == "check":
+        tmpl = template()
+        found = [f"{po.relative_to(ROOT)}: {p}" for _d, po in po_files()
+                 for p in (problems(read(po)) + (stale(read(po), tmpl) if _d == words.DOMAIN else []))]
+        print("\n".join(found) or "catalogs: every catalog is complete and current")
+        return 1 if found else 0
     else:
         print(__doc__)
         return 2
