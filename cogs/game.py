@@ -339,6 +339,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
+            locale=words.resolve(interaction.guild_locale),  # what the whole table reads: the server's
         )
         await self._post_lobby(interaction, table)
 
