@@ -31,6 +31,7 @@ async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w
 
     # How to play, on the lobby the German player opened: each reads the quick start in their language.
     lobby = (await w.ali.slash("game new", game="tricks")).message
+    assert w.table(lobby).locale == "pl"  # what the whole table reads (a later slice): the server's
     german = await w.ali.click(lobby, "How to play")
     french = await w.bob.click(lobby, "How to play")
     assert german.text.startswith("**So spielt man Stiche**\nZiel: Stiche machen"), german.text
