@@ -115,8 +115,8 @@ HOW_TO_SET = N_("How to set it")
 def rules_embed(game: str, rules_url: str | None = None, locale: str = words.ENGLISH) -> discord.Embed:
     """``/game rules``: the game's rules, then what a host may change, in words; the whole rule book's
     page when the operator named one (``DECKHAND_RULES_URL``).  In ``locale`` (the asker's: the
-    game's title and rules are registry data, extracted by tools/catalogs.py; the option lines stay
-    English until their slice of issue 31)."""
+    game's title and rules text are registry data, extracted by tools/catalogs.py; the option lines
+    stay English until their slice of issue 31)."""
     g = engine.get(game).game
     _ = words.make_(locale)
     players = (words.ngettext(locale, "{n} player", "{n} players", g.min_players) if g.min_players == g.max_players

@@ -6,7 +6,7 @@
     python -m tools.catalogs check          # what tests/test_catalogs.py checks, as a list
 
 A msgid comes from three places: the sources (babel.cfg's files, the markers in :data:`KEYWORDS`),
-the games' registry (each game's title and quick start: data on GameSpec, translated
+the games' registry (each game's title, rules text and quick start: data on GameSpec, translated
 where it is shown) and the slash commands (every name, description and choice, under the msgctxt
 of its kind: cogs/translator.py).  A translator adds a language: ``update`` after adding its
 code to words.LOCALES (``pybabel init -i locale/deckhand.pot -d locale -D deckhand -l xx`` makes
@@ -50,9 +50,7 @@ def _registry_messages() -> Iterator[tuple[str, None, str]]:
 
     for name, spec in engine.games().items():
         g = spec.game
-        # The rules texts (g.rules_text) join the catalog with the rest of /game rules' words in a
-        # later slice of issue 31: until then they read in English.
-        for text in (g.title, *spec.quick_start):
+        for text in (g.title, g.rules_text or g.summary, *spec.quick_start):
             if text:
                 yield text, None, f"registry:{name}"
 

@@ -20,6 +20,8 @@ async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w
     assert "Was der Gastgeber ändern kann" in german.text and "So stellt man es ein" in german.text
     assert "Le Grand Dalmuti — 4 à 8 joueurs" in french.text, french.text
     assert "Ce que l'hôte peut changer" in french.text
+    assert "Steuern: Der Große Bauer gibt seine 2 besten Karten" in german.text  # the rules themselves
+    assert "Impôts : le Grand Péon donne ses 2 meilleures cartes" in french.text
     assert "What the host can change" not in german.text + french.text
 
     # A refusal: neither is seated anywhere.
