@@ -100,7 +100,10 @@ def _catalog(domain: str, locale: str) -> gettext.NullTranslations:
     if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
         # Not built yet (a fresh checkout run without make): compiled once here, as make build would.
         log.info("Compiling %s (make build does this ahead of time)", po)
-        compile_catalog(po, mo)
+        try:
+            compile_catalog(po, mo)
+        except OSError as e:  # a read-only checkout: an older .mo if any, else English; never a failure
+            log.warning("Could not compile %s (%s); run make build", po, e)
     if not mo.exists():
         return gettext.NullTranslations()
     with mo.open("rb") as f:
