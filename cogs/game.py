@@ -124,7 +124,7 @@ def rules_embed(game: str, rules_url: str | None = None, locale: str = words.ENG
     rules = g.rules_text or g.summary
     embed = discord.Embed(title=f"{_(g.title)} — {players}", description=_(rules) if rules else rules,
                           colour=render.LOBBY_COLOUR)
-    # One field per option: a field holds 1024 characters, King of the Hill's options need more.
+    # One field per option: a field holds 1024 characters, and one game's options need more.
     for n, (_key, text) in enumerate(table_options.rules_lines(g.name)):
         embed.add_field(name=_(N_("What the host can change")) if n == 0 else "\u200b", value=text[:1024],
                         inline=False)
