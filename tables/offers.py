@@ -17,7 +17,7 @@ from engine.core import TABLE, Action, Game, IllegalAction, Options, refusal
 from engine.words import plural
 from tables.live import TableError, and_join, md
 from tables.table import SPEEDS, Phase, Table
-from words import N_
+from words import N_, Lazy
 
 log = logging.getLogger("deckhand.tables")
 
@@ -157,9 +157,9 @@ def require_host(t: Table, user_id: int, what: str) -> None:
 
 def require_running(t: Table) -> None:
     if t.phase == Phase.LOBBY:
-        raise TableError("The game has not started yet.", "not_running")
+        raise TableError(N_("The game has not started yet."), "not_running")
     if t.phase == Phase.FINISHED:
-        raise TableError("This game is over.", "finished")
+        raise TableError(N_("This game is over."), "finished")
 
 
 def refuse_if_elsewhere(tables: Iterable[Table], guild_id: int, user_id: int, here: Table | None) -> None:
@@ -170,9 +170,8 @@ def refuse_if_elsewhere(tables: Iterable[Table], guild_id: int, user_id: int, he
         s = other.seat_of(user_id)
         if s is not None and not other.seats[s].left:
             raise TableError(
-                f"You are already seated at table `{other.id}` ({other.entry.game.title}); "
-                "leave it first with `/game leave`.",
-                "elsewhere",
+                N_("You are already seated at table `{id}` ({game}); leave it first with `/game leave`."),
+                "elsewhere", id=other.id, game=Lazy(other.entry.game.title),
             )
 
 
@@ -185,7 +184,7 @@ def not_your_turn(t: Table) -> str:
         return WAIT_FOR_TABLE
     acting = [md(t.seats[s].name) for s in t.to_act()]
     if not acting:
-        return "Nobody can move right now."
+        return N_("Nobody can move right now.")
     if len(acting) == 1:
         return f"It is not your turn — {acting[0]} is playing."
     return f"It is not your turn — waiting for {and_join(acting)}."
@@ -214,4 +213,4 @@ def check_offered(state: Game, seat: int, action: Action) -> None:
         refused = None
     if refused is not None:
         raise IllegalAction(refused.reason, refused.code)
-    raise IllegalAction("That is not something you can do right now.", "not_offered")
+    raise IllegalAction(N_("That is not something you can do right now."), "not_offered")

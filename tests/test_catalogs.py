@@ -128,3 +128,17 @@ def test_a_game_domain_of_its_own(tmp_path: Path) -> None:
     finally:
         del words._domains["somegame"]
         words._catalog.cache_clear()
+
+
+def test_a_refusal_says_its_sentence_and_the_game_it_names_in_each_language() -> None:
+    from tables.live import TableError
+    from words import N_, Lazy
+
+    e = TableError(N_("You are already seated at table `{id}` ({game}); leave it first with `/game leave`."),
+                   "elsewhere", id="ab12", game=Lazy("The Great Dalmuti"))
+    assert e.message == "You are already seated at table `ab12` (The Great Dalmuti); leave it first with `/game leave`."
+    assert e.say("en") == e.message
+    assert e.say("de") == "Du sitzt schon am Tisch `ab12` (Der Große Dalmuti); verlasse ihn zuerst mit `/game leave`."
+    assert "（大达尔穆提）" in e.say("zh_CN")
+    plain = TableError("A sentence no catalog has.")
+    assert plain.say("fr") == "A sentence no catalog has."

@@ -53,6 +53,11 @@ def N_(message: str) -> str:  # noqa: N802  (gettext's name for a lazy mark)
     return message
 
 
+class Lazy(str):
+    """A field's value that is itself a msgid (a game's title inside a refusal): the sentence that
+    holds it translates it too, into the sentence's language (``tables.live.TableError.say``)."""
+
+
 def add_domain(domain: str, folder: Path) -> None:
     """Register a catalog folder (``<folder>/<lang>/LC_MESSAGES/<domain>.po``), e.g. a game's own."""
     _domains[domain] = folder
@@ -110,8 +115,10 @@ def _catalog(domain: str, locale: str) -> gettext.NullTranslations:
         return gettext.GNUTranslations(f)
 
 
-def _fill(text: str, fields: dict[str, Any]) -> str:
-    return text.format(**fields) if fields else text
+def _fill(text: str, fields: dict[str, Any], locale: str = ENGLISH) -> str:
+    if not fields:
+        return text
+    return text.format(**{k: translate(locale, v) if isinstance(v, Lazy) else v for k, v in fields.items()})
 
 
 def translate(locale: str, msgid: str, /, *, domain: str = DOMAIN, context: str | None = None,
@@ -119,14 +126,14 @@ def translate(locale: str, msgid: str, /, *, domain: str = DOMAIN, context: str 
     """``msgid`` in ``locale`` (a catalog name, :func:`resolve`'s), its ``{fields}`` filled in."""
     cat = _catalog(domain, locale)
     text = cat.pgettext(context, msgid) if context is not None else cat.gettext(msgid)
-    return _fill(text, fields)
+    return _fill(text, fields, locale)
 
 
 def ngettext(locale: str, singular: str, plural: str, n: int, /, *, domain: str = DOMAIN, **fields: Any) -> str:
     """The form of ``singular``/``plural`` for ``n`` under ``locale``'s plural rule (the catalog's
     ``Plural-Forms`` header); ``{n}`` is filled with the number, written the locale's way."""
     text = _catalog(domain, locale).ngettext(singular, plural, n)
-    return _fill(text, {"n": number(locale, n), **fields})
+    return _fill(text, {"n": number(locale, n), **fields}, locale)
 
 
 def number(locale: str, value: float) -> str:

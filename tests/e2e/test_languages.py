@@ -40,6 +40,10 @@ async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w
     assert "Es gibt keinen Trumpf." in german.text
     assert french.text.startswith("**Comment jouer à Plis**\nBut : faire des plis"), french.text
     assert "Il n'y a pas d'atout." in french.text
+    # A refusal naming a game names it in the refusal's language.
+    again = await w.ali.slash("game new", game="hearts")
+    assert again.text.startswith("Du sitzt schon am Tisch `") and "(Stiche); verlasse ihn zuerst" in again.text, \
+        again.text
 
     # A client in a language Deckhand does not speak, or a regional one, falls back as promised.
     w.fd.members[w.stranger.id].locale = "ko"
