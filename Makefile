@@ -12,12 +12,14 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt requirements-build.txt
 	touch $@
 
 # Compiles the engine's hot modules (Hearts, cards) with mypyc into build/mypyc (nothing to do when it is current).
+# Then compiles the message catalogs (locale/*/LC_MESSAGES/*.po → .mo beside each: tools/catalogs.py).
 # Never stops make by default: if it fails, the engine runs its pure Python sources (the tool says so),
 # so a machine without a C compiler still runs and tests the bot.  CI passes BUILD_FLAGS=--strict: there a
 # failed build stops make, since the tests would otherwise check the pure sources against themselves.
 BUILD_FLAGS ?=
 build: $(BIN)/.installed
 	$(BIN)/python -m tools.build $(BUILD_FLAGS)
+	$(BIN)/python -m tools.catalogs compile
 
 # Without a token, say so (and how to get one) before making the venv or compiling anything.
 run:

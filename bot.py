@@ -71,6 +71,7 @@ from cogs.live import LIFETIME, MARGIN, LiveViews
 from cogs.sendgate import SendGate
 from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.stats import StatsCog
+from cogs.translator import CatalogTranslator
 from tables import logs
 from tables.ai_pool import AIPool, default_workers
 from tables.metrics import Metrics, parse_address
@@ -359,6 +360,7 @@ class Deckhand(commands.Bot):
         await self._watch(options)
         await self.add_cog(GameCog(self.runtime, listener, rules_url=self.config.rules_url))
         await self.add_cog(StatsCog(self.runtime))
+        await self.tree.set_translator(CatalogTranslator())  # the commands in every language (issue 31)
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.freeze_heap:

@@ -53,8 +53,12 @@ async def sync_commands(client: discord.Client, tree: app_commands.CommandTree[A
     """Write the tree's commands (``guild``'s, else the global ones) unless Discord has them
     already; returns how many were written, ``None`` when nothing was to write."""
     application_id = client.application_id
-    if application_id is not None and tree.translator is None:
-        payload = [c.to_dict(tree) for c in tree.get_commands(guild=guild)]
+    if application_id is not None:
+        # With a translator (cogs/translator.py) the localizations are part of what is compared.
+        translator = tree.translator
+        commands = tree.get_commands(guild=guild)
+        payload = ([c.to_dict(tree) for c in commands] if translator is None else
+                   [await c.get_translated_payload(tree, translator) for c in commands])
         http = client.http
         if guild is None:
             registered = await http.get_global_commands(application_id)

@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+import words
 from cogs import options as table_options
 from cogs import render, renderers
 from cogs.autocomplete import MAX_CHOICES, legal_choices, option_choices, table_choices
@@ -42,6 +43,7 @@ from tables.ids import echo, normalise
 from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
+from words import N_
 
 if TYPE_CHECKING:  # (the listener imports nothing of this module; bot.py wires the two)
     from cogs.listener import DiscordListener
@@ -55,8 +57,8 @@ GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in G
 PROGRAM_GAMES = " and ".join(spec.game.title for spec in engine.games().values() if spec.programs) or "No game"
 NOT_STRONG = " and ".join(spec.game.title for spec in engine.games().values() if not spec.strong)
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
-OOPS = "Sorry — something went wrong on my side. It has been logged; please try again."
-NOT_IN_A_SERVER = "Deckhand tables live in servers: use these commands in a server channel."
+OOPS = N_("Sorry — something went wrong on my side. It has been logged; please try again.")
+NOT_IN_A_SERVER = N_("Deckhand tables live in servers: use these commands in a server channel.")
 
 
 # What each typed option may hold at most, declared to Discord (which then refuses longer input
@@ -110,25 +112,31 @@ def game_over(table: AnyTable) -> str:
 
 
 #: The one place a player reads option keys: what a host types in ``/game new … options:``.
-HOW_TO_SET = "How to set it"
+HOW_TO_SET = N_("How to set it")
 
 
-def rules_embed(game: str, rules_url: str | None = None) -> discord.Embed:
+def rules_embed(game: str, rules_url: str | None = None, locale: str = words.ENGLISH) -> discord.Embed:
     """``/game rules``: the game's rules, then what a host may change, in words; the whole rule book's
-    page when the operator named one (``DECKHAND_RULES_URL``)."""
+    page when the operator named one (``DECKHAND_RULES_URL``).  In ``locale`` (the asker's: the
+    game's title and rules text are registry data, extracted by tools/catalogs.py; the option lines
+    stay English until their slice of issue 31)."""
     g = engine.get(game).game
-    players = (render.plural(g.min_players, "player") if g.min_players == g.max_players
-               else f"{g.min_players}–{g.max_players} players")
-    embed = discord.Embed(title=f"{g.title} — {players}", description=g.rules_text or g.summary,
+    _ = words.make_(locale)
+    players = (words.ngettext(locale, "{n} player", "{n} players", g.min_players) if g.min_players == g.max_players
+               else _(N_("{low}–{high} players"), low=g.min_players, high=g.max_players))
+    rules = g.rules_text or g.summary
+    embed = discord.Embed(title=f"{_(g.title)} — {players}", description=_(rules) if rules else rules,
                           colour=render.LOBBY_COLOUR)
     # One field per option: a field holds 1024 characters, and one game's options need more.
-    for n, (_, text) in enumerate(table_options.rules_lines(g.name)):
-        embed.add_field(name="What the host can change" if n == 0 else "\u200b", value=text[:1024], inline=False)
-    embed.add_field(name=HOW_TO_SET, value=f"`/game new game:{g.name} options:…` with any of "
-                                           f"{table_options.accepted_line(g.name)}"[:1024], inline=False)
-    if rules_url:
-        embed.add_field(name="More", value=table_options.rule_book_link(rules_url, "The whole rule book: ")[:1024],
+    for n, (_key, text) in enumerate(table_options.rules_lines(g.name)):
+        embed.add_field(name=_(N_("What the host can change")) if n == 0 else "\u200b", value=text[:1024],
                         inline=False)
+    embed.add_field(name=_(HOW_TO_SET), value=_(N_("`/game new game:{name} options:…` with any of {accepted}"),
+                                                name=g.name, accepted=table_options.accepted_line(g.name))[:1024],
+                    inline=False)
+    if rules_url:
+        embed.add_field(name=_(N_("More")), value=table_options.rule_book_link(
+            rules_url, _(N_("The whole rule book: ")))[:1024], inline=False)
     return embed
 
 
@@ -182,10 +190,10 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                 if asyncio.iscoroutine(work):
                     work.close()
                 return
-            await self._say(interaction, e.message)
+            await self._say(interaction, e.say(words.resolve(interaction.locale)))
         except Exception:
             log.exception("Interaction failed: %s", _describe(interaction))
-            await self._say(interaction, OOPS)
+            await self._say(interaction, words.translate(words.resolve(interaction.locale), OOPS))
         if permissions is not None:
             await self._tell_missing(interaction, permissions)
 
@@ -228,26 +236,27 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         # Last line of defence for anything the handlers did not catch (transformer or check errors).
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
-            await self._say(interaction, original.message)
+            await self._say(interaction, original.say(words.resolve(interaction.locale)))
             return
         if isinstance(error, app_commands.CheckFailure):
             # A refusal, not a crash: interaction_check has answered already (a command from a DM).
             if not interaction.response.is_done():
-                await self._say(interaction, NOT_IN_A_SERVER if interaction.guild_id is None else
-                                "You cannot use this command here.")
+                await self._say(interaction, words.translate(
+                    words.resolve(interaction.locale),
+                    NOT_IN_A_SERVER if interaction.guild_id is None else N_("You cannot use this command here.")))
             return
         log.error("Command error: %s", _describe(interaction), exc_info=original)
         await self._say(interaction, OOPS)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
-            await self._say(interaction, NOT_IN_A_SERVER)
+            await self._say(interaction, words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
             return False
         return True
 
     def _guild(self, interaction: discord.Interaction) -> int:
         if interaction.guild_id is None:
-            raise TableError("Deckhand tables live in servers: use these commands in a server channel.")
+            raise TableError(NOT_IN_A_SERVER)
         self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
         return interaction.guild_id
 
@@ -264,7 +273,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                 raise TableError((over or game_over)(ended))
         # A table in a channel the person may not read is answered as one that does not exist.
         if table is None or table.guild_id != guild_id or not may_see(interaction, table):
-            raise TableError(f"There is no table with id `{echo(tid) or '?'}` in this server. `/game list` shows them.")
+            raise TableError(N_("There is no table with id `{id}` in this server. `/game list` shows them."),
+                             id=echo(tid) or "?")
         return table
 
     def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
@@ -277,8 +287,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             finished = self._finished_table(guild_id, interaction.user.id)
             if finished is not None:
                 raise TableError(game_over(finished))
-            raise TableError("You are not seated at a table in this server. Open one with `/game new` "
-                             "or take a seat with `/game join`.")
+            raise TableError(N_("You are not seated at a table in this server. Open one with `/game new` "
+                                "or take a seat with `/game join`."))
         return table
 
     def _finished_table(self, guild_id: int, user_id: int) -> AnyTable | None:
@@ -298,8 +308,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if table is None:
             table = self.runtime.find(guild_id, user_id=interaction.user.id)
         if table is None:
-            raise TableError("There is no open table here. Open one with `/game new`, or give a table id "
-                             "(`/game list` shows them).")
+            raise TableError(N_("There is no open table here. Open one with `/game new`, or give a table id "
+                                "(`/game list` shows them)."))
         return table
 
     # ==== /game ================================================================================
@@ -328,10 +338,11 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             raise TableError(str(e)) from None
         channel_id = interaction.channel_id
         if channel_id is None:  # never for a command in a server channel
-            raise TableError("Open a table from a channel of this server.")
+            raise TableError(N_("Open a table from a channel of this server."))
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
+            locale=words.resolve(interaction.guild_locale),  # what the whole table reads: the server's
         )
         await self._post_lobby(interaction, table)
 
@@ -341,7 +352,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         table's people by name — one message that pings exactly them."""
         guild_id = self._guild(interaction)
         if interaction.channel_id is None:  # (a server's interactions come from a channel)
-            raise TableError("Deckhand tables live in servers: use these commands in a server channel.")
+            raise TableError(NOT_IN_A_SERVER)
         made = await self.runtime.rematch(table_id, interaction.user.id, interaction.user.display_name,
                                           guild_id=guild_id, channel_id=interaction.channel_id)
         invited = " ".join(f"<@{u}>" for u in made.invited)
@@ -396,8 +407,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         else:
             table = self.runtime.find(self._guild(interaction), channel_id=interaction.channel_id)
             if table is None:
-                raise TableError("There is no open table in this channel. Give its id (`/game list` shows them) "
-                                 "or open one with `/game new`.")
+                raise TableError(N_("There is no open table in this channel. Give its id (`/game list` shows them) "
+                                    "or open one with `/game new`."))
         was_running = table.phase == Phase.RUNNING
         await self.runtime.join(table.id, interaction.user.id, interaction.user.display_name)
         if was_running:
@@ -623,7 +634,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if entry is None:
             await self._say(interaction, no_such_game(game.strip().lower()))
             return
-        await self._say(interaction, None, embed=rules_embed(entry.game.name, self.rules_url))
+        await self._say(interaction, None, embed=rules_embed(entry.game.name, self.rules_url,
+                                                                words.resolve(interaction.locale)))
 
     # ==== /hand and /play ======================================================================
     @app_commands.command(name="hand", description="Your hand and what you may do now (only you see it).")
@@ -661,7 +673,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _play(self, interaction: discord.Interaction, text: str) -> None:
         table = self._my_table(interaction)
         if not text.strip():
-            raise TableError("Say what to play, e.g. `QS` or `10h`.")
+            raise TableError(N_("Say what to play, e.g. `QS` or `10h`."))
         events = await self.runtime.act(table.id, interaction.user.id, text.strip(),
                                         answer_by=self._answer_by(interaction))
         content, view, sv = self._after_move(table, interaction.user.id, events)

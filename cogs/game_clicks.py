@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
+import words
 from cogs import renderers, watch
 from cogs.components import TableButton, card_values, hand_payload, hand_view, marked_values, pick_parts, value_code
 from cogs.howto import howto_text
@@ -90,7 +91,7 @@ class ComponentClicks:
         if table is None or table.guild_id != guild_id or table.game not in engine.games() \
                 or not may_see(interaction, table):
             raise TableError("That table is gone. `/game rules` has the rules of every game.")
-        await self._say(interaction, howto_text(table.game, self.rules_url))
+        await self._say(interaction, howto_text(table.game, self.rules_url, words.resolve(interaction.locale)))
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
         table = self._table(interaction, table_id)

@@ -13,23 +13,33 @@ import logging
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
+import words
 from engine.core import AI, Decision, Event, View
 from engine.hints import Hint
 from tables.programs import TablePrograms
 from tables.table import Table
+from words import N_
 
 log = logging.getLogger("deckhand.tables")
 
 
 class TableError(Exception):
-    """A refusal.  ``message`` is a short friendly sentence shown to the user as-is."""
+    """A refusal.  ``message`` is a short friendly sentence in English; :meth:`say` is the same
+    sentence in a person's language.  A refusal made from a catalog template (``N_("… {id} …")``,
+    words/) passes its ``fields``; one made of a finished English sentence reads in English."""
 
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, code: str = "refused", **fields: Any) -> None:
+        self.template = message
+        self.fields = fields
+        self.message = message.format(**fields) if fields else message
+        super().__init__(self.message)
         self.code = code
+
+    def say(self, locale: str) -> str:
+        """The sentence in ``locale`` (a catalog name: words.resolve)."""
+        return words.translate(locale, self.template, **self.fields)
 
 
 # A person's click counts only while its answer can still reach them: Discord shows "This
@@ -37,7 +47,7 @@ class TableError(Exception):
 # take effect later (a process that was frozen, or stuck behind a slow write, waking up with old
 # clicks queued).  The half second left is for the answer's own trip.
 ANSWER_WITHIN = 2.5
-TOO_LATE = "That click came too late to count; nothing changed. Make it again."
+TOO_LATE = N_("That click came too late to count; nothing changed. Make it again.")
 
 
 def answer_by(age: float, now: float) -> float:

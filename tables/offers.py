@@ -17,10 +17,11 @@ from engine.core import TABLE, Action, Game, IllegalAction, Options, refusal
 from engine.words import plural
 from tables.live import TableError, and_join, md
 from tables.table import SPEEDS, Phase, Table
+from words import N_, Lazy
 
 log = logging.getLogger("deckhand.tables")
 
-WAIT_FOR_TABLE = "It is not your turn — wait a moment for the table."
+WAIT_FOR_TABLE = N_("It is not your turn — wait a moment for the table.")
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,15 @@ def read_new_table(game: str, options: Options | None, speed: str) -> tuple[str,
         entry = engine.get(name)
     except KeyError:
         known = ", ".join(sorted(engine.games()))
-        raise TableError(f"There is no game called `{game}`. Games: {known}.", "unknown_game") from None
+        raise TableError(N_("There is no game called `{game}`. Games: {known}."), "unknown_game",
+                         game=game, known=known) from None
     try:
         opts = entry.game.read_options(options)
     except ValueError as e:
         raise TableError(str(e), "bad_option") from None
     speed_key = str(speed).strip().lower()
     if speed_key not in SPEEDS:
-        raise TableError(f"Speed must be one of: {', '.join(SPEEDS)}.", "bad_speed")
+        raise TableError(N_("Speed must be one of: {speeds}."), "bad_speed", speeds=", ".join(SPEEDS))
     return name, opts, speed_key
 
 
@@ -109,9 +111,9 @@ def check_new_table(limits: Limits, tables: Iterable[Table], user_id: int) -> No
     if len(mine) >= cap:
         ids = ", ".join(f"`{t.id}`" for t in mine[:5])
         raise TableError(
-            f"You already have {len(mine)} unfinished tables ({ids}), the most one person may have. "
-            "End one with `/game end`, or finish it, before you open another.",
-            "too_many_tables",
+            N_("You already have {count} unfinished tables ({ids}), the most one person may have. "
+               "End one with `/game end`, or finish it, before you open another."),
+            "too_many_tables", count=len(mine), ids=ids,
         )
 
 
@@ -139,8 +141,8 @@ def check_programs(limits: Limits, tables: Iterable[Table], more: int) -> None:
     # The sentence is about the host's request: the machine-wide figures alone read as nonsense
     # ("already running 15 programs, the most this machine allows (16)" to a host who asked for 3).
     if room <= 0:
-        text = ("This machine is already running as many programs as it can. Seat the built-in AI "
-                "instead, or try again when a game with programs ends.")
+        raise TableError(N_("This machine is already running as many programs as it can. Seat the built-in AI "
+                            "instead, or try again when a game with programs ends."), "too_many_programs")
     else:
         fits = "one more program" if room == 1 else f"{room} more programs"
         text = (f"You asked for {more} program seats, but this machine can run only {fits} right now. "
@@ -155,9 +157,9 @@ def require_host(t: Table, user_id: int, what: str) -> None:
 
 def require_running(t: Table) -> None:
     if t.phase == Phase.LOBBY:
-        raise TableError("The game has not started yet.", "not_running")
+        raise TableError(N_("The game has not started yet."), "not_running")
     if t.phase == Phase.FINISHED:
-        raise TableError("This game is over.", "finished")
+        raise TableError(N_("This game is over."), "finished")
 
 
 def refuse_if_elsewhere(tables: Iterable[Table], guild_id: int, user_id: int, here: Table | None) -> None:
@@ -168,9 +170,8 @@ def refuse_if_elsewhere(tables: Iterable[Table], guild_id: int, user_id: int, he
         s = other.seat_of(user_id)
         if s is not None and not other.seats[s].left:
             raise TableError(
-                f"You are already seated at table `{other.id}` ({other.entry.game.title}); "
-                "leave it first with `/game leave`.",
-                "elsewhere",
+                N_("You are already seated at table `{id}` ({game}); leave it first with `/game leave`."),
+                "elsewhere", id=other.id, game=Lazy(other.entry.game.title),
             )
 
 
@@ -183,7 +184,7 @@ def not_your_turn(t: Table) -> str:
         return WAIT_FOR_TABLE
     acting = [md(t.seats[s].name) for s in t.to_act()]
     if not acting:
-        return "Nobody can move right now."
+        return N_("Nobody can move right now.")
     if len(acting) == 1:
         return f"It is not your turn — {acting[0]} is playing."
     return f"It is not your turn — waiting for {and_join(acting)}."
@@ -212,4 +213,4 @@ def check_offered(state: Game, seat: int, action: Action) -> None:
         refused = None
     if refused is not None:
         raise IllegalAction(refused.reason, refused.code)
-    raise IllegalAction("That is not something you can do right now.", "not_offered")
+    raise IllegalAction(N_("That is not something you can do right now."), "not_offered")

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, overload
 
 import engine
+import words
 from engine.core import Event, Game, Options
 from tables.storage_base import Record
 from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
@@ -68,6 +69,7 @@ def changes_of(t: Table, since: Mapping[int, int]) -> Record:
         "ended_early": int(t.ended_early),
         "shown": t.shown,
         "ai_level": t.ai_level,
+        "locale": t.locale,
     }
 
 
@@ -258,6 +260,8 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         finished_at=_time(record.get("finished_at"), "the finish time", optional=True),
         shown=int(record.get("shown") or 0),
         ai_level=ai_level,
+        # (a row from before migration 0011, or a language no longer shipped: English)
+        locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH,
     )
     deadlines = _seat_map(record.get("deadlines") or "{}", "the deadlines", float)
     since = _seat_map(record.get("since") or "{}", "the turn versions", int)

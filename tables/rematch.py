@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+import words
 from tables.live import TableError
 from tables.records import Unrecoverable, read_seats
 from tables.table import SPEEDS, Phase, Seat, Table
@@ -35,6 +36,7 @@ class Plan:
     played: bool  # a game was dealt (a lobby that closed before its start offers no rematch)
     people: tuple[int, ...]  # every person who sat there, in seat order, once each
     ais: tuple[Seat, ...]  # the AI seats: their level, and program when a program played one
+    locale: str = "en"  # the language the table read (the rematch reads it too)
 
     def sat_there(self, user_id: int) -> bool:
         return user_id in self.people
@@ -51,7 +53,8 @@ class Rematch:
 def of_table(t: Table) -> Plan:
     people = tuple(dict.fromkeys(s.user_id for s in t.seats if not s.is_ai and s.user_id is not None))
     ais = tuple(Seat(None, s.name, is_ai=True, program=s.program, level=s.level) for s in t.seats if s.is_ai)
-    return Plan(t.id, t.game, dict(t.options), t.speed, t.ai_level, t.guild_id, t.seed is not None, people, ais)
+    return Plan(t.id, t.game, dict(t.options), t.speed, t.ai_level, t.guild_id, t.seed is not None, people, ais,
+                t.locale)
 
 
 def of_stored(record: Mapping[str, Any]) -> Plan:
@@ -70,7 +73,8 @@ def of_stored(record: Mapping[str, Any]) -> Plan:
     ai_level = level if isinstance(level, str) and level in engine.levels(game) else None
     t = Table(id=tid, game=spec.game.name, options=options, speed=str(speed), guild_id=int(record["guild_id"]),
               channel_id=0, host_id=0, seats=seats, phase=Phase.FINISHED, seed=record.get("seed"),
-              ai_level=ai_level)
+              ai_level=ai_level,
+              locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH)
     return of_table(t)
 
 

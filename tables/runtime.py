@@ -243,8 +243,10 @@ class Runtime:
         options: Options | None = None,
         speed: str = "normal",
         ai_level: str | None = None,
+        locale: str = "en",
     ) -> Table:
-        """``ai_level``: the table option ``ai`` (the level of AI players added without one)."""
+        """``ai_level``: the table option ``ai`` (the level of AI players added without one);
+        ``locale``: the language the whole table reads (words/: the server's, by default)."""
         self.shards.refuse_elsewhere(guild_id)
         name, opts, speed_key = offers.read_new_table(game, options, speed)
         offers.refuse_if_elsewhere(self._claims(), guild_id, host_id, None)
@@ -252,10 +254,11 @@ class Runtime:
         offers.check_new_table(self.limits, self._claims(), host_id)
         self.persistence.refuse_if_gone()
         return await self._open(name, opts, speed_key, guild_id, channel_id, host_id, host_name,
-                                offers.table_ai_level(name, ai_level))
+                                offers.table_ai_level(name, ai_level), locale=locale)
 
     async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
-                    host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = ()) -> Table:
+                    host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = (),
+                    locale: str = "en") -> Table:
         """A new lobby, checked already (with no wait since the checks): stored, kept and drawn.
         It counts against every limit from now on — before the first wait — until it is stored and
         kept, or its storing failed."""
@@ -270,6 +273,7 @@ class Runtime:
             seats=[Seat(host_id, host_name)],
             created_at=self.clock.now(),
             ai_level=ai_level,
+            locale=locale,
         )
         for seat in ais[:max(0, t.max_seats - 1)]:
             if seat.program is not None and seat.program in self.program_names():
@@ -463,7 +467,7 @@ class Runtime:
             offers.check_new_table(self.limits, self._claims(), user_id)
             self.persistence.refuse_if_gone()
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
-                                 plan.ai_level, plan.ais)
+                                 plan.ai_level, plan.ais, locale=plan.locale)
             self.rematches[tid] = t.id
             await self.kept.save_rematch(tid, t.id, self.clock.now())
             return Rematch(t, tuple(u for u in plan.people if u != user_id))

@@ -22,11 +22,11 @@ DEFAULT_URL = "sqlite:///deckhand.db"
 #: Columns a write may change (``id``, ``game``, ``guild_id`` and the rest never change).
 MUTABLE = frozenset({
     "options", "speed", "thread_id", "message_id", "host_id", "seats", "phase", "seed", "version", "rev",
-    "deadlines", "since", "finished_at", "ended_early", "snapshot", "snapshot_version", "shown", "ai_level",
+    "deadlines", "since", "finished_at", "ended_early", "snapshot", "snapshot_version", "shown", "ai_level", "locale",
 })
 TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
                  "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
-                 "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level")
+                 "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level", "locale")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
                   "figures", "finished_at", "hints")
 OPTIONAL_RESULTS = frozenset({"hints"})

@@ -98,6 +98,9 @@ class Table:
     # Stored: the level of the AI players the host adds without naming one ("Add AI", the seats
     # filled at the start); None: normal.  A table option (``ai=strong``).
     ai_level: str | None = None
+    # Stored (migration 0011): the language the whole table reads (a catalog of words/, e.g. "de"),
+    # the server's (``guild_locale``) when the table was opened, so a restart keeps it.
+    locale: str = "en"
 
     # ---- lookups --------------------------------------------------------------------------
     @property

@@ -357,6 +357,9 @@ class FakeInteraction:
     original: FakeMessage | None = None
     # When the person clicked (Discord stamps it in the interaction's id): now, as it reaches the cog.
     created_at: Any = field(default_factory=discord.utils.utcnow)
+    # The person's client language and the server's (Discord sends both on every interaction).
+    locale: discord.Locale = discord.Locale.british_english
+    guild_locale: discord.Locale | None = discord.Locale.american_english
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)

@@ -12,6 +12,12 @@ optional ones; names unique among siblings and command names unique per type; su
 under a command or a group, groups only at the top, never mixed with plain options; choices and
 autocomplete not both; lengths 0–6000; at most 4000 characters of names, descriptions and choices
 per command; at most 100 slash commands and 15 each of user and message commands.
+
+Localizations (``name_localizations``, ``description_localizations``, a choice's
+``name_localizations``): keys are Discord's locales only; each localized name keeps the name's rules
+(``^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, lower case where the name must be) and is
+unique per locale among its siblings (commands of one type, the options of one list); each
+localized description 1–100 characters, each localized choice name 1–100.
 """
 
 from __future__ import annotations
@@ -24,13 +30,20 @@ STRING, INTEGER, NUMBER = 3, 4, 10
 OPTION_TYPES = range(1, 12)
 LIMITS = {CHAT_INPUT: 100, USER: 15, MESSAGE: 15}
 MAX_CHARS = 4000
+#: Discord's locales (the keys a localization may use).
+LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl",
+    "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW",
+    "ko"})
 
 
 def _name_ok(name: Any, *, lower: bool = True) -> bool:
     # \p{L} and \p{N}: str.isalnum() is true exactly for letters and numbers (categories L*, N*).
     if not isinstance(name, str) or not 1 <= len(name) <= 32:
         return False
-    if not all(c.isalnum() or c in "-_" for c in name):
+    # (Devanagari and Thai vowel signs are marks, not letters: Discord allows those scripts whole.)
+    if not all(c.isalnum() or c in "-_" or "\u0900" <= c <= "\u097f" or "\u0e00" <= c <= "\u0e7f"
+               for c in name):
         return False
     return not lower or name == name.lower()
 
@@ -48,6 +61,36 @@ class _Errors:
         self.flat.append(f"{'.'.join(str(p) for p in path)}: {message}")
 
 
+def _localized(e: _Errors, path: list[str | int], item: dict[str, Any], *, lower: bool, described: bool,
+               seen: dict[str, set[str]] | None) -> None:
+    """One command's, option's or choice's localizations; ``seen``: the localized names of its
+    siblings so far, per locale (None for a choice, whose names need not be unique)."""
+    names = item.get("name_localizations") or {}
+    if not isinstance(names, dict):
+        e.add([*path, "name_localizations"], "DICT_TYPE_CONVERT", "Must be an object.")
+        names = {}
+    for locale, name in names.items():
+        where = [*path, "name_localizations", locale]
+        if locale not in LOCALES:
+            e.add(where, "LOCALE_INVALID", f"Invalid locale {locale!r}.")
+        elif seen is None:
+            if not isinstance(name, str) or not 1 <= len(name) <= 100:
+                e.add(where, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        elif not _name_ok(name, lower=lower):
+            e.add(where, "APPLICATION_COMMAND_INVALID_NAME", f"Localized name is invalid: {name!r}.")
+        elif name in seen.setdefault(locale, set()):
+            e.add(where, "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Localized names must be unique: {name!r}.")
+        else:
+            seen[locale].add(name)
+    descriptions = item.get("description_localizations") or {}
+    for locale, text in descriptions.items() if isinstance(descriptions, dict) else ():
+        where = [*path, "description_localizations", locale]
+        if locale not in LOCALES:
+            e.add(where, "LOCALE_INVALID", f"Invalid locale {locale!r}.")
+        elif not described or not isinstance(text, str) or not 1 <= len(text) <= 100:
+            e.add(where, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+
+
 def command_errors(body: Any) -> tuple[dict[str, Any], list[str]]:
     """Discord's ``errors`` object for a bulk overwrite body, and the same as plain lines; both
     empty when Discord would accept it."""
@@ -57,6 +100,7 @@ def command_errors(body: Any) -> tuple[dict[str, Any], list[str]]:
         return e.tree, e.flat
     counts: dict[int, int] = {}
     names: set[tuple[int, str]] = set()
+    localized: dict[int, dict[str, set[str]]] = {}
     for n, cmd in enumerate(body):
         if not isinstance(cmd, dict):
             e.add([n], "DICT_TYPE_CONVERT", "Must be an object.")
@@ -75,6 +119,8 @@ def command_errors(body: Any) -> tuple[dict[str, Any], list[str]]:
             e.add([n, "name"], "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Application command names must be unique: "
                   f"{name!r}.")
         names.add((kind, str(name)))
+        _localized(e, [n], cmd, lower=kind == CHAT_INPUT, described=kind == CHAT_INPUT,
+                   seen=localized.setdefault(kind, {}))
         desc = cmd.get("description") or ""
         if kind == CHAT_INPUT and not 1 <= len(desc) <= 100:
             e.add([n, "description"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
@@ -102,6 +148,7 @@ def _options(e: _Errors, path: list[str | int], options: Any, *, depth: int) -> 
     if len(options) > 25:
         e.add(path, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
     seen: set[str] = set()
+    localized: dict[str, set[str]] = {}
     optional_met = False
     kinds = set()
     for n, o in enumerate(options):
@@ -121,6 +168,7 @@ def _options(e: _Errors, path: list[str | int], options: Any, *, depth: int) -> 
             e.add([*here, "name"], "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", f"Option name {name!r} "
                   "is already used in these options.")
         seen.add(str(name))
+        _localized(e, here, o, lower=True, described=True, seen=localized)
         if not 1 <= len(o.get("description") or "") <= 100:
             e.add([*here, "description"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
         if kind in (SUB_COMMAND, SUB_COMMAND_GROUP):
@@ -161,6 +209,7 @@ def _options(e: _Errors, path: list[str | int], options: Any, *, depth: int) -> 
                 e.add([*here, "choices", k, "value"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
             if kind in (INTEGER, NUMBER) and (isinstance(value, bool) or not isinstance(value, int | float)):
                 e.add([*here, "choices", k, "value"], "NUMBER_TYPE_COERCE", "Value is not a number.")
+            _localized(e, [*here, "choices", k], c, lower=False, described=False, seen=None)
         for key, low, high in (("min_length", 0, 6000), ("max_length", 1, 6000)):
             if key in o and o[key] is not None and not low <= int(o[key]) <= high:
                 e.add([*here, key], "NUMBER_TYPE_MAX", f"Must be between {low} and {high}.")

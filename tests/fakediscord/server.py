@@ -201,6 +201,7 @@ class Member:
     manage_guild: bool = False
     bot: bool = False
     roles: list[int] = field(default_factory=list)  # role ids (FakeDiscord.give_role), @everyone aside
+    locale: str = "en-GB"  # their client's language (Interaction.locale)
 
     @property
     def permissions(self) -> int:
@@ -467,6 +468,7 @@ class FakeDiscord:
         self.bot = Member(self.application_id, "Deckhand", bot=True)
         self.owner = Member(self.ids.next(), "Owner")
         self.guild_id = self.ids.next()
+        self.guild_locale = "en-US"  # the server's language (preferred_locale, an interaction's guild_locale)
         self.guild_name = guild_name
         # Discord's shards: a guild's events and interactions go to the session that identified
         # with its shard, ``(guild_id >> 22) % shard_count`` (DMs: shard 0).
@@ -638,11 +640,12 @@ class FakeDiscord:
     def guild_of(self, ch: Channel) -> int:
         return ch.guild_id or self.guild_id
 
-    def add_member(self, name: str, *, manage_guild: bool = False) -> Any:
-        """A person in the guild, as a scripted user (:class:`tests.fakediscord.users.Person`)."""
+    def add_member(self, name: str, *, manage_guild: bool = False, locale: str = "en-GB") -> Any:
+        """A person in the guild, as a scripted user (:class:`tests.fakediscord.users.Person`);
+        ``locale``: their client's language, sent on each of their interactions."""
         from .users import Person
 
-        m = Member(self.ids.next(), name, manage_guild=manage_guild)
+        m = Member(self.ids.next(), name, manage_guild=manage_guild, locale=locale)
         self.members[m.id] = m
         return Person(self, m)
 
@@ -1174,7 +1177,7 @@ class FakeDiscord:
             "roles": [everyone, *(self._role_payload(r) for r in self.roles.values() if gid == self.guild_id)],
             "stickers": [], "features": [], "mfa_level": 0, "system_channel_id": None, "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
-            "premium_subscription_count": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
+            "premium_subscription_count": 0, "preferred_locale": self.guild_locale, "public_updates_channel_id": None,
             "nsfw_level": 0, "premium_progress_bar_enabled": False, "joined_at": P.iso(), "large": False,
             "unavailable": False, "member_count": len(self.members) + 1, "voice_states": [],
             "members": [P.member_payload(self.bot.user())], "presences": [], "stage_instances": [],
@@ -1350,7 +1353,7 @@ class FakeDiscord:
                 "version": 1, "channel_id": str(ch.id),
                 "channel": {"id": str(ch.id), "type": 1, "recipients": [member.user()], "flags": 0,
                             "last_message_id": None},
-                "user": member.user(), "app_permissions": str(P.BOT_PERMISSIONS), "locale": "en-GB",
+                "user": member.user(), "app_permissions": str(P.BOT_PERMISSIONS), "locale": member.locale,
                 "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 1,
                 "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
             }
@@ -1360,10 +1363,11 @@ class FakeDiscord:
             "version": 1, "guild_id": str(gid), "channel_id": str(ch.id),
             # The member's permissions in this channel, overwrites included (as Discord sends them).
             "channel": self._channel_payload(ch) | {"permissions": str(self.permissions_in(member.id, ch))},
-            "guild": {"id": str(gid), "locale": "en-US", "features": []},
+            "guild": {"id": str(gid), "locale": self.guild_locale, "features": []},
             "member": P.member_payload(member.user(), self.permissions_in(member.id, ch),
                                        roles=member.roles if gid == self.guild_id else ()),
-            "app_permissions": str(self.bot_permissions(ch)), "locale": "en-GB", "guild_locale": "en-US",
+            "app_permissions": str(self.bot_permissions(ch)), "locale": member.locale,
+            "guild_locale": self.guild_locale,
             "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
         }

@@ -139,10 +139,10 @@ async def test_an_empty_database_is_created_and_migrated(store):
 async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_runtime, clock, monkeypatch):
     # A running table as a version before results (migration 3) wrote it: later migrations
     # (results, ratings, shown, hints) all apply on top of it.  That version wrote no `shown` or
-    # `ai_level` column.
+    # `ai_level` or `locale` column.
     real = records.changes_of
     monkeypatch.setattr(records, "changes_of", lambda t, since: {k: v for k, v in real(t, since).items()
-                                                                  if k not in ("shown", "ai_level")})
+                                                                  if k not in ("shown", "ai_level", "locale")})
     # Nor a log's `timed_out` (migration 8).
     import tables.storage_sql as sql
 
@@ -539,7 +539,7 @@ async def test_migrating_from_the_first_version_restores_its_tables(store, make_
     memory = make_runtime()
     t = await started(memory, options=SHORT)
     await run_until(clock, lambda: t.version >= 6)
-    v1_columns = [c for c in record_of(t) if c not in ("since", "shown", "ai_level")]
+    v1_columns = [c for c in record_of(t) if c not in ("since", "shown", "ai_level", "locale")]
     record = record_of(t)
     store.execute(f"INSERT INTO tables ({', '.join(v1_columns)}) VALUES ({', '.join('?' * len(v1_columns))})",
                   [record[c] for c in v1_columns])

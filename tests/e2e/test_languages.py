@@ -1,0 +1,54 @@
+"""Each person reads their own answers in their client's language (issue 31, slice 1): through the
+real bot and the fake Discord, which sends each member's ``locale`` and the server's
+``guild_locale`` on every interaction.  A German and a French player in the same server ask for
+``/game rules``, **How to play** and a hand they do not have: each reads German or French."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import World
+
+
+async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w: World) -> None:
+    w.fd.guild_locale = "pl"  # the server's language is neither's: what one person reads follows them
+    w.fd.members[w.ali.id].locale = "de"
+    w.fd.members[w.bob.id].locale = "fr"
+
+    german = await w.ali.slash("game rules", game="dalmuti")
+    french = await w.bob.slash("game rules", game="dalmuti")
+    assert german.ephemeral and french.ephemeral
+    assert "Der Große Dalmuti — 4–8 Spieler" in german.text, german.text
+    assert "Was der Gastgeber ändern kann" in german.text and "So stellt man es ein" in german.text
+    assert "Le Grand Dalmuti — 4 à 8 joueurs" in french.text, french.text
+    assert "Ce que l'hôte peut changer" in french.text
+    assert "Steuern: Der Große Bauer gibt seine 2 besten Karten" in german.text  # the rules themselves
+    assert "Impôts : le Grand Péon donne ses 2 meilleures cartes" in french.text
+    assert "What the host can change" not in german.text + french.text
+
+    # A refusal: neither is seated anywhere.
+    german = await w.ali.slash("hand")
+    french = await w.bob.slash("hand")
+    assert german.ephemeral and french.ephemeral
+    assert german.text.startswith("Du sitzt auf diesem Server an keinem Tisch."), german.text
+    assert french.text.startswith("Tu n'es assis à aucune table sur ce serveur."), french.text
+
+    # How to play, on the lobby the German player opened: each reads the quick start in their language.
+    lobby = (await w.ali.slash("game new", game="tricks")).message
+    assert w.table(lobby).locale == "pl"  # what the whole table reads (a later slice): the server's
+    german = await w.ali.click(lobby, "How to play")
+    french = await w.bob.click(lobby, "How to play")
+    assert german.text.startswith("**So spielt man Stiche**\nZiel: Stiche machen"), german.text
+    assert "Es gibt keinen Trumpf." in german.text
+    assert french.text.startswith("**Comment jouer à Plis**\nBut : faire des plis"), french.text
+    assert "Il n'y a pas d'atout." in french.text
+    # A refusal naming a game names it in the refusal's language.
+    again = await w.ali.slash("game new", game="hearts")
+    assert again.text.startswith("Du sitzt schon am Tisch `") and "(Stiche); verlasse ihn zuerst" in again.text, \
+        again.text
+
+    # A client in a language Deckhand does not speak, or a regional one, falls back as promised.
+    w.fd.members[w.stranger.id].locale = "ko"
+    korean = await w.stranger.slash("hand")
+    assert korean.text.startswith("You are not seated at a table in this server."), korean.text
+    w.fd.members[w.stranger.id].locale = "es-419"
+    latin = await w.stranger.slash("hand")
+    assert latin.text.startswith("No estás sentado en ninguna mesa de este servidor."), latin.text

@@ -1,0 +1,201 @@
+"""The message catalogs (words/, issue 31): extract, update, compile.
+
+    python -m tools.catalogs compile        # .po → .mo beside it (make build runs this)
+    python -m tools.catalogs extract [OUT]  # the template: every msgid the code says (default locale/deckhand.pot)
+    python -m tools.catalogs update         # merge the template into every language's .po
+    python -m tools.catalogs check          # what tests/test_catalogs.py checks, as a list
+
+A msgid comes from three places: the sources (babel.cfg's files, the markers in :data:`KEYWORDS`),
+the games' registry (each game's title, rules text and quick start: data on GameSpec, translated
+where it is shown) and the slash commands (every name, description and choice, under the msgctxt
+of its kind: cogs/translator.py).  A translator adds a language: ``update`` after adding its
+code to words.LOCALES (``pybabel init -i locale/deckhand.pot -d locale -D deckhand -l xx`` makes
+the file), edit the ``.po``, ``compile``, ``check``, then ``pytest tests/test_catalogs.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import words  # noqa: E402
+
+KEYWORDS = {"_": None, "N_": None, "ngettext": (2, 3), "translate": (2,)}
+POT = ROOT / "locale" / f"{words.DOMAIN}.pot"
+
+
+def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
+    """(msgid or (singular, plural), msgctxt, where) from the sources."""
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with (ROOT / "babel.cfg").open() as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    for filename, lineno, message, _comments, context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=KEYWORDS):
+        if isinstance(message, tuple):
+            if message[0] is None:
+                continue
+            message = message[0] if len(message) == 1 or message[1] is None else (message[0], message[1])
+        yield message, context, f"{filename}:{lineno}"
+
+
+def _registry_messages() -> Iterator[tuple[str, None, str]]:
+    import engine
+
+    for name, spec in engine.games().items():
+        g = spec.game
+        for text in (g.title, g.rules_text or g.summary, *spec.quick_start):
+            if text:
+                yield text, None, f"registry:{name}"
+
+
+def command_texts() -> list[tuple[str, str]]:
+    """(msgctxt, msgid) of every command text the bot registers (cogs/translator.py's contexts)."""
+    import discord
+
+    import bot
+    from cogs.translator import CONTEXTS
+
+    seen: list[tuple[str, str]] = []
+
+    class Recorder(discord.app_commands.Translator):
+        async def translate(self, string, locale, context):  # type: ignore[no-untyped-def]
+            if locale is discord.Locale.german and context.location in CONTEXTS:
+                key = (CONTEXTS[context.location], string.message)
+                if key not in seen:
+                    seen.append(key)
+            return None
+
+    async def walk() -> None:
+        deckhand = bot.Deckhand(bot.Config("t"))
+        await deckhand.setup_hook()
+        try:
+            for c in deckhand.tree.get_commands():
+                await c.get_translated_payload(deckhand.tree, Recorder())
+        finally:
+            await deckhand.runtime.close()
+
+    asyncio.run(walk())
+    return seen
+
+
+def template():  # type: ignore[no-untyped-def]
+    """The catalog of every msgid (a babel Catalog, no translations)."""
+    from babel.messages.catalog import Catalog
+
+    cat = Catalog(domain=words.DOMAIN, project="Deckhand", fuzzy=False)
+    for message, context, where in _source_messages():
+        cat.add(message, locations=[(where.split(":")[0], int(where.split(":")[1]))], context=context)
+    for message, context, where in _registry_messages():
+        cat.add(message, auto_comments=[where], context=context)
+    for context, message in command_texts():
+        cat.add(message, context=context)
+    return cat
+
+
+def extract(out: Path = POT) -> Path:
+    from babel.messages.pofile import write_po
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("wb") as f:
+        write_po(f, template(), width=100, sort_output=True, omit_header=False)
+    return out
+
+
+def po_files() -> list[tuple[str, Path]]:
+    """(domain, .po) of every catalog of every registered domain."""
+    return [(domain, po) for domain, folder in words.domains().items()
+            for po in sorted(folder.glob(f"*/LC_MESSAGES/{domain}.po"))]
+
+
+def update() -> None:
+    from babel.messages.pofile import read_po, write_po
+
+    tmpl = template()
+    for _domain, po in po_files():
+        with po.open("rb") as f:
+            cat = read_po(f, locale=po.parent.parent.name)
+        cat.update(tmpl, no_fuzzy_matching=True)
+        with po.open("wb") as f:
+            write_po(f, cat, width=100, sort_output=True, ignore_obsolete=True)
+        print(f"updated {po.relative_to(ROOT)}")
+
+
+def read(po: Path):  # type: ignore[no-untyped-def]
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        return read_po(f, locale=po.parent.parent.name)
+
+
+def problems(catalog) -> list[str]:  # type: ignore[no-untyped-def]
+    """What keeps a catalog (a babel Catalog) from being complete: an untranslated or fuzzy entry,
+    a translation whose ``{placeholders}`` differ from its msgid's, plural forms other than the
+    language's count (its ``Plural-Forms`` header)."""
+    out = []
+    for m in catalog:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strs = m.string if isinstance(m.string, tuple) else (m.string,)
+        name = f"{m.context + ': ' if m.context else ''}{ids[0]!r}"
+        if m.fuzzy:
+            out.append(f"fuzzy: {name}")
+        if isinstance(m.id, tuple) and len(strs) != catalog.num_plurals:
+            out.append(f"{len(strs)} plural forms, the language has {catalog.num_plurals}: {name}")
+        if not all(strs):
+            out.append(f"untranslated: {name}")
+            continue
+        want = words.fields_of(ids[-1]) | words.fields_of(ids[0])
+        for s in strs:
+            if words.fields_of(s) != want:
+                out.append(f"placeholders {sorted(words.fields_of(s))} instead of {sorted(want)}: {name}")
+    return out
+
+
+def stale(catalog, tmpl) -> list[str]:  # type: ignore[no-untyped-def]
+    """How a catalog differs from the code's template: msgids it lacks, and ones the code no longer says."""
+    def keys(c):  # type: ignore[no-untyped-def]
+        return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id}
+
+    ours, code = keys(catalog), keys(tmpl)
+    return ([f"missing: {k}" for k in sorted(code - ours, key=str)] +
+            [f"no longer in the code: {k}" for k in sorted(ours - code, key=str)])
+
+
+def compile_all() -> int:
+    n = 0
+    for _domain, po in po_files():
+        words.compile_catalog(po, po.with_suffix(".mo"))
+        n += 1
+    return n
+
+
+def main(argv: list[str]) -> int:
+    what = argv[0] if argv else "compile"
+    if what == "compile":
+        print(f"catalogs: compiled {compile_all()} message catalogs")
+    elif what == "extract":
+        print(f"catalogs: wrote {extract(Path(argv[1]) if len(argv) > 1 else POT)}")
+    elif what == "update":
+        update()
+    elif what == "check":
+        tmpl = template()
+        found = [f"{po.relative_to(ROOT)}: {p}" for _d, po in po_files()
+                 for p in (problems(read(po)) + (stale(read(po), tmpl) if _d == words.DOMAIN else []))]
+        print("\n".join(found) or "catalogs: every catalog is complete and current")
+        return 1 if found else 0
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
