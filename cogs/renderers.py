@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from cogs import render_dalmuti, render_hearts, render_koth, render_siege, render_tricks, screens  # noqa: F401 (registers them)
+import games
+from cogs import render_dalmuti, render_koth, render_siege, render_tricks, screens  # noqa: F401 (registers them)
 from cogs.emoji import text_only
 from cogs.permissions import drawn_for_table
 from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
 from engine.core import Action, Event
 from tables.live import SeatView
 from tables.table import Table
+
+games.load_screens()
 
 
 class _Renderers(Mapping[str, Renderer]):

@@ -5,13 +5,11 @@
 # ruff: noqa: E402
 from tools import native as _native
 
-_native.activate(__path__)
-
-from typing import cast
+_native.activate()
 
 from engine import figures as _figures
 from engine import hints as _hints
-from engine import search as _search
+from engine import search as _search  # noqa: F401 (engine.search, for those that import engine)
 from engine.core import (  # noqa: F401
     AI,
     Action,
@@ -33,11 +31,9 @@ from engine.core import (  # noqa: F401
 )
 from engine.dalmuti import Dalmuti
 from engine.dalmuti_ai import DalmutiAI
-from engine.hearts import Hearts
-from engine.hearts_ai import HeartsAI
 from engine.koth import KingOfTheHill
 from engine.koth_ai import KothAI
-from engine.search import DalmutiHooks, HeartsHooks, KothHooks, SiegeHooks, TricksHooks
+from engine.search import DalmutiHooks, KothHooks, SiegeHooks, TricksHooks
 from engine.siege import Siege
 from engine.siege_ai import SiegeAI
 from engine.tricks import Tricks
@@ -55,24 +51,11 @@ from engine.tricks_ai import TricksAI
 # Dalmuti: 400 playouts measured +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.  Siege's
 # search did not beat normal: its hooks stay for bench/ai.py, without a strong level.
 register(GameSpec(
-    # cast: Hearts is a virtual subclass of Game (compiled, it cannot inherit it: engine/hearts.py).
-    cast("type[Game]", Hearts), HeartsAI, search=HeartsHooks(), playouts=480, strong=True,
-    explain=_hints.hearts_facts, hint_units="fewer points this hand",
-    review_units="points", review_thresholds=(1.0, 3.0),
-    figures=_figures.hearts_figures, figure_names=_figures.HEARTS, lowest_wins=True,
-    sample=(4, {"target": 30}),
-    quick_start=(
-        "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
-        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
-        "Wins: the game ends once someone reaches the target; the lowest score wins.",
-        "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.",
-    )))
-register(GameSpec(
     Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
     explain=_hints.tricks_facts, hint_units="more tricks this hand",
     review_units="tricks", review_thresholds=(0.25, 0.6),
     figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=True,
-    sample=(4, {"target": 5}),
+    sample=(4, {"target": 5}), order=2,
     quick_start=(
         "Goal: win tricks — each trick you take is worth 1 point. There are no trumps.",
         "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
@@ -83,7 +66,7 @@ register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
     explain=_hints.dalmuti_facts, review_units="places", review_thresholds=(0.3, 0.8),
     figures=_figures.dalmuti_figures, figure_names=_figures.DALMUTI,
-    sample=(5, {"hands": 2}),
+    sample=(5, {"hands": 2}), order=3,
     quick_start=(
         "Goal: be the first to play away all your cards — lower numbers are better.",
         "Your turn: play as many cards of a better (lower) number as the last play had, or pass.",
@@ -95,7 +78,7 @@ register(GameSpec(
     explain=_hints.koth_facts, hint_units="points better for your side this round",
     review_units="points", review_thresholds=(10.0, 25.0),
     figures=_figures.koth_figures, figure_names=_figures.KOTH,
-    sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}),
+    sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}), order=4,
     quick_start=(
         "Goal: climb the ranks from 2 to A — defend the hill as the King, or take it from the King.",
         "Your turn: play one card or an identical pair; match the led suit as closely as you can.",
@@ -106,7 +89,7 @@ register(GameSpec(
     Siege, SiegeAI, search=SiegeHooks(), playouts=24,
     explain=_hints.siege_facts,
     figures=_figures.siege_figures, figure_names=_figures.SIEGE,
-    sample=(4, {"max_rounds": 8}),
+    sample=(4, {"max_rounds": 8}), order=5,
     quick_start=(
         "Goal: collect your own suit's 2 to 10 on your King pile.",
         "Your turn: you are dealt 5 cards, may attack with a house pile, then build, then end your turn.",
@@ -114,5 +97,3 @@ register(GameSpec(
         "Key rule: in a fight the higher pile wins and takes the loser's number cards; a tie goes to the defender.",
     )))
 
-# The strong AI level searches with the registered AIs and hooks: registered after them.
-_search.register_strong()

@@ -68,12 +68,6 @@ class Hooks:
         raise NotImplementedError
 
 
-class HeartsHooks(Hooks):
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        return -float(end.scores[seat] - start.scores[seat])
-
-
 class TricksHooks(Hooks):
 
     def candidates(self, state: Any, seat: int) -> list[Action]:

@@ -8,7 +8,7 @@ import random
 
 from cogs import renderers
 from engine.dalmuti import Dalmuti
-from engine.hearts import Hearts
+from games.hearts.rules import Hearts
 from tables.table import Phase, Seat, Table
 from tests.cogs.conftest import Harness
 

@@ -294,7 +294,7 @@ def test_hearts_a_queen_passed_out_of_sight_changes_nothing() -> None:
     says it passed another card of its receiver's instead; the searcher saw neither pass.  The
     worlds are the same, every pass in them went where the world's cards are, and so the search's
     figures and the hint are the same too."""
-    from engine.hearts import Hearts
+    from games.hearts.rules import Hearts
 
     found = 0
     for seed in range(100):

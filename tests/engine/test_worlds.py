@@ -14,10 +14,10 @@ import pytest
 
 import engine
 from engine.core import Game
-from engine.hearts import Hearts
 from engine.koth import KingOfTheHill
 from engine.tricks import Tricks
 from engine.worlds import NoWorld, deal_constrained
+from games.hearts.rules import Hearts
 
 GAMES = {
     "hearts": [{"rules": "classic", "target": 1}, {"rules": "mcgill", "target": 1}, {"rules": "classic", "target": 30}],
