@@ -33,11 +33,9 @@ from engine.dalmuti import Dalmuti
 from engine.dalmuti_ai import DalmutiAI
 from engine.koth import KingOfTheHill
 from engine.koth_ai import KothAI
-from engine.search import DalmutiHooks, KothHooks, SiegeHooks, TricksHooks
+from engine.search import DalmutiHooks, KothHooks, SiegeHooks
 from engine.siege import Siege
 from engine.siege_ai import SiegeAI
-from engine.tricks import Tricks
-from engine.tricks_ai import TricksAI
 
 # Every game is registered here, once, with all its pure parts (engine/core.py's GameSpec): a game
 # module knows nothing of its AI, and the AI imports the game, so the imports run one way.  The
@@ -50,18 +48,6 @@ from engine.tricks_ai import TricksAI
 # a round over normal (200 hands) at CPU p99 0.27 s (0.35 s searching every candidate of a follow).
 # Dalmuti: 400 playouts measured +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.  Siege's
 # search did not beat normal: its hooks stay for bench/ai.py, without a strong level.
-register(GameSpec(
-    Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
-    explain=_hints.tricks_facts, hint_units="more tricks this hand",
-    review_units="tricks", review_thresholds=(0.25, 0.6),
-    figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=True,
-    sample=(4, {"target": 5}), order=2,
-    quick_start=(
-        "Goal: win tricks — each trick you take is worth 1 point. There are no trumps.",
-        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
-        "Wins: the game ends after the hand in which someone reaches the target; the highest score wins.",
-        "Key rule: the highest card of the led suit takes the trick, and its winner leads the next one.",
-    )))
 register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
     explain=_hints.dalmuti_facts, review_units="places", review_thresholds=(0.3, 0.8),

@@ -12,21 +12,10 @@ from collections.abc import Sequence
 
 from engine.core import Event
 
-TRICKS = {"tricks": "tricks won", "bad_cards": "bad cards"}
 DALMUTI = {"firsts": "hands finished first", "revolutions": "revolutions called", "hands": "hands played"}
 KOTH = {"rounds_as_koth": "rounds as the King", "defences": "hills held", "teammate": "rounds as teammate"}
 SIEGE = {"attacks": "attacks made", "attacks_won": "attacks won"}
 
-
-def tricks_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"tricks": 0, "bad_cards": 0} for _ in range(players)]
-    for e in events:
-        if e.to is None and e.seat is not None and 0 <= e.seat < players:
-            if e.kind == "trick":
-                out[e.seat]["tricks"] += 1
-            elif e.kind == "bad_card":
-                out[e.seat]["bad_cards"] += 1
-    return out
 
 
 def dalmuti_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:

@@ -168,26 +168,6 @@ def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card]
     return facts
 
 
-def tricks_facts(state: Any, seat: int, action: Action) -> list[str]:
-    if action.kind != "play" or len(action.cards) != 1:
-        return []
-    c = action.cards[0]
-    may = state.knowledge(seat)
-    others = [s for s in range(4) if s != seat]
-    out = set().union(*(may[s] for s in others))
-    trick = list(state.trick)
-    played = {s for s, _ in trick}
-    later = [may[s] for s in others if s not in played and trick]
-    hand = list(state.hands[seat])
-    facts = trick_facts(c, trick, hand, out, later, lambda _: 0)
-    if trick and c.suit != trick[0][1].suit:
-        bosses = [x for x in hand if not any(y.suit == x.suit and y.value > x.value for y in out)]
-        if bosses and c not in bosses:
-            facts.append(f"keeps your {labels(sorted(bosses, key=lambda x: -x.value)[:2])} to win tricks later")
-    elif not trick and facts and facts[0].startswith("the highest") and len(hand) > 1:
-        facts.append("a sure trick, cashed while it is")
-    return facts
-
 
 def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
     from engine.koth import points_of, trick_winner

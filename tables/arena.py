@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 import engine
 from engine.cards import Card
 from engine.core import AI, Action, Event, rng_for
-from engine.tricks import BAD, Tricks
-from engine.tricks_ai import TricksAI
+from games.tricks.ai import TricksAI
+from games.tricks.rules import BAD, Tricks
 from tables.procs import ProcessRecord
 from tables.protocol import (
     DEFAULT_TIMEOUT,

@@ -57,7 +57,7 @@ from typing import Any
 import engine
 from engine.cards import Card
 from engine.core import Action, Event
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tables.arena import NAME_OK, Lines, PlayerSeat, ProgramSeat, check_names, deliver
 from tables.procs import ProcessRecord, program_env
 from tables.protocol import DEFAULT_TIMEOUT, Answer, start_game

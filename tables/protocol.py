@@ -51,7 +51,7 @@ from typing import NamedTuple
 
 from engine.cards import Card, card
 from engine.core import Action, Event
-from engine.tricks import BAD, PLAY, clean_bad_text
+from games.tricks.rules import BAD, PLAY, clean_bad_text
 from tables.procs import MARK, ProcessRecord, kill_group, kill_tree, new_mark, pdeathsig
 
 FACES = "23456789TJQKA"

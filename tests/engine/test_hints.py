@@ -11,8 +11,8 @@ import engine
 from engine.cards import card
 from engine.core import Action, Game
 from engine.hints import explain, hint
-from engine.tricks import Tricks
 from games.hearts.rules import Hearts
+from games.tricks.rules import Tricks
 from tests.engine.test_search import OPTIONS, advance, searchable_position, table_step
 
 

@@ -15,9 +15,9 @@ import pytest
 import engine
 from engine.core import Game
 from engine.koth import KingOfTheHill
-from engine.tricks import Tricks
 from engine.worlds import NoWorld, deal_constrained
 from games.hearts.rules import Hearts
+from games.tricks.rules import Tricks
 
 GAMES = {
     "hearts": [{"rules": "classic", "target": 1}, {"rules": "mcgill", "target": 1}, {"rules": "classic", "target": 30}],

@@ -6,7 +6,8 @@ import random
 
 import engine
 from engine.core import TABLE, Event
-from engine.figures import dalmuti_figures, koth_figures, siege_figures, tricks_figures
+from engine.figures import dalmuti_figures, koth_figures, siege_figures
+from games.tricks.figures import tricks_figures
 
 
 def ai_game(name: str, players: int, options: dict, seed: int) -> tuple[engine.Game, list[Event]]:
