@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 import games
-from cogs import render_dalmuti, render_koth, render_siege, screens  # noqa: F401 (registers them)
+from cogs import screens
 from cogs.emoji import text_only
 from cogs.permissions import drawn_for_table
 from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits

@@ -104,7 +104,7 @@ def _action_words(code: str) -> str:
     return code
 
 
-# ==== per game facts ==============================================================================
+# ==== facts the games share ======================================================================
 def suit_name(s: str) -> str:
     return SUIT_NAMES.get(s, s)
 
@@ -119,8 +119,9 @@ def labels(cs: Iterable[Card]) -> str:
 
 def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card], out: set[Card],
                  later: Sequence[set[Card]], points: Callable[[Card], int]) -> list[str]:
-    """Facts about playing ``c`` into a trick of a no-trump game (Hearts, Tricks): ``out`` are the
-    cards others may hold, ``later`` what each seat still to play may hold."""
+    """Facts about playing ``c`` into a trick of a no-trump game (each game's own facts are in its
+    ``games/<name>/hints.py``): ``out`` are the cards others may hold, ``later`` what each seat
+    still to play may hold."""
     facts: list[str] = []
     suit = c.suit
     mine = sorted((x for x in hand if x.suit == suit), key=lambda x: x.value)
@@ -169,102 +170,6 @@ def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card]
 
 
 
-def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
-    from engine.koth import points_of, trick_winner
-
-    if action.kind != "play" or not action.cards:
-        return _koth_other(state, seat, action)
-    cs = tuple(action.cards)
-    trump = state.trump
-    pts = points_of(cs)
-    what = "a pair" if len(cs) == 2 and cs[0] is cs[1] else ("a trump" if trump.is_trump(cs[0]) else "")
-    facts: list[str] = []
-    trick = list(state.trick)
-    if not trick:
-        if what:
-            facts.append(f"leads {what}")
-        if pts:
-            facts.append(f"puts {pts} points on your lead")
-        elif not what:
-            facts.append("leads a card with no points")
-        return facts
-    now = trick_winner(trump, [*trick, (seat, cs)])
-    on_table = sum(points_of(p) for _, p in trick) + pts
-    defenders = {*state.known_defenders(), state.koth}
-    everyone_known = bool(state.call_done)  # the called copy is out (or nobody was called)
-    if now == seat:
-        last = len(trick) == 4
-        facts.append(("wins the trick" if last else "takes the trick for now") +
-                     (f" ({on_table} points on it)" if on_table else ""))
-    else:
-        winner = trick_winner(trump, trick)
-        side = "the defenders'" if winner in defenders else "the challengers'" if everyone_known else "the"
-        if pts:
-            facts.append(f"gives {pts} points to {side} trick")
-        else:
-            facts.append(f"stays under {side} winning play, giving no points")
-    if what and len(facts) < 2 and what != "a trump":
-        facts.append(f"plays {what}")
-    return facts
-
-
-def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
-    """The KotH's own steps (the normal AI's: the search covers the tricks only)."""
-    from engine.koth import points_of
-
-    if action.kind == "bury" and len(action.cards) == 8:
-        pts = points_of(action.cards)
-        return [f"buries {labels(action.cards)}"
-                + (f" — {pts} points the challengers could win back" if pts else ": no points in the bury")]
-    if action.kind == "call" and action.cards:
-        return [f"calls {action.cards[0].label}: whoever plays it {state.options['called_copy']} joins your side"]
-    if action.kind == "suit" and action.args:
-        suit = action.args[0]
-        hand = state.hands[seat]
-        counts = {s: sum(1 for c in hand if c.suit == s) for s in "CDHS"}
-        longest = counts[suit] == max(counts.values())
-        return [f"{suit_name(suit)} as trumps" + (": your longest suit" if longest else "")]
-    if action.kind == "declare" and action.cards:
-        return [f"declares {labels(action.cards)}" + (": a pair is final" if len(action.cards) == 2 else "")]
-    return []
-
-
-def dalmuti_facts(state: Any, seat: int, action: Action) -> list[str]:
-    from engine.dalmuti import describe, play_spec, set_name
-
-    v = state.view(seat)
-    cur = v.get("current")
-    table = set_name(cur["number"], cur["count"], cur["jesters"]) if cur else ""
-    if action.kind == "pass":
-        return [f"keeps your cards rather than top {table}" if cur else "keeps your cards"]
-    if action.kind == "give":
-        return [f"gives back {labels(action.cards)}: your weakest cards"]
-    if action.kind == "revolution":
-        return ["calls the revolution: you hold both Jesters, so no taxes are paid this hand"]
-    spec = play_spec(action)
-    if action.kind != "play" or spec is None:
-        return []
-    number, naturals, jesters = spec
-    words = describe(action)
-    if len(action.cards) == len(v.get("hand") or ()):
-        return [f"goes out: {words} are your last cards"]
-    facts = [f"beats {table} with {words}" if cur else f"leads {words}"]
-    if not cur and not jesters and number >= 9:
-        facts.append("high numbers are the weakest: shed them while you lead")
-    if jesters:
-        facts.append(f"spends {jesters} Jester{'s' if jesters != 1 else ''} as wild")
-    return facts
-
-
-_SIEGE = {"attack": "attacks now: this pile beats the one it hits", "build": "builds up your defences",
-          "start": "starts a new pile, a shield for your King pile", "place": "adds a card where it scores most",
-          "swap": "swaps a card to strengthen a pile", "end": "nothing more worth doing: ends your turn"}
-
-
-def siege_facts(state: Any, seat: int, action: Action) -> list[str]:
-    if action.kind == "place" and "king" in action.args:
-        return ["a card of your suit goes onto your King pile: that is how Siege is won"]
-    return [_SIEGE[action.kind]] if action.kind in _SIEGE else []
 
 
 def _generic(state: Any, seat: int, action: Action) -> list[str]:

@@ -1,5 +1,5 @@
-"""The ``strong`` AI level: determinized Monte Carlo search over sampled worlds (Hearts, Tricks,
-King of the Hill and The Great Dalmuti; Siege's hooks are here for bench/ai.py to try).
+"""The ``strong`` AI level: determinized Monte Carlo search over sampled worlds, for every game whose
+``GameSpec`` asks for it (each game's ``Hooks`` live in its own folder, ``games/<name>/search.py``).
 
 For each decision the searcher samples full states consistent with what its seat knows
 (``state.sample_world(seat, rng)``), plays every candidate move out to the end of the hand in each
@@ -69,63 +69,6 @@ class Hooks:
 
 
 
-class KothHooks(Hooks):
-    #: What crossing the 80-point line is worth on top of the points themselves: the hill changes hands.
-    LINE_BONUS = 40.0
-
-    #: A playout from early in a round is ~5 ms of CPU, so a world of 24 candidates is ~0.1 s:
-    #: several worlds in a second's budget even on a busy machine, and no lead (at most 20 singles
-    #: and a few pairs) is cut.  Follows of a pair lead offer up to ~190 pairs.
-    max_candidates: int | None = 24
-
-    def done(self, start: Any, now: Any) -> bool:
-        return now.is_over or now.round_no != start.round_no
-
-    def shortlist(self, state: Any, seat: int, cands: list[Action], base: AI, default: Action,
-                  k: int) -> list[Action]:
-        """The normal AI's own ranking (its move, then the best throw, feed and take by turns)."""
-        from engine.koth_ai import KothAI
-
-        if not isinstance(base, KothAI):
-            return super().shortlist(state, seat, cands, base, default, k)
-        ranked = [a for a in base.rank_plays(state, seat, cands) if a != default]
-        return [default, *ranked][:k]
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        lr = end.last_round
-        score = float(lr["challenge_score"])
-        if score >= 80:
-            score += self.LINE_BONUS
-        return -score if seat in lr["defenders"] else score
-
-
-class DalmutiHooks(Hooks):
-    """The Great Dalmuti: the points the seat's finishing place scores (n−1 for first out … 0)."""
-
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        return float(end.scores[seat] - start.scores[seat])
-
-
-class SiegeHooks(Hooks):
-    """Siege: a game runs to dozens of rounds, so a playout stops after ``HORIZON`` rounds and
-    scores the seat's King pile race: its lead over the best rival (a win or a loss counts as the
-    whole race)."""
-
-    HORIZON = 2  # rounds (four turns each) a playout looks ahead
-    WIN = 9.0  # a finished King pile: the full nine cards of lead
-
-    def searchable(self, state: Any, seat: int) -> bool:
-        return state.phase != "over" and state.to_act() == (seat,)
-
-    def done(self, start: Any, now: Any) -> bool:
-        return now.is_over or now.turn_no >= start.turn_no + 4 * self.HORIZON
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        if end.winner is not None:
-            return self.WIN if end.winner == seat else -self.WIN
-        kings = [len(k) for k in end.kings]
-        return float(kings[seat] - max(k for s, k in enumerate(kings) if s != seat))
 
 
 class SearchAI(AI):

@@ -13,7 +13,7 @@ import pytest
 
 from cogs import emoji, faces, render, renderers
 from cogs.components import hand_view
-from engine.dalmuti import CARDS, DECK_NUMBERS, Dalmuti
+from games.dalmuti.rules import CARDS, DECK_NUMBERS, Dalmuti
 from games.hearts.rules import Hearts
 from games.tricks.rules import Tricks
 from tables.runtime import SeatView

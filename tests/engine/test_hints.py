@@ -152,7 +152,7 @@ def test_hint_is_blind_to_hidden_cards(name: str) -> None:
 
 
 def test_dalmuti_and_siege_reasons_say_what_the_move_does() -> None:
-    from engine.dalmuti import Dalmuti
+    from games.dalmuti.rules import Dalmuti
 
     for seed in range(6):
         g = Dalmuti.create(5, {}, seed)

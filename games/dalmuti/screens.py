@@ -32,7 +32,7 @@ from cogs.render import (
 )
 from cogs.screens import Screens, Words, choice, register
 from engine.core import TABLE, Action, Decision, Event, View
-from engine.dalmuti import JESTER_NUMBER, DCard, dcard, set_name, title_of
+from games.dalmuti.rules import JESTER_NUMBER, DCard, dcard, set_name, title_of
 from tables.live import SeatView
 from tables.table import Table
 

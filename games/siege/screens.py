@@ -38,7 +38,7 @@ from cogs.render import (
 )
 from cogs.screens import Chart, Screens, Words, register
 from engine.core import Action, AnyCard, Decision, Event, View
-from engine.siege import (
+from games.siege.rules import (
     BY_CODE,
     KING,
     SEAT_SUITS,
