@@ -28,7 +28,7 @@ decision under 5 ms.
 Which build it measures: the engine's Hearts is compiled with mypyc when a current build exists
 (``make build``; see tools/native.py), else its pure Python source.  Every figure above is of the
 build the engine picked (``hearts.engine_build`` in ``--json``); when that is the compiled one, the
-side by side also plays the pure source (imported from engine/hearts.py) in the same rounds, so both
+side by side also plays the pure source (imported from games/hearts/rules.py) in the same rounds, so both
 builds are reported against OpenSpiel.
 
     python bench/engine.py [--json] [--seconds S] [--no-openspiel]

@@ -190,7 +190,7 @@ def strong(name: str) -> Callable[..., AI]:
 
 
 def register_strong() -> None:
-    """Offer the ``strong`` level for every registered game whose spec asks for it (engine/__init__.py
+    """Offer the ``strong`` level for every registered game whose spec asks for it (games/__init__.py
     calls this once its games are registered)."""
     for name, spec in games().items():
         if spec.strong and spec.search is not None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 import discord
-from cogs.render_siege import king_progress
 
 from cogs import renderers
 from cogs.components import ACTION_TEMPLATE, MENU_TEMPLATE, hand_view
 from engine.core import Event
 from games.siege.rules import BY_CODE, Siege
+from games.siege.screens import king_progress
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
 from tests.cogs.fakes import custom_ids, game_controls

@@ -138,7 +138,7 @@ async def test_no_jargon_in_anything_the_bot_sent_during_a_whole_game(
 def test_the_scan_fails_when_jargon_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Put known jargon back in a scratch patch and the scan finds it: option keys in the lobby and the
     footers, Siege's cards as codes, King of the Hill's abbreviation."""
-    from cogs import render_koth
+    from games.koth import screens as render_koth
     from games.siege.rules import SiegeCard
 
     monkeypatch.setattr(options, "changes_line", lambda game, *a, **k: options.accepted_line(game))
