@@ -17,9 +17,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "games", "tables", "cogs")
-#: A game's modules that draw it for Discord (games/<name>/screens.py): the only ones that may import
+#: A game's modules that draw it for Discord (games/<name>/screens.py, faces.py): the only ones that may import
 #: the layers above the engine.
-DISCORD_SIDE = ("screens",)
+DISCORD_SIDE = ("screens", "faces")
 #: Imports of a game by name outside games/ that are still there: the program seats' line protocol is
 #: Tricks' own (issue 30's "packages for the runtime" moves programs and the arena).
 KNOWN = {("tables.arena", "games.tricks.ai"), ("tables.arena", "games.tricks.rules"),
