@@ -1,5 +1,5 @@
 """**How to play**: a game's quick start in five lines — its four rule-book lines (the game's
-``GameSpec.quick_start``, engine/__init__.py) and the way to the full rules.  ``/game rules`` stays
+``GameSpec.quick_start``, games/<name>/__init__.py) and the way to the full rules.  ``/game rules`` stays
 the rule book.  Said in the language of the person who asked (``locale``: words.resolve)."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ reads only ``state.public_view()`` and public events (``event.to is None``), so 
 reach a channel through here; the hand text reads the one seat's ``SeatView`` and is only ever sent
 as an ephemeral reply to that player.
 
-Each game has a :class:`Renderer` (in ``cogs/render_<game>.py``), listed
+Each game has a :class:`Renderer` (in ``games/<name>/screens.py``), listed
 in :data:`cogs.renderers.RENDERERS`; a game without one falls back to the generic renderer, which
 shows seats, scores, whose turn it is and raw public events.  The renderer also says how the hand
 view's controls read and group (:meth:`Renderer.action_label`, :meth:`Renderer.action_group`…);

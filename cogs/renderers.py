@@ -1,22 +1,25 @@
 """The calls that pick a renderer by the table's game, and the import of every game's screens.
 
-Each game registers its renderer with the rest of its screens next to it (``cogs/render_<game>.py``,
-see cogs/screens.py); importing them here registers them, and
-``cogs/__init__.py`` imports this module, so importing anything of :mod:`cogs` registers every game.
-The renderers import :mod:`cogs.render` (the base class) and nothing imports them back,
-so the imports run one way; a game is offered by ``/game new`` once it has its screens.
+Each game registers its renderer with the rest of its screens next to it (``games/<name>/screens.py``,
+see cogs/screens.py); ``games.load_screens()`` here imports every game's, and ``cogs/__init__.py``
+imports this module, so importing anything of :mod:`cogs` registers every game.  The renderers
+import :mod:`cogs.render` (the base class) and nothing imports them back by name, so the imports run
+one way; a game is offered by ``/game new`` once it has its screens.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from cogs import render_dalmuti, render_hearts, render_koth, render_siege, render_tricks, screens  # noqa: F401 (registers them)
+import games
+from cogs import screens
 from cogs.emoji import text_only
 from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
 from engine.core import Action, Event
 from tables.live import SeatView
 from tables.table import Table
+
+games.load_screens()
 
 
 class _Renderers(Mapping[str, Renderer]):

@@ -1,11 +1,13 @@
-"""Every game's Discord side, registered once per game next to its renderer (``cogs/render_<game>.py``):
-how its messages look, its options in words, its end-of-game chart and the faces of its own cards.
+"""Every game's Discord side, registered once per game next to its renderer
+(``games/<name>/screens.py``): how its messages look, its options in words, its end-of-game chart
+and the faces of its own cards.
 
 The engine's ``GameSpec`` (engine/core.py) holds a game's pure parts; this is the rest, and
 ``tests/test_spec.py`` fails when a game has one without the other or lacks a part.  Importing
-:mod:`cogs` registers every game's screens (``cogs/__init__.py`` imports the renderers), so a module
-reading this registry never misses one.  Nothing here imports another cogs module: the renderers,
-the option words, the chart and the faces all read it, so it sits below them.
+:mod:`cogs` registers every game's screens (``cogs/__init__.py`` imports cogs/renderers.py, which
+imports them), so a module reading this registry never misses one.  Nothing here imports another
+cogs module: the renderers, the option words, the chart and the faces all read it, so it sits
+below them.
 """
 
 from __future__ import annotations

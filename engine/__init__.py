@@ -1,17 +1,14 @@
-"""Deckhand's rules engine: pure, synchronous and deterministic.  Importing it registers every game."""
+"""Deckhand's rules engine: pure, synchronous and deterministic: the interface every game implements,
+the registry, cards, search, worlds, hints and reviews.  The games themselves live in games/<name>/."""
 
 # First of all: import the mypyc-compiled modules instead of their sources when a current build
-# exists (tools/native.py; the pure sources otherwise).  So the game imports come after it:
+# exists (tools/native.py; the pure sources otherwise).  So every other import comes after it:
 # ruff: noqa: E402
 from tools import native as _native
 
-_native.activate(__path__)
+_native.activate()
 
-from typing import cast
-
-from engine import figures as _figures
-from engine import hints as _hints
-from engine import search as _search
+from engine import figures, hints, search  # noqa: F401 (engine.hints, … for those that import engine)
 from engine.core import (  # noqa: F401
     AI,
     Action,
@@ -23,6 +20,7 @@ from engine.core import (  # noqa: F401
     Option,
     Outcome,
     ai_for,
+    discover,
     games,
     get,
     levels,
@@ -31,116 +29,7 @@ from engine.core import (  # noqa: F401
     replay,
     unregister,
 )
-from engine.dalmuti import Dalmuti
-from engine.dalmuti_ai import DalmutiAI
-from engine.dalmuti_replay import DalmutiReplay
-from engine.hearts import Hearts
-from engine.hearts_ai import HeartsAI
-from engine.hearts_replay import HeartsReplay
-from engine.koth import KingOfTheHill
-from engine.koth_ai import KothAI
-from engine.koth_measure import challenge_result
-from engine.koth_replay import KothReplay
-from engine.measure import Measure, win_share
-from engine.search import DalmutiHooks, HeartsHooks, KothHooks, TricksHooks
-from engine.siege import Siege
-from engine.siege_ai import SiegeAI
-from engine.siege_hints import siege_facts, siege_move_words
-from engine.siege_replay import SiegeReplay
-from engine.siege_search import SiegeSearchHooks
-from engine.tricks import Tricks
-from engine.tricks_ai import TricksAI
-from engine.tricks_programs import TricksPrograms
-from engine.tricks_replay import TricksReplay
 
-# Every game is registered here, once, with all its pure parts (engine/core.py's GameSpec): a game
-# module knows nothing of its AI, and the AI imports the game, so the imports run one way.  The
-# order is the order /game new offers them in.
-#
-# Playouts per decision of the strong level, as measured by bench/ai.py (CPU p99 under 0.6 s for
-# Hearts and Tricks).  Tricks: 1200 playouts (cheap playouts, equivalent cards merged, worlds that
-# read sound play) measured +0.54 ± 0.13 tricks a hand over normal (400 hands) at CPU p50 0.23 s,
-# p99 0.69 s.  King of the Hill: 60 playouts, shortlists of 24, measured +14.0 ± 7.1 challenge points
-# a round over normal (200 hands) at CPU p99 0.27 s (0.35 s searching every candidate of a follow).
-# Dalmuti: 400 playouts measured +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.  Siege:
-# 100 playouts (short playouts scored by where each suit's cards lie, engine/siege_search.py)
-# measured +0.19 ± 0.07 of a win a game over normal (200 games, 50 deals; normal wins 0.25) at CPU
-# p50 54 ms, p99 87 ms a decision.
-register(GameSpec(
-    # cast: Hearts is a virtual subclass of Game (compiled, it cannot inherit it: engine/hearts.py).
-    cast("type[Game]", Hearts), HeartsAI, search=HeartsHooks(), playouts=480, strong=True,
-    explain=_hints.hearts_facts, hint_units="fewer points this hand",
-    review_units="points", review_thresholds=(1.0, 3.0),
-    figures=_figures.hearts_figures, figure_names=_figures.HEARTS, lowest_wins=True,
-    replay=HeartsReplay(),
-    measure=Measure({"rules": "classic", "target": 1}, "points a hand (lower is better)", hints={"target": 1},
-                    target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target"),
-    sample=(4, {"target": 30}),
-    quick_start=(
-        "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
-        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
-        "Wins: the game ends once someone reaches the target; the lowest score wins.",
-        "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.",
-    )))
-register(GameSpec(
-    Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
-    explain=_hints.tricks_facts, hint_units="more tricks this hand",
-    review_units="tricks", review_thresholds=(0.25, 0.6),
-    figures=_figures.tricks_figures, figure_names=_figures.TRICKS, programs=TricksPrograms(),
-    replay=TricksReplay(),
-    measure=Measure({"target": 1}, "tricks a hand"),
-    sample=(4, {"target": 5}),
-    quick_start=(
-        "Goal: win tricks — each trick you take is worth 1 point. There are no trumps.",
-        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
-        "Wins: the game ends after the hand in which someone reaches the target; the highest score wins.",
-        "Key rule: the highest card of the led suit takes the trick, and its winner leads the next one.",
-    )))
-register(GameSpec(
-    Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
-    explain=_hints.dalmuti_facts, review_units="places", review_thresholds=(0.3, 0.8),
-    figures=_figures.dalmuti_figures, figure_names=_figures.DALMUTI,
-    replay=DalmutiReplay(),
-    # The speed target is for 6 players.
-    measure=Measure({"hands": 1}, "points a hand (3 … 0)", players=6, target=("games_per_s", 2000)),
-    sample=(5, {"hands": 2}),
-    quick_start=(
-        "Goal: be the first to play away all your cards — lower numbers are better.",
-        "Your turn: play as many cards of a better (lower) number as the last play had, or pass.",
-        "Wins: going out first scores the most points each hand; the most points after the last hand wins.",
-        "Key rule: the Peons pay their best cards as taxes to the Dalmutis before each hand.",
-    )))
-register(GameSpec(
-    KingOfTheHill, KothAI, search=KothHooks(), playouts=60, strong=True,
-    explain=_hints.koth_facts, hint_units="points better for your side this round",
-    review_units="points", review_thresholds=(10.0, 25.0),
-    figures=_figures.koth_figures, figure_names=_figures.KOTH,
-    replay=KothReplay(),
-    measure=Measure({"rounds": 1, "ready_round": 0, "ready_trick": 0},
-                    "challenge points a round for the seat's side", challenge_result, target=("games_per_s", 500)),
-    sample=(5, {"rounds": 1, "ready_round": 0, "deal_rate": 1}),
-    quick_start=(
-        "Goal: climb the ranks from 2 to A — defend the hill as the King, or take it from the King.",
-        "Your turn: play one card or an identical pair; match the led suit as closely as you can.",
-        "Wins: a King (or the King's teammate) who defends the hill at rank A wins the game.",
-        "Key rule: the challengers need 80 of the 200 points (fives, tens and kings) to take the hill.",
-    )))
-register(GameSpec(
-    Siege, SiegeAI, search=SiegeSearchHooks(), playouts=100, strong=True,
-    explain=siege_facts, move_words=siege_move_words, hint_units="more of a lead in the King pile race",
-    review_units="cards of King pile lead", review_thresholds=(0.5, 1.5),
-    figures=_figures.siege_figures, figure_names=_figures.SIEGE,
-    replay=SiegeReplay(),
-    # A whole game is the "hand": one that reaches 40 rounds is won by the longest King pile, ties share.
-    measure=Measure({"max_rounds": 40}, "share of games won", win_share, whole_game=True,
-                    hints={"max_rounds": 3}, target=("turns_per_s", 1000)),
-    sample=(4, {"max_rounds": 8}),
-    quick_start=(
-        "Goal: collect your own suit's 2 to 10 on your King pile.",
-        "Your turn: you are dealt 5 cards, may attack with a house pile, then build, then end your turn.",
-        "Wins: the first player whose King pile holds all nine numbers wins at once.",
-        "Key rule: in a fight the higher pile wins and takes the loser's number cards; a tie goes to the defender.",
-    )))
-
-# The strong AI level searches with the registered AIs and hooks: registered after them.
-_search.register_strong()
+# No game is named here: each registers itself, with all its pure parts, in its own package
+# (games/<name>/__init__.py), and the registry imports the games package the first time it is read
+# (engine.core.discover), so every reader of engine.games() or engine.get() sees every game.

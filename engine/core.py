@@ -9,6 +9,7 @@ log it, store it and replay it.
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from abc import ABC, abstractmethod
@@ -401,8 +402,8 @@ class TrickTaken(NamedTuple):
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything the engine layer knows of one game, registered once with :func:`register` (in
-    ``engine/__init__.py``): the rules and the normal AI, and the pure parts every list of games
+    """Everything the engine layer knows of one game, registered once with :func:`register` (by its
+    own package, ``games/<name>/__init__.py``): the rules and the normal AI, and the pure parts every list of games
     above the engine reads instead of keeping its own — search, hints, stats, program seats, and
     the short game the privacy test plays.  The Discord side (renderer, option words, chart, card
     faces) is the game's ``cogs.screens.Screens``; ``tests/test_spec.py`` fails when a registered
@@ -450,6 +451,8 @@ class GameSpec:
     #: How to play, in four short rule-book lines: the goal, your turn, what wins, one key rule
     #: (the **How to play** button adds the way to the full rules; tests/test_spec.py requires them).
     quick_start: tuple[str, ...] = ()
+    #: Where every list of games (``/game new``'s choices first) puts it: lower first, then by name.
+    order: int = 100
 
     @property
     def name(self) -> str:
@@ -460,6 +463,25 @@ class GameSpec:
 GameEntry = GameSpec
 
 _REGISTRY: dict[str, GameSpec] = {}
+
+#: The package holding one subpackage per game (``games/<name>/``).  Importing it imports each of
+#: them, and each registers itself; the registry imports it the first time it is read
+#: (:func:`discover`), so the engine names no game and every reader sees every game.
+GAMES_PACKAGE = "games"
+_discovered = False
+
+
+def discover() -> None:
+    """Import every game (:data:`GAMES_PACKAGE`) once: each registers its ``GameSpec``."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True  # first, so a registry read while the games are imported does not recurse
+    try:
+        importlib.import_module(GAMES_PACKAGE)
+    except BaseException:
+        _discovered = False
+        raise
 
 
 def register(spec: GameSpec) -> None:
@@ -476,11 +498,14 @@ def unregister(name: str) -> None:
 
 
 def games() -> dict[str, GameSpec]:
-    """Registered games by name (importing :mod:`engine` registers them all)."""
-    return dict(_REGISTRY)
+    """Registered games by name, in their ``order`` (every game of :data:`GAMES_PACKAGE`, and any
+    registered by hand)."""
+    discover()
+    return dict(sorted(_REGISTRY.items(), key=lambda kv: (kv[1].order, kv[0])))
 
 
 def get(name: str) -> GameSpec:
+    discover()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -509,6 +534,7 @@ def ai_for(name: str, level: str = "normal", **budget: Any) -> AI:
     ``KeyError`` naming the levels offered when the game has no such level."""
     if level == "normal":
         return get(name).ai()
+    discover()
     factory = _LEVELS.get((name, level))
     if factory is None:
         raise KeyError(f"{name} has no AI level {level!r}; levels: {', '.join(levels(name))}.")

@@ -1,5 +1,5 @@
-"""Each game's stats figures, counted from the public events of a replay of its log (moons shot in
-Hearts, hills held in King of the Hill), and what each figure is called.
+"""A game's stats figures: counted from the public events of a replay of its log, and what each
+figure is called.  Each game keeps its own (``games/<name>/figures.py``).
 
 Counted from events, not kept by the games, so old logs can be counted again.  Each game's
 ``GameSpec`` names its function and figures (``figures``, ``figure_names``); ``tables/stats.py``
@@ -8,85 +8,9 @@ stores what they count at the end of a game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.core import Event
 
-HEARTS = {"moons": "moons shot", "queens": "Q♠ taken", "hands": "hands played"}
-TRICKS = {"tricks": "tricks won", "bad_cards": "bad cards"}
-DALMUTI = {"firsts": "hands finished first", "revolutions": "revolutions called", "hands": "hands played"}
-KOTH = {"rounds_as_koth": "rounds as the King", "defences": "hills held", "teammate": "rounds as teammate"}
-SIEGE = {"attacks": "attacks made", "attacks_won": "attacks won"}
-
-
-def hearts_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"moons": 0, "queens": 0, "hands": 0} for _ in range(players)]
-    for e in events:
-        if e.to is not None:
-            continue
-        if e.kind == "hand_end" and len(e.data) > players:
-            moon = e.data[players]
-            for f in out:
-                f["hands"] += 1
-            if isinstance(moon, int) and 0 <= moon < players:
-                out[moon]["moons"] += 1
-        elif e.kind == "trick" and e.seat is not None and any(getattr(c, "code", c) == "QS" for c in e.data[2:]):
-            out[e.seat]["queens"] += 1
-    return out
-
-
-def tricks_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"tricks": 0, "bad_cards": 0} for _ in range(players)]
-    for e in events:
-        if e.to is None and e.seat is not None and 0 <= e.seat < players:
-            if e.kind == "trick":
-                out[e.seat]["tricks"] += 1
-            elif e.kind == "bad_card":
-                out[e.seat]["bad_cards"] += 1
-    return out
-
-
-def dalmuti_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"firsts": 0, "revolutions": 0, "hands": 0} for _ in range(players)]
-    for e in events:
-        if e.to is not None:
-            continue
-        if e.kind == "hand_end" and len(e.data) > 1:
-            first = e.data[1]  # (hand_no, finishing order..., scores...)
-            for f in out:
-                f["hands"] += 1
-            if isinstance(first, int) and 0 <= first < players:
-                out[first]["firsts"] += 1
-        elif e.kind == "revolution" and e.seat is not None and 0 <= e.seat < players:
-            out[e.seat]["revolutions"] += 1
-    return out
-
-
-def koth_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"rounds_as_koth": 0, "defences": 0, "teammate": 0} for _ in range(players)]
-    for e in events:
-        # hand_end: seat = the KotH; data = (round, teammate or -1, challenge score, ...)
-        if e.to is None and e.kind == "hand_end" and e.seat is not None and 0 <= e.seat < players:
-            out[e.seat]["rounds_as_koth"] += 1
-            mate, score = e.data[1], e.data[2]
-            if isinstance(score, int) and score < 80:
-                out[e.seat]["defences"] += 1
-            if isinstance(mate, int) and 0 <= mate < players and mate != e.seat:
-                out[mate]["teammate"] += 1
-    return out
-
-
-def siege_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"attacks": 0, "attacks_won": 0} for _ in range(players)]
-    attacker: int | None = None
-    for e in events:
-        if e.to is not None or e.seat is None or not 0 <= e.seat < players:
-            continue
-        if e.kind == "attack":
-            attacker = e.seat
-            out[attacker]["attacks"] += 1
-        elif e.kind == "fight" and attacker is not None:
-            if e.seat == attacker:
-                out[attacker]["attacks_won"] += 1
-            attacker = None
-    return out
+#: ``figures(events, players) -> [{figure: count}]``, one dict per seat.
+Figures = Callable[[Sequence[Event], int], list[dict[str, int]]]

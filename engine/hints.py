@@ -3,7 +3,7 @@
 Pure and deterministic like the rest of the engine: :func:`hint` asks the level's AI for the seat's
 move (the ``strong`` search where the game has one, else the ``normal`` AI) and :func:`explain`
 says why in a sentence built from simple facts the seat may know — its own hand, the cards on the
-table, the tricks played, the voids shown (the games' own ``knowledge(seat)``) — and, after a
+table, the cards played, the voids shown (the games' own ``knowledge(seat)``) — and, after a
 search, from its figures (the mean result of the chosen move against the next best).
 
 Hidden means hidden: nothing here reads another seat's hand.  The search samples worlds from the
@@ -25,12 +25,6 @@ from engine.cards import SUIT_NAMES, Card
 from engine.core import Action, Game, ai_for, games, get, levels
 from engine.words import plural
 
-#: Sentences that name a card by the rules, not by where it is (Q♠ is the card to avoid whoever
-#: holds it): the only hidden card a reason ever names (the privacy check knows them).
-LOW_SPADE = "a low spade leaves Q♠ to whoever holds it"
-CATCH_QUEEN = "could catch Q♠"
-FIXED_PHRASES = (LOW_SPADE, CATCH_QUEEN)
-
 #: Below this difference in mean result the search saw no real difference between two moves.
 CLOSE = 0.05
 
@@ -47,8 +41,8 @@ class Hint:
 
 def hint(state: Game, seat: int, rng: random.Random, *, level: str = "strong", playouts: int | None = None,
          time_left: Callable[[], float] | None = None) -> Hint:
-    """The ``level`` AI's move for ``seat`` and its reason.  A game without that level (Dalmuti,
-    Siege have only ``normal``) gets the normal AI's move and a simpler reason."""
+    """The ``level`` AI's move for ``seat`` and its reason.  A game without that level (one
+    with only ``normal``) gets the normal AI's move and a simpler reason."""
     name = type(state).name
     if level not in levels(name):
         level = "normal"
@@ -116,38 +110,39 @@ def _action_words(code: str) -> str:
     return code
 
 
-# ==== per game facts ==============================================================================
-def _suit(s: str) -> str:
+# ==== facts the games share ======================================================================
+def suit_name(s: str) -> str:
     return SUIT_NAMES.get(s, s)
 
 
-def _singular(s: str) -> str:
-    return _suit(s)[:-1] if s in SUIT_NAMES else s
+def one_of_suit(s: str) -> str:
+    return suit_name(s)[:-1] if s in SUIT_NAMES else s
 
 
-def _labels(cs: Iterable[Card]) -> str:
+def labels(cs: Iterable[Card]) -> str:
     return ", ".join(c.label for c in cs)
 
 
-def _trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card], out: set[Card],
+def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card], out: set[Card],
                  later: Sequence[set[Card]], points: Callable[[Card], int]) -> list[str]:
-    """Facts about playing ``c`` into a trick of a no-trump game (Hearts, Tricks): ``out`` are the
-    cards others may hold, ``later`` what each seat still to play may hold."""
+    """Facts about playing ``c`` into a trick of a no-trump game (each game's own facts are in its
+    ``games/<name>/hints.py``): ``out`` are the cards others may hold, ``later`` what each seat
+    still to play may hold."""
     facts: list[str] = []
     suit = c.suit
     mine = sorted((x for x in hand if x.suit == suit), key=lambda x: x.value)
     higher_out = [x for x in out if x.suit == suit and x.value > c.value]
     if not trick:
         if not higher_out:
-            facts.append(f"the highest {_singular(suit)} left: it wins the trick")
+            facts.append(f"the highest {one_of_suit(suit)} left: it wins the trick")
         elif not any(x.suit == suit and x.value < c.value for x in out):
-            facts.append(f"every {_singular(suit)} still out is higher: someone else takes the trick")
+            facts.append(f"every {one_of_suit(suit)} still out is higher: someone else takes the trick")
         elif c is mine[0]:
-            facts.append(f"leads your lowest {_singular(suit)}")
+            facts.append(f"leads your lowest {one_of_suit(suit)}")
         elif len(higher_out) == 1:
-            facts.append(f"only one higher {_singular(suit)} is still out")
+            facts.append(f"only one higher {one_of_suit(suit)} is still out")
         else:
-            facts.append(f"{len(higher_out)} higher {_suit(suit)} are still out")
+            facts.append(f"{len(higher_out)} higher {suit_name(suit)} are still out")
         return facts
     led = trick[0][1].suit
     best = max((x for _, x in trick if x.suit == led), key=lambda x: x.value)
@@ -156,7 +151,7 @@ def _trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card
         if c.value < best.value:
             under = [x for x in mine if x.value < best.value]
             if c is under[-1] and len(under) > 1:
-                facts.append(f"the highest {_singular(suit)} that still stays under the {best.label}")
+                facts.append(f"the highest {one_of_suit(suit)} that still stays under the {best.label}")
             else:
                 facts.append(f"stays under the {best.label}")
         else:
@@ -169,204 +164,18 @@ def _trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card
             else:
                 facts.append(f"takes the lead over the {best.label}")
         if c is mine[0] and len(mine) > 1:
-            facts.append(f"follows with your lowest {_singular(suit)}")
+            facts.append(f"follows with your lowest {one_of_suit(suit)}")
         return facts
     # Not following: a discard.
     lower_out = [x for x in out if x.suit == suit and x.value < c.value]
     if lower_out:
-        facts.append(f"it can still take a {_singular(suit)} lead")
+        facts.append(f"it can still take a {one_of_suit(suit)} lead")
     else:
-        facts.append(f"no {_singular(suit)} still out is lower, so it can never take a trick")
+        facts.append(f"no {one_of_suit(suit)} still out is lower, so it can never take a trick")
     return facts
 
 
-def _safe_keepers(c: Card, hand: Sequence[Card], out: set[Card]) -> str:
-    """``nobody can lead to your K♦``: a high card kept that no one else can lead under."""
-    keep = [x for x in hand if x is not c and x.suit != c.suit and x.value > c.value
-            and not any(y.suit == x.suit and y.value < x.value for y in out)]
-    if not keep:
-        return ""
-    x = max(keep, key=lambda x: x.value)
-    return f"nobody can lead to your {x.label}"
 
-
-def hearts_facts(state: Any, seat: int, action: Action) -> list[str]:
-    from engine.hearts import QUEEN_SPADES, points_of
-
-    hand = list(state.hands[seat])
-    if action.kind == "pass":
-        return _hearts_pass(state, seat, action, hand)
-    if action.kind != "play" or len(action.cards) != 1:
-        return []
-    c = action.cards[0]
-    may, sure = state.knowledge(seat)
-    others = [s for s in range(4) if s != seat]
-    out = set().union(*(may[s] for s in others), *(sure[s] for s in others))
-    trick = list(state.trick)
-    played = {s for s, _ in trick}
-    later = [may[s] | set(sure[s]) for s in others if s not in played and trick]
-    facts: list[str] = []
-    if trick and c.suit != trick[0][1].suit:
-        if c is QUEEN_SPADES:
-            facts.append("gets rid of Q♠ (13 points) on someone else's trick")
-        elif c.suit == "H" and not any(x.suit == "H" and x.value < c.value for x in out):
-            facts.append(f"the {c.label} can only ever take tricks: give it away now")
-        else:
-            facts += _trick_facts(c, trick, hand, out, later, points_of)
-        keeper = _safe_keepers(c, hand, out)
-        if keeper:
-            facts.append(keeper)
-        elif c.suit == "H":
-            facts.append("a heart on someone else's trick")
-        return facts
-    if not trick and c.suit == "S" and c.value < QUEEN_SPADES.value and QUEEN_SPADES in out:
-        facts.append(LOW_SPADE)
-    if (trick and c.suit == trick[0][1].suit == "S" and QUEEN_SPADES in {x for _, x in trick}
-            and c.value < QUEEN_SPADES.value):
-        facts.append("keeps clear of the Q♠ on the table")
-    if QUEEN_SPADES in hand and c is not QUEEN_SPADES and c.suit == "S" and c.value > QUEEN_SPADES.value:
-        facts.append("sheds a high spade that could catch your own Q♠")
-    facts += _trick_facts(c, trick, hand, out, later, points_of)
-    return facts
-
-
-def _hearts_pass(state: Any, seat: int, action: Action, hand: Sequence[Card]) -> list[str]:
-    from engine.hearts import QUEEN_SPADES
-
-    cs = list(action.cards)
-    facts = []
-    if QUEEN_SPADES in cs:
-        facts.append("passes Q♠ (13 points)")
-    high_spades = [c for c in cs if c.suit == "S" and c.value > QUEEN_SPADES.value]
-    if high_spades and QUEEN_SPADES not in hand:
-        facts.append(f"{_labels(high_spades)} {CATCH_QUEEN}")
-    for s in "CDHS":
-        if any(c.suit == s for c in cs) and not any(c.suit == s for c in hand if c not in cs):
-            facts.append(f"leaves you void in {_suit(s)}, to throw points on them later")
-            break
-    high = [c for c in cs if c.value >= 11 and c not in high_spades and c is not QUEEN_SPADES]
-    if high and len(facts) < 2:
-        facts.append(f"{_labels(high)} would take tricks")
-    return facts or ["passes your most dangerous cards"]
-
-
-def tricks_facts(state: Any, seat: int, action: Action) -> list[str]:
-    if action.kind != "play" or len(action.cards) != 1:
-        return []
-    c = action.cards[0]
-    may = state.knowledge(seat)
-    others = [s for s in range(4) if s != seat]
-    out = set().union(*(may[s] for s in others))
-    trick = list(state.trick)
-    played = {s for s, _ in trick}
-    later = [may[s] for s in others if s not in played and trick]
-    hand = list(state.hands[seat])
-    facts = _trick_facts(c, trick, hand, out, later, lambda _: 0)
-    if trick and c.suit != trick[0][1].suit:
-        bosses = [x for x in hand if not any(y.suit == x.suit and y.value > x.value for y in out)]
-        if bosses and c not in bosses:
-            facts.append(f"keeps your {_labels(sorted(bosses, key=lambda x: -x.value)[:2])} to win tricks later")
-    elif not trick and facts and facts[0].startswith("the highest") and len(hand) > 1:
-        facts.append("a sure trick, cashed while it is")
-    return facts
-
-
-def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
-    from engine.koth import points_of, trick_winner
-
-    if action.kind != "play" or not action.cards:
-        return _koth_other(state, seat, action)
-    cs = tuple(action.cards)
-    trump = state.trump
-    pts = points_of(cs)
-    what = "a pair" if len(cs) == 2 and cs[0] is cs[1] else ("a trump" if trump.is_trump(cs[0]) else "")
-    facts: list[str] = []
-    trick = list(state.trick)
-    if not trick:
-        if what:
-            facts.append(f"leads {what}")
-        if pts:
-            facts.append(f"puts {plural(pts, 'point')} on your lead")
-        elif not what:
-            facts.append("leads a card with no points")
-        return facts
-    now = trick_winner(trump, [*trick, (seat, cs)])
-    on_table = sum(points_of(p) for _, p in trick) + pts
-    defenders = {*state.known_defenders(), state.koth}
-    everyone_known = bool(state.call_done)  # the called copy is out (or nobody was called)
-    if now == seat:
-        last = len(trick) == 4
-        facts.append(("wins the trick" if last else "takes the trick for now") +
-                     (f" ({plural(on_table, 'point')} on it)" if on_table else ""))
-    else:
-        winner = trick_winner(trump, trick)
-        side = "the defenders'" if winner in defenders else "the challengers'" if everyone_known else "the"
-        if pts:
-            facts.append(f"gives {plural(pts, 'point')} to {side} trick")
-        else:
-            facts.append(f"stays under {side} winning play, giving no points")
-    if what and len(facts) < 2 and what != "a trump":
-        facts.append(f"plays {what}")
-    return facts
-
-
-def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
-    """The KotH's own steps (the normal AI's: the search covers the tricks only)."""
-    from engine.koth import points_of
-
-    if action.kind == "bury" and len(action.cards) == 8:
-        pts = points_of(action.cards)
-        return [f"buries {_labels(action.cards)}"
-                + (f" — {plural(pts, 'point')} the challengers could win back" if pts else ": no points in the bury")]
-    if action.kind == "call" and action.cards:
-        return [f"calls {action.cards[0].label}: whoever plays it {state.options['called_copy']} joins your side"]
-    if action.kind == "suit" and action.args:
-        suit = action.args[0]
-        hand = state.hands[seat]
-        counts = {s: sum(1 for c in hand if c.suit == s) for s in "CDHS"}
-        longest = counts[suit] == max(counts.values())
-        return [f"{_suit(suit)} as trumps" + (": your longest suit" if longest else "")]
-    if action.kind == "declare" and action.cards:
-        return [f"declares {_labels(action.cards)}" + (": a pair is final" if len(action.cards) == 2 else "")]
-    return []
-
-
-def dalmuti_facts(state: Any, seat: int, action: Action) -> list[str]:
-    from engine.dalmuti import describe, play_spec, set_name
-
-    v = state.view(seat)
-    cur = v.get("current")
-    table = set_name(cur["number"], cur["count"], cur["jesters"]) if cur else ""
-    if action.kind == "pass":
-        return [f"keeps your cards rather than top {table}" if cur else "keeps your cards"]
-    if action.kind == "give":
-        return [f"gives back {_labels(action.cards)}: your weakest cards"]
-    if action.kind == "revolution":
-        return ["calls the revolution: you hold both Jesters, so no taxes are paid this hand"]
-    spec = play_spec(action)
-    if action.kind != "play" or spec is None:
-        return []
-    number, naturals, jesters = spec
-    words = describe(action)
-    if len(action.cards) == len(v.get("hand") or ()):
-        return [f"goes out: {words} are your last cards"]
-    facts = [f"beats {table} with {words}" if cur else f"leads {words}"]
-    if not cur and not jesters and number >= 9:
-        facts.append("high numbers are the weakest: shed them while you lead")
-    if jesters:
-        facts.append(f"spends {jesters} Jester{'s' if jesters != 1 else ''} as wild")
-    return facts
-
-
-_SIEGE = {"attack": "attacks now: this pile beats the one it hits", "build": "builds up your defences",
-          "start": "starts a new pile, a shield for your King pile", "place": "adds a card where it scores most",
-          "swap": "swaps a card to strengthen a pile", "end": "nothing more worth doing: ends your turn"}
-
-
-def siege_facts(state: Any, seat: int, action: Action) -> list[str]:
-    if action.kind == "place" and "king" in action.args:
-        return ["a card of your suit goes onto your King pile: that is how Siege is won"]
-    return [_SIEGE[action.kind]] if action.kind in _SIEGE else []
 
 
 def _generic(state: Any, seat: int, action: Action) -> list[str]:

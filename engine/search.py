@@ -1,5 +1,5 @@
-"""The ``strong`` AI level: determinized Monte Carlo search over sampled worlds (Hearts, Tricks,
-King of the Hill and The Great Dalmuti; Siege's hooks are here for bench/ai.py to try).
+"""The ``strong`` AI level: determinized Monte Carlo search over sampled worlds, for every game whose
+``GameSpec`` asks for it (each game's ``Hooks`` live in its own folder, ``games/<name>/search.py``).
 
 For each decision the searcher samples full states consistent with what its seat knows
 (``state.sample_world(seat, rng)``), plays every candidate move out to the end of the hand in each
@@ -11,21 +11,21 @@ does not cover (passing, burying, declaring, ...) are the ``normal`` AI's.
 Pure like the rest of the engine: no clock.  The budget is a number of playouts, and optionally a
 ``time_left()`` callable from the caller (seconds left), so a runtime can bound wall time while the
 engine never reads a clock.  The deadline is checked before each world, before each playout and
-every few moves inside a playout: one world can hold a hundred candidates (King of the Hill's
+every few moves inside a playout: one world can hold a hundred candidates (a game's
 multi-card plays) and a playout a whole round, so checking between worlds only let a search overrun
 its budget by a second.  A world interrupted by the deadline is dropped (a move is compared with the
 others only in worlds where all of them were played out); with no complete world the move is the
 normal AI's.  Without a deadline hit, the result depends only on the generator and the playouts.
 
-A world costs a playout per candidate, so a decision with a hundred candidates (King of the Hill
-following a pair lead with two cards of its choice: every two of twenty cards) finished no world
+A world costs a playout per candidate, so a decision with a hundred candidates (a game
+whose follow to a pair lead is any two of twenty cards) finished no world
 within a second and fell back to the normal move.  When a game's hooks set ``max_candidates``, a
 decision with more is searched over a shortlist: the normal AI's move first, then the best others
-by the hooks' ranking (``Hooks.shortlist``; King of the Hill asks its normal AI, see
-``KothAI.rank_plays``).  The normal move is always compared, so the search can only keep it or find
+by the hooks' ranking (``Hooks.shortlist``; a game's hooks may ask its normal
+AI).  The normal move is always compared, so the search can only keep it or find
 a better one in the worlds it plays.
 
-    ai = engine.ai_for("hearts", "strong", playouts=400)
+    ai = engine.ai_for(game_name, "strong", playouts=400)
     ai.choose(state, seat, rng)
 """
 
@@ -36,7 +36,6 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import AI, Action, Game, games, get, register_level
-from engine.siege import KING_PILE
 from engine.worlds import NoWorld
 
 
@@ -69,94 +68,7 @@ class Hooks:
         raise NotImplementedError
 
 
-class HeartsHooks(Hooks):
 
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        return -float(end.scores[seat] - start.scores[seat])
-
-
-class TricksHooks(Hooks):
-
-    def candidates(self, state: Any, seat: int) -> list[Action]:
-        """One card of each run of equivalent ones: two cards of a suit with nothing between them
-        but the seat's own cards and cards gone in earlier tricks take the same tricks whichever is
-        played (a card on the table now still counts between them: it may beat one and not the
-        other).  Fewer candidates, more worlds for the same playouts.  A run is played by the
-        normal player's card when it is in the run, else by its lowest."""
-        from engine.tricks_ai import equivalent_runs
-
-        return equivalent_runs(state, seat)
-
-    def playout(self, start: Any, x: Any, seat: int, base: AI) -> float | None:
-        """The normal player's playout with its counts kept play by play (same moves, cheaper)."""
-        from engine.tricks_ai import TricksAI, play_out
-
-        if type(base) is not TricksAI:
-            return None
-        play_out(x, base)
-        return self.utility(start, x, seat)
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        return float(end.scores[seat] - start.scores[seat])
-
-
-class KothHooks(Hooks):
-    #: What crossing the 80-point line is worth on top of the points themselves: the hill changes hands.
-    LINE_BONUS = 40.0
-
-    #: A playout from early in a round is ~5 ms of CPU, so a world of 24 candidates is ~0.1 s:
-    #: several worlds in a second's budget even on a busy machine, and no lead (at most 20 singles
-    #: and a few pairs) is cut.  Follows of a pair lead offer up to ~190 pairs.
-    max_candidates: int | None = 24
-
-    def done(self, start: Any, now: Any) -> bool:
-        return now.is_over or now.round_no != start.round_no
-
-    def shortlist(self, state: Any, seat: int, cands: list[Action], base: AI, default: Action,
-                  k: int) -> list[Action]:
-        """The normal AI's own ranking (its move, then the best throw, feed and take by turns)."""
-        from engine.koth_ai import KothAI
-
-        if not isinstance(base, KothAI):
-            return super().shortlist(state, seat, cands, base, default, k)
-        ranked = [a for a in base.rank_plays(state, seat, cands) if a != default]
-        return [default, *ranked][:k]
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        lr = end.last_round
-        score = float(lr["challenge_score"])
-        if score >= 80:
-            score += self.LINE_BONUS
-        return -score if seat in lr["defenders"] else score
-
-
-class DalmutiHooks(Hooks):
-    """The Great Dalmuti: the points the seat's finishing place scores (n−1 for first out … 0)."""
-
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        return float(end.scores[seat] - start.scores[seat])
-
-
-class SiegeHooks(Hooks):
-    """Siege: a game runs to dozens of rounds, so a playout stops after ``HORIZON`` rounds and
-    scores the seat's King pile race: its lead over the best rival (a win or a loss counts as the
-    whole race)."""
-
-    HORIZON = 2  # rounds (four turns each) a playout looks ahead
-    WIN = float(KING_PILE)  # a finished King pile: the whole race of lead
-
-    def searchable(self, state: Any, seat: int) -> bool:
-        return state.phase != "over" and state.to_act() == (seat,)
-
-    def done(self, start: Any, now: Any) -> bool:
-        return now.is_over or now.turn_no >= start.turn_no + 4 * self.HORIZON
-
-    def utility(self, start: Any, end: Any, seat: int) -> float:
-        if end.winner is not None:
-            return self.WIN if end.winner == seat else -self.WIN
-        kings = [len(k) for k in end.kings]
-        return float(kings[seat] - max(k for s, k in enumerate(kings) if s != seat))
 
 
 class SearchAI(AI):
@@ -249,7 +161,7 @@ class SearchAI(AI):
             return None
         fast = getattr(hooks, "playout", None)
         if fast is not None and (u := fast(start, x, seat, base)) is not None:
-            return u  # a game's own playout (Tricks): short, so the look above is enough
+            return u  # a game's own playout: short, so the look above is enough
         every = self.CHECK_EVERY
         moves = 1  # the deadline was just looked at
         while not hooks.done(start, x):
@@ -259,7 +171,7 @@ class SearchAI(AI):
             acting = x.to_act()
             s = acting[0]
             if len(acting) > 1:
-                # A simultaneous step inside a hand (King of the Hill's ready): any order will do.
+                # A simultaneous step inside a hand (everyone getting ready at once): any order will do.
                 s = acting[0] if acting[0] >= 0 else acting[-1]
             x.apply(s, base.choose(x, s, rng))
         return hooks.utility(start, x, seat)
@@ -278,7 +190,7 @@ def strong(name: str) -> Callable[..., AI]:
 
 
 def register_strong() -> None:
-    """Offer the ``strong`` level for every registered game whose spec asks for it (engine/__init__.py
+    """Offer the ``strong`` level for every registered game whose spec asks for it (games/__init__.py
     calls this once its games are registered)."""
     for name, spec in games().items():
         if spec.strong and spec.search is not None:

@@ -1,4 +1,6 @@
-"""The project's modules import one another one way only: no import circles.
+"""The project's modules import one another one way only: no import circles, and each layer only
+what it may (a game's pure parts the engine and the standard library; its screens the layers above
+too; nothing outside games/ a game by name).
 
 Every import counts, wherever it stands (inside a function or under ``TYPE_CHECKING`` too): a
 circle hidden in a function is still two modules that cannot be understood one without the other.
@@ -10,10 +12,18 @@ submodules (Python runs it first, but that is no dependency of theirs).
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "tables", "cogs")
+PACKAGES = ("engine", "games", "tables", "cogs")
+#: A game's modules that draw it for Discord (games/<name>/screens.py, faces.py): the only ones that may import
+#: the layers above the engine.
+DISCORD_SIDE = ("screens", "faces")
+#: Imports of a game by name outside games/ that are still there: the program seats' line protocol is
+#: Tricks' own (issue 30's "packages for the runtime" moves programs and the arena).
+KNOWN = {("tables.arena", "games.tricks.ai"), ("tables.arena", "games.tricks.rules"),
+         ("tables.programs", "games.tricks.rules"), ("tables.protocol", "games.tricks.rules")}
 
 
 def project_modules() -> dict[str, Path]:
@@ -105,6 +115,92 @@ def test_the_graph_sees_function_level_and_package_imports(tmp_path: Path) -> No
 
 def test_no_import_circles_between_the_projects_modules() -> None:
     mods = project_modules()
-    assert {"engine.hearts", "tables.runtime", "cogs.render", "bot"} <= set(mods)
+    assert {"games.hearts.rules", "tables.runtime", "cogs.render", "bot"} <= set(mods)
     found = cycles(import_graph(mods))
     assert found == [], "import circles: " + "; ".join(" ↔ ".join(c) for c in found)
+
+
+def imported(path: Path, name: str, mods: dict[str, Path]) -> set[str]:
+    """Every module a file imports, by its full name (relative imports resolved; ``from a import b``
+    is ``a.b`` when that is one of ``mods``, else ``a``)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*up, base] if base else up)
+            found |= {f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names}
+    return found
+
+
+def layer_problems(mods: dict[str, Path]) -> list[str]:
+    """What a module imports that its layer may not: the engine no game and nothing above it; a
+    game's pure parts only the engine, the standard library and its own package (not its screens);
+    its screens also tables/, cogs/ and their libraries; no game another game; tables/, cogs/ and
+    bot.py no game by name (the ``games`` package, which finds them, only)."""
+    stdlib = set(sys.stdlib_module_names)
+    games = {n.split(".")[1] for n in mods if n.startswith("games.")}
+    problems = []
+    for name, path in sorted(mods.items()):
+        parts = name.split(".")
+        for target in sorted(imported(path, name, mods)):
+            tparts = target.split(".")
+            top = tparts[0]
+            if parts[0] == "engine":
+                ok = top not in ("games", "tables", "cogs", "discord")
+            elif parts[0] == "games" and len(parts) > 1:
+                discord_side = parts[2:3] in ([d] for d in DISCORD_SIDE)
+                if top == "games":
+                    ok = tparts[1:2] == parts[1:2] and (discord_side or tparts[2:3] not in ([d] for d in DISCORD_SIDE))
+                else:
+                    ok = discord_side or top in stdlib or top in ("engine", "mypy_extensions")
+            elif parts[0] == "games":
+                ok = top in stdlib or top == "engine"
+            else:
+                ok = not (top == "games" and len(tparts) > 1 and tparts[1] in games)
+            if not ok and (name, target) not in KNOWN:
+                problems.append(f"{name} imports {target}")
+    return problems
+
+
+def test_the_layer_check_finds_each_kind_of_slip(tmp_path: Path) -> None:
+    files = {
+        "engine.core": "import games\n",
+        "games": "import discord\n",
+        "games.hearts": "from games.hearts.screens import X\nfrom games.hearts.rules import Y\n",
+        "games.hearts.rules": "import tables.table\nfrom games.tricks import rules\nimport collections\n",
+        "games.hearts.ai": "import numpy\nfrom engine.core import AI\nfrom . import rules\n",
+        "games.hearts.screens": "import discord\nfrom cogs.render import Renderer\nfrom games.tricks.rules import T\n",
+        "games.tricks": "",
+        "tables.runtime": "import games\nfrom games.tricks import rules\n",
+        "cogs.render": "from games import hearts\n",
+    }
+    mods = {}
+    for name, text in files.items():
+        path = tmp_path / f"{name}.py"
+        if name in ("games", "games.hearts", "games.tricks"):
+            (tmp_path / name).mkdir()
+            path = tmp_path / name / "__init__.py"
+        path.write_text(text)
+        mods[name] = path
+    assert layer_problems(mods) == [
+        "cogs.render imports games.hearts",
+        "engine.core imports games",
+        "games imports discord",
+        "games.hearts imports games.hearts.screens",
+        "games.hearts.ai imports numpy",
+        "games.hearts.rules imports games.tricks",
+        "games.hearts.rules imports tables.table",
+        "games.hearts.screens imports games.tricks.rules",
+        "tables.runtime imports games.tricks",
+    ]
+
+
+def test_each_layer_imports_only_what_it_may() -> None:
+    mods = project_modules()
+    assert any(n.startswith("games.") and n.endswith(".screens") for n in mods)
+    assert layer_problems(mods) == []

@@ -3,8 +3,8 @@
 Every registered game's name (``hearts``) and title (``King of the Hill``) is looked for, as a word
 and in any case, in the product code (``PRODUCT``) outside the places a game's own code lives
 (``OWN``).  A hit is listed with its file and line, so whoever adds one sees where.  ``OWN`` says
-where a game's code may live today; once every game lives in ``games/<name>/``, it is that folder
-alone (and ``LEFT``, the shared modules whose per-game parts are still being moved, is empty).
+where a game's code lives: its folder, ``games/<name>/``; ``LEFT`` the one shared file allowed to
+name a game, and why.
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The product code: every Python file of these (tests and docs may name games).
 PRODUCT = ("engine", "tables", "cogs", "bench", "tools", "games", "bot.py")
 #: Where a game's own code lives, by pattern (``{game}``: its name): its modules, its screens.
-OWN = ("games/{game}/*", "games/{game}/**/*", "engine/{game}.py", "engine/{game}_*.py", "cogs/render_{game}.py")
-#: Shared modules that still hold every game's part until it moves into the game's folder (issue 30
-#: item 1: search hooks, hint facts, figures, card faces), the registry that imports every game, and
-#: the build's list of compiled modules.
-LEFT = ("engine/__init__.py", "engine/search.py", "engine/hints.py", "engine/figures.py", "cogs/faces.py",
-        "tools/native.py")
+OWN = ("games/{game}/*", "games/{game}/**/*")
+#: Outside games/: only the build's list of the modules it compiles with mypyc (tools/native.py),
+#: which is read before any game is imported, so it cannot ask the registry.
+LEFT = ("tools/native.py",)
 #: Where a game's name is an English word that means something else: file -> those games' names.
 WORDS = {"engine/cards.py": ("hearts",)}  # the suit of the standard deck
 

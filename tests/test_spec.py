@@ -1,5 +1,5 @@
-"""A game is registered once per layer — the engine's ``GameSpec`` (engine/__init__.py), its Discord
-side's ``Screens`` (cogs/render_<game>.py) — and every list of games derives from those (issue 23).
+"""A game is registered once per layer — the engine's ``GameSpec`` (games/<name>/__init__.py), its Discord
+side's ``Screens`` (games/<name>/screens.py) — and every list of games derives from those (issue 23).
 
 A registered game that lacks a part fails here: a game without its screens (or screens without a
 game), an option nobody worded, a figure without a name, a card without a face, a strong level

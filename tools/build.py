@@ -37,9 +37,10 @@ import sys
 from setuptools import setup
 from mypyc.build import mypycify
 # The modules are one group, compiled into one shared library (argv[3], engine.native: it lands in
-# engine/ as native__mypyc), so calls and attribute reads between them are direct C.
+# engine/ as native__mypyc), so calls and attribute reads between them are direct C.  Each module is
+# named by its file (argv[4:], e.g. engine/cards.py); mypy names it by its packages.
 work, cache, group = sys.argv[1], sys.argv[2], sys.argv[3]
-modules = [f"engine/{m}.py" for m in sys.argv[4:]]
+modules = sys.argv[4:]
 setup(
     name="deckhand-engine-native", packages=[], py_modules=[],
     ext_modules=mypycify(["--follow-imports=silent", f"--cache-dir={cache}", *modules],
@@ -67,7 +68,8 @@ def build(force: bool = False) -> tuple[bool, str]:
     with open(LOG, "w") as log:
         proc = subprocess.run(
             [sys.executable, "-c", _SETUP, str(work), str(target.parent / "mypy-cache"),
-             f"engine.{native.SHARED.removesuffix('__mypyc')}", *native.COMPILED],
+             native.SHARED.removesuffix("__mypyc"),
+             *(str(native.source(m).relative_to(ROOT)) for m in native.COMPILED)],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
@@ -76,7 +78,8 @@ def build(force: bool = False) -> tuple[bool, str]:
                        "the engine runs as pure Python")
     out = work / "out"
     out.mkdir()
-    shutil.copytree(work / "lib" / "engine", out / "engine")
+    for package in sorted({m.split(".")[0] for m in (*native.COMPILED, native.SHARED)}):
+        shutil.copytree(work / "lib" / package, out / package)
     (out / native.MANIFEST).write_text(json.dumps(
         {"fingerprint": fp, "modules": list(native.COMPILED), "built": time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                                                                   time.gmtime())}, indent=1))

@@ -2,10 +2,12 @@
 
 ``python -m tools.build`` (run by ``make run`` and ``make test``) compiles :data:`COMPILED` into
 ``build/mypyc/`` with a manifest naming the fingerprint of the sources it was built from.  The
-``engine`` package, when imported, first calls :func:`activate`, which puts that folder ahead on the
-package's path only if the manifest matches the sources as they are now (and this interpreter), so
-a stale build is never picked: the pure modules run instead, with one log line saying why.  The rules are the same
-either way (tests/engine/test_native.py plays both side by side); only the speed differs.
+``engine`` package, when imported, first calls :func:`activate`, which makes Python import those
+modules from that folder (an import finder that knows only their names, wherever their package
+lives: the engine's cards, a game's rules under games/) only if the manifest matches the sources as
+they are now (and this interpreter), so a stale build is never picked: the pure modules run
+instead, with one log line saying why.  The rules are the same either way
+(tests/engine/test_native.py plays both side by side); only the speed differs.
 
 This module only chooses where the engine's modules are imported from, reading the build's files
 and the environment: it lives outside engine/ because the rules do no I/O.
@@ -15,26 +17,29 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
 import logging
 import os
 import sys
 import sysconfig
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
 log = logging.getLogger("deckhand.engine")
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The engine modules compiled by mypyc (what search and the benches spend their time in).
-COMPILED = ("cards", "hearts")
+#: The modules compiled by mypyc (what search and the benches spend their time in), by full name.
+COMPILED = ("engine.cards", "games.hearts.rules")
 #: What the compiled code depends on: it reads the types (named tuples' fields, constants) of the
 #: modules it imports, so a change to any of these makes the build stale.
-SOURCES = ("engine/hearts.py", "engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
+SOURCES = ("games/hearts/rules.py", "engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
 #: The extension the compiled modules share (mypyc compiles them as one group, so calls and attribute
 #: reads between them, Hearts reading a Card's suit, are direct): ``engine/native__mypyc*.so``.
-SHARED = "native__mypyc"
+SHARED = "engine.native__mypyc"
 BUILD_DIR = ROOT / "build" / "mypyc"
 MANIFEST = "manifest.json"
 PURE_ENV = "DECKHAND_PURE"
@@ -62,6 +67,17 @@ def fingerprint() -> dict[str, str]:
             "python": sys.version.split()[0], "mypy": mypy}
 
 
+def source(module: str) -> Path:
+    """``engine.cards`` -> the file it is compiled from, ``engine/cards.py``."""
+    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def built(module: str, build_dir: Path = BUILD_DIR) -> Path:
+    """Where the build keeps ``module``'s extension (``engine.cards`` -> ``engine/cards.<abi>.so``)."""
+    *package, last = module.split(".")
+    return build_dir.joinpath(*package, last + (sysconfig.get_config_var("EXT_SUFFIX") or ""))
+
+
 def check(build_dir: Path = BUILD_DIR) -> str | None:
     """``None`` when ``build_dir`` holds a current build, else why not (a sentence)."""
     try:
@@ -72,17 +88,36 @@ def check(build_dir: Path = BUILD_DIR) -> str | None:
         return f"the compiled build's manifest is unreadable ({e})"
     if manifest.get("fingerprint") != fingerprint():
         return "the compiled build is stale (sources, Python or mypy changed since): run make build"
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ""
-    missing = [m for m in (*COMPILED, SHARED) if not (build_dir / "engine" / f"{m}{suffix}").exists()]
+    missing = [m for m in (*COMPILED, SHARED) if not built(m, build_dir).exists()]
     if missing:
         return f"the compiled build lacks {', '.join(missing)}"
     return None
 
 
-def activate(package_path: list[str]) -> str:
-    """Called by ``engine/__init__.py`` before it imports any game: make the package import the
-    compiled modules when a current build exists.  Never raises: the pure modules are the fallback."""
-    global BUILD, REASON
+class _Finder(importlib.abc.MetaPathFinder):
+    """Imports each compiled module (and the library they share) from the build, by its full name."""
+
+    def __init__(self, files: dict[str, Path]) -> None:
+        self.files = files
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        where = self.files.get(fullname)
+        if where is None:
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, where, loader=importlib.machinery.ExtensionFileLoader(fullname, str(where)))
+
+
+_finder: _Finder | None = None
+
+
+def activate() -> str:
+    """Called by ``engine/__init__.py`` before anything else of the engine is imported: make Python
+    import the compiled modules when a current build exists.  The engine's own are imported here
+    to check they load; a game's (games/<name>/) when its package imports it.  Never raises: the
+    pure modules are the fallback."""
+    global BUILD, REASON, _finder
     if os.environ.get(PURE_ENV):
         BUILD, REASON = "pure", f"{PURE_ENV} is set"
         return BUILD
@@ -95,16 +130,18 @@ def activate(package_path: list[str]) -> str:
         # Absent is the normal state of a checkout that was never built: say so quietly.
         (log.info if why.startswith("no compiled build") else log.warning)("engine: pure Python (%s)", why)
         return BUILD
-    where = str(BUILD_DIR / "engine")
-    package_path.insert(0, where)
+    if _finder is None:
+        _finder = _Finder({m: built(m) for m in (*COMPILED, SHARED)})
+        sys.meta_path.insert(0, _finder)
     try:
-        for m in COMPILED:
-            mod = importlib.import_module(f"engine.{m}")
+        for m in (SHARED, *(m for m in COMPILED if m.startswith("engine."))):
+            mod = importlib.import_module(m)
             if not _is_compiled(mod):
-                raise ImportError(f"engine.{m} came from {mod.__file__}")
+                raise ImportError(f"{m} came from {mod.__file__}")
     except Exception as e:  # e.g. built for another machine: undo, and run the sources
-        package_path.remove(where)
-        for name in [n for n in sys.modules if n.startswith(tuple(f"engine.{m}" for m in COMPILED))]:
+        sys.meta_path.remove(_finder)
+        _finder = None
+        for name in [n for n in sys.modules if n.startswith((*COMPILED, SHARED))]:
             del sys.modules[name]
         BUILD, REASON = "pure", f"the compiled build failed to load ({e!r})"
         log.warning("engine: pure Python (%s)", REASON)
@@ -118,18 +155,31 @@ def _is_compiled(mod: ModuleType) -> bool:
     return not (getattr(mod, "__file__", "") or "").endswith(".py")
 
 
+def module(name: str) -> str:
+    """A compiled module's full name: ``engine.cards`` as it is, or a part of one name of
+    :data:`COMPILED` (``cards``, ``hearts``)."""
+    if "." in name:
+        return name
+    found = [m for m in COMPILED if name in m.split(".")]
+    if len(found) != 1:
+        raise KeyError(f"{name!r} names {len(found)} compiled modules: {', '.join(COMPILED)}")
+    return found[0]
+
+
 def is_compiled(name: str) -> bool:
-    """Whether ``engine.<name>`` as imported now is the compiled build."""
-    return _is_compiled(importlib.import_module(f"engine.{name}"))
+    """Whether the module (:func:`module`'s name) as imported now is the compiled build."""
+    return _is_compiled(importlib.import_module(module(name)))
 
 
 def pure(name: str) -> ModuleType:
-    """``engine/<name>.py`` imported from its source as a separate module (``engine._pure_<name>``),
-    whichever build ``engine.<name>`` is: to compare the two builds side by side."""
-    mod_name = f"engine._pure_{name}"
+    """A compiled module (:func:`module`'s name) imported from its source as a separate module
+    (``engine._pure_cards``), whichever build the module is: to compare the two builds side by side."""
+    full = module(name)
+    package, _, last = full.rpartition(".")
+    mod_name = f"{package}._pure_{last}"
     if mod_name in sys.modules:
         return sys.modules[mod_name]
-    spec = importlib.util.spec_from_file_location(mod_name, ROOT / "engine" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(mod_name, source(full))
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = mod

@@ -53,7 +53,7 @@ def spoken_forms(game: str, code: str) -> list[re.Pattern[str]]:
             forms.append(re.compile(rf"(?<![0-9]){n} ×"))
         return forms
     if game == "siege":
-        from engine.siege import BY_CODE
+        from games.siege.rules import BY_CODE
 
         lab = BY_CODE[code].label
     else:

@@ -13,9 +13,9 @@ import pytest
 
 from cogs import emoji, faces, render, renderers
 from cogs.components import hand_view
-from engine.dalmuti import CARDS, DECK_NUMBERS, Dalmuti
-from engine.hearts import Hearts
-from engine.tricks import Tricks
+from games.dalmuti.rules import CARDS, DECK_NUMBERS, Dalmuti
+from games.hearts.rules import Hearts
+from games.tricks.rules import Tricks
 from tables.runtime import SeatView
 from tables.table import Phase
 from tests.cogs.test_dalmuti_screens import GD, GP, LD, LP, MERCHANT, dalmuti_table, deal_with, looked

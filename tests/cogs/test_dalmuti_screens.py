@@ -13,7 +13,7 @@ from cogs import render, renderers
 from cogs.components import MENU_TEMPLATE, PICK_TEMPLATE, card_values, hand_view, value_code
 from cogs.game import GameCog, legal_choices
 from engine.core import TABLE, Event
-from engine.dalmuti import CARDS, CLOSE_LOOK, DECK_NUMBERS, JESTER, Dalmuti, dcard
+from games.dalmuti.rules import CARDS, CLOSE_LOOK, DECK_NUMBERS, JESTER, Dalmuti, dcard
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
 from tests.cogs.fakes import custom_ids, game_controls

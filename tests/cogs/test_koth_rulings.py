@@ -5,7 +5,7 @@ enlists nobody."""
 from __future__ import annotations
 
 from engine.core import TABLE, Action
-from engine.koth import KingOfTheHill
+from games.koth.rules import KingOfTheHill
 from tests.cogs.conftest import Harness
 from tests.cogs.playthrough import open_table
 from tests.engine.test_koth_rules import deal_until, later_round

@@ -22,7 +22,7 @@ from cogs.components import (
 from cogs.game import GameCog
 from engine.cards import card
 from engine.core import TABLE, Action, Event
-from engine.koth import CLOSE_ACTION, DEAL_ACTION, KingOfTheHill
+from games.koth.rules import CLOSE_ACTION, DEAL_ACTION, KingOfTheHill
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
 from tests.cogs.fakes import custom_ids, game_controls

@@ -8,7 +8,7 @@ import pytest
 import engine
 from cogs import options, renderers
 from cogs.game import option_choices
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tables.table import Phase, Seat, Table
 from tests import wargame
 from tests.cogs.conftest import Harness

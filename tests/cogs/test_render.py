@@ -7,7 +7,7 @@ import pytest
 from cogs import render, renderers
 from engine.cards import card
 from engine.core import Event
-from engine.hearts import Hearts
+from games.hearts.rules import Hearts
 from tables.persistence import PAUSED
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table

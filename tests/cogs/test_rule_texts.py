@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from cogs import renderers
-from engine.dalmuti import Dalmuti
-from engine.hearts import Hearts
+from games.dalmuti.rules import Dalmuti
+from games.hearts.rules import Hearts
 from tables.table import Phase, Seat, Table
 from tests.cogs.conftest import Harness
 

@@ -10,9 +10,9 @@ import discord
 
 from cogs import renderers
 from cogs.components import ACTION_TEMPLATE, MENU_TEMPLATE, hand_view
-from cogs.render_siege import king_progress
 from engine.core import Event
-from engine.siege import BY_CODE, Siege
+from games.siege.rules import BY_CODE, Siege
+from games.siege.screens import king_progress
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
 from tests.cogs.fakes import custom_ids, game_controls

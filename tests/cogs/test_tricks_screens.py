@@ -9,7 +9,7 @@ from cogs.components import ACTION_TEMPLATE, hand_view
 from cogs.game import option_choices
 from engine.cards import card
 from engine.core import Event
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
 from tests.cogs.fakes import custom_ids, enabled_ids

@@ -16,8 +16,8 @@ import pytest
 import engine
 from cogs import options, renderers, screens
 from engine.core import Event, Outcome
-from engine.dalmuti import Dalmuti
-from engine.siege import BY_CODE, Siege
+from games.dalmuti.rules import Dalmuti
+from games.siege.rules import BY_CODE, Siege
 from tables.table import Phase, Seat, Table
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeMessage
@@ -138,8 +138,8 @@ async def test_no_jargon_in_anything_the_bot_sent_during_a_whole_game(
 def test_the_scan_fails_when_jargon_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Put known jargon back in a scratch patch and the scan finds it: option keys in the lobby and the
     footers, Siege's cards as codes, King of the Hill's abbreviation."""
-    from cogs import render_koth
-    from engine.siege import SiegeCard
+    from games.koth import screens as render_koth
+    from games.siege.rules import SiegeCard
 
     monkeypatch.setattr(options, "changes_line", lambda game, *a, **k: options.accepted_line(game))
     found = jargon_in(playout("hearts", 1))

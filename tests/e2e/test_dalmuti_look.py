@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from engine.core import TABLE
-from engine.dalmuti import LOOK_TIMER
+from games.dalmuti.rules import LOOK_TIMER
 from tests.e2e.conftest import make_world
 from tests.fakediscord.play import open_table, table_controls
 

@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import card
-from engine.koth_trump import Trump
+from games.koth.trump import Trump
 from tests.e2e.conftest import World, make_world
 from tests.e2e.test_refusals_games import Refusals, assert_stale, control_for, moved, settle, use
 from tests.fakediscord import Reply

@@ -2,7 +2,7 @@
 (:class:`~tests.e2e.conftest.RestartWorld`), is killed while Ali, the KotH, is half way through
 marking the 8 cards she buries, and a new process on the same database carries on.
 
-The bury is built up step by step (engine/koth.py, ``KingOfTheHill._bury``): each change of a suit
+The bury is built up step by step (games/koth/rules.py, ``KingOfTheHill._bury``): each change of a suit
 menu of Ali's hand view is one ``bury C1 … Cn mark`` action, kept in the engine state and the stored
 log, and OK sends ``bury`` alone.  After the restart her marks are still there — in a hand view she
 opens again (its text and the menus' defaults) and in the engine state rebuilt from the database —

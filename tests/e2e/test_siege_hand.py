@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.siege import BY_CODE
+from games.siege.rules import BY_CODE
 from tests.e2e.conftest import make_world
 from tests.e2e.test_refusals_games import moved, use
 from tests.fakediscord.play import open_table, table_controls

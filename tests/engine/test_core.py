@@ -5,7 +5,7 @@ import pytest
 import engine
 from engine.cards import card, cards
 from engine.core import Action, Event, IllegalAction, Option, replay
-from engine.hearts import Hearts
+from games.hearts.rules import Hearts
 
 
 def test_action_codes_round_trip():

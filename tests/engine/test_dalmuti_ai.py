@@ -11,8 +11,8 @@ import pytest
 
 import engine
 from engine.core import TABLE
-from engine.dalmuti import DECK, Dalmuti, dcard
-from engine.dalmuti_ai import DalmutiAI
+from games.dalmuti.ai import DalmutiAI
+from games.dalmuti.rules import DECK, Dalmuti, dcard
 
 
 def H(text: str) -> list:

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from engine.core import TABLE, Action, IllegalAction
-from engine.dalmuti import (
+from games.dalmuti.rules import (
     CARDS,
     CLOSE_LOOK,
     DECK,

@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine.cards import card
 from engine.core import IllegalAction, refusal
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tools import native
 
 FAST = engine.get("hearts").game

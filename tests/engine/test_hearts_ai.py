@@ -10,8 +10,8 @@ import pytest
 import engine
 from engine.cards import Card, card, cards
 from engine.core import Action
-from engine.hearts import Hearts
-from engine.hearts_ai import HeartsAI
+from games.hearts.ai import HeartsAI
+from games.hearts.rules import Hearts
 
 QS = card("QS")
 AH = card("AH")

@@ -11,7 +11,7 @@ import pytest
 
 from engine.cards import Card
 from engine.core import Action, IllegalAction
-from engine.hearts import QUEEN_SPADES, TWO_CLUBS, Hearts
+from games.hearts.rules import QUEEN_SPADES, TWO_CLUBS, Hearts
 
 OPTIONS = ({"rules": "classic", "target": 40}, {"rules": "mcgill", "target": 30})
 

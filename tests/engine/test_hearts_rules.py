@@ -4,7 +4,7 @@ import pytest
 
 from engine.cards import card, cards
 from engine.core import Action, IllegalAction
-from engine.hearts import Hearts
+from games.hearts.rules import Hearts
 
 C = [card(r + "C") for r in "23456789TJQKA"]
 D = [card(r + "D") for r in "23456789TJQKA"]

@@ -294,7 +294,7 @@ def test_hearts_a_queen_passed_out_of_sight_changes_nothing() -> None:
     says it passed another card of its receiver's instead; the searcher saw neither pass.  The
     worlds are the same, every pass in them went where the world's cards are, and so the search's
     figures and the hint are the same too."""
-    from engine.hearts import Hearts
+    from games.hearts.rules import Hearts
 
     found = 0
     for seed in range(100):
@@ -338,7 +338,7 @@ def test_hearts_a_queen_passed_out_of_sight_changes_nothing() -> None:
 
 
 def test_dalmuti_world_taxes_are_the_seats_own_and_its_partners_only() -> None:
-    from engine.dalmuti import CLOSE_LOOK, Dalmuti
+    from games.dalmuti.rules import CLOSE_LOOK, Dalmuti
 
     g = Dalmuti.create(5, {"hands": 1}, 3, ranking=[0, 1, 2, 3, 4])
     g.apply(TABLE, CLOSE_LOOK)
@@ -357,7 +357,7 @@ def test_dalmuti_world_taxes_are_the_seats_own_and_its_partners_only() -> None:
 
 
 def test_koth_world_dead_hand_is_the_takers_only() -> None:
-    from engine.koth import BURY, KingOfTheHill
+    from games.koth.rules import BURY, KingOfTheHill
 
     found = 0
     for seed in range(6):

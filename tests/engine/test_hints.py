@@ -10,9 +10,9 @@ import pytest
 import engine
 from engine.cards import card
 from engine.core import Action, Game
-from engine.hearts import Hearts
 from engine.hints import explain, hint
-from engine.tricks import Tricks
+from games.hearts.rules import Hearts
+from games.tricks.rules import Tricks
 from tests import wargame
 from tests.engine.test_search import OPTIONS, advance, searchable_position, table_step
 
@@ -157,7 +157,7 @@ def test_hint_is_blind_to_hidden_cards(name: str) -> None:
 
 
 def test_dalmuti_and_siege_reasons_say_what_the_move_does() -> None:
-    from engine.dalmuti import Dalmuti
+    from games.dalmuti.rules import Dalmuti
 
     for seed in range(6):
         g = Dalmuti.create(5, {}, seed)
@@ -199,7 +199,7 @@ def test_koth_bury_and_call_reasons() -> None:
 def test_a_reason_names_no_card_hidden_from_the_seat(name: str) -> None:
     """Besides the fixed sentences about Q♠ (a card named by the rules), a reason names only cards
     the seat may see: its own, the table's, the ones it is offered."""
-    from engine.hints import FIXED_PHRASES
+    from games.hearts.hints import FIXED_PHRASES
     from tests.fakediscord.privacy import _offered, cards_in
 
     e = engine.get(name)

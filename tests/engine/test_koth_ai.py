@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-import engine.koth  # noqa: F401  (registers the game)
+import games.koth.rules  # noqa: F401  (registers the game)
 from engine.cards import card, cards
 from engine.core import TABLE, Action, get
-from engine.koth import KingOfTheHill
-from engine.koth_ai import KothAI
-from engine.koth_trump import Trump
+from games.koth.ai import KothAI
+from games.koth.rules import KingOfTheHill
+from games.koth.trump import Trump
 from tests.engine.test_koth_rules import crafted, deal_until, make_deal, new, play
 
 AI_ = KothAI()

@@ -14,8 +14,8 @@ import pytest
 import engine
 from engine.cards import cards
 from engine.core import TABLE, Action, IllegalAction
-from engine.koth import CONFIRM_BURY, KingOfTheHill
-from engine.koth_ai import KothAI
+from games.koth.ai import KothAI
+from games.koth.rules import CONFIRM_BURY, KingOfTheHill
 from tests.engine.test_conformance import check_restore, check_views, strings_in
 from tests.engine.test_koth_rules import deal_until, declare, make_deal, new
 

@@ -11,9 +11,9 @@ import pytest
 
 from engine.cards import Card, card, cards
 from engine.core import TABLE, Action, IllegalAction, rng_for
-from engine.koth import DECK, KingOfTheHill, points_of, trick_winner
-from engine.koth_ai import KothAI
-from engine.koth_trump import TRUMPS, Trump
+from games.koth.ai import KothAI
+from games.koth.rules import DECK, KingOfTheHill, points_of, trick_winner
+from games.koth.trump import TRUMPS, Trump
 
 HEARTS_2 = Trump("H", "2")
 

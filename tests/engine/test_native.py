@@ -1,7 +1,8 @@
 """The mypyc-compiled Hearts (tools/native.py, tools/build.py) plays exactly like its pure Python
 source: the same deals from the same seeds, the same events, refusals, views and results, for random
-games, AI games and the strong AI's searches.  ``engine.hearts`` is whichever build the engine picked
-(compiled after ``make build``); the pure module is imported from engine/hearts.py explicitly."""
+games, AI games and the strong AI's searches.  ``games.hearts.rules`` is whichever build the engine
+picked (compiled after ``make build``); the pure module is imported from games/hearts/rules.py
+explicitly."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 
 import engine
 from engine.core import IllegalAction, rng_for
-from engine.hearts import DECK
+from games.hearts.rules import DECK
 from tests import ci_guard
 from tools import native
 
@@ -26,7 +27,7 @@ OPTIONS = [{"target": 1}, {"rules": "mcgill", "target": 1}, {"moon": "shooter_mi
 
 
 def test_the_pure_module_is_the_source_and_the_engine_uses_the_build_it_says():
-    assert native.pure("hearts").__file__.endswith("engine/hearts.py")
+    assert native.pure("hearts").__file__.endswith("games/hearts/rules.py")
     assert PURE is not FAST and issubclass(PURE, engine.Game) and issubclass(FAST, engine.Game)
     assert native.is_compiled("hearts") == (native.BUILD == "compiled"), native.REASON
 
@@ -42,7 +43,7 @@ def test_the_build_is_compiled_wherever_one_was_made():
         assert not native.is_compiled("hearts")
         return
     assert native.BUILD == "compiled", native.REASON
-    assert FAST.__module__ == "engine.hearts" and native.is_compiled("hearts")
+    assert FAST.__module__ == "games.hearts.rules" and native.is_compiled("hearts")
     # Cards too: Hearts reads their attributes directly only when Card is the compiled class.
     assert native.is_compiled("cards") and type(DECK[0]).__module__ == "engine.cards"
 
@@ -146,19 +147,20 @@ def test_a_missing_stale_or_incomplete_build_is_never_picked(tmp_path):
     (tmp_path / native.MANIFEST).write_text(json.dumps({"fingerprint": stale}))
     assert "stale" in native.check(tmp_path)
     (tmp_path / native.MANIFEST).write_text(json.dumps({"fingerprint": native.fingerprint()}))
-    assert "lacks cards, hearts, native__mypyc" in native.check(tmp_path)
-    (tmp_path / "engine").mkdir()
+    assert "lacks engine.cards, games.hearts.rules, engine.native__mypyc" in native.check(tmp_path)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    assert native.built("games.hearts.rules", tmp_path) == tmp_path / "games" / "hearts" / f"rules{suffix}"
     for m in native.COMPILED:  # the modules without the library they share
-        (tmp_path / "engine" / f"{m}{suffix}").write_bytes(b"")
-    assert native.check(tmp_path).endswith("lacks native__mypyc")
-    (tmp_path / "engine" / f"{native.SHARED}{suffix}").write_bytes(b"")
+        native.built(m, tmp_path).parent.mkdir(parents=True, exist_ok=True)
+        native.built(m, tmp_path).write_bytes(b"")
+    assert native.check(tmp_path).endswith("lacks engine.native__mypyc")
+    (tmp_path / "engine" / f"native__mypyc{suffix}").write_bytes(b"")
     assert native.check(tmp_path) is None  # complete by its files (whether it loads is activate's to try)
 
 
 def test_the_pure_sources_run_when_asked_and_say_so():
     code = ("import logging; logging.basicConfig(level=logging.INFO); import engine, tools.native as n, "
-            "engine.hearts as h; print(n.BUILD, h.__file__.endswith('.py'), "
+            "games.hearts.rules as h; print(n.BUILD, h.__file__.endswith('.py'), "
             "engine.get('hearts').game.create(4, {}, 1).to_dict()['hands'][0][0])")
     root = str(native.ROOT)
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60,

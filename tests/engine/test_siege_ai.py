@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.siege import Siege
-from engine.siege_ai import SiegeAI
+from games.siege.ai import SiegeAI
+from games.siege.rules import Siege
 from tests.engine.test_siege_rules import crafted
 
 

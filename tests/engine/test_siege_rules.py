@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-import engine.siege  # noqa: F401  (registers the game)
+import games.siege.rules  # noqa: F401  (registers the game)
 from engine.cards import card
 from engine.core import Action, IllegalAction, get
-from engine.siege import DECK, Siege, SiegeCardError, pile_score, siege_card, siege_cards
+from games.siege.rules import DECK, Siege, SiegeCardError, pile_score, siege_card, siege_cards
 
 C = siege_card
 
@@ -471,7 +471,7 @@ def test_random_games_end_by_a_complete_king_pile_within_a_move_cap():
 def test_unplaceable_names_exactly_the_cards_no_build_move_uses_each_with_a_reason_from_the_rules():
     """Along random games: a card is listed iff no legal start or place moves it, each distinct card
     once; the reason names every pile it was measured against; another seat's turn lists nothing."""
-    from engine.siege import defending_slot
+    from games.siege.rules import defending_slot
 
     met = Counter()
     for seed in range(6):

@@ -1,4 +1,4 @@
-"""Siege's strong level (engine/siege_search.py) and its hint words (engine/siege_hints.py): in
+"""Siege's strong level (games/siege/search.py) and its hint words (games/siege/hints.py): in
 positions built by hand the search finds the sound move the normal AI misses, and a hint says why
 in words (no card codes, no seat numbers)."""
 
@@ -10,8 +10,8 @@ import re
 import engine
 from engine.hints import hint
 from engine.search import SearchAI
-from engine.siege import Siege
-from engine.siege_ai import SiegeAI
+from games.siege.ai import SiegeAI
+from games.siege.rules import Siege
 from tests.engine.test_siege_rules import crafted
 
 PLAYOUTS = 60
@@ -92,7 +92,7 @@ def test_the_hint_says_why_in_words() -> None:
 
 def test_an_attack_hint_names_the_piles_and_the_spoils() -> None:
     from engine.hints import explain
-    from engine.siege import Siege as S
+    from games.siege.rules import Siege as S
 
     g = crafted(turn=0, phase="attack", kings=("2H 3H", "", "", ""),
                 houses={0: ["QC 7C 7D 8C 8D", None, None], 2: ["JH 4H 5H", None, None]})

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import engine
-import engine.tricks  # noqa: F401  (registers the game)
+import games.tricks.rules  # noqa: F401  (registers the game)
 from engine.cards import Card, card, cards
 from engine.core import Action
-from engine.tricks import Tricks
-from engine.tricks_ai import TricksAI
+from games.tricks.ai import TricksAI
+from games.tricks.rules import Tricks
 
 DECK = {card(r + s) for r in "23456789TJQKA" for s in "CDHS"}
 
@@ -241,7 +241,7 @@ def test_without_a_sure_winner_leads_low_from_its_longest_suit() -> None:
 
 # ---- what the search builds on ----------------------------------------------------------------
 def test_play_out_makes_the_same_moves_as_choose() -> None:
-    from engine.tricks_ai import play_out
+    from games.tricks.ai import play_out
 
     ai = TricksAI()
     for seed in range(40):
@@ -258,7 +258,7 @@ def test_play_out_makes_the_same_moves_as_choose() -> None:
 
 
 def test_equivalent_runs_keep_one_card_of_each_run() -> None:
-    from engine.tricks_ai import equivalent_runs
+    from games.tricks.ai import equivalent_runs
 
     g = Tricks.create(4, {"target": 1}, 0, make_deal(
         "2C 3C 5C 9C TC AD KD QD 2D 4H 6H 8S 9S",

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-import engine.tricks  # noqa: F401  (registers the game)
+import games.tricks.rules  # noqa: F401  (registers the game)
 from engine.cards import card
 from engine.core import Action, Event, IllegalAction, replay
-from engine.tricks import BAD_CARD_PENALTY, Tricks, order_of_hand
+from games.tricks.rules import BAD_CARD_PENALTY, Tricks, order_of_hand
 from tests.engine.test_conformance import playout
 
 C = [card(r + "C") for r in "23456789TJQKA"]

@@ -13,11 +13,12 @@ from collections import Counter
 import pytest
 
 import engine
+import games.dalmuti.rules
 from engine.core import Game
-from engine.hearts import Hearts
-from engine.koth import KingOfTheHill
-from engine.tricks import Tricks
 from engine.worlds import NoWorld, deal_constrained
+from games.hearts.rules import Hearts
+from games.koth.rules import KingOfTheHill
+from games.tricks.rules import Tricks
 
 GAMES = {
     "hearts": [{"rules": "classic", "target": 1}, {"rules": "mcgill", "target": 1}, {"rules": "classic", "target": 30}],
@@ -289,7 +290,7 @@ def test_dalmuti_and_siege_worlds_look_the_same_to_the_seat(name: str) -> None:
 
 
 def _dalmuti_after_taxes():
-    from engine.dalmuti import Dalmuti
+    from games.dalmuti.rules import Dalmuti
 
     # Seats 0..3 ranked 0 (Greater Dalmuti), 1, 2, 3 (Greater Peon).  The Peon's best are 3 and 4.
     numbers = [n for n in range(1, 13) for _ in range(n)] + [13, 13]
@@ -299,14 +300,14 @@ def _dalmuti_after_taxes():
         rest.remove(x)
     hands = [rest[0::3], rest[1::3], rest[2::3], peon]
     hands[0], hands[1] = hands[0] + hands[1][-1:], hands[1][:-1]  # uneven is fine: 80 cards in all
-    g = Dalmuti.create(4, {"hands": 1}, 5, [[engine.dalmuti.CARDS[x] for x in h] for h in hands],
+    g = Dalmuti.create(4, {"hands": 1}, 5, [[games.dalmuti.rules.CARDS[x] for x in h] for h in hands],
                        ranking=[0, 1, 2, 3])
-    g.apply(engine.core.TABLE, engine.dalmuti.CLOSE_LOOK)  # nobody calls a revolution
+    g.apply(engine.core.TABLE, games.dalmuti.rules.CLOSE_LOOK)  # nobody calls a revolution
     return g
 
 
 def test_dalmuti_taxes_paid_stay_with_the_receiver_and_received_taxes_bound_the_payer() -> None:
-    from engine.dalmuti import CARDS
+    from games.dalmuti.rules import CARDS
 
     g = _dalmuti_after_taxes()
     assert g.tax_received[0] == ["D3", "D4"]
@@ -326,7 +327,7 @@ def test_dalmuti_taxes_paid_stay_with_the_receiver_and_received_taxes_bound_the_
 
 
 def test_dalmuti_world_during_the_look_has_its_own_jester_holder() -> None:
-    from engine.dalmuti import JESTER_NUMBER, LOOK, Dalmuti
+    from games.dalmuti.rules import JESTER_NUMBER, LOOK, Dalmuti
 
     holders = set()
     for seed in range(40):
@@ -342,7 +343,7 @@ def test_dalmuti_world_during_the_look_has_its_own_jester_holder() -> None:
 
 
 def test_siege_rival_between_turns_holds_what_it_was_seen_to_win_and_own_discards_stay() -> None:
-    from engine.siege import Siege
+    from games.siege.rules import Siege
 
     holding = discarding = 0
     for seed in range(30):
@@ -370,7 +371,7 @@ def test_siege_rival_between_turns_holds_what_it_was_seen_to_win_and_own_discard
 
 
 def test_siege_worlds_vary_what_the_seat_cannot_see() -> None:
-    from engine.siege import Siege
+    from games.siege.rules import Siege
 
     g = Siege.create(4, {"max_rounds": 30}, 2)
     rng = random.Random(2)

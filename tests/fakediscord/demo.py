@@ -165,8 +165,8 @@ def card_label(code: str) -> str:
     """A card as the bot labels it in text: ``Q♠``, a Dalmuti ``12`` or ``Jester``, a Siege ``blank 5``
     (each game's own cards first: a Siege ``QS`` reads like the standard card anyway)."""
     from cogs import render
-    from engine.dalmuti import dcard
-    from engine.siege import BY_CODE
+    from games.dalmuti.rules import dcard
+    from games.siege.rules import BY_CODE
 
     if code in BY_CODE:
         return BY_CODE[code].label

@@ -29,7 +29,7 @@ from typing import Any
 
 import engine
 from engine.core import Action
-from engine.hints import FIXED_PHRASES
+from games.hearts.hints import FIXED_PHRASES
 
 from . import payloads as P
 from .server import FakeDiscord
@@ -51,8 +51,8 @@ EMOJI = re.compile(r"(?<![A-Za-z0-9])dk_([2-9tjqka])([cdhs])_[0-9a-f]{6}(?![A-Za
 STATIC_PHRASES = (
     "(try QS, 10h or queen of spades)",  # engine.cards: a word that is no card
     "e.g. `QS` or `10h`",  # cogs.game: an empty /play
-    "No hearts or Q♠ on the first trick",  # engine.hearts: a refused first-trick card
-    *FIXED_PHRASES,  # engine.hints: a hint's reason naming Q♠ by the rules, not by where it is
+    "No hearts or Q♠ on the first trick",  # games.hearts.rules: a refused first-trick card
+    *FIXED_PHRASES,  # games.hearts.hints: a hint's reason naming Q♠ by the rules, not by where it is
 )
 
 

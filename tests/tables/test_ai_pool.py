@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.hearts import Hearts
+from games.hearts.rules import Hearts
 from tables.ai_pool import AIPool, default_workers
 
 

@@ -159,7 +159,7 @@ async def test_two_people_passing_at_once_both_count(rt, clock):
 async def test_the_rules_own_timeout_move_is_made_at_a_deadline(rt, clock, monkeypatch):
     """Where the rules say what happens when time runs out (King of the Hill's call enlists nobody),
     the deadline makes that move, not the AI's choice."""
-    from engine.hearts import Hearts
+    from games.hearts.rules import Hearts
 
     t = await started(rt)
     decision = rt.seat_view(t.id, HOST).decision

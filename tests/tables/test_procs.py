@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tables.procs import MARK, ProcessRecord, parse_env_names, program_env
 from tables.programs import ProgramSettings, TablePrograms
 from tables.protocol import EXIT, Answer, ProgramPlayer

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tables import Phase, Runtime, TableError
 from tables.programs import (
     DEFAULT_TABLE_STRIKES,

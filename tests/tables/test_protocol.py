@@ -14,7 +14,7 @@ import pytest
 
 from engine.cards import card
 from engine.core import Action, Event
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tables.protocol import (
     CLOSED,
     EXIT,

@@ -10,7 +10,7 @@ import pytest
 from cogs.stats import StatsCog
 from engine.cards import card
 from engine.core import Event
-from engine.figures import hearts_figures
+from games.hearts.figures import hearts_figures
 from tables import Phase
 from tables.stats import results_of, summarise
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World

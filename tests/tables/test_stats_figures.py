@@ -6,7 +6,10 @@ import random
 
 import engine
 from engine.core import TABLE, Event
-from engine.figures import dalmuti_figures, koth_figures, siege_figures, tricks_figures
+from games.dalmuti.figures import dalmuti_figures
+from games.koth.figures import koth_figures
+from games.siege.figures import siege_figures
+from games.tricks.figures import tricks_figures
 
 
 def ai_game(name: str, players: int, options: dict, seed: int) -> tuple[engine.Game, list[Event]]:

@@ -18,7 +18,6 @@ from typing import Any
 import discord
 
 from cogs.emoji import card_markup, text_only
-from cogs.faces import siege_faces
 from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
@@ -38,7 +37,8 @@ from cogs.render import (
 )
 from cogs.screens import Chart, Screens, Words, register
 from engine.core import Action, AnyCard, Decision, Event, View
-from engine.siege import (
+from games.siege.faces import siege_faces
+from games.siege.rules import (
     BY_CODE,
     KING,
     KING_PILE,

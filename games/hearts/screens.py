@@ -30,7 +30,7 @@ from cogs.render import (
 from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
-from engine.hearts import Hearts
+from games.hearts.rules import Hearts
 from tables.live import SeatView
 from tables.table import Table
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event, Game, View
-from engine.dalmuti import is_peon
 from engine.replays import Group, Position, ReplayHooks, codes, group
+from games.dalmuti.rules import is_peon
 
 
 def _to_beat(pv: View) -> bool:

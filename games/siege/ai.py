@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.core import AI, Action, IllegalAction
-from engine.siege import END, SEAT_SUITS, Siege, SiegeCard, fits, pile_score
+from games.siege.rules import END, SEAT_SUITS, Siege, SiegeCard, fits, pile_score
 
 
 def _potential(special: SiegeCard, numbers: Sequence[SiegeCard]) -> float:

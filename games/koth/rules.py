@@ -3,7 +3,7 @@
 A Finding Friends game: two 54-card decks (108 cards), 20 cards each and 8 to the dead hand; a
 trump rank that follows the KotH's rank; trumps declared during a live, timed deal; a dead hand the
 KotH takes and buries; a called card that secretly makes a teammate; singles and identical pairs;
-ranks climbing from 2 to A over many rounds.  Trump order is a :class:`~engine.koth_trump.Trump`
+ranks climbing from 2 to A over many rounds.  Trump order is a :class:`~games.koth.trump.Trump`
 value passed to every comparison.
 
 Phases (an explicit state machine; ``apply`` dispatches on (phase, action))::
@@ -94,7 +94,7 @@ from engine.core import (
     Outcome,
     rng_for,
 )
-from engine.koth_trump import TRUMPS, Trump
+from games.koth.trump import TRUMPS, Trump
 
 PLAYERS = 5
 HAND = 20

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from engine.cards import ALL_CARDS, Card, card
 from engine.core import AI, Action, IllegalAction
-from engine.hearts import Hearts
+from games.hearts.rules import Hearts
 
 _DECK: tuple[Card, ...] = ALL_CARDS[:52]
 _QS = card("QS")

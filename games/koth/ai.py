@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 
 from engine.cards import Card
 from engine.core import AI, TABLE, Action, IllegalAction
-from engine.koth import DECK, KingOfTheHill, trick_winner
-from engine.koth_trump import TRUMPS, Trump
+from games.koth.rules import DECK, KingOfTheHill, trick_winner
+from games.koth.trump import TRUMPS, Trump
 
 _POINTS = {"5": 5, "T": 10, "K": 10}
 _PLAIN = "CDHS"

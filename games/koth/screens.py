@@ -5,7 +5,7 @@ The public table shows the deal's progress and the current declaration, the trum
 the KotH, the called card, the known defenders, the challengers' points so far and each rank; the
 hand view (ephemeral) fans 20–28 cards by effective suit with trumps first and offers declaring
 while the deal runs (the view is kept current as cards arrive; Refresh stays as a fallback).
-Ordering always comes from a :class:`~engine.koth_trump.Trump` value made from the view, never
+Ordering always comes from a :class:`~games.koth.trump.Trump` value made from the view, never
 from a card alone.
 """
 
@@ -36,7 +36,7 @@ from cogs.render import (
 from cogs.screens import Chart, Screens, Words, choice, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, View
-from engine.koth_trump import TRUMPS, Trump
+from games.koth.trump import TRUMPS, Trump
 from tables.live import SeatView
 from tables.table import Table
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from engine.cards import Card
 from engine.core import Action, Event, Game
 from engine.programs import ProgramRules
-from engine.tricks import BAD, PLAY, Tricks, clean_bad_text
+from games.tricks.rules import BAD, PLAY, Tricks, clean_bad_text
 
 
 def _tricks(state: Game) -> Tricks:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event, Game, View
-from engine.koth import BURY, DEAD, DEAL, LATE, OVER, RANKS, ROUND_READY, SUIT
 from engine.replays import Group, Position, ReplayHooks, group, trick_position, trick_table
+from games.koth.rules import BURY, DEAD, DEAL, LATE, OVER, RANKS, ROUND_READY, SUIT
 
 
 def rank_value(rank: object) -> int:

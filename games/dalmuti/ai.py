@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from engine.core import AI, Action, IllegalAction
-from engine.dalmuti import Dalmuti, play_spec
+from games.dalmuti.rules import Dalmuti, play_spec
 
 _J = 13
 _FULL = [0] + list(range(1, 13)) + [2]

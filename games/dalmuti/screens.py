@@ -15,7 +15,6 @@ from typing import Any
 import discord
 
 from cogs.emoji import card_markup
-from cogs.faces import dalmuti_faces
 from cogs.options import plural
 from cogs.render import (
     FINISHED_COLOUR,
@@ -32,7 +31,8 @@ from cogs.render import (
 )
 from cogs.screens import Screens, Words, choice, register
 from engine.core import TABLE, Action, Decision, Event, View
-from engine.dalmuti import JESTER_NUMBER, DCard, dcard, is_peon, set_name, title_of
+from games.dalmuti.faces import dalmuti_faces
+from games.dalmuti.rules import JESTER_NUMBER, DCard, dcard, is_peon, set_name, title_of
 from tables.live import SeatView
 from tables.table import Table
 

@@ -1,18 +1,18 @@
-"""Siege's hint words (engine/hints.py): the facts behind a move, and how a hint names a move the
-search compared it with.  Only what the seat may see: its own hand, the King piles and house piles
-on the table.  Rivals are named by their suit ("the spades player"), piles by kind and slot mark
-("your Queen pile ①"), cards by their labels: no codes, no seat numbers."""
+"""Siege's hint words (engine/hints.py asks them for the reason of a hint): the facts behind a
+move, and how a hint names a move the search compared it with.  Only what the seat may see: its own
+hand, the King piles and house piles on the table.  Rivals are named by their suit ("the spades
+player"), piles by kind and slot mark ("your Queen pile ①"), cards by their labels: no codes, no
+seat numbers."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.core import Action
-from engine.siege import KING, PILE_KINDS, SEAT_SUITS, SUIT_NAMES, defending_slot, pile_score
 from engine.words import plural
+from games.siege.rules import KING, KING_PILE, PILE_KINDS, SEAT_SUITS, SUIT_NAMES, defending_slot, pile_score
 
 MARKS = "①②③"
-KING_GOAL = 9
 END_FACT = "nothing more worth doing: ends your turn"
 
 
@@ -34,8 +34,8 @@ def siege_facts(state: Any, seat: int, action: Action) -> list[str]:
     own = SEAT_SUITS[seat]
     if k == "place" and a and a[0] == KING:
         n = len(state.kings[seat]) + 1
-        left = KING_GOAL - n
-        return [f"the {action.cards[0].label} goes onto your King pile ({n} of {KING_GOAL}): "
+        left = KING_PILE - n
+        return [f"the {action.cards[0].label} goes onto your King pile ({n} of {KING_PILE}): "
                 + ("that completes it and wins" if not left else "that is how Siege is won")]
     if k == "attack" and len(a) == 2:
         i, target = int(a[0]) - 1, int(a[1]) - 1

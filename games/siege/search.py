@@ -1,4 +1,4 @@
-"""Siege's ``strong`` level: the search hooks (engine/search.py's determinized Monte Carlo).
+"""Siege's ``strong`` level: the search hooks (engine/search.py's determinized Monte Carlo; docs/rules.md §5).
 
 Why the first hooks lost to ``normal``: a Siege game runs a dozen rounds or more, so a playout
 stopped after two rounds and scored the King pile race alone — and a King pile hardly moves in two
@@ -28,15 +28,15 @@ from typing import Any
 
 from engine.core import Action
 from engine.search import Hooks
-from engine.siege import SEAT_SUITS, pile_score
+from games.siege.rules import SEAT_SUITS, pile_score
 
 
-class SiegeSearchHooks(Hooks):
+class SiegeHooks(Hooks):
     """Short playouts (to the end of the seat's next turn) scored by where each suit's cards lie."""
 
     #: Turns a playout runs past the decision's turn: the three rivals, then the seat once more.
     TURNS = 4
-    WIN = 12.0  # a finished King pile: more than any position short of it
+    WIN = 12.0  # a finished King pile: more than any position short of it (at most 9 + 3 × 0.04 × 10)
     ON_KING = 1.0  # a card of the seat's suit on its King pile ...
     IN_HAND = 0.9  # ... in its hand (onto the King pile next turn) ...
     CIRCULATING = 0.25  # ... in the stock or the discard pile ...
@@ -48,7 +48,7 @@ class SiegeSearchHooks(Hooks):
         return state.phase != "over" and state.to_act() == (seat,)
 
     def candidates(self, state: Any, seat: int) -> list[Action]:
-        from engine.siege_ai import SiegeAI
+        from games.siege.ai import SiegeAI
 
         legal = list(state.legal(seat))
         king = [a for a in legal if a.kind == "place" and a.args[0] == "king"]

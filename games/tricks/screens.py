@@ -30,7 +30,7 @@ from cogs.render import (
 from cogs.screens import Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 from tables.live import SeatView
 from tables.table import Table
 

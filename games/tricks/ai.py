@@ -28,7 +28,7 @@ import random
 
 from engine.cards import ALL_CARDS, Card
 from engine.core import AI, Action, IllegalAction
-from engine.tricks import Tricks
+from games.tricks.rules import Tricks
 
 _DECK: tuple[Card, ...] = ALL_CARDS[:52]
 _PLAY: dict[Card, Action] = {c: Action("play", (c,)) for c in _DECK}

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event, Game, View
-from engine.hearts import PASS, Hearts
 from engine.replays import Group, Position, ReplayHooks, group, trick_position, trick_table
+from games.hearts.rules import PASS, Hearts
 
 
 class HeartsReplay(ReplayHooks):

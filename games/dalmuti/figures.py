@@ -1,0 +1,26 @@
+"""The Great Dalmuti's stats figures, counted from the public events of a replay of its log (engine/figures.py
+says how every game's figures are kept; docs/rules.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core import Event
+
+DALMUTI = {"firsts": "hands finished first", "revolutions": "revolutions called", "hands": "hands played"}
+
+
+def dalmuti_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
+    out = [{"firsts": 0, "revolutions": 0, "hands": 0} for _ in range(players)]
+    for e in events:
+        if e.to is not None:
+            continue
+        if e.kind == "hand_end" and len(e.data) > 1:
+            first = e.data[1]  # (hand_no, finishing order..., scores...)
+            for f in out:
+                f["hands"] += 1
+            if isinstance(first, int) and 0 <= first < players:
+                out[first]["firsts"] += 1
+        elif e.kind == "revolution" and e.seat is not None and 0 <= e.seat < players:
+            out[e.seat]["revolutions"] += 1
+    return out

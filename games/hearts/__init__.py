@@ -1,0 +1,33 @@
+"""Hearts (docs/rules.md §1): the rules (rules.py), the normal AI (ai.py), the strong level's hooks
+(search.py), a hint's facts (hints.py), the stats figures (figures.py) and, for the Discord side
+only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
+registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
+
+from typing import cast
+
+from engine.core import Game, GameSpec, register
+from engine.measure import Measure
+from games.hearts.ai import HeartsAI
+from games.hearts.figures import HEARTS, hearts_figures
+from games.hearts.hints import hearts_facts
+from games.hearts.replay import HeartsReplay
+from games.hearts.rules import Hearts
+from games.hearts.search import HeartsHooks
+
+# Playouts per decision of the strong level, as measured by bench/ai.py (CPU p99 under 0.6 s).
+register(GameSpec(
+    # cast: Hearts is a virtual subclass of Game (compiled, it cannot inherit it: games/hearts/rules.py).
+    cast("type[Game]", Hearts), HeartsAI, search=HeartsHooks(), playouts=480, strong=True,
+    explain=hearts_facts, hint_units="fewer points this hand",
+    review_units="points", review_thresholds=(1.0, 3.0),
+    figures=hearts_figures, figure_names=HEARTS, lowest_wins=True,
+    replay=HeartsReplay(),
+    measure=Measure({"rules": "classic", "target": 1}, "points a hand (lower is better)", hints={"target": 1},
+                    target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target"),
+    sample=(4, {"target": 30}), order=1,
+    quick_start=(
+        "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
+        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
+        "Wins: the game ends once someone reaches the target; the lowest score wins.",
+        "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.",
+    )))

@@ -1,0 +1,26 @@
+"""Hearts' stats figures, counted from the public events of a replay of its log (engine/figures.py
+says how every game's figures are kept): moons shot, Q♠ taken and hands played (docs/rules.md §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core import Event
+
+HEARTS = {"moons": "moons shot", "queens": "Q♠ taken", "hands": "hands played"}
+
+
+def hearts_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
+    out = [{"moons": 0, "queens": 0, "hands": 0} for _ in range(players)]
+    for e in events:
+        if e.to is not None:
+            continue
+        if e.kind == "hand_end" and len(e.data) > players:
+            moon = e.data[players]
+            for f in out:
+                f["hands"] += 1
+            if isinstance(moon, int) and 0 <= moon < players:
+                out[moon]["moons"] += 1
+        elif e.kind == "trick" and e.seat is not None and any(getattr(c, "code", c) == "QS" for c in e.data[2:]):
+            out[e.seat]["queens"] += 1
+    return out
