@@ -422,6 +422,9 @@ class GameSpec:
     explain: Callable[[Any, int, Action], list[str]] | None = None
     #: What the search's mean result measures, in a hint ("fewer points this hand").
     hint_units: str = "better"
+    #: How a hint names a move the search compared (``move_words(state, seat, action) -> str``);
+    #: None: its cards' labels, or its code.
+    move_words: Callable[[Any, int, Action], str] | None = None
     #: A review of a person's play (engine/review.py): what a decision's loss is counted in ("points",
     #: "places"), and the losses from which a decision is an inaccuracy and a mistake.
     review_units: str = "points"

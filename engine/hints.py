@@ -69,7 +69,7 @@ def explain(state: Game, seat: int, action: Action, means: dict[str, float] | No
         facts = []
     if len(legal_codes(state, seat)) == 1:
         facts = ["the only move you have", *facts[:1]]
-    figure = _figure(type(state).name, action, means or {})
+    figure = _figure(state, seat, action, means or {})
     parts = [*facts[:2], *([figure] if figure else [])]
     return "; ".join(parts) if parts else "the AI's choice here"
 
@@ -80,18 +80,23 @@ def legal_codes(state: Game, seat: int) -> list[str]:
 
 
 # ==== the search's figures ========================================================================
-def _figure(game: str, action: Action, means: dict[str, float]) -> str:
+def _figure(state: Game, seat: int, action: Action, means: dict[str, float]) -> str:
     """``about 1.3 fewer points than 5♣``: the chosen move's mean against the next best's."""
     if action.code not in means or len(means) < 2:
         return ""
     mine = means[action.code]
     code, other = max(((c, m) for c, m in means.items() if c != action.code), key=lambda cm: cm[1])
     gap = mine - other
-    spec = games().get(game)
+    spec = games().get(type(state).name)
     units = spec.hint_units if spec is not None else "better"
     if gap < CLOSE:
         return "the search found the moves about even"
-    return f"the search expects about {gap:.1f} {units} than with {_action_words(code)}"
+    words = None
+    if spec is not None and spec.move_words is not None:
+        d = state.decision(seat)
+        other_move = next((a for a in d.actions if a.code == code), None) if d is not None else None
+        words = spec.move_words(state, seat, other_move) if other_move is not None else None
+    return f"the search expects about {gap:.1f} {units} than with {words or _action_words(code)}"
 
 
 def _action_words(code: str) -> str:

@@ -7,6 +7,7 @@ import random
 
 import engine.hints
 from tables.hints import NOT_YOUR_DECISION
+from tests import wargame
 from tests.cogs.conftest import Harness
 from tests.cogs.test_refusals import human_on_turn, pass_all, refused
 
@@ -69,10 +70,11 @@ async def test_the_table_option_ai_strong(h: Harness) -> None:
 
 
 async def test_a_game_without_a_strong_ai_refuses_the_option(h: Harness) -> None:
-    i = h.inter(h.alice)
-    await h.cog.game_new.callback(h.cog, i, game="siege", options="ai=strong", speed=None)
-    refused(i, "Siege has only the normal AI", "no `ai` option")
-    assert not h.runtime.tables
+    with wargame.registered():  # (every real game has a strong AI)
+        i = h.inter(h.alice)
+        await h.cog.game_new.callback(h.cog, i, game="war", options="ai=strong", speed=None)
+        refused(i, "War has only the normal AI", "no `ai` option")
+        assert not h.runtime.tables
     i = h.inter(h.alice)
     await h.cog.game_new.callback(h.cog, i, game="hearts", options="ai=genius", speed=None)
     refused(i, "ai must be one of: normal, strong")

@@ -10,6 +10,7 @@ from cogs import options, renderers
 from cogs.game import option_choices
 from games.tricks.rules import Tricks
 from tables.table import Phase, Seat, Table
+from tests import wargame
 from tests.cogs.conftest import Harness
 from tests.cogs.test_refusals import refused
 
@@ -130,7 +131,9 @@ def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
     assert more == [f"rules=mcgill target=50 moon=others_plus_26 {o}"
                     for o in ("ai=normal", "ai=strong", *(f"speed={s}" for s in ("blitz", "normal", "relaxed",
                                                                                "untimed")))]
-    assert not any(c.value.startswith("ai=") for c in option_choices("siege", ""))
+    assert any(c.value.startswith("ai=") for c in option_choices("siege", ""))
+    with wargame.registered():  # a game without a strong AI offers no level
+        assert not any(c.value.startswith("ai=") for c in option_choices("war", ""))
     tricks = [c.value for c in option_choices("tricks", "t")]
     assert tricks[:4] == ["target=25", "target=50", "target=100", "target=1000"]
 

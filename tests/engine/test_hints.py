@@ -13,6 +13,7 @@ from engine.core import Action, Game
 from engine.hints import explain, hint
 from games.hearts.rules import Hearts
 from games.tricks.rules import Tricks
+from tests import wargame
 from tests.engine.test_search import OPTIONS, advance, searchable_position, table_step
 
 
@@ -121,8 +122,12 @@ def test_koth_reason_names_trick_and_points() -> None:
     assert h.reason.split(";")[0].startswith(("leads", "puts", "wins", "takes", "gives", "stays", "the only"))
 
 
-@pytest.mark.parametrize("name", ["siege"])
-def test_games_without_strong_level_hint_the_normal_choice(name: str) -> None:
+def test_games_without_strong_level_hint_the_normal_choice() -> None:
+    with wargame.registered():  # (every real game has a strong AI)
+        _hint_the_normal_choice("war")
+
+
+def _hint_the_normal_choice(name: str) -> None:
     e = engine.get(name)
     g = e.game.create(e.game.min_players, {}, 5)
     rng = random.Random(5)
@@ -170,7 +175,11 @@ def test_dalmuti_and_siege_reasons_say_what_the_move_does() -> None:
         assert str(cur["number"]) in h.reason or "Jester" in h.reason or h.reason.startswith("goes out")
     assert explain(g, seat, Action("pass")).startswith("keeps your cards")
     siege = engine.get("siege").game.create(4, {}, 1)
-    assert explain(siege, 0, Action("end")) == "nothing more worth doing: ends your turn"
+    assert explain(siege, 0, Action("end")) == ("ends your turn: the J♠ and the blank A go to the discard pile "
+                                                "rather than into a pile")
+    siege.hands[0] = []
+    siege._touch()
+    assert explain(siege, 0, Action("end")) == "the only move you have; nothing more worth doing: ends your turn"
 
 
 def test_koth_bury_and_call_reasons() -> None:

@@ -46,13 +46,15 @@ def searchable_position(name: str, seed: int) -> Game:
 
 
 def test_levels_and_unknown_level() -> None:
+    from tests import wargame  # (here: bench/hints.py imports this module, and War imports the cogs)
+
     assert engine.levels("hearts") == ("normal", "strong")
     assert engine.levels("dalmuti") == ("normal", "strong")
-    assert engine.levels("siege") == ("normal",)  # bench/ai.py measured no gain for Siege's search
+    assert engine.levels("siege") == ("normal", "strong")
     assert isinstance(engine.ai_for("koth", "strong", playouts=10), SearchAI)
     assert isinstance(engine.ai_for("tricks"), engine.get("tricks").ai)
-    with pytest.raises(KeyError, match="normal"):
-        engine.ai_for("siege", "strong")
+    with wargame.registered(), pytest.raises(KeyError, match="normal"):
+        engine.ai_for("war", "strong")  # (every real game has a strong AI)
 
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))

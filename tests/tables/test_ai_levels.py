@@ -11,6 +11,7 @@ import pytest
 from engine.core import Action
 from tables import Phase, TableError
 from tables.records import rebuild, record_of
+from tests import wargame
 
 from .conftest import HOST, new_table, run_until
 
@@ -45,8 +46,8 @@ async def test_a_host_seats_strong_ais_and_their_level_is_kept(make_runtime):
 
 async def test_a_game_without_a_search_offers_no_strong_level(make_runtime):
     rt = make_runtime()
-    t = await new_table(rt, game="siege")
-    with pytest.raises(TableError) as no:
+    with wargame.registered(), pytest.raises(TableError) as no:  # (every real game has a strong AI)
+        t = await new_table(rt, game="war")
         await rt.add_ai(t.id, HOST, 1, level="strong")
     assert no.value.code == "bad_level"
 

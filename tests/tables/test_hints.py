@@ -16,6 +16,7 @@ from tables.ai_pool import AIPool
 from tables.hints import MOVED_ON, NOT_YOUR_DECISION, TABLE_STEP
 from tables.records import rebuild, record_of
 from tables.stats import summarise
+from tests import wargame
 
 from .conftest import GUILD, HOST, new_table, run_until
 from .stores import StoredClock
@@ -118,13 +119,14 @@ async def test_a_strong_hint_is_searched_in_the_pool_and_a_busy_pool_gives_the_n
 async def test_a_game_without_a_strong_ai_never_asks_the_pool(make_runtime, clock):
     pool = RecordingPool()
     rt = make_runtime(ai_pool=pool)
-    t = await new_table(rt, game="siege")
-    await rt.start(t.id, HOST)
-    for _ in range(300):
-        if 0 in t.to_act() and t.state.decision(0) is not None and TABLE not in t.state.to_act():
-            break
-        await clock.advance(1.0)
-    h = await rt.hint(t.id, HOST)
+    with wargame.registered():  # (every real game has a strong AI)
+        t = await new_table(rt, game="war")
+        await rt.start(t.id, HOST)
+        for _ in range(300):
+            if 0 in t.to_act() and t.state.decision(0) is not None and TABLE not in t.state.to_act():
+                break
+            await clock.advance(1.0)
+        h = await rt.hint(t.id, HOST)
     assert h.level == "normal" and pool.asked == 0 and t.seats[0].hints == 1
 
 
@@ -269,10 +271,36 @@ async def test_the_table_option_sets_the_level_of_ais_added_without_one(make_run
 
 async def test_a_game_without_a_strong_ai_refuses_the_option(make_runtime):
     rt = make_runtime()
-    with pytest.raises(TableError) as no:
-        await new_table(rt, game="siege", ai_level="strong")
+    with wargame.registered(), pytest.raises(TableError) as no:
+        await new_table(rt, game="war", ai_level="strong")
     assert no.value.code == "bad_level"
-    assert no.value.message.startswith("Siege has only the normal AI")
+    assert no.value.message.startswith("War has only the normal AI")
     assert not rt.tables
-    t = await new_table(rt, game="siege", ai_level="normal")
+    with wargame.registered():
+        t = await new_table(rt, game="war", ai_level="normal")
     assert t.ai_level is None
+
+
+async def test_a_siege_hint_is_searched_and_says_why_in_words(make_runtime, clock):
+    """Siege has a strong AI too: its hint is searched in the pool and its reason is in words (card
+    labels and pile marks, never a card code or a seat number)."""
+    import re
+
+    pool = AIPool(workers=1, playouts=30)
+    await pool.start()
+    try:
+        rt = make_runtime(ai_pool=pool)
+        t = await new_table(rt, game="siege")
+        await rt.start(t.id, HOST)
+        for _ in range(300):
+            d = t.state.decision(0) if 0 in t.to_act() else None
+            if d is not None and len(d.actions) >= 2 and TABLE not in t.state.to_act():
+                break
+            await clock.advance(1.0)
+        h = await rt.hint(t.id, HOST)
+        assert h.level == "strong" and pool.counts["searched"] == 1
+        assert h.action in t.state.decision(0).actions
+        assert "the search" in h.reason, h.reason
+        assert not re.search(r"\b(?:[2-9TJQA][HSDCX])\b|seat", h.reason), h.reason
+    finally:
+        await pool.close()

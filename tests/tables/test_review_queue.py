@@ -16,6 +16,7 @@ import pytest
 import engine
 from engine.review import FINE, Judged, Review
 from tables import Phase, TableError
+from tests import wargame
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table
@@ -289,9 +290,10 @@ async def test_a_game_without_a_search_answers_at_once_even_with_a_review_in_lin
     t = await finished_game(rt, clock)
     job = await rt.reviews.request(await rt.history(t.id, GUILD), GUILD, HOST)
     assert not isinstance(job, Review) and not job.done
-    siege = GameRecord(id="SIEGE1", game="siege", options={}, seed=3, names=["Ann", "AI"], ai=[False, True], log=[],
-                       user_ids=[HOST, None])
-    said = await rt.reviews.request(siege, GUILD, HOST)
+    war = GameRecord(id="WAR1", game="war", options={}, seed=3, names=["Ann", "AI"], ai=[False, True], log=[],
+                     user_ids=[HOST, None])
+    with wargame.registered():  # (every real game has a strong AI)
+        said = await rt.reviews.request(war, GUILD, HOST)
     assert isinstance(said, Review) and not said.searched and "cannot be reviewed" in said.note
     await let_through(pool, clock, lambda: job.done)
 
