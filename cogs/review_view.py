@@ -82,7 +82,9 @@ def review_message(record: GameRecord, found: Review, where: dict[int, str]) -> 
     if not found.searched:
         return embed, None
     low, high = found.thresholds
-    unit = found.units.removesuffix("s")  # the units are named in the plural (e.g. "points", "places")
+    # The units are named in the plural, their first word the counted noun ("points", "cards of lead").
+    noun, _, rest = found.units.partition(" ")
+    unit = " ".join(w for w in (noun.removesuffix("s"), rest) if w)
     embed.set_footer(text="Each decision is judged from what you could see then, never from the cards "
                           f"shown later. An inaccuracy costs {plural(low, unit, found.units)} or more, a mistake "
                           f"{plural(high, unit, found.units)} or more.")
