@@ -1,4 +1,4 @@
-"""War (docs/rules.md): each player is dealt ``cards`` cards; the leader plays any card, then each
+"""War (docs/rules.md §6): each player is dealt ``cards`` cards; the leader plays any card, then each
 other player in turn; the highest rank takes the battle (the first played of equal ranks) and leads
 the next one; a battle is a point; when the hands are empty the most points win.  It imports the
 engine and the standard library only."""
