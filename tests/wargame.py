@@ -5,8 +5,7 @@ runs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable
 
 import engine
 from games.war import NAME, SPEC, registered
@@ -18,6 +17,6 @@ from games.war.screens import SCREENS
 __all__ = ["NAME", "SCREENS", "SPEC", "War", "WarAI", "battles", "every_game", "registered"]
 
 
-def every_game(registered_games: Mapping[str, Any] | None = None) -> list[str]:
+def every_game(registered_games: Iterable[str] | None = None) -> list[str]:
     """The registered games and War, for the tests that run every game."""
     return sorted({*(engine.games() if registered_games is None else registered_games), NAME})
