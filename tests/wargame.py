@@ -5,7 +5,8 @@ runs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 import engine
 from games.war import NAME, SPEC, registered
@@ -14,9 +15,26 @@ from games.war.figures import battles
 from games.war.rules import War
 from games.war.screens import SCREENS
 
-__all__ = ["NAME", "SCREENS", "SPEC", "War", "WarAI", "battles", "every_game", "registered"]
+__all__ = ["NAME", "SCREENS", "SPEC", "War", "WarAI", "battles", "every_game", "offered", "registered"]
 
 
 def every_game(registered_games: Iterable[str] | None = None) -> list[str]:
     """The registered games and War, for the tests that run every game."""
     return sorted({*(engine.games() if registered_games is None else registered_games), NAME})
+
+
+@contextmanager
+def offered() -> Iterator[None]:
+    """War registered and among /game new's and /game rules' games (the choices the cog built when
+    it was imported, before War was registered), as if it were shipped (games/war/'s ``OFFERED``)."""
+    from discord import app_commands
+
+    from cogs import game as game_cog
+
+    choice = app_commands.Choice(name=War.title, value=NAME)
+    with registered():
+        game_cog.GAME_CHOICES.append(choice)
+        try:
+            yield
+        finally:
+            game_cog.GAME_CHOICES.remove(choice)
