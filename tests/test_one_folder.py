@@ -77,3 +77,16 @@ def test_the_check_sees_a_name_and_a_title() -> None:
     pattern = words_of(spec)
     assert pattern.search(f"x = {spec.name.upper()!r}") and pattern.search(f"# {spec.game.title.lower()} only")
     assert not pattern.search(f"{spec.name}_x = 1")  # part of another word is not the name
+
+
+def test_war_the_sixth_game_is_its_folder_alone() -> None:
+    """War (games/war/) is found by the folder scan and, once registered, named nowhere outside its
+    folder: adding it needed no list, no import and no branch anywhere else in the product."""
+    import games
+    from games.war import NAME, registered
+
+    assert NAME in games.names()
+    with registered():
+        assert NAME in engine.games()
+        found = [h for h in hits() if f": {NAME}: " in h]
+    assert not found, "War is named outside games/war/:\n" + "\n".join(found)

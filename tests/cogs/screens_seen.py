@@ -96,6 +96,8 @@ def _refusals(table: Table, seat: int) -> list[tuple[str, str]]:
     typed: list[Action | str] = list(tries)
     if mine is not None and not mine.pick:
         typed += [code for code in hand[:13] if code not in offered]  # typed with /play, as a person would
+    elif mine is None:
+        typed += hand[:1]  # out of turn (in War, say, no card is refused in turn)
     out = []
     for a in typed:
         why = refusal(state, seat, a)
@@ -132,6 +134,9 @@ def playout(game: str, seed: int = 1, max_steps: int = 4000) -> list[tuple[str, 
                 seen += _hand(t, s)
             if seat >= 0:
                 seen += _refusals(t, seat)
+            waiting = [s for s in range(players) if s not in due]
+            if waiting:
+                seen += _refusals(t, waiting[0])
         decision = state.decision(seat)
         if decision is not None and decision.actions and rng.random() < 0.2:
             action = rng.choice(decision.actions)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,11 +20,20 @@ from engine.core import Event, Outcome
 from games.dalmuti.rules import Dalmuti
 from games.siege.rules import BY_CODE, Siege
 from tables.table import Phase, Seat, Table
+from tests import wargame
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeMessage
 from tests.cogs.playthrough import open_table, play_game
 from tests.cogs.screens_seen import playout, view_texts
 from tests.cogs.test_refusals import refused
+
+
+@pytest.fixture(autouse=True)
+def _war() -> Iterator[None]:
+    """War (games/war/), the sixth game, is a registered game in these tests like the five."""
+    with wargame.registered():
+        yield
+
 
 #: What a player should never read, each with an example of it from before it was put right.
 JARGON = {
@@ -43,7 +53,7 @@ JARGON = {
     "a range in dots": (re.compile(r"\w\.\.\w"), "the trump suit A..2"),
 }
 #: Every game a table can be opened for: the registry's, not a list written here.
-GAMES = sorted(g for g in screens.registered() if g in engine.games())
+GAMES = wargame.every_game(g for g in screens.registered() if g in engine.games())  # and War (games/war/)
 SEEDS = (1, 2, 3)
 #: Kinds of screen each playout must have rendered, or the scan would pass on nothing.
 SCREENS = ("lobby", "/game rules", "table message", "hand view", "control", "after a move", "event", "summary",

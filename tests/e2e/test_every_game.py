@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from cogs.game import playable
+from tests import wargame
 from tests.e2e.conftest import make_world
 from tests.fakediscord.play import open_table, play_seat
 
-GAMES = sorted(playable())
+GAMES = wargame.every_game(playable())  # and War (games/war/), registered around its run
 # King of the Hill deals its 100 cards live, half a second each at its shortest: the table's own
 # timers run 40 times faster here (people's clocks do not), so a deal takes about a second.
 TABLE_PACE = 0.025
@@ -23,8 +24,9 @@ TABLE_PACE = 0.025
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_game(game: str) -> None:
-    async with make_world(runtime_options={"table_pace": TABLE_PACE}) as w:
-        await _play_whole(w, game)
+    with wargame.offered():
+        async with make_world(runtime_options={"table_pace": TABLE_PACE}) as w:
+            await _play_whole(w, game)
 
 
 async def _play_whole(w: Any, game: str) -> None:
