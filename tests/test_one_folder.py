@@ -83,7 +83,8 @@ def test_war_the_sixth_game_is_its_folder_alone() -> None:
     """War (games/war/) is found by the folder scan and, once registered, named nowhere outside its
     folder: adding it needed no list, no import and no branch anywhere else in the product."""
     import games
-    from games.war import NAME, registered
+    from games.war import NAME
+    from games.war.screens import registered
 
     assert NAME in games.names()
     with registered():

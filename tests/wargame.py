@@ -9,11 +9,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 import engine
-from games.war import NAME, SPEC, registered
+from games.war import NAME, SPEC
 from games.war.ai import WarAI
 from games.war.figures import battles
 from games.war.rules import War
-from games.war.screens import SCREENS
+from games.war.screens import SCREENS, registered
 
 __all__ = ["NAME", "SCREENS", "SPEC", "War", "WarAI", "battles", "every_game", "offered", "registered"]
 

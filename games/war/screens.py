@@ -3,9 +3,15 @@ when War is offered (games/war/__init__.py, ``OFFERED``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from cogs import screens
 from cogs.render import Renderer
 from cogs.screens import Screens, Words, register
-from games.war import OFFERED
+from engine.core import register as register_game
+from engine.core import unregister
+from games.war import OFFERED, SPEC
 from games.war.rules import NAME
 
 SCREENS = Screens(NAME, Renderer(), words={"cards": Words("how many cards each player is dealt",
@@ -13,3 +19,16 @@ SCREENS = Screens(NAME, Renderer(), words={"cards": Words("how many cards each p
 
 if OFFERED:
     register(SCREENS)
+
+
+@contextmanager
+def registered() -> Iterator[None]:
+    """War is a registered game while this lasts (its engine spec and its screens), then gone.  It
+    lives on the Discord side, since it registers the screens too; the tests turn War on with it."""
+    register_game(SPEC)
+    register(SCREENS)
+    try:
+        yield
+    finally:
+        unregister(NAME)
+        screens.unregister(NAME)
