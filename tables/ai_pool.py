@@ -278,9 +278,24 @@ class AIPool:
             lane.running = 0
 
     async def close(self) -> None:
-        """Stop the workers (abandoned searches are not waited for)."""
+        """Stop the workers at once: a search or review still running is killed, not waited for
+        (nobody reads its answer any more, and a review at the lowest priority on a busy machine
+        could otherwise hold the bot's exit far past an orchestrator's stop timeout)."""
         for lane in (self._play, self._background):
             if lane is not None and lane.executor is not None:
                 ex, lane.executor = lane.executor, None
+                _kill_workers(ex)
                 await asyncio.get_running_loop().run_in_executor(None, partial(ex.shutdown, wait=True,
                                                                                cancel_futures=True))
+
+
+def _kill_workers(ex: ProcessPoolExecutor) -> None:
+    """SIGKILL the executor's worker processes (a worker holds no state worth a clean exit).  The
+    executor keeps no public list of them before Python 3.14's ``terminate_workers``: its
+    ``_processes`` map is read the way that method reads it."""
+    processes = getattr(ex, "_processes", None) or {}
+    for process in list(processes.values()):
+        try:
+            process.kill()
+        except (OSError, ValueError):  # already gone, or already closed
+            pass

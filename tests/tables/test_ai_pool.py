@@ -190,3 +190,41 @@ async def test_without_a_background_lane_background_work_shares_the_tables_worke
     finally:
         gate.touch()
         await pool.close()
+
+
+def stuck_worker(game, data, seat, seed, level, budget, playouts):
+    """A search that writes its pid, runs until the gate ``seed`` opens (or 20 s), then says so."""
+    Path(seed + ".pid").write_text(str(os.getpid()))
+    blocked_until(seed, cap=20.0)
+    Path(seed + ".ended").touch()
+    return "play 2C"
+
+
+async def test_close_kills_a_running_search_instead_of_waiting_for_it(tmp_path: Path) -> None:
+    """A bot told to stop must not wait for a search (or a review at the lowest priority) to end:
+    close() kills the worker.  The search here would only end when its gate opens, which never
+    happens, or after 20 s; close() returns with the worker dead and the search never ended."""
+    gate = tmp_path / "gate"
+    pool = AIPool(workers=1, budget=0.2, grace=0.1, worker=stuck_worker)
+    await pool.start()
+    g = mid_hand()
+    assert await pool.choose("hearts", g, g.turn, seed=str(gate)) is None  # late, still running
+    pid_file = Path(str(gate) + ".pid")
+    await until(pid_file.exists)
+    pid = int(pid_file.read_text())
+    await pool.close()
+    assert not Path(str(gate) + ".ended").exists()
+    await until(lambda: not _alive(pid))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A killed child not yet reaped is a zombie: gone for this test's purpose.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
