@@ -132,6 +132,13 @@ def command_errors(body: Any) -> tuple[dict[str, Any], list[str]]:
             e.add([n, "options"], "APPLICATION_COMMAND_OPTIONS_INVALID", "Only slash commands have options.")
         else:
             _options(e, [n, "options"], options, depth=0)
+        for key, allowed in (("integration_types", (0, 1)), ("contexts", (0, 1, 2))):
+            values = cmd.get(key)
+            if values is None:
+                continue
+            if not isinstance(values, list) or not values or any(v not in allowed for v in values) \
+                    or len(set(values)) != len(values):
+                e.add([n, key], "BASE_TYPE_CHOICES", f"Value must be a list of distinct values of {list(allowed)}.")
         if _chars(cmd) > MAX_CHARS:
             e.add([n], "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_CHARS}).")
     for kind, count in counts.items():

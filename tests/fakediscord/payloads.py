@@ -30,6 +30,11 @@ CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTO
 CALLBACK_NAMES = {1: "pong", 4: "message", 5: "deferred message", 6: "deferred update", 7: "update message",
                   8: "autocomplete result", 9: "modal"}
 
+# Where a command is used (an interaction's ``context``) and how the app was installed there
+# (``integration_types``; the keys of ``authorizing_integration_owners``).
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
+
 # Option types
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = range(1, 11)
 
@@ -45,9 +50,14 @@ MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
 ALL_PERMISSIONS = (1 << 51) - 1  # what the guild's owner and an Administrator have
 MEMBER_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
-                      | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS)
+                      | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS | (1 << 50))  # 1 << 50: Use External Apps
 ATTACH_FILES = 1 << 15
+MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
+USE_EXTERNAL_APPS = 1 << 50
+#: What an app installed to a person's account may do where it is not a member (a DM between people,
+#: a group DM, a server without the bot): Discord's ``app_permissions`` there.
+USER_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
 BOT_PERMISSIONS = 309237763072  # the README's invite permissions (Attach Files; no Use External Emojis)
 
 

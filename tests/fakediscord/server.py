@@ -15,7 +15,15 @@ What it enforces like Discord does (each breach is answered as Discord would and
 * per-route rate limits in fixed windows with Discord's headers (``X-RateLimit-*``): going over
   one is a *provoked* 429; an optional global limit;
 * message bodies within Discord's limits (2000 characters, 5 rows of 5 buttons, 25 options, ...);
-* the interaction token (followups, ``@original``) lives 15 minutes (``token_lifetime``).
+* the interaction token (followups, ``@original``) lives 15 minutes (``token_lifetime``; a test
+  ages the tokens with :meth:`FakeDiscord.age_tokens` instead of waiting);
+* where the bot is not a member — a DM between people, a group DM (:meth:`add_group_dm`), a server
+  that never added it (``add_guild(bot=False)``) — it is there only as an app a person installed to
+  their account (:meth:`install_to_account`): it gets no gateway event from the conversation, every
+  channel route there is refused (403 ``50001 Missing Access``), it may send at most 5 followups per
+  interaction (``40094``), and where a person lacks Use External Apps every answer is ephemeral;
+* a command is offered only where it is installed and in the contexts it declares
+  (``integration_types``, ``contexts``: checked when a scripted person types it).
 
 Faults a test can inject: :meth:`fail` (HTTP 500/502/...), :meth:`rate_limit` (a 429 with proper
 headers and ``Via``), :meth:`slow` (a delayed answer), :meth:`hold` (an answer held until the test
@@ -46,6 +54,8 @@ from . import payloads as P
 log = logging.getLogger("fakediscord")
 
 TOKEN_LIFETIME = 15 * 60.0
+#: Followups an app installed to a person's account (not to the server) may send per interaction.
+USER_APP_FOLLOWUPS = 5
 GUILDS_INTENT, GUILD_MEMBERS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 1, 1 << 9
 INTENT_OF = {"GUILD_CREATE": GUILDS_INTENT, "CHANNEL_CREATE": GUILDS_INTENT, "THREAD_CREATE": GUILDS_INTENT,
              "THREAD_UPDATE": GUILDS_INTENT, "THREAD_DELETE": GUILDS_INTENT, "CHANNEL_UPDATE": GUILDS_INTENT,
@@ -180,10 +190,22 @@ class Channel:
     # Permission overwrites (FakeDiscord.overwrite): target id -> (0 role | 1 member, allow, deny).
     # A thread has none: it follows its parent's.
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    # False: a conversation the bot is not in (a DM between people, a group DM, a channel of a server
+    # that never added it): no gateway event from it, every channel route refused.
+    bot_member: bool = True
+    recipients: tuple[int, ...] = ()  # a DM's or group DM's people (the bot's own DM: owner_id)
+    # False: people here lack Use External Apps (a server's setting): a user-installed app's every
+    # answer is shown to the person alone.
+    external_apps: bool = True
 
     @property
     def is_thread(self) -> bool:
         return self.type == 11
+
+    @property
+    def private(self) -> bool:
+        """A DM or group DM (no guild)."""
+        return self.type in (1, 3)
 
 
 @dataclass
@@ -231,6 +253,12 @@ class Interaction:
     choices: list[dict[str, Any]] | None = None
     failed: str | None = None  # why the user saw "This interaction failed"
     late_by: float | None = None
+    # How the app was installed where this happened: "0" the guild's id (the bot is a member), "1" the
+    # person's id (their own install); Discord's ``authorizing_integration_owners``.
+    owners: dict[str, str] = field(default_factory=dict)
+    context: int = 0  # 0 a server, 1 the bot's own DM, 2 a DM between people or a group DM
+    followup_calls: int = 0
+    token_born: float = 0.0  # perf_counter() the token's 15 minutes count from (age_tokens moves it)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     def typed(self) -> str:
@@ -474,6 +502,10 @@ class FakeDiscord:
         # with its shard, ``(guild_id >> 22) % shard_count`` (DMs: shard 0).
         self.shard_count = shard_count
         self.guilds: dict[int, str] = {self.guild_id: guild_name}
+        # Servers whose members use the app without the bot in them (it installed to their accounts).
+        self.foreign_guilds: dict[int, str] = {}
+        # People who added the app to their own account ("Add to my account").
+        self.user_installs: set[int] = set()
         self.shard_sessions: dict[int, _Session] = {}
         self.overlaps: list[str] = []  # two live gateway sessions on one shard at once
         # Every IDENTIFY and RESUME that made a session live: (time.time(), "identify"|"resume",
@@ -617,22 +649,55 @@ class FakeDiscord:
     # ---- the world -----------------------------------------------------------------------------
     def add_channel(self, name: str, *, threads: bool = True, guild: int | None = None) -> Channel:
         ch = Channel(self.ids.next(), name, threads_allowed=threads,
-                     guild_id=None if guild in (None, self.guild_id) else guild)
+                     guild_id=None if guild in (None, self.guild_id) else guild,
+                     bot_member=guild not in self.foreign_guilds)
         self.channels[ch.id] = ch
-        self._dispatch("CHANNEL_CREATE", self._channel_payload(ch))
+        if ch.bot_member:
+            self._dispatch("CHANNEL_CREATE", self._channel_payload(ch))
         return ch
 
-    def add_guild(self, name: str, *, shard: int | None = None) -> int:
+    def add_guild(self, name: str, *, shard: int | None = None, bot: bool = True) -> int:
         """Another guild with the bot in it (``shard``: an id in that shard of ``shard_count``);
         returns its id.  Its channels: :meth:`add_channel` with ``guild=``.  Every member is in
-        every guild, and the commands synced to the main guild are offered in all of them."""
+        every guild, and the commands synced to the main guild are offered in all of them.
+        ``bot=False``: a server that never added the bot; its members reach the app only through
+        their own installs (:meth:`install_to_account`)."""
         gid = self.ids.next()
         if shard is not None:
             high = gid >> 22
             high += (shard - high) % self.shard_count
             gid = (high << 22) | (gid & ((1 << 22) - 1))
-        self.guilds[gid] = name
+        if bot:
+            self.guilds[gid] = name
+        else:
+            self.foreign_guilds[gid] = name
         return gid
+
+    def install_to_account(self, *people: Any) -> None:
+        """These people add the app to their own account ("Add to my account")."""
+        self.user_installs.update(getattr(p, "id", p) for p in people)
+
+    def add_group_dm(self, name: str, people: list[Any]) -> Channel:
+        """A group DM of these people (up to ten), without the bot in it."""
+        ids = tuple(getattr(p, "id", p) for p in people)
+        assert 2 <= len(ids) <= 10, "a group DM has 2 to 10 people"
+        ch = Channel(self.ids.next(), name, type=3, threads_allowed=False, bot_member=False, recipients=ids,
+                     owner_id=ids[0])
+        self.channels[ch.id] = ch
+        return ch
+
+    def add_private_dm(self, a: Any, b: Any) -> Channel:
+        """The direct messages between two people (the bot is not in them)."""
+        ids = (getattr(a, "id", a), getattr(b, "id", b))
+        ch = Channel(self.ids.next(), "dm", type=1, threads_allowed=False, bot_member=False, recipients=ids)
+        self.channels[ch.id] = ch
+        return ch
+
+    def age_tokens(self, seconds: float) -> None:
+        """Every interaction token issued so far is ``seconds`` older (a driven clock for the
+        15-minute lifetime: a test of an idle table does not wait a quarter of an hour)."""
+        for i in self.interactions.values():
+            i.token_born -= seconds
 
     def shard_of(self, guild_id: int | None) -> int:
         return (guild_id >> 22) % self.shard_count if guild_id else 0
@@ -709,8 +774,10 @@ class FakeDiscord:
         (Administrator: all), then the channel's @everyone overwrite, their roles' overwrites
         together, their own overwrite — each deny before its allow.  Without View Channel nothing
         else of the channel counts.  A thread has its parent's."""
-        if channel.type == 1:
+        if channel.type == 1 and not channel.recipients:
             return P.MEMBER_PERMISSIONS if channel.owner_id == user_id else 0
+        if channel.private:
+            return P.MEMBER_PERMISSIONS if user_id in channel.recipients else 0
         if channel.is_thread and channel.parent_id in self.channels:
             channel = self.channels[channel.parent_id]
         gid = self.guild_of(channel)
@@ -738,6 +805,8 @@ class FakeDiscord:
             perms = (perms & ~own[2]) | own[1]
         if not perms & P.VIEW_CHANNEL:
             return 0
+        if not channel.external_apps and member is not self.bot:
+            perms &= ~P.USE_EXTERNAL_APPS
         return perms
 
     def can_view(self, user_id: int | None, channel_id: int) -> bool:
@@ -1146,6 +1215,14 @@ class FakeDiscord:
 
     # ---- payloads ----------------------------------------------------------------------------------
     def _channel_payload(self, ch: Channel) -> dict[str, Any]:
+        if ch.private:
+            people = ch.recipients or ((ch.owner_id,) if ch.owner_id else ())
+            out: dict[str, Any] = {"id": str(ch.id), "type": ch.type, "flags": 0,
+                                   "last_message_id": str(ch.messages[-1]) if ch.messages else None,
+                                   "recipients": [self.members[u].user() for u in people if u in self.members]}
+            if ch.type == 3:
+                out.update({"name": ch.name, "owner_id": str(ch.owner_id), "icon": None})
+            return out
         base: dict[str, Any] = {"id": str(ch.id), "type": ch.type, "guild_id": str(self.guild_of(ch)), "name": ch.name,
                                 "position": 0, "nsfw": False, "topic": None,
                                 "permission_overwrites": [{"id": str(t), "type": kind, "allow": str(a), "deny": str(d)}
@@ -1205,7 +1282,7 @@ class FakeDiscord:
             i = self.interactions[m.interaction_id]
             user = self.members[i.user_id].user() if i.user_id in self.members else None
             out["interaction_metadata"] = {"id": str(i.id), "type": i.type, "user": user,
-                                           "authorizing_integration_owners": {"0": str(self.guild_id)}}
+                                           "authorizing_integration_owners": dict(i.owners)}
         if m.thread_id is not None and m.thread_id in self.channels:
             out["thread"] = self._channel_payload(self.channels[m.thread_id])
         if gateway:
@@ -1243,7 +1320,7 @@ class FakeDiscord:
         ch = self.channels.get(channel_id)
         if ch is not None:
             ch.messages.append(m.id)
-        if ephemeral_to is None:
+        if ephemeral_to is None and self._bot_hears(channel_id):
             self._dispatch("MESSAGE_CREATE", self.message_payload(m, gateway=True))
         for uid in m.pinged:
             self.pinged.setdefault(uid, []).append(m)
@@ -1262,7 +1339,7 @@ class FakeDiscord:
             content, embeds, components = self._as_shown(m.id, m.channel_id, content, embeds, components)
         m.versions.append(Version(time.time(), content, embeds, components, flags, source, by.id if by else None,
                                   pings))
-        if not m.ephemeral:
+        if not m.ephemeral and self._bot_hears(m.channel_id):
             self._dispatch("MESSAGE_UPDATE", self.message_payload(m, gateway=True))
         self._wake(("message", m.id))
         self._bump()
@@ -1271,11 +1348,16 @@ class FakeDiscord:
     def _delete(self, m: Message) -> None:
         m.deleted_at = time.time()
         self._wake(("message", m.id))
-        if not m.ephemeral:
+        if not m.ephemeral and self._bot_hears(m.channel_id):
             ch = self.channels.get(m.channel_id)
             self._dispatch("MESSAGE_DELETE", {"id": str(m.id), "channel_id": str(m.channel_id),
                                               "guild_id": str(self.guild_of(ch) if ch else self.guild_id)})
         self._bump()
+
+    def _bot_hears(self, channel_id: int) -> bool:
+        """Whether the bot gets gateway events from this channel (it is a member there)."""
+        ch = self.channels.get(channel_id)
+        return ch is None or ch.bot_member
 
     def _check_body(self, body: dict[str, Any], *, creating: bool) -> None:
         problems = P.message_problems(body) + self._emoji_problems(body)
@@ -1347,6 +1429,17 @@ class FakeDiscord:
     def interaction_payload(self, i: Interaction) -> dict[str, Any]:
         member = self.members[i.user_id]
         ch = self.channels[i.channel_id]
+        if ch.private and not ch.bot_member:
+            out = {
+                "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
+                "version": 1, "channel_id": str(ch.id), "channel": self._channel_payload(ch),
+                "user": member.user(), "app_permissions": str(P.USER_APP_PERMISSIONS), "locale": member.locale,
+                "entitlements": [], "authorizing_integration_owners": dict(i.owners), "context": i.context,
+                "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
+            }
+            if i.message_id is not None:
+                out["message"] = self.message_payload(self.messages[i.message_id])
+            return out
         if ch.type == 1:
             return {
                 "id": str(i.id), "application_id": str(self.application_id), "type": i.type, "token": i.token,
@@ -1354,7 +1447,7 @@ class FakeDiscord:
                 "channel": {"id": str(ch.id), "type": 1, "recipients": [member.user()], "flags": 0,
                             "last_message_id": None},
                 "user": member.user(), "app_permissions": str(P.BOT_PERMISSIONS), "locale": member.locale,
-                "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 1,
+                "entitlements": [], "authorizing_integration_owners": dict(i.owners), "context": 1,
                 "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
             }
         gid = self.guild_of(ch)
@@ -1366,9 +1459,9 @@ class FakeDiscord:
             "guild": {"id": str(gid), "locale": self.guild_locale, "features": []},
             "member": P.member_payload(member.user(), self.permissions_in(member.id, ch),
                                        roles=member.roles if gid == self.guild_id else ()),
-            "app_permissions": str(self.bot_permissions(ch)), "locale": member.locale,
-            "guild_locale": self.guild_locale,
-            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "app_permissions": str(self.bot_permissions(ch) if ch.bot_member else P.USER_APP_PERMISSIONS),
+            "locale": member.locale, "guild_locale": self.guild_locale,
+            "entitlements": [], "authorizing_integration_owners": dict(i.owners), "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024, "data": i.data,
         }
         if i.message_id is not None:
@@ -1380,6 +1473,8 @@ class FakeDiscord:
         """Create an interaction as Discord does when a person acts, and send it to the bot."""
         i = Interaction(self.ids.next(), "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48), type_, user_id, channel_id,
                         data, label, time.perf_counter(), time.time(), message_id=message_id)
+        i.token_born = i.created
+        i.context, i.owners = self.installs_at(user_id, self.channels[channel_id])
         self.interactions[i.id] = i
         self._by_token[i.token] = i
 
@@ -1392,6 +1487,34 @@ class FakeDiscord:
         for hook in list(self.interaction_hooks):
             hook(i)
         return i
+
+    def installs_at(self, user_id: int, ch: Channel) -> tuple[int, dict[str, str]]:
+        """An interaction's ``context`` and ``authorizing_integration_owners`` for this person here:
+        the server's install where the bot is a member, the person's own where they added the app."""
+        owners: dict[str, str] = {}
+        if ch.private:
+            context = P.BOT_DM_CONTEXT if ch.bot_member else P.PRIVATE_CHANNEL_CONTEXT
+            if ch.bot_member:
+                owners[str(P.GUILD_INSTALL)] = "0"  # the bot's own DM: Discord's "0" for no guild
+        else:
+            context = P.GUILD_CONTEXT
+            if ch.bot_member:
+                owners[str(P.GUILD_INSTALL)] = str(self.guild_of(ch))
+        if user_id in self.user_installs:
+            owners[str(P.USER_INSTALL)] = str(user_id)
+        return context, owners
+
+    def user_installed_only(self, i: Interaction) -> bool:
+        """Whether the app answers this interaction only as the person's own install (no server
+        install there): Discord's follow-up limit and forced-ephemeral rules apply."""
+        return str(P.GUILD_INSTALL) not in i.owners
+
+    def _forced_ephemeral(self, i: Interaction) -> bool:
+        """Discord shows a user-installed app's answers to the person alone where they lack Use
+        External Apps."""
+        ch = self.channels.get(i.channel_id)
+        return (self.user_installed_only(i) and ch is not None and not ch.private
+                and not self.permissions_in(i.user_id, ch) & P.USE_EXTERNAL_APPS)
 
     def _expire(self, i: Interaction) -> None:
         if i.callback_at is None and i.failed is None:
@@ -1623,6 +1746,8 @@ class FakeDiscord:
             raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
         kind = body.get("type")
         data = body.get("data") or {}
+        if self._forced_ephemeral(i) and kind in (P.CHANNEL_MESSAGE, P.DEFERRED_CHANNEL_MESSAGE):
+            data = {**data, "flags": (data.get("flags") or 0) | P.EPHEMERAL}
         files = body.pop("_files", None) or []  # a response with files (multipart)
         allowed = {P.APPLICATION_COMMAND: {4, 5, 9}, P.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
                    P.AUTOCOMPLETE: {8}, P.MODAL_SUBMIT: {4, 5, 6, 7}}.get(i.type, set())
@@ -1691,7 +1816,7 @@ class FakeDiscord:
         i = self._by_token.get(params["webhook_token"])
         if i is None or str(self.application_id) != params["webhook_id"]:
             raise HTTPError(404, 10015, "Unknown Webhook")
-        if time.perf_counter() - i.created > self.token_lifetime:
+        if time.perf_counter() - i.token_born > self.token_lifetime:
             self.problem(f"interaction {i.label}: token used after {self.token_lifetime:g} s (it had run out)")
             raise HTTPError(401, 50027, "Invalid Webhook Token")
         if i.callback_type is None:
@@ -1713,6 +1838,13 @@ class FakeDiscord:
 
     async def _h_followup(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         i = self._token_interaction(params)
+        if self.user_installed_only(i) and i.followup_calls >= USER_APP_FOLLOWUPS:
+            self.problem(f"interaction {i.label}: more than {USER_APP_FOLLOWUPS} followups from an app installed "
+                         "to a person's account")
+            raise HTTPError(400, 40094, "This interaction has hit the maximum number of follow up messages")
+        i.followup_calls += 1
+        if self._forced_ephemeral(i):
+            body = {**body, "flags": (body.get("flags") or 0) | P.EPHEMERAL}
         files = body.pop("_files", None) or []
         self._check_body(body, creating=True)
         self._check_files(body, files)
@@ -1761,6 +1893,10 @@ class FakeDiscord:
         ch = self.channels.get(int(params["channel_id"]))
         if ch is None:
             raise HTTPError(404, 10003, "Unknown Channel")
+        if not ch.bot_member:
+            self.problem(f"a channel route on #{ch.name}, a conversation the bot is not in (only interaction "
+                         "answers and their tokens reach it)")
+            raise HTTPError(403, 50001, "Missing Access")
         return ch
 
     def _message(self, ch: Channel, params: dict[str, str]) -> Message:

@@ -156,16 +156,16 @@ class Person:
     # ---- doing ---------------------------------------------------------------------------------
     async def slash(self, command: str, *, where: Channel | None = None, **options: Any) -> Reply:
         """Run ``/command`` with options, e.g. ``slash("game new", game="hearts")``."""
-        data = self._command_data(command, options)
         ch = self._enter(where or self.where)
+        data = self._command_data(command, options, where=ch)
         i = self.fd.send_interaction(self.id, P.APPLICATION_COMMAND, data, ch.id, label=f"/{command}")
         return await self._wait(i)
 
     async def autocomplete(self, command: str, option: str, current: str = "", *, where: Channel | None = None,
                            **options: Any) -> list[dict[str, Any]]:
         """The choices Discord would show while typing ``current`` into ``option``."""
-        data = self._command_data(command, {**options, option: current}, focused=option)
         ch = self._enter(where or self.where)
+        data = self._command_data(command, {**options, option: current}, focused=option, where=ch)
         i = self.fd.send_interaction(self.id, P.AUTOCOMPLETE, data, ch.id, label=f"/{command} {option}:…")
         reply = await self._wait(i)
         if reply.failed:
@@ -243,13 +243,20 @@ class Person:
             i.failed = "deferred and never followed up"
         return Reply(self, i)
 
-    def _command_data(self, command: str, given: dict[str, Any], focused: str | None = None) -> dict[str, Any]:
+    def _command_data(self, command: str, given: dict[str, Any], focused: str | None = None,
+                      where: Channel | None = None) -> dict[str, Any]:
         parts = command.strip().lstrip("/").split()
-        registered = {**self.fd.commands.get(None, {}), **self.fd.commands.get(self.fd.guild_id, {})}
+        ch = where or self.where
+        # A server's own commands only where the bot is a member of that server (the main guild's
+        # synced commands stand for every server with the bot); global ones everywhere they are offered.
+        here = {} if ch.private or not ch.bot_member else self.fd.commands.get(self.fd.guild_id, {})
+        registered = {**self.fd.commands.get(None, {}), **here}
         top = registered.get(parts[0]) if parts else None
         if top is None:
             raise CannotDoThat(f"/{parts[0] if parts else ''} is not a registered command "
                                f"(registered: {sorted(registered)})")
+        if not top.get("guild_id"):
+            self._offered_here(top, ch)
         data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": top.get("type", 1)}
         if top.get("guild_id"):
             data["guild_id"] = top["guild_id"]
@@ -289,6 +296,22 @@ class Person:
                 raise CannotDoThat(f"/{command} needs {missing}")
         return data
 
+
+    def _offered_here(self, top: dict[str, Any], ch: Channel) -> None:
+        """Discord's client lists a global command only where the app is installed in a way the
+        command accepts (``integration_types``; default: the server install) and in a context it
+        declares (``contexts``; default: all three)."""
+        context, owners = self.fd.installs_at(self.id, ch)
+        kinds = top.get("integration_types") or [P.GUILD_INSTALL]
+        contexts = top.get("contexts")
+        if contexts is None:
+            contexts = [P.GUILD_CONTEXT] if top.get("dm_permission") is False else [0, 1, 2]
+        if context not in contexts:
+            raise CannotDoThat(f"/{top['name']} is not offered in this kind of conversation (context {context}; "
+                               f"the command declares {contexts})")
+        if not any(str(k) in owners for k in kinds):
+            raise CannotDoThat(f"/{top['name']} is not installed here for {self.name} (installs {sorted(owners)}; "
+                               f"the command declares {kinds})")
 
     def _resolve_user(self, data: dict[str, Any], who: Any) -> str:
         """A USER option: its value is the id, and Discord adds the user and member under ``resolved``."""
