@@ -15,7 +15,7 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
 * ``DATA_RETENTION_DAYS`` — finished tables and their logs older than this are deleted (default 90;
   0 keeps them for ever).  Results for ``/stats`` are always kept.
 * ``DECKHAND_PROGRAMS`` — trusted programs a table host may seat (``/game ai program:``, in a game with program seats):
-  ``name=command line;name2=command line`` (see :func:`tables.programs.parse_programs`).  Commands
+  ``name=command line;name2=command line`` (see :func:`tables.programs.driver.parse_programs`).  Commands
   run without a shell, from this script's folder, with the seat's name as their first argument.
 * ``DECKHAND_PROGRAM_TIMEOUT`` — seconds a program has for each card (default 2).
 * ``DECKHAND_PROGRAM_ENV`` — names of environment variables programs may see besides ``PATH``,
@@ -73,12 +73,12 @@ from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.stats import StatsCog
 from cogs.translator import CatalogTranslator
 from tables import logs
-from tables.ai_pool import AIPool, default_workers
+from tables.ai.pool import AIPool, default_workers
 from tables.metrics import Metrics, parse_address
 from tables.offers import Limits
-from tables.procs import ProcessRecord, parse_env_names
-from tables.programs import ProgramSettings, parse_programs
-from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
+from tables.programs.driver import ProgramSettings, parse_programs
+from tables.programs.procs import ProcessRecord, parse_env_names
+from tables.programs.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.runtime import Runtime
 from tables.shards import DEFAULT_POLL, shard_settings
 from tables.storage import DEFAULT_URL, PostgresURL, StorageError, open_storage, parse_url

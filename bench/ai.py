@@ -60,7 +60,7 @@ def strong_games() -> list[str]:
     return [name for name, spec in engine.games().items() if spec.strong]
 
 
-#: Playouts per decision when a time budget ends the search (tables.ai_pool's cap).
+#: Playouts per decision when a time budget ends the search (tables.ai.pool's cap).
 BUDGET_PLAYOUTS = 100_000
 
 

@@ -39,8 +39,8 @@ from cogs.review_view import ReviewClicks
 from cogs.visibility import may_see, may_see_record
 from engine.core import Outcome
 from tables.finished import AnyTable
+from tables.history.replay import GameRecord, recap, standings
 from tables.ids import echo, normalise
-from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
 from words import N_
@@ -612,7 +612,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         embed = discord.Embed(title=f"{title} · table {record.id} — replay", description=text,
                               colour=render.FINISHED_COLOUR)
         embed.set_footer(text=f"Seed {record.seed} · {render.plural(len(record.log), 'move')}. The attached file "
-                              "replays with python -m tables.replay FILE.")
+                              "replays with python -m tables.history.replay FILE.")
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)

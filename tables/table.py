@@ -38,12 +38,12 @@ class Seat:
     away: bool = False  # a human seat the AI plays for now (timed out 3 times, or left)
     missed: int = 0  # deadlines missed in a row
     left: bool = False  # the person chose to leave a running game; frees them for another table
-    # An AI seat played by a program the operator configured (its name there; tables/programs.py).
+    # An AI seat played by a program the operator configured (its name there; tables/programs/driver.py).
     # None: the built-in AI — also once a program is replaced for the rest of the game.
     program: str | None = None
     # An AI seat's level (engine.levels: "strong" searches in the AI pool); None: "normal".
     level: str | None = None
-    # Decisions of this game for which the person asked for a hint (tables/hints.py): counted in
+    # Decisions of this game for which the person asked for a hint (tables/ai/hints.py): counted in
     # their results for /stats and shown in the final standings.
     hints: int = 0
     # The decision last counted (the version at which it began, the runtime's ``Live.since``): asking

@@ -15,14 +15,14 @@ import logging
 from collections.abc import Callable, Collection
 
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, rng_for
-from tables.ai_pool import AIPool
+from tables.ai.pool import AIPool
 from tables.clock import Clock
 from tables.delivery import Delivery
 from tables.live import Live, Tasks
 from tables.persistence import Persistence
-from tables.program_seats import ProgramSeats
-from tables.protocol import Answer
-from tables.storage_base import Record
+from tables.programs.protocol import Answer
+from tables.programs.seats import ProgramSeats
+from tables.storage.base import Record
 from tables.table import RECENT_EVENTS, SHOWN_SUMMARY, SPEEDS, LogEntry, Phase, Table
 
 log = logging.getLogger("deckhand.tables")

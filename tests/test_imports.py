@@ -22,8 +22,8 @@ PACKAGES = ("engine", "games", "tables", "cogs")
 DISCORD_SIDE = ("screens", "faces")
 #: Imports of a game by name outside games/ that are still there: the program seats' line protocol is
 #: Tricks' own (issue 30's "packages for the runtime" moves programs and the arena).
-KNOWN = {("tables.arena", "games.tricks.ai"), ("tables.arena", "games.tricks.rules"),
-         ("tables.programs", "games.tricks.rules"), ("tables.protocol", "games.tricks.rules")}
+KNOWN = {("tables.programs.arena", "games.tricks.ai"), ("tables.programs.arena", "games.tricks.rules"),
+         ("tables.programs.driver", "games.tricks.rules"), ("tables.programs.protocol", "games.tricks.rules")}
 
 
 def project_modules() -> dict[str, Path]:

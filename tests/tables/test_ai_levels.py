@@ -10,14 +10,14 @@ import pytest
 
 from engine.core import Action
 from tables import Phase, TableError
-from tables.records import rebuild, record_of
+from tables.history.records import rebuild, record_of
 from tests import wargame
 
 from .conftest import HOST, new_table, run_until
 
 
 class FakePool:
-    """Stands in for tables.ai_pool.AIPool: answers with the last offered move, at once or never."""
+    """Stands in for tables.ai.pool.AIPool: answers with the last offered move, at once or never."""
 
     def __init__(self, answer: bool = True) -> None:
         self.answer = answer

@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from games.hearts.rules import Hearts
-from tables.ai_pool import AIPool, default_workers
+from tables.ai.pool import AIPool, default_workers
 
 
 def blocked_until(gate: str, cap: float = 60.0) -> None:

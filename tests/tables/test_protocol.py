@@ -15,7 +15,7 @@ import pytest
 from engine.cards import card
 from engine.core import Action, Event
 from games.tricks.rules import Tricks
-from tables.protocol import (
+from tables.programs.protocol import (
     CLOSED,
     EXIT,
     MAX_PENDING,

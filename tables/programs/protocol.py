@@ -30,8 +30,8 @@ input).
 
 :class:`ProgramPlayer` runs one program: never through a shell (``shlex.split(command)`` plus the
 player's name as its first argument), in its own process group, below a leash (Linux,
-:mod:`tables.leash`) that kills its whole process tree when the bot closes it or dies, even by
-SIGKILL; close also sweeps the tree by its mark (see :mod:`tables.procs`).  A program can be slow,
+:mod:`tables.programs.leash`) that kills its whole process tree when the bot closes it or dies, even by
+SIGKILL; close also sweeps the tree by its mark (see :mod:`tables.programs.procs`).  A program can be slow,
 silent, noisy, dead or hostile; none of it can hang or crash the caller, nor keep it busy: every
 answer has a deadline; output is looked at once per byte, lines are bounded and an over-long one
 ends the query at once; unsolicited output is discarded, and past :data:`MAX_UNASKED` bytes of it
@@ -56,7 +56,7 @@ import engine
 from engine.cards import Card, card
 from engine.core import Action, Event
 from engine.programs import ProgramRules
-from tables.procs import MARK, ProcessRecord, kill_group, kill_tree, new_mark, pdeathsig
+from tables.programs.procs import MARK, ProcessRecord, kill_group, kill_tree, new_mark, pdeathsig
 
 FACES = "23456789TJQKA"
 SUITS = "SCHD"
@@ -72,7 +72,7 @@ MAX_PENDING = 1 << 20
 MAX_UNASKED = 64 * 1024
 #: After its output closes, how long to wait for a program to exit before calling it ``closed``.
 EXIT_WAIT = 0.5
-#: Where program processes are leashed (tables/leash.py needs Linux: a subreaper and /proc).
+#: Where program processes are leashed (tables/programs/leash.py needs Linux: a subreaper and /proc).
 LEASHED = sys.platform.startswith("linux") and bool(sys.executable)
 LEASH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "leash.py")
 #: How long a leash may take to start the program, and to kill its tree and exit.
@@ -274,7 +274,7 @@ class ProgramPlayer:
         #: The program's whole environment (``None``: the caller's, as the arena runs programs).
         self.env = env
         self.record = record
-        #: Carried in the environment of every process of this program's tree (tables/procs.py).
+        #: Carried in the environment of every process of this program's tree (tables/programs/procs.py).
         self.mark = new_mark()
         self.pid: int | None = None
         #: Why the program can no longer play (one of :data:`FATAL`), or ``None``.
@@ -296,7 +296,7 @@ class ProgramPlayer:
         self.late = 0
         self._exited: asyncio.Future[None] | None = None
         self._stdout: asyncio.ReadTransport | None = None
-        #: The bot's end of the line to the program's leash (tables/leash.py); closing it kills the tree.
+        #: The bot's end of the line to the program's leash (tables/programs/leash.py); closing it kills the tree.
         self._line_to_leash: socket.socket | None = None
         #: The program's own pid (``pid`` is its leash's, where there is one).
         self.program_pid: int | None = None
@@ -337,7 +337,7 @@ class ProgramPlayer:
         self.program_pid = self.pid
 
     async def _start_leashed(self, loop: asyncio.AbstractEventLoop, argv: list[str], env: dict[str, str]) -> None:
-        """Start the program below a leash (tables/leash.py), which holds the other end of a socket
+        """Start the program below a leash (tables/programs/leash.py), which holds the other end of a socket
         pair: when the bot closes its end, or dies and the kernel closes it, the leash kills the
         program's whole tree.  Raises ``OSError`` or ``ValueError`` when the program cannot start."""
         ours, theirs = socket.socketpair()  # not inheritable: no other child of the bot holds it
@@ -577,7 +577,7 @@ class ProgramPlayer:
 
     def _kill(self) -> None:
         if self.leashed:
-            # The leash kills the whole tree the moment its line closes (tables/leash.py); killing
+            # The leash kills the whole tree the moment its line closes (tables/programs/leash.py); killing
             # the leash's group instead would kill the leash, and set the program's orphans free.
             self._release()
         elif self.pid is not None:
@@ -590,7 +590,7 @@ class ProgramPlayer:
             line.close()
 
     async def _kill_tree(self) -> None:
-        """Kill every process of the program's tree, wherever it moved (tables/procs.py); the
+        """Kill every process of the program's tree, wherever it moved (tables/programs/procs.py); the
         scan of /proc runs in a worker thread, off the event loop."""
         # Its descendants are looked up by parent id only while it runs: once it has been reaped
         # its pid may belong to someone else (its orphans are found by their mark anyway).

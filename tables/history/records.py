@@ -18,7 +18,7 @@ from typing import Any, Literal, overload
 import engine
 import words
 from engine.core import Event, Game, Options
-from tables.storage_base import Record
+from tables.storage.base import Record
 from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 
 log = logging.getLogger("deckhand.tables")

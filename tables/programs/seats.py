@@ -1,5 +1,5 @@
 """Program seats at a table: which programs a host may seat, their processes for the length
-of a game (:mod:`tables.programs`), their answers asked outside the table's lock, and the built-in AI
+of a game (:mod:`tables.programs.driver`), their answers asked outside the table's lock, and the built-in AI
 taking a seat over for good when a program fails.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Callable, Coroutine
 from engine.core import Action, Event
 from tables.delivery import Delivery
 from tables.live import Live, TableError, Tasks, md
-from tables.programs import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms, program_titles
-from tables.protocol import Answer, program_rules
+from tables.programs.driver import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms, program_titles
+from tables.programs.protocol import Answer, program_rules
 from tables.table import RECENT_EVENTS, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
