@@ -83,7 +83,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
-def playable() -> dict[str, engine.core.GameEntry]:
+def playable() -> dict[str, engine.core.GameSpec]:
     """Games a table can be opened for: in the engine AND drawn by a renderer of their own (both
     parts are registered for every game: tests/test_spec.py)."""
     return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}

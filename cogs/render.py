@@ -196,7 +196,7 @@ def medals(places: Sequence[int]) -> list[str]:
 
 def game_title(table: Table) -> str:
     try:
-        return str(table.entry.game.title)
+        return str(table.spec.game.title)
     except KeyError:
         return str(table.game).capitalize()
 
@@ -307,7 +307,7 @@ class Renderer:
         return self.running(table)
 
     def lobby(self, table: Table) -> Rendered:
-        entry_game = table.entry.game
+        entry_game = table.spec.game
         e = discord.Embed(title=table_title(table), colour=LOBBY_COLOUR)
         changed = options_line(table)
         e.description = f"{entry_game.summary}\n{'Played with: ' + changed if changed else 'Standard rules.'}"
@@ -402,7 +402,7 @@ class Renderer:
         scores = state.public_view().get("scores")
         if not scores:
             return [(1, s, None) for s in range(len(table.seats))]
-        ranked = Outcome.ranked(scores, lowest_wins=table.entry.lowest_wins)
+        ranked = Outcome.ranked(scores, lowest_wins=table.spec.lowest_wins)
         return sorted((ranked.places[s], s, sc) for s, sc in enumerate(scores))
 
     def standings_text(self, table: Table) -> str:

@@ -459,9 +459,6 @@ class GameSpec:
         return self.game.name
 
 
-#: The name older code uses for a registered game.
-GameEntry = GameSpec
-
 _REGISTRY: dict[str, GameSpec] = {}
 
 #: The package holding one subpackage per game (``games/<name>/``).  Importing it imports each of

@@ -40,13 +40,13 @@ def read_new_table(game: str, options: Options | None, speed: str) -> tuple[str,
     """A new table's game name, validated options and speed, or a refusal that says what is wrong."""
     name = str(game).strip().lower()
     try:
-        entry = engine.get(name)
+        spec = engine.get(name)
     except KeyError:
         known = ", ".join(sorted(engine.games()))
         raise TableError(N_("There is no game called `{game}`. Games: {known}."), "unknown_game",
                          game=game, known=known) from None
     try:
-        opts = entry.game.read_options(options)
+        opts = spec.game.read_options(options)
     except ValueError as e:
         raise TableError(str(e), "bad_option") from None
     speed_key = str(speed).strip().lower()
@@ -70,7 +70,7 @@ def ai_level(t: Table, level: str | None) -> str | None:
     wanted = str(level).strip().lower()
     offered = engine.levels(t.game)
     if wanted not in offered:
-        raise TableError(f"{t.entry.game.title} has no AI level `{md(wanted[:20])}`; levels: "
+        raise TableError(f"{t.spec.game.title} has no AI level `{md(wanted[:20])}`; levels: "
                          f"{', '.join(f'`{lv}`' for lv in offered)}.", "bad_level")
     return wanted
 
@@ -171,7 +171,7 @@ def refuse_if_elsewhere(tables: Iterable[Table], guild_id: int, user_id: int, he
         if s is not None and not other.seats[s].left:
             raise TableError(
                 N_("You are already seated at table `{id}` ({game}); leave it first with `/game leave`."),
-                "elsewhere", id=other.id, game=Lazy(other.entry.game.title),
+                "elsewhere", id=other.id, game=Lazy(other.spec.game.title),
             )
 
 

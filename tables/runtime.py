@@ -401,7 +401,7 @@ class Runtime:
                 raise TableError("This table has closed.", "finished")
             offers.check_start(self.limits, self.tables.values(), t.guild_id)
             self.persistence.refuse_if_gone()
-            entry = t.entry
+            entry = t.spec
             players = max(len(t.seats), t.min_seats)
             seed = self.rng.getrandbits(63)
             try:

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 import engine
-from engine.core import Event, Game, GameEntry, Options
+from engine.core import Event, Game, GameSpec, Options
 
 
 class Phase(StrEnum):
@@ -104,20 +104,20 @@ class Table:
 
     # ---- lookups --------------------------------------------------------------------------
     @property
-    def entry(self) -> GameEntry:
+    def spec(self) -> GameSpec:
         return engine.get(self.game)
 
     @property
     def title(self) -> str:
-        return f"{self.entry.game.title} · {self.id}"
+        return f"{self.spec.game.title} · {self.id}"
 
     @property
     def max_seats(self) -> int:
-        return self.entry.game.max_players
+        return self.spec.game.max_players
 
     @property
     def min_seats(self) -> int:
-        return self.entry.game.min_players
+        return self.spec.game.min_players
 
     @property
     def channel_ids(self) -> tuple[int, ...]:

@@ -44,7 +44,7 @@ class ProgramSeats:
         a command line typed in a chat is just an unknown name."""
         if t.game not in PROGRAM_GAMES:
             raise TableError(f"Programs can only play {program_titles()}; this table plays "
-                             f"{t.entry.game.title}.", "not_program_game")
+                             f"{t.spec.game.title}.", "not_program_game")
         known = self.settings.names
         if not known:
             raise TableError("No programs are set up on this bot (its operator lists them in its "

@@ -64,8 +64,8 @@ async def test_a_strong_seat_plays_the_search_when_it_is_in_time(make_runtime, c
     first = next(e for e in t.log if e.seat == 1)
     assert first.time - started == pytest.approx(1.0)  # the AI's pause, searched or not
     assert pool.asked and pool.asked[0][2] == "strong" and pool.asked[0][3] <= 1.0
-    normal = t.entry.ai()
-    state = t.entry.game.create(4, t.options, t.seed)
+    normal = t.spec.ai()
+    state = t.spec.game.create(4, t.options, t.seed)
     from engine.core import rng_for
 
     if answers:
