@@ -50,6 +50,13 @@ async def test_a_whole_hearts_game_in_a_group_dm_without_the_bot() -> None:
         print(f"group DM Hearts game: 0 counted REST calls, {len(edits)} token edits, "
               f"{len(fd.interactions)} interactions, at most {followups} followups for one")
         assert followups <= 5
+        # The game counts for the group: /stats there shows it; in the server it is not there.
+        await w.until(lambda: w.bot.runtime.tables.get(tid) is None or w.bot.runtime.tables[tid].phase == "finished",
+                      what="the finished table")
+        here = await ann.slash("stats")
+        assert here.ephemeral and "Hearts" in here.text and "No finished games" not in here.text
+        elsewhere = await ann.slash("stats", where=fd.channel)
+        assert "No finished games" in elsewhere.text
 
 
 class JumpClock:
