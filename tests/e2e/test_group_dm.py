@@ -192,3 +192,33 @@ async def test_where_a_server_forbids_external_apps_the_host_is_told_and_nothing
         assert table.place == "app" and table.guild_id == elsewhere
         await w.bot.runtime.end(table.id, ann.id)
         assert fd.problems == []
+
+
+async def test_play_again_and_replay_in_a_group_dm() -> None:
+    """After a game in a group DM: its Replay answers privately, and Play again opens
+    the rematch lobby there, as the answer to the click (it pings the other player: a mention in an
+    interaction answer is no channel post)."""
+    async with make_world(sync_to_guild=False) as w:
+        fd = w.fd
+        ann, ben = w.ali, w.bob
+        fd.install_to_account(ann)
+        group = fd.add_group_dm("Rematch", [ann, ben])
+        ann.where = ben.where = group
+        old = await open_table(ann, [ben], game="hearts", options="target=1", join_by="button")
+        old_id = table_id_of(old)
+        await asyncio.gather(*(play_seat(p, old, rng=random.Random(30 + n), open_with="button", timeout=120)
+                               for n, p in enumerate((ann, ben))))
+        await w.until(lambda: "Play again" in str(old.buttons()), 10.0, "Play again on the finished table")
+        replay = await ben.click(old, "Replay")
+        assert not replay.failed and replay.ephemeral, replay.text
+        again = await ben.click(old, "Play again")
+        assert not again.failed and not again.ephemeral and again.message is not None, again.text
+        lobby = again.message
+        assert lobby.channel_id == group.id and table_id_of(lobby) != old_id
+        assert ann.mention in lobby.versions[0].content
+        t = w.bot.runtime.tables[table_id_of(lobby)]
+        assert t.place == "private" and t.guild_id == group.id and t.host_id == ben.id
+        joined = await ann.click(lobby, "Join")
+        assert "You joined table" in joined.text, joined.text
+        await w.bot.runtime.end(t.id, ben.id)
+        assert fd.problems == []
