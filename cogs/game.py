@@ -24,8 +24,8 @@ from discord.ext import commands
 
 import engine
 import words
+from cogs import language, render, renderers
 from cogs import options as table_options
-from cogs import render, renderers
 from cogs.autocomplete import MAX_CHOICES, legal_choices, option_choices, table_choices
 from cogs.components import (
     hand_view,
@@ -315,15 +315,28 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     # ==== /game ================================================================================
     @game.command(name="new", description="Open a table: posts the lobby with Join, Add AI and Start buttons.")
     @app_commands.describe(game="Which game", options="Table options as key=value, speed too (autocompleted)",
-                           speed="How long each decision may take (default normal; or speed= in options)")
-    @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
+                           speed="How long each decision may take (default normal; or speed= in options)",
+                           language="The language the table reads (default: the server's)")
+    @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES, language=language.CHOICES)
     async def game_new(
         self, interaction: discord.Interaction, game: ChoiceText, options: OptionsText | None = None,
-        speed: ChoiceText | None = None,
+        speed: ChoiceText | None = None, language: ChoiceText | None = None,
     ) -> None:
-        await self._safely(interaction, self._new(interaction, game, options, speed))
+        await self._safely(interaction, self._new(interaction, game, options, speed, language))
 
-    async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str | None) -> None:
+    @game.command(name="language", description="The language this server's tables read (Manage Server to change it).")
+    @app_commands.describe(language="The language new tables read (leave empty to see the current one)")
+    @app_commands.choices(language=language.SERVER_CHOICES)
+    async def game_language(self, interaction: discord.Interaction, language: ChoiceText | None = None) -> None:
+        await self._safely(interaction, self._language(interaction, language))
+
+    async def _language(self, interaction: discord.Interaction, value: str | None) -> None:
+        guild_id = self._guild(interaction)
+        await self._say(interaction, await language.answer(self.runtime, interaction, guild_id, value,
+                                                           self.runtime.clock.now()))
+
+    async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str | None,
+                   language_value: str | None = None) -> None:
         guild_id = self._guild(interaction)
         name = game.strip().lower()
         entry = playable().get(name)
@@ -342,7 +355,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
-            locale=words.resolve(interaction.guild_locale),  # what the whole table reads: the server's
+            # what the whole table reads: language:, else the server's choice, else its Discord language
+            locale=await language.table_locale(self.runtime, interaction, guild_id, language_value),
         )
         await self._post_lobby(interaction, table)
 

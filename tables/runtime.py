@@ -53,6 +53,7 @@ from tables.ratings import Ratings
 from tables.rematch import Plan, Rematch
 from tables.replay import GameRecord
 from tables.reviews import Reviews
+from tables.servers import Servers
 from tables.shards import Shards
 from tables.storage import Storage
 from tables.table import Phase, Seat, Table
@@ -143,6 +144,8 @@ class Runtime:
         self.rematches: dict[str, str] = {}
         #: What a restart must not forget besides the tables: rematch links, standing pings.
         self.kept = Kept(storage)
+        #: A server's own settings (the language its tables read), kept in the storage.
+        self.servers = Servers(storage)
         self._rematch_lock = asyncio.Lock()
 
     # Settings that tests and the bot read or change after construction live in the rooms.
