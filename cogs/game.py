@@ -24,7 +24,7 @@ from discord.ext import commands
 
 import engine
 import words
-from cogs import language, render, renderers
+from cogs import language, reading, render, renderers
 from cogs import options as table_options
 from cogs.autocomplete import MAX_CHOICES, legal_choices, option_choices, table_choices
 from cogs.components import (
@@ -179,9 +179,13 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         permissions = self.discord_listener.permissions if self.discord_listener is not None else None
         if permissions is not None:
             permissions.seen(interaction)  # what the bot may do here, before anything is drawn
+        # What this person reads is in their client's language; what the table reads is drawn in
+        # the table's (cogs/renderers.py sets it around every public render).
+        reader = reading.remember(interaction.user.id, interaction.locale)
         try:
             self.runtime.refuse_late(self._answer_by(interaction))
-            await work
+            with reading.reading(reader):
+                await work
         except TableError as e:
             if e.code == "late":
                 # Nobody can be told: the interaction's answer window is over.
