@@ -34,9 +34,10 @@ async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w
 
     # How to play, on the lobby the German player opened: each reads the quick start in their language.
     lobby = (await w.ali.slash("game new", game="tricks")).message
-    assert w.table(lobby).locale == "pl"  # what the whole table reads (a later slice): the server's
-    german = await w.ali.click(lobby, "How to play")
-    french = await w.bob.click(lobby, "How to play")
+    assert w.table(lobby).locale == "pl"  # what the whole table reads: the server's, buttons included
+    assert "Jak grać" in [b.get("label") for b in lobby.buttons()]
+    german = await w.ali.click(lobby, "Jak grać")
+    french = await w.bob.click(lobby, "Jak grać")
     assert german.text.startswith("**So spielt man Stiche**\nZiel: Stiche machen"), german.text
     assert "Es gibt keinen Trumpf." in german.text
     assert french.text.startswith("**Comment jouer à Plis**\nBut : faire des plis"), french.text
