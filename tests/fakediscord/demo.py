@@ -9,6 +9,10 @@ person did, the table message at every edit, the turn notices, and each person's
 the deal up), so it ends last.
 
     python -m tests.fakediscord.demo [--game hearts] [--speed normal] [--seed 3] [--table-pace 0.1] [--brief]
+                                     [--locale de]
+
+``--locale`` (any language Deckhand speaks: de, fr, es, pt-BR, pl, zh-CN, ja) puts the people's
+clients and the server in that language: the tables, the hand views and every answer read in it.
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+import words  # noqa: E402
 from tests.fakediscord import payloads as P  # noqa: E402
 from tests.fakediscord.botrunner import running_bot  # noqa: E402
-from tests.fakediscord.play import PlayError, open_table, play_seat  # noqa: E402
+from tests.fakediscord.play import PlayError, is_over, open_table, play_seat  # noqa: E402
 from tests.fakediscord.privacy import check_privacy  # noqa: E402
 from tests.fakediscord.server import FakeDiscord, Message, Version  # noqa: E402
 
@@ -185,10 +190,11 @@ PAIRS = [("Ali", "Bob"), ("Cat", "Dev"), ("Eve", "Fin"), ("Gus", "Hal"), ("Ivy",
 
 
 async def play_game(fd: FakeDiscord, game: str, pair: tuple[str, str], options: dict[str, Any], speed: str,
-                    seed: int) -> set[int]:
-    """One table from the lobby to the final standings; returns the channels it used."""
+                    seed: int, locale: str = "en-GB") -> set[int]:
+    """One table from the lobby to the final standings; returns the channels it used.  ``locale``:
+    the people's clients' language (Discord's name for it)."""
     channel = fd.add_channel(f"{game}-table")
-    host, guest = fd.add_member(pair[0]), fd.add_member(pair[1])
+    host, guest = fd.add_member(pair[0], locale=locale), fd.add_member(pair[1], locale=locale)
     host.where = guest.where = channel
     table_message = await open_table(host, [guest], game=game, options=_options_text(options) or None, ai=False,
                                      speed=speed)
@@ -197,12 +203,13 @@ async def play_game(fd: FakeDiscord, game: str, pair: tuple[str, str], options: 
         play_seat(host, table_message, rng=random.Random(rng.random()), open_with="mix", timeout=180),
         play_seat(guest, table_message, rng=random.Random(rng.random()), use="play", timeout=180),
     )
-    await fd.wait_for(lambda: "— finished" in table_message.text, 5.0, "the finished table")
+    await fd.wait_for(lambda: is_over(fd, table_message), 5.0, "the finished table")
     channels = {channel.id, table_message.thread_id or channel.id}
+    standings = words.translate(words.resolve(fd.guild_locale), "Final standings")
     # The final summary is posted after the table message is edited: wait for it, or the transcript
     # would end before what the players saw last.
     await fd.wait_for(lambda: any(m.id != table_message.id and not m.ephemeral and m.channel_id in channels
-                                  and "Final standings" in m.text for m in list(fd.messages.values())),
+                                  and standings in m.text for m in list(fd.messages.values())),
                       10.0, "the final summary")
     return channels
 
@@ -216,12 +223,24 @@ async def main(argv: list[str] | None = None) -> int:
                         help="King of the Hill's live deal at this many times its real timers (default 0.1: a "
                              "deal in about 3 s; 1: as at a real table)")
     parser.add_argument("--brief", action="store_true", help="only the public messages as they ended, and pings")
+    parser.add_argument("--locale", default=None,
+                        help="the people's clients and the server in this language: "
+                             + ", ".join(loc for locs in words.DISCORD_LOCALES.values() for loc in locs)
+                             + " (or a catalog's name: pt_BR, zh_CN)")
     args = parser.parse_args(argv)
+    locale = "en-GB"
+    if args.locale is not None:
+        lang = words.resolve(args.locale)
+        if lang == words.ENGLISH and not args.locale.lower().startswith("en"):
+            print(f"Deckhand does not speak {args.locale!r}; it speaks {', '.join(words.LOCALES)}.")
+            return 2
+        locale = words.DISCORD_LOCALES.get(lang, ("en-GB",))[0]
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     games = args.game or sorted(landed_games(), key=lambda g: (g != "hearts", g))  # Ali and Bob play Hearts
     started = time.perf_counter()
     failures: list[str] = []
     async with FakeDiscord(ratelimit_scale=0.05, guild_name="Demo Server") as fd:
+        fd.guild_locale = locale if locale != "en-GB" else fd.guild_locale
         options = {"ai_delay": 0, "rng": random.Random(args.seed), "table_pace": args.table_pace}
         async with running_bot(fd, runtime_options=options) as bot:
             landed = landed_games()
@@ -233,7 +252,8 @@ async def main(argv: list[str] | None = None) -> int:
             async def one(n: int, game: str) -> tuple[str, set[int] | Exception]:
                 short = dict((getattr(landed[game].game, "short_options", None) or ({},))[0])
                 try:
-                    return game, await play_game(fd, game, PAIRS[n % len(PAIRS)], short, args.speed, args.seed)
+                    return game, await play_game(fd, game, PAIRS[n % len(PAIRS)], short, args.speed, args.seed,
+                                                 locale)
                 except (PlayError, TimeoutError) as e:
                     return game, e
 
