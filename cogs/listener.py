@@ -527,7 +527,7 @@ class DiscordListener:
             rendered = renderers.table_message(table)
         # How many watch rides on this paced edit: a watcher coming or going never costs one.
         if render.phase_of(table) == "running":  # (a finished message is never redrawn to take it back)
-            with_count(rendered, self.watchers.count(table.id))
+            with_count(rendered, self.watchers.count(table.id), table.locale)
         view = table_view(table)
         if token is not None:
             try:

@@ -149,3 +149,14 @@ async def _play(w: World, game: str) -> None:
 async def test_a_german_server_with_french_and_japanese_players(game: str) -> None:
     async with make_world(runtime_options={"table_pace": TABLE_PACE}) as w:
         await _play(w, game)
+
+
+async def test_the_demo_plays_in_another_language(capsys: pytest.CaptureFixture[str]) -> None:
+    """``make demo DEMO_ARGS="--locale de"``: the people's clients and the server in German."""
+    from tests.fakediscord import demo
+
+    assert await demo.main(["--game", "hearts", "--locale", "de", "--brief"]) == 0
+    out = capsys.readouterr().out
+    assert "Endstand" in out and "[🃏 Meine Hand]" in out and "Tisch" in out, out[-2000:]
+    assert "Final standings" not in out and "My hand" not in out
+    assert await demo.main(["--locale", "tlh"]) == 2  # a language Deckhand does not speak
