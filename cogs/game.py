@@ -216,7 +216,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             if table.host_id != interaction.user.id or here not in (table.channel_id, table.thread_id) \
                     or table.phase == "finished":
                 continue
-            text = permissions.untold(table)
+            text = permissions.untold(table, words.resolve(interaction.locale))
             if text:
                 try:
                     await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
