@@ -173,7 +173,7 @@ class ReviewClicks:
         try:
             found = job.future.result()
         except TableError as e:
-            await self._edit_answer(interaction, content=e.message)
+            await self._edit_answer(interaction, content=e.say(lang()))
             return
         embed, view = await self._review_message(record, found)
         await self._edit_answer(interaction, content=None, embed=embed, **({"view": view} if view is not None else {}))
