@@ -755,4 +755,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             return []
         if sv.decision is None:
             return []
-        return legal_choices(sv.decision, current, (sv.view or {}).get("hand"), renderers.renderer_for(table.game), sv)
+        # The suggestions are the person's own: their language (cogs/reading.py).
+        with reading.reading(reading.remember(interaction.user.id, interaction.locale)):
+            return legal_choices(sv.decision, current, (sv.view or {}).get("hand"),
+                                 renderers.renderer_for(table.game), sv)

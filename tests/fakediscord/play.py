@@ -371,7 +371,7 @@ async def _play_by_text(person: Person, table_message: Message, rng: random.Rand
         if not choices:
             return None
         pick = rng.choice(choices)
-        if "more)" not in pick["name"]:
+        if "…" not in pick["name"]:  # (a pick still short of cards ends "… (2 more)", in any language)
             return await person.slash("play", cards=pick["value"], where=where)
         current = pick["value"] + " "
     raise PlayError(f"{person.name} never completed a /play from the suggestions")
