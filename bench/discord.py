@@ -110,7 +110,7 @@ sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) !
 
 from bench.processes import NoDatabase, ShardedBots, postgres  # noqa: E402
 from engine.measure import reference_game  # noqa: E402
-from tests.fakediscord.play import in_any_language, is_over, open_table, play_seat  # noqa: E402
+from tests.fakediscord.play import in_any_language, is_over, open_table, play_seat, table_id_of  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 BOT_CPU: list[float] = []  # CPU seconds the bot process used (Linux)
@@ -202,8 +202,8 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
     table_message = await open_table(host, [guest], game=GAME, options=ONE_HAND, views=views)
     TABLE_MESSAGES.append(table_message)
     if watcher is not None:
-        watching = await watcher.click(table_message, "Watch")
-        if watching.failed or "You are watching" not in watching.text:
+        watching = await watcher.click(table_message, custom_id=f"dh:t:watch:{table_id_of(table_message)}")
+        if watching.failed or watching.message is None or not watching.text.startswith("👀"):
             raise RuntimeError(f"Watch did not open a view: {watching.text!r}")
         WATCH_VIEWS.append(watching.message)
 
