@@ -523,7 +523,9 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
         table_token_edits = sum(1 for m in TABLE_MESSAGES for v in m.versions if v.source == "edit" and v.by)
         watcher_edits = sum(1 for m in WATCH_VIEWS for v in m.versions if v.source == "edit")
         live_edits = len(fd.token_edits(since=started)) - table_token_edits - watcher_edits
-        watched = sum(1 for m in WATCH_VIEWS if "is over" in m.text)  # followed to the end
+        over = {t.split("{")[0] for t in in_any_language("The game at table `{id}` ({game}) is over: this is how it "
+                                                          "ended.")}
+        watched = sum(1 for m in WATCH_VIEWS if any(o in m.text for o in over))  # followed to the end
         watch_clicks = len(WATCH_VIEWS)
         moves = sum(r for r in results if isinstance(r, int))
         hands = summaries(fd) - (1 if args.viewer else 0)  # (the viewer's own game is not the tables')
