@@ -523,8 +523,8 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
         table_token_edits = sum(1 for m in TABLE_MESSAGES for v in m.versions if v.source == "edit" and v.by)
         watcher_edits = sum(1 for m in WATCH_VIEWS for v in m.versions if v.source == "edit")
         live_edits = len(fd.token_edits(since=started)) - table_token_edits - watcher_edits
-        over = {t.split("{")[0] for t in in_any_language("The game at table `{id}` ({game}) is over: this is how it "
-                                                          "ended.")}
+        ended = "The game at table `{id}` ({game}) is over: this is how it ended."
+        over = {t.rsplit("}", 1)[-1] for t in in_any_language(ended)}
         watched = sum(1 for m in WATCH_VIEWS if any(o in m.text for o in over))  # followed to the end
         watch_clicks = len(WATCH_VIEWS)
         moves = sum(r for r in results if isinstance(r, int))
