@@ -145,8 +145,8 @@ class Replays:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
-        self._steps: OrderedDict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = OrderedDict()
-        self._pictures: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._steps: OrderedDict[tuple[str, str], tuple[list[dict[str, Any]], dict[str, Any]]] = OrderedDict()
+        self._pictures: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
         self._pending: dict[Any, asyncio.Future[Any]] = {}
 
     def _pool(self) -> ProcessPoolExecutor:
