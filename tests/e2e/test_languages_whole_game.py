@@ -75,7 +75,7 @@ def foreign(lang: str) -> frozenset[str]:
 #: The games' own words (games/<name>/screens.py) that happen to match a catalog piece of the shared
 #: screens, until the games' words are converted (the words-games branch of issue 31): then this is
 #: empty again.  Each is the piece and the game that says it.
-GAMES_PENDING = {("Waiting for", "hearts")}
+GAMES_PENDING = {("Waiting for", "hearts"), ("On the table", "hearts")}
 
 
 def wrong_words(text: str, lang: str, game: str | None = None) -> list[str]:
