@@ -31,10 +31,17 @@ _PEOPLE_MAX = 100_000  # (a bound all the same: the oldest go first)
 
 @contextlib.contextmanager
 def reading(locale: str | None) -> Iterator[None]:
-    """Draw in ``locale`` (a catalog of words/) inside the block."""
+    """Draw in ``locale`` (a catalog of words/) inside the block.  The games' own words speak through
+    ``words.speaking`` (issue 31's games slice): it is entered too, once words/ has it, so a game's
+    renderer called inside speaks the same language."""
     token = _READER.set(locale)
+    speaking = getattr(words, "speaking", None)
     try:
-        yield
+        if locale is not None and speaking is not None:
+            with speaking(locale):
+                yield
+        else:
+            yield
     finally:
         _READER.reset(token)
 
