@@ -90,4 +90,6 @@ async def table_locale(runtime: object, interaction: discord.Interaction, guild_
     given = chosen(value)
     if given is not None:
         return given
-    return await runtime.servers.table_locale(guild_id, interaction.guild_locale)  # type: ignore[attr-defined,no-any-return]
+    # (a conversation without a server: the host's own language)
+    discord_locale = interaction.guild_locale or interaction.locale
+    return await runtime.servers.table_locale(guild_id, discord_locale)  # type: ignore[attr-defined,no-any-return]

@@ -2,7 +2,7 @@
 
 ``/game language`` (a server manager) sets it; a table opened without ``language:`` reads it, and
 without one the server's Discord language (``guild_locale``).  Stored through the storage (migration
-0012, ``servers``); read once per server and cached, so opening a table costs no query after the
+0013, ``servers``); read once per server and cached, so opening a table costs no query after the
 first.  Without a storage the choice lives as long as the process.  A failed read or write is
 logged and the table is opened in the server's Discord language: this is a preference, never a
 reason to refuse a table.

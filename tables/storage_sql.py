@@ -501,7 +501,7 @@ class SQLStorage:
             "SELECT message_id, channel_id, due FROM pings WHERE table_id = ? ORDER BY message_id", (table_id,)
         )
 
-    # ---- a server's own settings (tables/servers.py; migration 0012) -----------------------------
+    # ---- a server's own settings (tables/servers.py; migration 0013) -----------------------------
     async def save_server_locale(self, guild_id: int, locale: str | None, at: float) -> None:
         """The language ``guild_id``'s tables read (``None``: the server's Discord language)."""
         d = self.dialect

@@ -1,4 +1,4 @@
--- PostgreSQL version of ../0012_server_language.sql.
+-- PostgreSQL version of ../0013_server_language.sql.
 CREATE TABLE servers (
     guild_id   BIGINT PRIMARY KEY,
     locale     TEXT,
