@@ -707,7 +707,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         title = _(GAMES.get(record.game, record.game.capitalize()))
         lines = ["**" + (_("Final standings") if outcome is not None else _("Standings when it ended")) + "**"]
         lines += replay_standings(record, outcome)
-        hands = recap(record)
+        hands = recap(record, reading.lang())  # (the asker's language)
         if hands:
             lines += ["", "**" + _("Hand by hand") + "**", *hands]
         text = "\n".join(lines)
