@@ -143,16 +143,21 @@ def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None
 def rules_lines(game: str) -> list[tuple[str, str]]:
     """``(name, sentence)`` per option for ``/game rules``, in words only: what it does, its choices
     in words, the default marked (what a host types is :func:`accepted_line`, shown apart)."""
+    loc = lang()  # (the asker's: cogs/reading.py)
+    default = catalog.translate(loc, " (default)")
     lines = []
     for opt in spec(game):
         w = words(game, opt.name)
+        about = catalog.translate(loc, w.about)
+        about = f"{about[:1].upper()}{about[1:]}"
         if opt.choices:
-            each = " · ".join((w.values.get(v) or w.say(v)) + (" (default)" if v == opt.default else "")
-                              for v in values(opt))
-            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: {each}."))
+            each = " · ".join(catalog.translate(loc, w.values.get(v) or w.say(v))
+                              + (default if v == opt.default else "") for v in values(opt))
+            lines.append((opt.name, f"{about}: {each}."))
         else:
-            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: from {number(opt.low)} to "
-                                    f"{number(opt.high)} (default: {w.say(opt.default)})."))
+            lines.append((opt.name, catalog.translate(loc, "{about}: from {low} to {high} (default: {value}).",
+                                                      about=about, low=number(opt.low), high=number(opt.high),
+                                                      value=catalog.translate(loc, w.say(opt.default)))))
     return lines
 
 
