@@ -26,6 +26,7 @@ from tables.shards import Shards
 from tables.storage import DuplicateTable, StaleWrite, Storage, StorageGone, Stored
 from tables.storage_base import Record
 from tables.table import Phase, Table
+from words import N_
 
 log = logging.getLogger("deckhand.tables")
 
@@ -294,7 +295,7 @@ class Persistence:
             stored = await self.storage.load(tid)
         except Exception:
             log.exception("Could not read table %s from the storage", tid)
-            raise TableError("I could not read my records just now; please try again.", "storage") from None
+            raise TableError(N_("I could not read my records just now; please try again."), "storage") from None
         if stored is None or (guild_id is not None and stored.record.get("guild_id") != guild_id):
             raise missing
         try:
@@ -311,7 +312,7 @@ class Persistence:
             stored = await self.storage.load(tid)
         except Exception:
             log.exception("Could not read table %s from the storage", tid)
-            raise TableError("I could not read my records just now; please try again.", "storage") from None
+            raise TableError(N_("I could not read my records just now; please try again."), "storage") from None
         if stored is None or stored.record.get("guild_id") != guild_id:
             return None
         return dict(stored.record)

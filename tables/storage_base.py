@@ -207,6 +207,13 @@ class Storage(Protocol):
         """The table's standing pings: ``message_id``, ``channel_id``, ``due``."""
         ...
 
+    # ---- a server's own settings (tables/servers.py; migration 0013) ---------------------------
+    async def save_server_locale(self, guild_id: int, locale: str | None, at: float) -> None:
+        """The language a server's tables read, chosen with ``/game language`` (``None``: Discord's)."""
+        ...
+
+    async def server_locale(self, guild_id: int) -> str | None: ...
+
 
 def check_changes(changes: Record) -> None:
     bad = set(changes) - MUTABLE
