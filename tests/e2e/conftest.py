@@ -12,7 +12,7 @@ Every test ends with the same checks, run when its world closes:
 * no message was edited more than 5 times in any 5 s.
 
 Every world runs the production setting unless its test says otherwise: the bot configured from
-an environment as ``bot.main`` does (``bot.load_config``: a SQLite database, the AI worker pool),
+an environment as ``bot.main`` does (``config.load_config``: a SQLite database, the AI worker pool),
 Discord's real rate-limit windows and its global limit of 50 requests a second.  A test that needs
 the shorter windows passes ``faster="why"`` (the opt-outs are listed in docs/interfaces.md).
 
@@ -233,7 +233,7 @@ class RestartWorld:
     path: Path
     runtime_options: dict[str, Any]
     seed: int
-    config: dict[str, Any] = field(default_factory=dict)  # more bot.Config fields (programs, ...)
+    config: dict[str, Any] = field(default_factory=dict)  # more config.Config fields (programs, ...)
     sync_to_guild: bool = True  # False: the commands are global, as in production (DMs need them so)
     bot: Any = None  # the BotProcess running now, if any
     bots: list[Any] = field(default_factory=list)  # every one started
