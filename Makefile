@@ -43,7 +43,8 @@ bench: build
 .PHONY: demo
 # A table of each game, two scripted people and AIs, through the real bot and a fake Discord on
 # 127.0.0.1: the channel is printed as they saw it.  No token needed; about 25 s.  One game, public
-# messages only: make demo DEMO_ARGS="--game siege --brief" (--game again for more games).
+# messages only: make demo DEMO_ARGS="--game siege --brief" (--game again for more games).  In another
+# language (the people's clients and the server): make demo DEMO_ARGS="--locale de".
 DEMO_ARGS ?=
 demo: $(BIN)/.installed
 	$(BIN)/python -m tests.fakediscord.demo $(DEMO_ARGS)

@@ -110,12 +110,14 @@ sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) !
 
 from bench.processes import NoDatabase, ShardedBots, postgres  # noqa: E402
 from engine.measure import reference_game  # noqa: E402
-from tests.fakediscord.play import open_table, play_seat  # noqa: E402
+from tests.fakediscord.play import in_any_language, is_over, open_table, play_seat, table_id_of  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 BOT_CPU: list[float] = []  # CPU seconds the bot process used (Linux)
 BOT_CONFIG: dict[str, Any] = {}  # bot.Config fields for the bot process (--viewer: its AI workers)
 METRICS: dict[str, Any] = {}  # --metrics: the bot's METRICS_ADDRESS port, and what its scrapes said
+#: The running game's controls on a table message, in any language (My hand, or the thread's link).
+RUNNING_LABELS = tuple(sorted(in_any_language("My hand") | in_any_language("Play in the thread")))
 SCRAPE_EVERY = 5.0  # seconds between two scrapes of /metrics while the tables play (Prometheus: 15 by default)
 TABLE_MESSAGES: list[Any] = []  # every table's public message, as the fake keeps it
 PLAY_LOG: dict[str, list[list[Any]]] = {}  # table message id -> the table's actions [[time, code], ...]
@@ -200,8 +202,8 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
     table_message = await open_table(host, [guest], game=GAME, options=ONE_HAND, views=views)
     TABLE_MESSAGES.append(table_message)
     if watcher is not None:
-        watching = await watcher.click(table_message, "Watch")
-        if watching.failed or "You are watching" not in watching.text:
+        watching = await watcher.click(table_message, custom_id=f"dh:t:watch:{table_id_of(table_message)}")
+        if watching.failed or watching.message is None or not watching.text.startswith("👀"):
             raise RuntimeError(f"Watch did not open a view: {watching.text!r}")
         WATCH_VIEWS.append(watching.message)
 
@@ -215,7 +217,7 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
         return seat.moves
 
     moves = await asyncio.gather(person(host, "components"), person(guest, "components"))
-    await fd.wait_for(lambda: "— finished" in table_message.text, 10.0, "the finished table")
+    await fd.wait_for(lambda: is_over(fd, table_message), 10.0, "the finished table")
     return sum(moves)
 
 
@@ -376,7 +378,7 @@ def public_edits(messages: list[Any]) -> tuple[list[float], float | None]:
         edits += len(times)
         # The running game's controls: My hand, or (when the game is in a thread) the link to it.
         running = next((v.at for v in m.versions
-                        if "My hand" in str(v.components) or "Play in the thread" in str(v.components)), None)
+                        if any(w in str(v.components) for w in RUNNING_LABELS)), None)
         if running is None:
             continue
         during = [t for t in times if t >= running]
@@ -442,13 +444,18 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
     fd = FakeDiscord(ratelimit_scale=args.ratelimit_scale, global_limit=args.global_limit or None,
                      shard_count=args.processes)
     await fd.start()
+    if args.locale:  # the people's clients and the server in another language (issue 31)
+        import words
+
+        fd.guild_locale = words.DISCORD_LOCALES.get(words.resolve(args.locale), (args.locale,))[0]
     try:
         shards = ShardedBots(fd, args.processes, pg.url) if pg else None
         seats = []
         watchers: list[Any] = []
         for i in range(args.tables):
             ch = fd.add_channel(f"table-{i + 1}", guild=shards.guild_for(i) if shards else None)
-            host, guest = fd.add_member(f"Host {i + 1}"), fd.add_member(f"Guest {i + 1}")
+            host, guest = (fd.add_member(f"Host {i + 1}", locale=fd.guild_locale if args.locale else "en-GB"),
+                           fd.add_member(f"Guest {i + 1}", locale=fd.guild_locale if args.locale else "en-GB"))
             host.where = guest.where = ch
             seats.append((host, guest))
             watcher = None
@@ -516,7 +523,9 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
         table_token_edits = sum(1 for m in TABLE_MESSAGES for v in m.versions if v.source == "edit" and v.by)
         watcher_edits = sum(1 for m in WATCH_VIEWS for v in m.versions if v.source == "edit")
         live_edits = len(fd.token_edits(since=started)) - table_token_edits - watcher_edits
-        watched = sum(1 for m in WATCH_VIEWS if "is over" in m.text)  # followed to the end
+        ended = "The game at table `{id}` ({game}) is over: this is how it ended."
+        over = {t.rsplit("}", 1)[-1] for t in in_any_language(ended)}
+        watched = sum(1 for m in WATCH_VIEWS if any(o in m.text for o in over))  # followed to the end
         watch_clicks = len(WATCH_VIEWS)
         moves = sum(r for r in results if isinstance(r, int))
         hands = summaries(fd) - (1 if args.viewer else 0)  # (the viewer's own game is not the tables')
@@ -624,6 +633,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                  "(default 50, Discord's; 0: off)")
     p.add_argument("--stagger", type=float, default=5.0, help="tables open within this many seconds (default 5)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--locale", default=None, help="the people's clients and the server in this language (e.g. de)")
     p.add_argument("--watchers", type=float, default=0.1, help="fraction of tables someone watches (default 0.1)")
     p.add_argument("--viewer", action="store_true", help="a person clicks through finished games' replay viewers "
                                                          "meanwhile and presses Review my play (issue 22)")

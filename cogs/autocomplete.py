@@ -11,8 +11,10 @@ from typing import Any
 from discord import app_commands
 
 import engine
+import words as catalog
 from cogs import options as table_options
 from cogs import render, renderers
+from cogs.reading import lang
 from engine.cards import Card, CardError, card
 from engine.core import AnyCard, Decision
 from tables.live import SeatView
@@ -55,8 +57,10 @@ def legal_choices(
         # Nothing typed yet, cards marked in the menus: carry on from them (a big pick).
         if len(marked) == decision.pick:
             labels = " ".join(c.label for c in marked)
-            return [app_commands.Choice(name=f"{decision.kind.capitalize()} the {decision.pick} marked: {labels}"[:100],
-                                        value=decision.kind)]
+            said = catalog.translate(lang(), "{kind} the {n} marked: {cards}",
+                                     kind=catalog.translate(lang(), decision.kind.capitalize()), n=decision.pick,
+                                     cards=labels)
+            return [app_commands.Choice(name=said[:100], value=decision.kind)]
         chosen = marked
     for i, tok in enumerate(tokens):
         last = i == len(tokens) - 1
@@ -123,7 +127,8 @@ def _exact(tok: str, c: AnyCard, allowed: Sequence[AnyCard] = ()) -> bool:
 
 def _pick_choice(cs: Sequence[AnyCard], pick: int) -> app_commands.Choice[str]:
     more = pick - len(cs)
-    name = " ".join(c.label for c in cs) + (f" … ({more} more)" if more > 0 else "")
+    name = " ".join(c.label for c in cs) + (" " + catalog.ngettext(lang(), "… ({n} more)", "… ({n} more)", more)
+                                             if more > 0 else "")
     return app_commands.Choice(name=name[:100], value=" ".join(c.code for c in cs)[:100])
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine
+import words
 from cogs import fonts, screens
 from cogs.screens import Chart
 from engine.core import View
@@ -48,6 +49,7 @@ class Series:
     winners: tuple[int, ...]
     lower_is_better: bool = False
     y_ticks: dict[float, str] | None = None  # value -> label (ranks)
+    locale: str = "en"  # the language of its words (the table's: issue 31)
 
 
 def _snapshot(chart: Chart, pv: View, n: int) -> list[float]:
@@ -56,9 +58,9 @@ def _snapshot(chart: Chart, pv: View, n: int) -> list[float]:
     return [float(x) for x in (pv.get("scores") or [0] * n)]
 
 
-def score_series(record: GameRecord) -> Series | None:
+def score_series(record: GameRecord, locale: str = words.ENGLISH) -> Series | None:
     """The running scores of a finished game, or ``None`` when it did not finish (nothing to show).
-    What is plotted is the game's ``Screens.chart`` (cogs/screens.py)."""
+    What is plotted is the game's ``Screens.chart`` (cogs/screens.py); its words in ``locale``."""
     if record.seed is None:
         return None
     entry = engine.get(record.game)
@@ -84,9 +86,10 @@ def score_series(record: GameRecord) -> Series | None:
     final = _snapshot(chart, g.public_view(), n)
     if points[-1] != final:
         points.append(final)
-    title = f"{cls.title} · table {record.id}"
-    return Series(record.game, title, chart.y_label, chart.x_label, record.names, points, outcome.winners,
-                  lower_is_better=entry.lowest_wins, y_ticks=dict(chart.y_ticks) if chart.y_ticks else None)
+    title = words.translate(locale, "{game} · table {id}", game=words.Lazy(cls.title), id=record.id)
+    return Series(record.game, title, words.translate(locale, chart.y_label), words.translate(locale, chart.x_label),
+                  record.names, points, outcome.winners, lower_is_better=entry.lowest_wins,
+                  y_ticks=dict(chart.y_ticks) if chart.y_ticks else None, locale=locale)
 
 
 def _font(px: int) -> Any:
@@ -109,7 +112,7 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
     img = Image.new("RGB", (W, H), BACKGROUND)
     d = ImageDraw.Draw(img)
     f_small = _font(13 * scale)
-    d.text((24 * scale, 14 * scale), s.title, font=_font(20 * scale), fill=TEXT)
+    fonts.draw_text(d, (24 * scale, 14 * scale), s.title, 20 * scale, TEXT)  # (any script: the table's language)
     # The plot on the left, the legend on the right.
     legend_w = 210 * scale
     x0, y0 = 62 * scale, 56 * scale
@@ -143,8 +146,9 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
     every = max(1, -(-steps // 12))
     for i in range(0, steps + 1, every):
         d.text((X(i), y1 + 14 * scale), str(i), font=f_small, fill=MUTED, anchor="mt")
-    caption = f"{s.y_label}, after each {s.x_label}"
-    d.text(((x0 + x1) / 2, H - 12 * scale), caption, font=f_small, fill=MUTED, anchor="ms")
+    caption = words.translate(s.locale, "{y}, after each {x}", y=s.y_label, x=s.x_label)
+    fonts.draw_text(d, ((x0 + x1) / 2 - fonts.text_length(caption, 13 * scale) / 2, H - 12 * scale), caption,
+                    13 * scale, MUTED, anchor="ls")
     # The lines: the winners' last, so they lie on top.
     order = sorted(range(len(s.names)), key=lambda seat: seat in s.winners)
     for seat in order:
@@ -168,7 +172,8 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
                                                          final[seat] if s.lower_is_better else -final[seat], seat))
     # Names in any script (cogs/fonts.py: never a missing-glyph box), cut to the legend's width,
     # made drawable and told apart there (fonts.picture_names).
-    tags = [" (AI)" if ai is not None and seat < len(ai) and ai[seat] else "" for seat in range(len(s.names))]
+    ai_tag = words.translate(s.locale, " (AI)")
+    tags = [ai_tag if ai is not None and seat < len(ai) and ai[seat] else "" for seat in range(len(s.names))]
     names = fonts.picture_names(s.names, 15 * scale,
                                 [W - lx - 46 * scale - fonts.text_length(tag, 15 * scale) for tag in tags])
     for seat in rank:
@@ -189,10 +194,10 @@ def draw_large(s: Series, ai: Sequence[bool] | None = None) -> Image.Image:
     return img
 
 
-def score_chart(record: GameRecord) -> bytes | None:
+def score_chart(record: GameRecord, locale: str = words.ENGLISH) -> bytes | None:
     """The end-of-game picture of a finished game's record, or ``None`` when there is no finished
-    game to show."""
-    s = score_series(record)
+    game to show; its words in ``locale`` (the table's)."""
+    s = score_series(record, locale)
     return None if s is None else draw_series(s, getattr(record, "ai", None))
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+import words
 from cogs import render, renderers
 from cogs.custom_ids import (  # the names the ids' users always imported from here stay importable
     _TABLE_BUTTONS,  # noqa: F401
@@ -50,10 +51,12 @@ from cogs.custom_ids import (  # the names the ids' users always imported from h
     value_code,  # noqa: F401
 )
 from cogs.emoji import action_emoji, card_emoji
+from cogs.reading import lang, of_seat, reading, tr
 from engine.core import TABLE, Action, AnyCard, Decision
 from tables.clicks import marking_since
 from tables.live import SeatView
 from tables.table import Table
+from words import N_
 
 if TYPE_CHECKING:  # discord.types is for the type checker: importing it at run time goes in a circle
     from discord.types.components import ButtonComponent
@@ -62,7 +65,13 @@ M = TypeVar("M")  # what a menu holds (_pack, _flat)
 log = logging.getLogger(__name__)
 
 # ---- views -------------------------------------------------------------------------------------
-def table_view(table: Table) -> discord.ui.View:
+def table_view(table: Table, locale: str | None = None) -> discord.ui.View:
+    """The table message's buttons, in the table's language (``locale``: a watcher's copy)."""
+    with reading(locale or table.locale):
+        return _table_view(table)
+
+
+def _table_view(table: Table) -> discord.ui.View:
     """The buttons of the public table message for its phase (none once it has finished).
 
     A running game with a thread is played there: an answer to a button goes to the channel of the
@@ -75,7 +84,7 @@ def table_view(table: Table) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     phase = render.phase_of(table)
     if phase == "running" and table.thread_id is not None:
-        view.add_item(discord.ui.Button(label="Play in the thread", emoji="🧵", url=thread_url(table)))
+        view.add_item(discord.ui.Button(label=tr(table)(N_("Play in the thread")), emoji="🧵", url=thread_url(table)))
         view.add_item(TableButton("watch", table.id))
         view.add_item(TableButton("howto", table.id))  # answered privately: no counted call
         return view
@@ -96,7 +105,13 @@ def thread_url(table: Table) -> str:
 
 def hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     """The ephemeral hand message of one seat: its text and one control per legal choice (a pick
-    over more than 25 cards shows the cards marked so far, from the seat's view)."""
+    over more than 25 cards shows the cards marked so far, from the seat's view).  In the language
+    of the seat's person (cogs/reading.py)."""
+    with reading(of_seat(seat_view.table, seat_view.seat)):
+        return _hand_view(seat_view)
+
+
+def _hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     table, decision = seat_view.table, seat_view.decision
     r = renderers.renderer_for(table.game)
     content = r.hand_text(seat_view)
@@ -189,7 +204,7 @@ def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Se
         text, description = r.pick_option(sv, c, seen[c.code], total[c.code])
         options.append(discord.SelectOption(label=text[:100], value=value, emoji=card_emoji(c),
                                             description=(description or None) and description[:100]))
-    placeholder = f"Choose {render.plural(pick, 'card')}"
+    placeholder = words.ngettext(lang(table), "Choose {n} card", "Choose {n} cards", pick)
     return PickSelect(table.id, table.version, decision.kind, pick=pick, placeholder=placeholder, options=options)
 
 
@@ -250,7 +265,7 @@ def _big_pick(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[lis
     marked = (sv.view or {}).get("marked")
     parts = pick_parts(sv, r, decision)
     if marked is None or parts is None:
-        return [], "*Too many cards for the menus: use `/play` to name them.*"
+        return [], "*" + tr(table)(N_("Too many cards for the menus: use `/play` to name them.")) + "*"
     cards = list(decision.cards)
     total = Counter(c.code for c in cards)
     picked = marked_values(cards, marked)
@@ -267,17 +282,18 @@ def _big_pick(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[lis
                                                 description=(description or None) and description[:100]))
         here = sum(1 for value, _, _ in members if value in picked)
         full = here + room == 0  # nothing marked here and the pick is full: unmark elsewhere first
-        placeholder = " · ".join(names) + (f" (all {decision.pick} chosen)" if full else "")
+        placeholder = " · ".join(names) + (" " + tr(table)(N_("(all {n} chosen)"), n=decision.pick) if full else "")
         items.append(PartSelect(table.id, since, decision.kind, n, options, here + room, placeholder=placeholder,
                                 disabled=full))
-    verb = decision.kind.replace("_", " ").capitalize()
+    verb = tr(table)(decision.kind.replace("_", " ").capitalize())
     items.append(PickDone(table.id, table.version, decision.kind, "ok", f"{verb} {count}/{decision.pick}",
                           disabled=count != decision.pick))
     items.append(PickDone(table.id, since, decision.kind, "clear", disabled=count == 0))
     values = card_values(cards)
     by_value = dict(zip(values, cards, strict=True))
     shown = " ".join(render.label(by_value[v]) for v in values if v in picked)
-    note = f"Chosen ({count}/{decision.pick}): {shown}" if count else ""
+    note = tr(table)(N_("Chosen ({count}/{pick}): {cards}"), count=count, pick=decision.pick, cards=shown) if count \
+        else ""
     return items, note
 
 
@@ -319,7 +335,8 @@ def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tu
     ordered = list(dict.fromkeys(a for a in r.order_actions(sv, decision.actions)
                                  if _fits_id(table, a.code)))
     skipped = len(dict.fromkeys(decision.actions)) - len(ordered)
-    more = "\n*Some choices have no button: use `/play` for them.*" if skipped else ""
+    no_button = "*" + tr(table)(N_("Some choices have no button: use `/play` for them.")) + "*"
+    more = "\n" + no_button if skipped else ""
     if len(ordered) <= MAX_BUTTONS and not r.menus_always:
         return [_button(sv, r, a) for a in ordered], more.strip()
     loose = [a for a in ordered if r.action_group(sv, a) is None]
@@ -329,7 +346,7 @@ def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tu
         if g is not None:
             groups.setdefault(g, []).append(a)
     if len(loose) > ROW_BUTTONS:
-        groups.setdefault("More", []).extend(loose[ROW_BUTTONS:])
+        groups.setdefault(tr(table)(N_("More")), []).extend(loose[ROW_BUTTONS:])
         loose = loose[:ROW_BUTTONS]
     menus = _pack(list(groups.items()), MAX_OPTIONS, MAX_MENUS)
     if menus is not None:
@@ -346,7 +363,7 @@ def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tu
     combo = _combo_pick(sv, r, decision, k.pop()) if len(k) == 1 else None
     if combo is not None:
         return [combo], ""
-    return [_button(sv, r, a) for a in ordered[:MAX_BUTTONS]], "*Some choices have no button: use `/play` for them.*"
+    return [_button(sv, r, a) for a in ordered[:MAX_BUTTONS]], no_button
 
 
 def _fits_id(table: Table, code: str) -> bool:
@@ -389,6 +406,11 @@ _BUTTONS_MAX = 4096  # (cards × played or not × emoji sets × games: far below
 def hand_payload(sv: SeatView, head: str | None = None) -> HandMessage:
     """:func:`hand_view` as Discord's JSON, ``head`` (a line such as "✅ You played Q♠.") above
     the text."""
+    with reading(of_seat(sv.table, sv.seat)):
+        return _hand_payload(sv, head)
+
+
+def _hand_payload(sv: SeatView, head: str | None = None) -> HandMessage:
     table, decision = sv.table, sv.decision
     r = renderers.renderer_for(table.game)
     cards = _whole_hand_cards(sv, r, decision) if render.phase_of(table) == "running" else None
@@ -435,7 +457,7 @@ def _card_button(table: Table, r: render.Renderer, a: Action, playable: bool) ->
 
 
 def _table_button(act: str, table_id: str) -> dict[str, Any]:
-    key = ("table", act)
+    key = ("table", act, lang())
     made = _BUTTONS.get(key)
     if made is None:
         made = _BUTTONS[key] = TableButton(act, table_id).item.to_component_dict()

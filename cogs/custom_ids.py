@@ -49,10 +49,13 @@ from typing import Any, Protocol
 
 import discord
 
+import words
 from cogs import render, renderers
 from cogs.emoji import card_emoji
+from cogs.reading import lang
 from engine.core import Action, AnyCard
 from tables.shards import STARTING
+from words import N_
 
 TABLE_ID = r"[A-Z0-9]{6}"
 VERSION = r"[0-9]{1,9}"
@@ -72,17 +75,17 @@ ROW_BUTTONS = 5
 VALUE_SEP = "#"  # a card code's copy number in a menu value: "D5#2"
 
 _TABLE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle, str | None]] = {
-    "join": ("Join", discord.ButtonStyle.success, "🪑"),
-    "leave": ("Leave", discord.ButtonStyle.secondary, None),
-    "ai": ("Add AI", discord.ButtonStyle.secondary, "🤖"),
-    "start": ("Start", discord.ButtonStyle.primary, "▶️"),
-    "hand": ("My hand", discord.ButtonStyle.primary, "🃏"),
-    "back": ("I'm back", discord.ButtonStyle.secondary, "👋"),
-    "refresh": ("Refresh", discord.ButtonStyle.secondary, "🔄"),
-    "hint": ("Hint", discord.ButtonStyle.secondary, "💡"),
-    "again": ("Play again", discord.ButtonStyle.success, "🔁"),
-    "howto": ("How to play", discord.ButtonStyle.secondary, "❔"),
-    "watch": ("Watch", discord.ButtonStyle.secondary, "👀"),
+    "join": (N_("Join"), discord.ButtonStyle.success, "🪑"),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary, None),
+    "ai": (N_("Add AI"), discord.ButtonStyle.secondary, "🤖"),
+    "start": (N_("Start"), discord.ButtonStyle.primary, "▶️"),
+    "hand": (N_("My hand"), discord.ButtonStyle.primary, "🃏"),
+    "back": (N_("I'm back"), discord.ButtonStyle.secondary, "👋"),
+    "refresh": (N_("Refresh"), discord.ButtonStyle.secondary, "🔄"),
+    "hint": (N_("Hint"), discord.ButtonStyle.secondary, "💡"),
+    "again": (N_("Play again"), discord.ButtonStyle.success, "🔁"),
+    "howto": (N_("How to play"), discord.ButtonStyle.secondary, "❔"),
+    "watch": (N_("Watch"), discord.ButtonStyle.secondary, "👀"),
 }
 LOBBY_BUTTONS: tuple[str, ...] = ("join", "leave", "ai", "start", "howto")
 RUNNING_BUTTONS: tuple[str, ...] = ("hand", "back", "watch", "howto")
@@ -119,7 +122,8 @@ async def _handler(interaction: discord.Interaction) -> Handler | None:
     cog = interaction.client.get_cog(HANDLER_COG)  # type: ignore[attr-defined]
     if cog is None:
         # Between a restart and the cog loading, say so instead of letting the click "fail".
-        await interaction.response.send_message(STARTING, ephemeral=True)
+        await interaction.response.send_message(words.translate(words.resolve(interaction.locale), STARTING),
+                                                ephemeral=True)
     return cog
 
 
@@ -189,6 +193,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_TEMP
 
     def __init__(self, act: str, table_id: str) -> None:
         label, style, emoji = _TABLE_BUTTONS[act]
+        label = words.translate(lang(), label)  # in the language being drawn (cogs/reading.py)
         super().__init__(discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"dh:t:{act}:{table_id}"))
         self.act = act
         self.table_id = table_id
@@ -283,7 +288,9 @@ class ActionMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLA
             return
         values = _values(self.item, interaction)
         if len(values) != 1:
-            await interaction.response.send_message("Choose one option in the menu.", ephemeral=True)
+            await interaction.response.send_message(
+                words.translate(words.resolve(interaction.locale), N_("Choose one option in the menu.")),
+                ephemeral=True)
             return
         await handler.on_action_button(interaction, self.table_id, self.version, values[0])
 
@@ -312,7 +319,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
             n = min(pick, len(options))
             select = discord.ui.Select(
                 custom_id=f"dh:s:{table_id}:{version}:{kind}",
-                placeholder=(placeholder or f"Choose {render.plural(pick, 'card')}")[:150],
+                placeholder=(placeholder or words.ngettext(lang(), "Choose {n} card", "Choose {n} cards", pick))[:150],
                 min_values=n,
                 max_values=n,
                 options=options,
@@ -355,7 +362,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
         if select is None:
             select = discord.ui.Select(
                 custom_id=f"dh:p:{table_id}:{version}:{kind}:{part}",
-                placeholder=(placeholder or "Choose")[:150],
+                placeholder=(placeholder or words.translate(lang(), N_("Choose")))[:150],
                 min_values=0,
                 max_values=max(1, min(max_values, len(options))),
                 options=list(options),
@@ -395,7 +402,8 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
     ) -> None:
         style = discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary
         button: discord.ui.Button[discord.ui.View]
-        button = discord.ui.Button(label=(label or ("OK" if op == "ok" else "Clear"))[:80], style=style,
+        said = label or words.translate(lang(), N_("OK") if op == "ok" else N_("Clear"))
+        button = discord.ui.Button(label=said[:80], style=style,
                                    disabled=disabled, custom_id=f"dh:k:{table_id}:{version}:{kind}:{op}")
         super().__init__(button)
         self.table_id = table_id
@@ -430,15 +438,17 @@ REPLAY_OPS = ("open", "first", "prev", "next", "last", "review")
 REPLAY_TEMPLATE = rf"dh:r:(?P<tid>{TABLE_ID}):(?P<step>[0-9]{{1,6}}):(?P<op>{'|'.join(REPLAY_OPS)})"
 JUMP_TEMPLATE = rf"dh:r:(?P<tid>{TABLE_ID}):(?P<step>[0-9]{{1,6}}):jump"
 _REPLAY_BUTTONS: dict[str, tuple[str, str]] = {
-    "open": ("Replay", "🎞️"), "first": ("First", "⏮️"), "prev": ("Back", "◀️"), "next": ("Next", "▶️"),
-    "last": ("Last", "⏭️"), "review": ("Review my play", "🔍"),
+    "open": (N_("Replay"), "🎞️"), "first": (N_("First"), "⏮️"), "prev": (N_("Back"), "◀️"),
+    "next": (N_("Next"), "▶️"), "last": (N_("Last"), "⏭️"), "review": (N_("Review my play"), "🔍"),
 }
 
 
 async def _replay_handler(interaction: discord.Interaction) -> Any:
     cog = await _handler(interaction)
     if cog is not None and not hasattr(cog, "on_replay"):
-        await interaction.response.send_message("That button does nothing any more.", ephemeral=True)
+        await interaction.response.send_message(
+            words.translate(words.resolve(interaction.locale), N_("That button does nothing any more.")),
+            ephemeral=True)
         return None
     return cog
 
@@ -447,7 +457,8 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TE
     """**Replay** on a finished table message, and the viewer's ⏮ ◀ ▶ ⏭."""
 
     def __init__(self, table_id: str, step: int, op: str, disabled: bool = False) -> None:
-        label, emoji = _REPLAY_BUTTONS.get(op, ("Replay", "🎞️"))
+        label, emoji = _REPLAY_BUTTONS.get(op, (N_("Replay"), "🎞️"))
+        label = words.translate(lang(), label)
         style = discord.ButtonStyle.primary if op in ("open", "next") else discord.ButtonStyle.secondary
         super().__init__(discord.ui.Button(label=label, emoji=emoji, style=style, disabled=disabled,
                                            custom_id=f"dh:r:{table_id}:{step}:{op}"))

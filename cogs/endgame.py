@@ -16,6 +16,7 @@ from typing import Protocol
 
 import discord
 
+import words
 from cogs import render
 from cogs.chart import Series, score_chart, score_series
 from cogs.render import Rendered
@@ -46,7 +47,7 @@ async def picture(table: Table) -> bytes | None:
     """The end-of-game chart, drawn off the event loop within the budget (``None`` if it is not)."""
     try:
         record = GameRecord.of_table(table)
-        return await asyncio.wait_for(asyncio.to_thread(score_chart, record), CHART_BUDGET)
+        return await asyncio.wait_for(asyncio.to_thread(score_chart, record, table.locale), CHART_BUDGET)
     except Exception:  # TimeoutError included: the summary goes without a picture
         log.warning("No end-of-game picture for table %s", table.id, exc_info=True)
         return None
@@ -70,7 +71,8 @@ async def add_rating_changes(bot: object, table: Table, rendered: Rendered) -> N
     try:
         lines = change_lines(table, await ratings.rate_table(table))
         if lines and rendered.embed is not None:  # (_finished: it has one)
-            rendered.embed.add_field(name="Ratings", value="\n".join(lines)[:1024], inline=False)
+            rendered.embed.add_field(name=words.translate(table.locale, "Ratings"), value="\n".join(lines)[:1024],
+                                     inline=False)
     except Exception:
         log.exception("Could not rate table %s", table.id)
 
@@ -114,12 +116,13 @@ async def _attach(budget: Budget, table: Table, message: discord.Message, render
 async def _attach_text(budget: Budget, table: Table, message: discord.Message, rendered: Rendered) -> None:
     try:
         record = GameRecord.of_table(table)
-        series = await asyncio.wait_for(asyncio.to_thread(score_series, record), CHART_BUDGET)
+        series = await asyncio.wait_for(asyncio.to_thread(score_series, record, table.locale), CHART_BUDGET)
         text = text_chart(series) if series is not None else None
         if series is None or text is None or rendered.embed is None:  # (_finished: it has an embed)
             return
         embed = rendered.embed.copy()
-        embed.add_field(name=series.y_label.capitalize() or "Scores", value=text, inline=False)
+        embed.add_field(name=series.y_label.capitalize() or words.translate(table.locale, "Scores"), value=text,
+                        inline=False)
         await budget.take()
         await message.edit(embed=embed)
     except Exception:  # the message was deleted, or Discord refused: the text summary stands

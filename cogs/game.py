@@ -24,8 +24,8 @@ from discord.ext import commands
 
 import engine
 import words
+from cogs import language, reading, render, renderers
 from cogs import options as table_options
-from cogs import render, renderers
 from cogs.autocomplete import MAX_CHOICES, legal_choices, option_choices, table_choices
 from cogs.components import (
     hand_view,
@@ -57,8 +57,31 @@ GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in G
 PROGRAM_GAMES = " and ".join(spec.game.title for spec in engine.games().values() if spec.programs) or "No game"
 NOT_STRONG = " and ".join(spec.game.title for spec in engine.games().values() if not spec.strong)
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
+def _(msgid: str, /, **fields: Any) -> str:
+    """``msgid`` in the language being drawn: inside an interaction, the person's (cogs/reading.py)."""
+    return words.translate(reading.lang(), msgid, **fields)
+
+
 OOPS = N_("Sorry — something went wrong on my side. It has been logged; please try again.")
 NOT_IN_A_SERVER = N_("Deckhand tables live in servers: use these commands in a server channel.")
+NO_EXTERNAL_APPS = N_("This server does not let apps you added to your account show their answers to everyone, so "
+                      "nobody else could see a table here. Open one in a group DM with your friends, or ask a "
+                      "server manager to add Deckhand to the server.")
+POSTED_AGAIN = N_("↪️ The table goes on here (the message above stopped updating).")
+#: The interaction's ``extras`` key naming the table it was about (cogs/game.py ``_post_again``).
+TABLE_EXTRA = "deckhand.table"
+#: Where the game commands work: installed to a server or to a person's account; in a server, a DM
+#: or a group DM.
+EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+
+
+def place_of(interaction: discord.Interaction) -> str:
+    """Where a table opened by this interaction lives (``Table.place``): "server" where the bot is a
+    member of the server, "app" in a server that never added it, "private" in a DM or group DM."""
+    if interaction.guild_id is None:
+        return "private"
+    return "server" if interaction.is_guild_integration() else "app"
 
 
 # What each typed option may hold at most, declared to Discord (which then refuses longer input
@@ -77,8 +100,8 @@ def parse_options(text: str | None) -> dict[str, str]:
     for token in (text or "").replace(",", " ").split():
         key, eq, value = token.partition("=")
         if not eq or not key or not value:
-            raise TableError(f"I can't read `{echo(token)}`: options look like `key=value`, e.g. "
-                             "`rules=mcgill target=50`.")
+            raise TableError(N_("I can't read `{token}`: options look like `key=value`, e.g. "
+                                "`rules=mcgill target=50`."), token=echo(token))
         out[key.strip().lower()] = value.strip()
     return out
 
@@ -106,9 +129,9 @@ def game_over(table: AnyTable) -> str:
     """What a player hears when they ask for their hand after the game: it is over, where to look."""
     # (a table, or the stub of one that left memory: tables/finished.py)
     if table.seed is None and getattr(table, "state", None) is None:
-        return f"Table `{table.id}` was closed before its game started. Open a new one with `/game new`."
-    return (f"The game at table `{table.id}` is over — the final standings are on its table message. "
-            f"Replay: `/game replay id:{table.id}`. Open a new table with `/game new`.")
+        return _("Table `{id}` was closed before its game started. Open a new one with `/game new`.", id=table.id)
+    return _("The game at table `{id}` is over — the final standings are on its table message. "
+             "Replay: `/game replay id:{id}`. Open a new table with `/game new`.", id=table.id)
 
 
 #: The one place a player reads option keys: what a host types in ``/game new … options:``.
@@ -143,8 +166,8 @@ def rules_embed(game: str, rules_url: str | None = None, locale: str = words.ENG
 def no_such_game(game: str) -> str:
     """The answer to a game name Deckhand does not know (every registered game has its screens:
     tests/test_spec.py)."""
-    ready = ", ".join(f"**{spec.game.title}**" for spec in playable().values())
-    return f"Deckhand has no game called “{echo(render.clean(game))}”. You can play {ready}."
+    ready = words.join(reading.lang(), [f"**{_(spec.game.title)}**" for spec in playable().values()])
+    return _("Deckhand has no game called “{game}”. You can play {games}.", game=echo(render.clean(game)), games=ready)
 
 
 class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
@@ -164,7 +187,11 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if live is not None and live.runtime is None:  # the listener was made before the runtime
             live.runtime = runtime
 
-    game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
+    # Anywhere on Discord: in a server that added the bot, and — installed to a person's account —
+    # in their DMs, group DMs and servers that never added it (the table then lives on interaction
+    # answers alone: Table.place, cogs/listener.py).
+    game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.",
+                              allowed_installs=EVERY_INSTALL, allowed_contexts=EVERYWHERE)
 
     # ==== plumbing =============================================================================
     def _answer_by(self, interaction: discord.Interaction) -> float:
@@ -179,9 +206,14 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         permissions = self.discord_listener.permissions if self.discord_listener is not None else None
         if permissions is not None:
             permissions.seen(interaction)  # what the bot may do here, before anything is drawn
+        # What this person reads is in their client's language; what the table reads is drawn in
+        # the table's (cogs/renderers.py sets it around every public render).
+        reader = reading.remember(interaction.user.id, interaction.locale)
         try:
             self.runtime.refuse_late(self._answer_by(interaction))
-            await work
+            with reading.reading(reader):
+                await work
+                await self._post_again(interaction)
         except TableError as e:
             if e.code == "late":
                 # Nobody can be told: the interaction's answer window is over.
@@ -197,6 +229,36 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if permissions is not None:
             await self._tell_missing(interaction, permissions)
 
+    async def _post_again(self, interaction: discord.Interaction) -> None:
+        """Where the bot is not a member, the table message is edited only through the token of an
+        interaction that may edit it, which lives 15 minutes.  When none is left (everyone was idle,
+        or the bot restarted), the next interaction about the table posts it again — a public
+        followup of this answer — and that followup's token keeps it current from then on.  The old
+        message stays as it stopped; the new one says so on its first line."""
+        table = self.runtime.tables.get(str(interaction.extras.get(TABLE_EXTRA, "")))
+        live = self.live
+        if table is None or live is None or not table.anchored or not interaction.response.is_done():
+            return
+        if not live.needs_posting(table.id):
+            return
+        rendered = renderers.table_message(table)
+        note = words.translate(table.locale, POSTED_AGAIN)
+        try:
+            content = "\n".join(x for x in (note, rendered.content) if x)
+            if rendered.embed is not None:
+                sent = await interaction.followup.send(content, embed=rendered.embed, view=table_view(table),
+                                                       allowed_mentions=NO_PINGS, wait=True)
+            else:
+                sent = await interaction.followup.send(content, view=table_view(table), allowed_mentions=NO_PINGS,
+                                                       wait=True)
+        except discord.HTTPException as e:
+            log.info("Table %s: could not post its message again (%s)", table.id, e)
+            return
+        table.message_id = sent.id
+        live.table_opened(interaction, table.id, message_id=sent.id)
+        with contextlib.suppress(TableError):  # stored: a restart knows the newest message
+            await self.runtime.attach(table.id, message_id=sent.id)
+
     async def _tell_missing(self, interaction: discord.Interaction, permissions: Any) -> None:
         """The host of a table here hears once, in plain words, which optional permission the bot
         lacks and what the table does without it (cogs/permissions.py): a followup on their answer."""
@@ -205,9 +267,9 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         here = interaction.channel_id
         for table in list(self.runtime.tables.values()):
             if table.host_id != interaction.user.id or here not in (table.channel_id, table.thread_id) \
-                    or table.phase == "finished":
-                continue
-            text = permissions.untold(table)
+                    or table.phase == "finished" or table.anchored:
+                continue  # (where the bot is not a member it posts nothing: no permission is missing)
+            text = permissions.untold(table, words.resolve(interaction.locale))
             if text:
                 try:
                     await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -249,16 +311,19 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         await self._say(interaction, OOPS)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
+        if interaction.guild_id is None and interaction.channel_id is None:
             await self._say(interaction, words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
             return False
         return True
 
     def _guild(self, interaction: discord.Interaction) -> int:
-        if interaction.guild_id is None:
+        """The place the interaction's tables and results belong to: its server, or — in a DM or
+        group DM — the conversation itself (its channel's id)."""
+        place = interaction.guild_id or interaction.channel_id
+        if place is None:
             raise TableError(NOT_IN_A_SERVER)
         self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
-        return interaction.guild_id
+        return place
 
     def _table(self, interaction: discord.Interaction, table_id: str | None,
                over: Callable[[AnyTable], str] | None = None) -> Table:
@@ -275,6 +340,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if table is None or table.guild_id != guild_id or not may_see(interaction, table):
             raise TableError(N_("There is no table with id `{id}` in this server. `/game list` shows them."),
                              id=echo(tid) or "?")
+        interaction.extras[TABLE_EXTRA] = table.id
         return table
 
     def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
@@ -289,6 +355,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                 raise TableError(game_over(finished))
             raise TableError(N_("You are not seated at a table in this server. Open one with `/game new` "
                                 "or take a seat with `/game join`."))
+        interaction.extras[TABLE_EXTRA] = table.id
         return table
 
     def _finished_table(self, guild_id: int, user_id: int) -> AnyTable | None:
@@ -315,15 +382,28 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     # ==== /game ================================================================================
     @game.command(name="new", description="Open a table: posts the lobby with Join, Add AI and Start buttons.")
     @app_commands.describe(game="Which game", options="Table options as key=value, speed too (autocompleted)",
-                           speed="How long each decision may take (default normal; or speed= in options)")
-    @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
+                           speed="How long each decision may take (default normal; or speed= in options)",
+                           language="The language the table reads (default: the server's)")
+    @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES, language=language.CHOICES)
     async def game_new(
         self, interaction: discord.Interaction, game: ChoiceText, options: OptionsText | None = None,
-        speed: ChoiceText | None = None,
+        speed: ChoiceText | None = None, language: ChoiceText | None = None,
     ) -> None:
-        await self._safely(interaction, self._new(interaction, game, options, speed))
+        await self._safely(interaction, self._new(interaction, game, options, speed, language))
 
-    async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str | None) -> None:
+    @game.command(name="language", description="The language this server's tables read (Manage Server to change it).")
+    @app_commands.describe(language="The language new tables read (leave empty to see the current one)")
+    @app_commands.choices(language=language.SERVER_CHOICES)
+    async def game_language(self, interaction: discord.Interaction, language: ChoiceText | None = None) -> None:
+        await self._safely(interaction, self._language(interaction, language))
+
+    async def _language(self, interaction: discord.Interaction, value: str | None) -> None:
+        guild_id = self._guild(interaction)
+        await self._say(interaction, await language.answer(self.runtime, interaction, guild_id, value,
+                                                           self.runtime.clock.now()))
+
+    async def _new(self, interaction: discord.Interaction, game: str, options: str | None, speed: str | None,
+                   language_value: str | None = None) -> None:
         guild_id = self._guild(interaction)
         name = game.strip().lower()
         entry = playable().get(name)
@@ -339,10 +419,16 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         channel_id = interaction.channel_id
         if channel_id is None:  # never for a command in a server channel
             raise TableError(N_("Open a table from a channel of this server."))
+        place = place_of(interaction)
+        if place == "app" and not interaction.permissions.use_external_apps:
+            # Discord would show every answer to the host alone: nobody else could see the table.
+            raise TableError(NO_EXTERNAL_APPS)
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
-            locale=words.resolve(interaction.guild_locale),  # what the whole table reads: the server's
+            # What the whole table reads: language:, else the server's choice, else its Discord language
+            # (a DM's: the host's).
+            locale=await language.table_locale(self.runtime, interaction, guild_id, language_value), place=place,
         )
         await self._post_lobby(interaction, table)
 
@@ -356,9 +442,13 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         made = await self.runtime.rematch(table_id, interaction.user.id, interaction.user.display_name,
                                           guild_id=guild_id, channel_id=interaction.channel_id)
         invited = " ".join(f"<@{u}>" for u in made.invited)
-        line = (f"🔁 {render.clean(interaction.user.display_name)} opened a new game of "
-                f"{render.game_title(made.table)} for the players of the last one"
-                + (f": {invited}, press **Join** to take a seat." if invited else "."))
+        # Said to the table (it heads the new lobby): the table's language.
+        with reading.reading(made.table.locale):
+            who, title = render.clean(interaction.user.display_name), render.game_title(made.table)
+            line = "🔁 " + (_("{who} opened a new game of {game} for the players of the last one: {people}, press "
+                              "**Join** to take a seat.", who=who, game=title, people=invited) if invited else
+                            _("{who} opened a new game of {game} for the players of the last one.", who=who,
+                              game=title))
         pings = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                         users=[discord.Object(u) for u in made.invited])
         await self._post_lobby(interaction, made.table, line, pings)
@@ -412,11 +502,11 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         was_running = table.phase == Phase.RUNNING
         await self.runtime.join(table.id, interaction.user.id, interaction.user.display_name)
         if was_running:
-            await self._say(interaction, f"Welcome back — your seat at table `{table.id}` is yours again. Press "
-                                         "**My hand** or use `/hand`.")
+            await self._say(interaction, _("Welcome back — your seat at table `{id}` is yours again. Press "
+                                           "**My hand** or use `/hand`.", id=table.id))
         else:
-            said = await self._say(interaction, f"You joined table `{table.id}` ({render.game_title(table)}). Your "
-                                                "hand will show up here when the game starts.")
+            said = await self._say(interaction, _("You joined table `{id}` ({game}). Your hand will show up here "
+                                                  "when the game starts.", id=table.id, game=render.game_title(table)))
             # This answer becomes the person's live hand view once the game starts.
             self._live(interaction, self._seat_view(table.id, interaction.user.id), lobby=True, message_id=said)
 
@@ -429,10 +519,10 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         running = table.phase == Phase.RUNNING
         await self.runtime.leave(table.id, interaction.user.id)
         if running:
-            await self._say(interaction, f"You left table `{table.id}`; an AI plays your seat. "
-                                         f"`/game join {table.id}` brings you back.")
+            await self._say(interaction, _("You left table `{id}`; an AI plays your seat. "
+                                           "`/game join {id}` brings you back.", id=table.id))
         else:
-            await self._say(interaction, f"You left table `{table.id}`.")
+            await self._say(interaction, _("You left table `{id}`.", id=table.id))
 
     @game.command(name="ai", description="Host: fill free seats with AI players.")
     @app_commands.describe(count="How many AI players (default: every free seat; one with a program)",
@@ -454,12 +544,21 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             # Only a name the operator configured is ever looked up; anything else is refused.
             added = await self.runtime.add_ai(table.id, interaction.user.id, count, program=program)
             name = program.strip()
-            what = f"the program `{name}`" if added == 1 else f"{added} copies of the program `{name}`"
-            await self._say(interaction, f"Seated {what} at table `{table.id}`: it plays its seat like an AI.")
+            one = _("Seated the program `{name}` at table `{id}`: it plays its seat like an AI.", name=name,
+                    id=table.id)
+            await self._say(interaction, one if added == 1 else words.ngettext(
+                reading.lang(), "Seated {n} copy of the program `{name}` at table `{id}`: it plays its seat like "
+                "an AI.", "Seated {n} copies of the program `{name}` at table `{id}`: they play their seats like AIs.",
+                added, name=name, id=table.id))
             return
         added = await self.runtime.add_ai(table.id, interaction.user.id, count, level=level)
-        kind = "strong AI player" if (level or table.ai_level) == "strong" else "AI player"
-        await self._say(interaction, f"Added {render.plural(added, kind)} to table `{table.id}`.")
+        if (level or table.ai_level) == "strong":
+            said = words.ngettext(reading.lang(), "Added {n} strong AI player to table `{id}`.",
+                                  "Added {n} strong AI players to table `{id}`.", added, id=table.id)
+        else:
+            said = words.ngettext(reading.lang(), "Added {n} AI player to table `{id}`.",
+                                  "Added {n} AI players to table `{id}`.", added, id=table.id)
+        await self._say(interaction, said)
 
     @game_ai.autocomplete("program")
     async def game_ai_program_autocomplete(
@@ -487,10 +586,11 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             # Creating a thread is an API call that can be slow: acknowledge first.
             await interaction.response.defer(ephemeral=True, thinking=True)
             thread = await self._open_thread(interaction, table)
-            head = f"The game is on — play in <#{thread.id}>." if thread is not None else "The game is on!"
+            head = _("The game is on — play in {thread}.", thread="<#" + str(thread.id) + ">") if thread is not None \
+                else _("The game is on!")
             sv = self._seat_view(table.id, interaction.user.id)
             if sv is None or sv.view is None:
-                await self._say(interaction, f"{head} Press **My hand** for your cards.")
+                await self._say(interaction, head + " " + _("Press **My hand** for your cards."))
             else:
                 # The answers people already have (this one, their join) stay their hands, kept current.
                 content, view = hand_view(sv)
@@ -503,8 +603,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> discord.Thread | None:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
         game stays in the channel."""
-        if table.thread_id is not None or table.message_id is None:
-            return None
+        if table.thread_id is not None or table.message_id is None or table.anchored:
+            return None  # (where the bot is not a member it cannot open a thread: the game stays put)
         permissions = self.discord_listener.permissions if self.discord_listener is not None else None
         if permissions is not None and not permissions.allows(table, "create_public_threads"):
             return None  # the host was told when the table opened
@@ -536,7 +636,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         perms = getattr(interaction, "permissions", None)
         admin = bool(perms is not None and perms.manage_guild)
         await self.runtime.end(table.id, interaction.user.id, admin=admin)
-        await self._say(interaction, f"Table `{table.id}` has ended; the final standings are posted.")
+        await self._say(interaction, _("Table `{id}` has ended; the final standings are posted.", id=table.id))
 
     @game.command(name="list", description="The tables open or running in this server.")
     async def game_list(self, interaction: discord.Interaction) -> None:
@@ -545,15 +645,17 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _list(self, interaction: discord.Interaction) -> None:
         tables = [t for t in self.runtime.list(self._guild(interaction)) if may_see(interaction, t)]
         if not tables:
-            await self._say(interaction, "No tables are open in this server. Open one with `/game new`.")
+            await self._say(interaction, _("No tables are open in this server. Open one with `/game new`."))
             return
         lines = []
         for t in sorted(tables, key=lambda t: t.created_at):
             seats = ", ".join(render.seat_badge(t, i) for i in range(len(t.seats)))
             where = f"<#{t.thread_id or t.channel_id}>"
-            lines.append(f"`{t.id}` **{render.game_title(t)}** — {render.phase_of(t)} · "
-                         f"{len(t.seats)}/{t.max_seats} seats · {seats} · {where}")
-        embed = discord.Embed(title="Tables in this server", description="\n".join(lines)[:4000],
+            phase = {"lobby": _("lobby"), "running": _("running"), "finished": _("finished")}.get(
+                render.phase_of(t), render.phase_of(t))
+            lines.append(f"`{t.id}` **{render.game_title(t)}** — {phase} · " +
+                         _("{taken}/{most} seats", taken=len(t.seats), most=t.max_seats) + f" · {seats} · {where}")
+        embed = discord.Embed(title=_("Tables in this server"), description="\n".join(lines)[:4000],
                               colour=render.LOBBY_COLOUR)
         await self._say(interaction, None, embed=embed)
 
@@ -584,35 +686,39 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         channel the person may not read (and did not play in) is answered as one that does not exist."""
         record = await self.runtime.history(table_id, self._guild(interaction))
         if not may_see_record(interaction, record.channel_id, record.user_ids):
-            raise TableError(f"There is no game with id `{record.id}` in my records.", "unknown_table")
+            raise TableError(N_("There is no game with id `{id}` in my records."), "unknown_table", id=record.id)
         return record
 
     async def _replay(self, interaction: discord.Interaction, table_id: str) -> None:
         record = await self._history(interaction, table_id)
         if not record.finished:
             # The log of a game in play would show everyone's hands.
-            raise TableError(f"Table `{record.id}` is still open: its replay is available once the game is over.")
+            raise TableError(N_("Table `{id}` is still open: its replay is available once the game is over."),
+                             id=record.id)
         if record.seed is None:
-            raise TableError(f"Table `{record.id}` closed before its game started: there is nothing to replay.")
+            raise TableError(N_("Table `{id}` closed before its game started: there is nothing to replay."),
+                             id=record.id)
         try:
-            state, _ = record.replay()
+            state, _log = record.replay()
         except Exception:
             log.exception("Table %s no longer replays", record.id)
-            raise TableError(f"The log of table `{record.id}` no longer replays, sorry.") from None
+            raise TableError(N_("The log of table `{id}` no longer replays, sorry."), id=record.id) from None
         outcome = state.outcome()
-        title = GAMES.get(record.game, record.game.capitalize())
-        lines = [f"**{'Final standings' if outcome is not None else 'Standings when it ended'}**"]
+        title = _(GAMES.get(record.game, record.game.capitalize()))
+        lines = ["**" + (_("Final standings") if outcome is not None else _("Standings when it ended")) + "**"]
         lines += replay_standings(record, outcome)
-        hands = recap(record)
+        hands = recap(record, reading.lang())  # (the asker's language)
         if hands:
-            lines += ["", "**Hand by hand**", *hands]
+            lines += ["", "**" + _("Hand by hand") + "**", *hands]
         text = "\n".join(lines)
         if len(text) > 4000:
             text = text[:3990].rsplit("\n", 1)[0] + "\n…"
-        embed = discord.Embed(title=f"{title} · table {record.id} — replay", description=text,
+        embed = discord.Embed(title=_("{game} · table {id} — replay", game=title, id=record.id), description=text,
                               colour=render.FINISHED_COLOUR)
-        embed.set_footer(text=f"Seed {record.seed} · {render.plural(len(record.log), 'move')}. The attached file "
-                              "replays with python -m tables.history.replay FILE.")
+        embed.set_footer(text=words.ngettext(reading.lang(), "Seed {seed} · {n} move. The attached file replays with "
+                                             "python -m tables.history.replay FILE.", "Seed {seed} · {n} moves. The "
+                                             "attached file replays with python -m tables.history.replay FILE.",
+                                             len(record.log), seed=record.seed))
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -639,7 +745,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     # ==== /hand and /play ======================================================================
     @app_commands.command(name="hand", description="Your hand and what you may do now (only you see it).")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hand(self, interaction: discord.Interaction) -> None:
         await self._safely(interaction, self._hand(interaction, None))
 
@@ -655,7 +762,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                 await self.runtime.back(table.id, interaction.user.id)
         sv = self.runtime.seat_view(table.id, interaction.user.id)
         if sv.view is None:
-            raise TableError(f"The game at table `{table.id}` has not started yet.")
+            raise TableError(N_("The game at table `{id}` has not started yet."), id=table.id)
         content, view = hand_view(sv)
         callback = await interaction.response.send_message(content, view=view, ephemeral=True,
                                                            allowed_mentions=NO_PINGS)
@@ -666,7 +773,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(self, interaction: discord.Interaction, cards: Typed) -> None:
         await self._safely(interaction, self._play(interaction, cards))
 
@@ -683,7 +791,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @app_commands.command(name="hint", description="What the strong AI would play for you now, and why (only you).")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hint(self, interaction: discord.Interaction) -> None:
         await self._safely(interaction, self._hint(interaction, None))
 
@@ -712,4 +821,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             return []
         if sv.decision is None:
             return []
-        return legal_choices(sv.decision, current, (sv.view or {}).get("hand"), renderers.renderer_for(table.game), sv)
+        # The suggestions are the person's own: their language (cogs/reading.py).
+        with reading.reading(reading.remember(interaction.user.id, interaction.locale)):
+            return legal_choices(sv.decision, current, (sv.view or {}).get("hand"),
+                                 renderers.renderer_for(table.game), sv)

@@ -16,7 +16,7 @@ import discord
 
 import engine
 import words
-from cogs import renderers, watch
+from cogs import reading, renderers, watch
 from cogs.components import TableButton, card_values, hand_payload, hand_view, marked_values, pick_parts, value_code
 from cogs.howto import howto_text
 from cogs.live import LiveViews, update_message
@@ -30,6 +30,7 @@ from tables.ids import normalise
 from tables.live import SeatView
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
+from words import N_
 
 if TYPE_CHECKING:
     from cogs.listener import DiscordListener
@@ -78,7 +79,8 @@ class ComponentClicks:
             "watch": lambda: self._watch(interaction, table_id),
         }.get(act)
         if work is None:
-            await self._say(interaction, "That button does nothing any more.")
+            await self._say(interaction, words.translate(words.resolve(interaction.locale),
+                                                         N_("That button does nothing any more.")))
             return
         await self._safely(interaction, work())
 
@@ -90,7 +92,7 @@ class ComponentClicks:
         table = self.runtime.tables.get(tid) or self.runtime.finished.get(tid)
         if table is None or table.guild_id != guild_id or table.game not in engine.games() \
                 or not may_see(interaction, table):
-            raise TableError("That table is gone. `/game rules` has the rules of every game.")
+            raise TableError(N_("That table is gone. `/game rules` has the rules of every game."))
         await self._say(interaction, howto_text(table.game, self.rules_url, words.resolve(interaction.locale)))
 
     async def _back(self, interaction: discord.Interaction, table_id: str) -> None:
@@ -100,7 +102,8 @@ class ComponentClicks:
         # Welcome back with the hand itself, kept current from now on.
         sv = self.runtime.seat_view(table.id, interaction.user.id)
         content, view = hand_view(sv)
-        shown = await self._show(interaction, f"👋 Welcome back — you play your seat again.\n{content}", view)
+        back = words.translate(reading.lang(), N_("Welcome back — you play your seat again."))
+        shown = await self._show(interaction, f"👋 {back}\n{content}", view)
         self._live(interaction, sv, message_id=shown)
 
     async def _refresh(self, interaction: discord.Interaction, table_id: str) -> None:
@@ -108,7 +111,7 @@ class ComponentClicks:
         table = self._table(interaction, table_id)
         sv = self.runtime.seat_view(table.id, interaction.user.id)
         if sv.view is None:
-            raise TableError(f"The game at table `{table.id}` has not started yet.")
+            raise TableError(N_("The game at table `{id}` has not started yet."), id=table.id)
         content, view = hand_view(sv)
         await interaction.response.edit_message(content=content, view=view, embed=None)
         view.stop()
@@ -126,15 +129,16 @@ class ComponentClicks:
         listener = self.discord_listener
         watchers = listener.watchers if listener is not None else None
         if listener is None or watchers is None:
-            raise TableError("Watching is not available right now.")
+            raise TableError(N_("Watching is not available right now."))
         if table.phase == Phase.LOBBY:
-            raise TableError(f"The game at table `{table.id}` has not started yet: there is nothing to watch.")
+            raise TableError(N_("The game at table `{id}` has not started yet: there is nothing to watch."),
+                             id=table.id)
         if table.phase == Phase.FINISHED:
             raise TableError(over(table))
         seat = table.seat_of(interaction.user.id)
         if seat is not None and not table.seats[seat].left:
-            raise TableError(f"You play at table `{table.id}`: press **My hand** (or use `/hand`) to see your "
-                             "cards and the table.")
+            raise TableError(N_("You play at table `{id}`: press **My hand** (or use `/hand`) to see your "
+                                "cards and the table."), id=table.id)
         watchers.use_clock(getattr(self.runtime, "clock", None))  # (when each token runs out: the table's clock)
         if watchers.full(table.id, interaction.user.id):  # (before drawing; `reserve` decides)
             raise TableError(watch.full_line(table.id))
@@ -293,8 +297,9 @@ class ComponentClicks:
             # clock): it shows the hand as it is now, in place, and stays live.
             sv = self.runtime.seat_view(table.id, interaction.user.id)
             content, view = hand_view(sv)
-            await self._show(interaction, f"⚠️ That changed just before your click — here is your hand now.\n"
-                                          f"{content}", view)
+            changed = words.translate(reading.lang(),
+                                      N_("That changed just before your click — here is your hand now."))
+            await self._show(interaction, f"⚠️ {changed}\n{content}", view)
             self._live(interaction, sv)
             return
         sv = self.runtime.seat_view(table.id, interaction.user.id)

@@ -7,14 +7,17 @@ module words it.  The answer is ephemeral — it goes to the person who asked, n
 from __future__ import annotations
 
 import engine
+import words as catalog
 from cogs import renderers
+from cogs.reading import lang
 from engine.hints import Hint
 from tables.live import SeatView
 from tables.table import Table
+from words import N_
 
-STRONG = "The strong AI's choice, thinking ahead from what you can see"
-BUSY = "The standard AI's choice (the strong AI was busy just now)"
-NORMAL = "The standard AI's choice ({title} has no strong AI)"
+STRONG = N_("The strong AI's choice, thinking ahead from what you can see")
+BUSY = N_("The standard AI's choice (the strong AI was busy just now)")
+NORMAL = N_("The standard AI's choice ({title} has no strong AI)")
 
 
 def hint_text(table: Table, seat_view: SeatView, h: Hint) -> str:
@@ -23,12 +26,14 @@ def hint_text(table: Table, seat_view: SeatView, h: Hint) -> str:
         words = renderers.renderer_for(table.game).action_label(h.action, seat_view)
     except Exception:  # a label is a courtesy: the code still says the move
         words = h.action.code
+    loc = lang(table)  # (said to the person who asked: their language, cogs/reading.py)
     if h.level == "strong":
-        source = STRONG
+        source = catalog.translate(loc, STRONG)
     elif "strong" in engine.levels(table.game):
-        source = BUSY
+        source = catalog.translate(loc, BUSY)
     else:
-        source = NORMAL.format(title=engine.get(table.game).game.title)
-    return (f"💡 **Hint:** **{words}** — {h.reason}.\n-# {source}. "
-            "Only you see this now; the decisions you asked about are counted in your stats and shown "
-            "in the final standings.")
+        source = catalog.translate(loc, NORMAL, title=catalog.Lazy(engine.get(table.game).game.title))
+    reason = catalog.translate(loc, h.reason) if h.reason else h.reason
+    return "💡 " + catalog.translate(loc, N_("**Hint:** **{move}** — {reason}."), move=words, reason=reason) + \
+        f"\n-# {source}. " + catalog.translate(loc, N_("Only you see this now; the decisions you asked about are "
+                                                      "counted in your stats and shown in the final standings."))

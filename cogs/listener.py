@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import discord
 
+import words
 from cogs import render, renderers
 from cogs.budget import RestBudget, _Unlimited
 from cogs.components import TableButton, table_view
@@ -24,12 +25,14 @@ from cogs.endgame import add_rating_changes, attach_picture_later
 from cogs.live import LiveViews, edit_original_message
 from cogs.pace import PublicPace, events_after
 from cogs.permissions import ChannelPermissions
+from cogs.reading import of_person, reading
 from cogs.render import NO_PINGS
 from cogs.watch import Watchers, with_count
 from engine.core import Event
 from tables.kept import StoredPing
 from tables.table import Table
 from tables.turns import MISSES_TO_AWAY
+from words import N_
 
 log = logging.getLogger(__name__)
 
@@ -61,17 +64,17 @@ def missing_permissions(channel: object, error: discord.Forbidden) -> str:
     knows them, else from the kind of channel and Discord's error code."""
     thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
         discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-    send = "Send Messages in Threads" if thread else "Send Messages"
+    send = N_("Send Messages in Threads") if thread else N_("Send Messages")
     with contextlib.suppress(Exception):
         if not isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
             raise LookupError  # a partial channel knows no permissions (it would say "none")
         perms = channel.permissions_for(channel.guild.me)
-        lacking = [label for ok, label in ((perms.view_channel, "View Channel"),
+        lacking = [label for ok, label in ((perms.view_channel, N_("View Channel")),
                                            (perms.send_messages_in_threads if thread else perms.send_messages, send),
-                                           (perms.embed_links, "Embed Links")) if not ok]
+                                           (perms.embed_links, N_("Embed Links"))) if not ok]
         if lacking:
             return ", ".join(lacking)
-    return "View Channel" if error.code == 50001 else send
+    return N_("View Channel") if error.code == 50001 else send
 
 
 @dataclass
@@ -185,7 +188,12 @@ class DiscordListener:
         return ch
 
     def where(self, table: Table) -> Any:
-        """Where a table talks: its thread once it has one, else the channel it was opened in."""
+        """Where a table talks: its thread once it has one, else the channel it was opened in; None
+        where the bot is not a member (a DM, a group DM, a server that never added it: it only answers
+        interactions there, so nothing is posted — no turn ping, no summary, no nudge: the table
+        message names whose turn it is, each person's own view says it is theirs)."""
+        if table.anchored:
+            return None
         thread = table.thread_id if table.thread_id not in self._gone else None
         return self.channel(thread or table.channel_id)
 
@@ -285,15 +293,17 @@ class DiscordListener:
                       and (user_id := table.seats[s].user_id) is not None
                       and not self.live.alive(table.id, user_id)]
             ids = [_person(table, s) for s in people]
-            text = (f"**{render.game_title(table)}** is on! Press **My hand** for your cards: they show up here "
-                    "and stay up to date while you play. **I'm back** gives you your seat back after the AI "
-                    "took over.")
+            with reading(table.locale):  # the thread's first post: the table's language
+                text = words.translate(
+                    table.locale, "**{game}** is on! Press **My hand** for your cards: they show up here and stay "
+                    "up to date while you play. **I'm back** gives you your seat back after the AI took over.",
+                    game=render.game_title(table))
+                buttons = _buttons(table.id, "hand", "back")
             if people:
                 text += "\n" + renderers.turn_notice(table, people)
                 self._first[table.id] = frozenset(people)
             # Not again in the channel: there the table message gets My hand back instead.
-            await self._send(table, where, text, view=_buttons(table.id, "hand", "back"),
-                             allowed_mentions=pings_for(ids), again=False)
+            await self._send(table, where, text, view=buttons, allowed_mentions=pings_for(ids), again=False)
         except discord.Forbidden as e:
             self._first.pop(table.id, None)
             self._forbidden(table, e)
@@ -333,8 +343,8 @@ class DiscordListener:
         """The runtime's call for a table restored with no message (the bot stopped after storing a
         new lobby, before its message reached Discord): post it in its channel, as a table message
         that was deleted is posted again, so people can see and join it.  No pings."""
-        if table.message_id is not None:
-            return
+        if table.message_id is not None or table.anchored:
+            return  # (a table where the bot is not a member is posted again by the next interaction)
         try:
             channel = self.channel(table.channel_id)
             # The message may have reached Discord with its id not yet stored: found, it is kept
@@ -426,11 +436,13 @@ class DiscordListener:
             return
         where = self.where(table)
         missing = missing_permissions(where, error)
-        name = getattr(where, "mention", None) or "the table's channel"
-        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), (
-            f"⚠️ I cannot post in {name} for table `{table.id}`: I am missing the **{missing}** "
-            f"permission there, so turn pings and summaries are not shown. The game goes on; ask a server "
-            f"admin to give Deckhand {missing} in that channel."))
+        lang = of_person(table.host_id, table.locale)  # said to the host alone: their language
+        named = ", ".join(words.translate(lang, m) for m in missing.split(", "))
+        name = getattr(where, "mention", None) or words.translate(lang, "the table's channel")
+        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), "⚠️ " + words.translate(
+            lang, "I cannot post in {channel} for table `{id}`: I am missing the **{missing}** permission there, so "
+            "turn pings and summaries are not shown. The game goes on; ask a server admin to give Deckhand "
+            "{missing} in that channel.", channel=name, id=table.id, missing=named))
         log.warning("Table %s: Discord refused a post in channel %s (%s: missing %s); the host will be told, "
                     "further refusals are not logged", table.id, getattr(where, "id", "?"), error.text or error.code,
                     missing)
@@ -439,11 +451,12 @@ class DiscordListener:
         """A moderator locked the table's thread (Discord: 50083 "Thread is archived"): no permission
         of the bot's would help, so the host hears what happened and what a moderator can do."""
         where = self.where(table)
-        name = getattr(where, "mention", None) or "the table's thread"
-        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), (
-            f"⚠️ The thread {name} of table `{table.id}` has been locked by a moderator, so I cannot post "
-            "turn pings and summaries there. The game goes on: **My hand** and your cards keep working. "
-            "A moderator can unlock the thread to bring the pings back."))
+        lang = of_person(table.host_id, table.locale)  # said to the host alone: their language
+        name = getattr(where, "mention", None) or words.translate(lang, "the table's thread")
+        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), "⚠️ " + words.translate(
+            lang, "The thread {thread} of table `{id}` has been locked by a moderator, so I cannot post turn pings "
+            "and summaries there. The game goes on: **My hand** and your cards keep working. A moderator can "
+            "unlock the thread to bring the pings back.", thread=name, id=table.id))
         log.warning("Table %s: its thread %s is locked; the host will be told, further refusals are not logged",
                     table.id, getattr(where, "id", "?"))
 
@@ -488,6 +501,9 @@ class DiscordListener:
     async def _redraw(self, table: Table) -> float | None:
         if table.message_id is None:
             return None  # /game new posts the first message and records its id
+        if table.anchored:
+            await self._redraw_anchored(table)
+            return None
         channel = self.channel(table.channel_id)
         if channel is None:
             return None
@@ -519,7 +535,7 @@ class DiscordListener:
             rendered = renderers.table_message(table)
         # How many watch rides on this paced edit: a watcher coming or going never costs one.
         if render.phase_of(table) == "running":  # (a finished message is never redrawn to take it back)
-            with_count(rendered, self.watchers.count(table.id))
+            with_count(rendered, self.watchers.count(table.id), table.locale)
         view = table_view(table)
         if token is not None:
             try:
@@ -546,6 +562,29 @@ class DiscordListener:
                 content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS
             )
             table.message_id = msg.id
+        return None
+
+    async def _redraw_anchored(self, table: Table) -> None:
+        """A table where the bot is not a member: its message is edited only through a token that
+        may edit it (cogs/live.py: the answer that posted it, or the interaction that posted it
+        again), never paced against the REST budget (Discord does not count those edits).  With no
+        such token left the table waits: the next interaction about it posts it again."""
+        token = self.live.table_token(table.id)
+        if token is None:
+            self.live.table_stale(table.id)
+            return None
+        watch = self._watches.get(table.id)
+        with render.clock_notes(watch.notes if watch is not None else ()):
+            rendered = renderers.table_message(table)
+        if render.phase_of(table) == "running":
+            with_count(rendered, self.watchers.count(table.id))
+        try:
+            await self.live.edit_table(token, table.id, content=rendered.content, embed=rendered.embed,
+                                       view=table_view(table), allowed_mentions=NO_PINGS)
+        except discord.HTTPException as e:
+            log.info("Table %s: its message can no longer be edited through a token (%s)", table.id, e)
+            self.live.table_token_gone(table.id)
+            self.live.table_stale(table.id)
         return None
 
     async def _turn(self, table: Table, seats: Sequence[int]) -> None:
@@ -578,7 +617,8 @@ class DiscordListener:
             ids = [_person(table, s) for s in people]
             await self._retire(table, people)
             sent = await self._send(table, where, renderers.turn_notice(table, people),
-                                    view=_buttons(table.id, "hand"), allowed_mentions=pings_for(ids))
+                                    view=_buttons(table.id, "hand", locale=table.locale),
+                                    allowed_mentions=pings_for(ids))
             self._stand(table, sent, people)
 
     # ---- standing pings: one per person, removed once they moved ------------------------------------
@@ -678,6 +718,27 @@ class DiscordListener:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def shutdown(self) -> None:
+        """The bot stops: pending edits of hand views and watchers' views (nothing of them is kept
+        across a restart), then the nudges and ping removals under way."""
+        await self.live.close()
+        await self.close()
+        await self.watchers.close()
+
+    async def broken(self, table: Table, reason: str) -> None:
+        """The runtime's optional notice: a table could not be restored after a restart; say so
+        where it was played."""
+        try:
+            where = self.where(table)
+            if where is None:
+                return
+            ids = [s.user_id for s in table.seats if s.user_id is not None and not s.is_ai]
+            text = (f"⚠️ Table `{table.id}` could not be restored after Deckhand restarted, so it has ended "
+                    f"({reason[:300]}). Sorry about that! Start a new game with `/game new`.")
+            await where.send(" ".join([*(f"<@{u}>" for u in ids), text]), allowed_mentions=pings_for(ids))
+        except Exception:
+            log.exception("Could not tell the players of table %s that it is broken", table.id)
+
     # ---- the nudge before a deadline ------------------------------------------------------------------
     def _plan_nudges(self, table: Table) -> None:
         """Arm one sleep per table until the next decision's nudge is due.  Only decisions with a
@@ -758,10 +819,13 @@ class DiscordListener:
                     continue
                 uid = _person(table, s)
                 await self._retire(table, [s])
-                left = render.plural(round(NUDGE_LEAD), "second")
-                sent = await self._send(
-                    table, where, f"<@{uid}>, about {left} left for your move — press **My hand**.",
-                    view=_buttons(table.id, "hand"), allowed_mentions=pings_for([uid]))
+                lang = table.locale  # posted in the table's channel: the table's language
+                with reading(lang):
+                    text = words.ngettext(lang, "{who}, about {n} second left for your move — press **My hand**.",
+                                          "{who}, about {n} seconds left for your move — press **My hand**.",
+                                          round(NUDGE_LEAD), who=_mention(uid))
+                    buttons = _buttons(table.id, "hand")
+                sent = await self._send(table, where, text, view=buttons, allowed_mentions=pings_for([uid]))
                 where = self.where(table)  # (the channel, should the thread have turned out deleted)
                 self._stand(table, sent, [s])
 
@@ -825,8 +889,10 @@ class DiscordListener:
             text = renderers.event_text(table, events[pick])
             if text:
                 rest = text[len(name) + 1:] if text.startswith(name + " ") else text
-                return events[pick], f"⏰ {name}'s time ran out — {rest}", True
-        return (events[-1] if events else None), f"⏰ {name}'s time ran out — a safe move was made for them.", False
+                return events[pick], "⏰ " + words.translate(table.locale, "{name}'s time ran out — {move}",
+                                                             name=name, move=rest), True
+        return (events[-1] if events else None), "⏰ " + words.translate(
+            table.locale, "{name}'s time ran out — a safe move was made for them.", name=name), False
 
     async def _seat_notice(self, table: Table, kind: str, seat: int) -> None:
         """The second missed turn in a row: a warning; the third: the AI plays the seat now, and
@@ -841,17 +907,27 @@ class DiscordListener:
         if kind == "away":
             if not (s.away and not s.left):
                 return
-            text = (f"<@{s.user_id}>, you missed {render.plural(MISSES_TO_AWAY, 'turn')} in a row, so the AI is "
-                    "playing your seat now. Press **I'm back** or use `/hand` to play again.")
-            await self._send(table, where, text, view=_buttons(table.id, "back"),
-                             allowed_mentions=pings_for([s.user_id]))
+            lang = table.locale  # posted in the table's channel: the table's language
+            with reading(lang):
+                text = words.ngettext(lang, "{who}, you missed {n} turn in a row, so the AI is playing your seat now. "
+                                      "Press **I'm back** or use `/hand` to play again.",
+                                      "{who}, you missed {n} turns in a row, so the AI is playing your seat now. "
+                                      "Press **I'm back** or use `/hand` to play again.", MISSES_TO_AWAY,
+                                      who=_mention(s.user_id))
+                buttons = _buttons(table.id, "back")
+            await self._send(table, where, text, view=buttons, allowed_mentions=pings_for([s.user_id]))
         else:
             if s.away or s.missed != MISSES_TO_AWAY - 1:
                 return
-            text = (f"<@{s.user_id}>, your time ran out {render.plural(s.missed, 'turn')} in a row — if it runs out "
-                    "once more, the AI plays your seat until you press **I'm back**.")
-            await self._send(table, where, text, view=_buttons(table.id, "hand"),
-                             allowed_mentions=pings_for([s.user_id]))
+            lang = table.locale
+            with reading(lang):
+                text = words.ngettext(lang, "{who}, your time ran out {n} turn in a row — if it runs out once more, "
+                                      "the AI plays your seat until you press **I'm back**.",
+                                      "{who}, your time ran out {n} turns in a row — if it runs out once more, "
+                                      "the AI plays your seat until you press **I'm back**.", s.missed,
+                                      who=_mention(s.user_id))
+                buttons = _buttons(table.id, "hand")
+            await self._send(table, where, text, view=buttons, allowed_mentions=pings_for([s.user_id]))
 
     async def _summary(self, table: Table, events: Sequence[Event]) -> None:
         rendered = renderers.summary(table, [e for e in events if e.to is None])
@@ -878,11 +954,16 @@ class DiscordListener:
                                      as_text=not self.permissions.allows(table, "attach_files"))
 
 
-def _buttons(table_id: str, *acts: str) -> discord.ui.View:
+def _buttons(table_id: str, *acts: str, locale: str | None = None) -> discord.ui.View:
     """Table buttons for a ping (My hand, I'm back): they carry only the table id, and answer
-    whoever presses them about their own seat."""
+    whoever presses them about their own seat.  Labelled in ``locale`` (else the language being drawn)."""
     view = discord.ui.View(timeout=None)
-    for act in acts:
-        view.add_item(TableButton(act, table_id))
+    with reading(locale) if locale is not None else contextlib.nullcontext():
+        for act in acts:
+            view.add_item(TableButton(act, table_id))
     view.stop()  # dispatched by their ids (DynamicItem): nothing to keep per message
     return view
+
+
+def _mention(user_id: int) -> str:
+    return f"<@{user_id}>"

@@ -16,7 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+import words as catalog
 from cogs import screens
+from cogs.reading import lang
 from cogs.screens import Words
 from cogs.screens import choice as _choice
 from engine.core import Game, Option, Options
@@ -25,6 +27,7 @@ from engine.words import plural as plural
 from tables.ids import echo
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
+from words import N_
 
 
 def rule_book_link(url: str | None, before: str = "") -> str:
@@ -40,16 +43,16 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 AI = Option("ai", "normal", ("normal", "strong"))
 
 
-_SPEED = {"blitz": "blitz timers (half time)", "normal": "normal timers", "relaxed": "relaxed timers (double time)",
-          "untimed": "no time limits"}
+_SPEED = {"blitz": N_("blitz timers (half time)"), "normal": N_("normal timers"),
+          "relaxed": N_("relaxed timers (double time)"), "untimed": N_("no time limits")}
 
-AI_WORDS = Words("how well the AI players added with Add AI, /game ai or at the start play",
-                 _choice({"normal": "normal AI players", "strong": "strong AI players (they think ahead)"}),
-                 {"normal": "the standard AI, instant", "strong": "searches before each card: harder to beat"})
+AI_WORDS = Words(N_("how well the AI players added with Add AI, /game ai or at the start play"),
+                 _choice({"normal": N_("normal AI players"), "strong": N_("strong AI players (they think ahead)")}),
+                 {"normal": N_("the standard AI, instant"), "strong": N_("searches before each card: harder to beat")})
 
-SPEED_WORDS = Words("how long each decision may take before a safe move is made for you", _choice(_SPEED),
-                    {"blitz": "half the normal time", "normal": "the rules' own timers",
-                     "relaxed": "twice the normal time", "untimed": "no deadlines for people"})
+SPEED_WORDS = Words(N_("how long each decision may take before a safe move is made for you"), _choice(_SPEED),
+                    {"blitz": N_("half the normal time"), "normal": N_("the rules' own timers"),
+                     "relaxed": N_("twice the normal time"), "untimed": N_("no deadlines for people")})
 
 
 def spec(game: str) -> tuple[Option, ...]:
@@ -80,9 +83,11 @@ def table_defaults(game: str) -> Options:
 
 
 def say(game: str, name: str, value: object) -> str:
-    """One option's value in plain words; the raw ``name value`` if the option has no words yet."""
+    """One option's value in plain words, in the language being drawn (cogs/reading.py: a msgid's
+    translation; a game's words that are not one yet read as they are); the raw ``name value`` if
+    the option has no words yet."""
     try:
-        return words(game, name).say(value)
+        return catalog.translate(lang(), words(game, name).say(value))
     except KeyError:
         return f"{name} {value}"
 
@@ -138,16 +143,21 @@ def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None
 def rules_lines(game: str) -> list[tuple[str, str]]:
     """``(name, sentence)`` per option for ``/game rules``, in words only: what it does, its choices
     in words, the default marked (what a host types is :func:`accepted_line`, shown apart)."""
+    loc = lang()  # (the asker's: cogs/reading.py)
+    default = catalog.translate(loc, " (default)")
     lines = []
     for opt in spec(game):
         w = words(game, opt.name)
+        about = catalog.translate(loc, w.about)
+        about = f"{about[:1].upper()}{about[1:]}"
         if opt.choices:
-            each = " · ".join((w.values.get(v) or w.say(v)) + (" (default)" if v == opt.default else "")
-                              for v in values(opt))
-            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: {each}."))
+            each = " · ".join(catalog.translate(loc, w.values.get(v) or w.say(v))
+                              + (default if v == opt.default else "") for v in values(opt))
+            lines.append((opt.name, f"{about}: {each}."))
         else:
-            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: from {number(opt.low)} to "
-                                    f"{number(opt.high)} (default: {w.say(opt.default)})."))
+            lines.append((opt.name, catalog.translate(loc, "{about}: from {low} to {high} (default: {value}).",
+                                                      about=about, low=number(opt.low), high=number(opt.high),
+                                                      value=catalog.translate(loc, w.say(opt.default)))))
     return lines
 
 

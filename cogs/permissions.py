@@ -20,13 +20,16 @@ from typing import Any
 
 import discord
 
+import words
+from words import N_
+
 #: (discord.Permissions flag, its name in Discord's settings, what the table does without it)
 OPTIONAL: tuple[tuple[str, str, str], ...] = (
-    ("attach_files", "Attach Files", "I can't attach files here, so the final chart will be text. "
-                                     "Give me Attach Files to see it."),
-    ("create_public_threads", "Create Public Threads", "I can't create threads here, so the game is played "
-                                                       "in this channel. Give me Create Public Threads to give "
-                                                       "each game its own thread."),
+    ("attach_files", N_("Attach Files"), N_("I can't attach files here, so the final chart will be text. "
+                                            "Give me Attach Files to see it.")),
+    ("create_public_threads", N_("Create Public Threads"), N_("I can't create threads here, so the game is played "
+                                                              "in this channel. Give me Create Public Threads to "
+                                                              "give each game its own thread.")),
 )
 FLAGS = tuple(flag for flag, _, _ in OPTIONAL)
 
@@ -61,15 +64,15 @@ class ChannelPermissions:
     def allows(self, table: Any, flag: str) -> bool:
         return flag not in self.lacking(table)
 
-    def untold(self, table: Any) -> str | None:
+    def untold(self, table: Any, locale: str = words.ENGLISH) -> str | None:
         """The notice for the host about what is missing at ``table`` that they have not been told
-        yet (marked told: each is said once per table), or ``None``."""
+        yet (marked told: each is said once per table), or ``None``; in ``locale`` (the host's)."""
         lacking = self.lacking(table)
         new = lacking - self._told.get(table.id, frozenset())
         if not new:
             return None
         self._told[table.id] = self._told.get(table.id, frozenset()) | new
-        return "\n".join(f"⚠️ {text}" for flag, _, text in OPTIONAL if flag in new)
+        return "\n".join("⚠️ " + words.translate(locale, text) for flag, _, text in OPTIONAL if flag in new)
 
     def forget(self, table_id: str) -> None:
         self._told.pop(table_id, None)

@@ -23,14 +23,17 @@ from typing import Any
 
 import discord
 
+import words
 from cogs import options
 from cogs.emoji import card_markup, cards_drawn, text_only
+from cogs.reading import lang, tr
 from cogs.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, AnyCard, Decision, Event, Outcome, View
 from engine.words import plural as plural  # the one count helper (engine/words.py)
 from tables.live import SeatView
 from tables.table import Table
+from words import N_
 
 #: What every message the bot sends may ping by default: nobody.  A turn ping names its people itself.
 NO_PINGS = discord.AllowedMentions.none()
@@ -131,7 +134,7 @@ def code_span(text: str) -> str:
 
 def seat_name(table: Table, seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(table.seats):
-        return "nobody"
+        return tr(table)(N_("nobody"))
     return clean(table.seats[seat].name)
 
 
@@ -140,7 +143,7 @@ def seat_badge(table: Table, seat: int) -> str:
     if s.is_ai:
         return f"🤖 {clean(s.name)}"
     if s.away or getattr(s, "left", False):
-        return f"🤖 {clean(s.name)} (away — AI playing)"
+        return tr(table)(N_("🤖 {name} (away — AI playing)"), name=clean(s.name))
     return clean(s.name)
 
 
@@ -154,7 +157,7 @@ def hints_mark(hints: int) -> str:
     """`` · 💡 3 hints`` for a player who asked for hints (decisions with a hint, as /stats counts
     games "with hints").  Final standings only: hint use is public once the game is over, never
     during it (a count that moved would tell the others when someone was unsure)."""
-    return f" · 💡 {plural(hints, 'hint')}" if hints else ""
+    return " · 💡 " + words.ngettext(lang(), "{n} hint", "{n} hints", hints) if hints else ""
 
 
 def required_seats(table: Table) -> tuple[int, ...]:
@@ -173,7 +176,9 @@ def phase_of(table: Table) -> str:
 
 def hand_hint(table: Table) -> str:
     """Where a person finds their cards (My hand is in the thread when the game has one)."""
-    return "press My hand in the thread to see your cards" if table.thread_id else "press My hand to see your cards"
+    _ = tr(table)
+    return _(N_("press My hand in the thread to see your cards")) if table.thread_id else \
+        _(N_("press My hand to see your cards"))
 
 
 def options_line(table: Table) -> str:
@@ -196,13 +201,13 @@ def medals(places: Sequence[int]) -> list[str]:
 
 def game_title(table: Table) -> str:
     try:
-        return str(table.spec.game.title)
+        return tr(table)(str(table.spec.game.title))
     except KeyError:
         return str(table.game).capitalize()
 
 
 def table_title(table: Table) -> str:
-    return f"{game_title(table)} · table `{table.id}`"
+    return tr(table)(N_("{game} · table `{id}`"), game=game_title(table), id=table.id)
 
 
 def in_hand_order(actions: Sequence[Action], hand: Sequence[str] | None) -> list[Action]:
@@ -308,20 +313,27 @@ class Renderer:
 
     def lobby(self, table: Table) -> Rendered:
         entry_game = table.spec.game
+        loc = lang(table)
+        _ = words.make_(loc)
         e = discord.Embed(title=table_title(table), colour=LOBBY_COLOUR)
         changed = options_line(table)
-        e.description = f"{entry_game.summary}\n{'Played with: ' + changed if changed else 'Standard rules.'}"
+        summary = _(entry_game.summary) if entry_game.summary else ""
+        e.description = f"{summary}\n" + (_(N_("Played with: {changes}"), changes=changed) if changed
+                                          else _(N_("Standard rules.")))
         lines = []
         for i, s in enumerate(table.seats):
-            host = " (host)" if s.user_id is not None and s.user_id == table.host_id else ""
+            host = _(N_(" (host)")) if s.user_id is not None and s.user_id == table.host_id else ""
             lines.append(f"`{i + 1}` {seat_badge(table, i)}{host}")
         free = _count(table.free_seats())
-        lines += ["`·` *free seat*"] * free
+        lines += ["`·` *" + _(N_("free seat")) + "*"] * free
         lo, hi = table.min_seats, table.max_seats
-        players = plural(lo, "player") if lo == hi else f"{lo}–{hi} players"
-        e.add_field(name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines) or "—", inline=False)
-        e.set_footer(text=f"{players}. Join, or let the host add AIs and press Start (empty seats become "
-                          f"AIs). /game rules {table.game}: the rules and what the host can change.")
+        players = (words.ngettext(loc, "{n} player", "{n} players", lo) if lo == hi
+                   else _(N_("{low}–{high} players"), low=lo, high=hi))
+        e.add_field(name=_(N_("Seats ({taken}/{most})"), taken=len(table.seats), most=table.max_seats),
+                    value="\n".join(lines) or "—", inline=False)
+        e.set_footer(text=_(N_("{players}. Join, or let the host add AIs and press Start (empty seats become "
+                               "AIs). /game rules {game}: the rules and what the host can change."),
+                            players=players, game=table.game))
         return Rendered(embed=e)
 
     def running(self, table: Table) -> Rendered:
@@ -330,15 +342,16 @@ class Renderer:
         e.description = self.status_line(table, pv)
         if table.paused:
             e.description = f"{table.paused}\n{e.description}"
-        e.add_field(name="Players", value=self.seat_lines(table, pv), inline=False)
+        _ = tr(table)
+        e.add_field(name=_(N_("Players")), value=self.seat_lines(table, pv), inline=False)
         recent = self.recent_lines(table)
         if recent:
-            e.add_field(name="Recent", value="\n".join(recent), inline=False)
+            e.add_field(name=_(N_("Recent")), value="\n".join(recent), inline=False)
         e.set_footer(text=footer_text(table))
         return Rendered(embed=e)
 
     def finished(self, table: Table) -> Rendered:
-        e = discord.Embed(title=f"{table_title(table)} — finished", colour=FINISHED_COLOUR)
+        e = discord.Embed(title=tr(table)(N_("{title} — finished"), title=table_title(table)), colour=FINISHED_COLOUR)
         e.description = self.standings_text(table)
         return Rendered(embed=e)
 
@@ -349,9 +362,9 @@ class Renderer:
         seats = list(required_seats(table))
         if not seats:
             return ""
-        who = ", ".join(f"**{seat_name(table, s)}**" for s in seats)
+        who = words.join(lang(table), [f"**{seat_name(table, s)}**" for s in seats])
         deadline = self.deadline_of(table, seats)
-        return f"▶ {who} to act" + (f" · ⏰ {when(deadline)}" if deadline else "")
+        return "▶ " + tr(table)(N_("{who} to act"), who=who) + (f" · ⏰ {when(deadline)}" if deadline else "")
 
     def deadline_of(self, table: Table, seats: Sequence[int]) -> float | None:
         times = [table.deadlines[s] for s in seats if table.deadlines.get(s) is not None]
@@ -410,17 +423,21 @@ class Renderer:
         medal per place (tied players share one, and the next place takes the next medal:
         🥇 🥇 🥈), the score in the game's own unit, who asked for hints, then how to replay the game."""
         rows = self.standings(table)
+        _ = tr(table)
         if not rows:
-            return "The table was closed before the game started."
-        lines = ["**Final standings**" + (" (ended early)" if getattr(table, "ended_early", False) else "")]
-        for medal, (_, seat, score) in zip(medals([place for place, _, _ in rows]), rows, strict=True):
+            return _(N_("The table was closed before the game started."))
+        lines = ["**" + _(N_("Final standings")) + "**" +
+                 (_(N_(" (ended early)")) if getattr(table, "ended_early", False) else "")]
+        for medal, (_place, seat, score) in zip(medals([place for place, _s, _c in rows]), rows, strict=True):
             pts = "" if score is None else f" — {self.score_text(table, seat, score)}"
             lines.append(f"{medal} {player_name(table, seat)}{pts}{hints_mark(getattr(table.seats[seat], 'hints', 0))}")
-        lines.append(f"Replay: `/game replay id:{table.id}`")
+        lines.append(_(N_("Replay: `/game replay id:{id}`"), id=table.id))
         return "\n".join(lines)
 
     def score_text(self, table: Table, seat: int, score: object) -> str:
         """A final score as the standings show it, its unit spelled out (``12 points``, ``rank Q``)."""
+        if self.unit == "point" and isinstance(score, int):
+            return words.ngettext(lang(table), "{n} point", "{n} points", score)
         return plural(score, self.unit)
 
     # -- public: end of hand / game --
@@ -444,7 +461,7 @@ class Renderer:
                 text = self.own_text(table, e)
                 if text:
                     return text
-        return "Done."
+        return tr(table)(N_("Done."))
 
     def own_text(self, table: Table, event: Event) -> str | None:
         return self.event_text(table, event)
@@ -464,7 +481,9 @@ class Renderer:
         return f"{mentions}, {self.turn_what(table, seats, live)}{tail}"
 
     def turn_what(self, table: Table, seats: Sequence[int], live: bool) -> str:
-        return "your turn — your hand view is up to date" if live else "your turn — press **My hand** below"
+        _ = tr(table)
+        return _(N_("your turn — your hand view is up to date")) if live else \
+            _(N_("your turn — press **My hand** below"))
 
     # -- private: the hand view --
     def hand_text(self, sv: SeatView) -> str:
@@ -480,11 +499,12 @@ class Renderer:
     def hand_body(self, sv: SeatView, plain: int = 0) -> str:
         """The hand view's lines; ``plain``: 1, the cards after the hand lines as text; 2, every card."""
         table, view = sv.table, sv.view or {}
-        lines = [f"**Your hand** · {table_title(table)}"]
+        _ = tr(table)
+        lines = ["**" + _(N_("Your hand")) + f"** · {table_title(table)}"]
         hand = view.get("hand")
         with text_only() if plain >= 2 else contextlib.nullcontext():
             if hand is not None:
-                lines += self.hand_lines(sv, hand) if hand else ["*(no cards)*"]
+                lines += self.hand_lines(sv, hand) if hand else ["*" + _(N_("(no cards)")) + "*"]
         with text_only() if plain >= 1 else contextlib.nullcontext():
             lines += self.hand_extra(sv)
             lines += self.seat_notes(sv)
@@ -500,22 +520,27 @@ class Renderer:
         if not 0 <= seat < len(table.seats) or phase_of(table) != "running":
             return []
         s = table.seats[seat]
+        loc = lang(table)
+        _ = words.make_(loc)
         if s.away and not getattr(s, "left", False):
-            return ["🤖 You missed 3 turns in a row, so the AI is playing your seat. Press **I'm back** "
-                    "to play again."]
+            return ["🤖 " + _(N_("You missed 3 turns in a row, so the AI is playing your seat. Press **I'm back** "
+                                 "to play again."))]
         if not s.missed:
             return []
         moved = next((e for e in reversed(getattr(table, "log", None) or ()) if e.seat == seat), None)
-        what = "a safe move was made for you"
+        what = _(N_("a safe move was made for you"))
         if moved is not None and getattr(moved, "auto", False):
             try:
-                what = f"**{self.action_label(Action.parse(moved.code), sv)}** was played for you"
+                what = _(N_("**{move}** was played for you"), move=self.action_label(Action.parse(moved.code), sv))
             except Exception:  # a game's own card codes: no need for the details
                 pass
-        times = "" if s.missed == 1 else f" ({plural(s.missed, 'turn')} in a row)"
-        lines = [f"⏰ Your time ran out{times} — {what}."]
+        if s.missed == 1:
+            lines = ["⏰ " + _(N_("Your time ran out — {what}."), what=what)]
+        else:
+            lines = ["⏰ " + words.ngettext(loc, "Your time ran out ({n} turn in a row) — {what}.",
+                                            "Your time ran out ({n} turns in a row) — {what}.", s.missed, what=what)]
         if s.missed >= 2:
-            lines.append("⚠️ If it runs out once more, the AI plays your seat until you press **I'm back**.")
+            lines.append("⚠️ " + _(N_("If it runs out once more, the AI plays your seat until you press **I'm back**.")))
         return lines
 
     def restriction_line(self, sv: SeatView) -> str:
@@ -533,14 +558,16 @@ class Renderer:
 
     def decision_line(self, sv: SeatView) -> str:
         table, decision = sv.table, sv.decision
+        _ = tr(table)
         if phase_of(table) == "finished" or (table.state is not None and table.state.is_over):
-            return "The game is over."
+            return _(N_("The game is over."))
         if decision is None:
             waiting = [seat_name(table, s) for s in required_seats(table)]
-            return f"Waiting for {', '.join(waiting)}." if waiting else "Nothing to decide right now."
+            return (_(N_("Waiting for {who}."), who=words.join(lang(table), waiting)) if waiting
+                    else _(N_("Nothing to decide right now.")))
         closes = self.decision_deadline(sv)
         deadline = f" ⏰ {when(closes)}" if closes else ""
-        return f"**Your move:** {self.decision_prompt(sv, decision)}{deadline}"
+        return "**" + _(N_("Your move:")) + f"** {self.decision_prompt(sv, decision)}{deadline}"
 
     def decision_deadline(self, sv: SeatView) -> float | None:
         """When the person's decision closes: their own deadline.  A game whose optional decisions
@@ -549,9 +576,11 @@ class Renderer:
         return sv.deadline
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
+        _ = tr(sv.table)
+        prompt = _(decision.prompt) if decision.prompt else ""
         if decision.pick:
-            return f"{decision.prompt} Pick {decision.pick} in the menu (or use /play)."
-        return f"{decision.prompt} Use the buttons (or /play)."
+            return prompt + " " + _(N_("Pick {n} in the menu (or use /play)."), n=decision.pick)
+        return prompt + " " + _(N_("Use the buttons (or /play)."))
 
     # -- private: how the hand view's controls read (cogs.components builds them from the legal
     # actions only; these hooks say the words and the grouping) --
@@ -582,7 +611,7 @@ class Renderer:
         own (pass, end turn).  Default: by the suit of its first card."""
         if not action.cards:
             return None
-        return SUIT_SYMBOLS.get(getattr(action.cards[0], "suit", ""), "Other")
+        return SUIT_SYMBOLS.get(getattr(action.cards[0], "suit", ""), tr(sv.table)(N_("Other")))
 
     def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         """The placeholder of a menu holding these groups of actions."""
@@ -598,12 +627,13 @@ class Renderer:
         when the same card is there ``copies`` times."""
         name = getattr(c, "name", None)
         if copies > 1:
-            name = f"{name} ({copy} of {copies})" if name else f"{copy} of {copies}"
+            of = tr(sv.table)(N_("{copy} of {copies}"), copy=copy, copies=copies)
+            name = f"{name} ({of})" if name else of
         return label(c), name
 
     def pick_group(self, sv: SeatView, c: Any) -> str:
         """The menu a card goes in when a pick has more cards than one menu holds."""
-        return SUIT_SYMBOLS.get(getattr(c, "suit", ""), "Other")
+        return SUIT_SYMBOLS.get(getattr(c, "suit", ""), tr(sv.table)(N_("Other")))
 
 
 def _count(free: int | Sized) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import games
 from cogs import screens
 from cogs.emoji import text_only
+from cogs.reading import of_seat, reading
 from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
 from engine.core import Action, Event
 from tables.live import SeatView
@@ -54,14 +55,16 @@ def action_label(action: Action, game: str | None = None) -> str:
     return (renderer_for(game) if game else GENERIC).action_label(action)
 
 
-def table_message(table: Table) -> Rendered:
+def table_message(table: Table, locale: str | None = None) -> Rendered:
     """The public table message, within Discord's limits: drawn again with its cards as text when
-    their emoji markup would make it too long."""
+    their emoji markup would make it too long.  In the table's language (``locale``: a watcher's
+    private copy, in the watcher's)."""
     r = renderer_for(table.game)
-    rendered = r.table_message(table)
-    if not _fits(rendered):
-        with text_only():
-            rendered = r.table_message(table)
+    with reading(locale or table.locale):  # what the whole table reads: the table's language
+        rendered = r.table_message(table)
+        if not _fits(rendered):
+            with text_only():
+                rendered = r.table_message(table)
     return rendered
 
 
@@ -70,17 +73,22 @@ def _fits(rendered: Rendered) -> bool:
 
 
 def hand_text(sv: SeatView) -> str:
-    return renderer_for(sv.table.game).hand_text(sv)
+    with reading(of_seat(sv.table, sv.seat)):  # the seat's person's language
+        return renderer_for(sv.table.game).hand_text(sv)
 
 
 def event_text(table: Table, event: Event) -> str | None:
-    return renderer_for(table.game).event_text(table, event)
+    with reading(table.locale):
+        return renderer_for(table.game).event_text(table, event)
 
 
 def summary(table: Table, events: Sequence[Event]) -> Rendered | None:
-    return renderer_for(table.game).summary(table, events)
+    with reading(table.locale):
+        return renderer_for(table.game).summary(table, events)
 
 
 def turn_notice(table: Table, seats: Sequence[int], live: bool = False) -> str:
-    """The turn ping; ``live``: everyone pinged has a hand view the bot keeps current."""
-    return renderer_for(table.game).turn_notice(table, seats, live)
+    """The turn ping; ``live``: everyone pinged has a hand view the bot keeps current.  A ping in
+    the channel: the table's language."""
+    with reading(table.locale):
+        return renderer_for(table.game).turn_notice(table, seats, live)

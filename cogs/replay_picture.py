@@ -20,8 +20,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import words
 from cogs import faces, fonts
-from engine.words import plural
+from words import N_
 
 WIDTH = 1200
 CARD = 46  # a card's side in the picture (the faces are square)
@@ -48,15 +49,16 @@ class Meta:
     count: int  # how many steps there are
     score_word: str = "score"
     winners: tuple[int, ...] = ()
+    locale: str = "en"  # the language of the viewer who asked (its words and picture: issue 31)
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "names": list(self.names), "count": self.count,
-                "score_word": self.score_word, "winners": list(self.winners)}
+                "score_word": self.score_word, "winners": list(self.winners), "locale": self.locale}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Meta:
         return cls(str(d["title"]), tuple(d["names"]), int(d["count"]), str(d.get("score_word", "score")),
-                   tuple(d.get("winners") or ()))
+                   tuple(d.get("winners") or ()), str(d.get("locale") or "en"))
 
 
 # ---- text ----------------------------------------------------------------------------------------
@@ -104,11 +106,23 @@ def warm() -> int:
 
 
 # ---- the picture ---------------------------------------------------------------------------------
-def _where(step: dict[str, Any]) -> str:
-    parts = [f"Step {step['index'] + 1} of {{count}}", f"{step['unit'].capitalize()} {step['hand']}"]
+def _where(step: dict[str, Any], count: int, locale: str = words.ENGLISH) -> str:
+    """``Step 3 of 52 · Hand 1 · trick 2`` in ``locale``."""
+    parts = [words.translate(locale, "Step {n} of {count}", n=step["index"] + 1, count=count),
+             _position(locale, step["unit"].capitalize(), step["hand"])]
     if step.get("trick") is not None and step.get("sub"):
-        parts.append(f"{step['sub']} {step['trick']}")
+        parts.append(_position(locale, step["sub"], step["trick"]))
     return " · ".join(parts)
+
+
+def _position(locale: str, unit: str, n: object) -> str:
+    """``Hand 2``, ``trick 5`` in ``locale`` (a position word and its number: a msgid ``"Hand {n}"``)."""
+    msgid = f"{unit} {{n}}"
+    return words.translate(locale, msgid, n=n)
+
+
+# The positions' words the games' replay hooks use (tables/history/replay_steps.py), for the catalogs.
+_POSITIONS = (N_("Hand {n}"), N_("Round {n}"), N_("trick {n}"), N_("turn {n}"), N_("lead {n}"))
 
 
 def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
@@ -124,16 +138,18 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     img = Image.new("RGBA", (WIDTH, height), BACKGROUND + (255,))
     d = ImageDraw.Draw(img)
     write(d, (20, 12), meta.title, 22, TEXT, WIDTH - 40)
-    write(d, (20, 42), _where(step).format(count=meta.count), 15, MUTED, WIDTH - 40)
-    words = step.get("words") or ("The table before the first move." if step["index"] == 0 else "")
-    for i, line in enumerate(textwrap.wrap(words, 130)[:2]):
+    write(d, (20, 42), _where(step, meta.count, meta.locale), 15, MUTED, WIDTH - 40)
+    loc = meta.locale
+    _ = words.make_(loc)
+    said = step.get("words") or (_("The table before the first move.") if step["index"] == 0 else "")
+    for i, line in enumerate(textwrap.wrap(said, 130)[:2]):
         write(d, (20, 62 + i * 17), line, WORDS_PX, GOLD, WIDTH - 40)
     hands = step.get("hands") or [[] for _ in range(n)]
     longest = max((len(h) for h in hands), default=0)
     table_x = min(TABLE_X, LEFT + max(180, longest * (CARD + 3)) + 24)
-    write(d, (LEFT, HEADER - 18), "hand", 12, MUTED)
-    write(d, (table_x, HEADER - 18), "on the table, and set aside" if step.get("piles") else "on the table", 12,
-          MUTED)
+    write(d, (LEFT, HEADER - 18), _("hand"), 12, MUTED)
+    write(d, (table_x, HEADER - 18), _("on the table, and set aside") if step.get("piles") else _("on the table"),
+          12, MUTED)
     scores = step.get("scores") or [0] * n
     last = step["index"] + 1 == meta.count
     for s in range(n):
@@ -141,21 +157,22 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
         colour = ACTING if step.get("seat") == s else PANEL
         d.rounded_rectangle((10, y + 2, WIDTH - 10, y + ROW - 4), radius=8, fill=colour)
         write(d, (22, y + 12), names[s], 17, TEXT, LEFT - 34)
-        score = f"{meta.score_word}: {score_value(meta, scores[s])}" if s < len(scores) else ""
+        score = (_("rank: {value}", value=score_value(meta, scores[s])) if meta.score_word == "rank" else
+                 _("score: {value}", value=score_value(meta, scores[s]))) if s < len(scores) else ""
         if last and s in meta.winners:
-            score += " · winner"
+            score += " · " + _("winner")
         write(d, (22, y + 38), score, 14, GOLD if last and s in meta.winners else MUTED, LEFT - 34)
         hand = hands[s] if s < len(hands) else []
         if hand:
-            write(d, (LEFT, y + 8), plural(len(hand), "card"), 11, MUTED)
+            write(d, (LEFT, y + 8), words.ngettext(loc, "{n} card", "{n} cards", len(hand)), 11, MUTED)
             _cards(img, LEFT, y + 24, list(hand), table_x - LEFT - 16)
         else:
-            write(d, (LEFT, y + 38), "no cards in hand", 13, MUTED)
+            write(d, (LEFT, y + 38), _("no cards in hand"), 13, MUTED)
         _groups(img, d, [g for g in table if g.get("seat") == s], y, table_x)
     if loose:
         y = HEADER + n * ROW
         d.rounded_rectangle((10, y + 2, WIDTH - 10, y + ROW - 4), radius=8, fill=PANEL)
-        write(d, (22, y + 12), "On the table", 17, TEXT, LEFT - 34)
+        write(d, (22, y + 12), _("On the table"), 17, TEXT, LEFT - 34)
         _groups(img, d, loose, y, table_x)
     out = img.convert("RGB")
     buf = io.BytesIO()

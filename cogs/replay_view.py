@@ -31,16 +31,19 @@ from typing import Any
 import discord
 
 import engine
+import words as catalog
 from cogs import emoji, fonts, render, renderers
 from cogs.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump, number
+from cogs.reading import lang, reading
 from cogs.render import NO_PINGS
-from cogs.replay_picture import WORDS_PX, Meta, draw_step, score_value, warm
+from cogs.replay_picture import WORDS_PX, Meta, _position, _where, draw_step, score_value, warm
 from engine.core import Event, Game
 from tables.ai.pool import PICTURE_NICE, die_with_parent
 from tables.ai.pool import _lower_priority as lower_priority
 from tables.history.replay import GameRecord
 from tables.history.replay_steps import NotReplayable, steps
 from tables.runtime import TableError
+from words import N_
 
 log = logging.getLogger("cogs.replay")
 
@@ -64,12 +67,13 @@ def _age(interaction: discord.Interaction) -> float:
 
 
 def still_running(table_id: str) -> str:
-    # The same sentence whatever the game: nothing of a game in play is told.
-    return f"Table `{table_id}` is still open: its replay is available once the game is over."
+    # The same sentence whatever the game: nothing of a game in play is told.  (The asker's language.)
+    return catalog.translate(lang(), "Table `{id}` is still open: its replay is available once the game is over.",
+                             id=table_id)
 
 
 # ==== what runs in the worker =====================================================================
-def step_words(record: GameRecord) -> Callable[[Game, Sequence[Event]], str]:
+def step_words(record: GameRecord, locale: str = catalog.ENGLISH) -> Callable[[Game, Sequence[Event]], str]:
     """The words for a step: the table's own sentences for its public events (as the table message
     said them), cards as text, and the players named as the picture can draw them (a name no font
     has reads "Player 3", two alike are told apart: cogs/fonts.picture_names)."""
@@ -79,12 +83,12 @@ def step_words(record: GameRecord) -> Callable[[Game, Sequence[Event]], str]:
              for n, a in zip(names, record.ai, strict=True)]
     # The renderer reads only these fields of a table: a stand-in built from the record, not a Table.
     table: Any = SimpleNamespace(id=record.id, game=record.game, options=dict(record.options), seats=seats,
-                            state=None, ended_early=record.ended_early)
+                            state=None, ended_early=record.ended_early, locale=locale)
 
     def words(state: Game, events: Sequence[Event]) -> str:
         table.state = state
         out = []
-        with emoji.text_only():
+        with emoji.text_only(), reading(locale):  # (the viewer's language: the replay is theirs)
             for e in events:
                 try:
                     text = r.event_text(table, e)
@@ -98,24 +102,28 @@ def step_words(record: GameRecord) -> Callable[[Game, Sequence[Event]], str]:
     return words
 
 
-def meta_of(record: GameRecord, count: int) -> Meta:
+def meta_of(record: GameRecord, count: int, locale: str = catalog.ENGLISH) -> Meta:
     state, _ = record.replay()
     outcome = state.outcome()
     r = renderers.renderer_for(record.game)
     probe = SimpleNamespace(id=record.id, game=record.game)
     rank = r.score_text(probe, 0, 14).startswith("rank")  # type: ignore[arg-type]
     # AI seats are marked once ("AI 2" needs no "(AI)").
-    names = tuple(f"{n} (AI)" if a and not n.startswith("AI") else n
+    tag = catalog.translate(locale, " (AI)")
+    names = tuple(n + tag if a and not n.startswith("AI") else n
                   for n, a in zip(record.names, record.ai, strict=True))
-    return Meta(f"{engine.get(record.game).game.title} · table {record.id}", names, count,
-                "rank" if rank else "score", tuple(outcome.winners) if outcome is not None else ())
+    title = catalog.translate(locale, "{game} · table {id}", game=catalog.Lazy(engine.get(record.game).game.title),
+                              id=record.id)
+    return Meta(title, names, count, "rank" if rank else "score", tuple(outcome.winners) if outcome is not None else (),
+                locale)
 
 
-def steps_in_worker(record_json: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """A finished game's steps with their words, and the picture's :class:`Meta` (as JSON)."""
+def steps_in_worker(record_json: dict[str, Any], locale: str = catalog.ENGLISH
+                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A finished game's steps with their words, and the picture's :class:`Meta` (as JSON), in ``locale``."""
     record = GameRecord.from_json(record_json)
-    got = steps(record, step_words(record))
-    return got, meta_of(record, len(got)).to_json()
+    got = steps(record, step_words(record, locale))
+    return got, meta_of(record, len(got), locale).to_json()
 
 
 def start_worker(parent: int) -> None:
@@ -137,8 +145,8 @@ class Replays:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
-        self._steps: OrderedDict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = OrderedDict()
-        self._pictures: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._steps: OrderedDict[tuple[str, str], tuple[list[dict[str, Any]], dict[str, Any]]] = OrderedDict()
+        self._pictures: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
         self._pending: dict[Any, asyncio.Future[Any]] = {}
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -165,16 +173,19 @@ class Replays:
         """Start the worker now (the bot's first replay then waits for nothing but its picture)."""
         return await self._once(("warm",), warm)
 
-    async def steps(self, record: GameRecord) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        got = self._steps.get(record.id)
+    async def steps(self, record: GameRecord, locale: str = catalog.ENGLISH
+                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The steps and meta of a game in ``locale`` (cached per game and language)."""
+        key = (record.id, locale)
+        got = self._steps.get(key)
         if got is None:
-            got = await self._once(("steps", record.id), steps_in_worker, record.to_json(None))
-            _remember(self._steps, record.id, got, STEP_CACHE)
-        self._steps.move_to_end(record.id)
+            got = await self._once(("steps", *key), steps_in_worker, record.to_json(None), locale)
+            _remember(self._steps, key, got, STEP_CACHE)
+        self._steps.move_to_end(key)
         return got
 
     async def picture(self, table_id: str, step: dict[str, Any], meta: dict[str, Any]) -> bytes:
-        key = (table_id, int(step["index"]))
+        key = (table_id, int(step["index"]), str(meta.get("locale") or "en"))
         png = self._pictures.get(key)
         if png is None:
             png = await self._once(("picture", *key), picture_in_worker, step, meta)
@@ -196,14 +207,12 @@ def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> 
 
 
 # ==== the message ===================================================================================
-def where(step: dict[str, Any], count: int) -> str:
-    parts = [f"Step {step['index'] + 1} of {count}", f"{step['unit']} {step['hand']}"]
-    if step.get("trick") is not None and step.get("sub"):
-        parts.append(f"{step['sub']} {step['trick']}")
-    return " · ".join(parts)
+def where(step: dict[str, Any], count: int, locale: str = catalog.ENGLISH) -> str:
+    return _where(step, count, locale)
 
 
-def jump_options(all_steps: Sequence[dict[str, Any]], current: int) -> list[tuple[str, int]]:
+def jump_options(all_steps: Sequence[dict[str, Any]], current: int,
+                 locale: str = catalog.ENGLISH) -> list[tuple[str, int]]:
     """At most 25 places to jump to: the start of each hand or round (thinned evenly in a long game,
     the current one always kept), then each trick (turn, lead) of the current hand, then the end."""
     starts: list[tuple[int, int]] = []  # (hand, step)
@@ -213,7 +222,7 @@ def jump_options(all_steps: Sequence[dict[str, Any]], current: int) -> list[tupl
     here = all_steps[current]["hand"]
     unit = all_steps[current]["unit"]
     hands = _thin(starts, 12, keep=lambda h: h[0] == here) if len(starts) > 1 else []
-    out = [(f"{unit.capitalize()} {h}", i) for h, i in hands]
+    out = [(_position(locale, unit.capitalize(), h), i) for h, i in hands]
     subs: list[tuple[int, int]] = []
     for s in all_steps:
         if s["hand"] == here and s.get("sub") and s.get("trick") is not None and (
@@ -222,8 +231,10 @@ def jump_options(all_steps: Sequence[dict[str, Any]], current: int) -> list[tupl
     room = MAX_OPTIONS - len(out) - 1
     if len(subs) > 1:
         sub = all_steps[current].get("sub") or "trick"
-        out += [(f"{unit.capitalize()} {here} · {sub} {t}", i) for t, i in _thin(subs, room, keep=lambda _: False)]
-    out.append(("The end", len(all_steps) - 1))
+        head = _position(locale, unit.capitalize(), here)
+        out += [(head + " · " + _position(locale, sub, t), i)
+                for t, i in _thin(subs, room, keep=lambda _: False)]
+    out.append((catalog.translate(locale, "The end"), len(all_steps) - 1))
     seen: set[int] = set()
     unique = []
     for label, i in sorted(out, key=lambda x: x[1]):
@@ -246,7 +257,8 @@ def timeout_line(step: dict[str, Any], meta: dict[str, Any]) -> str:
     seat = step.get("seat")
     if not step.get("timeout") or not isinstance(seat, int) or not 0 <= seat < len(names):
         return ""
-    return f"⏰ {render.clean(names[seat])}'s time ran out — the move was made for them."
+    return "⏰ " + catalog.translate(str(meta.get("locale") or "en"), "{name}'s time ran out — the move was made for "
+                                    "them.", name=render.clean(names[seat]))
 
 
 def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta: dict[str, Any],
@@ -255,10 +267,12 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
     file, and its buttons and menu."""
     step = all_steps[index]
     count = len(all_steps)
-    lines = [f"**{where(step, count)}**"]
-    words = step.get("words") or ("The table before the first move." if index == 0 else "")
-    if words:
-        lines.append(render.clip(words, 3000))
+    loc = str(meta.get("locale") or "en")
+    _ = catalog.make_(loc)
+    lines = [f"**{where(step, count, loc)}**"]
+    said = step.get("words") or (_("The table before the first move.") if index == 0 else "")
+    if said:
+        lines.append(render.clip(said, 3000))
     timed_out = timeout_line(step, meta)
     if timed_out:
         lines.append(timed_out)
@@ -268,12 +282,13 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
         shown = Meta.from_json(meta)
         scores = " · ".join(f"{render.clean(names[s]) if s < len(names) else s} {score_value(shown, v)}"
                             f"{' 🏆' if s in winners else ''}" for s, v in enumerate(step["scores"]))
-        lines.append(f"Final {meta.get('score_word', 'score')}s: {scores}")
+        lines.append(_("Final ranks: {scores}", scores=scores) if meta.get("score_word") == "rank"
+                     else _("Final scores: {scores}", scores=scores))
     name = f"replay-{table_id}-{index}.png"
-    embed = discord.Embed(title=f"{meta.get('title')} — replay", description="\n".join(lines),
+    embed = discord.Embed(title=_("{title} — replay", title=meta.get("title")), description="\n".join(lines),
                           colour=render.FINISHED_COLOUR)
     embed.set_image(url=f"attachment://{name}")
-    embed.set_footer(text="Every hand is shown face up: the game is over.")
+    embed.set_footer(text=_("Every hand is shown face up: the game is over."))
     view = discord.ui.View(timeout=None)
     view.add_item(ReplayButton(table_id, index, "first", disabled=index == 0))
     view.add_item(ReplayButton(table_id, index, "prev", disabled=index == 0))
@@ -281,7 +296,7 @@ def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta:
     view.add_item(ReplayButton(table_id, index, "last", disabled=index >= count - 1))
     view.add_item(ReplayButton(table_id, index, "review"))
     options = [discord.SelectOption(label=label[:100], value=str(i), default=i == index)
-               for label, i in jump_options(all_steps, index)]
+               for label, i in jump_options(all_steps, index, loc)]
     view.add_item(ReplayJump(table_id, index, options))
     view.stop()  # dispatched by their ids (DynamicItem): nothing to keep per message
     return embed, discord.File(io.BytesIO(png), filename=name), view
@@ -319,20 +334,21 @@ class ReplayClicks:
         if not record.finished:
             raise TableError(still_running(record.id))
         if record.seed is None:
-            raise TableError(f"Table `{record.id}` closed before its game started: there is nothing to replay.")
+            raise TableError(N_("Table `{id}` closed before its game started: there is nothing to replay."),
+                             id=record.id)
         return record
 
     async def _replay_at(self, record: GameRecord, op: str, step: int,
                          values: Sequence[str]) -> tuple[discord.Embed, discord.File, discord.ui.View]:
         replays = self._replays()
         try:
-            all_steps, meta = await replays.steps(record)
+            all_steps, meta = await replays.steps(record, lang())  # (the viewer's language)
         except NotReplayable:
             log.exception("Table %s no longer replays", record.id)
-            raise TableError(f"The log of table `{record.id}` no longer replays, sorry.") from None
+            raise TableError(N_("The log of table `{id}` no longer replays, sorry."), id=record.id) from None
         index = target(op, step, len(all_steps), values)
         if index is None:
-            raise TableError("That is not a step of this game.")
+            raise TableError(N_("That is not a step of this game."))
         png = await replays.picture(record.id, all_steps[index], meta)
         return viewer(record.id, all_steps, index, meta, png)
 
@@ -342,7 +358,7 @@ class ReplayClicks:
         try:
             embed, file, view = await self._replay_at(record, "first", 0, ())
         except TableError as e:
-            await interaction.followup.send(e.message, ephemeral=True)
+            await interaction.followup.send(e.say(lang()), ephemeral=True)
             return
         await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 

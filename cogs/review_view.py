@@ -23,9 +23,11 @@ from typing import Any
 import discord
 
 import engine
+import words
 from cogs import render
 from cogs.custom_ids import MAX_OPTIONS, ReplayJump
 from cogs.live import LIFETIME, MARGIN
+from cogs.reading import lang
 from engine.review import FINE, MISTAKE, Review
 from engine.words import plural
 from tables.ai.reviews import ReviewJob, places, summary
@@ -41,25 +43,30 @@ ESTIMATE_EVERY = 30.0
 def waiting_line(table_id: str, place: int, seconds: float, lifetime: float = LIFETIME) -> str:
     """What a person reads while their review waits or runs: its place in line, when it should be
     ready, and that it is kept for the next ask should this message outlive its token."""
-    where = ("Reviewing your play now" if place == 0 else "Your review is next in line" if place == 1
-             else f"Your review is number {place} in line")
-    when = ("in less than a minute" if seconds < 60
-            else f"in about {render.plural(max(1, round(seconds / 60)), 'minute')}")
-    return (f"⏳ {where}; it should be ready {when}. It is kept once done: if it has not appeared here "
-            f"within {render.plural(round(lifetime / 60), 'minute')}, ask again with `/game review id:{table_id}` "
-            "and it shows at once.")
+    loc = lang()  # (the asker's: cogs/reading.py)
+    _ = words.make_(loc)
+    where = (_("Reviewing your play now") if place == 0 else _("Your review is next in line") if place == 1
+             else _("Your review is number {n} in line", n=place))
+    when = (_("in less than a minute") if seconds < 60
+            else words.ngettext(loc, "in about {n} minute", "in about {n} minutes", max(1, round(seconds / 60))))
+    within = words.ngettext(loc, "{n} minute", "{n} minutes", round(lifetime / 60))
+    return "⏳ " + _("{where}; it should be ready {when}. It is kept once done: if it has not appeared here "
+                    "within {within}, ask again with `/game review id:{id}` and it shows at once.",
+                    where=where, when=when, within=within, id=table_id)
 
 
 def kept_line(table_id: str) -> str:
     """The waiting line's last words, when this message can no longer be changed."""
-    return (f"⏳ Your review is still on its way, and this message can no longer show it. It is kept once "
-            f"done: ask again with `/game review id:{table_id}` and it shows at once.")
+    return "⏳ " + words.translate(lang(), "Your review is still on its way, and this message can no longer show "
+                                   "it. It is kept once done: ask again with `/game review id:{id}` and it shows "
+                                   "at once.", id=table_id)
 
 
 def stopped_line(table_id: str) -> str:
     """The waiting line's last words when the bot stops before the review is done."""
-    return (f"Deckhand stopped before your review was done. What was reviewed so far is kept: ask again with "
-            f"`/game review id:{table_id}` in a minute and it carries on from there.")
+    return words.translate(lang(), "Deckhand stopped before your review was done. What was reviewed so far is "
+                           "kept: ask again with `/game review id:{id}` in a minute and it carries on from there.",
+                           id=table_id)
 
 
 async def _first(*waits: Awaitable[Any]) -> None:
@@ -75,30 +82,35 @@ async def _first(*waits: Awaitable[Any]) -> None:
 def review_message(record: GameRecord, found: Review, where: dict[int, str]) -> tuple[discord.Embed,
                                                                                       discord.ui.View | None]:
     """The summary embed, and the menu of the decisions to look at (None when there are none)."""
-    title = engine.get(record.game).game.title
-    embed = discord.Embed(title=f"{title} · table {record.id} — review of your play",
-                          description="\n".join(summary(record, found, where=where))[:4000],
+    loc = lang()  # (the reader's: the review is theirs alone)
+    _ = words.make_(loc)
+    title = _(engine.get(record.game).game.title)
+    embed = discord.Embed(title=_("{game} · table {id} — review of your play", game=title, id=record.id),
+                          description="\n".join(summary(record, found, where=where, locale=loc))[:4000],
                           colour=render.FINISHED_COLOUR)
     if not found.searched:
         return embed, None
     low, high = found.thresholds
     # The units are named in the plural, their first word the counted noun ("points", "cards of lead").
-    noun, _, rest = found.units.partition(" ")
+    noun, _sep, rest = found.units.partition(" ")
     unit = " ".join(w for w in (noun.removesuffix("s"), rest) if w)
-    embed.set_footer(text="Each decision is judged from what you could see then, never from the cards "
-                          f"shown later. An inaccuracy costs {plural(low, unit, found.units)} or more, a mistake "
-                          f"{plural(high, unit, found.units)} or more.")
+    embed.set_footer(text=_("Each decision is judged from what you could see then, never from the cards shown "
+                            "later. An inaccuracy costs {low} or more, a mistake {high} or more.",
+                            low=_(plural(low, unit, found.units)), high=_(plural(high, unit, found.units))))
     marked = [d for d in found.judged if d.mark != FINE]
     if not marked:
         return embed, None
     # The costliest first when there are more than the menu holds, then in the game's order.
     shown = sorted(sorted(marked, key=lambda d: -d.loss)[:MAX_OPTIONS], key=lambda d: d.step)
+    units = _(found.units)
     options = [discord.SelectOption(
-        label=f"{where.get(d.step, f'Move {d.step + 1}')} — {'mistake' if d.mark == MISTAKE else 'inaccuracy'}"[:100],
-        description=f"about {d.loss:.1f} {found.units} lost"[:100], value=str(d.step + 1)) for d in shown]
+        label=(where.get(d.step, _("Move {n}", n=d.step + 1)) + " — " +
+               (_("mistake") if d.mark == MISTAKE else _("inaccuracy")))[:100],
+        description=_("about {loss} {units} lost", loss=format(d.loss, ".1f"), units=units)[:100],
+        value=str(d.step + 1)) for d in shown]
     view = discord.ui.View(timeout=None)
     select = ReplayJump(record.id, 0, options)
-    select.item.placeholder = "Look at a decision in the replay…"
+    select.item.placeholder = _("Look at a decision in the replay…")
     view.add_item(select)
     view.stop()  # dispatched by its id (DynamicItem): nothing to keep per message
     return embed, view
@@ -161,14 +173,14 @@ class ReviewClicks:
         try:
             found = job.future.result()
         except TableError as e:
-            await self._edit_answer(interaction, content=e.message)
+            await self._edit_answer(interaction, content=e.say(lang()))
             return
         embed, view = await self._review_message(record, found)
         await self._edit_answer(interaction, content=None, embed=embed, **({"view": view} if view is not None else {}))
 
     async def _review_message(self, record: GameRecord, found: Review) -> tuple[discord.Embed, discord.ui.View | None]:
         # Where each decision was (one replay of the log): off the loop, like the review itself.
-        where = await asyncio.to_thread(places, record, [d.step for d in found.decisions])
+        where = await asyncio.to_thread(places, record, [d.step for d in found.decisions], lang())
         return review_message(record, found, where)
 
     async def _edit_answer(self, interaction: discord.Interaction, **fields: Any) -> None:

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from words import N_
+
 if TYPE_CHECKING:
     from engine.core import Options, View
 
@@ -41,8 +43,8 @@ class Chart:
     ``hand_end``), or per round when ``per_round`` (the public view's ``round`` changes); each point
     the public ``scores`` unless ``snapshot(public_view, players)`` says otherwise."""
 
-    y_label: str = "points"
-    x_label: str = "hand"
+    y_label: str = N_("points")
+    x_label: str = N_("hand")
     per_round: bool = False
     snapshot: Callable[[View, int], list[float]] | None = None
     #: value -> label on the y axis (ranks); None: numbers.

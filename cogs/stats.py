@@ -16,25 +16,42 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+import words
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
+from cogs.reading import lang, reading, remember
 from cogs.render import NO_PINGS
-from engine.words import plural
 from tables.history.ratings import Rating
 from tables.history.stats import GameStats, figure_names, summarise
 from tables.runtime import Runtime
 from tables.storage.base import Record
+from words import N_
 
 log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.gold()
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-NO_DATABASE = "Stats are not kept: this Deckhand runs without a database (see DATABASE_URL in .env.example)."
-OOPS = "Sorry — I could not read the stats just now. It has been logged; please try again."
+NO_DATABASE = N_("Stats are not kept: this Deckhand runs without a database (see DATABASE_URL in .env.example).")
+OOPS = N_("Sorry — I could not read the stats just now. It has been logged; please try again.")
+
+
+def _(msgid: str, /, **fields: Any) -> str:
+    """``msgid`` in the language being drawn (cogs/reading.py: the asker's, or the server's)."""
+    return words.translate(lang(), msgid, **fields)
+
+
+def _num(value: float, places: int) -> str:
+    """A figure with ``places`` decimals, written the reader's way (``2.50``, ``2,50``)."""
+    loc = lang()
+    if loc == words.ENGLISH:
+        return f"{value:.{places}f}"
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="0." + "0" * places, locale=loc))
 
 
 def game_title(game: str) -> str:
     entry = engine.games().get(game)
-    return entry.game.title if entry is not None else GAMES.get(game, game)
+    return _(entry.game.title if entry is not None else GAMES.get(game, game))
 
 
 @overload
@@ -46,7 +63,8 @@ def rating_text(r: Record | None) -> str | None:
     if r is None:
         return None
     rating = Rating(float(r["mu"]), float(r["sigma"]))
-    return f"rating **{rating.mu:.1f}** ± {rating.sigma:.1f} (ranked at {rating.conservative:.1f})"
+    return _("rating **{mu}** ± {sigma} (ranked at {ranked})", mu=_num(rating.mu, 1), sigma=_num(rating.sigma, 1),
+             ranked=_num(rating.conservative, 1))
 
 
 def review_text(game: str, review: tuple[float, int] | None) -> str | None:
@@ -57,7 +75,8 @@ def review_text(game: str, review: tuple[float, int] | None) -> str | None:
     loss, n = review
     spec = engine.games().get(game)
     units = spec.review_units if spec is not None else "points"
-    return f"reviewed play **{loss:.2f}** {units} lost a decision ({_games(n)})"
+    return _("reviewed play **{loss}** {units} lost a decision ({games})", loss=_num(loss, 2), units=_(units),
+             games=_games(n))
 
 
 def stats_line(g: GameStats, rating: Record | None = None,
@@ -65,41 +84,44 @@ def stats_line(g: GameStats, rating: Record | None = None,
     parts = [
         *([rating_text(rating)] if rating is not None else []),
         *([reviewed] if (reviewed := review_text(g.game, review)) is not None else []),
-        f"**{g.games}** game{'s' if g.games != 1 else ''}" + (f", {g.hinted} with hints" if g.hinted else ""),
-        f"**{g.wins}** win{'s' if g.wins != 1 else ''} ({g.win_rate:.0%})"
-        + (f", {g.hinted_wins} won with hints" if g.hinted_wins else ""),
-        f"average finish **{g.average_place:.2f}**",
-        f"average score {g.average_score:.1f}",
+        words.ngettext(lang(), "**{n}** game", "**{n}** games", g.games)
+        + (", " + words.ngettext(lang(), "{n} with hints", "{n} with hints", g.hinted) if g.hinted else ""),
+        words.ngettext(lang(), "**{n}** win ({rate})", "**{n}** wins ({rate})", g.wins, rate=format(g.win_rate, ".0%"))
+        + (", " + words.ngettext(lang(), "{n} won with hints", "{n} won with hints", g.hinted_wins)
+           if g.hinted_wins else ""),
+        _("average finish **{place}**", place=_num(g.average_place, 2)),
+        _("average score {score}", score=_num(g.average_score, 1)),
     ]
     if g.best is not None:
-        parts.append(f"best {g.best}")
+        parts.append(_("best {score}", score=g.best))
     for key, n in sorted(g.figures.items()):
         if n and key != "hands":
-            parts.append(f"{figure_names().get(key, key.replace('_', ' '))} {n}")
+            parts.append(f"{_(figure_names().get(key, key.replace('_', ' ')))} {n}")
     return " · ".join(parts)
 
 
 def stats_embed(name: str, games: list[GameStats],
                 ratings: dict[str, Record] | None = None,
                 reviews: dict[str, tuple[float, int]] | None = None) -> discord.Embed:
-    e = discord.Embed(title=f"{name}'s results in this server", colour=COLOUR)
+    e = discord.Embed(title=_("{name}'s results in this server", name=name), colour=COLOUR)
     if not games:
-        e.description = "No finished games yet. Open a table with `/game new`."
+        e.description = _("No finished games yet. Open a table with `/game new`.")
         return e
     for g in games[:25]:
         e.add_field(name=game_title(g.game), value=stats_line(g, (ratings or {}).get(g.game),
                                                               (reviews or {}).get(g.game)), inline=False)
     if ratings:
-        e.set_footer(text="Ratings: openskill (Plackett–Luce) from every finishing order, the built-in AI "
-                          "rated like a player. Everyone starts at 25.0 ± 8.3.")
+        e.set_footer(text=_("Ratings: openskill (Plackett–Luce) from every finishing order, the built-in AI "
+                            "rated like a player. Everyone starts at {mu} ± {sigma}.", mu=_num(25.0, 1),
+                            sigma=_num(8.3, 1)))
     return e
 
 
 def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> discord.Embed:
     """A leaderboard's frame: title, medals, and one ``line(row)`` per person."""
-    e = discord.Embed(title=f"{game_title(game)} leaderboard", colour=COLOUR)
+    e = discord.Embed(title=_("{game} leaderboard", game=game_title(game)), colour=COLOUR)
     if not rows:
-        e.description = f"Nobody has finished a game of {game_title(game)} in this server yet."
+        e.description = _("Nobody has finished a game of {game} in this server yet.", game=game_title(game))
         return e
     e.description = "\n".join(f"{MEDALS.get(i, f'`{i}.`')} <@{r['user_id']}> — {line(r)}"
                                for i, r in enumerate(rows, start=1))
@@ -107,20 +129,27 @@ def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> disc
 
 
 def _games(n: int) -> str:
-    return plural(n, "game")
+    return words.ngettext(lang(), "{n} game", "{n} games", n)
 
 
 def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:
     """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
     def line(r: Record) -> str:
         mu, sigma = float(r["mu"]), float(r["sigma"])
-        return f"**{mu - 3 * sigma:.1f}** (rating {mu:.1f} ± {sigma:.1f}) · {_games(int(r['games']))}"
+        return _("**{ranked}** (rating {mu} ± {sigma})", ranked=_num(mu - 3 * sigma, 1), mu=_num(mu, 1),
+                 sigma=_num(sigma, 1)) + " · " + _games(int(r["games"]))
 
     e = _board(game, rows, line)
     if rows:
-        e.set_footer(text="Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
-                          "it rises as you play and win. The built-in AI is rated but not listed.")
+        e.set_footer(text=_("Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
+                            "it rises as you play and win. The built-in AI is rated but not listed."))
     return e
+
+
+def _place(interaction: discord.Interaction) -> int | None:
+    """Where results belong: the server, or a DM's or group DM's own conversation (cogs/game.py's
+    tables are kept the same way)."""
+    return interaction.guild_id or interaction.channel_id
 
 
 class StatsCog(commands.Cog):
@@ -143,9 +172,10 @@ class StatsCog(commands.Cog):
             log.exception("Could not answer a stats command")
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        # Results are kept per server: from a DM there is nothing to show (and no database problem).
-        if interaction.guild_id is None:
-            await self._reply(interaction, ephemeral=True, text=NOT_IN_A_SERVER)
+        # Results are kept per place: a server, or a DM or group DM (its channel).
+        if _place(interaction) is None:
+            await self._reply(interaction, ephemeral=True,
+                              text=words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
             return False
         return True
 
@@ -153,29 +183,41 @@ class StatsCog(commands.Cog):
                                     error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CheckFailure):
             if not interaction.response.is_done():  # interaction_check answers the ones it refuses
-                await self._reply(interaction, ephemeral=True, text=NOT_IN_A_SERVER)
+                await self._reply(interaction, ephemeral=True,
+                                  text=words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
             return
         log.error("Stats command error", exc_info=getattr(error, "original", error))
         if not interaction.response.is_done():
-            await self._reply(interaction, ephemeral=True, text=OOPS)
+            await self._reply(interaction, ephemeral=True,
+                              text=words.translate(words.resolve(interaction.locale), OOPS))
 
     @app_commands.command(name="stats", description="Results in this server: rating, games, wins, average finish.")
     @app_commands.describe(user="Whose results (default: yours)")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        # Your own stats are yours to read (your language); someone else's are posted for the channel.
+        own = (user or interaction.user).id == interaction.user.id
+        loc = remember(interaction.user.id, interaction.locale) if own or interaction.guild_id is None else \
+            await self.runtime.servers.table_locale(interaction.guild_id, interaction.guild_locale)  # (a server's)
+        with reading(loc):
+            await self._stats(interaction, user)
+
+    async def _stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
         own = who.id == interaction.user.id
         storage, ratings = self.runtime.storage, self.runtime.ratings
-        if storage is None or ratings is None or interaction.guild_id is None:
-            await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
+        place = _place(interaction)
+        if storage is None or ratings is None or place is None:
+            await self._reply(interaction, ephemeral=True, text=_(NO_DATABASE))
             return
         try:
-            rows = await storage.player_results(interaction.guild_id, who.id)
-            by_game = await ratings.of_player(interaction.guild_id, who.id)
-            reviewed = await self.runtime.reviews.losses(interaction.guild_id, who.id)
+            rows = await storage.player_results(place, who.id)
+            by_game = await ratings.of_player(place, who.id)
+            reviewed = await self.runtime.reviews.losses(place, who.id)
         except Exception:
             log.exception("Reading the stats of %s failed", who.id)
-            await self._reply(interaction, ephemeral=True, text=OOPS)
+            await self._reply(interaction, ephemeral=True, text=_(OOPS))
             return
         name = str(getattr(who, "display_name", None) or getattr(who, "name", "Someone"))
         await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game, reviewed))
@@ -183,17 +225,29 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
+        # Posted for the channel: the server's language (its choice, else its Discord language).
+        remember(interaction.user.id, interaction.locale)
+        loc = words.resolve(interaction.locale) if interaction.guild_id is None else \
+            await self.runtime.servers.table_locale(interaction.guild_id, interaction.guild_locale)
+        with reading(loc):
+            await self._leaderboard(interaction, game)
+
+    async def _leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
         ratings = self.runtime.ratings
-        if ratings is None or interaction.guild_id is None:
-            await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
+        place = _place(interaction)
+        if ratings is None or place is None:
+            await self._reply(interaction, ephemeral=True, text=words.translate(words.resolve(interaction.locale),
+                                                                               NO_DATABASE))
             return
         name = game.strip().lower()
         try:
-            embed = rating_board_embed(name, await ratings.board(interaction.guild_id, name))
+            embed = rating_board_embed(name, await ratings.board(place, name))
         except Exception:
             log.exception("Reading the %s leaderboard failed", name)
-            await self._reply(interaction, ephemeral=True, text=OOPS)
+            await self._reply(interaction, ephemeral=True, text=words.translate(words.resolve(interaction.locale),
+                                                                               OOPS))
             return
         await self._reply(interaction, ephemeral=False, embed=embed)

@@ -41,8 +41,10 @@ from typing import Any
 import discord
 from discord.webhook.async_ import async_context
 
+import words
 from cogs import render, renderers
 from cogs.components import _table_button
+from cogs.reading import lang, of_person, reading
 from cogs.render import Rendered
 
 log = logging.getLogger(__name__)
@@ -56,51 +58,65 @@ MAX_EMBEDS_TOTAL = 6000  # Discord's limit on the characters of all of a message
 
 
 def head_line(table: Any) -> str:
+    """The line above a watcher's copy of the table message.  A watcher reads the table as the table
+    does, in its language: the copy is drawn once for every watcher of the table (issue 31)."""
+    with reading(table.locale):
+        title = render.game_title(table)
     if render.phase_of(table) == "finished":
-        return f"👀 The game at table `{table.id}` ({render.game_title(table)}) is over: this is how it ended."
-    return (f"👀 You are watching table `{table.id}` ({render.game_title(table)}): what everyone at the table "
-            "sees, kept up to date here for 15 minutes.")
+        return "👀 " + words.translate(table.locale, "The game at table `{id}` ({game}) is over: this is how it ended.",
+                                       id=table.id, game=title)
+    return "👀 " + words.translate(table.locale, "You are watching table `{id}` ({game}): what everyone at the table "
+                                   "sees, kept up to date here for 15 minutes.", id=table.id, game=title)
 
 
-def expired_line(table_id: str) -> str:
-    return (f"⌛ This view of table `{table_id}` stopped following the game. Press **Watch** to follow it "
-            "again.")
+def expired_line(table_id: str, lang: str = words.ENGLISH) -> str:
+    """Said to one watcher (``lang``: theirs)."""
+    return "⌛ " + words.translate(lang, "This view of table `{id}` stopped following the game. Press **Watch** to "
+                                   "follow it again.", id=table_id)
 
 
-def replaced_line(table_id: str, new_id: str, most: int = MAX_PER_PERSON) -> str:
+def replaced_line(table_id: str, new_id: str, most: int = MAX_PER_PERSON, lang: str = words.ENGLISH) -> str:
     """The last edit of a person's oldest view when they start watching one table too many."""
-    return (f"⌛ This view of table `{table_id}` stopped following the game: you started watching table "
-            f"`{new_id}`, and one person can follow {render.plural(most, 'table')} at once. Press **Watch** to "
-            "follow this one again.")
+    return "⌛ " + words.ngettext(
+        lang, "This view of table `{id}` stopped following the game: you started watching table `{new}`, and one "
+        "person can follow {n} table at once. Press **Watch** to follow this one again.",
+        "This view of table `{id}` stopped following the game: you started watching table `{new}`, and one "
+        "person can follow {n} tables at once. Press **Watch** to follow this one again.", most, id=table_id,
+        new=new_id)
 
 
 def full_line(table_id: str) -> str:
-    return (f"Table `{table_id}` already has {MAX_WATCHERS} people watching, the most it takes. Try again "
-            "when someone stops watching.")
+    """A refusal to the person who pressed Watch (their language: cogs/reading.py)."""
+    return words.translate(lang(), "Table `{id}` already has {n} people watching, the most it takes. Try again "
+                           "when someone stops watching.", id=table_id, n=MAX_WATCHERS)
 
 
 def over_line(table: Any, *, command: bool = True) -> str:
     """Watching a finished table — in memory or the stub of one that left it (tables/finished.py),
     the same answer either way: nothing to follow; ``/game watch`` (``command``) points to the
-    replay, the **Watch** button (on the table message itself, which shows the end) to that message."""
+    replay, the **Watch** button (on the table message itself, which shows the end) to that message.
+    In the asker's language."""
     if table.seed is None and getattr(table, "state", None) is None:
-        return f"Table `{table.id}` was closed before its game started: there is nothing to watch."
+        return words.translate(lang(), "Table `{id}` was closed before its game started: there is nothing to watch.",
+                               id=table.id)
     if not command:
-        return f"The game at table `{table.id}` is over: its message shows how it ended."
-    return (f"The game at table `{table.id}` is over, so there is nothing to watch. Press **Replay** on its "
-            f"table message, or use `/game replay id:{table.id}`, to go through it step by step.")
+        return words.translate(lang(), "The game at table `{id}` is over: its message shows how it ended.",
+                               id=table.id)
+    return words.translate(lang(), "The game at table `{id}` is over, so there is nothing to watch. Press "
+                           "**Replay** on its table message, or use `/game replay id:{id}`, to go through it "
+                           "step by step.", id=table.id)
 
 
-def count_line(n: int) -> str:
-    return f"👀 {n} watching"
+def count_line(n: int, locale: str = words.ENGLISH) -> str:
+    return "👀 " + words.ngettext(locale, "{n} watching", "{n} watching", n)
 
 
-def with_count(rendered: Rendered, n: int) -> Rendered:
+def with_count(rendered: Rendered, n: int, locale: str = words.ENGLISH) -> Rendered:
     """The table message with how many are watching at the end of its footer (nothing when none)."""
     if n <= 0 or rendered.embed is None:
         return rendered
     footer = rendered.embed.footer.text or ""
-    rendered.embed.set_footer(text=(f"{footer} · " if footer else "") + count_line(n))
+    rendered.embed.set_footer(text=(f"{footer} · " if footer else "") + count_line(n, locale))
     return rendered
 
 
@@ -274,7 +290,8 @@ class Watchers:
         mine = sorted(((g, x) for g in self._groups.values() for x in g.watchers.values()
                        if x.user_id == user_id and not x.dead), key=lambda gx: gx[1].since)
         for g, old in mine[:max(0, len(mine) - self.per_person)]:
-            self._retire(g, old, replaced_line(g.table.id, table.id, self.per_person))
+            self._retire(g, old, replaced_line(g.table.id, table.id, self.per_person,
+                                               of_person(user_id, g.table.locale)))
 
     def count(self, table_id: str) -> int:
         group = self._groups.get(table_id)
@@ -394,7 +411,7 @@ class Watchers:
             return
         w.dead = True
         group.watchers.pop(w.user_id, None)
-        await self._last_word(table_id, group, w, expired_line(table_id))
+        await self._last_word(table_id, group, w, expired_line(table_id, of_person(w.user_id, group.table.locale)))
 
     def _retire(self, group: _Group, w: Watcher, line: str) -> None:
         """The person's view ``w`` stops following now (they watch too many tables): one last edit
@@ -411,8 +428,9 @@ class Watchers:
         with render.clock_notes(group.notes):
             drawn = renderers.table_message(group.table)
         payload = watch_payload(group.table, drawn, group.summary, line)
-        payload["components"] = [{"type": 1, "components": [_table_button("watch", table_id)]}] \
-            if render.phase_of(group.table) == "running" else []
+        with reading(of_person(w.user_id, group.table.locale)):
+            payload["components"] = [{"type": 1, "components": [_table_button("watch", table_id)]}] \
+                if render.phase_of(group.table) == "running" else []
         with contextlib.suppress(discord.HTTPException):
             await edit_token(w.interaction, payload)
             self.edits += 1

@@ -18,6 +18,7 @@ from engine.cards import CardError, card
 from engine.core import Action
 from tables.live import TableError
 from tables.table import Phase, Table
+from words import N_
 
 MARK = "mark"  # the argument that makes a pick's action a step of the choice (``bury 5H mark``)
 OUT_OF_DATE = "That menu is out of date; open your hand again with **My hand**."
@@ -88,7 +89,7 @@ def chooser(table: Table, user_id: int, version: int, kind: str, marking: bool =
     mark cards since it was drawn."""
     seat = table.seat_of(user_id)
     if seat is None:
-        raise TableError("You are not seated at this table.")
+        raise TableError(N_("You are not seated at this table."))
     decision = table.state.decision(seat) if table.phase == Phase.RUNNING and table.state is not None else None
     out_of_date = (decision is None or decision.kind != kind or not decision.pick
                    or stale(table, version, marking_since(table, seat, kind) if marking else 0)

@@ -40,13 +40,13 @@ def read_new_table(game: str, options: Options | None, speed: str) -> tuple[str,
     """A new table's game name, validated options and speed, or a refusal that says what is wrong."""
     name = str(game).strip().lower()
     try:
-        spec = engine.get(name)
+        entry = engine.get(name)
     except KeyError:
         known = ", ".join(sorted(engine.games()))
         raise TableError(N_("There is no game called `{game}`. Games: {known}."), "unknown_game",
                          game=game, known=known) from None
     try:
-        opts = spec.game.read_options(options)
+        opts = entry.game.read_options(options)
     except ValueError as e:
         raise TableError(str(e), "bad_option") from None
     speed_key = str(speed).strip().lower()
@@ -70,8 +70,9 @@ def ai_level(t: Table, level: str | None) -> str | None:
     wanted = str(level).strip().lower()
     offered = engine.levels(t.game)
     if wanted not in offered:
-        raise TableError(f"{t.spec.game.title} has no AI level `{md(wanted[:20])}`; levels: "
-                         f"{', '.join(f'`{lv}`' for lv in offered)}.", "bad_level")
+        raise TableError(N_("{game} has no AI level `{level}`; levels: {levels}."), "bad_level",
+                         game=Lazy(t.spec.game.title), level=md(wanted[:20]),
+                         levels=", ".join(f"`{lv}`" for lv in offered))
     return wanted
 
 
@@ -86,8 +87,8 @@ def table_ai_level(game: str, level: str | None) -> str | None:
         title = engine.get(game).game.title
         if len(offered) == 1:
             raise TableError(no_strong_ai(title), "bad_level")
-        raise TableError(f"{title} has no AI level `{md(wanted[:20])}`; levels: "
-                         f"{', '.join(f'`{lv}`' for lv in offered)}.", "bad_level")
+        raise TableError(N_("{game} has no AI level `{level}`; levels: {levels}."), "bad_level",
+                         game=Lazy(title), level=md(wanted[:20]), levels=", ".join(f"`{lv}`" for lv in offered))
     return wanted
 
 
@@ -143,16 +144,18 @@ def check_programs(limits: Limits, tables: Iterable[Table], more: int) -> None:
     if room <= 0:
         raise TableError(N_("This machine is already running as many programs as it can. Seat the built-in AI "
                             "instead, or try again when a game with programs ends."), "too_many_programs")
-    else:
-        fits = "one more program" if room == 1 else f"{room} more programs"
-        text = (f"You asked for {more} program seats, but this machine can run only {fits} right now. "
-                f"Ask for {room}, seat the built-in AI instead, or try again when a game with programs ends.")
-    raise TableError(text, "too_many_programs")
+    if room == 1:
+        raise TableError(N_("You asked for {more} program seats, but this machine can run only one more program "
+                            "right now. Ask for 1, seat the built-in AI instead, or try again when a game with "
+                            "programs ends."), "too_many_programs", more=more)
+    raise TableError(N_("You asked for {more} program seats, but this machine can run only {room} more programs "
+                        "right now. Ask for {room}, seat the built-in AI instead, or try again when a game with "
+                        "programs ends."), "too_many_programs", more=more, room=room)
 
 
 def require_host(t: Table, user_id: int, what: str) -> None:
     if user_id != t.host_id:
-        raise TableError(f"Only the host, {md(t.host_name)}, can {what}.", "not_host")
+        raise TableError(N_("Only the host, {name}, can {what}."), "not_host", name=md(t.host_name), what=Lazy(what))
 
 
 def require_running(t: Table) -> None:
@@ -188,6 +191,18 @@ def not_your_turn(t: Table) -> str:
     if len(acting) == 1:
         return f"It is not your turn — {acting[0]} is playing."
     return f"It is not your turn — waiting for {and_join(acting)}."
+
+
+def not_your_turn_error(t: Table) -> TableError:
+    """:func:`not_your_turn` as a refusal said in the reader's language."""
+    if t.state is not None and TABLE in t.state.to_act():
+        return TableError(WAIT_FOR_TABLE, "not_your_turn")
+    acting = [md(t.seats[s].name) for s in t.to_act()]
+    if not acting:
+        return TableError(N_("Nobody can move right now."), "not_your_turn")
+    if len(acting) == 1:
+        return TableError(N_("It is not your turn — {who} is playing."), "not_your_turn", who=acting[0])
+    return TableError(N_("It is not your turn — waiting for {who}."), "not_your_turn", who=", ".join(acting))
 
 
 def check_offered(state: Game, seat: int, action: Action) -> None:

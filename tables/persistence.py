@@ -26,6 +26,7 @@ from tables.shards import Shards
 from tables.storage import DuplicateTable, StaleWrite, Storage, StorageGone, Stored
 from tables.storage.base import Record
 from tables.table import Phase, Table
+from words import N_
 
 log = logging.getLogger("deckhand.tables")
 
@@ -124,7 +125,7 @@ class Persistence:
             self._gone(t, live)
             raise TableError(GONE_REFUSAL, "storage_gone") from None
         except StaleWrite as e:
-            if self.shards.leased and self.shards.owns(t.guild_id):
+            if self.shards.leased and self.shards.owns(t.shard_key):
                 # This process holds the shard's lease, so the row moved on under a former holder
                 # that wrote late (before it noticed its loss): the stored row is the truth.
                 log.warning("Table %s was written late by a former holder (%s); reloaded", t.id, e)
@@ -238,14 +239,15 @@ class Persistence:
         mine = await self.storage.unfinished(sorted(self.shards.held), self.shards.count)
         for item in mine:
             tid = item.record.get("id")
-            if (isinstance(tid, str) and tid in tables) or not self.shards.owns(item.record.get("guild_id")):
+            key = None if item.record.get("place") == "private" else item.record.get("guild_id")
+            if (isinstance(tid, str) and tid in tables) or not self.shards.owns(key):
                 continue  # already live in this process (or a shard let go meanwhile)
             try:
                 # Replaying a game is CPU work: in a thread, so that a recovery of many tables never
                 # holds the event loop for long (the lease loop renews the term meanwhile:
                 # tables/shards/lease.py).  The rebuilt table is new, shared with nothing until added below.
                 t, since = await asyncio.to_thread(records.rebuild, item.record, item.log)
-                if t.id in tables or not self.shards.owns(t.guild_id):
+                if t.id in tables or not self.shards.owns(t.shard_key):
                     continue  # the same checks, after the wait
                 before = dict(t.deadlines)
                 live = Live()
@@ -293,7 +295,7 @@ class Persistence:
             stored = await self.storage.load(tid)
         except Exception:
             log.exception("Could not read table %s from the storage", tid)
-            raise TableError("I could not read my records just now; please try again.", "storage") from None
+            raise TableError(N_("I could not read my records just now; please try again."), "storage") from None
         if stored is None or (guild_id is not None and stored.record.get("guild_id") != guild_id):
             raise missing
         try:
@@ -310,7 +312,7 @@ class Persistence:
             stored = await self.storage.load(tid)
         except Exception:
             log.exception("Could not read table %s from the storage", tid)
-            raise TableError("I could not read my records just now; please try again.", "storage") from None
+            raise TableError(N_("I could not read my records just now; please try again."), "storage") from None
         if stored is None or stored.record.get("guild_id") != guild_id:
             return None
         return dict(stored.record)

@@ -21,6 +21,7 @@ import words
 from tables.history.records import Unrecoverable, read_seats
 from tables.live import TableError
 from tables.table import SPEEDS, Phase, Seat, Table
+from words import N_
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class Plan:
     people: tuple[int, ...]  # every person who sat there, in seat order, once each
     ais: tuple[Seat, ...]  # the AI seats: their level, and program when a program played one
     locale: str = "en"  # the language the table read (the rematch reads it too)
+    place: str = "server"  # where it lived (the rematch lives there too)
 
     def sat_there(self, user_id: int) -> bool:
         return user_id in self.people
@@ -54,7 +56,7 @@ def of_table(t: Table) -> Plan:
     people = tuple(dict.fromkeys(s.user_id for s in t.seats if not s.is_ai and s.user_id is not None))
     ais = tuple(Seat(None, s.name, is_ai=True, program=s.program, level=s.level) for s in t.seats if s.is_ai)
     return Plan(t.id, t.game, dict(t.options), t.speed, t.ai_level, t.guild_id, t.seed is not None, people, ais,
-                t.locale)
+                t.locale, t.place)
 
 
 def of_stored(record: Mapping[str, Any]) -> Plan:
@@ -66,44 +68,47 @@ def of_stored(record: Mapping[str, Any]) -> Plan:
         options = spec.game.read_options(json.loads(record.get("options") or "{}"))
         seats = read_seats(record.get("seats"))
     except (KeyError, ValueError, TypeError, Unrecoverable):
-        raise TableError(f"The record of table `{tid}` cannot be read any more, so it cannot be played "
-                         "again; open a new table with `/game new`.", "damaged") from None
+        raise TableError(N_("The record of table `{id}` cannot be read any more, so it cannot be played "
+                            "again; open a new table with `/game new`."), "damaged", id=tid) from None
     speed = record.get("speed") if record.get("speed") in SPEEDS else "normal"
     level = record.get("ai_level")
     ai_level = level if isinstance(level, str) and level in engine.levels(game) else None
     t = Table(id=tid, game=spec.game.name, options=options, speed=str(speed), guild_id=int(record["guild_id"]),
               channel_id=0, host_id=0, seats=seats, phase=Phase.FINISHED, seed=record.get("seed"),
               ai_level=ai_level,
-              locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH)
+              locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH,
+              place=str(record.get("place") or "server"))
     return of_table(t)
 
 
 def not_a_player(old_id: str) -> TableError:
-    return TableError(f"Only the people who played at table `{old_id}` can play it again. Open a table of "
-                      "your own with `/game new`.", "not_a_player")
+    return TableError(N_("Only the people who played at table `{id}` can play it again. Open a table of "
+                         "your own with `/game new`."), "not_a_player", id=old_id)
 
 
 def not_finished(old_id: str) -> TableError:
-    return TableError(f"The game at table `{old_id}` is not over yet: **Play again** comes once it has "
-                      "ended.", "not_finished")
+    return TableError(N_("The game at table `{id}` is not over yet: **Play again** comes once it has "
+                         "ended."), "not_finished", id=old_id)
 
 
 def never_played(old_id: str) -> TableError:
-    return TableError(f"Table `{old_id}` closed before its game started, so there is nothing to play again. "
-                      "Open a new table with `/game new`.", "never_played")
+    return TableError(N_("Table `{id}` closed before its game started, so there is nothing to play again. "
+                         "Open a new table with `/game new`."), "never_played", id=old_id)
 
 
 def already_open(old_id: str, t: Table) -> TableError:
     """The second press: the rematch that is already there, lobby or game."""
     if t.phase == Phase.LOBBY:
-        return TableError(f"Table `{old_id}` is already being played again: its new table `{t.id}` is open "
-                          f"— press **Join** on its message, or use `/game join id:{t.id}`.", "rematch_open")
-    return TableError(f"Table `{old_id}` is already being played again, at table `{t.id}`.", "rematch_open")
+        return TableError(N_("Table `{id}` is already being played again: its new table `{new}` is open "
+                             "— press **Join** on its message, or use `/game join id:{new}`."), "rematch_open",
+                          id=old_id, new=t.id)
+    return TableError(N_("Table `{id}` is already being played again, at table `{new}`."), "rematch_open",
+                      id=old_id, new=t.id)
 
 
 def used(old_id: str, new_id: str) -> TableError:
     """A press once the rematch has closed or ended: a finished table is played again once, so a
     lobby left and pressed for again never pings the same people twice."""
-    return TableError(f"Table `{old_id}` has already been played again once, at table `{new_id}`, and "
-                      "**Play again** opens only one new table per game. Open a new table with `/game new`.",
-                      "rematch_used")
+    return TableError(N_("Table `{id}` has already been played again once, at table `{new}`, and "
+                         "**Play again** opens only one new table per game. Open a new table with `/game new`."),
+                      "rematch_used", id=old_id, new=new_id)

@@ -53,10 +53,12 @@ from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
 from tables.programs.driver import ProgramSettings
 from tables.programs.seats import ProgramSeats
 from tables.rematch import Plan, Rematch
+from tables.servers import Servers
 from tables.shards import Shards
 from tables.storage import Storage
 from tables.table import Phase, Seat, Table
 from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS, Turns
+from words import N_
 
 __all__ = [
     "DEFAULT_TIMER", "LOBBY_TTL", "MISSES_TO_AWAY", "MOVED", "NOT_SAVED", "SNAPSHOT_EVERY", "STALE",
@@ -143,6 +145,8 @@ class Runtime:
         self.rematches: dict[str, str] = {}
         #: What a restart must not forget besides the tables: rematch links, standing pings.
         self.kept = Kept(storage)
+        #: A server's own settings (the language its tables read), kept in the storage.
+        self.servers = Servers(storage)
         self._rematch_lock = asyncio.Lock()
 
     # Settings that tests and the bot read or change after construction live in the rooms.
@@ -225,7 +229,7 @@ class Runtime:
         t = self.get(table_id)
         seat = t.seat_of(user_id)
         if seat is None:
-            raise TableError("You are not seated at this table.", "not_seated")
+            raise TableError(N_("You are not seated at this table."), "not_seated")
         if t.state is None:
             return SeatView(t, seat, None, None, None)
         decision = t.state.decision(seat) if t.phase == Phase.RUNNING else None
@@ -244,21 +248,23 @@ class Runtime:
         speed: str = "normal",
         ai_level: str | None = None,
         locale: str = "en",
+        place: str = "server",
     ) -> Table:
         """``ai_level``: the table option ``ai`` (the level of AI players added without one);
-        ``locale``: the language the whole table reads (words/: the server's, by default)."""
-        self.shards.refuse_elsewhere(guild_id)
+        ``locale``: the language the whole table reads (words/: the server's, by default);
+        ``place``: where it lives (``Table.place``; ``guild_id`` is a DM's channel id there)."""
+        self.shards.refuse_elsewhere(None if place == "private" else guild_id)
         name, opts, speed_key = offers.read_new_table(game, options, speed)
         offers.refuse_if_elsewhere(self._claims(), guild_id, host_id, None)
         self._prune()
         offers.check_new_table(self.limits, self._claims(), host_id)
         self.persistence.refuse_if_gone()
         return await self._open(name, opts, speed_key, guild_id, channel_id, host_id, host_name,
-                                offers.table_ai_level(name, ai_level), locale=locale)
+                                offers.table_ai_level(name, ai_level), locale=locale, place=place)
 
     async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
                     host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = (),
-                    locale: str = "en") -> Table:
+                    locale: str = "en", place: str = "server") -> Table:
         """A new lobby, checked already (with no wait since the checks): stored, kept and drawn.
         It counts against every limit from now on — before the first wait — until it is stored and
         kept, or its storing failed."""
@@ -274,6 +280,7 @@ class Runtime:
             created_at=self.clock.now(),
             ai_level=ai_level,
             locale=locale,
+            place=place,
         )
         for seat in ais[:max(0, t.max_seats - 1)]:
             if seat.program is not None and seat.program in self.program_names():
@@ -304,7 +311,7 @@ class Runtime:
             seat = t.seat_of(user_id)
             if t.phase == Phase.LOBBY:
                 if seat is not None:
-                    raise TableError("You already have a seat at this table.", "already_seated")
+                    raise TableError(N_("You already have a seat at this table."), "already_seated")
                 if t.free_seats() <= 0:
                     raise TableError(f"Table `{t.id}` is full.", "full")
                 offers.refuse_if_elsewhere(self._claims(), t.guild_id, user_id, t)
@@ -313,14 +320,14 @@ class Runtime:
                 self.delivery.redraw(t)
                 return t
             if t.phase == Phase.FINISHED:
-                raise TableError("That table has closed.", "finished")
+                raise TableError(N_("That table has closed."), "finished")
             if seat is None:
                 raise TableError(
                     "That game has already started; you can join the next one when it ends.", "started"
                 )
             s = t.seats[seat]
             if not s.away:
-                raise TableError("You are already playing at this table.", "already_seated")
+                raise TableError(N_("You are already playing at this table."), "already_seated")
             self._come_back(t, seat)
             await self.persistence.commit(t)
             return t
@@ -330,9 +337,9 @@ class Runtime:
         async with self._live[t.id].lock:
             seat = t.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.", "not_seated")
+                raise TableError(N_("You are not seated at this table."), "not_seated")
             if t.phase == Phase.FINISHED:
-                raise TableError("That table has already closed.", "finished")
+                raise TableError(N_("That table has already closed."), "finished")
             if t.phase == Phase.LOBBY:
                 del t.seats[seat]
                 humans = t.humans()
@@ -348,7 +355,7 @@ class Runtime:
                 return t
             s = t.seats[seat]
             if s.left:
-                raise TableError("You have already left this game; join again to take your seat back.", "left")
+                raise TableError(N_("You have already left this game; join again to take your seat back."), "left")
             s.away = s.left = True
             if t.host_id == user_id:
                 # Someone still playing must be able to end the table.
@@ -366,18 +373,18 @@ class Runtime:
         copies (default one) of a program the operator configured, chosen by its name only."""
         t = self.get(table_id)
         async with self._live[t.id].lock:
-            offers.require_host(t, user_id, "add AI players")
+            offers.require_host(t, user_id, N_("add AI players"))
             if program is not None:
                 program = self.program_seats.program_of(t, program)
             level = offers.ai_level(t, t.ai_level if level is None else level)
             if t.phase != Phase.LOBBY:
-                raise TableError("AI players can only be added before the game starts.", "started")
+                raise TableError(N_("AI players can only be added before the game starts."), "started")
             free = t.free_seats()
             if free <= 0:
-                raise TableError("There is no free seat for an AI.", "full")
+                raise TableError(N_("There is no free seat for an AI."), "full")
             n = (free if program is None else 1) if count is None else count
             if n < 1:
-                raise TableError("Add at least one AI player.", "bad_count")
+                raise TableError(N_("Add at least one AI player."), "bad_count")
             n = min(n, free)
             if program is not None:
                 offers.check_programs(self.limits, self._claims(), n)
@@ -394,11 +401,11 @@ class Runtime:
         t = self.get(table_id)
         live = self._live[t.id]
         async with live.lock:
-            offers.require_host(t, user_id, "start the game")
+            offers.require_host(t, user_id, N_("start the game"))
             if t.phase == Phase.RUNNING:
-                raise TableError("The game has already started.", "started")
+                raise TableError(N_("The game has already started."), "started")
             if t.phase == Phase.FINISHED:
-                raise TableError("This table has closed.", "finished")
+                raise TableError(N_("This table has closed."), "finished")
             offers.check_start(self.limits, self.tables.values(), t.guild_id)
             self.persistence.refuse_if_gone()
             entry = t.spec
@@ -423,7 +430,7 @@ class Runtime:
         t = self.get(table_id)
         async with self._live[t.id].lock:
             if t.phase == Phase.FINISHED:
-                raise TableError("This table has already ended.", "finished")
+                raise TableError(N_("This table has already ended."), "finished")
             if not admin and user_id != t.host_id:
                 raise TableError(
                     f"Only the host, {md(t.host_name)}, or a server manager can end this table.", "not_host"
@@ -442,7 +449,8 @@ class Runtime:
         second press is refused with a sentence pointing to it, and once it has closed or ended,
         with a sentence saying it was played again already.  The old table's record is only read."""
         tid = normalise(table_id)
-        self.shards.refuse_elsewhere(guild_id)
+        old = self.tables.get(tid)
+        self.shards.refuse_elsewhere(guild_id if old is None else old.shard_key)
         async with self._rematch_lock:
             plan = await self._rematch_plan(tid, guild_id, user_id)
             if not plan.sat_there(user_id):
@@ -467,7 +475,7 @@ class Runtime:
             offers.check_new_table(self.limits, self._claims(), user_id)
             self.persistence.refuse_if_gone()
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
-                                 plan.ai_level, plan.ais, locale=plan.locale)
+                                 plan.ai_level, plan.ais, locale=plan.locale, place=plan.place)
             self.rematches[tid] = t.id
             await self.kept.save_rematch(tid, t.id, self.clock.now())
             return Rematch(t, tuple(u for u in plan.people if u != user_id))
@@ -522,13 +530,13 @@ class Runtime:
             self.persistence.refuse_if_gone()
             seat = t.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.", "not_seated")
+                raise TableError(N_("You are not seated at this table."), "not_seated")
             if version is not None and clicks.stale(t, version, live.since.get(seat, t.version)):
                 raise TableError(STALE, "stale")
             state = t.state
             assert state is not None
             if seat not in state.to_act():
-                raise TableError(offers.not_your_turn(t), "not_your_turn")
+                raise offers.not_your_turn_error(t)
             s = t.seats[seat]
             if s.left:
                 offers.refuse_if_elsewhere(self._claims(), t.guild_id, user_id, t)
@@ -563,11 +571,11 @@ class Runtime:
         async with self._live[t.id].lock:
             seat = t.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.", "not_seated")
+                raise TableError(N_("You are not seated at this table."), "not_seated")
             if t.phase != Phase.RUNNING:
-                raise TableError("There is no game running at this table.", "not_running")
+                raise TableError(N_("There is no game running at this table."), "not_running")
             if not t.seats[seat].away:
-                raise TableError("You are not away — you are playing your seat already.", "not_away")
+                raise TableError(N_("You are not away — you are playing your seat already."), "not_away")
             self._come_back(t, seat)
             await self.persistence.commit(t)
             return t

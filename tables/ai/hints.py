@@ -28,6 +28,7 @@ from tables.ai.pool import AIPool
 from tables.live import Live, TableError
 from tables.persistence import Persistence
 from tables.table import Phase, Table
+from words import N_
 
 #: Seconds a hint may take in the worker (the person is waiting for the answer).
 HINT_BUDGET = 0.8
@@ -126,11 +127,11 @@ class Hints:
         """The person's seat, when a hint may be given now: the game runs and the seat has a decision
         of its own.  The sentences depend only on what the person may know (their own turn)."""
         if t.phase != Phase.RUNNING or t.state is None:
-            raise TableError("Hints are for a game in play." if t.phase == Phase.LOBBY else "This game is over.",
-                             "not_running")
+            raise TableError(N_("Hints are for a game in play.") if t.phase == Phase.LOBBY
+                             else N_("This game is over."), "not_running")
         seat = t.seat_of(user_id)
         if seat is None:
-            raise TableError("You are not seated at this table.", "not_seated")
+            raise TableError(N_("You are not seated at this table."), "not_seated")
         if TABLE in t.state.to_act():
             raise TableError(TABLE_STEP, "table_step")
         if seat not in t.state.to_act() or t.state.decision(seat) is None:

@@ -33,12 +33,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
+import words
 from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Judged, Review, merge, review, searched
 from engine.words import plural
 from tables.ai.pool import AIPool
 from tables.clock import Clock
 from tables.history.replay import GameRecord
 from tables.live import TableError, Tasks
+from words import N_
 
 log = logging.getLogger("deckhand.reviews")
 
@@ -62,13 +64,13 @@ PACE_BOUNDS = (0.2, 30.0)
 #: Wall seconds a review takes besides its decisions (its start, the moves made for the person).
 OVERHEAD = 3.0
 
-NOT_SEATED = "Only the people who played at this table can review their own play there."
-RUNNING = "This game is still running — you can review your play once it is over."
-NOT_STARTED = "This table never started, so there is no play to review."
-GAVE_UP = ("The AI workers are too busy to review your play right now; please try again later "
-           "(what was reviewed so far is kept).")
-ONE_AT_A_TIME = ("Your review of table `{table}` is still on its way, and each person has one review in line at "
-                 "a time: ask for this one once that one is done.")
+NOT_SEATED = N_("Only the people who played at this table can review their own play there.")
+RUNNING = N_("This game is still running — you can review your play once it is over.")
+NOT_STARTED = N_("This table never started, so there is no play to review.")
+GAVE_UP = N_("The AI workers are too busy to review your play right now; please try again later "
+             "(what was reviewed so far is kept).")
+ONE_AT_A_TIME = N_("Your review of table `{table}` is still on its way, and each person has one review in line at "
+                   "a time: ask for this one once that one is done.")
 
 
 def review_in_worker(game: str, players: int, options: dict[str, Any], game_seed: int | str,
@@ -208,7 +210,7 @@ class Reviews:
             return job
         other = self._asked.get(user_id)
         if other is not None:
-            raise TableError(ONE_AT_A_TIME.format(table=other.record.id), "one_review")
+            raise TableError(ONE_AT_A_TIME, "one_review", table=other.record.id)
         job = ReviewJob(record, seat, guild_id, user_id, self.budget)
         self._jobs[key] = job
         self._asked[user_id] = job
@@ -421,18 +423,18 @@ class Reviews:
 
 
 # ==== words ======================================================================================
-def places(record: GameRecord, steps: Sequence[int]) -> dict[int, str]:
+def places(record: GameRecord, steps: Sequence[int], locale: str = words.ENGLISH) -> dict[int, str]:
     """Where each decision was, as a player counts (one replay of the log): ``Hand 2, trick 5``
     (``Round 1, trick 3``, ``Hand 2`` where no trick is numbered), else the move's
-    number in the game."""
+    number in the game; in ``locale``."""
     wanted = set(steps)
-    out = {i: f"Move {i + 1}" for i in wanted}
+    out = {i: words.translate(locale, "Move {n}", n=i + 1) for i in wanted}
     try:
         cls = engine.get(record.game).game
         state = cls.create(record.players, record.options, record.seed or 0)
         for i, e in enumerate(record.log):
             if i in wanted:
-                out[i] = _place(state) or out[i]
+                out[i] = _place(state, locale) or out[i]
             if i >= max(wanted, default=-1):
                 break
             state.apply(e.seat, cls.action_from_code(e.code))
@@ -441,60 +443,88 @@ def places(record: GameRecord, steps: Sequence[int]) -> dict[int, str]:
     return out
 
 
-def _place(state: Any) -> str:
+def _place(state: Any, locale: str = words.ENGLISH) -> str:
     trick = getattr(state, "trick_no", None)
     hand = getattr(state, "hand_no", None)
     rnd = getattr(state, "round_no", None)
-    where = f"Hand {hand + 1}" if isinstance(hand, int) else f"Round {rnd}" if isinstance(rnd, int) else ""
+    where = (words.translate(locale, "Hand {n}", n=hand + 1) if isinstance(hand, int) else
+             words.translate(locale, "Round {n}", n=rnd) if isinstance(rnd, int) else "")
     if where and isinstance(trick, int):
-        return f"{where}, trick {trick + 1}"
+        return words.translate(locale, "{where}, trick {n}", where=where, n=trick + 1)
     return where
 
 
-def summary(record: GameRecord, r: Review, n: int = 3, where: dict[int, str] | None = None) -> list[str]:
+def summary(record: GameRecord, r: Review, n: int = 3, where: dict[int, str] | None = None,
+            locale: str = words.ENGLISH) -> list[str]:
     """The review in plain words: what was judged, then the ``n`` costliest decisions with the
-    better move, in the game's units (``where``: :func:`places` of the decisions, else worked out here)."""
+    better move, in the game's units (``where``: :func:`places` of the decisions, else worked out
+    here); in ``locale`` (the reader's: the review is theirs alone)."""
     title = engine.get(record.game).game.title
     if not r.searched:
-        return [r.note]
+        return [words.translate(locale, r.note)]
     judged = r.judged
     counts = {m: sum(1 for d in judged if d.mark == m) for m in JUDGED}
     timed_out = sum(1 for d in r.decisions if d.mark == TIMEOUT)
     skipped = sum(1 for d in r.decisions if d.mark == MADE_FOR_YOU)
-    lines = [f"Review of your play in {title} (table {record.id}): {_n(len(judged), 'decision')} judged — "
-             f"{counts['fine']} fine, {_n(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
-             f"{_n(counts['mistake'], 'mistake')}."]
+    units = words.translate(locale, r.units)
+    tally = ("、" if locale in ("zh_CN", "ja") else ", ").join([
+        words.ngettext(locale, "{n} fine", "{n} fine", counts["fine"]),
+        words.ngettext(locale, "{n} inaccuracy", "{n} inaccuracies", counts["inaccuracy"]),
+        words.ngettext(locale, "{n} mistake", "{n} mistakes", counts["mistake"])])
+    lines = [words.ngettext(locale, "Review of your play in {game} (table {id}): {n} decision judged — {tally}.",
+                            "Review of your play in {game} (table {id}): {n} decisions judged — {tally}.",
+                            len(judged), game=words.Lazy(title), id=record.id, tally=tally)]
     if r.average_loss is not None:
-        lines.append(f"On average a decision cost you {r.average_loss:.2f} {r.units}.")
+        lines.append(words.translate(locale, "On average a decision cost you {loss} {units}.",
+                                     loss=_fixed(locale, r.average_loss, 2), units=units))
     if timed_out:
-        lines.append(f"{_n(timed_out, 'move was', 'moves were')} made for you when your time ran out: "
-                     f"{'it is' if timed_out == 1 else 'they are'} not judged.")
+        lines.append(words.ngettext(locale, "{n} move was made for you when your time ran out: it is not judged.",
+                                    "{n} moves were made for you when your time ran out: they are not judged.",
+                                    timed_out))
     if skipped:  # logs from before timeouts were stored cannot tell the two apart
-        lines.append(f"{_n(skipped, 'move was', 'moves were')} made for you (time ran out, or the AI played "
-                     "while you were away): they are not judged.")
+        lines.append(words.ngettext(locale, "{n} move was made for you (time ran out, or the AI played while you "
+                                    "were away): it is not judged.", "{n} moves were made for you (time ran out, "
+                                    "or the AI played while you were away): they are not judged.", skipped))
     worst = r.costliest(n)
     if where is None:
-        where = places(record, [d.step for d in worst])
+        where = places(record, [d.step for d in worst], locale)
     if not worst:
-        lines.append("The search found nothing better than what you played.")
+        lines.append(words.translate(locale, "The search found nothing better than what you played."))
     for d in worst:
-        lines.append(f"{where.get(d.step, f'Move {d.step + 1}')}: you played {_move_words(record.game, d.made)}; "
-                     f"{_move_words(record.game, d.best or '')} was better by about {d.loss:.1f} {r.units} "
-                     f"({'a mistake' if d.mark == 'mistake' else 'an inaccuracy'}).")
+        fields = dict(where=where.get(d.step, words.translate(locale, "Move {n}", n=d.step + 1)),
+                      made=_move_words(record.game, d.made, locale),
+                      best=_move_words(record.game, d.best or "", locale),
+                      loss=_fixed(locale, d.loss, 1), units=units)
+        if d.mark == "mistake":
+            said = words.translate(locale, "{where}: you played {made}; {best} was better by about {loss} {units} "
+                                   "(a mistake).", **fields)
+        else:
+            said = words.translate(locale, "{where}: you played {made}; {best} was better by about {loss} {units} "
+                                   "(an inaccuracy).", **fields)
+        lines.append(said)
     return lines
+
+
+def _fixed(locale: str, value: float, places: int) -> str:
+    """``value`` with ``places`` decimals, written the locale's way (``2.50``, ``2,50``)."""
+    if locale == words.ENGLISH:
+        return f"{value:.{places}f}"
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="0." + "0" * places, locale=locale))
 
 
 def _n(n: int, one: str, many: str | None = None) -> str:
     return plural(n, one, many)
 
 
-def _move_words(game: str, code: str) -> str:
+def _move_words(game: str, code: str, locale: str = words.ENGLISH) -> str:
     """A move as a player reads it: its cards (``Q♠``), or the kind of move in words (``pass``)."""
     try:
         a = engine.get(game).game.action_from_code(code)
     except Exception:
-        return "another move"
+        return words.translate(locale, "another move")
     labels = [getattr(c, "label", None) for c in a.cards]
     if a.cards and all(labels):
         return " ".join(str(x) for x in labels)
-    return a.kind.replace("_", " ")
+    return words.translate(locale, a.kind.replace("_", " "))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+import words
 from engine.core import Event, Game, Options, Outcome
 from engine.replays import ReplayHooks
 from tables.storage.base import Record
@@ -152,7 +153,7 @@ class GameRecord:
 
 
 # ==== words ======================================================================================
-def recap(record: GameRecord) -> list[str]:
+def recap(record: GameRecord, locale: str = "en") -> list[str]:
     """One line per hand (plain text, for the CLI and the cogs alike) as the game's replay hooks
     word it (``GameSpec.replay``: engine/replays.py), each followed by a line for every person whose
     time ran out in that hand (the clock moved for them).  The log is played again from the game's
@@ -186,13 +187,13 @@ def recap(record: GameRecord) -> list[str]:
         return hands
     lines: list[str] = []
     for n, line in enumerate(hands, 1):
-        lines += [line, *_timeout_lines(names, marks.pop(n, []))]
+        lines += [line, *_timeout_lines(names, marks.pop(n, []), locale)]
     for n in sorted(marks):  # the hand the game ended in, unfinished: no line of its own
-        lines += _timeout_lines(names, marks[n])
+        lines += _timeout_lines(names, marks[n], locale)
     return lines
 
 
-def _timeout_lines(names: Sequence[str], seats: Sequence[int]) -> list[str]:
+def _timeout_lines(names: Sequence[str], seats: Sequence[int], locale: str = "en") -> list[str]:
     """``⏰ Ali's time ran out — the move was made for them.`` once per person, in the order it
     first happened (as the replay viewer and the live table say it)."""
     lines = []
@@ -201,9 +202,12 @@ def _timeout_lines(names: Sequence[str], seats: Sequence[int]) -> list[str]:
             continue
         times = seats.count(seat)
         if times == 1:
-            lines.append(f"⏰ {names[seat]}'s time ran out — the move was made for them.")
+            lines.append("⏰ " + words.translate(locale, "{name}'s time ran out — the move was made for them.",
+                                                 name=names[seat]))
         else:
-            lines.append(f"⏰ {names[seat]}'s time ran out {times} times — the moves were made for them.")
+            lines.append("⏰ " + words.ngettext(locale, "{name}'s time ran out {n} time — the move was made for them.",
+                                                "{name}'s time ran out {n} times — the moves were made for them.",
+                                                times, name=names[seat]))
     return lines
 
 

@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 
 from tables.live import TableError
 from tables.table import Table
+from words import N_
 
 DEFAULT_POLL = 2.0  # seconds between two looks at the leases (tables/shards/lease.py)
 ELSEWHERE = ("This server's games are run by another Deckhand process at the moment (it may be taking "
              "over from one that stopped). Try again in a few seconds.")
 # A shard just taken over whose tables are still being read back: the sentence a click gets while
 # Deckhand starts (cogs/custom_ids.py), never "no such table" for a table that is about to be there.
-STARTING = "Deckhand is starting up — try again in a moment."
+STARTING = N_("Deckhand is starting up — try again in a moment.")
 
 
 def shard_of(guild_id: int | None, count: int) -> int:
@@ -150,7 +151,7 @@ class Shards:
         """``shard`` is no longer this process's: every table of it is let go at once (``forget``
         stops its timers and programs), so nothing here drives it again."""
         self.held.discard(shard)
-        gone = [t for t in list(tables.values()) if self.shard(t.guild_id) == shard]
+        gone = [t for t in list(tables.values()) if self.shard(t.shard_key) == shard]
         for t in gone:
             forget(t)
         return [t.id for t in gone]

@@ -500,3 +500,18 @@ class SQLStorage:
         return await self._read(
             "SELECT message_id, channel_id, due FROM pings WHERE table_id = ? ORDER BY message_id", (table_id,)
         )
+
+    # ---- a server's own settings (tables/servers.py; migration 0013) -----------------------------
+    async def save_server_locale(self, guild_id: int, locale: str | None, at: float) -> None:
+        """The language ``guild_id``'s tables read (``None``: the server's Discord language)."""
+        d = self.dialect
+        upsert = d.sql(d.upsert("servers", ("guild_id", "locale", "updated_at"), ("guild_id",)))
+
+        def steps() -> Steps:
+            yield Run(upsert, (int(guild_id), locale, float(at)))
+
+        await self._run(Job(steps, f"server:{guild_id}", single=True))
+
+    async def server_locale(self, guild_id: int) -> str | None:
+        rows = await self._read("SELECT locale FROM servers WHERE guild_id = ?", (int(guild_id),))
+        return None if not rows or rows[0]["locale"] is None else str(rows[0]["locale"])

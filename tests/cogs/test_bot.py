@@ -11,6 +11,7 @@ import discord
 import pytest
 
 import bot
+import config
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from cogs.listener import DiscordListener
@@ -36,37 +37,37 @@ def test_no_token_exits_2_with_a_few_helpful_lines(tmp_path: Path) -> None:
 
 
 def test_config_reading() -> None:
-    assert bot.load_config({"DISCORD_TOKEN": " t0k "}) == bot.Config("t0k", None, "INFO")
-    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"})
+    assert config.load_config({"DISCORD_TOKEN": " t0k "}) == config.Config("t0k", None, "INFO")
+    cfg = config.load_config({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"})
     assert cfg.dev_guild_id == 123 and cfg.log_level == "DEBUG"
     for bad in ({}, {"DISCORD_TOKEN": "  "}, {"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "my server"},
                 {"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}):
-        with pytest.raises(bot.ConfigError):
-            bot.load_config(bad)
+        with pytest.raises(config.ConfigError):
+            config.load_config(bad)
     assert bot.main({}) == 2
 
 
 def test_the_rule_book_page_is_a_web_address() -> None:
     url = "https://github.com/example/deckhand/blob/main/docs/rules.md"
-    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": f" {url} "}).rules_url == url
-    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": ""}).rules_url is None
+    assert config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": f" {url} "}).rules_url == url
+    assert config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": ""}).rules_url is None
     for bad in ("docs/rules.md", "javascript:alert(1)", "https://a b", "https://x/" + "a" * 600):
-        with pytest.raises(bot.ConfigError, match="DECKHAND_RULES_URL"):
-            bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": bad})
+        with pytest.raises(config.ConfigError, match="DECKHAND_RULES_URL"):
+            config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RULES_URL": bad})
 
 
 def test_review_workers_follow_the_cores_unless_set() -> None:
     from tables.ai.pool import default_workers
 
-    assert bot.load_config({"DISCORD_TOKEN": "t"}).review_workers == default_workers()
-    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REVIEW_WORKERS": " 3 "}).review_workers == 3
+    assert config.load_config({"DISCORD_TOKEN": "t"}).review_workers == default_workers()
+    assert config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REVIEW_WORKERS": " 3 "}).review_workers == 3
     for bad in ("0", "-1", "two"):
-        with pytest.raises(bot.ConfigError, match="DECKHAND_REVIEW_WORKERS must be a whole number"):
-            bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REVIEW_WORKERS": bad})
+        with pytest.raises(config.ConfigError, match="DECKHAND_REVIEW_WORKERS must be a whole number"):
+            config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REVIEW_WORKERS": bad})
 
 
 async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
-    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
+    deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42))
     intents = deckhand.intents
     assert not (intents.members or intents.presences or intents.message_content)
     synced: list[object] = []
@@ -98,7 +99,7 @@ async def test_setup_hook_wires_runtime_cog_components_and_sync() -> None:
 
 
 async def test_a_failed_command_sync_is_logged_and_stops_nothing(caplog: pytest.LogCaptureFixture) -> None:
-    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
+    deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42))
 
     async def refused(*, guild=None):
         raise discord.DiscordServerError(type("R", (), {"status": 503, "reason": "Service Unavailable"})(), "down")
@@ -134,7 +135,7 @@ async def test_the_bot_process_freezes_its_start_up_heap(monkeypatch: pytest.Mon
         return []
 
     for freeze in (False, True):
-        deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42), freeze_heap=freeze)
+        deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42), freeze_heap=freeze)
         deckhand.tree.sync = no_sync
         await deckhand.setup_hook()
         await deckhand.runtime.close()
@@ -159,10 +160,10 @@ def test_main_asks_for_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_metrics_address_and_log_format() -> None:
-    cfg = bot.load_config({"DISCORD_TOKEN": "t"})
+    cfg = config.load_config({"DISCORD_TOKEN": "t"})
     assert cfg.metrics_address is None and cfg.log_format == "text"
-    cfg = bot.load_config({"DISCORD_TOKEN": "t", "METRICS_ADDRESS": "127.0.0.1:9109", "LOG_FORMAT": "json"})
+    cfg = config.load_config({"DISCORD_TOKEN": "t", "METRICS_ADDRESS": "127.0.0.1:9109", "LOG_FORMAT": "json"})
     assert cfg.metrics_address == ("127.0.0.1", 9109) and cfg.log_format == "json"
     for bad in ({"METRICS_ADDRESS": "9109"}, {"LOG_FORMAT": "xml"}):
-        with pytest.raises(bot.ConfigError):
-            bot.load_config({"DISCORD_TOKEN": "t", **bad})
+        with pytest.raises(config.ConfigError):
+            config.load_config({"DISCORD_TOKEN": "t", **bad})

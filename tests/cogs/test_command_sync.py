@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 import bot
+import config
 from cogs.command_sync import same_commands
 
 
@@ -17,7 +18,7 @@ def ours() -> list[dict[str, Any]]:
     """The bot's own commands, as a sync would write them."""
 
     async def build() -> list[dict[str, Any]]:
-        deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
+        deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42))
         await deckhand.setup_hook()
         try:
             return [c.to_dict(deckhand.tree) for c in deckhand.tree.get_commands(guild=discord.Object(42))]

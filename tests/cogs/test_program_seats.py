@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import bot
+import config
 from cogs.game import GameCog
 from cogs.listener import DiscordListener
 from tables.clock import FakeClock
@@ -203,20 +204,20 @@ async def test_a_program_that_quits_is_replaced_and_the_table_says_so(hp: Harnes
 
 # ==== the bot's configuration ========================================================================
 def test_programs_come_from_the_operator_configuration() -> None:
-    cfg = bot.load_config({"DISCORD_TOKEN": "t",
+    cfg = config.load_config({"DISCORD_TOKEN": "t",
                            "DECKHAND_PROGRAMS": "py=python3 clients/python_client.py; js=node clients/js_client.js"})
     assert cfg.programs == {"py": "python3 clients/python_client.py", "js": "node clients/js_client.js"}
     assert cfg.program_timeout == 2.0
-    assert bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_PROGRAM_TIMEOUT": "0.5"}).program_timeout == 0.5
-    assert bot.load_config({"DISCORD_TOKEN": "t"}).programs == {}
+    assert config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_PROGRAM_TIMEOUT": "0.5"}).program_timeout == 0.5
+    assert config.load_config({"DISCORD_TOKEN": "t"}).programs == {}
     # Issue 14 item 2: what programs may see of the environment, where the running ones are listed.
-    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_PROGRAM_ENV": "PYTHONPATH, JAVA_HOME",
+    cfg = config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_PROGRAM_ENV": "PYTHONPATH, JAVA_HOME",
                            "DATABASE_URL": "sqlite:////var/lib/dh/deckhand.db"})
     assert cfg.program_env == ("PYTHONPATH", "JAVA_HOME")
     assert str(cfg.program_record()) == "/var/lib/dh/deckhand.db.programs"
-    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RUNTIME_DIR": "/run/deckhand"})
+    cfg = config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_RUNTIME_DIR": "/run/deckhand"})
     assert str(cfg.program_record()) == "/run/deckhand/deckhand-programs"
-    assert bot.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///:memory:"}).program_record() is None
+    assert config.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///:memory:"}).program_record() is None
 
 
 @pytest.mark.parametrize("env", [
@@ -232,13 +233,13 @@ def test_programs_come_from_the_operator_configuration() -> None:
     {"DECKHAND_PROGRAM_ENV": "NOT-A-NAME"},
 ])
 def test_bad_program_configuration_is_refused_with_a_sentence(env) -> None:
-    with pytest.raises(bot.ConfigError) as e:
-        bot.load_config({"DISCORD_TOKEN": "t", **env})
+    with pytest.raises(config.ConfigError) as e:
+        config.load_config({"DISCORD_TOKEN": "t", **env})
     assert "DECKHAND_PROGRAM" in str(e.value)
 
 
 async def test_setup_hook_hands_the_programs_to_the_runtime() -> None:
-    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42, programs={"py": CLIENT}, program_timeout=1.5))
+    deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42, programs={"py": CLIENT}, program_timeout=1.5))
 
     async def fake_sync(*, guild=None):
         return []
@@ -249,6 +250,6 @@ async def test_setup_hook_hands_the_programs_to_the_runtime() -> None:
         rt = deckhand.runtime
         assert rt.program_names() == ["py"]
         assert rt.programs.timeout == 1.5 and rt.programs.commands == {"py": CLIENT}
-        assert rt.programs.cwd == str(bot.HERE)
+        assert rt.programs.cwd == str(config.HERE)
     finally:
         await deckhand.runtime.close()

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 import bot
+import config
 import words
 from cogs.command_sync import same_commands
 from cogs.translator import CatalogTranslator
@@ -26,7 +27,7 @@ def translated() -> list[dict[str, Any]]:
     """The bot's commands as its sync writes them: with every localization."""
 
     async def build() -> list[dict[str, Any]]:
-        deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42))
+        deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42))
         await deckhand.setup_hook()
         try:
             tree = deckhand.tree

@@ -12,7 +12,7 @@ Every test ends with the same checks, run when its world closes:
 * no message was edited more than 5 times in any 5 s.
 
 Every world runs the production setting unless its test says otherwise: the bot configured from
-an environment as ``bot.main`` does (``bot.load_config``: a SQLite database, the AI worker pool),
+an environment as ``bot.main`` does (``config.load_config``: a SQLite database, the AI worker pool),
 Discord's real rate-limit windows and its global limit of 50 requests a second.  A test that needs
 the shorter windows passes ``faster="why"`` (the opt-outs are listed in docs/interfaces.md).
 
@@ -233,7 +233,8 @@ class RestartWorld:
     path: Path
     runtime_options: dict[str, Any]
     seed: int
-    config: dict[str, Any] = field(default_factory=dict)  # more bot.Config fields (programs, ...)
+    config: dict[str, Any] = field(default_factory=dict)  # more config.Config fields (programs, ...)
+    sync_to_guild: bool = True  # False: the commands are global, as in production (DMs need them so)
     bot: Any = None  # the BotProcess running now, if any
     bots: list[Any] = field(default_factory=list)  # every one started
     up: asyncio.Event = field(default_factory=asyncio.Event)
@@ -270,7 +271,7 @@ class RestartWorld:
         if down < MIN_DOWNTIME:
             await asyncio.sleep(MIN_DOWNTIME - down)
         self.bot = await BotProcess.start(self.fd, database=self.database, runtime=self.runtime_options,
-                                          seed=self.seed, config=self.config)
+                                          seed=self.seed, config=self.config, sync_to_guild=self.sync_to_guild)
         self.bots.append(self.bot)
         self.up.set()
         return self.bot
@@ -349,7 +350,7 @@ class RestartWorld:
 
 @contextlib.asynccontextmanager
 async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict[str, Any] | None = None,
-                             config: dict[str, Any] | None = None, faster: str = "",
+                             config: dict[str, Any] | None = None, faster: str = "", sync_to_guild: bool = True,
                              **fd_options: Any) -> AsyncIterator[RestartWorld]:
     """A :class:`RestartWorld` on the database file ``path``; the first bot is started."""
     fd = FakeDiscord(**production_limits(fd_options, faster))
@@ -358,7 +359,8 @@ async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict
     try:
         people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
         options = {"ai_delay": 0.05} | (runtime_options or {})
-        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed, config=dict(config or {}))
+        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed, config=dict(config or {}),
+                         sync_to_guild=sync_to_guild)
         await w.start_bot()
         yield w
         # The interactions a dying bot left unanswered have failed by now (Discord's 3 s).

@@ -5,7 +5,8 @@ real bot and the fake Discord, which sends each member's ``locale`` and the serv
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import RestartWorld, World
+from tests.fakediscord.play import table_id_of
 
 
 async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w: World) -> None:
@@ -33,9 +34,10 @@ async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w
 
     # How to play, on the lobby the German player opened: each reads the quick start in their language.
     lobby = (await w.ali.slash("game new", game="tricks")).message
-    assert w.table(lobby).locale == "pl"  # what the whole table reads (a later slice): the server's
-    german = await w.ali.click(lobby, "How to play")
-    french = await w.bob.click(lobby, "How to play")
+    assert w.table(lobby).locale == "pl"  # what the whole table reads: the server's, buttons included
+    assert "Jak grać" in [b.get("label") for b in lobby.buttons()]
+    german = await w.ali.click(lobby, "Jak grać")
+    french = await w.bob.click(lobby, "Jak grać")
     assert german.text.startswith("**So spielt man Stiche**\nZiel: Stiche machen"), german.text
     assert "Es gibt keinen Trumpf." in german.text
     assert french.text.startswith("**Comment jouer à Plis**\nBut : faire des plis"), french.text
@@ -52,3 +54,49 @@ async def test_each_person_reads_rules_help_and_refusals_in_their_own_language(w
     w.fd.members[w.stranger.id].locale = "es-419"
     latin = await w.stranger.slash("hand")
     assert latin.text.startswith("No estás sentado en ninguna mesa de este servidor."), latin.text
+
+
+async def test_a_server_manager_chooses_the_language_of_the_servers_tables(w: World) -> None:
+    """``/game language`` (Manage Server only): new tables read the chosen language, a table already
+    open keeps its own; ``/game new … language:`` opens one in another; the refusal and every answer
+    are in the asker's language."""
+    w.fd.guild_locale = "de"
+    w.fd.members[w.ali.id].locale = "fr"
+    w.fd.members[w.bob.id].locale = "ja"
+    w.fd.members[w.bob.id].manage_guild = True
+
+    # Anyone may ask what new tables read; only a server manager may change it (refused in French).
+    asked = await w.ali.slash("game language")
+    assert asked.ephemeral and "langue Discord du serveur (allemand)" in asked.text, asked.text
+    refused = await w.ali.slash("game language", language="pl")
+    assert refused.ephemeral
+    assert refused.text == ("Seul un membre ayant la permission « Gérer le serveur » peut choisir la langue "
+                            "des tables de ce serveur."), refused.text
+
+    before = (await w.stranger.slash("game new", game="tricks")).message
+    assert w.table(before).locale == "de"  # the server's Discord language: nothing chosen yet
+    chosen = await w.bob.slash("game language", language="pl")
+    assert chosen.ephemeral and "ポーランド語" in chosen.text, chosen.text  # said in the manager's Japanese
+    assert (await w.bob.slash("game language")).text.startswith("このサーバーの新しいテーブルはポーランド語で")
+    polish = (await w.ali.slash("game new", game="hearts")).message
+    assert w.table(polish).locale == "pl"
+    assert w.table(before).locale == "de"  # a table already open keeps its own
+
+    # /game new … language: opens one table in another language.
+    await w.ali.slash("game end")
+    japanese = (await w.ali.slash("game new", game="hearts", language="ja")).message
+    assert w.table(japanese).locale == "ja"
+
+    # Back to the server's Discord language.
+    back = await w.bob.slash("game language", language="server")
+    assert "ドイツ語" in back.text, back.text
+    await w.ali.slash("game end")
+    assert w.table((await w.ali.slash("game new", game="hearts")).message).locale == "de"
+
+
+async def test_the_servers_language_is_kept_across_a_restart(rw: RestartWorld) -> None:
+    rw.fd.members[rw.ali.id].manage_guild = True
+    await rw.ali.slash("game language", language="es")
+    await rw.restart_bot(kill=False)
+    lobby = (await rw.bob.slash("game new", game="hearts")).message
+    assert rw.row(table_id_of(lobby))["locale"] == "es"

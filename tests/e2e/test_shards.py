@@ -12,9 +12,10 @@ import time
 
 import pytest
 
-from bot import Config, Deckhand
+from bot import Deckhand
 from cogs.faces import face_codes
 from cogs.shards import TOKEN_BUDGET, budget_part
+from config import Config
 from tables import Runtime
 from tables.shards import ELSEWHERE, STARTING, Shards
 from tables.shards.lease import Leases, ShardCountMismatch

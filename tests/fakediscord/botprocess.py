@@ -4,7 +4,7 @@ the fake and its scripted people in one process and the bot in this one, so each
     python -m tests.fakediscord.botprocess --port 8123 --token T --guild 123 [--runtime '{"ai_delay": 1.0}']
         [--database sqlite:///path/deckhand.db] [--seed 7]
 
-The bot is configured as ``bot.main`` configures it: ``bot.load_config`` reads the environment
+The bot is configured as ``bot.main`` configures it: ``config.load_config`` reads the environment
 (``DISCORD_TOKEN``, ``DEV_GUILD_ID``, ``DATABASE_URL``, ``DECKHAND_*``, ...); ``--token``,
 ``--guild`` and ``--database`` set those three.  Without ``--guild`` (and no ``DEV_GUILD_ID``) it
 syncs its commands globally, as in production.  Without a database named, it keeps its tables in
@@ -52,7 +52,7 @@ async def main(argv: list[str] | None = None) -> int:
                                            "environment's, else a throwaway SQLite file)")
     parser.add_argument("--seed", type=int, help="seed the runtime's generator (table ids, game seeds)")
     parser.add_argument("--config", default="{}",
-                        help="more bot.Config fields as JSON, e.g. {\"programs\": {\"py\": \"python3 client.py\"}}")
+                        help="more config.Config fields as JSON, e.g. {\"programs\": {\"py\": \"python3 client.py\"}}")
     parser.add_argument("--profile", help="write a cProfile of the run to this file")
     parser.add_argument("--gc-log", action="store_true", help="report garbage-collector pauses on stderr at exit")
     parser.add_argument("--play-log", help="at exit, write each table's actions and their times (its table "
@@ -73,7 +73,8 @@ async def main(argv: list[str] | None = None) -> int:
     import dataclasses
     import tempfile
 
-    from bot import ConfigError, Deckhand, ShardedDeckhand, load_config
+    from bot import Deckhand, ShardedDeckhand
+    from config import ConfigError, load_config
 
     runtime_options = json.loads(args.runtime)
     if args.seed is not None:

@@ -97,7 +97,8 @@ async def running_bot(
     import dataclasses
     import tempfile
 
-    from bot import Deckhand, ShardedDeckhand, load_config
+    from bot import Deckhand, ShardedDeckhand
+    from config import load_config
 
     client_options.setdefault("guild_ready_timeout", 0.01)
     errors = ErrorLog()

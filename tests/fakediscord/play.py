@@ -15,11 +15,30 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine
+import words
+
 from . import payloads as P
 from .server import FakeDiscord, Message
 from .users import Person, Reply
 
-TABLE_ID = re.compile(r"table `([A-Z0-9]{6})`")
+TABLE_ID = re.compile(r"`([A-Z0-9]{6})`")  # (the title's table id, in any language)
+
+
+def said(person: Person, msgid: str, **fields: Any) -> str:
+    """``msgid`` as this person's client reads it (their member's ``locale``, words.resolve)."""
+    member = person.fd.members.get(person.id)
+    return words.translate(words.resolve(getattr(member, "locale", None)), msgid, **fields)
+
+
+def in_any_language(msgid: str) -> set[str]:
+    """``msgid`` in every supported language (a table's words are in the table's)."""
+    return {words.translate(lang, msgid) for lang in words.LOCALES}
+
+
+def _hand_button(msg: Message) -> dict[str, Any] | None:
+    """The **My hand** button on a message, whatever its language (found by its custom id)."""
+    return next((b for b in msg.buttons() if str(b.get("custom_id", "")).startswith("dh:t:hand:")), None)
 
 
 def table_id_of(message: Message) -> str:
@@ -31,7 +50,8 @@ def table_id_of(message: Message) -> str:
 
 def is_over(fd: FakeDiscord, table_message: Message) -> bool:
     """What a player sees when the game has ended: the table message says finished."""
-    return "— finished" in table_message.text
+    text = table_message.text
+    return any(words.translate(lang, "{title} — finished").split("{title}")[1] in text for lang in words.LOCALES)
 
 
 def table_controls(fd: FakeDiscord, table_message: Message) -> Message:
@@ -46,15 +66,15 @@ def table_controls(fd: FakeDiscord, table_message: Message) -> Message:
         return table_message
     for mid in thread.messages:
         m = fd.messages[mid]
-        if not m.ephemeral and not m.deleted and any(b.get("label") == "My hand" for b in m.buttons()):
+        if not m.ephemeral and not m.deleted and _hand_button(m) is not None:
             return m
     raise AssertionError(f"no My hand button in the thread of {table_message!r}")
 
 
 def running_buttons_shown(fd: FakeDiscord, table_message: Message) -> bool:
     """The table message shows a running game's controls: a link to the thread, or My hand."""
-    labels = [b.get("label") for b in table_message.buttons()]
-    return "Play in the thread" in labels or "My hand" in labels
+    labels = {b.get("label") for b in table_message.buttons()}
+    return bool(labels & (in_any_language("Play in the thread") | in_any_language("My hand")))
 
 
 @dataclass
@@ -95,7 +115,9 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
             r = await g.click(table_message, "Join")
         else:
             r = await g.slash("game join", id=tid)
-        if r.failed or "You joined table" not in r.text:
+        joined = said(g, "You joined table `{id}` ({game}). Your hand will show up here when the game starts.",
+                      id=tid, game=words.Lazy(engine.get(game).game.title))
+        if r.failed or joined not in r.text:
             raise PlayError(f"{g.name} could not join: {r.text!r}")
         if views is not None:
             views[g.id] = r
@@ -104,7 +126,8 @@ async def open_table(host: Person, guests: list[Person], *, game: str = "hearts"
         if r.failed:
             raise PlayError(f"/game ai failed: {r.text!r}")
     r = await host.slash("game start")
-    if r.failed or "game is on" not in r.text.lower():
+    on = (said(host, "The game is on!"), said(host, "The game is on — play in {thread}.").split("{")[0])
+    if r.failed or not any(o in r.text for o in on):
         raise PlayError(f"/game start failed: {r.text!r}")
     if views is not None:
         views[host.id] = r
@@ -189,7 +212,7 @@ async def play_seat(
                 continue
             if view.failed:
                 raise PlayError(f"{person.name}'s hand did not open: {view.text}")
-            if "Your hand" not in view.text:
+            if said(person, "Your hand") not in view.text:
                 if done():
                     break
                 log.refusals.append(view.text)
@@ -238,7 +261,7 @@ async def play_seat(
             mark = fd.ids.last
             if ready is not None:
                 await ready()
-            view = await person.click(button, "My hand")
+            view = await person.click(button, custom_id=_hand_button(button)["custom_id"])  # type: ignore[index]
             log.opened += 1
             log.why_opened.append("ping button")
             log.replies.append(view)
@@ -266,7 +289,7 @@ async def play_seat(
 def _ping_button(person: Person, mark: int) -> Message | None:
     """The newest ping to this person since ``mark`` that carries a **My hand** button."""
     for m in reversed(person.pings(mark)):
-        if not m.deleted and any(b.get("label") == "My hand" for b in m.buttons()):
+        if not m.deleted and _hand_button(m) is not None:
             return m
     return None
 
@@ -348,7 +371,7 @@ async def _play_by_text(person: Person, table_message: Message, rng: random.Rand
         if not choices:
             return None
         pick = rng.choice(choices)
-        if "more)" not in pick["name"]:
+        if "…" not in pick["name"]:  # (a pick still short of cards ends "… (2 more)", in any language)
             return await person.slash("play", cards=pick["value"], where=where)
         current = pick["value"] + " "
     raise PlayError(f"{person.name} never completed a /play from the suggestions")
@@ -358,7 +381,7 @@ async def _open_hand(person: Person, table_message: Message, rng: random.Random,
     use_button = open_with == "button" or (open_with == "mix" and rng.random() < 0.5)
     controls = table_controls(person.fd, table_message) if running_buttons_shown(person.fd, table_message) else None
     if use_button and controls is not None:
-        return await person.click(controls, "My hand")
+        return await person.click(controls, custom_id=_hand_button(controls)["custom_id"])  # type: ignore[index]
     where = person.fd.channels.get(table_message.thread_id or table_message.channel_id)
     return await person.slash("hand", where=where)
 

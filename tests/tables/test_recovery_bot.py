@@ -10,6 +10,8 @@ import discord
 import pytest
 
 import bot
+import config
+from cogs.listener import DiscordListener
 from cogs.stats import StatsCog
 from tables import Runtime
 from tables.history.records import stub
@@ -21,23 +23,24 @@ from .conftest import HOST, started
 
 
 def test_database_settings_are_read_from_the_environment():
-    cfg = bot.load_config({"DISCORD_TOKEN": "t"})
+    cfg = config.load_config({"DISCORD_TOKEN": "t"})
     assert cfg.database_url == DEFAULT_URL and cfg.retention_days == 90
-    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/d.db", "DATA_RETENTION_DAYS": "7.5"})
+    cfg = config.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/d.db",
+                              "DATA_RETENTION_DAYS": "7.5"})
     assert cfg.database_url == "sqlite:////srv/d.db" and cfg.retention_days == 7.5
-    assert bot.load_config({"DISCORD_TOKEN": "t", "DATA_RETENTION_DAYS": "0"}).retention_days == 0
-    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://deckhand:pw@db:5432/deckhand"})
+    assert config.load_config({"DISCORD_TOKEN": "t", "DATA_RETENTION_DAYS": "0"}).retention_days == 0
+    cfg = config.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://deckhand:pw@db:5432/deckhand"})
     assert cfg.database_url == "postgresql://deckhand:pw@db:5432/deckhand"
-    assert cfg.program_record() == bot.HERE / "deckhand-programs"  # no database file to sit beside
+    assert cfg.program_record() == config.HERE / "deckhand-programs"  # no database file to sit beside
     for bad in ({"DATABASE_URL": "mysql://db/x"}, {"DATABASE_URL": "postgresql://db:port/x"},
                 {"DATABASE_URL": "deckhand.db"},
                 {"DATA_RETENTION_DAYS": "forever"}, {"DATA_RETENTION_DAYS": "-1"}):
-        with pytest.raises(bot.ConfigError):
-            bot.load_config({"DISCORD_TOKEN": "t", **bad})
+        with pytest.raises(config.ConfigError):
+            config.load_config({"DISCORD_TOKEN": "t", **bad})
     # A relative path is next to bot.py, wherever the bot is started from.
     from tables.storage import parse_url
 
-    assert parse_url(DEFAULT_URL, bot.HERE).path == str(Path(bot.__file__).resolve().parent / "deckhand.db")
+    assert parse_url(DEFAULT_URL, config.HERE).path == str(Path(bot.__file__).resolve().parent / "deckhand.db")
 
 
 async def test_setup_hook_opens_the_database_and_restores_tables(store):
@@ -45,7 +48,7 @@ async def test_setup_hook_opens_the_database_and_restores_tables(store):
     t = await started(first)
     await first.close()
 
-    deckhand = bot.Deckhand(bot.Config("t", dev_guild_id=42, database_url=store.url, retention_days=30))
+    deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42, database_url=store.url, retention_days=30))
 
     async def fake_sync(*, guild=None):
         return []
@@ -66,7 +69,7 @@ async def test_setup_hook_opens_the_database_and_restores_tables(store):
 
 
 async def test_without_a_database_url_nothing_is_kept():
-    deckhand = bot.Deckhand(bot.Config("t"))
+    deckhand = bot.Deckhand(config.Config("t"))
 
     async def fake_sync(*, guild=None):
         return []
@@ -82,7 +85,7 @@ async def test_without_a_database_url_nothing_is_kept():
 async def test_a_broken_tables_players_are_told_where_it_was():
     world = World()
     channel = world.channel("cards")
-    listener = bot.DeckhandListener(FakeBot(world))
+    listener = DiscordListener(FakeBot(world))
     table = stub({"id": "ABC234", "channel_id": channel.id, "guild_id": 1, "game": "hearts",
                   "seats": '[{"user_id": 101, "name": "Ann"}, {"user_id": null, "name": "AI 1"}]'})
     await listener.broken(table, "the log jumps from action 4 to 6 (actions lost)")
@@ -94,11 +97,12 @@ async def test_a_broken_tables_players_are_told_where_it_was():
 
 
 def test_caps_come_from_the_environment() -> None:
-    cfg = bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_MAX_TABLES_PER_PERSON": "5", "DECKHAND_MAX_PROGRAMS": "0"})
+    cfg = config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_MAX_TABLES_PER_PERSON": "5",
+                              "DECKHAND_MAX_PROGRAMS": "0"})
     assert cfg.limits.tables_per_person == 5 and cfg.limits.programs == 0
     assert cfg.limits.running_per_server == bot.Limits().running_per_server
-    with pytest.raises(bot.ConfigError, match="DECKHAND_MAX_GAMES_PER_SERVER"):
-        bot.load_config({"DISCORD_TOKEN": "t", "DECKHAND_MAX_GAMES_PER_SERVER": "lots"})
+    with pytest.raises(config.ConfigError, match="DECKHAND_MAX_GAMES_PER_SERVER"):
+        config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_MAX_GAMES_PER_SERVER": "lots"})
 
 
 def test_a_stub_keeps_the_stored_game_whatever_it_is() -> None:
