@@ -35,13 +35,8 @@ from dataclasses import dataclass, field
 
 import engine
 from tables.programs.players import Lines, PlayerSeat, ProgramSeat, check_names, deliver
-from tables.programs.protocol import (
-    DEFAULT_TIMEOUT,
-    ProgramError,
-    program_game,
-    program_rules,
-    start_game,
-)
+from tables.programs.process import ProgramError
+from tables.programs.protocol import DEFAULT_TIMEOUT, program_game, program_rules, start_game
 
 AI_COMMAND = "ai"
 GAMES = tuple(name for name, spec in engine.games().items() if spec.programs is not None)

@@ -1,7 +1,7 @@
 """The leash: the parent of one program player's process, so that none of its processes outlives
 the bot, however the bot ends (Linux).
 
-:class:`tables.programs.protocol.ProgramPlayer` runs it as ``python -I -S leash.py BOT_PID FD``, with the
+:class:`tables.programs.process.ProgramPlayer` runs it as ``python -I -S leash.py BOT_PID FD``, with the
 program's stdin, stdout and stderr as its own and ``FD`` one end of a socket pair whose other end
 only the bot holds.  It uses the standard library alone: it must start fast, and it must not
 import the bot.

@@ -1,7 +1,7 @@
 """The seats a program-playing game is dealt to, shared by the contest command line
 (:mod:`tables.programs.arena`) and the program seats at runtime tables (:mod:`tables.programs.driver`):
 a seat that is told protocol lines and decides (the built-in AI, or a program behind
-:class:`~tables.programs.protocol.ProgramPlayer`), and the delivery of events as lines.
+:class:`~tables.programs.process.ProgramPlayer`), and the delivery of events as lines.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 
 from engine.cards import Card
 from engine.core import AI, Action, Event, Game, rng_for
+from tables.programs.process import ProgramPlayer
 from tables.programs.procs import ProcessRecord
 from tables.programs.protocol import (
     QUERY_CARD,
     Answer,
-    ProgramPlayer,
     answer_action,
     event_lines,
     program_game,

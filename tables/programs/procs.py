@@ -1,6 +1,6 @@
 """Keeping program players' processes on a leash (Linux; elsewhere what can be done is done).
 
-A program player (:class:`tables.programs.protocol.ProgramPlayer`) is someone else's code.  Five things make
+A program player (:class:`tables.programs.process.ProgramPlayer`) is someone else's code.  Five things make
 sure none of its processes outlives its game or sees what it should not:
 
 * **A minimal environment** (:func:`program_env`): ``PATH``, ``HOME``, ``LANG`` and only the
