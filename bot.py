@@ -31,11 +31,11 @@ from cogs.stats import StatsCog
 from cogs.translator import CatalogTranslator
 from config import ENV_FILE, EXIT_CONFIG, HERE, Config, ConfigError, load_config
 from tables import logs
-from tables.ai_pool import AIPool
+from tables.ai.pool import AIPool
 from tables.metrics import Metrics
 from tables.offers import Limits
-from tables.procs import ProcessRecord
-from tables.programs import ProgramSettings
+from tables.programs.driver import ProgramSettings
+from tables.programs.procs import ProcessRecord
 from tables.runtime import Runtime
 from tables.storage import StorageError, open_storage
 from tools.invite import invite_url

@@ -60,12 +60,12 @@ from typing import TypeVar
 from cogs.live import LIFETIME, MARGIN
 from cogs.shards import TOKEN_BUDGET
 from tables import logs
-from tables.ai_pool import default_workers
+from tables.ai.pool import default_workers
 from tables.metrics import parse_address
 from tables.offers import Limits
-from tables.procs import parse_env_names
-from tables.programs import parse_programs
-from tables.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
+from tables.programs.driver import parse_programs
+from tables.programs.procs import parse_env_names
+from tables.programs.protocol import DEFAULT_TIMEOUT as DEFAULT_PROGRAM_TIMEOUT
 from tables.shards import DEFAULT_POLL, shard_settings
 from tables.storage import DEFAULT_URL, PostgresURL, StorageError, parse_url
 from tools.invite import no_token_message

@@ -60,7 +60,7 @@ def strong_games() -> list[str]:
     return [name for name, spec in engine.games().items() if spec.strong]
 
 
-#: Playouts per decision when a time budget ends the search (tables.ai_pool's cap).
+#: Playouts per decision when a time budget ends the search (tables.ai.pool's cap).
 BUDGET_PLAYOUTS = 100_000
 
 
@@ -78,11 +78,11 @@ def play_hand(name: str, deal_seed: int, strong_seat: int | None,
               setup: Setup) -> tuple[list[float], list[tuple[float, float]], dict[str, int]]:
     """One hand on deal ``deal_seed``; returns (every seat's result, the strong seat's decision
     times, counts of its searches that fell back to the normal move or searched a shortlist)."""
-    entry = engine.get(name)
+    spec = engine.get(name)
     m = measure_of(name)
-    g = entry.game.create(entry.game.min_players, dict(m.hand), deal_seed)
+    g = spec.game.create(spec.game.min_players, dict(m.hand), deal_seed)
     start = g.copy()
-    normal = entry.ai()
+    normal = spec.ai()
     # Built from the hooks, not engine.ai_for: a game's strong level is registered only once measured.
     end = [0.0]  # the current decision's deadline, in process CPU seconds
     time_left = (lambda: end[0] - time.process_time()) if setup.budget is not None else None

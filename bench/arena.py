@@ -1,6 +1,6 @@
 """How fast the program arena runs program players, on this machine.
 
-* ``codec_msgs_per_s`` — protocol lines formatted and parsed per second by :mod:`tables.protocol`
+* ``codec_msgs_per_s`` — protocol lines formatted and parsed per second by :mod:`tables.programs.protocol`
   alone (a hand's worth of the usual lines, round and round).
 * ``hands_per_s`` — arena hands per second in a game between four example Python clients
   (``clients/python_client.py``), timed from starting the processes to closing them.
@@ -31,8 +31,8 @@ sys.path.insert(0, ROOT)
 
 from engine.cards import card  # noqa: E402
 from engine.core import Event  # noqa: E402
-from tables.arena import play_game  # noqa: E402
-from tables.protocol import event_lines, parse_message, read_response, response  # noqa: E402
+from tables.programs.arena import play_game  # noqa: E402
+from tables.programs.protocol import event_lines, parse_message, read_response, response  # noqa: E402
 
 TARGET_HANDS_PER_S = 200
 

@@ -464,7 +464,7 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
                 watcher.where = ch
             watchers.append(watcher)
         if args.viewer:  # the replay viewer's person and the guest of the game they review (issue 22)
-            from tables.ai_pool import default_workers
+            from tables.ai.pool import default_workers
 
             viewers = (fd.add_member("Viewer"), fd.add_member("Viewer's guest"))
             viewers[0].where = viewers[1].where = fd.add_channel("replays")

@@ -1,8 +1,8 @@
 """How long a hint takes, and how its moves and reasons come out, per game.
 
 At seeded positions of every game (each decision a person could ask about), it asks for the strong
-hint within the runtime's budget (``tables.hints.HINT_BUDGET`` seconds) exactly as the AI pool's
-worker does (``tables.hints.hint_in_worker``: the state rebuilt from its record, the search given a
+hint within the runtime's budget (``tables.ai.hints.HINT_BUDGET`` seconds) exactly as the AI pool's
+worker does (``tables.ai.hints.hint_in_worker``: the state rebuilt from its record, the search given a
 ``time_left`` from the clock, the reason worded) and prints per game:
 decision times (p50, p99, max, ms, one core; and the CPU time, with the load average: on a shared
 machine the wall time also holds the time the process waited for a core), how often the search
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import engine  # noqa: E402
 from engine.core import Game  # noqa: E402
-from tables.hints import HINT_BUDGET, hint_in_worker  # noqa: E402
+from tables.ai.hints import HINT_BUDGET, hint_in_worker  # noqa: E402
 from tests.engine.test_search import table_step  # noqa: E402
 
 

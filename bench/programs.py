@@ -1,7 +1,7 @@
 """What a program player that floods its output costs the bot, on this machine.
 
 Each run plays a stand-in for a game of ``--seconds`` (default 10) against one program through
-:class:`tables.protocol.ProgramPlayer`: the usual lines of a trick, then a query, again and again
+:class:`tables.programs.process.ProgramPlayer`: the usual lines of a trick, then a query, again and again
 (every query waits for its answer or the deadline, ``--timeout``, default 2 s).  The figure is the
 CPU time of the bot's side (this process, every thread) over the run; the program's own CPU is
 not counted.
@@ -31,7 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tables.protocol import ProgramPlayer  # noqa: E402
+from tables.programs.process import ProgramPlayer  # noqa: E402
 
 PY = shlex.quote(sys.executable)
 # Both flooders read their input in a thread, so that only their output is at fault.

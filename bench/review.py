@@ -12,7 +12,7 @@ the PNG bytes back on the event loop.  Reports ``picture_ms_p50``, ``picture_ms_
 start-up and the card faces drawn once, before anything is timed), ``steps_ms`` per game (the whole
 game's steps with their words, computed in the worker) and ``picture_kb`` (the mean PNG size).
 
-``review`` — what a review of a person's play costs (tables/reviews.py): a seeded game of the
+``review`` — what a review of a person's play costs (tables/ai/reviews.py): a seeded game of the
 benches' reference game (``Measure.reference``, engine/measure.py) to ``--target`` (100: a real
 game) played by normal AIs, seat 0's decisions reviewed exactly as the AI
 pool's worker does it (``review_in_worker``: each decision's share of ``--budget`` CPU seconds, at
@@ -34,7 +34,7 @@ lane (its own lowest-priority worker: ``fallbacks_background_*``, the runtime's 
 tables' worker (``fallbacks_shared_*``, how reviews ran before the background lane).  A fallback is
 a decision the pool answered ``None`` (busy or late: the table played the normal move instead).
 
-``queue`` — reviews waiting in line (tables/reviews.py): ``--people`` people ask for a review of
+``queue`` — reviews waiting in line (tables/ai/reviews.py): ``--people`` people ask for a review of
 their own game (the reference game) to ``--target`` at once, the first of them also for ``--extra`` more games, on a
 real AI pool with ``--review-workers`` review workers (default: as the bot).  Reports ``accepted`` and
 ``refused`` (one review in line per person), ``finish_s`` (seconds from the first ask to each
@@ -65,8 +65,8 @@ sys.path[:] = [os.path.dirname(_HERE)] + [p for p in sys.path if os.path.abspath
 import engine  # noqa: E402
 from engine.measure import reference_game  # noqa: E402
 from engine.review import JUDGED, Review  # noqa: E402
-from tables import reviews  # noqa: E402
-from tables.replay import GameRecord  # noqa: E402
+from tables.ai import reviews  # noqa: E402
+from tables.history.replay import GameRecord  # noqa: E402
 from tables.table import LogEntry  # noqa: E402
 
 
@@ -200,7 +200,7 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     """The replay viewer's pictures while a review runs in the AI pool (both workers busy beside the
     event loop, as on a 2-core machine): picture times and the event loop's lag meanwhile."""
     from cogs.replay_view import Replays
-    from tables.ai_pool import AIPool
+    from tables.ai.pool import AIPool
     from tables.clock import SystemClock
 
     target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
@@ -275,7 +275,7 @@ async def table_of_strong_ais(pool: Any, decisions: int, seed: int, pause: float
 
 
 async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
-    from tables.ai_pool import AIPool
+    from tables.ai.pool import AIPool
     from tables.clock import SystemClock
 
     seed, decisions = getattr(args, "seed", 5), getattr(args, "decisions", 24)
@@ -315,8 +315,8 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
 async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
     """``--people`` people ask for their reviews at once (each of a seeded reference game to ``--target``)
     and the first of them for ``--extra`` more games, on a real AI pool with ``--review-workers``
-    background workers: the line as tables/reviews.py serves it."""
-    from tables.ai_pool import AIPool, default_workers
+    background workers: the line as tables/ai/reviews.py serves it."""
+    from tables.ai.pool import AIPool, default_workers
     from tables.clock import SystemClock
     from tables.live import TableError
 

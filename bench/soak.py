@@ -51,8 +51,8 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 
 from cogs.game import playable  # noqa: E402
-from tables.procs import has_mark  # noqa: E402
-from tables.replay import GameRecord  # noqa: E402
+from tables.history.replay import GameRecord  # noqa: E402
+from tables.programs.procs import has_mark  # noqa: E402
 from tables.table import LogEntry  # noqa: E402
 from tests.e2e.conftest import GLOBAL_LIMIT, RestartWorld, production_fake  # noqa: E402
 from tests.fakediscord.play import (  # noqa: E402
@@ -135,7 +135,7 @@ def _alive(pid: int) -> bool:
 
 
 def program_marks(record: Path) -> set[str]:
-    """The marks of the programs the bot lists as running (tables/procs.py's record)."""
+    """The marks of the programs the bot lists as running (tables/programs/procs.py's record)."""
     with contextlib.suppress(OSError):
         return {line.split()[0] for line in record.read_text().splitlines() if line.split()}
     return set()

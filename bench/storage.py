@@ -41,8 +41,8 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine.measure import reference_game  # noqa: E402
-from tables import records  # noqa: E402
 from tables.clock import SystemClock  # noqa: E402
+from tables.history import records  # noqa: E402
 from tables.runtime import Runtime  # noqa: E402
 from tables.storage import LOG_COLUMNS, TABLE_COLUMNS, PostgresURL, open_storage, parse_url  # noqa: E402
 from tables.table import LogEntry, Phase, Seat, Table  # noqa: E402

@@ -7,7 +7,7 @@
 //
 // Run it in a contest with the arena:
 //
-//     python -m tables.arena tricks "node clients/js_client.js" ai ai ai --target 50
+//     python -m tables.programs.arena tricks "node clients/js_client.js" ai ai ai --target 50
 'use strict';
 
 const readline = require('readline');

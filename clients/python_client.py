@@ -7,7 +7,7 @@ simplest legal one: the lowest card it may play.  Make it smarter in ``choose_ca
 
 Run it in a contest with the arena:
 
-    python -m tables.arena tricks "python3 clients/python_client.py" ai ai ai --target 50
+    python -m tables.programs.arena tricks "python3 clients/python_client.py" ai ai ai --target 50
 """
 
 import sys

@@ -1,6 +1,6 @@
 """The picture at the end of a game: each player's running score over the hands, drawn with Pillow.
 
-:func:`score_chart` is a pure function from a finished game's record (``tables.replay.GameRecord``:
+:func:`score_chart` is a pure function from a finished game's record (``tables.history.replay.GameRecord``:
 seed, options, names and the action log) to PNG bytes: it replays the log through the engine,
 notes the public scores after every hand (points, or ranks) or every round, as each game's
 ``Screens.chart`` says, and draws one
@@ -22,7 +22,7 @@ import words
 from cogs import fonts, screens
 from cogs.screens import Chart
 from engine.core import View
-from tables.replay import GameRecord
+from tables.history.replay import GameRecord
 
 WIDTH, HEIGHT = 800, 420
 BACKGROUND = (43, 45, 49)  # Discord's dark theme, so the picture sits in the chat

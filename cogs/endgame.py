@@ -20,8 +20,8 @@ import words
 from cogs import render
 from cogs.chart import Series, score_chart, score_series
 from cogs.render import Rendered
-from tables.ratings import Change
-from tables.replay import GameRecord
+from tables.history.ratings import Change
+from tables.history.replay import GameRecord
 from tables.table import Table
 
 log = logging.getLogger(__name__)

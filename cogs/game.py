@@ -39,8 +39,8 @@ from cogs.review_view import ReviewClicks
 from cogs.visibility import may_see, may_see_record
 from engine.core import Outcome
 from tables.finished import AnyTable
+from tables.history.replay import GameRecord, recap, standings
 from tables.ids import echo, normalise
-from tables.replay import GameRecord, recap, standings
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
 from words import N_
@@ -106,7 +106,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
-def playable() -> dict[str, engine.core.GameEntry]:
+def playable() -> dict[str, engine.core.GameSpec]:
     """Games a table can be opened for: in the engine AND drawn by a renderer of their own (both
     parts are registered for every game: tests/test_spec.py)."""
     return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}
@@ -716,9 +716,9 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         embed = discord.Embed(title=_("{game} · table {id} — replay", game=title, id=record.id), description=text,
                               colour=render.FINISHED_COLOUR)
         embed.set_footer(text=words.ngettext(reading.lang(), "Seed {seed} · {n} move. The attached file replays with "
-                                             "python -m tables.replay FILE.", "Seed {seed} · {n} moves. The attached "
-                                             "file replays with python -m tables.replay FILE.", len(record.log),
-                                             seed=record.seed))
+                                             "python -m tables.history.replay FILE.", "Seed {seed} · {n} moves. The "
+                                             "attached file replays with python -m tables.history.replay FILE.",
+                                             len(record.log), seed=record.seed))
         data = json.dumps(record.to_json(outcome), separators=(",", ":")).encode()
         file = discord.File(io.BytesIO(data), filename=f"deckhand-{record.id}.json")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS)

@@ -201,7 +201,7 @@ def medals(places: Sequence[int]) -> list[str]:
 
 def game_title(table: Table) -> str:
     try:
-        return tr(table)(str(table.entry.game.title))
+        return tr(table)(str(table.spec.game.title))
     except KeyError:
         return str(table.game).capitalize()
 
@@ -312,7 +312,7 @@ class Renderer:
         return self.running(table)
 
     def lobby(self, table: Table) -> Rendered:
-        entry_game = table.entry.game
+        entry_game = table.spec.game
         loc = lang(table)
         _ = words.make_(loc)
         e = discord.Embed(title=table_title(table), colour=LOBBY_COLOUR)
@@ -415,7 +415,7 @@ class Renderer:
         scores = state.public_view().get("scores")
         if not scores:
             return [(1, s, None) for s in range(len(table.seats))]
-        ranked = Outcome.ranked(scores, lowest_wins=table.entry.lowest_wins)
+        ranked = Outcome.ranked(scores, lowest_wins=table.spec.lowest_wins)
         return sorted((ranked.places[s], s, sc) for s, sc in enumerate(scores))
 
     def standings_text(self, table: Table) -> str:

@@ -1,7 +1,7 @@
 """One picture of a finished game at one step, drawn with Pillow: every hand face up, the cards on
 the table and the hidden piles (a dead hand, buried cards, taxes), the scores and the step in words.
 
-:func:`draw_step` is a pure function from a step of :func:`tables.replay_steps.steps` (a JSON-safe
+:func:`draw_step` is a pure function from a step of :func:`tables.history.replay_steps.steps` (a JSON-safe
 dict) and the game's :class:`Meta` to PNG bytes; the same input gives the same bytes.  CPU-bound and
 free of discord: the viewer (cogs/replay_view.py) runs it in a worker process.  The cards are
 :mod:`cogs.faces`' faces (the emoji's), scaled down.
@@ -121,7 +121,7 @@ def _position(locale: str, unit: str, n: object) -> str:
     return words.translate(locale, msgid, n=n)
 
 
-# The positions' words the games' replay hooks use (tables/replay_steps.py), for the catalogs.
+# The positions' words the games' replay hooks use (tables/history/replay_steps.py), for the catalogs.
 _POSITIONS = (N_("Hand {n}"), N_("Round {n}"), N_("trick {n}"), N_("turn {n}"), N_("lead {n}"))
 
 

@@ -9,7 +9,7 @@ click's own interaction response (``edit_message`` with the new picture), which 
 limit does not count.  Anyone in the server may replay a finished game; a game still running is
 refused with one sentence that says nothing of it.
 
-The steps (tables/replay_steps.py, with the renderers' words) and the pictures are computed in a
+The steps (tables/history/replay_steps.py, with the renderers' words) and the pictures are computed in a
 worker process — nothing heavy on the event loop — and kept in small LRU caches: the steps by
 table, the pictures by (table, step).
 """
@@ -38,10 +38,10 @@ from cogs.reading import lang, reading
 from cogs.render import NO_PINGS
 from cogs.replay_picture import WORDS_PX, Meta, _position, _where, draw_step, score_value, warm
 from engine.core import Event, Game
-from tables.ai_pool import PICTURE_NICE, die_with_parent
-from tables.ai_pool import _lower_priority as lower_priority
-from tables.replay import GameRecord
-from tables.replay_steps import NotReplayable, steps
+from tables.ai.pool import PICTURE_NICE, die_with_parent
+from tables.ai.pool import _lower_priority as lower_priority
+from tables.history.replay import GameRecord
+from tables.history.replay_steps import NotReplayable, steps
 from tables.runtime import TableError
 from words import N_
 

@@ -2,7 +2,7 @@
 
 Both answer ephemerally: a refusal at once (not your table, the game still running, another review of
 yours still in line), a stored review at once, else a waiting line — the review's place in line and
-when it should be ready (tables/reviews.py serves reviews first come, first served), and that a
+when it should be ready (tables/ai/reviews.py serves reviews first come, first served), and that a
 review finished after this message can no longer change (Discord's interaction token lives 15
 minutes) is kept and shown at once on the next ask.  The line is edited as the review moves up and
 then replaced by the summary — the three costliest decisions with the better move, in the game's
@@ -30,9 +30,9 @@ from cogs.live import LIFETIME, MARGIN
 from cogs.reading import lang
 from engine.review import FINE, MISTAKE, Review
 from engine.words import plural
+from tables.ai.reviews import ReviewJob, places, summary
+from tables.history.replay import GameRecord
 from tables.live import TableError
-from tables.replay import GameRecord
-from tables.reviews import ReviewJob, places, summary
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The bot's side of shard ownership: which gateway shards this process connects, and when.
 
-The runtime side is :mod:`tables.shards` (which tables a process runs) and :mod:`tables.lease`
+The runtime side is :mod:`tables.shards` (which tables a process runs) and :mod:`tables.shards.lease`
 (who holds a shard).  :class:`ShardGate` joins them to discord.py:
 
 * with PostgreSQL, every process takes a lease per shard it is configured for; one that holds none
@@ -44,8 +44,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.shard import Shard
 
-from tables.lease import DEFAULT_POLL, Leases
 from tables.shards import Shards
+from tables.shards.lease import DEFAULT_POLL, Leases
 from tables.storage import PostgresStorage
 
 log = logging.getLogger("deckhand.shards")

@@ -20,10 +20,10 @@ import words
 from cogs.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
 from cogs.reading import lang, reading, remember
 from cogs.render import NO_PINGS
-from tables.ratings import Rating
+from tables.history.ratings import Rating
+from tables.history.stats import GameStats, figure_names, summarise
 from tables.runtime import Runtime
-from tables.stats import GameStats, figure_names, summarise
-from tables.storage_base import Record
+from tables.storage.base import Record
 from words import N_
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ def rating_text(r: Record | None) -> str | None:
 
 def review_text(game: str, review: tuple[float, int] | None) -> str | None:
     """``reviewed play: 0.42 points lost a decision (3 games)``: the average loss per judged decision
-    over the person's reviewed games (tables/reviews.py), in the game's units."""
+    over the person's reviewed games (tables/ai/reviews.py), in the game's units."""
     if review is None:
         return None
     loss, n = review

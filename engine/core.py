@@ -436,7 +436,7 @@ class GameSpec:
     #: The lowest score wins: a player's best score is their lowest.
     lowest_wins: bool = False
     #: Program seats and the program arena can play it: what it tells the line protocol of
-    #: tables/protocol.py (an ``engine.programs.ProgramRules``, from ``engine/<game>_programs.py``).
+    #: tables/programs/protocol.py (an ``engine.programs.ProgramRules``, from ``engine/<game>_programs.py``).
     programs: Any = None  # Any: engine/programs.py imports this module (no import circle)
     #: A short, typical game: ``(players, options)``, played by the tests that run every game (the
     #: privacy test seats it at a runtime).
@@ -458,9 +458,6 @@ class GameSpec:
     def name(self) -> str:
         return self.game.name
 
-
-#: The name older code uses for a registered game.
-GameEntry = GameSpec
 
 _REGISTRY: dict[str, GameSpec] = {}
 

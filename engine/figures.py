@@ -2,7 +2,7 @@
 figure is called.  Each game keeps its own (``games/<name>/figures.py``).
 
 Counted from events, not kept by the games, so old logs can be counted again.  Each game's
-``GameSpec`` names its function and figures (``figures``, ``figure_names``); ``tables/stats.py``
+``GameSpec`` names its function and figures (``figures``, ``figure_names``); ``tables/history/stats.py``
 stores what they count at the end of a game.
 """
 

@@ -1,6 +1,6 @@
 """What a game with program seats tells the line protocol (``GameSpec.programs``).
 
-Programs play through the line protocol of tables/protocol.py (docs/rules.md, "Programs as
+Programs play through the line protocol of tables/programs/protocol.py (docs/rules.md, "Programs as
 players"): one card a play, and the events of a trick-taking game.  The runtime, the program seats
 and the arena know no game: the game whose spec carries a :class:`ProgramRules` says how a card
 answer becomes its action, how a bad answer is carried, and what a program that starts mid-game

@@ -1,7 +1,7 @@
 """What a replay shows of a game: the hooks a game declares on its spec (``GameSpec.replay``).
 
-The replay viewer (tables/replay_steps.py) describes the table after every step of a finished game,
-and ``/game replay``'s recap (tables/replay.py) writes a line per hand; neither knows any game.  What
+The replay viewer (tables/history/replay_steps.py) describes the table after every step of a finished game,
+and ``/game replay``'s recap (tables/history/replay.py) writes a line per hand; neither knows any game.  What
 differs from game to game — the cards on the table, the piles nobody sees until the game is over,
 what the scores are, where in a hand a step falls, what a hand's recap line says — each game's
 ``engine/<game>_replay.py`` answers by overriding :class:`ReplayHooks`, reading its own rules'

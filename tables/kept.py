@@ -3,7 +3,7 @@
 nudges still standing in a table's thread (the Discord layer deletes each once its people moved,
 cogs/listener.py; a successor must find them to keep one standing ping per person).
 
-Stored through the storage (migration 0009, both dialects in tables/storage_sql.py).  Without a
+Stored through the storage (migration 0009, both dialects in tables/storage/sql.py).  Without a
 storage nothing is kept and every read is empty.  This is bookkeeping for what people see, not
 game state: a failed write or read is logged and the table plays on (a ping not stored is only
 left standing after a restart; a rematch link not stored lets a second Play again open another

@@ -2,7 +2,7 @@
 and the listener the Discord layer implements.
 
 Nothing here decides anything; :mod:`tables.runtime` (lobby and acting), :mod:`tables.turns` (who
-acts when), :mod:`tables.persistence` (storage), :mod:`tables.program_seats` and
+acts when), :mod:`tables.persistence` (storage), :mod:`tables.programs.seats` and
 :mod:`tables.delivery` (listener calls) each own one part of a :class:`Live` and read the rest.
 """
 
@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Protocol
 import words
 from engine.core import AI, Decision, Event, View
 from engine.hints import Hint
-from tables.programs import TablePrograms
+from tables.programs.driver import TablePrograms
 from tables.table import Table
 from words import N_
 
@@ -136,7 +136,7 @@ class Live:
     since: dict[int, int] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
     stuck_at: int | None = None  # version at which an automatic move failed outright
-    # -- tables.hints: per seat, the latest hint asked for (the decision's ``since``, its task), so a
+    # -- tables.ai.hints: per seat, the latest hint asked for (the decision's ``since``, its task), so a
     # second click joins the search under way and a repeated question gets the same answer.
     hints: dict[int, tuple[int, asyncio.Task[Hint]]] = field(default_factory=dict)
     deadline_task: asyncio.Task[None] | None = None
@@ -164,7 +164,7 @@ class Live:
     hold_until: float = 0.0
     backoff: float = 0.0
     failure_logged_at: float | None = None
-    # -- tables.program_seats: the program seats' processes, while the game runs
+    # -- tables.programs.seats: the program seats' processes, while the game runs
     programs: TablePrograms | None = None
 
     def stop_timers(self) -> None:

@@ -113,9 +113,9 @@ class Metrics:
         self.storage_writes = Histogram(STORAGE_BUCKETS)
         self.ai_decisions = Histogram(AI_BUCKETS)
         self.runtime: Any = None  # tables.runtime.Runtime
-        self.ai_pool: Any = None  # tables.ai_pool.AIPool
+        self.ai_pool: Any = None  # tables.ai.pool.AIPool
         self.shards: Any = None  # tables.shards.Shards
-        self.leases: Any = None  # tables.lease.Leases (PostgreSQL only)
+        self.leases: Any = None  # tables.shards.lease.Leases (PostgreSQL only)
         self.gateway: dict[int, str] = {}  # shard -> one of GATEWAY_STATES, from the gateway's events
         self.latencies: Callable[[], Iterable[tuple[int, float]]] = lambda: ()
         self.registry = CollectorRegistry(auto_describe=False)

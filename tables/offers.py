@@ -71,7 +71,7 @@ def ai_level(t: Table, level: str | None) -> str | None:
     offered = engine.levels(t.game)
     if wanted not in offered:
         raise TableError(N_("{game} has no AI level `{level}`; levels: {levels}."), "bad_level",
-                         game=Lazy(t.entry.game.title), level=md(wanted[:20]),
+                         game=Lazy(t.spec.game.title), level=md(wanted[:20]),
                          levels=", ".join(f"`{lv}`" for lv in offered))
     return wanted
 
@@ -174,7 +174,7 @@ def refuse_if_elsewhere(tables: Iterable[Table], guild_id: int, user_id: int, he
         if s is not None and not other.seats[s].left:
             raise TableError(
                 N_("You are already seated at table `{id}` ({game}); leave it first with `/game leave`."),
-                "elsewhere", id=other.id, game=Lazy(other.entry.game.title),
+                "elsewhere", id=other.id, game=Lazy(other.spec.game.title),
             )
 
 

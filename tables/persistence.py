@@ -15,16 +15,16 @@ import logging
 import math
 from collections.abc import Callable
 
-from tables import records, stats
 from tables.clock import Clock
 from tables.delivery import Delivery
+from tables.history import records, stats
+from tables.history.records import Unrecoverable
+from tables.history.replay import GameRecord
 from tables.ids import echo
 from tables.live import Live, Recovery, TableError, Tasks
-from tables.records import Unrecoverable
-from tables.replay import GameRecord
 from tables.shards import Shards
 from tables.storage import DuplicateTable, StaleWrite, Storage, StorageGone, Stored
-from tables.storage_base import Record
+from tables.storage.base import Record
 from tables.table import Phase, Table
 from words import N_
 
@@ -245,7 +245,7 @@ class Persistence:
             try:
                 # Replaying a game is CPU work: in a thread, so that a recovery of many tables never
                 # holds the event loop for long (the lease loop renews the term meanwhile:
-                # tables/lease.py).  The rebuilt table is new, shared with nothing until added below.
+                # tables/shards/lease.py).  The rebuilt table is new, shared with nothing until added below.
                 t, since = await asyncio.to_thread(records.rebuild, item.record, item.log)
                 if t.id in tables or not self.shards.owns(t.shard_key):
                     continue  # the same checks, after the wait

@@ -18,8 +18,8 @@ from typing import Any
 
 import engine
 import words
+from tables.history.records import Unrecoverable, read_seats
 from tables.live import TableError
-from tables.records import Unrecoverable, read_seats
 from tables.table import SPEEDS, Phase, Seat, Table
 from words import N_
 

@@ -6,7 +6,7 @@ checks who may do what, and hands the rest to one room per concern:
 * :mod:`tables.turns` — the one path every change takes, deadlines, AI and table moves, the
   missed-turn ladder, the lobby's expiry;
 * :mod:`tables.persistence` — commit before anything is shown, recovery, housekeeping;
-* :mod:`tables.program_seats` — program players at the tables of a game with program seats;
+* :mod:`tables.programs.seats` — program players at the tables of a game with program seats;
 * :mod:`tables.delivery` — listener calls, in order and outside the lock;
 * :mod:`tables.live` — what they share (a table's bookkeeping, background tasks, refusals).
 
@@ -27,11 +27,14 @@ from typing import Any
 from engine.core import Action, Event, IllegalAction, Options
 from engine.review import Review
 from tables import clicks, offers, rematch
-from tables.ai_pool import AIPool
+from tables.ai.hints import Hint, Hints
+from tables.ai.pool import AIPool
+from tables.ai.reviews import Reviews
 from tables.clock import Clock, SystemClock
 from tables.delivery import Delivery
 from tables.finished import Finished
-from tables.hints import Hint, Hints
+from tables.history.ratings import Ratings
+from tables.history.replay import GameRecord
 from tables.ids import echo, new_id, normalise
 from tables.kept import Kept
 from tables.live import (
@@ -47,12 +50,9 @@ from tables.live import (
 )
 from tables.live import answer_by as click_deadline
 from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
-from tables.program_seats import ProgramSeats
-from tables.programs import ProgramSettings
-from tables.ratings import Ratings
+from tables.programs.driver import ProgramSettings
+from tables.programs.seats import ProgramSeats
 from tables.rematch import Plan, Rematch
-from tables.replay import GameRecord
-from tables.reviews import Reviews
 from tables.servers import Servers
 from tables.shards import Shards
 from tables.storage import Storage
@@ -92,13 +92,13 @@ class Runtime:
         lobby closes (``None``: never).  ``retention``: seconds a finished table and its log are
         kept in the storage (``None``: for ever; results for /stats are always kept), checked every
         ``prune_every`` seconds once :meth:`recover` has run.  ``programs``: the programs a host
-        may seat at a table of a game with program seats, by name (:class:`~tables.programs.ProgramSettings`, or just a
-        name → command line mapping); only the operator's configuration may give these.
+        may seat at a table of a game with program seats, by name (:class:`~tables.programs.driver.ProgramSettings`,
+        or just a name → command line mapping); only the operator's configuration may give these.
         ``table_pace``: multiplies the table's own timers (a live deal and its
         windows), never a person's — so tests and demos can deal 100 cards in a second while people
         keep their real time to think.  ``limits``: caps per person, per server and on program
         processes (:class:`~tables.offers.Limits`).  ``ai_pool``: where ``strong`` AI seats search
-        (:class:`~tables.ai_pool.AIPool`, started and closed by its owner); without one they play
+        (:class:`~tables.ai.pool.AIPool`, started and closed by its owner); without one they play
         the ``normal`` move.  ``shards``: the shards this process holds (:mod:`tables.shards`; default
         one shard, everything): it creates, recovers and answers only tables of their guilds."""
         self.shards = shards if shards is not None else Shards.everything()
@@ -135,7 +135,7 @@ class Runtime:
                            self._live.get, ai_delay=ai_delay, table_pace=table_pace, lobby_ttl=lobby_ttl,
                            ai_pool=ai_pool)
         self.hints = Hints(self.persistence, ai_pool)
-        #: Reviews of a person's play in a finished game (tables/reviews.py), kept in the storage.
+        #: Reviews of a person's play in a finished game (tables/ai/reviews.py), kept in the storage.
         self.reviews = Reviews(storage, ai_pool, self.clock)
         #: The ratings kept in the storage (``None`` without one): what the cogs rate and read.
         self.ratings: Ratings | None = Ratings(storage) if storage is not None else None
@@ -408,7 +408,7 @@ class Runtime:
                 raise TableError(N_("This table has closed."), "finished")
             offers.check_start(self.limits, self.tables.values(), t.guild_id)
             self.persistence.refuse_if_gone()
-            entry = t.entry
+            entry = t.spec
             players = max(len(t.seats), t.min_seats)
             seed = self.rng.getrandbits(63)
             try:
@@ -555,14 +555,14 @@ class Runtime:
             return events
 
     async def review(self, table_id: str, guild_id: int, user_id: int) -> tuple[GameRecord, Review]:
-        """The review of this person's play in a finished game of ``guild_id`` (tables/reviews.py):
+        """The review of this person's play in a finished game of ``guild_id`` (tables/ai/reviews.py):
         stored, or run in the AI pool now; a refusal (``TableError``) when they did not play there
         or the game is not over."""
         record = await self.history(table_id, guild_id)
         return record, await self.reviews.get(record, guild_id, user_id)
 
     async def hint(self, table_id: str, user_id: int) -> Hint:
-        """What the strong AI would do for this person's decision, and why (tables/hints.py)."""
+        """What the strong AI would do for this person's decision, and why (tables/ai/hints.py)."""
         t = self.get(table_id)
         return await self.hints.give(t, self._live[t.id], user_id)
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 import engine
-from engine.core import Event, Game, GameEntry, Options
+from engine.core import Event, Game, GameSpec, Options
 
 
 class Phase(StrEnum):
@@ -38,12 +38,12 @@ class Seat:
     away: bool = False  # a human seat the AI plays for now (timed out 3 times, or left)
     missed: int = 0  # deadlines missed in a row
     left: bool = False  # the person chose to leave a running game; frees them for another table
-    # An AI seat played by a program the operator configured (its name there; tables/programs.py).
+    # An AI seat played by a program the operator configured (its name there; tables/programs/driver.py).
     # None: the built-in AI — also once a program is replaced for the rest of the game.
     program: str | None = None
     # An AI seat's level (engine.levels: "strong" searches in the AI pool); None: "normal".
     level: str | None = None
-    # Decisions of this game for which the person asked for a hint (tables/hints.py): counted in
+    # Decisions of this game for which the person asked for a hint (tables/ai/hints.py): counted in
     # their results for /stats and shown in the final standings.
     hints: int = 0
     # The decision last counted (the version at which it began, the runtime's ``Live.since``): asking
@@ -121,20 +121,20 @@ class Table:
 
     # ---- lookups --------------------------------------------------------------------------
     @property
-    def entry(self) -> GameEntry:
+    def spec(self) -> GameSpec:
         return engine.get(self.game)
 
     @property
     def title(self) -> str:
-        return f"{self.entry.game.title} · {self.id}"
+        return f"{self.spec.game.title} · {self.id}"
 
     @property
     def max_seats(self) -> int:
-        return self.entry.game.max_players
+        return self.spec.game.max_players
 
     @property
     def min_seats(self) -> int:
-        return self.entry.game.min_players
+        return self.spec.game.min_players
 
     @property
     def channel_ids(self) -> tuple[int, ...]:

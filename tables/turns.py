@@ -15,14 +15,14 @@ import logging
 from collections.abc import Callable, Collection
 
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, rng_for
-from tables.ai_pool import AIPool
+from tables.ai.pool import AIPool
 from tables.clock import Clock
 from tables.delivery import Delivery
 from tables.live import Live, Tasks
 from tables.persistence import Persistence
-from tables.program_seats import ProgramSeats
-from tables.protocol import Answer
-from tables.storage_base import Record
+from tables.programs.protocol import Answer
+from tables.programs.seats import ProgramSeats
+from tables.storage.base import Record
 from tables.table import RECENT_EVENTS, SHOWN_SUMMARY, SPEEDS, LogEntry, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -85,7 +85,7 @@ class Turns:
         state = t.state
         assert state is not None and t.seed is not None
         try:
-            ai = live.ai if live.ai is not None else t.entry.ai()
+            ai = live.ai if live.ai is not None else t.spec.ai()
             action = ai.choose(state, seat, rng_for(t.seed, "ai", t.version, seat))
             return self.apply(t, seat, action, auto=True, timeout=timeout)
         except Exception:
@@ -97,7 +97,7 @@ class Turns:
         """What an AI seat wants to do while the table acts (declare during a deal), if anything."""
         live = self._live(t)
         assert t.state is not None and t.seed is not None
-        ai = live.ai if live.ai is not None else t.entry.ai()
+        ai = live.ai if live.ai is not None else t.spec.ai()
         try:
             return ai.choose_optional(t.state, seat, rng_for(t.seed, "ai", t.version, seat))
         except Exception:
@@ -138,7 +138,7 @@ class Turns:
         if t.phase == Phase.RUNNING:
             state = t.state
             assert state is not None
-            live.ai = t.entry.ai()
+            live.ai = t.spec.ai()
             # Seats face the decisions they faced before the restart: no new pings, same deadlines.
             live.pending = {s: state.decision(s) for s in state.to_act()}
             live.since = {s: since.get(s, t.version) for s in state.to_act()}

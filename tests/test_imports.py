@@ -22,8 +22,8 @@ PACKAGES = ("engine", "games", "tables", "cogs")
 DISCORD_SIDE = ("screens", "faces")
 #: Imports of a game by name outside games/ that are still there: the program seats' line protocol is
 #: Tricks' own (issue 30's "packages for the runtime" moves programs and the arena).
-KNOWN = {("tables.arena", "games.tricks.ai"), ("tables.arena", "games.tricks.rules"),
-         ("tables.programs", "games.tricks.rules"), ("tables.protocol", "games.tricks.rules")}
+KNOWN = {("tables.programs.arena", "games.tricks.ai"), ("tables.programs.arena", "games.tricks.rules"),
+         ("tables.programs.driver", "games.tricks.rules"), ("tables.programs.protocol", "games.tricks.rules")}
 
 
 def project_modules() -> dict[str, Path]:
@@ -204,3 +204,77 @@ def test_each_layer_imports_only_what_it_may() -> None:
     mods = project_modules()
     assert any(n.startswith("games.") and n.endswith(".screens") for n in mods)
     assert layer_problems(mods) == []
+
+
+#: The rooms of tables/ (issue 30 part 3) and which rooms each may import (besides the engine, words
+#: and libraries): ``base`` is the vocabulary every room shares (tables.table, clock, ids), ``core``
+#: the runtime's other top-level modules.  The contest command line (tables.programs.arena) is no
+#: room's: nothing in tables/ imports it.  Nothing in tables/ imports discord, cogs or bot.
+TABLE_BASE = ("tables.table", "tables.clock", "tables.ids")
+TABLE_ROOMS = {
+    "base": {"base"},
+    "storage": {"storage", "base"},
+    "history": {"history", "storage", "base"},
+    "nights": {"nights"},
+    "programs": {"programs", "base", "core"},
+    "shards": {"shards", "storage", "base", "core"},
+    "ai": {"ai", "history", "base", "core"},
+    "core": {"core", "base", "storage", "history", "programs", "shards", "ai", "nights"},
+}
+ARENA = "tables.programs.arena"
+
+
+def table_room(name: str) -> str:
+    parts = name.split(".")
+    if name in TABLE_BASE or name == "tables":
+        return "base" if name != "tables" else "core"
+    return parts[1] if len(parts) > 2 or parts[1] in TABLE_ROOMS else "core"
+
+
+def table_room_problems(mods: dict[str, Path]) -> list[str]:
+    """What a module of tables/ imports that its room may not (TABLE_ROOMS)."""
+    problems = []
+    for name, path in sorted(mods.items()):
+        if name.split(".")[0] != "tables":
+            continue
+        room = table_room(name)
+        for target in sorted(imported(path, name, mods)):
+            top = target.split(".")[0]
+            if top in ("discord", "cogs", "bot"):
+                problems.append(f"{name} imports {target}")
+            elif top == "tables" and target != "tables" and target in mods:
+                if (target == ARENA and name != ARENA) or table_room(target) not in TABLE_ROOMS[room]:
+                    problems.append(f"{name} ({room}) imports {target} ({table_room(target)})")
+    return problems
+
+
+def test_the_room_check_finds_each_kind_of_slip(tmp_path: Path) -> None:
+    files = {
+        "tables.live": "from tables.programs.arena import main\nfrom tables.table import Table\n",
+        "tables.storage.base": "from tables.programs.driver import X\nfrom tables.table import LogEntry\n",
+        "tables.history.records": "from tables.live import TableError\nfrom tables.storage.base import R\n",
+        "tables.shards.lease": "import discord\nfrom cogs import game\n",
+        "tables.programs.arena": "from tables.programs.players import P\n",
+        "tables.programs.driver": "from tables.ai.pool import AIPool\nfrom tables.programs.players import P\n",
+        "tables.programs.players": "", "tables.ai.pool": "", "tables.table": "",
+    }
+    mods = {}
+    for name, text in files.items():
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        mods[name] = path
+    assert table_room_problems(mods) == [
+        "tables.history.records (history) imports tables.live (core)",
+        "tables.live (core) imports tables.programs.arena (programs)",
+        "tables.programs.driver (programs) imports tables.ai.pool (ai)",
+        "tables.shards.lease imports cogs",
+        "tables.shards.lease imports discord",
+        "tables.storage.base (storage) imports tables.programs.driver (programs)",
+    ]
+
+
+def test_each_room_of_tables_imports_only_what_it_may() -> None:
+    mods = project_modules()
+    assert {ARENA, "tables.storage.base", "tables.history.records", "tables.ai.pool", "tables.shards.lease",
+            "tables.runtime"} <= set(mods)
+    assert table_room_problems(mods) == []

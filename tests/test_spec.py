@@ -23,7 +23,9 @@ from cogs.render import Renderer
 from cogs.screens import Chart
 from engine.core import AI, Event, Game
 from engine.hints import explain
-from tables import arena, programs, stats
+from tables.history import stats
+from tables.programs import arena
+from tables.programs import driver as programs
 from tests import wargame
 
 STEP_CAP = 20_000

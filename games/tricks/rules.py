@@ -12,7 +12,7 @@ score, so the protocol can report the winner's running total after each trick.
 The game ends after the hand (complete or abandoned) at whose end some score is at least the
 option ``target`` (default 1000, as in the seed); the highest score wins, ties share first place.
 
-The bad-card rule is for program players only.  The runtime (``tables.arena``) applies the action
+The bad-card rule is for program players only.  The runtime (``tables.programs.arena``) applies the action
 ``bad`` for the program whose turn it is when it answered with something that is not a legal card,
 did not answer in time, or exited: that player loses 100 points, a public ``bad_card`` event is
 emitted, the hand is abandoned (its tricks already won keep their points) and a fresh hand is

@@ -7,7 +7,7 @@ import random
 
 import engine
 from engine.core import TABLE
-from tables.replay import GameRecord
+from tables.history.replay import GameRecord
 from tables.table import LogEntry
 
 #: Games longer than their spec's sample game, so a chart has several hands to show; any other

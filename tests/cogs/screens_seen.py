@@ -21,8 +21,8 @@ import engine
 from cogs import components, options, renderers
 from cogs.game import replay_standings
 from engine.core import TABLE, Action, Event, refusal
+from tables.history.replay import GameRecord, recap
 from tables.live import SeatView
-from tables.replay import GameRecord, recap
 from tables.table import LogEntry, Phase, Seat, Table
 
 NAMES = ("Ali", "Bea", "Cy", "Dee", "Eli", "Fay")

@@ -57,7 +57,7 @@ def test_the_rule_book_page_is_a_web_address() -> None:
 
 
 def test_review_workers_follow_the_cores_unless_set() -> None:
-    from tables.ai_pool import default_workers
+    from tables.ai.pool import default_workers
 
     assert config.load_config({"DISCORD_TOKEN": "t"}).review_workers == default_workers()
     assert config.load_config({"DISCORD_TOKEN": "t", "DECKHAND_REVIEW_WORKERS": " 3 "}).review_workers == 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import engine.hints
-from tables.hints import NOT_YOUR_DECISION
+from tables.ai.hints import NOT_YOUR_DECISION
 from tests import wargame
 from tests.cogs.conftest import Harness
 from tests.cogs.test_refusals import human_on_turn, pass_all, refused

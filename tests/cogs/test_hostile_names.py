@@ -19,7 +19,7 @@ import engine
 from cogs import chart, fonts, replay_picture
 from cogs.replay_picture import Meta, draw_step
 from cogs.replay_view import steps_in_worker
-from tables.replay import GameRecord
+from tables.history.replay import GameRecord
 from tests.cogs.chartgames import finished_record
 
 # 500 combining marks: above the first letter, below the second, through and below the third.

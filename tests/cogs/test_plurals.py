@@ -16,7 +16,7 @@ from cogs.review_view import review_message
 from engine.core import TABLE
 from engine.review import Review
 from engine.words import plural
-from tables.replay import GameRecord
+from tables.history.replay import GameRecord
 from tables.table import Phase
 from tests.cogs.screens_seen import _hand, _table, playout
 

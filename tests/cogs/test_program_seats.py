@@ -21,7 +21,7 @@ import config
 from cogs.game import GameCog
 from cogs.listener import DiscordListener
 from tables.clock import FakeClock
-from tables.programs import ProgramSettings
+from tables.programs.driver import ProgramSettings
 from tables.runtime import Runtime
 from tables.table import Phase
 from tests.cogs.conftest import Harness

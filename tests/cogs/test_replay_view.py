@@ -23,7 +23,7 @@ from cogs.replay_view import (
     target,
     viewer,
 )
-from tables.ai_pool import AIPool
+from tables.ai.pool import AIPool
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import custom_ids
 from tests.cogs.test_refusals import refused

@@ -88,7 +88,7 @@ def test_hand_view_buttons_follow_suit() -> None:
 def test_what_a_program_sends_cannot_restyle_the_table_message() -> None:
     # Issue 14 item 7: a bad card's text with backticks closed the code span early and put a
     # clickable masked link on the table message.  It stays inside one code span now.
-    from tables.protocol import Answer, answer_action
+    from tables.programs.protocol import Answer, answer_action
 
     t = tricks_table(phase=Phase.RUNNING, seed=9)
     g = Tricks.create(4, {"target": 25}, seed=4)

@@ -149,7 +149,7 @@ async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = 
 async def _left_memory(runtime: Any) -> list[Any]:
     """The finished tables that left the runtime's memory (with a database: tables/finished.py),
     rebuilt from the database, so the privacy check covers their games too."""
-    from tables.records import rebuild
+    from tables.history.records import rebuild
 
     out = []
     for tid in runtime.finished.ended:
@@ -329,7 +329,7 @@ class RestartWorld:
 
     def stored(self) -> list[Any]:
         """Every table in the database, rebuilt as the bot would (finished ones too)."""
-        from tables.records import rebuild
+        from tables.history.records import rebuild
         from tables.table import LogEntry
 
         out = []

@@ -1,5 +1,5 @@
-"""Issue 25: the AI pool's worker processes (tables/ai_pool.py) die with a SIGKILLed bot, promptly
-and with no restart needed, as program seats do (tables/leash.py).  The bot is killed here with a
+"""Issue 25: the AI pool's worker processes (tables/ai/pool.py) die with a SIGKILLed bot, promptly
+and with no restart needed, as program seats do (tables/programs/leash.py).  The bot is killed here with a
 plain SIGKILL of its own pid, not :meth:`BotProcess.kill`: nothing but the product may end the
 workers."""
 

@@ -1,4 +1,4 @@
-"""A backup taken mid-game while the bot runs (``python -m tables.backup``), restored as
+"""A backup taken mid-game while the bot runs (``python -m tables.storage.backup``), restored as
 docs/deploy.md says (stop the bot, put the copy in the database's place, start it), and the table
 resumes on the bot started from the copy: the people play it to its end, every move once."""
 
@@ -49,7 +49,7 @@ async def test_a_backup_taken_mid_game_restores_and_the_table_plays_on(tmp_path:
                                for n, p in enumerate((w.ali, w.bob))))
         await waiting_for_a_person(SQLiteRows(db), tid, [w.ali, w.bob])
         # The operator's command, while the bot runs.
-        made = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "tables.backup", str(copy),
+        made = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "tables.storage.backup", str(copy),
                                                         "--database", f"sqlite:///{db}"],
                                        cwd=ROOT_DIR, capture_output=True, text=True, timeout=60)
         assert made.returncode == 0, made.stderr

@@ -17,7 +17,7 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
 from tables import logs
-from tables.lease import CHECKING
+from tables.shards.lease import CHECKING
 from tests.e2e.conftest import make_world, production_fake
 from tests.e2e.test_shard_failover import end_lease_session
 from tests.fakediscord.botprocess import BotProcess

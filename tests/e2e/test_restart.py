@@ -28,7 +28,7 @@ import pytest
 
 import engine
 from engine.core import rng_for
-from tables.replay import GameRecord
+from tables.history.replay import GameRecord
 from tables.table import LogEntry
 from tests.e2e.conftest import RestartWorld, make_restart_world
 from tests.fakediscord import payloads as P

@@ -35,8 +35,8 @@ from typing import Any
 
 import pytest
 
-from tables.records import rebuild
-from tables.replay import GameRecord
+from tables.history.records import rebuild
+from tables.history.replay import GameRecord
 from tables.shards import ELSEWHERE
 from tables.table import LogEntry
 from tests.e2e.conftest import MAX_EDITS_PER_5S, _settle, production_fake

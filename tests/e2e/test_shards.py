@@ -17,8 +17,8 @@ from cogs.faces import face_codes
 from cogs.shards import TOKEN_BUDGET, budget_part
 from config import Config
 from tables import Runtime
-from tables.lease import Leases, ShardCountMismatch
 from tables.shards import ELSEWHERE, STARTING, Shards
+from tables.shards.lease import Leases, ShardCountMismatch
 from tests.e2e.conftest import production_fake
 from tests.e2e.test_live_hand import FastClock
 from tests.fakediscord import running_bot
@@ -84,7 +84,7 @@ async def test_a_shard_let_go_answers_with_a_sentence_and_changes_nothing() -> N
 
 
 async def test_a_shard_being_restored_answers_with_a_sentence_and_changes_nothing() -> None:
-    """While a shard's tables are being restored (tables/lease.py: ``Shards.restoring``), a command
+    """While a shard's tables are being restored (tables/shards/lease.py: ``Shards.restoring``), a command
     or a click from its guild gets the starting-up sentence, and nothing changes; once restored,
     the same click is answered."""
     fd = production_fake(shard_count=2)

@@ -308,7 +308,7 @@ class BotProcess:
 
     async def kill(self) -> None:
         """SIGKILL: the process gets no chance to finish anything.  Its AI workers die with it by
-        themselves (tables/ai_pool.py; tests/e2e/test_ai_workers.py), as its program leashes do."""
+        themselves (tables/ai/pool.py; tests/e2e/test_ai_workers.py), as its program leashes do."""
         if self.running:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(signal.SIGKILL)

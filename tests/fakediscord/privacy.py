@@ -90,7 +90,7 @@ class Timeline:
         self.hidden: list[dict[int | None, frozenset[str]]] = []
         if table.state is None or table.seed is None:
             return
-        game = table.entry.game
+        game = table.spec.game
         read = getattr(game, "action_from_code", Action.parse)  # codes are read through the game
         state = game.create(len(table.seats), table.options, table.seed)
         # From the table's creation on: an earlier message in the same channel (the game before a

@@ -10,14 +10,14 @@ import pytest
 
 from engine.core import Action
 from tables import Phase, TableError
-from tables.records import rebuild, record_of
+from tables.history.records import rebuild, record_of
 from tests import wargame
 
 from .conftest import HOST, new_table, run_until
 
 
 class FakePool:
-    """Stands in for tables.ai_pool.AIPool: answers with the last offered move, at once or never."""
+    """Stands in for tables.ai.pool.AIPool: answers with the last offered move, at once or never."""
 
     def __init__(self, answer: bool = True) -> None:
         self.answer = answer
@@ -64,8 +64,8 @@ async def test_a_strong_seat_plays_the_search_when_it_is_in_time(make_runtime, c
     first = next(e for e in t.log if e.seat == 1)
     assert first.time - started == pytest.approx(1.0)  # the AI's pause, searched or not
     assert pool.asked and pool.asked[0][2] == "strong" and pool.asked[0][3] <= 1.0
-    normal = t.entry.ai()
-    state = t.entry.game.create(4, t.options, t.seed)
+    normal = t.spec.ai()
+    state = t.spec.game.create(4, t.options, t.seed)
     from engine.core import rng_for
 
     if answers:

@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from games.hearts.rules import Hearts
-from tables.ai_pool import AIPool, default_workers
+from tables.ai.pool import AIPool, default_workers
 from tests.tables.test_program_seats import alive
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tables.arena import default_names, main, play_game, write_transcripts
-from tables.protocol import parse_message
+from tables.programs.arena import default_names, main, play_game, write_transcripts
+from tables.programs.protocol import parse_message
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -41,14 +41,14 @@ def check_golden(case: str, result, tmp_path: Path) -> None:
 
 # ---- golden transcripts --------------------------------------------------------------------------
 async def test_four_ai_game_transcript_matches_the_golden_file(tmp_path):
-    """``python -m tables.arena tricks ai ai ai ai --seed 7 --target 20 --transcript DIR``"""
+    """``python -m tables.programs.arena tricks ai ai ai ai --seed 7 --target 20 --transcript DIR``"""
     result = await play_game(["ai"] * 4, seed=7, target=20, record=True)
     assert result.hands >= 2  # the order rotates at least once
     check_golden("tricks-4ai-seed7-t20", result, tmp_path)
 
 
 async def test_example_clients_game_transcript_matches_the_golden_file(tmp_path):
-    """``python -m tables.arena tricks "python3 clients/python_client.py" "node clients/js_client.js"
+    """``python -m tables.programs.arena tricks "python3 clients/python_client.py" "node clients/js_client.js"
     "python3 clients/python_client.py" "node clients/js_client.js" --seed 3 --target 15 --transcript DIR``"""
     result = await play_game([PY_CLIENT, JS_CLIENT, PY_CLIENT, JS_CLIENT], seed=3, target=15, record=True)
     assert result.names == ["python_client1", "js_client1", "python_client2", "js_client2"]

@@ -1,4 +1,4 @@
-"""tables/backup.py: a consistent copy of a SQLite database that another connection writes to
+"""tables/storage/backup.py: a consistent copy of a SQLite database that another connection writes to
 while it is copied (SQLite's online backup starts again after such a write)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tables.backup import backup, main
+from tables.storage.backup import backup, main
 
 WRITES = 5
 

@@ -1,4 +1,4 @@
-"""Hints at a table (tables/hints.py, ``Runtime.hint``): only for the asker's own decision, searched
+"""Hints at a table (tables/ai/hints.py, ``Runtime.hint``): only for the asker's own decision, searched
 in the AI pool (the normal AI's choice when it is busy or the game has no strong AI), counted on the
 seat and in the game's results for /stats — on both storage backends.  And the table option for the
 default AI level (``Runtime.create(ai_level=)``)."""
@@ -12,10 +12,10 @@ import pytest
 from cogs.stats import stats_line
 from engine.core import TABLE, Action
 from tables import Phase, TableError
-from tables.ai_pool import AIPool
-from tables.hints import MOVED_ON, NOT_YOUR_DECISION, TABLE_STEP
-from tables.records import rebuild, record_of
-from tables.stats import summarise
+from tables.ai.hints import MOVED_ON, NOT_YOUR_DECISION, TABLE_STEP
+from tables.ai.pool import AIPool
+from tables.history.records import rebuild, record_of
+from tables.history.stats import summarise
 from tests import wargame
 
 from .conftest import GUILD, HOST, new_table, run_until

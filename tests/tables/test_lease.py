@@ -1,4 +1,4 @@
-"""Shard leases on the real PostgreSQL (tables/lease.py): one process holds a shard, a second one
+"""Shard leases on the real PostgreSQL (tables/shards/lease.py): one process holds a shard, a second one
 configured for it stands by, and when the holder's lease session dies the holder stops driving the
 shard's tables at once and the standby takes them over — every game then finishes exactly as it
 would have without the takeover (no action lost, none applied twice)."""
@@ -12,8 +12,8 @@ import time
 import pytest
 
 from tables import Phase, Runtime, SystemClock, TableError
-from tables.lease import Leases
 from tables.shards import STARTING, Shards
+from tables.shards.lease import Leases
 
 from .stores import PostgresStore
 from .test_recovery_kill import AI_DELAY, HOSTS, RNG, reference_logs, setup_tables, wait_real
@@ -154,7 +154,7 @@ async def test_every_process_on_a_database_uses_the_same_shard_count(pg) -> None
     """The first process stores its SHARD_COUNT; one with another count refuses while any process
     runs (a sentence saying what to do); once they have all stopped — a killed one included — the
     next start may change it, and then the old count is refused."""
-    from tables.lease import ShardCountMismatch
+    from tables.shards.lease import ShardCountMismatch
 
     two = Leases(pg.url, Shards.of(2, [0], leased=True), poll=POLL)
     three = Leases(pg.url, Shards.of(3, [0], leased=True), poll=POLL)
@@ -325,7 +325,7 @@ async def test_a_long_recovery_at_start_keeps_the_lease(pg, monkeypatch) -> None
     that holds the event loop, and with many tables it took longer than the term.  The loop gets its
     turn between two tables, so the lease is renewed all along.  (Each rebuild is made slow here by
     the test: a blocking sleep of 25 ms stands for its CPU, a few times a real table's.)"""
-    from tables import records
+    from tables.history import records
 
     first = Runtime(storage=await pg.open(), clock=SystemClock(), rng=random.Random(RNG), lobby_ttl=None)
     ids = [(await first.create(game="hearts", guild_id=1, channel_id=10 + n, host_id=700 + n,

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from games.tricks.rules import Tricks
-from tables.procs import MARK, ProcessRecord, parse_env_names, program_env
-from tables.programs import ProgramSettings, TablePrograms
-from tables.protocol import EXIT, Answer, ProgramPlayer
+from tables.programs.driver import ProgramSettings, TablePrograms
+from tables.programs.process import ProgramPlayer
+from tables.programs.procs import MARK, ProcessRecord, parse_env_names, program_env
+from tables.programs.protocol import EXIT, Answer
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux /proc and prctl")
@@ -212,8 +213,9 @@ PROGRAMS = {"forker": FORKER, "setsid": SETSID, "double fork": DOUBLE_FORK, "kee
 FAKE_BOT = """
     import asyncio, json, sys
     sys.path.insert(0, {root!r})
-    from tables.procs import ProcessRecord, program_env
-    from tables.protocol import EXIT, Answer, ProgramPlayer
+    from tables.programs.procs import ProcessRecord, program_env
+    from tables.programs.protocol import EXIT, Answer
+    from tables.programs.process import ProgramPlayer
 
     async def main():
         record = ProcessRecord({record!r})

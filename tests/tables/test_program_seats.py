@@ -1,4 +1,4 @@
-"""Program seats at runtime tables (tables/programs.py): the operator's programs playing Tricks.
+"""Program seats at runtime tables (tables/programs/driver.py): the operator's programs playing Tricks.
 
 Program I/O is real (subprocesses); the runtime's clock is fake and ``ai_delay`` is 0, so a game
 runs as fast as the programs answer.  Misbehaving programs get a short deadline to stay quick.
@@ -17,15 +17,15 @@ import pytest
 
 from games.tricks.rules import Tricks
 from tables import Phase, Runtime, TableError
-from tables.programs import (
+from tables.history.records import rebuild, record_of
+from tables.programs.driver import (
     DEFAULT_TABLE_STRIKES,
     ProgramSettings,
     catch_up_events,
     parse_programs,
     protocol_names,
 )
-from tables.protocol import QUERY_CARD, event_lines, start_game
-from tables.records import rebuild, record_of
+from tables.programs.protocol import QUERY_CARD, event_lines, start_game
 
 from .conftest import CHANNEL, GUILD, HOST, HOST_NAME, choose
 from .test_storage import StoredClock, db

@@ -15,18 +15,16 @@ import pytest
 from engine.cards import card
 from engine.core import Action, Event
 from games.tricks.rules import Tricks
-from tables.protocol import (
+from tables.programs.process import MAX_PENDING, ProgramError, ProgramPlayer
+from tables.programs.protocol import (
     CLOSED,
     EXIT,
-    MAX_PENDING,
     NOT_READING,
     QUERY_CARD,
     TIMEOUT,
     TOO_LONG,
     Answer,
     Message,
-    ProgramError,
-    ProgramPlayer,
     ProtocolError,
     answer_action,
     event_lines,

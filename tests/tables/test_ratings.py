@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine.core import Outcome
-from tables.ratings import AI_ID, Rating, Ratings, rate_game, recompute
+from tables.history.ratings import AI_ID, Rating, Ratings, rate_game, recompute
 from tables.storage import RESULT_COLUMNS
 
 from .stores import Store

@@ -228,7 +228,7 @@ async def test_a_long_game_recovers_from_its_snapshot(make_runtime, clock, store
             replayed.append(action)
             return super().apply(seat, action)
 
-    monkeypatch.setitem(engine.core._REGISTRY, "hearts", engine.core.GameEntry(Counting, entry.ai))
+    monkeypatch.setitem(engine.core._REGISTRY, "hearts", engine.core.GameSpec(Counting, entry.ai))
     rt2 = make_runtime(storage=await store.open())
     await rt2.recover()
     monkeypatch.undo()

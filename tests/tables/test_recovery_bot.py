@@ -14,9 +14,9 @@ import config
 from cogs.listener import DiscordListener
 from cogs.stats import StatsCog
 from tables import Runtime
-from tables.records import stub
+from tables.history.records import stub
 from tables.storage import DEFAULT_URL, SQLiteStorage
-from tables.storage_pg import PostgresStorage
+from tables.storage.postgres import PostgresStorage
 from tests.cogs.fakes import FakeBot, World
 
 from .conftest import HOST, started

@@ -1,4 +1,4 @@
-"""The replay viewer's steps (tables/replay_steps.py), checked against the engine replaying the log."""
+"""The replay viewer's steps (tables/history/replay_steps.py), checked against the engine replaying the log."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 import engine
 from engine.core import TABLE
-from tables.replay import GameRecord
-from tables.replay_steps import NotReplayable, final_scores, scores_of, steps
+from tables.history.replay import GameRecord
+from tables.history.replay_steps import NotReplayable, final_scores, scores_of, steps
 from tables.table import LogEntry
 from tests import wargame
 
@@ -180,7 +180,7 @@ def test_the_great_dalmuti_shows_each_players_taxes_for_the_rest_of_the_hand() -
 def test_the_recap_says_each_hands_pass_the_first_one_included(tmp_path, capsys) -> None:
     """Issue 29: hand 1's deal is told when the game is created, not by a logged move; the recap
     read "Hand 1 (no pass)" while the table said "passed left"."""
-    from tables.replay import main
+    from tables.history.replay import main
 
     record = played("hearts")
     path = tmp_path / "game.json"

@@ -1,4 +1,4 @@
-"""Reviews wait in line (tables/reviews.py, cogs/review_view.py; issue 29 item 11): first come, first
+"""Reviews wait in line (tables/ai/reviews.py, cogs/review_view.py; issue 29 item 11): first come, first
 served on the review workers, one review in line per person, the place in line and an estimate shown
 while waiting, each judged decision stored as it completes (a retry resumes), and a review that
 outlives the interaction's token kept and shown at once on the next ask.
@@ -161,7 +161,7 @@ async def test_one_review_in_line_per_person_more_gets_a_sentence(make_runtime, 
     more = asyncio.create_task(cog.game_review.callback(cog, again, second.id))
     await clock.settle()
     assert more.done() and again.replies and again.last.ephemeral
-    from tables.reviews import ONE_AT_A_TIME
+    from tables.ai.reviews import ONE_AT_A_TIME
 
     assert again.last.content == ONE_AT_A_TIME.format(table=first.id)
     # Nothing of the second game was queued or asked of the workers.
@@ -283,7 +283,7 @@ async def test_a_review_that_outlives_the_token_is_kept_and_shown_at_once(make_r
 
 
 async def test_a_game_without_a_search_answers_at_once_even_with_a_review_in_line(make_runtime, clock):
-    from tables.replay import GameRecord
+    from tables.history.replay import GameRecord
 
     pool = GatedPool(workers=1)
     rt = make_runtime(ai_pool=pool)

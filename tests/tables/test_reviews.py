@@ -1,4 +1,4 @@
-"""Reviews of a person's play at the runtime (tables/reviews.py, ``Runtime.review``): only for someone
+"""Reviews of a person's play at the runtime (tables/ai/reviews.py, ``Runtime.review``): only for someone
 who sat at the table, only once the game is over, run in the real AI pool, stored on both backends
 so that a second request (even from another process) reads it instead of searching again."""
 
@@ -11,9 +11,9 @@ import pytest
 from cogs.stats import StatsCog, stats_line
 from engine.review import JUDGED, Review
 from tables import Phase, TableError
-from tables.ai_pool import AIPool
-from tables.reviews import GAVE_UP, Reviews, pieces, summary
-from tables.stats import summarise
+from tables.ai.pool import AIPool
+from tables.ai.reviews import GAVE_UP, Reviews, pieces, summary
+from tables.history.stats import summarise
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table
@@ -120,7 +120,7 @@ async def test_a_review_is_for_your_own_finished_game_and_is_stored(make_runtime
 
 
 async def test_a_pool_that_stays_busy_gets_a_sentence(make_runtime, clock, monkeypatch):
-    import tables.reviews as reviews
+    import tables.ai.reviews as reviews
 
     class Busy:
         playouts = 10
@@ -185,7 +185,7 @@ async def test_the_game_review_command(make_runtime, clock):
 
 def test_the_summary_names_the_costly_move_and_the_better_one_in_plain_words() -> None:
     from engine.review import review
-    from tables.replay import GameRecord
+    from tables.history.replay import GameRecord
     from tables.table import LogEntry
     from tests.engine.test_review import hearts_game_with_planted_queen
 
@@ -205,7 +205,7 @@ def test_the_summary_names_the_costly_move_and_the_better_one_in_plain_words() -
     # The message's menu opens the replay viewer right after the move (the viewer's own jump ids).
     from cogs.custom_ids import JUMP_TEMPLATE
     from cogs.review_view import review_message
-    from tables.reviews import places
+    from tables.ai.reviews import places
 
     embed, view = review_message(record, r, places(record, [at, later]))
     [menu] = view.children

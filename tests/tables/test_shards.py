@@ -1,4 +1,4 @@
-"""Shards (tables/shards.py): a table belongs to the shard of its guild, and a runtime recovers,
+"""Shards (tables/shards/__init__.py): a table belongs to the shard of its guild, and a runtime recovers,
 creates and answers only tables of the shards it holds; losing a shard lets its tables go at once."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from engine.cards import card
 from engine.core import Event
 from games.hearts.figures import hearts_figures
 from tables import Phase
-from tables.stats import results_of, summarise
+from tables.history.stats import results_of, summarise
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table, run_until

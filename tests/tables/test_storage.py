@@ -17,8 +17,9 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from tables import Phase, Runtime, TableError, records
-from tables.records import record_of
+from tables import Phase, Runtime, TableError
+from tables.history import records
+from tables.history.records import record_of
 from tables.storage import (
     LATEST,
     UNFINISHED,
@@ -112,7 +113,7 @@ def test_migrations_are_numbered_files_for_both_databases():
 
 
 async def test_a_migration_missing_for_one_database_is_refused(store, monkeypatch):
-    import tables.storage_base as st
+    import tables.storage.base as st
 
     real = st.migrations
 
@@ -148,7 +149,7 @@ async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_
     monkeypatch.setattr(records, "record_of", lambda t, since=None: {k: v for k, v in real_record(t, since).items()
                                                                      if k != "place"})
     # Nor a log's `timed_out` (migration 8).
-    import tables.storage_sql as sql
+    import tables.storage.sql as sql
 
     old_log = sql.LOG[:-1]
     monkeypatch.setattr(sql, "LOG", old_log)
@@ -175,7 +176,7 @@ async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_
 
 
 async def test_each_migration_is_all_or_nothing(store, monkeypatch):
-    import tables.storage_base as st
+    import tables.storage.base as st
 
     real = st.migrations
 
@@ -671,12 +672,12 @@ async def test_a_new_database_beside_a_rescued_copy_says_how_to_restore_it(tmp_p
 
 # ==== one storage, two dialects =====================================================================
 def test_the_backends_write_no_sql_of_their_own():
-    """Every statement on Deckhand's tables is in tables/storage_sql.py, once: a backend only runs
+    """Every statement on Deckhand's tables is in tables/storage/sql.py, once: a backend only runs
     them (a statement copied into one backend would drift from the other's)."""
     import re
 
-    import tables.storage_pg as pg
-    import tables.storage_sqlite as lite
+    import tables.storage.postgres as pg
+    import tables.storage.sqlite as lite
 
     names = "tables|actions|results|ratings|ai_results|rated_tables|reviews|schema_version"
     for module in (pg, lite):
@@ -686,7 +687,7 @@ def test_the_backends_write_no_sql_of_their_own():
 
 
 def test_the_dialects_differ_only_where_the_databases_do():
-    from tables.storage_sql import POSTGRES, SQLITE
+    from tables.storage.sql import POSTGRES, SQLITE
 
     text = "SELECT x FROM t WHERE a = ? AND b = ? LIMIT ?"
     assert SQLITE.sql(text) == text

@@ -1,5 +1,5 @@
 """History and retention: a finished game's record, its JSON export replaying to the same result
-(``python -m tables.replay``), ``/game replay``, pruning old tables, and lobbies that expire."""
+(``python -m tables.history.replay``), ``/game replay``, pruning old tables, and lobbies that expire."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from cogs.game import GameCog
 from tables import Phase, TableError
-from tables.replay import GameRecord, main
+from tables.history.replay import GameRecord, main
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 
 from .conftest import GUILD, HOST, new_table, run_until, started
@@ -64,7 +64,7 @@ async def test_python_dash_m_tables_replay(make_runtime, clock, tmp_path):
     rt = make_runtime(storage=await db(tmp_path / "d.db"))
     t = await finished_game(rt, clock)
     file = export(await rt.history(t.id), tmp_path / "g.json")
-    done = subprocess.run([sys.executable, "-m", "tables.replay", str(file), "--quiet"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "tables.history.replay", str(file), "--quiet"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "recorded result" in done.stdout
@@ -118,11 +118,11 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
 
 async def test_the_replay_marks_who_asked_for_hints_as_the_table_did(make_runtime, clock, store):
     from cogs.game import replay_standings
-    from tables.records import record_of
+    from tables.history.records import record_of
 
     rt = make_runtime(storage=await store.open())
     t = await finished_game(rt, clock)
-    t.seats[1].hints = 2  # as tables.hints counts them (stored with the seats)
+    t.seats[1].hints = 2  # as tables.ai.hints counts them (stored with the seats)
     outcome = t.state.outcome()
     for record in (GameRecord.of_table(t), GameRecord.of_stored(record_of(t), t.log),
                    GameRecord.from_json(GameRecord.of_table(t).to_json())):
@@ -204,8 +204,8 @@ async def _a_game_with_a_timeout(rt, clock):
 async def test_a_timeout_read_back_from_the_storage_reviews_and_replays_as_live(make_runtime, clock, store):
     from cogs.replay_view import Meta, meta_of, step_words, timeout_line
     from engine.review import MADE_FOR_YOU, TIMEOUT, review
-    from tables.replay_steps import steps
-    from tables.reviews import summary
+    from tables.ai.reviews import summary
+    from tables.history.replay_steps import steps
 
     rt = make_runtime(storage=await store.open())
     t = await _a_game_with_a_timeout(rt, clock)
@@ -248,7 +248,7 @@ async def test_a_timeout_read_back_from_the_storage_reviews_and_replays_as_live(
 
 
 async def test_a_log_stored_before_timeouts_were_stored_still_loads(make_runtime, clock, store):
-    from tables.records import record_of
+    from tables.history.records import record_of
 
     # Rows as a version before migration 8 wrote them (no timed_out column), the game played
     # without a storage and copied in by hand.
@@ -276,7 +276,7 @@ async def test_a_log_stored_before_timeouts_were_stored_still_loads(make_runtime
 
 
 async def test_the_recap_says_whose_time_ran_out_in_each_hand(make_runtime, clock):
-    from tables.replay import recap
+    from tables.history.replay import recap
 
     rt = make_runtime()
     t = await finished_game(rt, clock, options={"target": 30})
@@ -297,7 +297,7 @@ async def test_the_recap_says_whose_time_ran_out_in_each_hand(make_runtime, cloc
 
 
 async def test_a_stored_timeout_is_marked_in_the_replay_recap(make_runtime, clock, store, tmp_path, capsys):
-    from tables.replay import recap
+    from tables.history.replay import recap
 
     rt = make_runtime(storage=await store.open())
     t = await _a_game_with_a_timeout(rt, clock)
@@ -311,7 +311,7 @@ async def test_a_stored_timeout_is_marked_in_the_replay_recap(make_runtime, cloc
             else f"⏰ {name}'s time ran out {len(timed)} times — the moves were made for them.")
     lines = recap(stored)
     assert lines[0].startswith("Hand 1") and lines[1] == said
-    # The exported file replays with the same mark (python -m tables.replay).
+    # The exported file replays with the same mark (python -m tables.history.replay).
     assert main([str(export(stored, tmp_path / "g.json"))]) == 0
     assert said in capsys.readouterr().out
     await rt2.close()

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ne
 HARNESS = {
     "ai pool": """
         import asyncio, os, sys, time
-        from tables.ai_pool import AIPool
+        from tables.ai.pool import AIPool
 
         async def main():
             pool = AIPool(workers=1, background_workers=1)

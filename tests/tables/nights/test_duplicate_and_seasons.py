@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from tables.history.ratings import SIGMA
 from tables.nights.duplicate import against_field, rotation
 from tables.nights.seasons import season_of, season_start, widened
-from tables.ratings import SIGMA
 
 
 def test_rotation_gives_each_table_the_hands_one_seat_further_round() -> None:

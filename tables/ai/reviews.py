@@ -36,10 +36,10 @@ import engine
 import words
 from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Judged, Review, merge, review, searched
 from engine.words import plural
-from tables.ai_pool import AIPool
+from tables.ai.pool import AIPool
 from tables.clock import Clock
+from tables.history.replay import GameRecord
 from tables.live import TableError, Tasks
-from tables.replay import GameRecord
 from words import N_
 
 log = logging.getLogger("deckhand.reviews")

@@ -14,8 +14,8 @@ from urllib.parse import parse_qs, urlsplit
 from tables.table import LogEntry
 
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
-#: Each backend's migrations: the SQLite files sit in ``tables/migrations/`` itself, PostgreSQL's
-#: in ``tables/migrations/postgres/``, with the same numbers and names (a test checks they match).
+#: Each backend's migrations: the SQLite files sit in ``tables/storage/migrations/`` itself, PostgreSQL's
+#: in ``tables/storage/migrations/postgres/``, with the same numbers and names (a test checks they match).
 DIALECTS = {"sqlite": MIGRATIONS, "postgres": MIGRATIONS / "postgres"}
 DEFAULT_URL = "sqlite:///deckhand.db"
 
@@ -144,7 +144,7 @@ class Storage(Protocol):
 
     async def close(self) -> None: ...
 
-    # ---- ratings (kept for tables/ratings.py; migration 0004) ----------------------------------
+    # ---- ratings (kept for tables/history/ratings.py; migration 0004) ----------------------------------
     async def unrated_results(self, skip: str = "") -> int:
         """How many finished games (but ``skip``) have results but are not in the ratings yet."""
         ...
@@ -171,7 +171,7 @@ class Storage(Protocol):
         """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
         ...
 
-    # ---- reviews of a person's play (tables/reviews.py; migration 0007) ------------------------
+    # ---- reviews of a person's play (tables/ai/reviews.py; migration 0007) ------------------------
     async def save_review(self, record: Record) -> None:
         """Store one seat's review of one game (a second one for the same seat replaces it)."""
         ...
@@ -309,8 +309,8 @@ def migrations(dialect: str = "sqlite") -> list[Migration]:
     """The numbered migrations of a dialect (``sqlite`` or ``postgres``), in order
     (``0001_tables_and_log.sql`` is version 1).
 
-    To change the schema, add ``NNNN_name.sql`` with the next number in ``tables/migrations/``
-    (SQLite) *and* the same name in ``tables/migrations/postgres/`` (PostgreSQL: ``BIGINT`` for
+    To change the schema, add ``NNNN_name.sql`` with the next number in ``tables/storage/migrations/``
+    (SQLite) *and* the same name in ``tables/storage/migrations/postgres/`` (PostgreSQL: ``BIGINT`` for
     Discord ids, ``DOUBLE PRECISION`` for times, no ``WITHOUT ROWID``).  Each file runs in one
     transaction with its ``schema_version`` row; a backend refuses to start when its set does
     not match the other's."""

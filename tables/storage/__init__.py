@@ -2,14 +2,14 @@
 backends behind it, chosen by ``DATABASE_URL``:
 
 * ``sqlite:///deckhand.db`` (the default) — an embedded SQLite file through aiosqlite
-  (:mod:`tables.storage_sqlite`);
+  (:mod:`tables.storage.sqlite`);
 * ``postgresql://user:password@host:5432/deckhand`` — a PostgreSQL server through asyncpg
-  (:mod:`tables.storage_pg`), for several bot processes sharing one database.
+  (:mod:`tables.storage.postgres`), for several bot processes sharing one database.
 
-Their SQL is written once, in :mod:`tables.storage_sql` (with a small dialect object for what
+Their SQL is written once, in :mod:`tables.storage.sql` (with a small dialect object for what
 PostgreSQL spells differently); a backend keeps only its connections, transactions and locks.
 
-The storage is a dumb row store.  It knows columns, not games: :mod:`tables.records` turns a
+The storage is a dumb row store.  It knows columns, not games: :mod:`tables.history.records` turns a
 :class:`~tables.table.Table` into column values and back, and the runtime decides *when* to write.
 What every backend guarantees:
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tables.storage_base import (
+from tables.storage.base import (
     DEFAULT_URL,
     DIALECTS,
     LATEST,
@@ -57,14 +57,14 @@ from tables.storage_base import (
     migrations,
     parse_url,
 )
-from tables.storage_pg import PostgresStorage
-from tables.storage_sqlite import SQLiteStorage, migrate, schema_version
+from tables.storage.postgres import PostgresStorage
+from tables.storage.sqlite import SQLiteStorage, migrate, schema_version
 
 
 async def open_storage(url: str = DEFAULT_URL, base: Path | None = None, *, upto: int | None = None,
                        exclusive: bool = False) -> Storage:
     """Open (creating it if needed) and migrate the database named by ``url``: a
-    :class:`~tables.storage_sqlite.SQLiteStorage` or a :class:`~tables.storage_pg.PostgresStorage`
+    :class:`~tables.storage.sqlite.SQLiteStorage` or a :class:`~tables.storage.postgres.PostgresStorage`
     (both :class:`Storage`).  Raises :class:`StorageError` with a sentence for a person.
     ``exclusive``: this process is the only bot on a SQLite file (a second one refuses to start:
     two processes would each drive the same tables)."""

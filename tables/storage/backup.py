@@ -1,6 +1,6 @@
 """A consistent copy of the SQLite database while the bot runs (docs/deploy.md, "Backups").
 
-    python -m tables.backup OUT [--database URL]
+    python -m tables.storage.backup OUT [--database URL]
 
 ``URL`` defaults to ``DATABASE_URL`` (from the environment, else the ``.env`` beside bot.py), else
 ``sqlite:///deckhand.db``: the database the bot itself uses.  The copy is made with SQLite's online
@@ -22,9 +22,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from tables.storage_base import PostgresURL, StorageError, parse_url
+from tables.storage.base import PostgresURL, StorageError, parse_url
 
-HERE = Path(__file__).resolve().parent.parent  # bot.py's folder: relative database paths start there
+HERE = Path(__file__).resolve().parents[2]  # bot.py's folder: relative database paths start there
 PAGES_PER_STEP = 256  # pages copied before the bot may write again (4 KiB pages: 1 MiB)
 EXIT_USAGE = 2
 
@@ -78,7 +78,7 @@ def database_url(explicit: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tables.backup",
+    parser = argparse.ArgumentParser(prog="python -m tables.storage.backup",
                                      description="A consistent copy of Deckhand's SQLite database, made while the "
                                                  "bot runs.")
     parser.add_argument("out", help="the file to write the copy to (replaced if it exists)")

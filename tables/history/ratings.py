@@ -8,7 +8,7 @@ competitor carrying the AI's rating, and the AI's new rating is their average (o
 Everything here is pure (no I/O): :func:`rate_game` is the incremental step, :func:`recompute`
 replays every stored finishing order in the order the games finished, and the two agree exactly
 (tests/tables/test_ratings.py).  The storage keeps the ratings and the AI's places
-(``tables/migrations/0004_ratings.sql``); :class:`Ratings` ties the two together and backfills
+(``tables/storage/migrations/0004_ratings.sql``); :class:`Ratings` ties the two together and backfills
 games finished before ratings existed.
 """
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from tables.storage_base import Record, Storage
+from tables.storage.base import Record, Storage
 from tables.table import Table
 
 log = logging.getLogger("deckhand.tables")

@@ -1,5 +1,5 @@
 """Program seats at a table: which programs a host may seat, their processes for the length
-of a game (:mod:`tables.programs`), their answers asked outside the table's lock, and the built-in AI
+of a game (:mod:`tables.programs.driver`), their answers asked outside the table's lock, and the built-in AI
 taking a seat over for good when a program fails.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Callable, Coroutine
 from engine.core import Action, Event
 from tables.delivery import Delivery
 from tables.live import Live, TableError, Tasks, md
-from tables.programs import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms, program_titles
-from tables.protocol import Answer, program_rules
+from tables.programs.driver import PROGRAM_GAMES, WHY, ProgramSettings, TablePrograms, program_titles
+from tables.programs.protocol import Answer, program_rules
 from tables.table import RECENT_EVENTS, Phase, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -44,7 +44,7 @@ class ProgramSeats:
         a command line typed in a chat is just an unknown name."""
         if t.game not in PROGRAM_GAMES:
             raise TableError(f"Programs can only play {program_titles()}; this table plays "
-                             f"{t.entry.game.title}.", "not_program_game")
+                             f"{t.spec.game.title}.", "not_program_game")
         known = self.settings.names
         if not known:
             raise TableError("No programs are set up on this bot (its operator lists them in its "

@@ -7,7 +7,7 @@ a process runs (recovers, drives, answers) only the tables of the shards it *hol
 sharding there is one shard, 0, and it owns everything.
 
 Which shards a process holds is decided elsewhere: with PostgreSQL by a lease per shard
-(:mod:`tables.lease`), with SQLite by the database file's exclusive lock (one process, every shard).
+(:mod:`tables.shards.lease`), with SQLite by the database file's exclusive lock (one process, every shard).
 :class:`Shards` only keeps the answer and says it in sentences.
 """
 
@@ -22,7 +22,7 @@ from tables.live import TableError
 from tables.table import Table
 from words import N_
 
-DEFAULT_POLL = 2.0  # seconds between two looks at the leases (tables/lease.py)
+DEFAULT_POLL = 2.0  # seconds between two looks at the leases (tables/shards/lease.py)
 ELSEWHERE = ("This server's games are run by another Deckhand process at the moment (it may be taking "
              "over from one that stopped). Try again in a few seconds.")
 # A shard just taken over whose tables are still being read back: the sentence a click gets while
@@ -92,11 +92,11 @@ def shard_settings(count_text: str | None, ids_text: str | None, poll_text: str 
 class Shards:
     """The shards this process is configured for (``ids``) and those it holds right now (``held``).
 
-    ``leased``: ``held`` comes from leases (:mod:`tables.lease`) that another process may take over
+    ``leased``: ``held`` comes from leases (:mod:`tables.shards.lease`) that another process may take over
     when this one loses them; then a stale write to a table of a held shard means a former holder
     wrote late, and the table is reloaded rather than let go.  ``expires``: when the leases' term
     runs out on this process's monotonic clock, unless renewed; ``on_expiry`` lets them go.
-    ``restoring``: held shards whose tables are still being recovered (tables/lease.py)."""
+    ``restoring``: held shards whose tables are still being recovered (tables/shards/lease.py)."""
 
     count: int = 1
     ids: tuple[int, ...] = (0,)

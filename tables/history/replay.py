@@ -3,7 +3,7 @@
 ``/game replay id:`` attaches :meth:`GameRecord.to_json` (the seed, the options, the seats' names
 and the whole action log); anyone can check the result with::
 
-    python -m tables.replay deckhand-F9V56G.json
+    python -m tables.history.replay deckhand-F9V56G.json
 
 which replays the log through the engine, prints a hand-by-hand recap and the final scores, and
 exits 0 when they equal the result written in the file (1 when they do not, 2 when the file cannot
@@ -24,7 +24,7 @@ import engine
 import words
 from engine.core import Event, Game, Options, Outcome
 from engine.replays import ReplayHooks
-from tables.storage_base import Record
+from tables.storage.base import Record
 from tables.table import LogEntry, Phase, Table
 
 FORMAT = "deckhand-replay"
@@ -218,9 +218,9 @@ def standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
     return [f"{outcome.places[s]}. {record.names[s]} — {outcome.scores[s]}" for s in order]
 
 
-# ==== python -m tables.replay FILE ================================================================
+# ==== python -m tables.history.replay FILE ================================================================
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tables.replay",
+    p = argparse.ArgumentParser(prog="python -m tables.history.replay",
                                 description="Replay an exported Deckhand game and check its result.")
     p.add_argument("file", type=Path, help="the JSON file attached by /game replay")
     p.add_argument("--quiet", action="store_true", help="print only the final scores")

@@ -24,7 +24,7 @@ from typing import Any
 import engine
 from engine.core import TABLE
 from engine.hints import Hint, hint
-from tables.ai_pool import AIPool
+from tables.ai.pool import AIPool
 from tables.live import Live, TableError
 from tables.persistence import Persistence
 from tables.table import Phase, Table

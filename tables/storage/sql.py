@@ -2,7 +2,7 @@
 that says how each database spells what differs: placeholders (``?`` or ``$1``), IN-lists (spread
 parameters or one array), a float cast, and PostgreSQL's move written as one statement.
 
-:class:`SQLStorage` holds every method of the :class:`~tables.storage_base.Storage` interface that is
+:class:`SQLStorage` holds every method of the :class:`~tables.storage.base.Storage` interface that is
 only SQL — tables, writes, pruning, stats reads, ratings.  Its work is *described*, not run: a
 write is a generator of :class:`Run`/:class:`RunMany`/:class:`Value` steps, and each backend drives
 it its own way (SQLite in its database thread inside its group commit, PostgreSQL with ``await`` on
@@ -18,7 +18,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tables.storage_base import (
+from tables.storage.base import (
     LOG_COLUMNS,
     PRUNABLE,
     RESULT_COLUMNS,
@@ -211,7 +211,7 @@ REVIEW_COLUMNS = ("table_id", "seat", "guild_id", "user_id", "game", "review", "
 
 
 class SQLStorage:
-    """The SQL methods of :class:`~tables.storage_base.Storage`, over a backend's :meth:`_run` (a
+    """The SQL methods of :class:`~tables.storage.base.Storage`, over a backend's :meth:`_run` (a
     write: one transaction, its caller resumes after the commit), :meth:`_read` (rows as dicts)
     and :meth:`_snapshot` (rows and logs in one consistent read)."""
 
@@ -334,7 +334,7 @@ class SQLStorage:
             (guild_id, game, limit),
         )
 
-    # ---- ratings (tables/ratings.py; migration 0004) ------------------------------------------
+    # ---- ratings (tables/history/ratings.py; migration 0004) ------------------------------------------
     async def unrated_results(self, skip: str = "") -> int:
         """How many finished games (but ``skip``) have results but are not in the ratings yet."""
         rows = await self._read(
@@ -414,7 +414,7 @@ class SQLStorage:
             (guild_id, game, limit),
         )
 
-    # ---- reviews of a person's play (tables/reviews.py; migration 0007) -------------------------
+    # ---- reviews of a person's play (tables/ai/reviews.py; migration 0007) -------------------------
     async def save_review(self, record: Record) -> None:
         """Store one seat's review of one game (a second one for the same seat replaces it)."""
         d = self.dialect

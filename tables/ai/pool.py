@@ -200,7 +200,7 @@ class AIPool:
 
     @property
     def background_workers(self) -> int:
-        """How many pieces of background work can run at once (tables/reviews.py serves that many
+        """How many pieces of background work can run at once (tables/ai/reviews.py serves that many
         reviews at a time): the background lane's workers, else the tables' lane's."""
         return (self._background or self._play).max_concurrent
 

@@ -9,7 +9,7 @@ a file deleted or replaced under the running process (the connection would go on
 unlinked old one, and everything after would be lost at the next start) raises
 :class:`~tables.storage.StorageGone` instead, for that write and every one after it.
 
-The SQL is :mod:`tables.storage_sql`'s; here are the connection, the group commit that runs its
+The SQL is :mod:`tables.storage.sql`'s; here are the connection, the group commit that runs its
 steps, the file's lock and its identity.
 """
 
@@ -29,8 +29,8 @@ from typing import Any
 
 import aiosqlite
 
-from tables import storage_base as st
-from tables.storage_base import (
+from tables.storage import base as st
+from tables.storage.base import (
     TABLE_COLUMNS,
     Param,
     Record,
@@ -40,7 +40,7 @@ from tables.storage_base import (
     Stored,
     stored_logs,
 )
-from tables.storage_sql import (
+from tables.storage.sql import (
     CURRENT_VERSION,
     SQLITE,
     Job,
@@ -185,7 +185,7 @@ def _rescued_beside(path: str) -> str | None:
 
 
 def _drive(c: sqlite3.Connection, job: Job) -> Any:
-    """In the database thread: run a job's steps (see :mod:`tables.storage_sql`) on ``c``."""
+    """In the database thread: run a job's steps (see :mod:`tables.storage.sql`) on ``c``."""
     steps = job.steps()
     reply: Any = None
     while True:

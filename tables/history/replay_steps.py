@@ -1,6 +1,6 @@
 """A finished game, step by step: what the replay viewer shows at each step.
 
-:func:`steps` replays a :class:`tables.replay.GameRecord`'s log through the engine and describes the
+:func:`steps` replays a :class:`tables.history.replay.GameRecord`'s log through the engine and describes the
 table after every step: step 0 is the table as it was created (the first deal), then one step per
 logged action — a player's move or the table's own (a deal).  Each step is a JSON-safe dict:
 
@@ -32,7 +32,7 @@ from typing import Any
 import engine
 from engine.core import TABLE, Event, Game
 from engine.replays import ReplayHooks
-from tables.replay import GameRecord
+from tables.history.replay import GameRecord
 
 Words = Callable[[Game, Sequence[Event]], str]
 

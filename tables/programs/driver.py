@@ -8,8 +8,8 @@ only ever runs commands from :class:`ProgramSettings`, looked up by a name the o
 
 A program seat is an AI seat (``Seat.is_ai``) whose ``Seat.program`` names the program, so it is
 never pinged and never has a deadline of its own.  :class:`TablePrograms` drives the program
-seats of one running table with the arena's pieces (:class:`tables.arena.ProgramSeat`,
-:func:`tables.arena.deliver`), so a program hears exactly what a contest program hears:
+seats of one running table with the arena's pieces (:class:`tables.programs.players.ProgramSeat`,
+:func:`tables.programs.players.deliver`), so a program hears exactly what a contest program hears:
 ``start game`` with the seats' protocol names (:func:`protocol_names`), each hand's ``start hand``
 and its own ``cards``, ``start trick``, ``QUERY`` when it must play, ``played``, ``end trick``,
 ``end hand``, ``bad card`` and ``end game``.
@@ -19,7 +19,7 @@ How the runtime uses it (``tables/runtime.py``):
 * The processes start in the background when the game starts, never under the table's lock.
 * Every change goes through ``Turns.after_change`` (tables/turns.py), which hands the events to
   :meth:`deliver` (lines are queued and reach the program with its next query, or when it is closed).
-* When a program seat must play, ``Turns._ai_move`` (through tables/program_seats.py) calls
+* When a program seat must play, ``Turns._ai_move`` (through tables/programs/seats.py) calls
   :meth:`answer` OUTSIDE the table lock (a 2 s answer must not hold up anyone's click), then,
   under the lock and only if the table's version is unchanged, :meth:`judge` turns the answer
   into the engine's action: the card, or the ``bad`` action (−100, the hand abandoned, a fresh
@@ -32,8 +32,8 @@ How the runtime uses it (``tables/runtime.py``):
 * Processes are killed (their whole tree: process group, descendants, anything carrying the
   program's mark) when the table finishes, is ended, is taken over by another process, or the
   runtime closes; each program's leash kills its tree if the bot dies, even by SIGKILL
-  (:mod:`tables.leash`); and ``ProgramSettings.processes`` records them so the next start sweeps
-  what a killed leash left (:mod:`tables.procs`).
+  (:mod:`tables.programs.leash`); and ``ProgramSettings.processes`` records them so the next start sweeps
+  what a killed leash left (:mod:`tables.programs.procs`).
 * A program sees only PATH, HOME, LANG and the variables the operator lists
   (``ProgramSettings.env_names``), never the bot's token.
 * After a restart (``Runtime.recover``) or a failed write, the program is started afresh and
@@ -58,9 +58,9 @@ from typing import Any
 import engine
 from engine.cards import Card
 from engine.core import Action, Event, Game
-from tables.arena import NAME_OK, Lines, PlayerSeat, ProgramSeat, check_names, deliver
-from tables.procs import ProcessRecord, program_env
-from tables.protocol import DEFAULT_TIMEOUT, Answer, program_rules, start_game
+from tables.programs.players import NAME_OK, Lines, PlayerSeat, ProgramSeat, check_names, deliver
+from tables.programs.procs import ProcessRecord, program_env
+from tables.programs.protocol import DEFAULT_TIMEOUT, Answer, program_rules, start_game
 
 log = logging.getLogger("deckhand.programs")
 
@@ -133,7 +133,7 @@ class ProgramSettings:
     #: (``DECKHAND_PROGRAM_ENV``); nothing else reaches it, the bot's token least of all.
     env_names: tuple[str, ...] = ()
     #: Where the running programs are recorded, so that the next start kills what a crash left
-    #: (:class:`tables.procs.ProcessRecord`); ``None``: nowhere.
+    #: (:class:`tables.programs.procs.ProcessRecord`); ``None``: nowhere.
     processes: ProcessRecord | None = None
 
     @property

@@ -1,12 +1,12 @@
 """Keeping program players' processes on a leash (Linux; elsewhere what can be done is done).
 
-A program player (:class:`tables.protocol.ProgramPlayer`) is someone else's code.  Five things make
+A program player (:class:`tables.programs.process.ProgramPlayer`) is someone else's code.  Five things make
 sure none of its processes outlives its game or sees what it should not:
 
 * **A minimal environment** (:func:`program_env`): ``PATH``, ``HOME``, ``LANG`` and only the
   variables the operator lists (``DECKHAND_PROGRAM_ENV``) — never ``DISCORD_TOKEN`` or a database
   password — plus :data:`MARK`, a token naming this one process tree.
-* **A leash** (Linux, :mod:`tables.leash`): the program's parent is a small supervisor, a child
+* **A leash** (Linux, :mod:`tables.programs.leash`): the program's parent is a small supervisor, a child
   subreaper (every orphan of the program's tree is re-parented to it, ``setsid`` or not), which
   kills everything below it the moment the bot closes its line or dies, even by ``kill -9``.  The
   program has a parent-death signal on the leash, and the leash one on the bot.

@@ -18,7 +18,7 @@ from typing import Any, Literal, overload
 import engine
 import words
 from engine.core import Event, Game, Options
-from tables.storage_base import Record
+from tables.storage.base import Record
 from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 
 log = logging.getLogger("deckhand.tables")
@@ -221,7 +221,7 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         raise Unrecoverable("the table has no id")
     game = record.get("game")
     try:
-        entry = engine.get(game)  # type: ignore[arg-type]
+        spec = engine.get(game)  # type: ignore[arg-type]
     except (KeyError, TypeError):
         raise Unrecoverable(f"there is no game called {game!r}") from None
     try:
@@ -230,7 +230,7 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         raise Unrecoverable(f"the phase {record.get('phase')!r} is unknown") from None
     options = _json(record.get("options"), "the options", dict)
     try:
-        options = entry.game.read_options(options)
+        options = spec.game.read_options(options)
     except ValueError as err:
         raise Unrecoverable(f"the options are no longer valid: {err}") from None
     speed = record.get("speed")
@@ -243,11 +243,11 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         raise Unrecoverable("the version is negative")
     seed = _int(record.get("seed"), "the seed", optional=True)
     ai_level = record.get("ai_level")
-    if ai_level is not None and ai_level not in engine.levels(entry.game.name):
+    if ai_level is not None and ai_level not in engine.levels(spec.game.name):
         raise Unrecoverable(f"the AI level {ai_level!r} is unknown")
     t = Table(
         id=tid,
-        game=entry.game.name,
+        game=spec.game.name,
         options=options,
         speed=speed,
         guild_id=_int(record.get("guild_id"), "the server id"),
@@ -277,19 +277,19 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
     if phase == Phase.LOBBY:
         if version or entries:
             raise Unrecoverable("a lobby has logged actions")
-        if not 1 <= len(seats) <= entry.game.max_players:
+        if not 1 <= len(seats) <= spec.game.max_players:
             raise Unrecoverable(f"a lobby with {len(seats)} seats")
         return t, {}
     _check_log(entries, version)
     players = len(seats)
-    if not entry.game.min_players <= players <= entry.game.max_players:
-        raise Unrecoverable(f"{players} seats for a game of {entry.game.min_players}-{entry.game.max_players}")
-    state, start = _start_state(entry.game, players, options, seed, record.get("snapshot"),
+    if not spec.game.min_players <= players <= spec.game.max_players:
+        raise Unrecoverable(f"{players} seats for a game of {spec.game.min_players}-{spec.game.max_players}")
+    state, start = _start_state(spec.game, players, options, seed, record.get("snapshot"),
                                 record.get("snapshot_version"), version, tid)
     recent: list[Event] = []
     for e in entries[start:]:
         try:
-            events = state.apply(e.seat, entry.game.action_from_code(e.code))
+            events = state.apply(e.seat, spec.game.action_from_code(e.code))
         except Exception as err:
             reason = getattr(err, "reason", None) or f"{type(err).__name__}: {err}"
             raise Unrecoverable(f"action {e.seq} (seat {e.seat}: {e.code}) no longer replays: {reason}") from None

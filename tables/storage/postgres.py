@@ -10,7 +10,7 @@ Recovery reads every unfinished row and its log in one ``REPEATABLE READ`` read-
 one snapshot, whatever other processes commit meanwhile.  Migrations run under a session advisory
 lock (:data:`MIGRATION_LOCK`), so processes starting together apply each one once.
 
-The SQL is :mod:`tables.storage_sql`'s (in its PostgreSQL dialect); here are the pool, the
+The SQL is :mod:`tables.storage.sql`'s (in its PostgreSQL dialect); here are the pool, the
 transactions that run its steps in order per table, and the tables going away.
 """
 
@@ -24,8 +24,8 @@ from typing import Any, TypeAlias
 
 import asyncpg
 
-from tables import storage_base as st
-from tables.storage_base import (
+from tables.storage import base as st
+from tables.storage.base import (
     Param,
     PostgresURL,
     Record,
@@ -33,7 +33,7 @@ from tables.storage_base import (
     StorageGone,
     Stored,
 )
-from tables.storage_sql import (
+from tables.storage.sql import (
     CURRENT_VERSION,
     POSTGRES,
     Job,
@@ -95,7 +95,7 @@ async def _keep_session(conn: Conn) -> None:
 
 
 async def _drive(conn: Conn, job: Job) -> Any:
-    """Run a job's steps (see :mod:`tables.storage_sql`) on ``conn``."""
+    """Run a job's steps (see :mod:`tables.storage.sql`) on ``conn``."""
     steps = job.steps()
     reply: Any = None
     while True:

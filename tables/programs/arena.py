@@ -1,11 +1,11 @@
 """Contest games between programs and built-in AIs: the seed's contest server, rebuilt.
 
-    python -m tables.arena GAME PROG1 PROG2 PROG3 PROG4 [--games N] [--seed S] [--target T]
+    python -m tables.programs.arena GAME PROG1 PROG2 PROG3 PROG4 [--games N] [--seed S] [--target T]
                            [--transcript DIR] [--timeout SECS] [--strikes K] [--names A,B,C,D]
 
 A program is a shell-style command line (``"python3 clients/python_client.py"``), run without a
 shell, with the player's name as its first argument; ``ai`` seats the built-in AI.  Each program
-talks the line protocol of :mod:`tables.protocol`, in the game whose spec offers program seats
+talks the line protocol of :mod:`tables.programs.protocol`, in the game whose spec offers program seats
 (``GameSpec.programs``: engine/programs.py).  The arena drives the pure engine directly: no
 Discord and no table runtime.  Game ``g`` uses seed ``S + g``; seats keep their places (the order
 of play rotates every hand anyway).  It prints the standings; ``--transcript DIR`` writes, per
@@ -30,120 +30,18 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
-from engine.cards import Card
-from engine.core import AI, Action, Event, Game, rng_for
-from tables.procs import ProcessRecord
-from tables.protocol import (
-    DEFAULT_TIMEOUT,
-    QUERY_CARD,
-    Answer,
-    ProgramError,
-    ProgramPlayer,
-    answer_action,
-    event_lines,
-    program_game,
-    program_rules,
-    response,
-    start_game,
-)
+from tables.programs.players import Lines, PlayerSeat, ProgramSeat, check_names, deliver
+from tables.programs.process import ProgramError
+from tables.programs.protocol import DEFAULT_TIMEOUT, program_game, program_rules, start_game
 
 AI_COMMAND = "ai"
 GAMES = tuple(name for name, spec in engine.games().items() if spec.programs is not None)
 DEFAULT_STRIKES = 10
-NAME_OK = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
 
-
-class PlayerSeat:
-    """One seat as the arena sees it: what it is told, and how it decides."""
-
-    def __init__(self, name: str, record: bool) -> None:
-        self.name = name
-        self.transcript: list[str] | None = [] if record else None
-        self.bad = 0
-        self.retired: str | None = None
-        self.sent = 0  # lines sent to this seat, queries included
-        self.ai: AI = program_game().ai()
-
-    def tell(self, lines: list[str]) -> None:
-        self.sent += len(lines)
-        if self.transcript is not None:
-            self.transcript.extend(lines)
-
-    def note(self, text: str) -> None:
-        if self.transcript is not None:
-            self.transcript.append("# " + text)
-
-    def ai_action(self, state: Game, seat: int, step: int, seed: int | str) -> Action:
-        return self.ai.choose(state, seat, rng_for(seed, "ai", step, seat))
-
-    async def start(self) -> None:
-        pass
-
-    async def decide(self, state: Game, seat: int, step: int, seed: int | str) -> Action:
-        # The built-in AI answers as a program would, so its transcript reads the same.
-        self.tell([QUERY_CARD])
-        action = self.ai_action(state, seat, step, seed)
-        if self.transcript is not None:
-            self.transcript.append("> " + response(action.cards[0]))
-        return action
-
-    async def close(self) -> None:
-        pass
-
-
-class ProgramSeat(PlayerSeat):
-    def __init__(self, name: str, command: str, record: bool, timeout: float, strikes: int,
-                 stderr: int | None, cwd: str | None, env: Mapping[str, str] | None = None,
-                 processes: ProcessRecord | None = None) -> None:
-        super().__init__(name, record)
-        self.command = command
-        self.strikes = strikes
-        self.player = ProgramPlayer(command, name, timeout=timeout, stderr=stderr, cwd=cwd, env=env,
-                                    record=processes)
-
-    def tell(self, lines: list[str]) -> None:
-        if self.retired is None:
-            self.player.send(*lines)
-            super().tell(lines)
-
-    async def start(self) -> None:
-        await self.player.start()
-
-    async def decide(self, state: Game, seat: int, step: int, seed: int | str) -> Action:
-        if self.retired is not None:
-            return self.ai_action(state, seat, step, seed)
-        action = self.judge(await self.ask(), program_rules().legal(state, seat))
-        if self.retired is not None:
-            await self.player.close(grace=0)
-        return action
-
-    async def ask(self) -> Answer:
-        """Query the program and wait for its answer (at most the timeout).  The table runtime
-        calls this outside its lock, then :meth:`judge` under it."""
-        super().tell([QUERY_CARD])
-        answer = await self.player.ask()
-        if self.transcript is not None:
-            self.transcript.append("> " + answer.line if answer.line is not None else f"# no answer: {answer.problem}")
-        return answer
-
-    def judge(self, answer: Answer, legal: Sequence[Card]) -> Action:
-        """The action for ``answer`` (``bad`` for anything but a legal card); a program that is
-        gone, or has played ``strikes`` bad cards, is marked ``retired`` (the caller closes it)."""
-        action = answer_action(answer, legal)
-        if action.kind == program_rules().bad:
-            self.bad += 1
-            why = self.player.dead or (f"{self.bad} bad cards" if self.bad >= self.strikes else None)
-            if why is not None:
-                self.retired = why
-                self.note(f"retired ({why}): the built-in AI plays this seat from now on")
-        return action
-
-    async def close(self) -> None:
-        await self.player.close()
 
 
 @dataclass
@@ -175,17 +73,6 @@ def default_names(commands: Sequence[str]) -> list[str]:
     for i, b in enumerate(bases):
         out.append(f"{b}{bases[: i + 1].count(b)}" if bases.count(b) > 1 else b)
     return out
-
-
-def check_names(names: Sequence[str]) -> None:
-    players = program_rules().players
-    if len(names) != players:
-        raise ValueError(f"{program_game().game.title} needs exactly {players} names.")
-    for n in names:
-        if not NAME_OK.match(n):
-            raise ValueError(f"Name {n!r}: use 1-32 letters, digits, '_', '.' or '-' (it is a protocol field).")
-    if len(set(names)) != len(names):
-        raise ValueError(f"The {len(names)} names must differ.")
 
 
 async def play_game(
@@ -251,41 +138,6 @@ async def play_game(
     )
 
 
-class Lines:
-    """The protocol lines of events, remembering those that recur (a card played, a trick begun)."""
-
-    CACHED = frozenset({"play", "trick_start"})
-
-    def __init__(self, names: Sequence[str]) -> None:
-        self.names = names
-        self.cache: dict[Event, list[tuple[int | None, str]]] = {}
-
-    def __call__(self, event: Event) -> list[tuple[int | None, str]]:
-        if event.kind not in self.CACHED:
-            return event_lines(event, self.names)
-        found = self.cache.get(event)
-        if found is None:
-            found = self.cache[event] = event_lines(event, self.names)
-        return found
-
-
-def deliver(seats: Sequence[PlayerSeat], lines: Lines, events: list[Event]) -> None:
-    public: list[str] = []
-    for e in events:
-        for to, line in lines(e):
-            if to is None:
-                public.append(line)
-            else:
-                # A private line keeps its place: flush what everyone heard before it first.
-                for s in seats:
-                    s.tell(public)
-                public = []
-                seats[to].tell([line])
-    if public:
-        for s in seats:
-            s.tell(public)
-
-
 def write_transcripts(result: GameResult, directory: str, game_index: int) -> list[str]:
     """``DIR/game{g}-seat{s}.txt`` for each seat; returns the paths written."""
     os.makedirs(directory, exist_ok=True)
@@ -339,7 +191,7 @@ async def run(args: argparse.Namespace) -> list[GameResult]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m tables.arena", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tables.programs.arena", description=__doc__.split("\n\n")[0])
     p.add_argument("game", choices=GAMES)
     p.add_argument("programs", nargs=4, metavar="PROG", help="a command line, or 'ai' for the built-in AI")
     p.add_argument("--games", type=int, default=1, help="games to play (default 1)")

@@ -55,7 +55,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 
 from tables.shards import DEFAULT_POLL, Shards
-from tables.storage_base import StorageError
+from tables.storage.base import StorageError
 
 log = logging.getLogger("deckhand.lease")
 

@@ -1,7 +1,7 @@
 """The leash: the parent of one program player's process, so that none of its processes outlives
 the bot, however the bot ends (Linux).
 
-:class:`tables.protocol.ProgramPlayer` runs it as ``python -I -S leash.py BOT_PID FD``, with the
+:class:`tables.programs.process.ProgramPlayer` runs it as ``python -I -S leash.py BOT_PID FD``, with the
 program's stdin, stdout and stderr as its own and ``FD`` one end of a socket pair whose other end
 only the bot holds.  It uses the standard library alone: it must start fast, and it must not
 import the bot.
@@ -39,7 +39,7 @@ import time
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 #: How long the leash goes on killing a tree that keeps forking before it gives up and exits (the
-#: bot's own sweep by mark, tables/procs.py, is still behind it).
+#: bot's own sweep by mark, tables/programs/procs.py, is still behind it).
 KILL_FOR = 5.0
 #: The most the bot may take to send the program's command: a leash that hears nothing exits.
 REQUEST_WAIT = 30.0

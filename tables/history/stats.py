@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import engine
 from engine.core import Event
-from tables.storage_base import Record
+from tables.storage.base import Record
 from tables.table import Table
 
 log = logging.getLogger("deckhand.tables")

@@ -1,0 +1,1 @@
+"""What finished games leave: records, replays and their steps, statistics and ratings."""
