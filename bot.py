@@ -18,11 +18,12 @@ import discord
 from discord.ext import commands
 
 from cogs import emoji as card_emoji
-from cogs.command_sync import sync_commands
+from cogs.command_sync import register_commands
 from cogs.components import DYNAMIC_ITEMS
+from cogs.events import EventsCog
 from cogs.game import GameCog
 from cogs.health import HealthServer, tag_interactions, watch_gateway
-from cogs.listener import DiscordListener, RestBudget, pings_for
+from cogs.listener import DiscordListener, RestBudget
 from cogs.live import LiveViews
 from cogs.sendgate import SendGate
 from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
@@ -40,23 +41,6 @@ from tables.storage import StorageError, open_storage
 from tools.invite import invite_url
 
 log = logging.getLogger("deckhand")
-
-class DeckhandListener(DiscordListener):
-    """The Discord listener plus the runtime's optional ``broken`` notice."""
-
-    async def broken(self, table: Any, reason: str) -> None:
-        """A table could not be restored after a restart: say so where it was played."""
-        try:
-            where = self.where(table)
-            if where is None:
-                return
-            ids = [s.user_id for s in table.seats if s.user_id is not None and not s.is_ai]
-            text = (f"⚠️ Table `{table.id}` could not be restored after Deckhand restarted, so it has ended "
-                    f"({reason[:300]}). Sorry about that! Start a new game with `/game new`.")
-            await where.send(" ".join([*(f"<@{u}>" for u in ids), text]), allowed_mentions=pings_for(ids))
-        except Exception:
-            log.exception("Could not tell the players of table %s that it is broken", table.id)
-
 
 class Deckhand(commands.Bot):
     """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""
@@ -83,7 +67,6 @@ class Deckhand(commands.Bot):
         self._ai_warm: asyncio.Task[None] | None = None
         self.emoji_task: asyncio.Task[str] | None = None
         self.sync_task: asyncio.Task[None] | None = None  # the slash commands' sync, started at READY
-        self._telling: set[asyncio.Future[None]] = set()
         self.gate: ShardGate | None = None
         # METRICS_ADDRESS: the counters (their hot paths bump plain numbers) and their HTTP server.
         self.metrics = Metrics() if config.metrics_address is not None else None
@@ -127,13 +110,14 @@ class Deckhand(commands.Bot):
         budget = RestBudget(gate=self.send_gate)
         self.gate.pace(budget)  # this process's part of the token's budget (its shards held)
         self.send_gate.follow(budget, budget_part(TOKEN_BUDGET, 1.0)[0])  # and of its send rate
-        listener = DeckhandListener(self, budget=budget, live=LiveViews(
+        listener = DiscordListener(self, budget=budget, live=LiveViews(
             lifetime=self.config.token_lifetime, margin=self.config.token_margin))
         self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
         await self._watch(options)
         await self.add_cog(GameCog(self.runtime, listener, rules_url=self.config.rules_url))
         await self.add_cog(StatsCog(self.runtime))
+        await self.add_cog(EventsCog(self.runtime, listener, self.metrics))
         await self.tree.set_translator(CatalogTranslator())  # the commands in every language (issue 31)
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -187,40 +171,10 @@ class Deckhand(commands.Bot):
             return None, None
         return table.guild_id, self.runtime.shards.shard(table.shard_key)
 
-    async def register_commands(self) -> None:
-        """Register the slash commands (the development server's, else global); never raises:
-        the commands Discord already has keep working meanwhile."""
-        guild = None if self.config.dev_guild_id is None else discord.Object(id=self.config.dev_guild_id)
-        try:
-            synced = await sync_commands(self, self.tree, guild)
-            if synced is None:
-                log.info("Discord has these slash commands already: nothing to sync")
-            elif guild is not None:
-                log.info("Synced %d commands to the development server %s", synced, guild.id)
-            else:
-                log.info("Synced %d global commands (Discord may take a while to show them)", synced)
-        except Exception:
-            log.exception("Could not sync the slash commands; the ones Discord already has stay")
-
-    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        # A moderator deleted a game's thread: the game goes on in its channel, where the table
-        # message gets My hand back (a thread's link would lead nowhere).
-        if self.runtime is not None:
-            await self.runtime.detach_thread(payload.thread_id)
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        if self.metrics is not None:
-            self.metrics.interactions_received += 1
-        # A host whose table's channel refuses the bot's posts hears it here, once (cogs/listener.py).
-        listener = getattr(self.runtime, "listener", None)
-        if isinstance(listener, DiscordListener) and listener.has_notices:
-            task = asyncio.ensure_future(listener.tell_host(interaction))
-            self._telling.add(task)
-            task.add_done_callback(self._telling.discard)
-
     async def on_ready(self) -> None:
         if self.sync_task is None:  # READY again after a reconnect: synced already
-            self.sync_task = asyncio.create_task(self.register_commands(), name="deckhand-command-sync")
+            self.sync_task = asyncio.create_task(register_commands(self, self.tree, self.config.dev_guild_id),
+                                                 name="deckhand-command-sync")
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
         if self.application_id is not None:
             log.info("Invite Deckhand to a server: %s", invite_url(self.application_id))
@@ -247,15 +201,8 @@ class Deckhand(commands.Bot):
                 await self.runtime.close()
             except Exception:
                 log.exception("The runtime did not close cleanly")
-            live = getattr(self.runtime.listener, "live", None)
-            if live is not None:
-                await live.close()  # pending edits of hand views: nothing to keep across a restart
-            closing = getattr(self.runtime.listener, "close", None)
-            if closing is not None:
-                await closing()  # nudges and ping removals under way
-            watchers = getattr(self.runtime.listener, "watchers", None)
-            if watchers is not None:
-                await watchers.close()  # watchers' views, likewise (and their expiry timers)
+            if isinstance(self.runtime.listener, DiscordListener):
+                await self.runtime.listener.shutdown()
         if self.health is not None:
             await self.health.close()
         if self.gate is not None:

@@ -67,3 +67,20 @@ async def sync_commands(client: discord.Client, tree: app_commands.CommandTree[A
         if same_commands(payload, registered):
             return None
     return len(await tree.sync(guild=guild))
+
+
+async def register_commands(client: discord.Client, tree: app_commands.CommandTree[Any],
+                            dev_guild_id: int | None) -> None:
+    """Register the slash commands (the development server's, else global); never raises: the
+    commands Discord already has keep working meanwhile."""
+    guild = None if dev_guild_id is None else discord.Object(id=dev_guild_id)
+    try:
+        synced = await sync_commands(client, tree, guild)
+        if synced is None:
+            log.info("Discord has these slash commands already: nothing to sync")
+        elif guild is not None:
+            log.info("Synced %d commands to the development server %s", synced, guild.id)
+        else:
+            log.info("Synced %d global commands (Discord may take a while to show them)", synced)
+    except Exception:
+        log.exception("Could not sync the slash commands; the ones Discord already has stay")

@@ -718,6 +718,27 @@ class DiscordListener:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def shutdown(self) -> None:
+        """The bot stops: pending edits of hand views and watchers' views (nothing of them is kept
+        across a restart), then the nudges and ping removals under way."""
+        await self.live.close()
+        await self.close()
+        await self.watchers.close()
+
+    async def broken(self, table: Table, reason: str) -> None:
+        """The runtime's optional notice: a table could not be restored after a restart; say so
+        where it was played."""
+        try:
+            where = self.where(table)
+            if where is None:
+                return
+            ids = [s.user_id for s in table.seats if s.user_id is not None and not s.is_ai]
+            text = (f"⚠️ Table `{table.id}` could not be restored after Deckhand restarted, so it has ended "
+                    f"({reason[:300]}). Sorry about that! Start a new game with `/game new`.")
+            await where.send(" ".join([*(f"<@{u}>" for u in ids), text]), allowed_mentions=pings_for(ids))
+        except Exception:
+            log.exception("Could not tell the players of table %s that it is broken", table.id)
+
     # ---- the nudge before a deadline ------------------------------------------------------------------
     def _plan_nudges(self, table: Table) -> None:
         """Arm one sleep per table until the next decision's nudge is due.  Only decisions with a

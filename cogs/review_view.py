@@ -106,7 +106,7 @@ def review_message(record: GameRecord, found: Review, where: dict[int, str]) -> 
     options = [discord.SelectOption(
         label=(where.get(d.step, _("Move {n}", n=d.step + 1)) + " — " +
                (_("mistake") if d.mark == MISTAKE else _("inaccuracy")))[:100],
-        description=_("about {loss} {units} lost", loss=f"{d.loss:.1f}", units=units)[:100],
+        description=_("about {loss} {units} lost", loss=format(d.loss, ".1f"), units=units)[:100],
         value=str(d.step + 1)) for d in shown]
     view = discord.ui.View(timeout=None)
     select = ReplayJump(record.id, 0, options)

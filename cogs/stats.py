@@ -86,7 +86,7 @@ def stats_line(g: GameStats, rating: Record | None = None,
         *([reviewed] if (reviewed := review_text(g.game, review)) is not None else []),
         words.ngettext(lang(), "**{n}** game", "**{n}** games", g.games)
         + (", " + words.ngettext(lang(), "{n} with hints", "{n} with hints", g.hinted) if g.hinted else ""),
-        words.ngettext(lang(), "**{n}** win ({rate})", "**{n}** wins ({rate})", g.wins, rate=f"{g.win_rate:.0%}")
+        words.ngettext(lang(), "**{n}** win ({rate})", "**{n}** wins ({rate})", g.wins, rate=format(g.win_rate, ".0%"))
         + (", " + words.ngettext(lang(), "{n} won with hints", "{n} won with hints", g.hinted_wins)
            if g.hinted_wins else ""),
         _("average finish **{place}**", place=_num(g.average_place, 2)),

@@ -11,6 +11,7 @@ import pytest
 
 import bot
 import config
+from cogs.listener import DiscordListener
 from cogs.stats import StatsCog
 from tables import Runtime
 from tables.records import stub
@@ -84,7 +85,7 @@ async def test_without_a_database_url_nothing_is_kept():
 async def test_a_broken_tables_players_are_told_where_it_was():
     world = World()
     channel = world.channel("cards")
-    listener = bot.DeckhandListener(FakeBot(world))
+    listener = DiscordListener(FakeBot(world))
     table = stub({"id": "ABC234", "channel_id": channel.id, "guild_id": 1, "game": "hearts",
                   "seats": '[{"user_id": 101, "name": "Ann"}, {"user_id": null, "name": "AI 1"}]'})
     await listener.broken(table, "the log jumps from action 4 to 6 (actions lost)")
