@@ -211,7 +211,7 @@ async def test_close_kills_a_running_search_instead_of_waiting_for_it(tmp_path: 
     g = mid_hand()
     assert await pool.choose("hearts", g, g.turn, seed=str(gate)) is None  # late, still running
     pid_file = Path(str(gate) + ".pid")
-    await until(pid_file.exists)
+    await until(lambda: pid_file.exists() and pid_file.read_text().strip() != "")  # (written, not only made)
     pid = int(pid_file.read_text())
     await pool.close()
     assert not Path(str(gate) + ".ended").exists()
