@@ -54,4 +54,4 @@ clean:
 
 # Every card face at 128 px and at 22 px (Discord's inline emoji size), to judge the art.
 cards: $(BIN)/.installed
-	$(BIN)/python -c "from cogs.faces import main; main()" build/cards.png
+	$(BIN)/python -c "from cogs.pictures.faces import main; main()" build/cards.png

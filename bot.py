@@ -17,18 +17,18 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import emoji as card_emoji
-from cogs.command_sync import register_commands
-from cogs.components import DYNAMIC_ITEMS
-from cogs.events import EventsCog
-from cogs.game import GameCog
-from cogs.health import HealthServer, tag_interactions, watch_gateway
-from cogs.listener import DiscordListener, RestBudget
-from cogs.live import LiveViews
-from cogs.sendgate import SendGate
-from cogs.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
-from cogs.stats import StatsCog
-from cogs.translator import CatalogTranslator
+from cogs.live.events import EventsCog
+from cogs.live.hand import LiveViews
+from cogs.live.listener import DiscordListener, RestBudget
+from cogs.live.sendgate import SendGate
+from cogs.ops.health import HealthServer, tag_interactions, watch_gateway
+from cogs.ops.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
+from cogs.pictures import emoji as card_emoji
+from cogs.sync.command_sync import register_commands
+from cogs.sync.translator import CatalogTranslator
+from cogs.table.components import DYNAMIC_ITEMS
+from cogs.table.game import GameCog
+from cogs.table.stats import StatsCog
 from config import ENV_FILE, EXIT_CONFIG, HERE, Config, ConfigError, load_config
 from tables import logs
 from tables.ai.pool import AIPool
@@ -212,7 +212,7 @@ class Deckhand(commands.Bot):
 
 class ShardedDeckhand(Deckhand, GatedShards, commands.AutoShardedBot):
     """The bot as Discord shards ``SHARD_IDS`` of ``SHARD_COUNT`` (those whose leases it holds: a
-    shard is connected only while its lease is, cogs/shards.py)."""
+    shard is connected only while its lease is, cogs/ops/shards.py)."""
 
     def __init__(self, config: Config, **options: Any) -> None:
         options.setdefault("shard_count", config.shard_count)

@@ -57,8 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from cogs.live import LIFETIME, MARGIN
-from cogs.shards import TOKEN_BUDGET
+from cogs.live.hand import LIFETIME, MARGIN
+from cogs.ops.shards import TOKEN_BUDGET
 from tables import logs
 from tables.ai.pool import default_workers
 from tables.metrics import parse_address
@@ -112,7 +112,7 @@ class Config:
     lease_poll: float = DEFAULT_POLL
     rest_budget: float = TOKEN_BUDGET  # DECKHAND_REST_BUDGET: the token's, split by shards held
     # How long Discord keeps an interaction token valid, and how long before that the bot stops using
-    # one (cogs/live.py): Discord's own figures; a test's Discord with short-lived tokens sets both.
+    # one (cogs/live/hand.py): Discord's own figures; a test's Discord with short-lived tokens sets both.
     token_lifetime: float = LIFETIME
     token_margin: float = MARGIN
     # DECKHAND_RULES_URL: the rule book's page people can open (None: How to play names /game rules only).

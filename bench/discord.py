@@ -348,7 +348,7 @@ def emoji_calls(fd: FakeDiscord, since: int) -> dict[str, int]:
 async def emoji_synced(fd: FakeDiscord, since: int, lists: int = 1) -> dict[str, int]:
     """Wait until the bot's start-up sync has every face (or was refused), then count its calls
     (``lists``: list calls to wait for, one per process)."""
-    from cogs.faces import face_codes
+    from cogs.pictures.faces import face_codes
 
     want = len(face_codes())
 

@@ -4,7 +4,7 @@ Each figure is a function in :data:`FIGURES` (name → async function of the opt
 dict of named numbers); ``main`` runs the ones asked for and prints them, or their JSON.  To add
 one, write ``async def my_figure(args) -> dict[str, float]`` and list it in ``FIGURES``.
 
-``picture`` — the replay viewer's pictures (cogs/replay_view.py) as the bot gets them: the steps of
+``picture`` — the replay viewer's pictures (cogs/replay/view.py) as the bot gets them: the steps of
 a seeded normal-AI game of every kind computed in the worker process, then a picture per sampled
 step drawn there (`Replays.picture`, uncached: every step drawn once), timed from the request to
 the PNG bytes back on the event loop.  Reports ``picture_ms_p50``, ``picture_ms_p99``,
@@ -96,7 +96,7 @@ def sample_record(game: str, seed: int) -> GameRecord:
 
 
 async def picture_figure(args: argparse.Namespace) -> dict[str, Any]:
-    from cogs.replay_view import Replays
+    from cogs.replay.view import Replays
 
     replays = Replays()
     rng = random.Random(args.seed)
@@ -199,7 +199,7 @@ async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
 async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     """The replay viewer's pictures while a review runs in the AI pool (both workers busy beside the
     event loop, as on a 2-core machine): picture times and the event loop's lag meanwhile."""
-    from cogs.replay_view import Replays
+    from cogs.replay.view import Replays
     from tables.ai.pool import AIPool
     from tables.clock import SystemClock
 

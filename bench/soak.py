@@ -50,7 +50,7 @@ ROOT = os.path.dirname(HERE)
 # Keep bench/ off the path (bench/discord.py would shadow discord.py) and put the project root on it.
 sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 
-from cogs.game import playable  # noqa: E402
+from cogs.table.game import playable  # noqa: E402
 from tables.history.replay import GameRecord  # noqa: E402
 from tables.programs.procs import has_mark  # noqa: E402
 from tables.table import LogEntry  # noqa: E402
@@ -69,7 +69,7 @@ PROGRAM = "pybot"
 # A game may deal its cards live: the table's own timers run 40 times faster here.
 RUNTIME = {"ai_delay": 0.05, "table_pace": 0.025}
 FINISHED_WITHIN = 12.0  # seconds the finished table message may take: two of its 5-edits-in-5.25-s windows, and more
-MOVE_IDS = ("dh:a:", "dh:s:", "dh:m:", "dh:p:", "dh:k:")  # components that may make a move (cogs/components.py)
+MOVE_IDS = ("dh:a:", "dh:s:", "dh:m:", "dh:p:", "dh:k:")  # components that may make a move (cogs/table/components.py)
 
 
 # ==== the database, as the checks read it ==========================================================

@@ -1,4 +1,4 @@
-"""Deckhand's Discord layer.  Importing it registers every game's screens (cogs/screens.py), as
+"""Deckhand's Discord layer.  Importing it registers every game's screens (cogs/table/screens.py), as
 importing :mod:`engine` registers every game."""
 
-from cogs import renderers as _renderers  # noqa: F401
+from cogs.table import renderers as _renderers  # noqa: F401

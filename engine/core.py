@@ -406,7 +406,7 @@ class GameSpec:
     own package, ``games/<name>/__init__.py``): the rules and the normal AI, and the pure parts every list of games
     above the engine reads instead of keeping its own — search, hints, stats, program seats, and
     the short game the privacy test plays.  The Discord side (renderer, option words, chart, card
-    faces) is the game's ``cogs.screens.Screens``; ``tests/test_spec.py`` fails when a registered
+    faces) is the game's ``cogs.table.screens.Screens``; ``tests/test_spec.py`` fails when a registered
     game lacks a part of either."""
 
     game: type[Game]

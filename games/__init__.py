@@ -5,7 +5,7 @@ registry imports this package the first time it is read (``engine.core.discover`
 outside games/ names a game.
 
 A game's Discord side (``games/<name>/screens.py``) is imported only by :func:`load_screens`,
-which cogs/renderers.py calls: a game's package itself imports nothing of Discord.
+which cogs/table/renderers.py calls: a game's package itself imports nothing of Discord.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a restart must not forget besides the tables themselves: which lobby a finished table's
 **Play again** opened (one rematch per finished table, tables/rematch.py), and the turn pings and
 nudges still standing in a table's thread (the Discord layer deletes each once its people moved,
-cogs/listener.py; a successor must find them to keep one standing ping per person).
+cogs/live/listener.py; a successor must find them to keep one standing ping per person).
 
 Stored through the storage (migration 0009, both dialects in tables/storage/sql.py).  Without a
 storage nothing is kept and every read is empty.  This is bookkeeping for what people see, not

@@ -6,7 +6,7 @@ Where a line's table, server and shard come from, first found first:
 
 * ``extra={"table_id": ..., "guild_id": ..., "shard": ...}`` given to the logging call;
 * the context of the code that logs (:data:`GUILD`, set for the work an interaction starts:
-  cogs/health.py);
+  cogs/ops/health.py);
 * the task that logs: a table's own tasks are named ``<what>:<table id>`` (tables/live.py ``Tasks``);
 * the message itself: Deckhand's lines name a table as ``table %s``;
 
@@ -28,7 +28,7 @@ from typing import Any
 
 FORMATS = ("text", "json")
 FIELDS = ("table_id", "guild_id", "shard")
-#: The server (guild) whose interaction the running code answers (cogs/health.py sets it).
+#: The server (guild) whose interaction the running code answers (cogs/ops/health.py sets it).
 GUILD: contextvars.ContextVar[int | None] = contextvars.ContextVar("deckhand_log_guild", default=None)
 TABLE_ID = re.compile(r"^[2-9A-Z]{6}$")  # tables/ids.py: six of its alphabet
 _TABLE_ARG = re.compile(r"\btable `?%s", re.IGNORECASE)

@@ -1,6 +1,6 @@
 """What an operator sees of a running bot: Prometheus metrics and readiness (docs/deploy.md,
 "Monitoring").  No Discord here: the bot's side (the HTTP endpoints, the gateway's events) is
-:mod:`cogs.health`.
+:mod:`cogs.ops.health`.
 
 The hot paths only bump plain numbers on the event loop: an interaction answered is one call that
 adds to a few integers and one histogram bucket — no lock, no object kept per interaction, no
@@ -124,7 +124,7 @@ class Metrics:
 
     # ==== the hot paths ========================================================================
     def request_done(self, path: str, status: int) -> None:
-        """A REST call came back (the bot's HTTP trace, cogs/sendgate.py): counted by route group;
+        """A REST call came back (the bot's HTTP trace, cogs/live/sendgate.py): counted by route group;
         an interaction's answer also by its latency from the interaction's creation."""
         group = route_group(path)
         self.rest_calls[group] += 1

@@ -10,10 +10,10 @@ import discord
 import pytest
 
 import engine
-from cogs import options
-from cogs.components import _TABLE_BUTTONS
-from cogs.game import GameCog
-from cogs.stats import StatsCog
+from cogs.table import options
+from cogs.table.components import _TABLE_BUTTONS
+from cogs.table.game import GameCog
+from cogs.table.stats import StatsCog
 from tests import wargame
 
 ROOT = Path(__file__).resolve().parent.parent

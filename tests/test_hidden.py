@@ -27,8 +27,8 @@ import discord
 import pytest
 
 import engine
-from cogs import renderers
-from cogs.components import hand_view, table_view
+from cogs.table import renderers
+from cogs.table.components import hand_view, table_view
 from engine.core import TABLE, Event, Game
 from tables.clock import FakeClock
 from tables.offers import WAIT_FOR_TABLE

@@ -115,7 +115,7 @@ def test_the_graph_sees_function_level_and_package_imports(tmp_path: Path) -> No
 
 def test_no_import_circles_between_the_projects_modules() -> None:
     mods = project_modules()
-    assert {"games.hearts.rules", "tables.runtime", "cogs.render", "bot"} <= set(mods)
+    assert {"games.hearts.rules", "tables.runtime", "cogs.table.render", "bot"} <= set(mods)
     found = cycles(import_graph(mods))
     assert found == [], "import circles: " + "; ".join(" ↔ ".join(c) for c in found)
 
@@ -174,10 +174,12 @@ def test_the_layer_check_finds_each_kind_of_slip(tmp_path: Path) -> None:
         "games.hearts": "from games.hearts.screens import X\nfrom games.hearts.rules import Y\n",
         "games.hearts.rules": "import tables.table\nfrom games.tricks import rules\nimport collections\n",
         "games.hearts.ai": "import numpy\nfrom engine.core import AI\nfrom . import rules\n",
-        "games.hearts.screens": "import discord\nfrom cogs.render import Renderer\nfrom games.tricks.rules import T\n",
+        "games.hearts.screens": (
+            "import discord\nfrom cogs.table.render import Renderer\nfrom games.tricks.rules import T\n"
+        ),
         "games.tricks": "",
         "tables.runtime": "import games\nfrom games.tricks import rules\n",
-        "cogs.render": "from games import hearts\n",
+        "cogs.table.render": "from games import hearts\n",
     }
     mods = {}
     for name, text in files.items():
@@ -188,7 +190,7 @@ def test_the_layer_check_finds_each_kind_of_slip(tmp_path: Path) -> None:
         path.write_text(text)
         mods[name] = path
     assert layer_problems(mods) == [
-        "cogs.render imports games.hearts",
+        "cogs.table.render imports games.hearts",
         "engine.core imports games",
         "games imports discord",
         "games.hearts imports games.hearts.screens",

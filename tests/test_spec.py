@@ -17,10 +17,11 @@ from collections.abc import Iterator
 import pytest
 
 import engine
-from cogs import faces, options, renderers, screens
-from cogs import game as game_cog
-from cogs.render import Renderer
-from cogs.screens import Chart
+from cogs.pictures import faces
+from cogs.table import game as game_cog
+from cogs.table import options, renderers, screens
+from cogs.table.render import Renderer
+from cogs.table.screens import Chart
 from engine.core import AI, Event, Game
 from engine.hints import explain
 from tables.history import stats
@@ -62,7 +63,7 @@ def missing_parts(name: str) -> list[str]:
     if spec is None:
         return ["its engine spec"]
     if found is None:
-        missing.append("its screens (cogs/screens.py)")
+        missing.append("its screens (cogs/table/screens.py)")
     if not (isinstance(spec.game, type) and issubclass(spec.game, Game)):
         missing.append("a Game class")
     if not (isinstance(spec.ai, type) and issubclass(spec.ai, AI)):
@@ -133,7 +134,7 @@ def test_a_game_that_lacks_a_part_fails_the_check() -> None:
     screens.register(dataclasses.replace(found, words={}, table_defaults={"target": 5}))
     assert missing_parts(wargame.NAME) == ["words for its options ['cards']", "table defaults only for its own options"]
     screens.unregister(wargame.NAME)
-    assert missing_parts(wargame.NAME) == ["its screens (cogs/screens.py)"]
+    assert missing_parts(wargame.NAME) == ["its screens (cogs/table/screens.py)"]
 
 
 def test_a_game_registered_through_its_specs_alone_is_in_every_list() -> None:

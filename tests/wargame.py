@@ -29,7 +29,7 @@ def offered() -> Iterator[None]:
     it was imported, before War was registered), as if it were shipped (games/war/'s ``OFFERED``)."""
     from discord import app_commands
 
-    from cogs import game as game_cog
+    from cogs.table import game as game_cog
 
     choice = app_commands.Choice(name=War.title, value=NAME)
     with registered():

@@ -8,7 +8,7 @@
 A msgid comes from three places: the sources (babel.cfg's files, the markers in :data:`KEYWORDS`),
 the games' registry (each game's title, rules text and quick start: data on GameSpec, translated
 where it is shown) and the slash commands (every name, description and choice, under the msgctxt
-of its kind: cogs/translator.py).  A translator adds a language: ``update`` after adding its
+of its kind: cogs/sync/translator.py).  A translator adds a language: ``update`` after adding its
 code to words.LOCALES (``pybabel init -i locale/deckhand.pot -d locale -D deckhand -l xx`` makes
 the file), edit the ``.po``, ``compile``, ``check``, then ``pytest tests/test_catalogs.py``.
 """
@@ -56,11 +56,11 @@ def _registry_messages() -> Iterator[tuple[str, None, str]]:
 
 
 def command_texts() -> list[tuple[str, str]]:
-    """(msgctxt, msgid) of every command text the bot registers (cogs/translator.py's contexts)."""
+    """(msgctxt, msgid) of every command text the bot registers (cogs/sync/translator.py's contexts)."""
     import discord
 
     import bot
-    from cogs.translator import CONTEXTS
+    from cogs.sync.translator import CONTEXTS
 
     seen: list[tuple[str, str]] = []
 

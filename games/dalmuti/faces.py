@@ -1,4 +1,4 @@
-"""The Great Dalmuti's own card faces (its ``Screens.faces``, drawn like every face by cogs/faces.py's
+"""The Great Dalmuti's own card faces (its ``Screens.faces``, drawn like every face by cogs/pictures/faces.py's
 canvas; docs/rules.md §3): numbered parchment cards and the Jester."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from PIL import ImageDraw
 
-from cogs.faces import _SS, Box, _canvas, _finish, _text
+from cogs.pictures.faces import _SS, Box, _canvas, _finish, _text
 
 # Dalmuti's own scheme: parchment cards, numbers in a colour that warms from the Dalmuti (1) to
 # the Peons (12), so rank reads at a glance even where the digit is a blur.

@@ -14,9 +14,9 @@ from typing import Any
 
 import discord
 
-from cogs.emoji import card_markup
-from cogs.options import plural
-from cogs.render import (
+from cogs.pictures.emoji import card_markup
+from cogs.table.options import plural
+from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
     Rendered,
@@ -29,7 +29,7 @@ from cogs.render import (
     table_title,
     when,
 )
-from cogs.screens import Screens, Words, choice, register
+from cogs.table.screens import Screens, Words, choice, register
 from engine.core import TABLE, Action, Decision, Event, View
 from games.dalmuti.faces import dalmuti_faces
 from games.dalmuti.rules import JESTER_NUMBER, DCard, dcard, is_peon, set_name, title_of
@@ -387,7 +387,7 @@ class DalmutiRenderer(Renderer):
         return "Jesters" if c.number == JESTER_NUMBER else f"{c.number}s"
 
 
-# ==== The Great Dalmuti: its screens, registered once (cogs/screens.py) =====================================
+# ==== The Great Dalmuti: its screens, registered once (cogs/table/screens.py) =====================================
 _PASS = {"locked": "a passer sits out the round", "open": "a passer may play again"}
 register(Screens(
     "dalmuti", DalmutiRenderer(),

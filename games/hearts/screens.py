@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.render import (
+from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
     Rendered,
@@ -27,7 +27,7 @@ from cogs.render import (
     table_title,
     when,
 )
-from cogs.screens import Chart, Screens, Words, choice, register
+from cogs.table.screens import Chart, Screens, Words, choice, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
 from games.hearts.rules import Hearts
@@ -194,7 +194,7 @@ class HeartsRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
 
-# ==== Hearts: its screens, registered once (cogs/screens.py) ================================================
+# ==== Hearts: its screens, registered once (cogs/table/screens.py) ================================================
 _HEARTS_RULES = {"classic": "classic rules (pass 3, hearts must break)",
                  "mcgill": "McGill rules (no passing, any first lead)"}
 _MOON = {"others_plus_26": "moon: the others get 26", "shooter_minus_26": "moon: the shooter loses 26"}

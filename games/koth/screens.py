@@ -16,8 +16,8 @@ from typing import Any
 
 import discord
 
-from cogs.options import plural
-from cogs.render import (
+from cogs.table.options import plural
+from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
     Rendered,
@@ -33,7 +33,7 @@ from cogs.render import (
     table_title,
     when,
 )
-from cogs.screens import Chart, Screens, Words, choice, register
+from cogs.table.screens import Chart, Screens, Words, choice, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, View
 from games.koth.trump import TRUMPS, Trump
@@ -505,7 +505,7 @@ class KothRenderer(Renderer):
         return suit_title(trump_of(sv.view or {}).effective_suit(c))
 
 
-# ==== King of the Hill: its screens, registered once (cogs/screens.py) ======================================
+# ==== King of the Hill: its screens, registered once (cogs/table/screens.py) ======================================
 CHART_RANKS = "23456789TJQKA"
 
 

@@ -1,4 +1,4 @@
-"""Siege's own card faces (its ``Screens.faces``, drawn like every face by cogs/faces.py's canvas;
+"""Siege's own card faces (its ``Screens.faces``, drawn like every face by cogs/pictures/faces.py's canvas;
 docs/rules.md §5): the blanks, numbers without a suit."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from PIL import ImageDraw
 
-from cogs.faces import Box, _rank_and_suit
+from cogs.pictures.faces import Box, _rank_and_suit
 
 BLANK_PAPER = (226, 232, 240)
 BLANK_INK = (52, 64, 84)

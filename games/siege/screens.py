@@ -17,9 +17,9 @@ from typing import Any
 
 import discord
 
-from cogs.emoji import card_markup, text_only
-from cogs.options import plural
-from cogs.render import (
+from cogs.pictures.emoji import card_markup, text_only
+from cogs.table.options import plural
+from cogs.table.render import (
     FINISHED_COLOUR,
     MAX_FIELD,
     RECENT_LINES,
@@ -35,7 +35,7 @@ from cogs.render import (
     table_title,
     when,
 )
-from cogs.screens import Chart, Screens, Words, register
+from cogs.table.screens import Chart, Screens, Words, register
 from engine.core import Action, AnyCard, Decision, Event, View
 from games.siege.faces import siege_faces
 from games.siege.rules import (
@@ -57,7 +57,7 @@ SLOT_MARKS = ("①", "②", "③")
 NUMBERS = "23456789T"
 GROUPS = {"attack": "⚔️ Attack", "start": "🏰 Start a pile", "place": "➕ Place a card", "swap": "⇄ Swap slots"}
 KING_GOAL = KING_PILE
-MAX_MENUS = 4  # menus a hand view holds, a row left for the buttons (cogs/custom_ids.py)
+MAX_MENUS = 4  # menus a hand view holds, a row left for the buttons (cogs/table/custom_ids.py)
 
 
 def lab(code: str) -> str:
@@ -509,7 +509,7 @@ def _pile_order(action: Action) -> float:
     return {"swap": 5, "build": 6}.get(k, 7)
 
 
-# ==== Siege: its screens, registered once (cogs/screens.py) =================================================
+# ==== Siege: its screens, registered once (cogs/table/screens.py) =================================================
 register(Screens(
     "siege", SiegeRenderer(),
     words={

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.options import plural
-from cogs.render import (
+from cogs.table.options import plural
+from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
     Rendered,
@@ -27,7 +27,7 @@ from cogs.render import (
     table_title,
     when,
 )
-from cogs.screens import Screens, Words, register
+from cogs.table.screens import Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
 from games.tricks.rules import Tricks
@@ -170,7 +170,7 @@ class TricksRenderer(Renderer):
         return super().decision_prompt(sv, decision)
 
 
-# ==== Tricks: its screens, registered once (cogs/screens.py) ================================================
+# ==== Tricks: its screens, registered once (cogs/table/screens.py) ================================================
 register(Screens(
     "tricks", TricksRenderer(),
     words={

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from cogs import screens
-from cogs.render import Renderer
-from cogs.screens import Screens, Words, register
+from cogs.table import screens
+from cogs.table.render import Renderer
+from cogs.table.screens import Screens, Words, register
 from engine.core import register as register_game
 from engine.core import unregister
 from games.war import OFFERED, SPEC

@@ -81,7 +81,7 @@ def _warm() -> int:
 #: The background lane's niceness: the lowest priority, so the tables' searches and the bot's own
 #: loop take the CPU first (on Linux a nice-19 process gets about 1.5 % of a contended core).
 BACKGROUND_NICE = 19
-#: The replay viewer's picture worker (cogs/replay_view.py): below the tables' searches, above the
+#: The replay viewer's picture worker (cogs/replay/view.py): below the tables' searches, above the
 #: background lane (a person waits for a picture; nobody waits for a review).
 PICTURE_NICE = 10
 

@@ -26,7 +26,7 @@ DEFAULT_POLL = 2.0  # seconds between two looks at the leases (tables/shards/lea
 ELSEWHERE = ("This server's games are run by another Deckhand process at the moment (it may be taking "
              "over from one that stopped). Try again in a few seconds.")
 # A shard just taken over whose tables are still being read back: the sentence a click gets while
-# Deckhand starts (cogs/custom_ids.py), never "no such table" for a table that is about to be there.
+# Deckhand starts (cogs/table/custom_ids.py), never "no such table" for a table that is about to be there.
 STARTING = N_("Deckhand is starting up — try again in a moment.")
 
 

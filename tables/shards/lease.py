@@ -36,7 +36,7 @@ its term over ends the holder's session (``pg_terminate_backend`` of the pid hol
 every process uses the one database role) and takes the lock the next round.  The holder counts
 its term on its own monotonic clock from the moment it *sent* the renewal, so it always runs out
 here before the database's: whatever this process does next — a command or a click
-(:meth:`Shards.owns`), a gateway reconnect, any request to Discord (``cogs.shards.ShardGate``) —
+(:meth:`Shards.owns`), a gateway reconnect, any request to Discord (``cogs.ops.shards.ShardGate``) —
 first finds the term over and lets go of the shards (:meth:`Shards.check_term`) before it acts.
 
 Fencing is belt and braces: a write is version-guarded (:mod:`tables.storage`), so even a former

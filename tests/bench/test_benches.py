@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import engine
-from cogs.faces import face_codes
+from cogs.pictures.faces import face_codes
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from cogs.game import GameCog
-from cogs.listener import DiscordListener
+from cogs.live.listener import DiscordListener
+from cogs.table.game import GameCog
 from tables.clock import FakeClock
 from tables.runtime import Runtime
 from tests.cogs.fakes import FakeBot, FakeChannel, FakeInteraction, FakeMessage, FakeUser, World, click, custom_ids

@@ -2,7 +2,7 @@
 interactions and the bot.  They record what was sent where, and every PUBLIC send or edit is
 inspected the moment it happens against the cards hidden at that moment.
 
-Requests the bot makes through an interaction's token (cogs/live.py: ``@original`` edits, the
+Requests the bot makes through an interaction's token (cogs/live/hand.py: ``@original`` edits, the
 answer to a click) go through discord.py's own webhook adapter, as in production: a stand-in
 interaction carries the id, token, state and session that adapter reads, and its session
 (:class:`FakeWebhooks`) answers like Discord, a token included that lives ``World.token_lifetime``
@@ -28,9 +28,9 @@ import discord
 from discord.components import _component_factory
 from discord.ui.view import _component_to_item
 
-from cogs.components import DYNAMIC_ITEMS, TABLE_TEMPLATE
-from cogs.custom_ids import REPLAY_TEMPLATE
-from cogs.render import embed_text
+from cogs.table.components import DYNAMIC_ITEMS, TABLE_TEMPLATE
+from cogs.table.custom_ids import REPLAY_TEMPLATE
+from cogs.table.render import embed_text
 from engine.cards import ALL_CARDS, card
 
 ALL_CODES = {c.code for c in ALL_CARDS}
@@ -365,7 +365,7 @@ class FakeInteraction:
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)
         self.followup = FakeFollowup(self)
-        # What discord.py's webhook adapter reads of a real interaction (cogs/live.py uses it).
+        # What discord.py's webhook adapter reads of a real interaction (cogs/live/hand.py uses it).
         self.id = self.world.new_id()
         self.application_id = APPLICATION_ID
         self.token = f"token-{self.id}"

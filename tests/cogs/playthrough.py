@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from cogs.components import (
+from cogs.table.components import (
     ACTION_TEMPLATE,
     DONE_TEMPLATE,
     MENU_TEMPLATE,
@@ -29,8 +29,8 @@ from cogs.components import (
     decode_code,
     value_code,
 )
-from cogs.custom_ids import REPLAY_TEMPLATE
-from cogs.render import embed_text
+from cogs.table.custom_ids import REPLAY_TEMPLATE
+from cogs.table.render import embed_text
 from engine.core import Action
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeMessage, FakeUser, custom_ids, is_disabled

@@ -18,8 +18,8 @@ from typing import Any
 import discord
 
 import engine
-from cogs import components, options, renderers
-from cogs.game import replay_standings
+from cogs.table import components, options, renderers
+from cogs.table.game import replay_standings
 from engine.core import TABLE, Action, Event, refusal
 from tables.history.replay import GameRecord, recap
 from tables.live import SeatView
@@ -55,7 +55,7 @@ def rules_texts(game: str) -> list[tuple[str, str]]:
     """``/game rules`` as its embed reads, field by field.  The field that shows what a host types
     (``HOW_TO_SET``: ``options:target=50``) is the one place option keys belong, so it is kept apart
     as ``"how to set it"`` for the test to leave out of the jargon scan."""
-    from cogs.game import HOW_TO_SET, rules_embed
+    from cogs.table.game import HOW_TO_SET, rules_embed
 
     d = rules_embed(game).to_dict()
     out = [(f"/game rules {game}", d.get("title", "")), (f"/game rules {game}", d.get("description", "")),
@@ -63,7 +63,7 @@ def rules_texts(game: str) -> list[tuple[str, str]]:
     for f in d.get("fields", ()):
         where = "how to set it" if f["name"] == HOW_TO_SET else f"/game rules {game}"
         out += [(where, f["name"]), (where, f["value"])]
-    from cogs.howto import howto_text
+    from cogs.table.howto import howto_text
 
     out.append((f"How to play {game}", howto_text(game)))
     return out

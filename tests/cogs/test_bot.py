@@ -12,9 +12,9 @@ import pytest
 
 import bot
 import config
-from cogs.components import DYNAMIC_ITEMS
-from cogs.game import GameCog
-from cogs.listener import DiscordListener
+from cogs.live.listener import DiscordListener
+from cogs.table.components import DYNAMIC_ITEMS
+from cogs.table.game import GameCog
 from tools.invite import invite_url
 
 ROOT = Path(__file__).resolve().parents[2]

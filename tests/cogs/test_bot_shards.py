@@ -58,8 +58,8 @@ async def test_a_request_that_finds_the_lease_term_over_is_not_sent() -> None:
     import aiohttp
     from aiohttp import web
 
-    from cogs.sendgate import SendGate
-    from cogs.shards import ShardGate
+    from cogs.live.sendgate import SendGate
+    from cogs.ops.shards import ShardGate
 
     seen: list[str] = []
 

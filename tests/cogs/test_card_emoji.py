@@ -11,8 +11,9 @@ from collections.abc import Iterator
 import discord
 import pytest
 
-from cogs import emoji, faces, render, renderers
-from cogs.components import hand_view
+from cogs.pictures import emoji, faces
+from cogs.table import render, renderers
+from cogs.table.components import hand_view
 from games.dalmuti.rules import CARDS, DECK_NUMBERS, Dalmuti
 from games.hearts.rules import Hearts
 from games.tricks.rules import Tricks

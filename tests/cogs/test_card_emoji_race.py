@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import discord
 
-from cogs import emoji
+from cogs.pictures import emoji
 
 
 class Refused(discord.HTTPException):

@@ -1,4 +1,4 @@
-"""cogs/command_sync.py: what counts as Discord having our commands already (then a start-up
+"""cogs/sync/command_sync.py: what counts as Discord having our commands already (then a start-up
 writes nothing: issue 25).  A restart against the fake Discord: tests/e2e/test_restart.py."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import discord
 
 import bot
 import config
-from cogs.command_sync import same_commands
+from cogs.sync.command_sync import same_commands
 
 
 def ours() -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from cogs.components import TableButton, hand_view
+from cogs.table.components import TableButton, hand_view
 from engine.core import Event
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import custom_ids, enabled_ids

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 import engine
-from cogs import components
+from cogs.table import components
 from engine.core import TABLE
 from tests.cogs.conftest import Harness
 from tests.cogs.playthrough import open_table

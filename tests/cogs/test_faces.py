@@ -10,7 +10,7 @@ import sys
 
 from PIL import Image
 
-from cogs import faces
+from cogs.pictures import faces
 
 
 def test_every_face_is_a_small_square_png() -> None:
@@ -32,7 +32,7 @@ def test_faces_are_deterministic_and_distinct() -> None:
 
 
 def test_drawing_is_the_same_in_a_fresh_process() -> None:
-    code = "import hashlib; from cogs import faces; print(hashlib.sha256(faces.draw_face('QS')).hexdigest())"
+    code = "import hashlib; from cogs.pictures import faces; print(hashlib.sha256(faces.draw_face('QS')).hexdigest())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     import hashlib
 

@@ -12,7 +12,8 @@ from unittest import mock
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from cogs import chart, fonts
+from cogs.pictures import fonts
+from cogs.replay import chart
 from tests.cogs.chartgames import finished_record
 
 NAMES = ["Ёжик", "李雷", "محمد", "Ali 🎲"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cogs.components import ACTION_TEMPLATE, PICK_TEMPLATE
+from cogs.table.components import ACTION_TEMPLATE, PICK_TEMPLATE
 from engine.cards import card
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeMessage, enabled_ids

@@ -18,9 +18,10 @@ import discord
 import pytest
 
 import engine
-from cogs import components, emoji, faces, render, renderers
-from cogs.components import hand_payload, hand_view
-from cogs.emoji import action_emoji, card_emoji
+from cogs.pictures import emoji, faces
+from cogs.pictures.emoji import action_emoji, card_emoji
+from cogs.table import components, render, renderers
+from cogs.table.components import hand_payload, hand_view
 from engine.core import TABLE, Action
 from tables.runtime import SeatView
 from tables.table import Phase, Seat, Table
@@ -52,7 +53,8 @@ def _seat_views(t: Table, deadline: float | None) -> Iterator[SeatView]:
 # asks; else a button per action (up to 25, unless the renderer wants menus anyway: Siege), or
 # menus of the renderer's groups (up to four, 25 options each, adjacent small groups sharing one)
 # with the ungrouped actions as buttons; then
-# Hint on a turn, Refresh otherwise, then How to play, each when a row has room.  Custom ids: see cogs/components.py.
+# Hint on a turn, Refresh otherwise, then How to play, each when a row has room.
+# Custom ids: see cogs/table/components.py.
 def _action_id(t: Table, code: str, version: int | None = None) -> str:
     return f"dh:a:{t.id}:{t.version if version is None else version}:{code.replace(' ', '_')}"
 

@@ -16,9 +16,11 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
-from cogs import chart, fonts, replay_picture
-from cogs.replay_picture import Meta, draw_step
-from cogs.replay_view import steps_in_worker
+from cogs.pictures import fonts
+from cogs.replay import chart
+from cogs.replay import picture as replay_picture
+from cogs.replay.picture import Meta, draw_step
+from cogs.replay.view import steps_in_worker
 from tables.history.replay import GameRecord
 from tests.cogs.chartgames import finished_record
 

@@ -1,4 +1,4 @@
-"""Standing turn pings kept across a restart (cogs/listener.py over tables/kept.py), on SQLite and
+"""Standing turn pings kept across a restart (cogs/live/listener.py over tables/kept.py), on SQLite and
 PostgreSQL: the real cog, listener and runtime on a fake clock; a second runtime and listener on
 the same database play the part of the restarted bot, in the same fake Discord."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from cogs.game import GameCog
-from cogs.listener import DiscordListener
+from cogs.live.listener import DiscordListener
+from cogs.table.game import GameCog
 from tables.runtime import Runtime
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeBot, FakeUser, World

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cogs.components import DONE_TEMPLATE, PART_TEMPLATE
-from cogs.game import GameCog
-from cogs.listener import DiscordListener
+from cogs.live.listener import DiscordListener
+from cogs.table.components import DONE_TEMPLATE, PART_TEMPLATE
+from cogs.table.game import GameCog
 from tables.runtime import STALE, Runtime
 from tables.storage import SQLiteStorage
 from tests.cogs.conftest import Harness
@@ -212,8 +212,8 @@ async def test_a_timeout_buries_the_marked_cards(h: Harness) -> None:
 
 
 async def test_play_suggestions_carry_on_from_the_marked_cards(h: Harness) -> None:
-    from cogs import renderers
-    from cogs.game import legal_choices
+    from cogs.table import renderers
+    from cogs.table.game import legal_choices
 
     table, lobby, alice = await to_bury(h)
     hand = table.state.sorted_hand(alice)

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from cogs.components import PickDone
+from cogs.table.components import PickDone
 from engine.core import Action
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeMessage

@@ -10,8 +10,8 @@ import re
 
 import discord
 
-from cogs import renderers
-from cogs.components import (
+from cogs.table import renderers
+from cogs.table.components import (
     DONE_TEMPLATE,
     MENU_TEMPLATE,
     PART_TEMPLATE,
@@ -19,7 +19,7 @@ from cogs.components import (
     TABLE_TEMPLATE,
     hand_view,
 )
-from cogs.game import GameCog
+from cogs.table.game import GameCog
 from engine.cards import card
 from engine.core import TABLE, Action, Event
 from games.koth.rules import CLOSE_ACTION, DEAL_ACTION, KingOfTheHill

@@ -1,4 +1,4 @@
-"""The live hand views (cogs/live.py) on the real runtime and a fake clock: one edit per view per
+"""The live hand views (cogs/live/hand.py) on the real runtime and a fake clock: one edit per view per
 second however many changes come, edits only when the person's decision, cards or trick change,
 a view whose message is gone or whose token ran out is dropped (so the next ping brings a button),
 and a token is not used past its lifetime.  The edits go through discord.py's webhook adapter to
@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 
-from cogs.live import BURST, BURST_WINDOW, LIFETIME, MARGIN, LiveViews, live_key
+from cogs.live.hand import BURST, BURST_WINDOW, LIFETIME, MARGIN, LiveViews, live_key
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeInteraction, FakeUser
 from tests.cogs.test_refusals import human_on_turn, pass_all
@@ -147,7 +147,7 @@ async def test_an_edit_cut_off_by_the_network_is_made_again_without_an_error(h: 
     h.world.webhooks.faults.append(aiohttp.ServerDisconnectedError())
     alice = table.seat_of(h.alice.id)
     live.opened(answered, table.id, h.alice.id, None)
-    with caplog.at_level(logging.INFO, logger="cogs.live"):
+    with caplog.at_level(logging.INFO, logger="cogs.live.hand"):
         live.seat_changed(table, (alice,))
         await h.settle(0)
         assert token.edits == [] and live.alive(table.id, h.alice.id)

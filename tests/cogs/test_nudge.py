@@ -1,6 +1,6 @@
-"""The nudge before a deadline and the removal of standing pings (cogs/listener.py), on the real
+"""The nudge before a deadline and the removal of standing pings (cogs/live/listener.py), on the real
 runtime with a fake clock: exactly when the nudge comes, to whom, and that it goes once the person
-moved.  Also the optional permissions' bookkeeping (cogs/permissions.py) and the text chart."""
+moved.  Also the optional permissions' bookkeeping (cogs/ops/permissions.py) and the text chart."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import discord
 
-from cogs.chart import Series
-from cogs.endgame import text_chart
-from cogs.listener import NUDGE_LEAD
-from cogs.permissions import ChannelPermissions
+from cogs.live.listener import NUDGE_LEAD
+from cogs.ops.permissions import ChannelPermissions
+from cogs.replay.chart import Series
+from cogs.table.endgame import text_chart
 from engine.core import Action
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import custom_ids

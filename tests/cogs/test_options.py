@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from cogs import options, renderers
-from cogs.game import option_choices
+from cogs.table import options, renderers
+from cogs.table.game import option_choices
 from games.tricks.rules import Tricks
 from tables.table import Phase, Seat, Table
 from tests import wargame

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogs.pace import PublicPace
+from cogs.live.pace import PublicPace
 from engine.core import Event
 
 

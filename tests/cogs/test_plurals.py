@@ -10,9 +10,9 @@ import re
 import pytest
 
 import engine
-from cogs import options, render, renderers
-from cogs.game import rules_embed
-from cogs.review_view import review_message
+from cogs.replay.review import review_message
+from cogs.table import options, render, renderers
+from cogs.table.game import rules_embed
 from engine.core import TABLE
 from engine.review import Review
 from engine.words import plural

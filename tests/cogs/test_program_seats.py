@@ -18,8 +18,8 @@ import pytest
 
 import bot
 import config
-from cogs.game import GameCog
-from cogs.listener import DiscordListener
+from cogs.live.listener import DiscordListener
+from cogs.table.game import GameCog
 from tables.clock import FakeClock
 from tables.programs.driver import ProgramSettings
 from tables.runtime import Runtime

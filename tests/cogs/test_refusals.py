@@ -7,8 +7,8 @@ import json
 import logging
 from typing import Any
 
-from cogs.components import TableButton
-from cogs.game import OOPS
+from cogs.table.components import TableButton
+from cogs.table.game import OOPS
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeInteraction, FakeMessage, custom_ids
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs import render, renderers
+from cogs.table import render, renderers
 from engine.cards import card
 from engine.core import Event
 from games.hearts.rules import Hearts
@@ -185,7 +185,7 @@ def test_summary_of_a_hand_names_no_card() -> None:
 async def test_rest_budget_spaces_requests_to_its_rate() -> None:
     """Table messages share one budget under Discord's global limit: past the burst, each request
     waits for its token (a fake clock: no real time passes)."""
-    from cogs.listener import RestBudget
+    from cogs.live.listener import RestBudget
 
     clock = {"t": 100.0}
     slept: list[float] = []
@@ -215,7 +215,7 @@ def test_a_missing_permission_is_named_from_the_channel_kind_when_nothing_is_cac
 
     import discord
 
-    from cogs.listener import missing_permissions
+    from cogs.live.listener import missing_permissions
 
     refused = discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
                                 {"code": 50013, "message": "Missing Permissions"})

@@ -1,4 +1,4 @@
-"""The replay viewer's Discord side (cogs/replay_view.py, cogs/replay_picture.py): its jump menu, its
+"""The replay viewer's Discord side (cogs/replay/view.py, cogs/replay/picture.py): its jump menu, its
 buttons and ids, its pictures from the worker, its words, and the refusal of a running game."""
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import discord
 import pytest
 
 import engine
-from cogs.custom_ids import JUMP_TEMPLATE, MAX_OPTIONS, REPLAY_TEMPLATE
-from cogs.replay_picture import Meta, draw_step
-from cogs.replay_view import (
+from cogs.replay.picture import Meta, draw_step
+from cogs.replay.view import (
     PICTURE_WAIT,
     Replays,
     jump_options,
@@ -23,6 +22,7 @@ from cogs.replay_view import (
     target,
     viewer,
 )
+from cogs.table.custom_ids import JUMP_TEMPLATE, MAX_OPTIONS, REPLAY_TEMPLATE
 from tables.ai.pool import AIPool
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import custom_ids
@@ -149,7 +149,7 @@ def test_the_hidden_piles_are_drawn_in_their_players_row(game: str) -> None:
 
     from PIL import Image, ImageChops
 
-    from cogs.replay_picture import HEADER, ROW
+    from cogs.replay.picture import HEADER, ROW
 
     steps, meta_json = steps_in_worker(played(game).to_json(None))
     meta = Meta.from_json(meta_json)

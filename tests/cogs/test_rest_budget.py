@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cogs.listener import RestBudget
+from cogs.live.listener import RestBudget
 from tests.cogs.fakes import Time
 
 
@@ -107,7 +107,7 @@ async def test_what_must_go_out_is_measured_and_leaves_the_rest_for_routine_edit
 
 
 async def test_the_listener_paces_on_what_the_budget_has_to_spare() -> None:
-    from cogs.listener import DiscordListener
+    from cogs.live.listener import DiscordListener
 
     clock = Time()
     budget = RestBudget(per_second=40, burst=8, now=clock.now, sleep=clock.sleep)

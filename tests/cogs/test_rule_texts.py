@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from cogs import renderers
+from cogs.table import renderers
 from games.dalmuti.rules import Dalmuti
 from games.hearts.rules import Hearts
 from tables.table import Phase, Seat, Table

@@ -7,8 +7,8 @@ import asyncio
 
 from multidict import CIMultiDict
 
-from cogs.listener import RestBudget
-from cogs.sendgate import SendGate, counted
+from cogs.live.listener import RestBudget
+from cogs.live.sendgate import SendGate, counted
 from tests.cogs.fakes import Time
 
 
@@ -79,5 +79,5 @@ def test_a_process_holding_part_of_the_shards_sends_at_that_part_of_the_rate() -
     gate = SendGate(rate=38, burst=2)
     gate.follow(budget, 36.0)
     assert (gate.rate, gate.burst) == (38, 2)
-    budget.rate = 18.0  # half the shards (cogs/shards.py resizes the budget)
+    budget.rate = 18.0  # half the shards (cogs/ops/shards.py resizes the budget)
     assert gate.rate == 19 and gate.burst == 1.0

@@ -8,8 +8,8 @@ import re
 
 import discord
 
-from cogs import renderers
-from cogs.components import ACTION_TEMPLATE, MENU_TEMPLATE, hand_view
+from cogs.table import renderers
+from cogs.table.components import ACTION_TEMPLATE, MENU_TEMPLATE, hand_view
 from engine.core import Event
 from games.siege.rules import BY_CODE, Siege
 from games.siege.screens import king_progress

@@ -1,7 +1,7 @@
-"""The slash commands in every supported language (cogs/translator.py, issue 31): every command,
+"""The slash commands in every supported language (cogs/sync/translator.py, issue 31): every command,
 option and choice localized for each supported Discord locale, within Discord's rules (checked by
 the fake Discord's own rules, tests/fakediscord/commands.py), and part of what the start-up sync
-compares (cogs/command_sync.py), so a restart of the same code still writes nothing."""
+compares (cogs/sync/command_sync.py), so a restart of the same code still writes nothing."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import discord
 import bot
 import config
 import words
-from cogs.command_sync import same_commands
-from cogs.translator import CatalogTranslator
+from cogs.sync.command_sync import same_commands
+from cogs.sync.translator import CatalogTranslator
 from tests.cogs.test_command_sync import as_discord_lists
 from tests.fakediscord.commands import command_errors
 

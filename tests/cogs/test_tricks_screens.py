@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from cogs import render, renderers
-from cogs.components import ACTION_TEMPLATE, hand_view
-from cogs.game import option_choices
+from cogs.table import render, renderers
+from cogs.table.components import ACTION_TEMPLATE, hand_view
+from cogs.table.game import option_choices
 from engine.cards import card
 from engine.core import Event
 from games.tricks.rules import Tricks

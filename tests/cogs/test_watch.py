@@ -1,4 +1,4 @@
-"""Watchers' views (cogs/watch.py) on the real runtime and a fake clock: the public table drawn once
+"""Watchers' views (cogs/watch/view.py) on the real runtime and a fake clock: the public table drawn once
 per change for all of a table's watchers, at most one edit a second, one last edit before a token
 runs out and never one after, a dismissed view dropped, and the count folded into the table
 message."""
@@ -10,8 +10,8 @@ from typing import Any
 
 import discord
 
-from cogs.render import Rendered
-from cogs.watch import LIFETIME, MARGIN, Watchers, with_count
+from cogs.table.render import Rendered
+from cogs.watch.view import LIFETIME, MARGIN, Watchers, with_count
 from tests.cogs.conftest import Harness
 from tests.cogs.test_refusals import human_on_turn, pass_all
 

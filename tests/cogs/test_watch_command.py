@@ -1,9 +1,9 @@
-"""``/game watch``'s autocomplete (cogs/autocomplete.py ``table_choices``) and its refusals, on the
+"""``/game watch``'s autocomplete (cogs/table/autocomplete.py ``table_choices``) and its refusals, on the
 real cog and runtime: the server's running tables only, this channel's (or its thread's) first."""
 
 from __future__ import annotations
 
-from cogs.autocomplete import table_choices
+from cogs.table.autocomplete import table_choices
 from tests.cogs.conftest import Harness
 
 

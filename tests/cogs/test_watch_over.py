@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from cogs import watch
+from cogs.watch import view as watch
 from tables.finished import Ended
 
 

@@ -15,7 +15,7 @@ import discord
 import pytest
 
 import engine
-from cogs import options, renderers, screens
+from cogs.table import options, renderers, screens
 from engine.core import Event, Outcome
 from games.dalmuti.rules import Dalmuti
 from games.siege.rules import BY_CODE, Siege

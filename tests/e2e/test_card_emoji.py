@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cogs import emoji, faces
+from cogs.pictures import emoji, faces
 from tests.e2e.conftest import GLOBAL_LIMIT, World, make_world
 from tests.fakediscord import FakeDiscord, check_privacy, running_bot
 from tests.fakediscord.play import open_table, play_seat

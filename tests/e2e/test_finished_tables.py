@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from cogs import watch
+from cogs.watch import view as watch
 from tests.e2e.conftest import make_world
 from tests.fakediscord.play import is_over, open_table, play_seat, table_id_of
 

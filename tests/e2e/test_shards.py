@@ -13,8 +13,8 @@ import time
 import pytest
 
 from bot import Deckhand
-from cogs.faces import face_codes
-from cogs.shards import TOKEN_BUDGET, budget_part
+from cogs.ops.shards import TOKEN_BUDGET, budget_part
+from cogs.pictures.faces import face_codes
 from config import Config
 from tables import Runtime
 from tables.shards import ELSEWHERE, STARTING, Shards

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from cogs.sendgate import counted as gate_counts
+from cogs.live.sendgate import counted as gate_counts
 from tests.e2e.conftest import World
 from tests.fakediscord.play import open_table, play_seat
 from tests.fakediscord.users import Reply

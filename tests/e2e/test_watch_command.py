@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from cogs import watch
+from cogs.watch import view as watch
 from tests.e2e.conftest import World
 from tests.fakediscord import payloads as P
 from tests.fakediscord.play import open_table, play_seat

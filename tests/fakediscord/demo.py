@@ -45,7 +45,7 @@ RULE = "─" * 72
 def landed_games() -> dict[str, Any]:
     """The games a table can be opened for (engine and Discord screens both landed)."""
     try:
-        from cogs.game import playable
+        from cogs.table.game import playable
     except ImportError:
         return engine.games()
     return playable()
@@ -160,7 +160,7 @@ def _unicode_emoji(component: dict[str, Any]) -> str:
 
 
 def _card_of_emoji(name: str) -> str:
-    from cogs import emoji
+    from cogs.pictures import emoji
 
     for code, e in emoji.REGISTRY.by_code.items():
         if e.name == name:
@@ -171,7 +171,7 @@ def _card_of_emoji(name: str) -> str:
 def card_label(code: str) -> str:
     """A card as the bot labels it in text: ``Q♠``, a Dalmuti ``12`` or ``Jester``, a Siege ``blank 5``
     (each game's own cards first: a Siege ``QS`` reads like the standard card anyway)."""
-    from cogs import render
+    from cogs.table import render
     from games.dalmuti.rules import dcard
     from games.siege.rules import BY_CODE
 

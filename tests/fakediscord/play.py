@@ -295,7 +295,7 @@ def _ping_button(person: Person, mark: int) -> Message | None:
 
 
 def _controls(msg: Message) -> dict[str, list[dict[str, Any]]]:
-    """The hand view's controls by kind (see ``cogs/components.py`` for the custom ids)."""
+    """The hand view's controls by kind (see ``cogs/table/components.py`` for the custom ids)."""
     out: dict[str, list[dict[str, Any]]] = {"a": [], "m": [], "s": [], "p": [], "k": []}
     for c in P.walk_components(msg.components):
         cid = str(c.get("custom_id") or "")

@@ -42,7 +42,7 @@ LABEL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([♣♦♥♠])")
 CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS])(?![A-Za-z0-9])")
 NAME = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
                   r"(clubs|diamonds|hearts|spades)\b", re.IGNORECASE)
-# A card's emoji (cogs.faces.emoji_name: ``dk_qs_1a2b3c``), in message markup or a component: its
+# A card's emoji (cogs.pictures.faces.emoji_name: ``dk_qs_1a2b3c``), in message markup or a component: its
 # name says the card as plainly as a label does.
 EMOJI = re.compile(r"(?<![A-Za-z0-9])dk_([2-9tjqka])([cdhs])_[0-9a-f]{6}(?![A-Za-z0-9])")
 
@@ -50,7 +50,7 @@ EMOJI = re.compile(r"(?<![A-Za-z0-9])dk_([2-9tjqka])([cdhs])_[0-9a-f]{6}(?![A-Za
 # Fixed sentences that name cards by rule or as an example, whatever the deal.
 STATIC_PHRASES = (
     "(try QS, 10h or queen of spades)",  # engine.cards: a word that is no card
-    "e.g. `QS` or `10h`",  # cogs.game: an empty /play
+    "e.g. `QS` or `10h`",  # cogs.table.game: an empty /play
     "No hearts or Q♠ on the first trick",  # games.hearts.rules: a refused first-trick card
     *FIXED_PHRASES,  # games.hearts.hints: a hint's reason naming Q♠ by the rules, not by where it is
 )

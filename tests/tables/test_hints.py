@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from cogs.stats import stats_line
+from cogs.table.stats import stats_line
 from engine.core import TABLE, Action
 from tables import Phase, TableError
 from tables.ai.hints import MOVED_ON, NOT_YOUR_DECISION, TABLE_STEP

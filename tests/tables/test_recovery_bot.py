@@ -11,8 +11,8 @@ import pytest
 
 import bot
 import config
-from cogs.listener import DiscordListener
-from cogs.stats import StatsCog
+from cogs.live.listener import DiscordListener
+from cogs.table.stats import StatsCog
 from tables import Runtime
 from tables.history.records import stub
 from tables.storage import DEFAULT_URL, SQLiteStorage

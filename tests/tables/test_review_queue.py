@@ -1,4 +1,4 @@
-"""Reviews wait in line (tables/ai/reviews.py, cogs/review_view.py; issue 29 item 11): first come, first
+"""Reviews wait in line (tables/ai/reviews.py, cogs/replay/review.py; issue 29 item 11): first come, first
 served on the review workers, one review in line per person, the place in line and an estimate shown
 while waiting, each judged decision stored as it completes (a retry resumes), and a review that
 outlives the interaction's token kept and shown at once on the next ask.
@@ -99,7 +99,7 @@ async def let_through(pool: GatedPool, clock, until) -> None:
 
 
 def cog_for(rt, clock):
-    from cogs.game import GameCog
+    from cogs.table.game import GameCog
 
     w = World()
     w.runtime = rt
@@ -184,7 +184,7 @@ async def test_one_review_in_line_per_person_more_gets_a_sentence(make_runtime, 
 
 
 async def test_the_waiting_line_says_the_place_and_when_and_moves_up(make_runtime, clock):
-    from cogs.review_view import waiting_line
+    from cogs.replay.review import waiting_line
 
     pool = GatedPool(workers=1)
     rt = make_runtime(ai_pool=pool)
@@ -218,7 +218,7 @@ async def test_the_waiting_line_says_the_place_and_when_and_moves_up(make_runtim
 
 
 def test_the_waiting_line_in_words() -> None:
-    from cogs.review_view import waiting_line
+    from cogs.replay.review import waiting_line
 
     assert waiting_line("ABC123", 3, 30) == (
         "⏳ Your review is number 3 in line; it should be ready in less than a minute. It is kept once done: if "
@@ -263,7 +263,7 @@ async def test_a_review_that_outlives_the_token_is_kept_and_shown_at_once(make_r
     assert first.last.content.startswith("⏳ Reviewing your play now")
     pool.release(2)
     await clock.settle()
-    from cogs.review_view import kept_line
+    from cogs.replay.review import kept_line
 
     # Past the token's 15 minutes, the review not done: the message says it is kept, and no more.
     await clock.advance(15 * 60 + 1)
@@ -299,7 +299,7 @@ async def test_a_game_without_a_search_answers_at_once_even_with_a_review_in_lin
 
 
 async def test_a_bot_stopping_mid_review_tells_those_waiting_to_ask_again(make_runtime, clock):
-    from cogs.review_view import stopped_line
+    from cogs.replay.review import stopped_line
 
     pool = GatedPool(workers=1)
     rt = make_runtime(ai_pool=pool)

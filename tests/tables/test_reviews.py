@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from cogs.stats import StatsCog, stats_line
+from cogs.table.stats import StatsCog, stats_line
 from engine.review import JUDGED, Review
 from tables import Phase, TableError
 from tables.ai.pool import AIPool
@@ -151,7 +151,7 @@ async def test_without_workers_or_storage_a_review_runs_in_a_thread_and_is_kept(
 
 
 async def test_the_game_review_command(make_runtime, clock):
-    from cogs.game import GameCog
+    from cogs.table.game import GameCog
 
     rt = make_runtime()
     rt.reviews.budget, rt.reviews.playouts = 2.0, 8
@@ -203,8 +203,8 @@ def test_the_summary_names_the_costly_move_and_the_better_one_in_plain_words() -
     assert "you played Q♠; " in worst and "♠ was better by about " in worst and worst.endswith("points (a mistake).")
     assert worst.startswith("Hand 1, trick ")
     # The message's menu opens the replay viewer right after the move (the viewer's own jump ids).
-    from cogs.custom_ids import JUMP_TEMPLATE
-    from cogs.review_view import review_message
+    from cogs.replay.review import review_message
+    from cogs.table.custom_ids import JUMP_TEMPLATE
     from tables.ai.reviews import places
 
     embed, view = review_message(record, r, places(record, [at, later]))

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cogs.stats import StatsCog
+from cogs.table.stats import StatsCog
 from engine.cards import card
 from engine.core import Event
 from games.hearts.figures import hearts_figures

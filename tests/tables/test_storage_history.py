@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.game import GameCog
+from cogs.table.game import GameCog
 from tables import Phase, TableError
 from tables.history.replay import GameRecord, main
 from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
@@ -98,7 +98,7 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
     t = await finished_game(rt, clock, options={"target": 30})
     i = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
     await cog.game_replay.callback(cog, i, t.id)
-    msg = i.replies[0]  # the recap; then the step-through viewer (cogs/replay_view.py)
+    msg = i.replies[0]  # the recap; then the step-through viewer (cogs/replay/view.py)
     viewer = i.replies[-1]
     if cog.replays is not None:
         cog.replays.close()
@@ -117,7 +117,7 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
 
 
 async def test_the_replay_marks_who_asked_for_hints_as_the_table_did(make_runtime, clock, store):
-    from cogs.game import replay_standings
+    from cogs.table.game import replay_standings
     from tables.history.records import record_of
 
     rt = make_runtime(storage=await store.open())
@@ -202,7 +202,7 @@ async def _a_game_with_a_timeout(rt, clock):
 
 
 async def test_a_timeout_read_back_from_the_storage_reviews_and_replays_as_live(make_runtime, clock, store):
-    from cogs.replay_view import Meta, meta_of, step_words, timeout_line
+    from cogs.replay.view import Meta, meta_of, step_words, timeout_line
     from engine.review import MADE_FOR_YOU, TIMEOUT, review
     from tables.ai.reviews import summary
     from tables.history.replay_steps import steps

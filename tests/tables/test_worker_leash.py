@@ -34,7 +34,7 @@ HARNESS = {
     """,
     "replay viewer": """
         import os, time
-        from cogs.replay_view import Replays
+        from cogs.replay.view import Replays
 
         pool = Replays()._pool()
         print(pool.submit(os.getpid).result(timeout=60), flush=True)

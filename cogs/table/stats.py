@@ -1,0 +1,253 @@
+"""``/stats [user]`` and ``/leaderboard game:``: per-server results of finished games.
+
+Thin like the game cog: read the results through the runtime's storage and the ratings through
+``runtime.ratings``, turn them into an embed.  Your own stats are ephemeral; someone else's, and the
+leaderboard, are public.  Mentions in these embeds never ping anyone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, overload
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+import words
+from cogs.i18n.reading import lang, reading, remember
+from cogs.table.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
+from cogs.table.render import NO_PINGS
+from tables.history.ratings import Rating
+from tables.history.stats import GameStats, figure_names, summarise
+from tables.runtime import Runtime
+from tables.storage.base import Record
+from words import N_
+
+log = logging.getLogger(__name__)
+
+COLOUR = discord.Colour.gold()
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+NO_DATABASE = N_("Stats are not kept: this Deckhand runs without a database (see DATABASE_URL in .env.example).")
+OOPS = N_("Sorry — I could not read the stats just now. It has been logged; please try again.")
+
+
+def _(msgid: str, /, **fields: Any) -> str:
+    """``msgid`` in the language being drawn (cogs/i18n/reading.py: the asker's, or the server's)."""
+    return words.translate(lang(), msgid, **fields)
+
+
+def _num(value: float, places: int) -> str:
+    """A figure with ``places`` decimals, written the reader's way (``2.50``, ``2,50``)."""
+    loc = lang()
+    if loc == words.ENGLISH:
+        return f"{value:.{places}f}"
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="0." + "0" * places, locale=loc))
+
+
+def game_title(game: str) -> str:
+    entry = engine.games().get(game)
+    return _(entry.game.title if entry is not None else GAMES.get(game, game))
+
+
+@overload
+def rating_text(r: Record) -> str: ...
+@overload
+def rating_text(r: None) -> None: ...
+def rating_text(r: Record | None) -> str | None:
+    """``rating **27.3** ± 2.1 (conservative 21.0)``: μ, σ and the μ − 3σ the leaderboard ranks by."""
+    if r is None:
+        return None
+    rating = Rating(float(r["mu"]), float(r["sigma"]))
+    return _("rating **{mu}** ± {sigma} (ranked at {ranked})", mu=_num(rating.mu, 1), sigma=_num(rating.sigma, 1),
+             ranked=_num(rating.conservative, 1))
+
+
+def review_text(game: str, review: tuple[float, int] | None) -> str | None:
+    """``reviewed play: 0.42 points lost a decision (3 games)``: the average loss per judged decision
+    over the person's reviewed games (tables/ai/reviews.py), in the game's units."""
+    if review is None:
+        return None
+    loss, n = review
+    spec = engine.games().get(game)
+    units = spec.review_units if spec is not None else "points"
+    return _("reviewed play **{loss}** {units} lost a decision ({games})", loss=_num(loss, 2), units=_(units),
+             games=_games(n))
+
+
+def stats_line(g: GameStats, rating: Record | None = None,
+               review: tuple[float, int] | None = None) -> str:
+    parts = [
+        *([rating_text(rating)] if rating is not None else []),
+        *([reviewed] if (reviewed := review_text(g.game, review)) is not None else []),
+        words.ngettext(lang(), "**{n}** game", "**{n}** games", g.games)
+        + (", " + words.ngettext(lang(), "{n} with hints", "{n} with hints", g.hinted) if g.hinted else ""),
+        words.ngettext(lang(), "**{n}** win ({rate})", "**{n}** wins ({rate})", g.wins, rate=format(g.win_rate, ".0%"))
+        + (", " + words.ngettext(lang(), "{n} won with hints", "{n} won with hints", g.hinted_wins)
+           if g.hinted_wins else ""),
+        _("average finish **{place}**", place=_num(g.average_place, 2)),
+        _("average score {score}", score=_num(g.average_score, 1)),
+    ]
+    if g.best is not None:
+        parts.append(_("best {score}", score=g.best))
+    for key, n in sorted(g.figures.items()):
+        if n and key != "hands":
+            parts.append(f"{_(figure_names().get(key, key.replace('_', ' ')))} {n}")
+    return " · ".join(parts)
+
+
+def stats_embed(name: str, games: list[GameStats],
+                ratings: dict[str, Record] | None = None,
+                reviews: dict[str, tuple[float, int]] | None = None) -> discord.Embed:
+    e = discord.Embed(title=_("{name}'s results in this server", name=name), colour=COLOUR)
+    if not games:
+        e.description = _("No finished games yet. Open a table with `/game new`.")
+        return e
+    for g in games[:25]:
+        e.add_field(name=game_title(g.game), value=stats_line(g, (ratings or {}).get(g.game),
+                                                              (reviews or {}).get(g.game)), inline=False)
+    if ratings:
+        e.set_footer(text=_("Ratings: openskill (Plackett–Luce) from every finishing order, the built-in AI "
+                            "rated like a player. Everyone starts at {mu} ± {sigma}.", mu=_num(25.0, 1),
+                            sigma=_num(8.3, 1)))
+    return e
+
+
+def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> discord.Embed:
+    """A leaderboard's frame: title, medals, and one ``line(row)`` per person."""
+    e = discord.Embed(title=_("{game} leaderboard", game=game_title(game)), colour=COLOUR)
+    if not rows:
+        e.description = _("Nobody has finished a game of {game} in this server yet.", game=game_title(game))
+        return e
+    e.description = "\n".join(f"{MEDALS.get(i, f'`{i}.`')} <@{r['user_id']}> — {line(r)}"
+                               for i, r in enumerate(rows, start=1))
+    return e
+
+
+def _games(n: int) -> str:
+    return words.ngettext(lang(), "{n} game", "{n} games", n)
+
+
+def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:
+    """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
+    def line(r: Record) -> str:
+        mu, sigma = float(r["mu"]), float(r["sigma"])
+        return _("**{ranked}** (rating {mu} ± {sigma})", ranked=_num(mu - 3 * sigma, 1), mu=_num(mu, 1),
+                 sigma=_num(sigma, 1)) + " · " + _games(int(r["games"]))
+
+    e = _board(game, rows, line)
+    if rows:
+        e.set_footer(text=_("Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
+                            "it rises as you play and win. The built-in AI is rated but not listed."))
+    return e
+
+
+def _place(interaction: discord.Interaction) -> int | None:
+    """Where results belong: the server, or a DM's or group DM's own conversation (cogs/table/game.py's
+    tables are kept the same way)."""
+    return interaction.guild_id or interaction.channel_id
+
+
+class StatsCog(commands.Cog):
+    """``/stats`` and ``/leaderboard``."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    async def _reply(self, interaction: discord.Interaction, *, ephemeral: bool, text: str | None = None,
+                     embed: discord.Embed | None = None) -> None:
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
+        if embed is not None:
+            kwargs["embed"] = embed
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, **kwargs)  # type: ignore[arg-type]  # None: no text (discord.py takes it)
+            else:
+                await interaction.response.send_message(text, **kwargs)
+        except discord.HTTPException:
+            log.exception("Could not answer a stats command")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # Results are kept per place: a server, or a DM or group DM (its channel).
+        if _place(interaction) is None:
+            await self._reply(interaction, ephemeral=True,
+                              text=words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
+            return False
+        return True
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            if not interaction.response.is_done():  # interaction_check answers the ones it refuses
+                await self._reply(interaction, ephemeral=True,
+                                  text=words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
+            return
+        log.error("Stats command error", exc_info=getattr(error, "original", error))
+        if not interaction.response.is_done():
+            await self._reply(interaction, ephemeral=True,
+                              text=words.translate(words.resolve(interaction.locale), OOPS))
+
+    @app_commands.command(name="stats", description="Results in this server: rating, games, wins, average finish.")
+    @app_commands.describe(user="Whose results (default: yours)")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        # Your own stats are yours to read (your language); someone else's are posted for the channel.
+        own = (user or interaction.user).id == interaction.user.id
+        loc = remember(interaction.user.id, interaction.locale) if own or interaction.guild_id is None else \
+            await self.runtime.servers.table_locale(interaction.guild_id, interaction.guild_locale)  # (a server's)
+        with reading(loc):
+            await self._stats(interaction, user)
+
+    async def _stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        who = user or interaction.user
+        own = who.id == interaction.user.id
+        storage, ratings = self.runtime.storage, self.runtime.ratings
+        place = _place(interaction)
+        if storage is None or ratings is None or place is None:
+            await self._reply(interaction, ephemeral=True, text=_(NO_DATABASE))
+            return
+        try:
+            rows = await storage.player_results(place, who.id)
+            by_game = await ratings.of_player(place, who.id)
+            reviewed = await self.runtime.reviews.losses(place, who.id)
+        except Exception:
+            log.exception("Reading the stats of %s failed", who.id)
+            await self._reply(interaction, ephemeral=True, text=_(OOPS))
+            return
+        name = str(getattr(who, "display_name", None) or getattr(who, "name", "Someone"))
+        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game, reviewed))
+
+    @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
+        # Posted for the channel: the server's language (its choice, else its Discord language).
+        remember(interaction.user.id, interaction.locale)
+        loc = words.resolve(interaction.locale) if interaction.guild_id is None else \
+            await self.runtime.servers.table_locale(interaction.guild_id, interaction.guild_locale)
+        with reading(loc):
+            await self._leaderboard(interaction, game)
+
+    async def _leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
+        ratings = self.runtime.ratings
+        place = _place(interaction)
+        if ratings is None or place is None:
+            await self._reply(interaction, ephemeral=True, text=words.translate(words.resolve(interaction.locale),
+                                                                               NO_DATABASE))
+            return
+        name = game.strip().lower()
+        try:
+            embed = rating_board_embed(name, await ratings.board(place, name))
+        except Exception:
+            log.exception("Reading the %s leaderboard failed", name)
+            await self._reply(interaction, ephemeral=True, text=words.translate(words.resolve(interaction.locale),
+                                                                               OOPS))
+            return
+        await self._reply(interaction, ephemeral=False, embed=embed)
