@@ -25,6 +25,7 @@ from engine.words import plural as plural
 from tables.ids import echo
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
+from words import spoken, translate
 
 
 def rule_book_link(url: str | None, before: str = "") -> str:
@@ -135,18 +136,24 @@ def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None
     return " · ".join(parts)
 
 
+def _own(w: Words, text: str | None) -> str | None:
+    """A game's option words (msgids of its own domain, ``Words.domain``) in the language being drawn."""
+    return translate(spoken(), text, domain=w.domain) if w.domain and text else text
+
+
 def rules_lines(game: str) -> list[tuple[str, str]]:
     """``(name, sentence)`` per option for ``/game rules``, in words only: what it does, its choices
     in words, the default marked (what a host types is :func:`accepted_line`, shown apart)."""
     lines = []
     for opt in spec(game):
         w = words(game, opt.name)
+        about = _own(w, w.about) or ""
         if opt.choices:
-            each = " · ".join((w.values.get(v) or w.say(v)) + (" (default)" if v == opt.default else "")
+            each = " · ".join((_own(w, w.values.get(v)) or w.say(v)) + (" (default)" if v == opt.default else "")
                               for v in values(opt))
-            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: {each}."))
+            lines.append((opt.name, f"{about[:1].upper()}{about[1:]}: {each}."))
         else:
-            lines.append((opt.name, f"{w.about[:1].upper()}{w.about[1:]}: from {number(opt.low)} to "
+            lines.append((opt.name, f"{about[:1].upper()}{about[1:]}: from {number(opt.low)} to "
                                     f"{number(opt.high)} (default: {w.say(opt.default)})."))
     return lines
 

@@ -31,6 +31,8 @@ from engine.core import TABLE, Action, AnyCard, Decision, Event, Outcome, View
 from engine.words import plural as plural  # the one count helper (engine/words.py)
 from tables.live import SeatView
 from tables.table import Table
+from words import spoken
+from words.cards import name as card_name
 
 #: What every message the bot sends may ping by default: nobody.  A turn ping names its people itself.
 NO_PINGS = discord.AllowedMentions.none()
@@ -565,7 +567,7 @@ class Renderer:
     def action_description(self, sv: SeatView, action: Action) -> str | None:
         """The small second line under a menu option."""
         if len(action.cards) == 1 and not action.args:
-            return getattr(action.cards[0], "name", None)
+            return card_name(action.cards[0], spoken())
         return None
 
     def action_style(self, action: Action) -> discord.ButtonStyle:
@@ -596,7 +598,7 @@ class Renderer:
     def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
         """``(label, description)`` of one card in a "choose N cards" menu; ``copy`` counts from 1
         when the same card is there ``copies`` times."""
-        name = getattr(c, "name", None)
+        name = card_name(c, spoken())
         if copies > 1:
             name = f"{name} ({copy} of {copies})" if name else f"{copy} of {copies}"
         return label(c), name

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 import games
+import words
 from cogs import screens
 from cogs.emoji import text_only
 from cogs.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
@@ -47,21 +48,27 @@ def renderer_for(game: str) -> Renderer:
     return found.renderer if found is not None else GENERIC
 
 
-def action_label(action: Action, game: str | None = None) -> str:
+def action_label(action: Action, game: str | None = None, locale: str = words.ENGLISH) -> str:
     """How a legal action reads on a button, in a menu or in autocomplete — in the words of the
     game's renderer (``three 5s``), else generically: ``Q♠`` for a plain card play, the
-    kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``)."""
-    return (renderer_for(game) if game else GENERIC).action_label(action)
+    kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``); in ``locale`` (the person's)."""
+    with words.speaking(locale):
+        return (renderer_for(game) if game else GENERIC).action_label(action)
 
 
-def table_message(table: Table) -> Rendered:
+# The language of each call (docs/interfaces.md, "Words in every language"): what the whole table
+# reads is drawn in the table's stored locale unless ``locale`` says otherwise; what one person reads
+# in the ``locale`` passed (the person's), English when none is.  Inside, the renderer speaks through
+# ``words.speaking``: a renderer's own methods take no locale.
+def table_message(table: Table, locale: str | None = None) -> Rendered:
     """The public table message, within Discord's limits: drawn again with its cards as text when
     their emoji markup would make it too long."""
     r = renderer_for(table.game)
-    rendered = r.table_message(table)
-    if not _fits(rendered):
-        with text_only():
-            rendered = r.table_message(table)
+    with words.speaking(locale or table.locale):
+        rendered = r.table_message(table)
+        if not _fits(rendered):
+            with text_only():
+                rendered = r.table_message(table)
     return rendered
 
 
@@ -69,18 +76,22 @@ def _fits(rendered: Rendered) -> bool:
     return len(rendered.content or "") <= MAX_CONTENT and (rendered.embed is None or embed_fits(rendered.embed))
 
 
-def hand_text(sv: SeatView) -> str:
-    return renderer_for(sv.table.game).hand_text(sv)
+def hand_text(sv: SeatView, locale: str = words.ENGLISH) -> str:
+    with words.speaking(locale):
+        return renderer_for(sv.table.game).hand_text(sv)
 
 
-def event_text(table: Table, event: Event) -> str | None:
-    return renderer_for(table.game).event_text(table, event)
+def event_text(table: Table, event: Event, locale: str | None = None) -> str | None:
+    with words.speaking(locale or table.locale):
+        return renderer_for(table.game).event_text(table, event)
 
 
-def summary(table: Table, events: Sequence[Event]) -> Rendered | None:
-    return renderer_for(table.game).summary(table, events)
+def summary(table: Table, events: Sequence[Event], locale: str | None = None) -> Rendered | None:
+    with words.speaking(locale or table.locale):
+        return renderer_for(table.game).summary(table, events)
 
 
-def turn_notice(table: Table, seats: Sequence[int], live: bool = False) -> str:
+def turn_notice(table: Table, seats: Sequence[int], live: bool = False, locale: str | None = None) -> str:
     """The turn ping; ``live``: everyone pinged has a hand view the bot keeps current."""
-    return renderer_for(table.game).turn_notice(table, seats, live)
+    with words.speaking(locale or table.locale):
+        return renderer_for(table.game).turn_notice(table, seats, live)

@@ -3,8 +3,10 @@
 only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
 from typing import cast
 
+import words
 from engine.core import Game, GameSpec, register
 from engine.measure import Measure
 from games.hearts.ai import HeartsAI
@@ -31,3 +33,6 @@ register(GameSpec(
         "Wins: the game ends once someone reaches the target; the lowest score wins.",
         "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.",
     )))
+
+# Its own words (screens, hints, replay steps, figures): games/hearts/locale/, a domain named after it.
+words.add_domain("hearts", Path(__file__).parent / "locale")

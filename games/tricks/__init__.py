@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts (hints.py), the stats figures (figures.py) and
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.tricks.ai import TricksAI
@@ -30,3 +33,6 @@ register(GameSpec(
         "Wins: the game ends after the hand in which someone reaches the target; the highest score wins.",
         "Key rule: the highest card of the led suit takes the trick, and its winner leads the next one.",
     )))
+
+# Its own words (screens, hints, replay steps, figures): games/tricks/locale/, a domain named after it.
+words.add_domain("tricks", Path(__file__).parent / "locale")
