@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts (hints.py), the stats figures (figures.py) and
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.dalmuti.ai import DalmutiAI
@@ -28,3 +31,6 @@ register(GameSpec(
         "Wins: going out first scores the most points each hand; the most points after the last hand wins.",
         "Key rule: the Peons pay their best cards as taxes to the Dalmutis before each hand.",
     )))
+
+# Its own words (screens, replay steps, figures): games/dalmuti/locale/, a domain named after it.
+words.add_domain("dalmuti", Path(__file__).parent / "locale")

@@ -27,7 +27,8 @@ GAMES = sorted(d for d in catalogs.domains() if d != words.DOMAIN)
 @cache
 def english_pieces(game: str) -> tuple[re.Pattern[str], ...]:
     """Every msgid of the game's catalog as a pattern (each placeholder any text), those whose own
-    words are enough to tell English from another language (two words or more)."""
+    words are enough to tell English from another language (three words or more: "to beat" is also
+    in sentences the game's catalog does not hold)."""
     pieces: set[str] = set()
     for m in catalogs.template(game):
         if not m.id:
@@ -35,8 +36,8 @@ def english_pieces(game: str) -> tuple[re.Pattern[str], ...]:
         for msgid in (m.id if isinstance(m.id, tuple) else (m.id,)):
             parsed = list(string.Formatter().parse(msgid))
             literal = " ".join(text for text, _f, _s, _c in parsed)
-            if len(re.findall(r"[A-Za-z]{2,}", literal)) >= 2:
-                pieces.add("".join(re.escape(text) + (".+?" if field is not None else "")
+            if len(re.findall(r"[A-Za-z]{2,}", literal)) >= 3:
+                pieces.add(r"(?<!\w)" + "".join(re.escape(text) + (".+?" if field is not None else "")
                                    for text, field, _s, _c in parsed))
     return tuple(re.compile(p) for p in sorted(pieces))
 
