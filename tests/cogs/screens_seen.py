@@ -62,7 +62,7 @@ def rules_texts(game: str, locale: str = "en") -> list[tuple[str, str]]:
     out = [(f"/game rules {game}", d.get("title", "")), (f"/game rules {game}", d.get("description", "")),
            (f"/game rules {game}", d.get("footer", {}).get("text", ""))]
     for f in d.get("fields", ()):
-        where = "how to set it" if f["name"] == HOW_TO_SET else f"/game rules {game}"
+        where = "how to set it" if f["name"] == words.translate(locale, HOW_TO_SET) else f"/game rules {game}"
         out += [(where, f["name"]), (where, f["value"])]
     from cogs.howto import howto_text
 
