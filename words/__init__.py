@@ -136,7 +136,9 @@ def translate(locale: str, msgid: str, /, *, domain: str = DOMAIN, context: str 
 def ngettext(locale: str, singular: str, plural: str, n: int, /, *, domain: str = DOMAIN, **fields: Any) -> str:
     """The form of ``singular``/``plural`` for ``n`` under ``locale``'s plural rule (the catalog's
     ``Plural-Forms`` header); ``{n}`` is filled with the number, written the locale's way."""
-    text = _catalog(domain, locale).ngettext(singular, plural, n)
+    # A fraction (0.5 seconds) takes the form of a plural count (gettext's plural rules read integers).
+    count = n if isinstance(n, int) else int(n) if float(n).is_integer() else 2
+    text = _catalog(domain, locale).ngettext(singular, plural, count)
     return _fill(text, {"n": number(locale, n), **fields}, locale)
 
 

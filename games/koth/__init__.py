@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts (hints.py), the stats figures (figures.py) and
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.koth.ai import KothAI
@@ -31,3 +34,6 @@ register(GameSpec(
         "Wins: a King (or the King's teammate) who defends the hill at rank A wins the game.",
         "Key rule: the challengers need 80 of the 200 points (fives, tens and kings) to take the hill.",
     )))
+
+# Its own words (screens, replay steps, figures): games/koth/locale/, a domain named after it.
+words.add_domain("koth", Path(__file__).parent / "locale")
