@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts and words (hints.py), the stats figures (figur
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure, win_share
 from games.siege.ai import SiegeAI
@@ -31,3 +34,6 @@ register(GameSpec(
         "Wins: the first player whose King pile holds all nine numbers wins at once.",
         "Key rule: in a fight the higher pile wins and takes the loser's number cards; a tie goes to the defender.",
     )))
+
+# Its own words (screens, replay steps, figures): games/siege/locale/, a domain named after it.
+words.add_domain("siege", Path(__file__).parent / "locale")
