@@ -411,7 +411,7 @@ class Deckhand(commands.Bot):
         table = self.runtime.tables.get(table_id) if self.runtime is not None else None
         if table is None or self.runtime is None:
             return None, None
-        return table.guild_id, self.runtime.shards.shard(table.guild_id)
+        return table.guild_id, self.runtime.shards.shard(table.shard_key)
 
     async def register_commands(self) -> None:
         """Register the slash commands (the development server's, else global); never raises:

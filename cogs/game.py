@@ -59,6 +59,24 @@ NOT_STRONG = " and ".join(spec.game.title for spec in engine.games().values() if
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
 OOPS = N_("Sorry — something went wrong on my side. It has been logged; please try again.")
 NOT_IN_A_SERVER = N_("Deckhand tables live in servers: use these commands in a server channel.")
+NO_EXTERNAL_APPS = N_("This server does not let apps you added to your account show their answers to everyone, so "
+                      "nobody else could see a table here. Open one in a group DM with your friends, or ask a "
+                      "server manager to add Deckhand to the server.")
+POSTED_AGAIN = N_("↪️ The table goes on here (the message above stopped updating).")
+#: The interaction's ``extras`` key naming the table it was about (cogs/game.py ``_post_again``).
+TABLE_EXTRA = "deckhand.table"
+#: Where the game commands work: installed to a server or to a person's account; in a server, a DM
+#: or a group DM.
+EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+
+
+def place_of(interaction: discord.Interaction) -> str:
+    """Where a table opened by this interaction lives (``Table.place``): "server" where the bot is a
+    member of the server, "app" in a server that never added it, "private" in a DM or group DM."""
+    if interaction.guild_id is None:
+        return "private"
+    return "server" if interaction.is_guild_integration() else "app"
 
 
 # What each typed option may hold at most, declared to Discord (which then refuses longer input
@@ -166,7 +184,11 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if live is not None and live.runtime is None:  # the listener was made before the runtime
             live.runtime = runtime
 
-    game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.", guild_only=True)
+    # Anywhere on Discord: in a server that added the bot, and — installed to a person's account —
+    # in their DMs, group DMs and servers that never added it (the table then lives on interaction
+    # answers alone: Table.place, cogs/listener.py).
+    game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.",
+                              allowed_installs=EVERY_INSTALL, allowed_contexts=EVERYWHERE)
 
     # ==== plumbing =============================================================================
     def _answer_by(self, interaction: discord.Interaction) -> float:
@@ -184,6 +206,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         try:
             self.runtime.refuse_late(self._answer_by(interaction))
             await work
+            await self._post_again(interaction)
         except TableError as e:
             if e.code == "late":
                 # Nobody can be told: the interaction's answer window is over.
@@ -199,6 +222,36 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if permissions is not None:
             await self._tell_missing(interaction, permissions)
 
+    async def _post_again(self, interaction: discord.Interaction) -> None:
+        """Where the bot is not a member, the table message is edited only through the token of an
+        interaction that may edit it, which lives 15 minutes.  When none is left (everyone was idle,
+        or the bot restarted), the next interaction about the table posts it again — a public
+        followup of this answer — and that followup's token keeps it current from then on.  The old
+        message stays as it stopped; the new one says so on its first line."""
+        table = self.runtime.tables.get(str(interaction.extras.get(TABLE_EXTRA, "")))
+        live = self.live
+        if table is None or live is None or not table.anchored or not interaction.response.is_done():
+            return
+        if not live.needs_posting(table.id):
+            return
+        rendered = renderers.table_message(table)
+        note = words.translate(table.locale, POSTED_AGAIN)
+        try:
+            content = "\n".join(x for x in (note, rendered.content) if x)
+            if rendered.embed is not None:
+                sent = await interaction.followup.send(content, embed=rendered.embed, view=table_view(table),
+                                                       allowed_mentions=NO_PINGS, wait=True)
+            else:
+                sent = await interaction.followup.send(content, view=table_view(table), allowed_mentions=NO_PINGS,
+                                                       wait=True)
+        except discord.HTTPException as e:
+            log.info("Table %s: could not post its message again (%s)", table.id, e)
+            return
+        table.message_id = sent.id
+        live.table_opened(interaction, table.id, message_id=sent.id)
+        with contextlib.suppress(TableError):  # stored: a restart knows the newest message
+            await self.runtime.attach(table.id, message_id=sent.id)
+
     async def _tell_missing(self, interaction: discord.Interaction, permissions: Any) -> None:
         """The host of a table here hears once, in plain words, which optional permission the bot
         lacks and what the table does without it (cogs/permissions.py): a followup on their answer."""
@@ -207,8 +260,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         here = interaction.channel_id
         for table in list(self.runtime.tables.values()):
             if table.host_id != interaction.user.id or here not in (table.channel_id, table.thread_id) \
-                    or table.phase == "finished":
-                continue
+                    or table.phase == "finished" or table.anchored:
+                continue  # (where the bot is not a member it posts nothing: no permission is missing)
             text = permissions.untold(table)
             if text:
                 try:
@@ -251,16 +304,19 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         await self._say(interaction, OOPS)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
+        if interaction.guild_id is None and interaction.channel_id is None:
             await self._say(interaction, words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
             return False
         return True
 
     def _guild(self, interaction: discord.Interaction) -> int:
-        if interaction.guild_id is None:
+        """The place the interaction's tables and results belong to: its server, or — in a DM or
+        group DM — the conversation itself (its channel's id)."""
+        place = interaction.guild_id or interaction.channel_id
+        if place is None:
             raise TableError(NOT_IN_A_SERVER)
         self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
-        return interaction.guild_id
+        return place
 
     def _table(self, interaction: discord.Interaction, table_id: str | None,
                over: Callable[[AnyTable], str] | None = None) -> Table:
@@ -277,6 +333,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if table is None or table.guild_id != guild_id or not may_see(interaction, table):
             raise TableError(N_("There is no table with id `{id}` in this server. `/game list` shows them."),
                              id=echo(tid) or "?")
+        interaction.extras[TABLE_EXTRA] = table.id
         return table
 
     def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
@@ -291,6 +348,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
                 raise TableError(game_over(finished))
             raise TableError(N_("You are not seated at a table in this server. Open one with `/game new` "
                                 "or take a seat with `/game join`."))
+        interaction.extras[TABLE_EXTRA] = table.id
         return table
 
     def _finished_table(self, guild_id: int, user_id: int) -> AnyTable | None:
@@ -341,10 +399,15 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         channel_id = interaction.channel_id
         if channel_id is None:  # never for a command in a server channel
             raise TableError(N_("Open a table from a channel of this server."))
+        place = place_of(interaction)
+        if place == "app" and not interaction.permissions.use_external_apps:
+            # Discord would show every answer to the host alone: nobody else could see the table.
+            raise TableError(NO_EXTERNAL_APPS)
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
-            locale=words.resolve(interaction.guild_locale),  # what the whole table reads: the server's
+            # What the whole table reads: the server's language (a DM's: the host's).
+            locale=words.resolve(interaction.guild_locale or interaction.locale), place=place,
         )
         await self._post_lobby(interaction, table)
 
@@ -505,8 +568,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> discord.Thread | None:
         """A public thread from the table message, when the bot may create one; else ``None`` and the
         game stays in the channel."""
-        if table.thread_id is not None or table.message_id is None:
-            return None
+        if table.thread_id is not None or table.message_id is None or table.anchored:
+            return None  # (where the bot is not a member it cannot open a thread: the game stays put)
         permissions = self.discord_listener.permissions if self.discord_listener is not None else None
         if permissions is not None and not permissions.allows(table, "create_public_threads"):
             return None  # the host was told when the table opened
@@ -641,7 +704,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     # ==== /hand and /play ======================================================================
     @app_commands.command(name="hand", description="Your hand and what you may do now (only you see it).")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hand(self, interaction: discord.Interaction) -> None:
         await self._safely(interaction, self._hand(interaction, None))
 
@@ -668,7 +732,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
     @app_commands.describe(cards="What to play, e.g. QS, 10h, or three cards to pass")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(self, interaction: discord.Interaction, cards: Typed) -> None:
         await self._safely(interaction, self._play(interaction, cards))
 
@@ -685,7 +750,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @app_commands.command(name="hint", description="What the strong AI would play for you now, and why (only you).")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hint(self, interaction: discord.Interaction) -> None:
         await self._safely(interaction, self._hint(interaction, None))
 

@@ -185,7 +185,12 @@ class DiscordListener:
         return ch
 
     def where(self, table: Table) -> Any:
-        """Where a table talks: its thread once it has one, else the channel it was opened in."""
+        """Where a table talks: its thread once it has one, else the channel it was opened in; None
+        where the bot is not a member (a DM, a group DM, a server that never added it: it only answers
+        interactions there, so nothing is posted — no turn ping, no summary, no nudge: the table
+        message names whose turn it is, each person's own view says it is theirs)."""
+        if table.anchored:
+            return None
         thread = table.thread_id if table.thread_id not in self._gone else None
         return self.channel(thread or table.channel_id)
 
@@ -333,8 +338,8 @@ class DiscordListener:
         """The runtime's call for a table restored with no message (the bot stopped after storing a
         new lobby, before its message reached Discord): post it in its channel, as a table message
         that was deleted is posted again, so people can see and join it.  No pings."""
-        if table.message_id is not None:
-            return
+        if table.message_id is not None or table.anchored:
+            return  # (a table where the bot is not a member is posted again by the next interaction)
         try:
             channel = self.channel(table.channel_id)
             # The message may have reached Discord with its id not yet stored: found, it is kept
@@ -488,6 +493,9 @@ class DiscordListener:
     async def _redraw(self, table: Table) -> float | None:
         if table.message_id is None:
             return None  # /game new posts the first message and records its id
+        if table.anchored:
+            await self._redraw_anchored(table)
+            return None
         channel = self.channel(table.channel_id)
         if channel is None:
             return None
@@ -546,6 +554,29 @@ class DiscordListener:
                 content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS
             )
             table.message_id = msg.id
+        return None
+
+    async def _redraw_anchored(self, table: Table) -> None:
+        """A table where the bot is not a member: its message is edited only through a token that
+        may edit it (cogs/live.py: the answer that posted it, or the interaction that posted it
+        again), never paced against the REST budget (Discord does not count those edits).  With no
+        such token left the table waits: the next interaction about it posts it again."""
+        token = self.live.table_token(table.id)
+        if token is None:
+            self.live.table_stale(table.id)
+            return None
+        watch = self._watches.get(table.id)
+        with render.clock_notes(watch.notes if watch is not None else ()):
+            rendered = renderers.table_message(table)
+        if render.phase_of(table) == "running":
+            with_count(rendered, self.watchers.count(table.id))
+        try:
+            await self.live.edit_table(token, table.id, content=rendered.content, embed=rendered.embed,
+                                       view=table_view(table), allowed_mentions=NO_PINGS)
+        except discord.HTTPException as e:
+            log.info("Table %s: its message can no longer be edited through a token (%s)", table.id, e)
+            self.live.table_token_gone(table.id)
+            self.live.table_stale(table.id)
         return None
 
     async def _turn(self, table: Table, seats: Sequence[int]) -> None:

@@ -191,7 +191,10 @@ class LiveViews:
         self._public: dict[str, tuple[Any, ...]] = {}  # public_key of each table at its last redraw
         # The table message itself was the answer to /game new: that interaction's token edits it
         # too, uncounted by the global limit, while it lives (table id -> (interaction, expires)).
-        self._table_tokens: dict[str, tuple[discord.Interaction, float]] = {}
+        # Per table: the interaction that may edit its message, when its token runs out, and the
+        # message (None: the interaction's @original).
+        self._table_tokens: dict[str, tuple[discord.Interaction, float, int | None]] = {}
+        self._stale: set[str] = set()  # tables whose message no token can edit any more
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
         self.failures = 0
@@ -261,13 +264,16 @@ class LiveViews:
                    for v in self.views_of(table_id))
 
     # ---- the table message, through the token of the /game new that posted it ------------------
-    def table_opened(self, interaction: discord.Interaction, table_id: str) -> None:
-        """``interaction`` was answered with the table message of ``table_id``: until its token runs
-        out, the table message is edited through it (Discord's global limit does not count those)."""
-        self._table_tokens[table_id] = (interaction, self._now() + self.lifetime - self.margin)
+    def table_opened(self, interaction: discord.Interaction, table_id: str, message_id: int | None = None) -> None:
+        """``interaction`` was answered with the table message of ``table_id`` (``message_id``: it
+        posted the message as a followup; None: it is the interaction's @original): until its token
+        runs out, the table message is edited through it (Discord's global limit does not count
+        those)."""
+        self._table_tokens[table_id] = (interaction, self._now() + self.lifetime - self.margin, message_id)
+        self._stale.discard(table_id)
 
     def table_token(self, table_id: str) -> discord.Interaction | None:
-        """The interaction whose ``@original`` is the table message, while its token lives."""
+        """The interaction that may edit the table message, while its token lives."""
         held = self._table_tokens.get(table_id)
         if held is None:
             return None
@@ -275,6 +281,34 @@ class LiveViews:
             del self._table_tokens[table_id]
             return None
         return held[0]
+
+    def table_stale(self, table_id: str) -> None:
+        """No token can edit the table message any more (a table where the bot is not a member):
+        the next interaction about the table posts it again (:meth:`needs_posting`)."""
+        self._stale.add(table_id)
+
+    def needs_posting(self, table_id: str) -> bool:
+        """Whether the table's message must be posted again (no live token can edit it)."""
+        return table_id in self._stale or self.table_token(table_id) is None
+
+    async def edit_table(self, interaction: discord.Interaction, table_id: str, *, content: str | None,
+                         embed: discord.Embed | None, view: discord.ui.View,
+                         allowed_mentions: discord.AllowedMentions) -> None:
+        """Edit the table message through ``interaction``'s token (its @original, or the followup
+        that posted the table again)."""
+        held = self._table_tokens.get(table_id)
+        message_id = held[2] if held is not None and held[0] is interaction else None
+        if message_id is None:
+            await edit_original_message(interaction, content=content, embed=embed, view=view,
+                                        allowed_mentions=allowed_mentions)
+            return
+        state = interaction._state
+        with handle_message_parameters(content=content, embed=embed, view=view, allowed_mentions=allowed_mentions,
+                                       previous_allowed_mentions=state.allowed_mentions) as params:
+            await async_context.get().edit_webhook_message(
+                interaction.application_id, interaction.token, message_id, session=interaction._session,
+                proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=params.payload,
+                multipart=params.multipart, files=params.files)
 
     def table_token_gone(self, table_id: str) -> None:
         """The table message is no longer edited through a token (it failed, or the game is over)."""

@@ -123,6 +123,12 @@ def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:
     return e
 
 
+def _place(interaction: discord.Interaction) -> int | None:
+    """Where results belong: the server, or a DM's or group DM's own conversation (cogs/game.py's
+    tables are kept the same way)."""
+    return interaction.guild_id or interaction.channel_id
+
+
 class StatsCog(commands.Cog):
     """``/stats`` and ``/leaderboard``."""
 
@@ -143,8 +149,8 @@ class StatsCog(commands.Cog):
             log.exception("Could not answer a stats command")
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        # Results are kept per server: from a DM there is nothing to show (and no database problem).
-        if interaction.guild_id is None:
+        # Results are kept per place: a server, or a DM or group DM (its channel).
+        if _place(interaction) is None:
             await self._reply(interaction, ephemeral=True, text=NOT_IN_A_SERVER)
             return False
         return True
@@ -161,18 +167,20 @@ class StatsCog(commands.Cog):
 
     @app_commands.command(name="stats", description="Results in this server: rating, games, wins, average finish.")
     @app_commands.describe(user="Whose results (default: yours)")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
         own = who.id == interaction.user.id
         storage, ratings = self.runtime.storage, self.runtime.ratings
-        if storage is None or ratings is None or interaction.guild_id is None:
+        place = _place(interaction)
+        if storage is None or ratings is None or place is None:
             await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
             return
         try:
-            rows = await storage.player_results(interaction.guild_id, who.id)
-            by_game = await ratings.of_player(interaction.guild_id, who.id)
-            reviewed = await self.runtime.reviews.losses(interaction.guild_id, who.id)
+            rows = await storage.player_results(place, who.id)
+            by_game = await ratings.of_player(place, who.id)
+            reviewed = await self.runtime.reviews.losses(place, who.id)
         except Exception:
             log.exception("Reading the stats of %s failed", who.id)
             await self._reply(interaction, ephemeral=True, text=OOPS)
@@ -183,15 +191,17 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
         ratings = self.runtime.ratings
-        if ratings is None or interaction.guild_id is None:
+        place = _place(interaction)
+        if ratings is None or place is None:
             await self._reply(interaction, ephemeral=True, text=NO_DATABASE)
             return
         name = game.strip().lower()
         try:
-            embed = rating_board_embed(name, await ratings.board(interaction.guild_id, name))
+            embed = rating_board_embed(name, await ratings.board(place, name))
         except Exception:
             log.exception("Reading the %s leaderboard failed", name)
             await self._reply(interaction, ephemeral=True, text=OOPS)

@@ -43,6 +43,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any, TypeVar
 
@@ -177,6 +178,7 @@ class AIPool:
         #: Playouts cap per search; the time budget is what normally ends a search.
         self.playouts = playouts
         self._worker = worker
+        self._closed = False
 
     @property
     def workers(self) -> int:
@@ -211,7 +213,15 @@ class AIPool:
         """Start the workers and import the engine in each (else the first searches pay for it)."""
         loop = asyncio.get_running_loop()
         lanes = [lane for lane in (self._play, self._background) if lane is not None]
-        await asyncio.gather(*(loop.run_in_executor(lane.pool(), _warm) for lane in lanes for _ in range(lane.workers)))
+        try:
+            await asyncio.gather(*(loop.run_in_executor(lane.pool(), _warm) for lane in lanes
+                                   for _ in range(lane.workers)))
+        except BrokenProcessPool:
+            if not self._closed:
+                raise
+            # Closed while the workers were warming up (a bot stopped right after it started): the
+            # workers were killed on purpose, nothing failed.
+
 
     async def choose(self, game: str, state: Game, seat: int, seed: str, *, level: str = "strong",
                      budget: float | None = None) -> Action | None:
@@ -281,6 +291,7 @@ class AIPool:
         """Stop the workers at once: a search or review still running is killed, not waited for
         (nobody reads its answer any more, and a review at the lowest priority on a busy machine
         could otherwise hold the bot's exit far past an orchestrator's stop timeout)."""
+        self._closed = True
         for lane in (self._play, self._background):
             if lane is not None and lane.executor is not None:
                 ex, lane.executor = lane.executor, None

@@ -124,7 +124,7 @@ class Persistence:
             self._gone(t, live)
             raise TableError(GONE_REFUSAL, "storage_gone") from None
         except StaleWrite as e:
-            if self.shards.leased and self.shards.owns(t.guild_id):
+            if self.shards.leased and self.shards.owns(t.shard_key):
                 # This process holds the shard's lease, so the row moved on under a former holder
                 # that wrote late (before it noticed its loss): the stored row is the truth.
                 log.warning("Table %s was written late by a former holder (%s); reloaded", t.id, e)
@@ -238,14 +238,15 @@ class Persistence:
         mine = await self.storage.unfinished(sorted(self.shards.held), self.shards.count)
         for item in mine:
             tid = item.record.get("id")
-            if (isinstance(tid, str) and tid in tables) or not self.shards.owns(item.record.get("guild_id")):
+            key = None if item.record.get("place") == "private" else item.record.get("guild_id")
+            if (isinstance(tid, str) and tid in tables) or not self.shards.owns(key):
                 continue  # already live in this process (or a shard let go meanwhile)
             try:
                 # Replaying a game is CPU work: in a thread, so that a recovery of many tables never
                 # holds the event loop for long (the lease loop renews the term meanwhile:
                 # tables/lease.py).  The rebuilt table is new, shared with nothing until added below.
                 t, since = await asyncio.to_thread(records.rebuild, item.record, item.log)
-                if t.id in tables or not self.shards.owns(t.guild_id):
+                if t.id in tables or not self.shards.owns(t.shard_key):
                     continue  # the same checks, after the wait
                 before = dict(t.deadlines)
                 live = Live()

@@ -37,6 +37,9 @@ class Unrecoverable(Exception):
         super().__init__(reason)
         self.reason = reason
 
+#: Where a table may live (``Table.place``).
+PLACES = ("server", "app", "private")
+
 
 def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
@@ -81,6 +84,7 @@ def record_of(t: Table, since: Mapping[int, int] | None = None) -> Record:
         "guild_id": t.guild_id,
         "channel_id": t.channel_id,
         "created_at": t.created_at,
+        "place": t.place,
         "rev": 0,
         **changes_of(t, since or {}),
     }
@@ -262,7 +266,10 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         ai_level=ai_level,
         # (a row from before migration 0011, or a language no longer shipped: English)
         locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH,
+        place=str(record.get("place") or "server"),
     )
+    if t.place not in PLACES:
+        raise Unrecoverable(f"the place {t.place!r} is unknown")
     deadlines = _seat_map(record.get("deadlines") or "{}", "the deadlines", float)
     since = _seat_map(record.get("since") or "{}", "the turn versions", int)
     if phase == Phase.FINISHED and seed is None and not version and not entries:

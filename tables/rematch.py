@@ -37,6 +37,7 @@ class Plan:
     people: tuple[int, ...]  # every person who sat there, in seat order, once each
     ais: tuple[Seat, ...]  # the AI seats: their level, and program when a program played one
     locale: str = "en"  # the language the table read (the rematch reads it too)
+    place: str = "server"  # where it lived (the rematch lives there too)
 
     def sat_there(self, user_id: int) -> bool:
         return user_id in self.people
@@ -54,7 +55,7 @@ def of_table(t: Table) -> Plan:
     people = tuple(dict.fromkeys(s.user_id for s in t.seats if not s.is_ai and s.user_id is not None))
     ais = tuple(Seat(None, s.name, is_ai=True, program=s.program, level=s.level) for s in t.seats if s.is_ai)
     return Plan(t.id, t.game, dict(t.options), t.speed, t.ai_level, t.guild_id, t.seed is not None, people, ais,
-                t.locale)
+                t.locale, t.place)
 
 
 def of_stored(record: Mapping[str, Any]) -> Plan:
@@ -74,7 +75,8 @@ def of_stored(record: Mapping[str, Any]) -> Plan:
     t = Table(id=tid, game=spec.game.name, options=options, speed=str(speed), guild_id=int(record["guild_id"]),
               channel_id=0, host_id=0, seats=seats, phase=Phase.FINISHED, seed=record.get("seed"),
               ai_level=ai_level,
-              locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH)
+              locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH,
+              place=str(record.get("place") or "server"))
     return of_table(t)
 
 

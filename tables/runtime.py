@@ -244,21 +244,23 @@ class Runtime:
         speed: str = "normal",
         ai_level: str | None = None,
         locale: str = "en",
+        place: str = "server",
     ) -> Table:
         """``ai_level``: the table option ``ai`` (the level of AI players added without one);
-        ``locale``: the language the whole table reads (words/: the server's, by default)."""
-        self.shards.refuse_elsewhere(guild_id)
+        ``locale``: the language the whole table reads (words/: the server's, by default);
+        ``place``: where it lives (``Table.place``; ``guild_id`` is a DM's channel id there)."""
+        self.shards.refuse_elsewhere(None if place == "private" else guild_id)
         name, opts, speed_key = offers.read_new_table(game, options, speed)
         offers.refuse_if_elsewhere(self._claims(), guild_id, host_id, None)
         self._prune()
         offers.check_new_table(self.limits, self._claims(), host_id)
         self.persistence.refuse_if_gone()
         return await self._open(name, opts, speed_key, guild_id, channel_id, host_id, host_name,
-                                offers.table_ai_level(name, ai_level), locale=locale)
+                                offers.table_ai_level(name, ai_level), locale=locale, place=place)
 
     async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
                     host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = (),
-                    locale: str = "en") -> Table:
+                    locale: str = "en", place: str = "server") -> Table:
         """A new lobby, checked already (with no wait since the checks): stored, kept and drawn.
         It counts against every limit from now on — before the first wait — until it is stored and
         kept, or its storing failed."""
@@ -274,6 +276,7 @@ class Runtime:
             created_at=self.clock.now(),
             ai_level=ai_level,
             locale=locale,
+            place=place,
         )
         for seat in ais[:max(0, t.max_seats - 1)]:
             if seat.program is not None and seat.program in self.program_names():
@@ -442,7 +445,8 @@ class Runtime:
         second press is refused with a sentence pointing to it, and once it has closed or ended,
         with a sentence saying it was played again already.  The old table's record is only read."""
         tid = normalise(table_id)
-        self.shards.refuse_elsewhere(guild_id)
+        old = self.tables.get(tid)
+        self.shards.refuse_elsewhere(guild_id if old is None else old.shard_key)
         async with self._rematch_lock:
             plan = await self._rematch_plan(tid, guild_id, user_id)
             if not plan.sat_there(user_id):
@@ -467,7 +471,7 @@ class Runtime:
             offers.check_new_table(self.limits, self._claims(), user_id)
             self.persistence.refuse_if_gone()
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
-                                 plan.ai_level, plan.ais, locale=plan.locale)
+                                 plan.ai_level, plan.ais, locale=plan.locale, place=plan.place)
             self.rematches[tid] = t.id
             await self.kept.save_rematch(tid, t.id, self.clock.now())
             return Rematch(t, tuple(u for u in plan.people if u != user_id))

@@ -150,7 +150,7 @@ class Shards:
         """``shard`` is no longer this process's: every table of it is let go at once (``forget``
         stops its timers and programs), so nothing here drives it again."""
         self.held.discard(shard)
-        gone = [t for t in list(tables.values()) if self.shard(t.guild_id) == shard]
+        gone = [t for t in list(tables.values()) if self.shard(t.shard_key) == shard]
         for t in gone:
             forget(t)
         return [t.id for t in gone]

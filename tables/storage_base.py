@@ -26,7 +26,7 @@ MUTABLE = frozenset({
 })
 TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
                  "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
-                 "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level", "locale")
+                 "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level", "locale", "place")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
                   "figures", "finished_at", "hints")
 OPTIONAL_RESULTS = frozenset({"hints"})
@@ -37,7 +37,8 @@ UNFINISHED = "(t.phase != 'finished' OR t.shown != 3) AND t.broken IS NULL"
 
 
 def in_shards(shards: Sequence[int], count: int) -> str:
-    """A condition on ``tables t``: the table's guild is in one of ``shards`` of ``count`` —
+    """A condition on ``tables t``: the table's guild is in one of ``shards`` of ``count`` (a DM's
+    or group DM's table: shard 0) —
     Discord's formula, :func:`tables.shards.shard_of`, in SQL both dialects read alike (a guild id
     is a positive 64-bit integer in both).  Numbers, not parameters: they are ints, checked here."""
     count = int(count)
@@ -46,7 +47,13 @@ def in_shards(shards: Sequence[int], count: int) -> str:
         raise ValueError(f"shards {ids} of {count}")
     if count == 1:
         return "1 = 1" if ids else "1 = 0"
-    return f"((t.guild_id >> 22) % {count}) IN ({', '.join(map(str, ids))})" if ids else "1 = 0"
+    if not ids:
+        return "1 = 0"
+    # A DM's or group DM's table (its place's id is a channel's) comes through shard 0, as Discord
+    # sends every interaction without a server there.
+    private = "t.place = 'private'"
+    by_guild = f"(t.place != 'private' AND ((t.guild_id >> 22) % {count}) IN ({', '.join(map(str, ids))}))"
+    return f"({private} OR {by_guild})" if 0 in ids else by_guild
 
 
 #: Which tables :meth:`Storage.prune` deletes (``{before}`` is the dialect's parameter).

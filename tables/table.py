@@ -101,6 +101,23 @@ class Table:
     # Stored (migration 0011): the language the whole table reads (a catalog of words/, e.g. "de"),
     # the server's (``guild_locale``) when the table was opened, so a restart keeps it.
     locale: str = "en"
+    # Stored (migration 0012): where the table lives.  "server": a channel of a server the bot is a
+    # member of (it posts, edits, opens a thread); "app": a server that never added the bot, reached
+    # through a person's own install; "private": a DM or group DM (its id stands as ``guild_id``: the
+    # place its results belong to).  Outside "server" the bot may only answer interactions: the table
+    # message is kept current through their tokens (cogs/anchors.py), nothing is posted to a channel.
+    place: str = "server"
+
+    @property
+    def anchored(self) -> bool:
+        """The table lives on interaction tokens alone (the bot is not a member where it is)."""
+        return self.place != "server"
+
+    @property
+    def shard_key(self) -> int | None:
+        """What picks the Discord shard the table's interactions come through: its server, or none
+        (a DM or group DM: Discord sends those to shard 0)."""
+        return None if self.place == "private" else self.guild_id
 
     # ---- lookups --------------------------------------------------------------------------
     @property

@@ -39,6 +39,13 @@ def invite_url(application_id: int | str = "APP_ID") -> str:
             f"&permissions={PERMISSIONS_VALUE}")
 
 
+def user_install_url(application_id: int | str = "APP_ID") -> str:
+    """The link that adds the app to a person's own account ("Add to my account"): its commands then
+    work in their DMs, group DMs and servers that never added the bot.  Only the commands scope: an
+    app installed to a person has no bot member anywhere."""
+    return f"https://discord.com/oauth2/authorize?client_id={application_id}&integration_type=1&scope=applications.commands"
+
+
 def no_token_message() -> str:
     """What to do without a token, on a few lines."""
     return "\n".join([
@@ -47,6 +54,7 @@ def no_token_message() -> str:
         "  2. cp .env.example .env, and paste the token after DISCORD_TOKEN= in .env (next to bot.py).",
         "  3. Invite the bot to your server (APP_ID: the Application ID on its General Information page):",
         f"     {invite_url()}",
+        f"     or add it to your own account, to play in DMs and group DMs: {user_install_url()}",
         "Then `make run` again. The README has every step; `make demo` plays a game without a token.",
     ])
 

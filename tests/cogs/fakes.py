@@ -360,6 +360,7 @@ class FakeInteraction:
     # The person's client language and the server's (Discord sends both on every interaction).
     locale: discord.Locale = discord.Locale.british_english
     guild_locale: discord.Locale | None = discord.Locale.american_english
+    extras: dict[str, Any] = field(default_factory=dict)  # (discord.Interaction's, for the bot's own use)
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)
@@ -383,7 +384,11 @@ class FakeInteraction:
 
     @property
     def permissions(self) -> discord.Permissions:
-        return discord.Permissions(manage_guild=self.manage_guild)
+        return discord.Permissions(manage_guild=self.manage_guild, use_external_apps=True)
+
+    def is_guild_integration(self) -> bool:
+        """A server that added the bot (the only kind these tests model; tests/e2e has the others)."""
+        return self.guild_id is not None
 
     async def original_response(self) -> FakeMessage:
         if self.original is None:

@@ -214,13 +214,14 @@ async def test_bad_options_are_explained(h: Harness) -> None:
     assert table.options["rules"] == "mcgill" and table.options["target"] == 50 and table.speed == "blitz"
 
 
-async def test_dm_is_refused_politely(h: Harness) -> None:
+async def test_a_dm_is_a_place_of_its_own(h: Harness) -> None:
+    """Installed to a person's account, the commands work in a DM (issue 32): the conversation is
+    the place its tables belong to, so a table of a server is not found from it."""
     i = h.inter(h.alice, guild_id=None)
-    assert await h.cog.interaction_check(i) is False
-    refused(i, "servers")
+    assert await h.cog.interaction_check(i) is True
     i = h.inter(h.alice, guild_id=None)
     await h.cog.hand.callback(h.cog, i)
-    refused(i, "servers")
+    refused(i, "not seated at a table")
 
 
 async def test_a_bug_is_logged_not_shown(h: Harness, monkeypatch, caplog) -> None:

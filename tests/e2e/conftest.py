@@ -234,6 +234,7 @@ class RestartWorld:
     runtime_options: dict[str, Any]
     seed: int
     config: dict[str, Any] = field(default_factory=dict)  # more bot.Config fields (programs, ...)
+    sync_to_guild: bool = True  # False: the commands are global, as in production (DMs need them so)
     bot: Any = None  # the BotProcess running now, if any
     bots: list[Any] = field(default_factory=list)  # every one started
     up: asyncio.Event = field(default_factory=asyncio.Event)
@@ -270,7 +271,7 @@ class RestartWorld:
         if down < MIN_DOWNTIME:
             await asyncio.sleep(MIN_DOWNTIME - down)
         self.bot = await BotProcess.start(self.fd, database=self.database, runtime=self.runtime_options,
-                                          seed=self.seed, config=self.config)
+                                          seed=self.seed, config=self.config, sync_to_guild=self.sync_to_guild)
         self.bots.append(self.bot)
         self.up.set()
         return self.bot
@@ -349,7 +350,7 @@ class RestartWorld:
 
 @contextlib.asynccontextmanager
 async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict[str, Any] | None = None,
-                             config: dict[str, Any] | None = None, faster: str = "",
+                             config: dict[str, Any] | None = None, faster: str = "", sync_to_guild: bool = True,
                              **fd_options: Any) -> AsyncIterator[RestartWorld]:
     """A :class:`RestartWorld` on the database file ``path``; the first bot is started."""
     fd = FakeDiscord(**production_limits(fd_options, faster))
@@ -358,7 +359,8 @@ async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict
     try:
         people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
         options = {"ai_delay": 0.05} | (runtime_options or {})
-        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed, config=dict(config or {}))
+        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed, config=dict(config or {}),
+                         sync_to_guild=sync_to_guild)
         await w.start_bot()
         yield w
         # The interactions a dying bot left unanswered have failed by now (Discord's 3 s).

@@ -61,6 +61,8 @@ class Transcript:
         ch = self.fd.channels.get(channel_id)
         if ch is None:
             return f"#{channel_id}"
+        if ch.type == 3:
+            return f"👥 {ch.name}"
         return f"🧵 {ch.name}" if ch.is_thread else f"#{ch.name}"
 
     def humanise(self, text: str, at: float) -> str:
@@ -185,20 +187,29 @@ PAIRS = [("Ali", "Bob"), ("Cat", "Dev"), ("Eve", "Fin"), ("Gus", "Hal"), ("Ivy",
 
 
 async def play_game(fd: FakeDiscord, game: str, pair: tuple[str, str], options: dict[str, Any], speed: str,
-                    seed: int) -> set[int]:
-    """One table from the lobby to the final standings; returns the channels it used."""
-    channel = fd.add_channel(f"{game}-table")
+                    seed: int, where: str = "server") -> set[int]:
+    """One table from the lobby to the final standings; returns the channels it used.  ``where``:
+    "server" (a channel of the demo server) or "group-dm" (a group DM of the two, without the bot:
+    the host added Deckhand to their account, the guest plays with its buttons)."""
     host, guest = fd.add_member(pair[0]), fd.add_member(pair[1])
+    if where == "group-dm":
+        fd.install_to_account(host)
+        channel = fd.add_group_dm(f"{game} night", [host, guest])
+    else:
+        channel = fd.add_channel(f"{game}-table")
     host.where = guest.where = channel
     table_message = await open_table(host, [guest], game=game, options=_options_text(options) or None, ai=False,
-                                     speed=speed)
+                                     speed=speed, join_by="button" if where == "group-dm" else "id")
     rng = random.Random(seed)
     await asyncio.gather(
         play_seat(host, table_message, rng=random.Random(rng.random()), open_with="mix", timeout=180),
-        play_seat(guest, table_message, rng=random.Random(rng.random()), use="play", timeout=180),
+        play_seat(guest, table_message, rng=random.Random(rng.random()),
+                  **({"open_with": "button"} if where == "group-dm" else {"use": "play"}), timeout=180),
     )
     await fd.wait_for(lambda: "— finished" in table_message.text, 5.0, "the finished table")
     channels = {channel.id, table_message.thread_id or channel.id}
+    if where == "group-dm":
+        return channels  # (nothing is posted there but answers: the table message holds the end)
     # The final summary is posted after the table message is edited: wait for it, or the transcript
     # would end before what the players saw last.
     await fd.wait_for(lambda: any(m.id != table_message.id and not m.ephemeral and m.channel_id in channels
@@ -216,6 +227,8 @@ async def main(argv: list[str] | None = None) -> int:
                         help="King of the Hill's live deal at this many times its real timers (default 0.1: a "
                              "deal in about 3 s; 1: as at a real table)")
     parser.add_argument("--brief", action="store_true", help="only the public messages as they ended, and pings")
+    parser.add_argument("--where", choices=("server", "group-dm"), default="server",
+                        help="where the tables are: a server's channels (default), or group DMs without the bot")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     games = args.game or sorted(landed_games(), key=lambda g: (g != "hearts", g))  # Ali and Bob play Hearts
@@ -223,7 +236,8 @@ async def main(argv: list[str] | None = None) -> int:
     failures: list[str] = []
     async with FakeDiscord(ratelimit_scale=0.05, guild_name="Demo Server") as fd:
         options = {"ai_delay": 0, "rng": random.Random(args.seed), "table_pace": args.table_pace}
-        async with running_bot(fd, runtime_options=options) as bot:
+        # In group DMs only global commands exist (as in production).
+        async with running_bot(fd, runtime_options=options, sync_to_guild=args.where == "server") as bot:
             landed = landed_games()
             unknown = [g for g in games if g not in landed]
             if unknown:
@@ -233,7 +247,8 @@ async def main(argv: list[str] | None = None) -> int:
             async def one(n: int, game: str) -> tuple[str, set[int] | Exception]:
                 short = dict((getattr(landed[game].game, "short_options", None) or ({},))[0])
                 try:
-                    return game, await play_game(fd, game, PAIRS[n % len(PAIRS)], short, args.speed, args.seed)
+                    return game, await play_game(fd, game, PAIRS[n % len(PAIRS)], short, args.speed, args.seed,
+                                                 args.where)
                 except (PlayError, TimeoutError) as e:
                     return game, e
 

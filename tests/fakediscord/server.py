@@ -1475,6 +1475,11 @@ class FakeDiscord:
                         data, label, time.perf_counter(), time.time(), message_id=message_id)
         i.token_born = i.created
         i.context, i.owners = self.installs_at(user_id, self.channels[channel_id])
+        on = self.messages.get(message_id) if message_id is not None else None
+        if on is not None and on.interaction_id in self.interactions:
+            # A click on an app's message is answered through the install that posted it (anyone in
+            # the conversation may press its buttons, installed or not).
+            i.owners = dict(self.interactions[on.interaction_id].owners)
         self.interactions[i.id] = i
         self._by_token[i.token] = i
 

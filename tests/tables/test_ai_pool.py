@@ -228,3 +228,13 @@ def _alive(pid: int) -> bool:
             return f.read().split(") ")[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+async def test_a_pool_closed_while_its_workers_warm_up_starts_quietly() -> None:
+    """A bot stopped right after it started closes its pool while the workers are still importing
+    the engine: they are killed on purpose, so the warm-up ends without an error."""
+    pool = AIPool(workers=2)
+    starting = asyncio.ensure_future(pool.start())
+    await asyncio.sleep(0)  # the warm-up is submitted
+    await pool.close()
+    await starting  # no BrokenProcessPool
