@@ -377,7 +377,8 @@ class KothRenderer(Renderer):
             lines.append(_("Next King: **{who}**", who=player_name(table, nxt)) if not over else "")
             for s in range(n):
                 was = f"{rank_text(before[s])} → " if before and before[s] != after[s] else ""
-                lines.append(f"{player_name(table, s)}: " + _("rank {rank}", rank=f"{was}**{rank_text(after[s])}**"))
+                now = "**" + rank_text(after[s]) + "**"
+                lines.append(f"{player_name(table, s)}: " + _("rank {rank}", rank=was + now))
             e.description = "\n".join(line for line in lines if line)
         if over:
             e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
@@ -498,7 +499,7 @@ class KothRenderer(Renderer):
         if k == "play" and action.cards:
             cs = action.cards
             if len(cs) == 2 and cs[0] is cs[1]:
-                return _("{cards} (pair)", cards=f"{cs[0].label} {cs[1].label}")
+                return _("{cards} (pair)", cards=labels(cs))
             return " + ".join(c.label for c in cs)
         if k == "declare":
             return "📢 " + (_("Declare pair {cards}", cards=labels(action.cards)) if len(action.cards) == 2

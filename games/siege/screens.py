@@ -71,7 +71,7 @@ def kind(name: str) -> str:
     return _(KINDS[name])
 
 
-def card_label(c: AnyCard) -> str:
+def card_label(c: Any) -> str:
     """A card's label in the language being drawn: a blank's word is translated (``blank 5``)."""
     if getattr(c, "suit", "") == "X" and words.spoken() != words.ENGLISH:
         return _("blank {rank}", rank="10" if c.rank == "T" else c.rank)
@@ -122,7 +122,11 @@ def start_words(c: SiegeCard, slot: str | int) -> str:
     return _(said, card=card_label(c), slot=SLOT_MARKS[int(slot) - 1])
 
 
-def card_name(c: AnyCard) -> str:
+def _of(n: int, total: int) -> str:
+    return "/".join((str(n), str(total)))
+
+
+def card_name(c: Any) -> str:
     """A card said in words in the language being drawn (``queen of spades``, ``Pik-Dame``; a blank's
     the rules' own English name outside English too: ``blank five`` reads as its label)."""
     if getattr(c, "suit", "") == "X":
@@ -447,7 +451,7 @@ class SiegeRenderer(Renderer):
             if a[0] == KING:
                 kings = view.get("kings") or []
                 n = len(kings[sv.seat]) if sv.seat < len(kings) else 0
-                return _("your King pile: {before} → {after}", before=f"{n}/{KING_GOAL}", after=f"{n + 1}/{KING_GOAL}")
+                return _("your King pile: {before} → {after}", before=_of(n, KING_GOAL), after=_of(n + 1, KING_GOAL))
             pile = houses[sv.seat][int(a[0]) - 1] if sv.seat < len(houses) else None
             if pile is not None:
                 codes = [pile["special"], *pile["cards"], action.cards[0].code]
