@@ -32,6 +32,7 @@ from engine.words import plural as plural  # the one count helper (engine/words.
 from tables.live import SeatView
 from tables.table import Table
 from words import spoken
+from words.cards import label as card_label
 from words.cards import name as card_name
 
 #: What every message the bot sends may ping by default: nobody.  A turn ping names its people itself.
@@ -77,9 +78,11 @@ def label(c: AnyCard | str) -> str:
     """``Q♠`` for a card or a standard card code; a game's own card values (``D5``, a
     blank ``5X``) carry their own ``label``."""
     if isinstance(c, str):
-        return card(c).label
+        return card_label(card(c), spoken())
+    if isinstance(c, Card):
+        return card_label(c, spoken())  # (a joker in the language being drawn: words/cards.py)
     own = getattr(c, "label", None)
-    return own if isinstance(own, str) else card(str(c)).label
+    return own if isinstance(own, str) else card_label(card(str(c)), spoken())
 
 
 def labels(cs: Iterable[AnyCard | str]) -> str:

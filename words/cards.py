@@ -40,6 +40,10 @@ _SUITS: dict[str, dict[str, str]] = {
     "zh_CN": {"C": "梅花", "D": "方块", "H": "红心", "S": "黑桃"},
     "ja": {"C": "クラブ", "D": "ダイヤ", "H": "ハート", "S": "スペード"},
 }
+#: The jokers (red, black) in each language: 大王 and 小王 in Chinese, as the Finding Friends rules say.
+_JOKERS = {"de": ("Roter Joker", "Schwarzer Joker"), "fr": ("Joker rouge", "Joker noir"),
+           "es": ("Comodín rojo", "Comodín negro"), "pt_BR": ("Curinga vermelho", "Curinga preto"),
+           "pl": ("Czerwony joker", "Czarny joker"), "zh_CN": ("大王", "小王"), "ja": ("赤ジョーカー", "黒ジョーカー")}
 #: How a name is put together: rank and suit in the language's order.
 _NAME = {"de": "{suit}-{rank}", "fr": "{rank} de {suit}", "es": "{rank} de {suit}", "pt_BR": "{rank} de {suit}",
          "pl": "{rank} {suit}", "zh_CN": "{suit}{rank}", "ja": "{suit}の{rank}"}
@@ -70,9 +74,19 @@ def suit_name(suit: str, locale: str) -> str:
     return _SUITS.get(locale, {}).get(suit) or SUIT_NAMES[suit]
 
 
+def label(c: Card, locale: str) -> str:
+    """A standard card's label in ``locale``: ``Q♠`` in every language (the indices on the cards), a
+    joker in words (``Red joker``, ``Roter Joker``, ``大王``)."""
+    if c.suit == "~" and locale in _JOKERS:
+        return _JOKERS[locale][0 if c.rank == "R" else 1]
+    return c.label
+
+
 def name(c: object, locale: str) -> str | None:
     """A card's name in ``locale`` (``Pik-Dame``); a game's own card its own ``name`` (or None)."""
     own = getattr(c, "name", None)
+    if isinstance(c, Card) and c.suit == "~" and locale in _JOKERS:
+        return label(c, locale)
     if not isinstance(c, Card) or c.suit not in SUIT_NAMES or locale not in _NAME:
         return own if isinstance(own, str) else None
     return _NAME[locale].format(rank=rank_name(c.rank, locale), suit=suit_name(c.suit, locale))

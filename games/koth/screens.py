@@ -80,8 +80,8 @@ def suit_title(suit: str) -> str:
 def play_words(cards: Sequence[Card | str]) -> str:
     cs = [card(c) if isinstance(c, str) else c for c in cards]
     if len(cs) == 2 and cs[0] is cs[1]:
-        return _("a pair of {card}", card=cs[0].label)
-    return " + ".join(c.label for c in cs)
+        return _("a pair of {card}", card=label(cs[0]))
+    return " + ".join(label(c) for c in cs)
 
 
 def card_name(c: Any) -> str:
@@ -500,7 +500,7 @@ class KothRenderer(Renderer):
             cs = action.cards
             if len(cs) == 2 and cs[0] is cs[1]:
                 return _("{cards} (pair)", cards=labels(cs))
-            return " + ".join(c.label for c in cs)
+            return " + ".join(label(c) for c in cs)
         if k == "declare":
             return "📢 " + (_("Declare pair {cards}", cards=labels(action.cards)) if len(action.cards) == 2
                            else _("Declare {cards}", cards=labels(action.cards)))
@@ -556,7 +556,7 @@ class KothRenderer(Renderer):
         return 0
 
     def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
-        return c.label, (_("{card} (you hold both)", card=card_name(c)) if copies > 1 else card_name(c))
+        return label(c), (_("{card} (you hold both)", card=card_name(c)) if copies > 1 else card_name(c))
 
     def pick_group(self, sv: SeatView, c: Any) -> str:
         return suit_title(trump_of(sv.view or {}).effective_suit(c))
