@@ -14,12 +14,13 @@ from games.dalmuti.hints import dalmuti_facts
 from games.dalmuti.replay import DalmutiReplay
 from games.dalmuti.rules import Dalmuti
 from games.dalmuti.search import DalmutiHooks
+from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 400 playouts measured
 # +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
 register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
-    explain=dalmuti_facts, review_units="places", review_thresholds=(0.3, 0.8),
+    explain=dalmuti_facts, review_units=N_("places"), review_thresholds=(0.3, 0.8),
     figures=dalmuti_figures, figure_names=DALMUTI,
     replay=DalmutiReplay(),
     # The speed target is for 6 players.

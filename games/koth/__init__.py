@@ -15,14 +15,15 @@ from games.koth.measure import challenge_result
 from games.koth.replay import KothReplay
 from games.koth.rules import KingOfTheHill
 from games.koth.search import KothHooks
+from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 60 playouts, shortlists
 # of 24, measured +14.0 ± 7.1 challenge points a round over normal (200 hands) at CPU p99 0.27 s
 # (0.35 s searching every candidate of a follow).
 register(GameSpec(
     KingOfTheHill, KothAI, search=KothHooks(), playouts=60, strong=True,
-    explain=koth_facts, hint_units="points better for your side this round",
-    review_units="points", review_thresholds=(10.0, 25.0),
+    explain=koth_facts, hint_units=N_("points better for your side this round"),
+    review_units=N_("points"), review_thresholds=(10.0, 25.0),
     figures=koth_figures, figure_names=KOTH,
     replay=KothReplay(),
     measure=Measure({"rounds": 1, "ready_round": 0, "ready_trick": 0},

@@ -15,14 +15,15 @@ from games.tricks.programs import TricksPrograms
 from games.tricks.replay import TricksReplay
 from games.tricks.rules import Tricks
 from games.tricks.search import TricksHooks
+from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 1200 playouts (cheap
 # playouts, equivalent cards merged, worlds that read sound play) measured +0.54 ± 0.13 tricks a hand
 # over normal (400 hands) at CPU p50 0.23 s, p99 0.69 s.
 register(GameSpec(
     Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
-    explain=tricks_facts, hint_units="more tricks this hand",
-    review_units="tricks", review_thresholds=(0.25, 0.6),
+    explain=tricks_facts, hint_units=N_("more tricks this hand"),
+    review_units=N_("tricks"), review_thresholds=(0.25, 0.6),
     figures=tricks_figures, figure_names=TRICKS,
     programs=TricksPrograms(), replay=TricksReplay(),
     measure=Measure({"target": 1}, "tricks a hand"),
