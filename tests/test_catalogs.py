@@ -17,27 +17,56 @@ LANGS = [lang for lang in words.LOCALES if lang != words.ENGLISH]
 
 
 @cache
-def template():  # type: ignore[no-untyped-def]
-    return catalogs.template()
+def template(domain: str = words.DOMAIN):  # type: ignore[no-untyped-def]
+    return catalogs.template(domain)
 
 
-def po(lang: str) -> Path:
-    return words.ROOT / "locale" / lang / "LC_MESSAGES" / f"{words.DOMAIN}.po"
+def po(lang: str, domain: str = words.DOMAIN) -> Path:
+    return catalogs.domains()[domain] / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def test_every_supported_language_has_a_catalog() -> None:
-    assert sorted(lang for _d, path in catalogs.po_files() if (lang := path.parent.parent.name)) == sorted(LANGS)
+#: Every catalog domain: the shared one and each game's own (games/<name>/locale/), as registered.
+DOMAINS = sorted(catalogs.domains())
+EACH = [(domain, lang) for domain in DOMAINS for lang in LANGS]
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_catalog_is_complete(lang: str) -> None:
-    assert catalogs.problems(catalogs.read(po(lang))) == []
+def test_every_game_has_a_domain_of_its_own() -> None:
+    import games
+
+    assert set(DOMAINS) == {words.DOMAIN, *games.names()}
+    for name in games.names():
+        assert catalogs.domains()[name] == words.ROOT / "games" / name / "locale"
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_catalog_is_current_with_the_code(lang: str) -> None:
-    """Extracted afresh (sources, registry, commands): a new ``_()`` string without its entries fails."""
-    assert catalogs.stale(catalogs.read(po(lang)), template()) == []
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_supported_language_has_a_catalog(domain: str) -> None:
+    assert sorted(path.parent.parent.name for d, path in catalogs.po_files() if d == domain) == sorted(LANGS)
+
+
+@pytest.mark.parametrize(("domain", "lang"), EACH)
+def test_catalog_is_complete(domain: str, lang: str) -> None:
+    assert catalogs.problems(catalogs.read(po(lang, domain))) == []
+
+
+@pytest.mark.parametrize(("domain", "lang"), EACH)
+def test_catalog_is_current_with_the_code(domain: str, lang: str) -> None:
+    """Extracted afresh (sources, registry, commands; a game's own folder): a new ``_()`` string
+    without its entries fails."""
+    assert catalogs.stale(catalogs.read(po(lang, domain)), template(domain)) == []
+
+
+def test_a_game_catalog_with_one_entry_removed_fails(tmp_path: Path) -> None:
+    """The checks above on a game's catalog with one entry taken out: missing from the code's
+    template, and untranslated once ``update`` puts it back."""
+    game = next(d for d in DOMAINS if d != words.DOMAIN)
+    good = catalogs.read(po("de", game))
+    assert catalogs.stale(good, template(game)) == [] and catalogs.problems(good) == []
+    entry = next(m for m in good if m.id and isinstance(m.id, str))
+    cut = copy.deepcopy(good)
+    cut.delete(entry.id, context=entry.context)
+    assert catalogs.stale(cut, template(game)) == [f"missing: {(entry.context, entry.id)}"]
+    cut.update(template(game), no_fuzzy_matching=True)  # what `tools.catalogs update` does
+    assert catalogs.problems(cut) == [f"untranslated: {entry.id!r}"]
 
 
 def test_the_checks_fail_on_a_broken_catalog() -> None:

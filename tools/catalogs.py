@@ -5,7 +5,11 @@
     python -m tools.catalogs update         # merge the template into every language's .po
     python -m tools.catalogs check          # what tests/test_catalogs.py checks, as a list
 
-A msgid comes from three places: the sources (babel.cfg's files, the markers in :data:`KEYWORDS`),
+Each game's own words are a domain of their own, named after the game, in its folder
+(``games/<name>/locale/<lang>/LC_MESSAGES/<name>.po``, registered by the game's package with
+``words.add_domain``): every command here runs over every registered domain, and a game's msgids
+come from the Python files of its folder (:data:`GAME_KEYWORDS`).  The shared domain's msgids come
+from three places: the sources (babel.cfg's files, the markers in :data:`KEYWORDS`),
 the games' registry (each game's title, rules text and quick start: data on GameSpec, translated
 where it is shown) and the slash commands (every name, description and choice, under the msgctxt
 of its kind: cogs/sync/translator.py).  A translator adds a language: ``update`` after adding its
@@ -26,7 +30,29 @@ sys.path.insert(0, str(ROOT))
 import words  # noqa: E402
 
 KEYWORDS = {"_": None, "N_": None, "ngettext": (2, 3), "translate": (2,)}
+#: A game's own modules (words.Speaker): ``_("…")``, ``N_("…")``, ``n_("{n} card", "{n} cards", n)``.
+GAME_KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
 POT = ROOT / "locale" / f"{words.DOMAIN}.pot"
+
+
+def domains() -> dict[str, Path]:
+    """Every catalog domain by name and folder: the shared one, and each game's own, which the game's
+    package registers when it is imported (``words.add_domain``; games/__init__.py imports them all)."""
+    import games  # noqa: F401  (each game package registers its domain)
+
+    return words.domains()
+
+
+def _game_messages(domain: str) -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
+    """(msgid or (singular, plural), msgctxt, where) from a game's own folder (its domain's parent)."""
+    from babel.messages.extract import extract_from_dir
+
+    folder = domains()[domain].parent
+    for filename, lineno, message, _comments, context in extract_from_dir(
+            str(folder), [("**.py", "python")], keywords=GAME_KEYWORDS):
+        if isinstance(message, tuple):
+            message = message[0] if len(message) == 1 or message[1] is None else (message[0], message[1])
+        yield message, context, f"{folder.relative_to(ROOT)}/{filename}:{lineno}"
 
 
 def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
@@ -85,11 +111,15 @@ def command_texts() -> list[tuple[str, str]]:
     return seen
 
 
-def template():  # type: ignore[no-untyped-def]
-    """The catalog of every msgid (a babel Catalog, no translations)."""
+def template(domain: str = words.DOMAIN):  # type: ignore[no-untyped-def]
+    """The catalog of every msgid of ``domain`` (a babel Catalog, no translations)."""
     from babel.messages.catalog import Catalog
 
-    cat = Catalog(domain=words.DOMAIN, project="Deckhand", fuzzy=False)
+    cat = Catalog(domain=domain, project="Deckhand", fuzzy=False)
+    if domain != words.DOMAIN:
+        for message, context, where in _game_messages(domain):
+            cat.add(message, locations=[(where.split(":")[0], int(where.split(":")[1]))], context=context)
+        return cat
     for message, context, where in _source_messages():
         cat.add(message, locations=[(where.split(":")[0], int(where.split(":")[1]))], context=context)
     for message, context, where in _registry_messages():
@@ -99,32 +129,50 @@ def template():  # type: ignore[no-untyped-def]
     return cat
 
 
-def extract(out: Path = POT) -> Path:
+def extract(out: Path = POT) -> list[Path]:
+    """The shared template (``out``) and each game's (``games/<name>/locale/<name>.pot``)."""
     from babel.messages.pofile import write_po
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("wb") as f:
-        write_po(f, template(), width=100, sort_output=True, omit_header=False)
-    return out
+    written = []
+    for domain, folder in domains().items():
+        path = out if domain == words.DOMAIN else folder / f"{domain}.pot"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            write_po(f, template(domain), width=100, sort_output=True, omit_header=False)
+        written.append(path)
+    return written
 
 
 def po_files() -> list[tuple[str, Path]]:
     """(domain, .po) of every catalog of every registered domain."""
-    return [(domain, po) for domain, folder in words.domains().items()
+    return [(domain, po) for domain, folder in domains().items()
             for po in sorted(folder.glob(f"*/LC_MESSAGES/{domain}.po"))]
 
 
 def update() -> None:
+    """Merge each domain's template into its catalog in every language (a game's catalog that is
+    missing in a language is started, empty, for the translator to fill)."""
+    from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
-    tmpl = template()
-    for _domain, po in po_files():
-        with po.open("rb") as f:
-            cat = read_po(f, locale=po.parent.parent.name)
-        cat.update(tmpl, no_fuzzy_matching=True)
-        with po.open("wb") as f:
-            write_po(f, cat, width=100, sort_output=True, ignore_obsolete=True)
-        print(f"updated {po.relative_to(ROOT)}")
+    for domain, folder in domains().items():
+        tmpl = template(domain)
+        for lang in words.LOCALES:
+            if lang == words.ENGLISH:
+                continue
+            po = folder / lang / "LC_MESSAGES" / f"{domain}.po"
+            if po.exists():
+                with po.open("rb") as f:
+                    cat = read_po(f, locale=lang)
+            elif domain != words.DOMAIN:
+                po.parent.mkdir(parents=True, exist_ok=True)
+                cat = Catalog(locale=lang, domain=domain, project="Deckhand", fuzzy=False)
+            else:
+                continue
+            cat.update(tmpl, no_fuzzy_matching=True)
+            with po.open("wb") as f:
+                write_po(f, cat, width=100, sort_output=True, ignore_obsolete=True)
+            print(f"updated {po.relative_to(ROOT)}")
 
 
 def read(po: Path):  # type: ignore[no-untyped-def]
@@ -182,13 +230,14 @@ def main(argv: list[str]) -> int:
     if what == "compile":
         print(f"catalogs: compiled {compile_all()} message catalogs")
     elif what == "extract":
-        print(f"catalogs: wrote {extract(Path(argv[1]) if len(argv) > 1 else POT)}")
+        for path in extract(Path(argv[1]) if len(argv) > 1 else POT):
+            print(f"catalogs: wrote {path.relative_to(ROOT)}")
     elif what == "update":
         update()
     elif what == "check":
-        tmpl = template()
-        found = [f"{po.relative_to(ROOT)}: {p}" for _d, po in po_files()
-                 for p in (problems(read(po)) + (stale(read(po), tmpl) if _d == words.DOMAIN else []))]
+        tmpls = {domain: template(domain) for domain in domains()}
+        found = [f"{po.relative_to(ROOT)}: {p}" for d, po in po_files()
+                 for p in (problems(read(po)) + stale(read(po), tmpls[d]))]
         print("\n".join(found) or "catalogs: every catalog is complete and current")
         return 1 if found else 0
     else:

@@ -20,7 +20,9 @@ from __future__ import annotations
 import gettext
 import logging
 import string
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,8 @@ DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
     "zh_CN": ("zh-CN",), "ja": ("ja",)}
 
 _domains: dict[str, Path] = {DOMAIN: ROOT / "locale"}
+#: The language a renderer speaks right now (:func:`speaking`): English unless a caller says otherwise.
+_SPOKEN: ContextVar[str] = ContextVar("spoken", default=ENGLISH)
 
 
 def N_(message: str) -> str:  # noqa: N802  (gettext's name for a lazy mark)
@@ -132,7 +136,9 @@ def translate(locale: str, msgid: str, /, *, domain: str = DOMAIN, context: str 
 def ngettext(locale: str, singular: str, plural: str, n: int, /, *, domain: str = DOMAIN, **fields: Any) -> str:
     """The form of ``singular``/``plural`` for ``n`` under ``locale``'s plural rule (the catalog's
     ``Plural-Forms`` header); ``{n}`` is filled with the number, written the locale's way."""
-    text = _catalog(domain, locale).ngettext(singular, plural, n)
+    # A fraction (0.5 seconds) takes the form of a plural count (gettext's plural rules read integers).
+    count = n if isinstance(n, int) else int(n) if float(n).is_integer() else 2
+    text = _catalog(domain, locale).ngettext(singular, plural, count)
     return _fill(text, {"n": number(locale, n), **fields}, locale)
 
 
@@ -166,3 +172,45 @@ def make_(locale: str) -> Callable[..., str]:
     def _(msgid: str, /, **fields: Any) -> str:
         return translate(locale, msgid, **fields)
     return _
+
+
+# ---- the language a screen is drawn in -------------------------------------------------------------
+@contextmanager
+def speaking(locale: str) -> Iterator[None]:
+    """Draw everything inside in ``locale`` (a catalog name: :func:`resolve`'s).  A game's renderer
+    says its words through its :class:`Speaker`, which reads this; cogs/table/renderers.py's calls set it
+    (the table's stored locale for what the table reads, the person's for what one person reads).
+    Rendering is synchronous, so nothing else runs inside it."""
+    token = _SPOKEN.set(locale if locale in LOCALES else resolve(locale))
+    try:
+        yield
+    finally:
+        _SPOKEN.reset(token)
+
+
+def spoken() -> str:
+    """The language of the screen being drawn (:func:`speaking`; English outside one)."""
+    return _SPOKEN.get()
+
+
+class Speaker:
+    """A game's own words (``games/<name>/locale/``, a domain named after the game) said in the
+    language being drawn (:func:`spoken`).  A game's modules write::
+
+        _, n_ = Speaker("hearts").pair()
+        _("Hand {n} dealt.", n=3)            # a sentence (extracted by tools/catalogs.py)
+        n_("{n} card", "{n} cards", left)    # a count agreeing with its noun, {n} the number
+        N_("moons shot")                     # data translated where it is shown: say(text)
+    """
+
+    def __init__(self, domain: str) -> None:
+        self.domain = domain
+
+    def __call__(self, msgid: str, /, **fields: Any) -> str:
+        return translate(spoken(), msgid, domain=self.domain, **fields)
+
+    def n(self, singular: str, plural: str, n: int, /, **fields: Any) -> str:
+        return ngettext(spoken(), singular, plural, n, domain=self.domain, **fields)
+
+    def pair(self) -> tuple[Callable[..., str], Callable[..., str]]:
+        return self, self.n

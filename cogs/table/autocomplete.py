@@ -18,30 +18,40 @@ from cogs.table import render, renderers
 from engine.cards import Card, CardError, card
 from engine.core import AnyCard, Decision
 from tables.live import SeatView
+from words import ENGLISH, speaking
+from words import cards as card_words
 
 MAX_CHOICES = 25
 
 
 def legal_choices(
     decision: Decision, current: str, hand: Sequence[str] | None = None, renderer: render.Renderer | None = None,
-    sv: SeatView | None = None,
+    sv: SeatView | None = None, locale: str = ENGLISH,
 ) -> list[app_commands.Choice[str]]:
     """Exactly the legal choices of ``decision`` matching what was typed, at most 25.
 
     Explicit actions are offered as they are (value: the action code; name: the game renderer's
     words, ``three 5s``).  A "choose N cards" decision is completed one card at a time: after
     ``2C 3D`` come ``2C 3D 4H``, ``2C 3D 5S``… (values are card codes; names use card labels); a
-    card the decision holds several times (three 5s) may be chosen that many times."""
-    r = renderer or render.GENERIC
+    card the decision holds several times (three 5s) may be chosen that many times.
+
+    In ``locale`` (the person's): the names read in it, and a card typed in it is read (``dame pik``,
+    ``Pik-Dame``, ``d♠`` beside ``q♠`` and ``qs``: words/cards.py)."""
+    with speaking(locale):
+        return _legal_choices(decision, current, hand, renderer or render.GENERIC, sv, locale)
+
+
+def _legal_choices(decision: Decision, current: str, hand: Sequence[str] | None, r: render.Renderer,
+                   sv: SeatView | None, locale: str) -> list[app_commands.Choice[str]]:
     typed = current.strip().lower()
     if not decision.pick:
         out = []
         for a in render.in_hand_order(decision.actions, hand):
             name = r.action_label(a, sv)
             words = [a.code.lower(), name.lower(), *(str(getattr(c, "name", "")).lower() for c in a.cards)]
-            if not typed or any(typed in w for w in words):
-                one = len(a.cards) == 1 and not a.args and isinstance(a.cards[0], Card)
-                spoken = f" · {a.cards[0].name}" if one else ""
+            one = len(a.cards) == 1 and not a.args and isinstance(a.cards[0], Card)
+            if not typed or any(typed in w for w in words) or (one and card_words.matches(a.cards[0], typed, locale)):
+                spoken = f" · {card_words.name(a.cards[0], locale)}" if one else ""
                 out.append(app_commands.Choice(name=f"{name}{spoken}"[:100], value=a.code))
         return out[:MAX_CHOICES]
     allowed = list(decision.cards)
@@ -49,6 +59,7 @@ def legal_choices(
     tokens = current.split()
     if tokens and tokens[0].lower() == decision.kind:
         tokens = tokens[1:]
+    tokens = card_words.join_cards(tokens, locale)  # "dame pik": one card said in two words
     finished = current.endswith(" ") or not tokens
     chosen: list[AnyCard] = []
     partial = ""
@@ -64,7 +75,7 @@ def legal_choices(
         chosen = marked
     for i, tok in enumerate(tokens):
         last = i == len(tokens) - 1
-        c = _read_card(tok, allowed)
+        c = _read_card(tok, allowed, locale)
         free = c is not None and sum(1 for x in chosen if x.code == c.code) < have[c.code]
         if c is not None and free and (not last or finished or _exact(tok, c, allowed)):
             chosen.append(c)
@@ -100,9 +111,9 @@ def _marked_cards(sv: SeatView | None, allowed: Sequence[AnyCard]) -> list[AnyCa
     return out
 
 
-def _read_card(tok: str, allowed: Sequence[AnyCard]) -> AnyCard | None:
+def _read_card(tok: str, allowed: Sequence[AnyCard], locale: str = ENGLISH) -> AnyCard | None:
     """The card among ``allowed`` that ``tok`` names: its code, label or name, else a standard card
-    read forgivingly (``10h``)."""
+    read forgivingly (``10h``, or in the person's language: ``dame pik``)."""
     t = tok.strip().lower()
     for c in allowed:
         if t in (c.code.lower(), render.label(c).lower(), str(getattr(c, "name", "")).lower()):
@@ -110,7 +121,10 @@ def _read_card(tok: str, allowed: Sequence[AnyCard]) -> AnyCard | None:
     try:
         code = card(tok).code
     except CardError:
-        return None
+        read = card_words.read(tok, locale)
+        if read is None:
+            return None
+        code = read.code
     return next((c for c in allowed if c.code == code), None)
 
 

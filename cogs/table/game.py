@@ -152,7 +152,9 @@ def rules_embed(game: str, rules_url: str | None = None, locale: str = words.ENG
     embed = discord.Embed(title=f"{_(g.title)} — {players}", description=_(rules) if rules else rules,
                           colour=render.LOBBY_COLOUR)
     # One field per option: a field holds 1024 characters, and one game's options need more.
-    for n, (_key, text) in enumerate(table_options.rules_lines(g.name)):
+    with words.speaking(locale):  # the game's own option words, in the asker's language
+        lines = table_options.rules_lines(g.name)
+    for n, (_key, text) in enumerate(lines):
         embed.add_field(name=_(N_("What the host can change")) if n == 0 else "\u200b", value=text[:1024],
                         inline=False)
     embed.add_field(name=_(HOW_TO_SET), value=_(N_("`/game new game:{name} options:…` with any of {accepted}"),
@@ -822,7 +824,9 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             return []
         if sv.decision is None:
             return []
-        # The suggestions are the person's own: their language (cogs/i18n/reading.py).
-        with reading.reading(reading.remember(interaction.user.id, interaction.locale)):
+        # The suggestions are the person's own: their language (cogs/i18n/reading.py); cards typed in
+        # it are read too.
+        person = reading.remember(interaction.user.id, interaction.locale)
+        with reading.reading(person):
             return legal_choices(sv.decision, current, (sv.view or {}).get("hand"),
-                                 renderers.renderer_for(table.game), sv)
+                                 renderers.renderer_for(table.game), sv, locale=person)

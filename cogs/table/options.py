@@ -27,7 +27,7 @@ from engine.words import plural as plural
 from tables.ids import echo
 from tables.offers import no_strong_ai
 from tables.table import SPEEDS
-from words import N_
+from words import N_, spoken, translate
 
 
 def rule_book_link(url: str | None, before: str = "") -> str:
@@ -140,6 +140,11 @@ def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None
     return " · ".join(parts)
 
 
+def _own(w: Words, text: str | None) -> str | None:
+    """A game's option words (msgids of its own domain, ``Words.domain``) in the language being drawn."""
+    return translate(spoken(), text, domain=w.domain) if w.domain and text else text
+
+
 def rules_lines(game: str) -> list[tuple[str, str]]:
     """``(name, sentence)`` per option for ``/game rules``, in words only: what it does, its choices
     in words, the default marked (what a host types is :func:`accepted_line`, shown apart)."""
@@ -148,16 +153,20 @@ def rules_lines(game: str) -> list[tuple[str, str]]:
     lines = []
     for opt in spec(game):
         w = words(game, opt.name)
-        about = catalog.translate(loc, w.about)
+        # A game's own words are msgids of its domain; speed's and the AI's of the shared one.
+        def word(text: str | None, w: Words = w) -> str:
+            return ((_own(w, text) or "") if w.domain else catalog.translate(loc, text)) if text else ""
+
+        about = word(w.about)
         about = f"{about[:1].upper()}{about[1:]}"
         if opt.choices:
-            each = " · ".join(catalog.translate(loc, w.values.get(v) or w.say(v))
-                              + (default if v == opt.default else "") for v in values(opt))
+            each = " · ".join((word(w.values.get(v)) or word(w.say(v))) + (default if v == opt.default else "")
+                              for v in values(opt))
             lines.append((opt.name, f"{about}: {each}."))
         else:
             lines.append((opt.name, catalog.translate(loc, "{about}: from {low} to {high} (default: {value}).",
                                                       about=about, low=number(opt.low), high=number(opt.high),
-                                                      value=catalog.translate(loc, w.say(opt.default)))))
+                                                      value=word(w.say(opt.default)))))
     return lines
 
 

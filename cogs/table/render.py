@@ -33,7 +33,9 @@ from engine.core import TABLE, Action, AnyCard, Decision, Event, Outcome, View
 from engine.words import plural as plural  # the one count helper (engine/words.py)
 from tables.live import SeatView
 from tables.table import Table
-from words import N_
+from words import N_, spoken
+from words.cards import label as card_label
+from words.cards import name as card_name
 
 #: What every message the bot sends may ping by default: nobody.  A turn ping names its people itself.
 NO_PINGS = discord.AllowedMentions.none()
@@ -78,9 +80,11 @@ def label(c: AnyCard | str) -> str:
     """``Q♠`` for a card or a standard card code; a game's own card values (``D5``, a
     blank ``5X``) carry their own ``label``."""
     if isinstance(c, str):
-        return card(c).label
+        return card_label(card(c), spoken())
+    if isinstance(c, Card):
+        return card_label(c, spoken())  # (a joker in the language being drawn: words/cards.py)
     own = getattr(c, "label", None)
-    return own if isinstance(own, str) else card(str(c)).label
+    return own if isinstance(own, str) else card_label(card(str(c)), spoken())
 
 
 def labels(cs: Iterable[AnyCard | str]) -> str:
@@ -594,7 +598,7 @@ class Renderer:
     def action_description(self, sv: SeatView, action: Action) -> str | None:
         """The small second line under a menu option."""
         if len(action.cards) == 1 and not action.args:
-            return getattr(action.cards[0], "name", None)
+            return card_name(action.cards[0], spoken())
         return None
 
     def action_style(self, action: Action) -> discord.ButtonStyle:
@@ -625,7 +629,7 @@ class Renderer:
     def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
         """``(label, description)`` of one card in a "choose N cards" menu; ``copy`` counts from 1
         when the same card is there ``copies`` times."""
-        name = getattr(c, "name", None)
+        name = card_name(c, spoken())
         if copies > 1:
             of = tr(sv.table)(N_("{copy} of {copies}"), copy=copy, copies=copies)
             name = f"{name} ({of})" if name else of

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 import games
-from cogs.i18n.reading import of_seat, reading
+from cogs.i18n.reading import lang, of_seat, reading
 from cogs.pictures.emoji import text_only
 from cogs.table import screens
 from cogs.table.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
@@ -48,13 +48,18 @@ def renderer_for(game: str) -> Renderer:
     return found.renderer if found is not None else GENERIC
 
 
-def action_label(action: Action, game: str | None = None) -> str:
+def action_label(action: Action, game: str | None = None, locale: str | None = None) -> str:
     """How a legal action reads on a button, in a menu or in autocomplete — in the words of the
     game's renderer (``three 5s``), else generically: ``Q♠`` for a plain card play, the
-    kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``)."""
-    return (renderer_for(game) if game else GENERIC).action_label(action)
+    kind followed by card labels and words otherwise (``pass 2♣ 3♦ 4♥``); in ``locale`` (the person's),
+    else in the language being drawn (cogs/i18n/reading.py)."""
+    with reading(locale or lang()):
+        return (renderer_for(game) if game else GENERIC).action_label(action)
 
 
+# The language of each call (docs/interfaces.md): what the whole table reads is drawn in the table's
+# stored locale unless ``locale`` says otherwise; what one person reads in theirs.  Inside,
+# ``cogs/i18n/reading.py`` says it once, and enters ``words.speaking`` for the games' own words.
 def table_message(table: Table, locale: str | None = None) -> Rendered:
     """The public table message, within Discord's limits: drawn again with its cards as text when
     their emoji markup would make it too long.  In the table's language (``locale``: a watcher's
@@ -72,23 +77,23 @@ def _fits(rendered: Rendered) -> bool:
     return len(rendered.content or "") <= MAX_CONTENT and (rendered.embed is None or embed_fits(rendered.embed))
 
 
-def hand_text(sv: SeatView) -> str:
-    with reading(of_seat(sv.table, sv.seat)):  # the seat's person's language
+def hand_text(sv: SeatView, locale: str | None = None) -> str:
+    with reading(locale or of_seat(sv.table, sv.seat)):  # the seat's person's language
         return renderer_for(sv.table.game).hand_text(sv)
 
 
-def event_text(table: Table, event: Event) -> str | None:
-    with reading(table.locale):
+def event_text(table: Table, event: Event, locale: str | None = None) -> str | None:
+    with reading(locale or table.locale):
         return renderer_for(table.game).event_text(table, event)
 
 
-def summary(table: Table, events: Sequence[Event]) -> Rendered | None:
-    with reading(table.locale):
+def summary(table: Table, events: Sequence[Event], locale: str | None = None) -> Rendered | None:
+    with reading(locale or table.locale):
         return renderer_for(table.game).summary(table, events)
 
 
-def turn_notice(table: Table, seats: Sequence[int], live: bool = False) -> str:
+def turn_notice(table: Table, seats: Sequence[int], live: bool = False, locale: str | None = None) -> str:
     """The turn ping; ``live``: everyone pinged has a hand view the bot keeps current.  A ping in
     the channel: the table's language."""
-    with reading(table.locale):
+    with reading(locale or table.locale):
         return renderer_for(table.game).turn_notice(table, seats, live)

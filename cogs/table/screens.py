@@ -25,11 +25,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Words:
     """How one option reads: ``about`` says what it does; ``say`` one value in plain words (the
-    lobby and footer); ``values`` a few words per choice for ``/game rules``."""
+    lobby and footer); ``values`` a few words per choice for ``/game rules``.  ``domain``: the
+    catalog ``about`` and ``values`` are msgids of (a game's own, ``games/<name>/locale/``), read in
+    the language being drawn by cogs/table/options.py; ``say`` speaks for itself."""
 
     about: str
     say: Callable[[Any], str]
     values: Mapping[Any, str] = field(default_factory=dict)
+    domain: str | None = None
 
 
 def choice(table: Mapping[Any, str]) -> Callable[[Any], str]:

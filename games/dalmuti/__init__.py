@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts (hints.py), the stats figures (figures.py) and
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.dalmuti.ai import DalmutiAI
@@ -11,12 +14,13 @@ from games.dalmuti.hints import dalmuti_facts
 from games.dalmuti.replay import DalmutiReplay
 from games.dalmuti.rules import Dalmuti
 from games.dalmuti.search import DalmutiHooks
+from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 400 playouts measured
 # +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
 register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
-    explain=dalmuti_facts, review_units="places", review_thresholds=(0.3, 0.8),
+    explain=dalmuti_facts, review_units=N_("places"), review_thresholds=(0.3, 0.8),
     figures=dalmuti_figures, figure_names=DALMUTI,
     replay=DalmutiReplay(),
     # The speed target is for 6 players.
@@ -28,3 +32,6 @@ register(GameSpec(
         "Wins: going out first scores the most points each hand; the most points after the last hand wins.",
         "Key rule: the Peons pay their best cards as taxes to the Dalmutis before each hand.",
     )))
+
+# Its own words (screens, replay steps, figures): games/dalmuti/locale/, a domain named after it.
+words.add_domain("dalmuti", Path(__file__).parent / "locale")

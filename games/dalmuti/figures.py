@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
+from words import N_
 
-DALMUTI = {"firsts": "hands finished first", "revolutions": "revolutions called", "hands": "hands played"}
+#: Each figure's name: a msgid of this game's domain (games/dalmuti/locale/), translated where shown.
+DALMUTI = {"firsts": N_("hands finished first"), "revolutions": N_("revolutions called"), "hands": N_("hands played")}
 
 
 def dalmuti_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:

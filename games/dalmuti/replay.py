@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from engine.core import Event, Game, View
 from engine.replays import Group, Position, ReplayHooks, codes, group
 from games.dalmuti.rules import is_peon
+from words import Speaker
+
+_ = Speaker("dalmuti")  # (the piles' names, in the language the replay is drawn in)
 
 
 def _to_beat(pv: View) -> bool:
@@ -21,7 +24,7 @@ class DalmutiReplay(ReplayHooks):
         if not _to_beat(pv):
             return []
         by = pv["current"].get("by")
-        return [group(None if by is None else int(by), "to beat", pv["current"]["cards"])]
+        return [group(None if by is None else int(by), _("to beat"), pv["current"]["cards"])]
 
     def piles(self, state: Game, pv: View, views: Sequence[View]) -> list[Group]:
         ranking = [int(s) for s in pv.get("ranking") or ()]
@@ -31,8 +34,8 @@ class DalmutiReplay(ReplayHooks):
             if not given and not received:
                 continue
             peon = s in ranking and is_peon(ranking.index(s), len(ranking))
-            first, then = (("paid in taxes", given), ("got back", received)) if peon else \
-                (("received in taxes", received), ("gave back", given))
+            first, then = ((_("paid in taxes"), given), (_("got back"), received)) if peon else \
+                ((_("received in taxes"), received), (_("gave back"), given))
             out += [group(s, label, cards) for label, cards in (first, then) if cards]
         return out
 

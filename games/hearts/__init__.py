@@ -3,8 +3,10 @@
 only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
 from typing import cast
 
+import words
 from engine.core import Game, GameSpec, register
 from engine.measure import Measure
 from games.hearts.ai import HeartsAI
@@ -13,13 +15,14 @@ from games.hearts.hints import hearts_facts
 from games.hearts.replay import HeartsReplay
 from games.hearts.rules import Hearts
 from games.hearts.search import HeartsHooks
+from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py (CPU p99 under 0.6 s).
 register(GameSpec(
     # cast: Hearts is a virtual subclass of Game (compiled, it cannot inherit it: games/hearts/rules.py).
     cast("type[Game]", Hearts), HeartsAI, search=HeartsHooks(), playouts=480, strong=True,
-    explain=hearts_facts, hint_units="fewer points this hand",
-    review_units="points", review_thresholds=(1.0, 3.0),
+    explain=hearts_facts, hint_units=N_("fewer points this hand"),
+    review_units=N_("points"), review_thresholds=(1.0, 3.0),
     figures=hearts_figures, figure_names=HEARTS, lowest_wins=True,
     replay=HeartsReplay(),
     measure=Measure({"rules": "classic", "target": 1}, "points a hand (lower is better)", hints={"target": 1},
@@ -31,3 +34,6 @@ register(GameSpec(
         "Wins: the game ends once someone reaches the target; the lowest score wins.",
         "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.",
     )))
+
+# Its own words (screens, hints, replay steps, figures): games/hearts/locale/, a domain named after it.
+words.add_domain("hearts", Path(__file__).parent / "locale")

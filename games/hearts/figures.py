@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
+from words import N_
 
-HEARTS = {"moons": "moons shot", "queens": "Q♠ taken", "hands": "hands played"}
+#: Each figure's name: a msgid of this game's domain (games/hearts/locale/), translated where shown.
+HEARTS = {"moons": N_("moons shot"), "queens": N_("Q♠ taken"), "hands": N_("hands played")}
 
 
 def hearts_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:

@@ -8,13 +8,18 @@ from collections.abc import Sequence
 from engine.core import Event, Game, View
 from engine.replays import Group, Position, ReplayHooks, group, trick_position, trick_table
 from games.hearts.rules import PASS, Hearts
+from words import N_, Speaker
+
+_ = Speaker("hearts")
+#: The way cards were passed, as the recap says it (the language being drawn: words.speaking).
+_PASSED = {"left": N_("passed left"), "right": N_("passed right"), "across": N_("passed across")}
 
 
 class HeartsReplay(ReplayHooks):
     def table(self, state: Game, pv: View, views: Sequence[View], events: Sequence[Event]) -> list[Group]:
         out = trick_table(pv, events)
         if pv.get("phase") == PASS:  # the cards each seat chose to pass, until they change hands
-            out += [group(s, "to pass", v["passing"]) for s, v in enumerate(views) if v.get("passing")]
+            out += [group(s, _("to pass"), v["passing"]) for s, v in enumerate(views) if v.get("passing")]
         return out
 
     def position(self, pv: View, events: Sequence[Event], leads: int) -> Position:
@@ -32,9 +37,11 @@ class HeartsReplay(ReplayHooks):
         if direction is None:
             passed = ""
         elif Hearts.pass_target(0, direction) == 0:  # a hand without passing keeps every card
-            passed = " (no passing)"
+            passed = " (" + _("no passing") + ")"
         else:
-            passed = f" (passed {direction})"
+            passed = " (" + (_(_PASSED[direction]) if direction in _PASSED else direction) + ")"
         taken = ", ".join(f"{names[s]} {pts[s]:+d}" for s in range(n))
-        moon_text = f" — {names[moon]} shot the moon!" if isinstance(moon, int) and 0 <= moon < n else ""
-        return f"Hand {hand}{passed}: {taken}{moon_text} · totals " + " / ".join(str(x) for x in totals)
+        shot = isinstance(moon, int) and 0 <= moon < n
+        moon_text = (" — " + _("{who} shot the moon!", who=names[moon])) if shot else ""
+        return (_("Hand {hand}", hand=hand) + f"{passed}: {taken}{moon_text} · "
+                + _("totals {scores}", scores=" / ".join(str(x) for x in totals)))

@@ -6,10 +6,11 @@ seat's view (sent ephemerally).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
+import words
 from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -21,18 +22,28 @@ from cogs.table.render import (
     labels,
     phase_of,
     player_name,
-    plural,
     seat_badge,
     seat_name,
     table_title,
     when,
 )
-from cogs.table.screens import Chart, Screens, Words, choice, register
+from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
 from games.hearts.rules import Hearts
 from tables.live import SeatView
 from tables.table import Table
+from words import N_, Speaker
+
+_, n_ = Speaker("hearts").pair()
+
+#: The way cards are passed this hand, as the sentences below say it.
+_DIRECTION = {"left": N_("left"), "right": N_("right"), "across": N_("across")}
+
+
+def _direction(direction: object) -> str:
+    text = _DIRECTION.get(str(direction))
+    return _(text) if text else str(direction)
 
 
 def _winning_card(cards: Sequence[Card | str]) -> Card:
@@ -47,32 +58,39 @@ class HeartsRenderer(Renderer):
         hand_no = pv.get("hand_no", 0) + 1
         phase = pv.get("phase")
         if phase == "pass":
-            head = f"Hand {hand_no} · passing 3 cards **{pv['pass_dir']}**"
+            head = _("Hand {hand} · passing 3 cards **{direction}**", hand=hand_no,
+                     direction=_direction(pv["pass_dir"]))
         else:
             # Hearts broken is a classic rule only: a mcgill table has no such limit to show.
             broken = ""
             if pv.get("rules", "classic") == "classic":
-                broken = " · " + ("♥ broken" if pv.get("hearts_broken") else "♥ not broken yet")
-            dir_ = "no passing" if pv.get("pass_dir") == "hold" else f"passed {pv.get('pass_dir')}"
-            head = f"Hand {hand_no} ({dir_}) · trick {min(pv.get('trick_no', 0) + 1, 13)}/13{broken}"
+                broken = " · " + (_("♥ broken") if pv.get("hearts_broken") else _("♥ not broken yet"))
+            dir_ = (_("no passing") if pv.get("pass_dir") == "hold"
+                    else _("passed {direction}", direction=_direction(pv.get("pass_dir"))))
+            head = _("Hand {hand} ({passing}) · trick {trick}/13", hand=hand_no, passing=dir_,
+                     trick=min(pv.get("trick_no", 0) + 1, 13)) + broken
         lines = [head]
         if phase == "pass":
             waiting = [s for s in range(len(pv.get("passed", []))) if not pv["passed"][s]]
             if waiting:
                 who = ", ".join(f"**{seat_name(table, s)}**" for s in waiting)
                 deadline = self.deadline_of(table, waiting)
-                lines.append(f"Waiting for {who} to choose" + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                lines.append(_("Waiting for {who} to choose", who=who)
+                             + (f" · ⏰ {when(deadline)}" if deadline else ""))
         elif pv.get("turn") is not None:
             turn = pv["turn"]
             deadline = self.deadline_of(table, [turn])
-            lines.append(f"▶ **{seat_name(table, turn)}** to play" + (f" · ⏰ {when(deadline)}" if deadline else ""))
+            lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
+                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
         trick = pv.get("trick") or []
         if trick:
-            lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick))
+            lines.append(_("**On the table:** {cards}",
+                           cards=" · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick)))
         elif pv.get("last_trick"):
             lt = pv["last_trick"]
-            best = _winning_card([c for _, c in lt["cards"]])
-            lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {face(best)} (+{lt['points']})")
+            best = _winning_card([c for _s, c in lt["cards"]])
+            lines.append(_("Last trick: {who} took it with {card} (+{points})", who=seat_name(table, lt["winner"]),
+                           card=face(best), points=lt["points"]))
         return "\n".join(lines)
 
     def seat_lines(self, table: Table, pv: View) -> str:
@@ -88,9 +106,9 @@ class HeartsRenderer(Renderer):
             else:
                 mark = "·"
             hand_pts = points[i] if i < len(points) else 0
-            cards = f" · {plural(left[i], 'card')}" if i < len(left) else ""
+            cards = " · " + n_("{n} card", "{n} cards", left[i]) if i < len(left) else ""
             lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
-                         f"(+{hand_pts} this hand){cards}")
+                         + _("(+{points} this hand)", points=hand_pts) + cards)
         return "\n".join(lines)
 
     def event_text(self, table: Table, event: Event) -> str | None:
@@ -100,36 +118,41 @@ class HeartsRenderer(Renderer):
         who = seat_name(table, event.seat)
         if k == "deal":
             hand_no, direction = d[0], d[1]
-            tail = "no passing this hand" if direction == "hold" else f"pass 3 cards {direction}"
-            return f"Hand {int(hand_no) + 1} dealt — {tail}."
+            if direction == "hold":
+                return _("Hand {hand} dealt — no passing this hand.", hand=int(hand_no) + 1)
+            return _("Hand {hand} dealt — pass 3 cards {direction}.", hand=int(hand_no) + 1,
+                     direction=_direction(direction))
         if k == "pass_chosen":
-            return f"{who} chose 3 cards to pass."
+            return _("{who} chose 3 cards to pass.", who=who)
         if k == "exchange":
-            return f"Cards passed {d[0]}." if d else "Cards passed."
+            return _("Cards passed {direction}.", direction=_direction(d[0])) if d else _("Cards passed.")
         if k == "play":
-            return f"{who} played {label(d[0])}."
+            return _("{who} played {card}.", who=who, card=label(d[0]))
         if k == "hearts_broken":
-            return "Hearts are broken! 💔"
+            return _("Hearts are broken! 💔")
         if k == "trick":
             pts, cards = d[1], d[2:]
-            return f"{who} took the trick with {_winning_card(cards).label} (+{pts})."
+            return _("{who} took the trick with {card} (+{points}).", who=who, card=label(_winning_card(cards)),
+                     points=pts)
         if k == "hand_end":
             n = len(table.seats)
             pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
             parts = " · ".join(f"{seat_name(table, s)} +{pts[s]} → {scores[s]}" for s in range(n))
-            moon_text = f" 🌙 {seat_name(table, moon)} shot the moon!" if moon is not None and moon >= 0 else ""
-            return f"Hand over: {parts}.{moon_text}"
+            moon_text = (" 🌙 " + _("{who} shot the moon!", who=seat_name(table, moon))
+                         if moon is not None and moon >= 0 else "")
+            return _("Hand over: {scores}.", scores=parts) + moon_text
         if k == "game_end":
             best = min(d)
-            winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
-            return f"Game over — {winners} won with {plural(best, 'point')}."
+            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
+            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
+                      best, winners=winners)
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
         if event.kind == "play":
-            return f"You played {label(event.data[0])}."
+            return _("You played {card}.", card=label(event.data[0]))
         if event.kind == "pass_chosen":
-            return "You chose your 3 cards to pass."
+            return _("You chose your 3 cards to pass.")
         return super().own_text(table, event)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
@@ -145,15 +168,18 @@ class HeartsRenderer(Renderer):
             pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
             pv = table.state.public_view() if table.state is not None else {}
             hand_no = pv.get("hand_no", 0) + (1 if pv.get("phase") == "over" else 0)
-            lines = [f"**End of hand {hand_no}**"]
+            lines = [_("**End of hand {hand}**", hand=hand_no)]
             if moon is not None and moon >= 0:
-                lines.append(f"🌙 **{seat_name(table, moon)} shot the moon!**")
+                lines.append("🌙 **" + _("{who} shot the moon!", who=seat_name(table, moon)) + "**")
             for s in range(n):
                 lines.append(f"{player_name(table, s)}: +{pts[s]} → **{scores[s]}**")
             e.description = "\n".join(lines)
         if over:
-            e.add_field(name="Game over", value=self.standings_text(table), inline=False)
+            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
+
+    def score_text(self, table: Table, seat: int, score: object) -> str:
+        return n_("{n} point", "{n} points", int(score)) if isinstance(score, int) else str(score)
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         table, view, seat = sv.table, sv.view or {}, sv.seat
@@ -163,54 +189,69 @@ class HeartsRenderer(Renderer):
         passing, received = view.get("passing") or [], view.get("received") or []
         if direction and direction != "hold" and passing:
             to = seat_name(table, Hearts.pass_target(seat, direction))
-            verb = "You pass" if view.get("phase") == "pass" else "You passed"
-            lines.append(f"{verb} {labels(passing)} {direction} to {to}.")
+            said = (_("You pass {cards} {direction} to {who}.") if view.get("phase") == "pass"
+                    else _("You passed {cards} {direction} to {who}."))
+            lines.append(said.format(cards=labels(passing), direction=_direction(direction), who=to))
         if direction and direction != "hold" and received:
             frm = seat_name(table, Hearts.pass_source(seat, direction))
-            lines.append(f"You received {labels(received)} from {frm}.")
+            lines.append(_("You received {cards} from {who}.", cards=labels(received), who=frm))
         trick = view.get("trick") or []
         if trick:
-            lines.append("On the table: " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
+            lines.append(_("On the table: {cards}",
+                           cards=" · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick)))
         elif view.get("last_trick") and view.get("phase") == "play":
             lt = view["last_trick"]
-            best = _winning_card([c for _, c in lt["cards"]])
+            best = _winning_card([c for _s, c in lt["cards"]])
             if lt["winner"] == seat and view.get("turn") == seat:
-                lines.append(f"🏆 You won the last trick with {best.label} (+{lt['points']}) and lead.")
+                lines.append(_("🏆 You won the last trick with {card} (+{points}) and lead.", card=label(best),
+                               points=lt["points"]))
             else:
-                lines.append(f"Last trick: {seat_name(table, lt['winner'])} took it with {best.label} "
-                             f"(+{lt['points']}).")
+                lines.append(_("Last trick: {who} took it with {card} (+{points}).",
+                               who=seat_name(table, lt["winner"]), card=label(best), points=lt["points"]))
         scores = view.get("scores")
         if scores and seat < len(scores):
-            lines.append(f"Your score: {scores[seat]} (+{view.get('hand_points', [0] * n)[seat]} this hand)")
+            lines.append(_("Your score: {score} (+{points} this hand)", score=scores[seat],
+                           points=view.get("hand_points", [0] * n)[seat]))
         return lines
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.kind == "pass" and decision.pick:
             direction = (sv.view or {}).get("pass_dir", "")
             to = seat_name(sv.table, Hearts.pass_target(sv.seat, direction))
-            return f"choose {plural(decision.pick, 'card')} to pass {direction} to {to} in the menu below (or /play)."
+            return n_("choose {n} card to pass {direction} to {who} in the menu below (or /play).",
+                      "choose {n} cards to pass {direction} to {who} in the menu below (or /play).",
+                      decision.pick, direction=_direction(direction), who=to)
         if decision.kind == "play":
-            return "play a card — press one of the buttons below (or /play)."
+            return _("play a card — press one of the buttons below (or /play).")
         return super().decision_prompt(sv, decision)
 
 
 # ==== Hearts: its screens, registered once (cogs/table/screens.py) ================================================
-_HEARTS_RULES = {"classic": "classic rules (pass 3, hearts must break)",
-                 "mcgill": "McGill rules (no passing, any first lead)"}
-_MOON = {"others_plus_26": "moon: the others get 26", "shooter_minus_26": "moon: the shooter loses 26"}
+# (Option words are this game's msgids: ``say`` speaks them when called; cogs/table/options.py translates
+# ``about`` and ``values`` in the game's domain, ``Words.domain``.)
+_HEARTS_RULES = {"classic": N_("classic rules (pass 3, hearts must break)"),
+                 "mcgill": N_("McGill rules (no passing, any first lead)")}
+_MOON = {"others_plus_26": N_("moon: the others get 26"), "shooter_minus_26": N_("moon: the shooter loses 26")}
+
+
+def _say(table: dict[str, str]) -> Callable[[object], str]:
+    return lambda v: _(table[str(v)]) if str(v) in table else str(v)
+
+
 register(Screens(
     "hearts", HeartsRenderer(),
     words={
         "rules": Words(
-            "which rules the table plays", choice(_HEARTS_RULES),
-            {"classic": "pass 3 cards before each hand (left, right, across, hold); 2♣ leads the first trick; "
-                        "no heart or Q♠ on the first trick; hearts cannot be led until broken",
-             "mcgill": "no passing; the 2♣ holder leads any card; no first-trick or hearts-broken rule"}),
-        "target": Words("the game ends after the hand in which someone reaches this score; lowest score wins",
-                        lambda v: f"game to {v}"),
-        "moon": Words("shooting the moon (all 13 hearts and Q♠)", choice(_MOON),
-                      {"others_plus_26": "the shooter scores 0, everyone else +26",
-                       "shooter_minus_26": "the shooter scores −26, the others nothing"}),
+            N_("which rules the table plays"), _say(_HEARTS_RULES),
+            {"classic": N_("pass 3 cards before each hand (left, right, across, hold); 2♣ leads the first trick; "
+                           "no heart or Q♠ on the first trick; hearts cannot be led until broken"),
+             "mcgill": N_("no passing; the 2♣ holder leads any card; no first-trick or hearts-broken rule")},
+            domain="hearts"),
+        "target": Words(N_("the game ends after the hand in which someone reaches this score; lowest score wins"),
+                        lambda v: _("game to {n}", n=v), domain="hearts"),
+        "moon": Words(N_("shooting the moon (all 13 hearts and Q♠)"), _say(_MOON),
+                      {"others_plus_26": N_("the shooter scores 0, everyone else +26"),
+                       "shooter_minus_26": N_("the shooter scores −26, the others nothing")}, domain="hearts"),
     },
-    chart=Chart("points (fewest wins)"),
+    chart=Chart(N_("points (fewest wins)")),
 ))

@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts (hints.py), the stats figures (figures.py) and
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.koth.ai import KothAI
@@ -12,14 +15,15 @@ from games.koth.measure import challenge_result
 from games.koth.replay import KothReplay
 from games.koth.rules import KingOfTheHill
 from games.koth.search import KothHooks
+from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 60 playouts, shortlists
 # of 24, measured +14.0 ± 7.1 challenge points a round over normal (200 hands) at CPU p99 0.27 s
 # (0.35 s searching every candidate of a follow).
 register(GameSpec(
     KingOfTheHill, KothAI, search=KothHooks(), playouts=60, strong=True,
-    explain=koth_facts, hint_units="points better for your side this round",
-    review_units="points", review_thresholds=(10.0, 25.0),
+    explain=koth_facts, hint_units=N_("points better for your side this round"),
+    review_units=N_("points"), review_thresholds=(10.0, 25.0),
     figures=koth_figures, figure_names=KOTH,
     replay=KothReplay(),
     measure=Measure({"rounds": 1, "ready_round": 0, "ready_trick": 0},
@@ -31,3 +35,6 @@ register(GameSpec(
         "Wins: a King (or the King's teammate) who defends the hill at rank A wins the game.",
         "Key rule: the challengers need 80 of the 200 points (fives, tens and kings) to take the hill.",
     )))
+
+# Its own words (screens, replay steps, figures): games/koth/locale/, a domain named after it.
+words.add_domain("koth", Path(__file__).parent / "locale")

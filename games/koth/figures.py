@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
+from words import N_
 
-KOTH = {"rounds_as_koth": "rounds as the King", "defences": "hills held", "teammate": "rounds as teammate"}
+#: Each figure's name: a msgid of this game's domain (games/koth/locale/), translated where shown.
+KOTH = {"rounds_as_koth": N_("rounds as the King"), "defences": N_("hills held"), "teammate": N_("rounds as teammate")}
 
 
 def koth_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:

@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from engine.core import Event, Game, View
 from engine.replays import Group, Position, ReplayHooks, group, trick_position, trick_table
 from games.koth.rules import BURY, DEAD, DEAL, LATE, OVER, RANKS, ROUND_READY, SUIT
+from words import Speaker
+
+_ = Speaker("koth")  # (the piles' names, in the language the replay is drawn in)
 
 
 def rank_value(rank: object) -> int:
@@ -40,12 +43,12 @@ class KothReplay(ReplayHooks):
         d = state.to_dict()
         phase, stock, koth = d.get("phase"), list(d.get("stock") or ()), d.get("koth")
         if phase in (DEAL, LATE, SUIT) and len(stock) >= DEAD:
-            return [group(None, "dead hand", stock[:DEAD][::-1])]
+            return [group(None, _("dead hand"), stock[:DEAD][::-1])]
         if phase == BURY and d.get("dead") and koth is not None:
-            return [group(int(koth), "took the dead hand", d["dead"])]
+            return [group(int(koth), _("took the dead hand"), d["dead"])]
         if d.get("buried"):
             if phase in (ROUND_READY, OVER):  # scored: the King may have changed since
                 koth = (pv.get("last_round") or {}).get("koth", koth)
             if koth is not None:
-                return [group(int(koth), "buried", d["buried"])]
+                return [group(int(koth), _("buried"), d["buried"])]
         return []

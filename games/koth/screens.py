@@ -16,7 +16,8 @@ from typing import Any
 
 import discord
 
-from cogs.table.options import plural
+import words
+import words.cards
 from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -33,12 +34,16 @@ from cogs.table.render import (
     table_title,
     when,
 )
-from cogs.table.screens import Chart, Screens, Words, choice, register
+from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, View
 from games.koth.trump import TRUMPS, Trump
 from tables.live import SeatView
 from tables.table import Table
+from words import N_, Speaker
+from words.cards import suit_name
+
+_, n_ = Speaker("koth").pair()
 
 SUIT_WORDS = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 RANK_WORDS = {"T": "10"}
@@ -55,16 +60,33 @@ def trump_of(view: View) -> Trump:
     return Trump(view.get("trump_suit"), view.get("trump_rank") or "2")
 
 
+def suit_word(suit: str) -> str:
+    """A suit's name in the language being drawn (``Clubs``, ``Kreuz``, ``梅花``)."""
+    said = suit_name(suit, words.spoken())
+    return SUIT_WORDS[suit] if words.spoken() == words.ENGLISH else said[:1].upper() + said[1:]
+
+
+def trumps_word(suit: str) -> str:
+    """``♣ clubs``: the trump suit inside a sentence."""
+    said = SUIT_WORDS[suit].lower() if words.spoken() == words.ENGLISH else suit_name(suit, words.spoken())
+    return f"{SUIT_SYMBOLS[suit]} {said}"
+
+
 def suit_title(suit: str) -> str:
     """A group name for an effective suit."""
-    return "Trumps" if suit == TRUMPS else f"{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit]}"
+    return _("Trumps") if suit == TRUMPS else f"{SUIT_SYMBOLS[suit]} {suit_word(suit)}"
 
 
 def play_words(cards: Sequence[Card | str]) -> str:
     cs = [card(c) if isinstance(c, str) else c for c in cards]
     if len(cs) == 2 and cs[0] is cs[1]:
-        return f"a pair of {cs[0].label}"
-    return " + ".join(c.label for c in cs)
+        return _("a pair of {card}", card=label(cs[0]))
+    return " + ".join(label(c) for c in cs)
+
+
+def card_name(c: Any) -> str:
+    """A card said in words in the language being drawn (``queen of spades``, ``Pik-Dame``)."""
+    return words.cards.name(c, words.spoken()) or str(getattr(c, "name", c))
 
 
 def progress_bar(done: int, total: int, width: int = 10) -> str:
@@ -82,20 +104,22 @@ class KothRenderer(Renderer):
         phase = pv.get("phase")
         rounds = pv.get("rounds") or 0
         koth = pv.get("koth")
-        head = f"Round {pv.get('round', 1)}" + (f" of {rounds}" if rounds else "")
-        head += f" · trump rank **{rank_text(pv.get('trump_rank'))}**"
+        head = (_("Round {round} of {rounds}", round=pv.get("round", 1), rounds=rounds) if rounds
+                else _("Round {round}", round=pv.get("round", 1)))
+        head += " · " + _("trump rank **{rank}**", rank=rank_text(pv.get("trump_rank")))
         suit = pv.get("trump_suit")
         if suit:
-            how = {"declared": "declared", "random": "drawn at random", "chosen": "chosen by the King"}.get(
-                pv.get("trump_how") or "", "")
-            head += f" · trumps **{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit].lower()}**" + (f" ({how})" if how else "")
+            how = {"declared": N_("declared"), "random": N_("drawn at random"),
+                   "chosen": N_("chosen by the King")}.get(pv.get("trump_how") or "", "")
+            head += " · " + _("trumps **{suit}**", suit=trumps_word(suit)) + (f" ({_(how)})" if how else "")
         lines = [head]
         if koth is not None:
             ranks = pv.get("ranks") or []
-            lines.append(f"👑 King: **{seat_name(table, koth)}** (rank {rank_text(ranks[koth])})"
-                         if koth < len(ranks) else f"👑 King: **{seat_name(table, koth)}**")
+            lines.append("👑 " + (_("King: **{who}** (rank {rank})", who=seat_name(table, koth),
+                                    rank=rank_text(ranks[koth]))
+                                  if koth < len(ranks) else _("King: **{who}**", who=seat_name(table, koth))))
         elif phase in ("round_ready", "deal", "late"):
-            lines.append("👑 No King yet: whoever holds the final declaration becomes the King.")
+            lines.append("👑 " + _("No King yet: whoever holds the final declaration becomes the King."))
         lines += self._phase_lines(table, pv)
         return "\n".join(lines)
 
@@ -109,41 +133,45 @@ class KothRenderer(Renderer):
         if phase == "round_ready":
             ready = pv.get("ready") or []
             waiting = [s for s, r in enumerate(ready) if not r]
-            lines.append("⏳ The round starts when everyone is ready — waiting for "
-                         + ", ".join(seat_name(table, s) for s in waiting) + self._clock(table, waiting))
+            lines.append("⏳ " + _("The round starts when everyone is ready — waiting for {who}",
+                                  who=", ".join(seat_name(table, s) for s in waiting)) + self._clock(table, waiting))
         elif phase in ("deal", "late"):
             dealt, total = pv.get("dealt", 0), pv.get("deal_total", 100)
             if phase == "deal":
-                lines.append(f"🃏 Dealing {progress_bar(dealt, total)} {dealt}/{total} cards")
+                lines.append("🃏 " + _("Dealing {bar} {dealt}/{total} cards", bar=progress_bar(dealt, total),
+                                      dealt=dealt, total=total))
             else:
-                lines.append("🃏 All cards dealt — **last chance to declare**" + self._clock(table, [-1]))
+                lines.append("🃏 " + _("All cards dealt — **last chance to declare**") + self._clock(table, [-1]))
             lines.append(self._declaration_line(table, pv))
         elif phase == "suit":
-            lines.append(f"Nobody declared: **{seat_name(table, koth)}** chooses the trump suit"
+            lines.append(_("Nobody declared: **{who}** chooses the trump suit", who=seat_name(table, koth))
                          + self._clock(table, [koth]))
         elif phase == "bury":
-            lines.append(f"🪦 **{seat_name(table, koth)}** took the 8 dead-hand cards and is burying 8"
+            lines.append("🪦 " + _("**{who}** took the 8 dead-hand cards and is burying 8", who=seat_name(table, koth))
                          + self._clock(table, [koth]))
         elif phase == "call":
-            lines.append(f"📣 **{seat_name(table, koth)}** is calling a card" + self._clock(table, [koth]))
+            lines.append("📣 " + _("**{who}** is calling a card", who=seat_name(table, koth))
+                         + self._clock(table, [koth]))
         elif phase in ("play", "trick_ready"):
             trick_no = min(pv.get("trick_no", 0) + 1, TRICKS)
             turn = pv.get("turn")
             if phase == "play" and turn is not None:
-                lines.append(f"Trick {trick_no}/{TRICKS} · ▶ **{seat_name(table, turn)}** to play"
-                             + self._clock(table, [turn]))
+                lines.append(_("Trick {trick}/{tricks} · ▶ **{who}** to play", trick=trick_no, tricks=TRICKS,
+                               who=seat_name(table, turn)) + self._clock(table, [turn]))
             else:
                 ready = pv.get("ready") or []
                 waiting = [s for s, r in enumerate(ready) if not r]
-                lines.append(f"Trick {trick_no}/{TRICKS} · waiting for Ready: "
-                             + ", ".join(seat_name(table, s) for s in waiting) + self._clock(table, waiting))
+                lines.append(_("Trick {trick}/{tricks} · waiting for Ready: {who}", trick=trick_no, tricks=TRICKS,
+                               who=", ".join(seat_name(table, s) for s in waiting)) + self._clock(table, waiting))
             trick = pv.get("trick") or []
             if trick:
-                lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {faces(p)}" for s, p in trick))
+                lines.append(_("**On the table:** {cards}",
+                               cards=" · ".join(f"{seat_name(table, s)} {faces(p)}" for s, p in trick)))
             elif pv.get("last_trick"):
                 lt = pv["last_trick"]
-                plays = " · ".join(faces(p) for _, p in lt["plays"])
-                lines.append(f"Last trick ({plays}): {seat_name(table, lt['winner'])} took it (+{lt['points']})")
+                plays = " · ".join(faces(p) for _s, p in lt["plays"])
+                lines.append(_("Last trick ({cards}): {who} took it (+{points})", cards=plays,
+                               who=seat_name(table, lt["winner"]), points=lt["points"]))
         if phase in ("call", "play", "trick_ready") or pv.get("called"):
             called = self._called_line(table, pv)
             if called:
@@ -151,9 +179,9 @@ class KothRenderer(Renderer):
         if phase in ("play", "trick_ready"):
             defenders = pv.get("defenders") or []
             names = ", ".join(("👑 " if s == koth else "🤝 ") + seat_name(table, s) for s in defenders)
-            lines.append(f"🛡️ Known defenders: {names}")
-            lines.append(f"⚔️ Challengers' points so far: **{pv.get('challenger_points', 0)}** "
-                         f"({DEFEND_BELOW} or more takes the hill)")
+            lines.append("🛡️ " + _("Known defenders: {who}", who=names))
+            lines.append("⚔️ " + _("Challengers' points so far: **{points}** ({needed} or more takes the hill)",
+                                   points=pv.get("challenger_points", 0), needed=DEFEND_BELOW))
         last = pv.get("last_round")
         if phase in ("round_ready", "over") and last:
             lines.append(self._last_round_line(table, last))
@@ -163,37 +191,44 @@ class KothRenderer(Renderer):
         d = pv.get("declaration")
         if d is None:
             rank = rank_text(pv.get("trump_rank"))
-            return f"No declaration yet — anyone holding a {rank} may declare from **My hand**."
+            return _("No declaration yet — anyone holding a {rank} may declare from **My hand**.", rank=rank)
         cards = d["cards"]
         if len(cards) == 2:
-            return f"📢 **{seat_name(table, d['seat'])}** declared a pair {labels(cards)} — final."
-        return (f"📢 **{seat_name(table, d['seat'])}** declared {label(cards[0])} — an identical pair can still "
-                "override it.")
+            return "📢 " + _("**{who}** declared a pair {cards} — final.", who=seat_name(table, d["seat"]),
+                            cards=labels(cards))
+        return "📢 " + _("**{who}** declared {card} — an identical pair can still override it.",
+                        who=seat_name(table, d["seat"]), card=label(cards[0]))
 
     def _called_line(self, table: Table, pv: View) -> str | None:
         called = pv.get("called")
         if not called:
             if pv.get("alone") and pv.get("phase") in ("play", "trick_ready"):
-                return f"📣 No card was called: **{seat_name(table, pv.get('koth'))}** defends alone."
+                return "📣 " + _("No card was called: **{who}** defends alone.", who=seat_name(table, pv.get("koth")))
             return None
-        which = "first" if pv.get("called_copy") == "first" else "second"
         koth, mate = pv.get("koth"), pv.get("teammate")
         if mate is not None:
-            return f"📣 Called: {label(called)} — 🤝 **{seat_name(table, mate)}** played it and defends with the King."
+            return "📣 " + _("Called: {card} — 🤝 **{who}** played it and defends with the King.", card=label(called),
+                            who=seat_name(table, mate))
         if pv.get("alone"):
-            return f"📣 Called: {label(called)} — the King played it: **{seat_name(table, koth)}** defends alone."
+            return "📣 " + _("Called: {card} — the King played it: **{who}** defends alone.", card=label(called),
+                            who=seat_name(table, koth))
         seen = pv.get("called_seen", 0)
-        tail = " (one copy played so far)" if seen else ""
-        return f"📣 Called: {label(called)} — whoever plays the {which} copy joins the King{tail}."
+        tail = " " + _("(one copy played so far)") if seen else ""
+        if pv.get("called_copy") == "first":
+            said = _("Called: {card} — whoever plays the first copy joins the King", card=label(called))
+        else:
+            said = _("Called: {card} — whoever plays the second copy joins the King", card=label(called))
+        return f"📣 {said}{tail}."
 
     def _last_round_line(self, table: Table, last: dict[str, Any]) -> str:
         score = last.get("challenge_score", 0)
         nxt = last.get("next_koth")
-        verdict = "the hill held" if score < DEFEND_BELOW else "the hill fell"
-        text = (f"Last round: challengers scored **{score}** — {verdict}; next King "
-                f"**{seat_name(table, nxt)}**.")
+        verdict = _("the hill held") if score < DEFEND_BELOW else _("the hill fell")
+        text = _("Last round: challengers scored **{score}** — {verdict}; next King **{who}**.", score=score,
+                 verdict=verdict, who=seat_name(table, nxt))
         if last.get("dead_hand"):
-            text += f" Buried: {labels(last['dead_hand'])} ({plural(last.get('dead_hand_points', 0), 'point')})."
+            text += " " + n_("Buried: {cards} ({n} point).", "Buried: {cards} ({n} points).",
+                             last.get("dead_hand_points", 0), cards=labels(last["dead_hand"]))
         return text
 
     def seat_lines(self, table: Table, pv: View) -> str:
@@ -209,11 +244,11 @@ class KothRenderer(Renderer):
             else:
                 mark = "·"
             role = " 👑" if i == koth else " 🤝" if i == mate else ""
-            parts = [f"rank **{rank_text(ranks[i])}**" if i < len(ranks) else ""]
+            parts = [_("rank **{rank}**", rank=rank_text(ranks[i])) if i < len(ranks) else ""]
             if i < len(left) and phase not in ("round_ready", "over"):
-                parts.append(plural(left[i], "card"))
+                parts.append(n_("{n} card", "{n} cards", left[i]))
             if i < len(points) and phase in ("play", "trick_ready"):
-                parts.append(f"{plural(points[i], 'point')} taken")
+                parts.append(n_("{n} point taken", "{n} points taken", points[i]))
             lines.append(f"{mark} {seat_badge(table, i)}{role} — " + " · ".join(p for p in parts if p))
         return "\n".join(lines)
 
@@ -226,63 +261,67 @@ class KothRenderer(Renderer):
             rnd, rank, koth = d
             if koth is not None and koth >= 0:
                 koth_name = seat_name(table, koth)
-                return f"Round {rnd}: trump rank {rank_text(rank)}; {koth_name} is the King and is dealt first."
-            return f"Round {rnd}: trump rank {rank_text(rank)}; dealing starts with {who}."
+                return _("Round {round}: trump rank {rank}; {who} is the King and is dealt first.", round=rnd,
+                         rank=rank_text(rank), who=koth_name)
+            return _("Round {round}: trump rank {rank}; dealing starts with {who}.", round=rnd, rank=rank_text(rank),
+                     who=who)
         if k == "declare":
             if len(d) == 2:
-                return f"📢 {who} declared a pair {labels(d)}."
-            return f"📢 {who} declared {label(d[0])}."
+                return "📢 " + _("{who} declared a pair {cards}.", who=who, cards=labels(d))
+            return "📢 " + _("{who} declared {card}.", who=who, card=label(d[0]))
         if k == "trump":
             suit, rank, how = d
-            trumps = f"{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit].lower()}"
+            trumps = trumps_word(suit)
             if how == "random":
-                return f"Trumps drawn at random: {trumps}; {who} is the King."
+                return _("Trumps drawn at random: {suit}; {who} is the King.", suit=trumps, who=who)
             if how == "chosen":
-                return f"{who} chose {trumps} as trumps."
-            return f"Trumps are {trumps} (rank {rank_text(rank)}); {who} is the King."
+                return _("{who} chose {suit} as trumps.", who=who, suit=trumps)
+            return _("Trumps are {suit} (rank {rank}); {who} is the King.", suit=trumps, rank=rank_text(rank), who=who)
         if k == "suit_choice":
-            return f"Nobody declared: {who} chooses the trump suit."
+            return _("Nobody declared: {who} chooses the trump suit.", who=who)
         if k == "buried":
-            return f"🪦 {who} buried 8 cards."
+            return "🪦 " + _("{who} buried 8 cards.", who=who)
         if k == "call":
             if not d:
-                return f"📣 {who} called no card in time: nobody is enlisted, the King defends alone."
-            return f"📣 {who} called {label(d[0])}."
+                return "📣 " + _("{who} called no card in time: nobody is enlisted, the King defends alone.", who=who)
+            return "📣 " + _("{who} called {card}.", who=who, card=label(d[0]))
         if k in ("ready", "dealt"):
             return None
         if k == "play":
-            return f"{who} played {play_words(d)}."
+            return _("{who} played {cards}.", who=who, cards=play_words(d))
         if k == "teammate":
-            return f"🤝 {who} played the called {label(d[0])} and now defends with the King!"
+            return "🤝 " + _("{who} played the called {card} and now defends with the King!", who=who, card=label(d[0]))
         if k == "alone":
-            return f"{who} played the called {label(d[0])}: the King defends alone."
+            return _("{who} played the called {card}: the King defends alone.", who=who, card=label(d[0]))
         if k == "trick":
-            return f"{who} took trick {int(d[0]) + 1} (+{d[1]})."
+            return _("{who} took trick {trick} (+{points}).", who=who, trick=int(d[0]) + 1, points=d[1])
         if k == "hand_end":
             rnd, score, nxt, gain = d[0], d[2], d[7], d[8]
-            verdict = "the hill held" if score < DEFEND_BELOW else "the hill fell"
-            climb = f", +{gain} rank{'s' if gain != 1 else ''}" if gain else ""
-            return f"Round {rnd} over: challengers {score} — {verdict}{climb}; next King {seat_name(table, nxt)}."
+            verdict = _("the hill held") if score < DEFEND_BELOW else _("the hill fell")
+            climb = ", " + n_("+{n} rank", "+{n} ranks", gain) if gain else ""
+            return _("Round {round} over: challengers {score} — {verdict}{climb}; next King {who}.", round=rnd,
+                     score=score, verdict=verdict, climb=climb, who=seat_name(table, nxt))
         if k == "game_end":
             n = len(table.seats)
             winners = [int(s) for s in d[n:]]
-            return "Game over — " + " and ".join(seat_name(table, s) for s in winners) + " won."
+            return _("Game over — {winners} won.", winners=words.join(words.spoken(),
+                                                                       [seat_name(table, s) for s in winners]))
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
         k, d = event.kind, event.data
         if k == "play":
-            return f"You played {play_words(d)}."
+            return _("You played {cards}.", cards=play_words(d))
         if k == "declare":
-            return f"You declared {labels(d)}."
+            return _("You declared {cards}.", cards=labels(d))
         if k == "buried":
-            return "You buried 8 cards."
+            return _("You buried 8 cards.")
         if k == "call":
-            return f"You called {label(d[0])}." if d else "No card called: you defend alone."
+            return _("You called {card}.", card=label(d[0])) if d else _("No card called: you defend alone.")
         if k == "ready":
-            return "Ready!"
+            return _("Ready!")
         if k == "trump":
-            return f"Trumps: {SUIT_SYMBOLS[d[0]]}."
+            return _("Trumps: {suit}.", suit=SUIT_SYMBOLS[d[0]])
         return super().own_text(table, event)
 
     def turn_what(self, table: Table, seats: Sequence[int], live: bool) -> str:
@@ -291,13 +330,13 @@ class KothRenderer(Renderer):
             d = table.state.decision(s) if table.state is not None else None
             if d is not None:
                 kinds.add(d.kind)
-        where = "in your hand view" if live else "with **My hand** below"
-        what = {"ready": f"press **Ready** {where} for the next round",
-                "bury": f"you are the King: bury 8 cards {where}",
-                "call": f"call a card {where}",
-                "suit": f"nobody declared: choose the trump suit {where}"}
+        where = _("in your hand view") if live else _("with **My hand** below")
+        what = {"ready": N_("press **Ready** {where} for the next round"),
+                "bury": N_("you are the King: bury 8 cards {where}"),
+                "call": N_("call a card {where}"),
+                "suit": N_("nobody declared: choose the trump suit {where}")}
         if len(kinds) == 1 and next(iter(kinds)) in what:
-            return what[next(iter(kinds))]
+            return _(what[next(iter(kinds))], where=where)
         return super().turn_what(table, seats, live)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
@@ -317,25 +356,32 @@ class KothRenderer(Renderer):
             pv = table.state.public_view() if table.state is not None else {}
             last = pv.get("last_round") or {}
             before = last.get("ranks_before") if last.get("round") == rnd else None
-            lines = [f"**End of round {rnd}**",
-                     f"👑 King {player_name(table, koth)}" + (f" with 🤝 {player_name(table, mate)}" if mate >= 0
-                                                              else " defending alone")]
-            lines.append(f"⚔️ Challengers took {plural(ch_pts, 'point')}" + (
-                f" and the last trick: + {bonus} for the buried {dead_pts}" if bonus else "") + f" → **{score}**")
+            lines = [_("**End of round {round}**", round=rnd),
+                     "👑 " + (_("King {who} with 🤝 {mate}", who=player_name(table, koth),
+                               mate=player_name(table, mate))
+                             if mate >= 0 else _("King {who} defending alone", who=player_name(table, koth)))]
+            took = (n_("Challengers took {n} point and the last trick: + {bonus} for the buried {dead}",
+                       "Challengers took {n} points and the last trick: + {bonus} for the buried {dead}", ch_pts,
+                       bonus=bonus, dead=dead_pts) if bonus
+                    else n_("Challengers took {n} point", "Challengers took {n} points", ch_pts))
+            lines.append(f"⚔️ {took} → **{score}**")
             if score < DEFEND_BELOW:
-                lines.append(f"🛡️ The hill held: defenders climb {plural(gain, 'rank')}.")
+                lines.append("🛡️ " + n_("The hill held: defenders climb {n} rank.",
+                                       "The hill held: defenders climb {n} ranks.", gain))
             else:
-                climb = f"challengers climb {gain} rank{'s' if gain != 1 else ''}" if gain else "no one climbs"
-                lines.append(f"🏔️ The hill fell: {climb}.")
+                lines.append("🏔️ " + (n_("The hill fell: challengers climb {n} rank.",
+                                        "The hill fell: challengers climb {n} ranks.", gain) if gain
+                                     else _("The hill fell: no one climbs.")))
             if last.get("dead_hand") and last.get("round") == rnd:
-                lines.append(f"🪦 Buried: {labels(last['dead_hand'])}")
-            lines.append(f"Next King: **{player_name(table, nxt)}**" if not over else "")
+                lines.append("🪦 " + _("Buried: {cards}", cards=labels(last["dead_hand"])))
+            lines.append(_("Next King: **{who}**", who=player_name(table, nxt)) if not over else "")
             for s in range(n):
                 was = f"{rank_text(before[s])} → " if before and before[s] != after[s] else ""
-                lines.append(f"{player_name(table, s)}: rank {was}**{rank_text(after[s])}**")
+                now = "**" + rank_text(after[s]) + "**"
+                lines.append(f"{player_name(table, s)}: " + _("rank {rank}", rank=was + now))
             e.description = "\n".join(line for line in lines if line)
         if over:
-            e.add_field(name="Game over", value=self.standings_text(table), inline=False)
+            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
     def standings(self, table: Table) -> list[tuple[int, int, int | None]]:
@@ -347,7 +393,7 @@ class KothRenderer(Renderer):
 
     def score_text(self, table: Table, seat: int, score: object) -> str:
         if isinstance(score, int) and 2 <= score <= 14:
-            return f"rank {rank_text(RANKS[score - 2])}"
+            return _("rank {rank}", rank=rank_text(RANKS[score - 2]))
         return str(score)
 
     # -- private -------------------------------------------------------------------------------
@@ -361,7 +407,7 @@ class KothRenderer(Renderer):
                 groups.append((eff, []))
             groups[-1][1].append(face(code))
         lines = [f"**{suit_title(eff)}** ({len(cs)}): {' '.join(cs)}" for eff, cs in groups]
-        return [f"{plural(len(hand), 'card')}, trumps first:", *lines]
+        return [n_("{n} card, trumps first:", "{n} cards, trumps first:", len(hand)), *lines]
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         table, view, seat = sv.table, sv.view or {}, sv.seat
@@ -369,30 +415,36 @@ class KothRenderer(Renderer):
         phase, koth, mate = view.get("phase"), view.get("koth"), view.get("teammate")
         ranks = view.get("ranks") or []
         suit = view.get("trump_suit")
-        trumps = f"{SUIT_SYMBOLS[suit]}" if suit else "not declared yet"
-        lines.append(f"Trump rank {rank_text(view.get('trump_rank'))} · trump suit {trumps} · your rank "
-                     f"{rank_text(ranks[seat]) if seat < len(ranks) else '?'}")
+        trumps = f"{SUIT_SYMBOLS[suit]}" if suit else _("not declared yet")
+        lines.append(_("Trump rank {rank} · trump suit {suit} · your rank {yours}",
+                       rank=rank_text(view.get("trump_rank")), suit=trumps,
+                       yours=rank_text(ranks[seat]) if seat < len(ranks) else "?"))
         if phase in ("deal", "late"):
-            lines.append(f"🃏 {view.get('dealt', 0)}/{view.get('deal_total', 100)} cards dealt — new cards show up "
-                         "here as they come.")
-            lines.append(self._declaration_line(table, view).replace("from **My hand**", "with the buttons"))
+            lines.append("🃏 " + _("{dealt}/{total} cards dealt — new cards show up here as they come.",
+                                  dealt=view.get("dealt", 0), total=view.get("deal_total", 100)))
+            d = view.get("declaration")
+            lines.append(self._declaration_line(table, view) if d is not None else
+                         _("No declaration yet — anyone holding a {rank} may declare with the buttons.",
+                           rank=rank_text(view.get("trump_rank"))))
         if seat == koth:
-            lines.append("👑 You are the King." + (f" 🤝 {seat_name(table, mate)} defends with you." if mate is not None
-                                                  else ""))
+            mate_line = (" 🤝 " + _("{who} defends with you.", who=seat_name(table, mate))) if mate is not None \
+                else ""
+            lines.append("👑 " + _("You are the King.") + mate_line)
         elif seat == mate:
-            lines.append("🤝 You defend with the King.")
+            lines.append("🤝 " + _("You defend with the King."))
         if view.get("dead_hand"):
-            lines.append(f"🪦 You took the dead hand: {labels(view['dead_hand'])}")
+            lines.append("🪦 " + _("You took the dead hand: {cards}", cards=labels(view["dead_hand"])))
         if view.get("buried"):
-            lines.append(f"🪦 You buried: {labels(view['buried'])}")
+            lines.append("🪦 " + _("You buried: {cards}", cards=labels(view["buried"])))
         called = self._called_line(table, view)
         if called and phase in ("play", "trick_ready"):
             lines.append(called)
         trick = view.get("trick") or []
         if trick:
-            lines.append("On the table: " + " · ".join(f"{seat_name(table, s)} {labels(p)}" for s, p in trick))
+            lines.append(_("On the table: {cards}", cards=" · ".join(f"{seat_name(table, s)} {labels(p)}"
+                                                                     for s, p in trick)))
         if phase in ("play", "trick_ready"):
-            lines.append(f"Challengers' points so far: {view.get('challenger_points', 0)}")
+            lines.append(_("Challengers' points so far: {points}", points=view.get("challenger_points", 0)))
         return lines
 
     def decision_line(self, sv: SeatView) -> str:
@@ -401,10 +453,10 @@ class KothRenderer(Renderer):
             rank = view.get("trump_rank")
             declared = view.get("declaration")
             if declared and len(declared["cards"]) == 2:
-                return "A pair was declared: trumps are settled. The deal goes on."
+                return _("A pair was declared: trumps are settled. The deal goes on.")
             if declared:
-                return f"Only an identical pair of {rank_text(rank)}s can override now. The deal goes on."
-            return f"You may declare as soon as you hold a {rank_text(rank)}. The deal goes on."
+                return _("Only an identical pair of {rank}s can override now. The deal goes on.", rank=rank_text(rank))
+            return _("You may declare as soon as you hold a {rank}. The deal goes on.", rank=rank_text(rank))
         return super().decision_line(sv)
 
     def decision_deadline(self, sv: SeatView) -> float | None:
@@ -417,25 +469,28 @@ class KothRenderer(Renderer):
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         k = decision.kind
         if k == "declare":
-            return "you may declare trumps (optional) — or let the deal go on."
+            return _("you may declare trumps (optional) — or let the deal go on.")
         if k == "bury":
-            return ("bury 8 cards: choose them in the menus below (your choice is kept as you go), then press "
-                    "**Bury** (or name all 8 with /play).")
+            return _("bury 8 cards: choose them in the menus below (your choice is kept as you go), then press "
+                     "**Bury** (or name all 8 with /play).")
         if k == "call":
-            which = "second" if (sv.view or {}).get("called_copy") == "second" else "first"
-            return f"call a card (not a joker, not a {rank_text((sv.view or {}).get('trump_rank'))}): whoever " \
-                   f"plays its {which} copy defends with you — secretly, until then."
+            rank = rank_text((sv.view or {}).get("trump_rank"))
+            if (sv.view or {}).get("called_copy") == "second":
+                return _("call a card (not a joker, not a {rank}): whoever plays its second copy defends with you "
+                         "— secretly, until then.", rank=rank)
+            return _("call a card (not a joker, not a {rank}): whoever plays its first copy defends with you — "
+                     "secretly, until then.", rank=rank)
         if k == "suit":
-            return "nobody declared: choose the trump suit."
+            return _("nobody declared: choose the trump suit.")
         if k == "ready":
-            return "press **Ready** when you are."
+            return _("press **Ready** when you are.")
         if k == "play":
             trick = (sv.view or {}).get("trick") or []
             if not trick:
-                return "lead one card or an identical pair."
+                return _("lead one card or an identical pair.")
             if len(trick[0][1]) == 2:
-                return "a pair was led: play a pair of the led suit if you have one, else as many of it as you can."
-            return "follow the led suit if you can."
+                return _("a pair was led: play a pair of the led suit if you have one, else as many of it as you can.")
+            return _("follow the led suit if you can.")
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
@@ -444,26 +499,27 @@ class KothRenderer(Renderer):
         if k == "play" and action.cards:
             cs = action.cards
             if len(cs) == 2 and cs[0] is cs[1]:
-                return f"{cs[0].label} {cs[1].label} (pair)"
-            return " + ".join(c.label for c in cs)
+                return _("{cards} (pair)", cards=labels(cs))
+            return " + ".join(label(c) for c in cs)
         if k == "declare":
-            return ("📢 Declare pair " if len(action.cards) == 2 else "📢 Declare ") + labels(action.cards)
+            return "📢 " + (_("Declare pair {cards}", cards=labels(action.cards)) if len(action.cards) == 2
+                           else _("Declare {cards}", cards=labels(action.cards)))
         if k == "call":
-            return f"Call {label(action.cards[0])}"
+            return _("Call {card}", card=label(action.cards[0]))
         if k == "suit" and action.args:
             s = action.args[0]
-            return f"{SUIT_SYMBOLS.get(s, s)} {SUIT_WORDS.get(s, s)}"
+            return f"{SUIT_SYMBOLS.get(s, s)} {suit_word(s) if s in SUIT_WORDS else s}"
         if k == "ready":
-            return "✅ Ready"
+            return "✅ " + _("Ready")
         if k == "bury":
-            return "bury " + labels(action.cards)
+            return _("bury {cards}", cards=labels(action.cards))
         return super().action_label(action)
 
     def action_description(self, sv: SeatView, action: Action) -> str | None:
         if action.kind == "call":
-            return f"{action.cards[0].name}: whoever plays it joins you"
+            return _("{card}: whoever plays it joins you", card=card_name(action.cards[0]))
         if action.kind == "play" and len(action.cards) == 2 and action.cards[0] is action.cards[1]:
-            return f"a pair of {action.cards[0].name}s"
+            return _("a pair of {card}s", card=card_name(action.cards[0]))
         return super().action_description(sv, action)
 
     def action_style(self, action: Action) -> discord.ButtonStyle:
@@ -488,8 +544,9 @@ class KothRenderer(Renderer):
         return None
 
     def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
-        verb = {"call": "Call", "play": "Play"}.get(sv.decision.kind if sv.decision else "", "Choose")
-        return f"{verb}: " + " · ".join(groups)
+        kind = sv.decision.kind if sv.decision else ""
+        said = {"call": N_("Call: {groups}"), "play": N_("Play: {groups}")}.get(kind, N_("Choose: {groups}"))
+        return _(said, groups=" · ".join(groups))
 
     def combo_pick(self, sv: SeatView, decision: Decision) -> int:
         # Two cards on a pair lead: when the combinations are too many to list, choose the two.
@@ -499,7 +556,7 @@ class KothRenderer(Renderer):
         return 0
 
     def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
-        return c.label, (f"{c.name} (you hold both)" if copies > 1 else c.name)
+        return label(c), (_("{card} (you hold both)", card=card_name(c)) if copies > 1 else card_name(c))
 
     def pick_group(self, sv: SeatView, c: Any) -> str:
         return suit_title(trump_of(sv.view or {}).effective_suit(c))
@@ -515,25 +572,32 @@ def rank_points(pv: View, n: int) -> list[float]:
             for r in (pv.get("ranks") or ["2"] * n)]
 
 
-_COPY = {"first": "the first copy of the called card joins", "second": "the second copy of the called card joins"}
+_COPY = {"first": N_("the first copy of the called card joins"),
+         "second": N_("the second copy of the called card joins")}
 register(Screens(
     "koth", KothRenderer(),
     words={
-        "rounds": Words("the most rounds the game lasts, then the highest rank wins; 0: until a King or teammate "
-                        "defends at rank A",
-                        lambda v: "play until a defence at rank A" if v == 0 else f"at most {plural(v, 'round')}"),
-        "called_copy": Words("which copy of the called card makes its player the King's teammate", choice(_COPY),
-                             {"first": "the first copy played", "second": "the second copy played"}),
-        "dead_hand_multiplier": Words("the buried cards' points count this many times for the challengers when "
-                                      "they win the last trick", lambda v: f"dead hand ×{v}"),
-        "deal_rate": Words("seconds between dealt cards", lambda v: f"a card every {plural(v, 'second')}"),
-        "ready_round": Words("seconds to press Ready before a round (then ready anyway); 0: no Ready step",
-                             lambda v: "no Ready before a round" if v == 0
-                             else f"{plural(v, 'second')} to get ready before a round"),
-        "ready_trick": Words("seconds to press Ready before each trick (then ready anyway); 0: no Ready step",
-                             lambda v: "no Ready before a trick" if v == 0
-                             else f"{plural(v, 'second')} to get ready before a trick"),
+        "rounds": Words(N_("the most rounds the game lasts, then the highest rank wins; 0: until a King or teammate "
+                           "defends at rank A"),
+                        lambda v: _("play until a defence at rank A") if v == 0
+                        else n_("at most {n} round", "at most {n} rounds", v), domain="koth"),
+        "called_copy": Words(N_("which copy of the called card makes its player the King's teammate"),
+                             lambda v: _(_COPY[v]) if v in _COPY else str(v),
+                             {"first": N_("the first copy played"), "second": N_("the second copy played")},
+                             domain="koth"),
+        "dead_hand_multiplier": Words(N_("the buried cards' points count this many times for the challengers when "
+                                         "they win the last trick"), lambda v: _("dead hand ×{n}", n=v), domain="koth"),
+        "deal_rate": Words(N_("seconds between dealt cards"),
+                           lambda v: n_("a card every {n} second", "a card every {n} seconds", v), domain="koth"),
+        "ready_round": Words(N_("seconds to press Ready before a round (then ready anyway); 0: no Ready step"),
+                             lambda v: _("no Ready before a round") if v == 0
+                             else n_("{n} second to get ready before a round",
+                                     "{n} seconds to get ready before a round", v), domain="koth"),
+        "ready_trick": Words(N_("seconds to press Ready before each trick (then ready anyway); 0: no Ready step"),
+                             lambda v: _("no Ready before a trick") if v == 0
+                             else n_("{n} second to get ready before a trick",
+                                     "{n} seconds to get ready before a trick", v), domain="koth"),
     },
-    chart=Chart("rank", "round", snapshot=rank_points,
+    chart=Chart(N_("rank"), N_("round"), snapshot=rank_points,
                 y_ticks={float(i + 2): ("10" if r == "T" else r) for i, r in enumerate(CHART_RANKS)}),
 ))

@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts and words (hints.py), the stats figures (figur
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure, win_share
 from games.siege.ai import SiegeAI
@@ -11,14 +14,15 @@ from games.siege.hints import siege_facts, siege_move_words
 from games.siege.replay import SiegeReplay
 from games.siege.rules import Siege
 from games.siege.search import SiegeHooks
+from words import N_
 
 # The strong level: 100 playouts (short playouts scored by where each suit's cards lie, search.py)
 # measured by bench/ai.py +0.19 ± 0.07 of a win a game over normal (200 games, 50 deals; normal
 # wins 0.25) at CPU p50 54 ms, p99 87 ms a decision.
 register(GameSpec(
     Siege, SiegeAI, search=SiegeHooks(), playouts=100, strong=True,
-    explain=siege_facts, move_words=siege_move_words, hint_units="more of a lead in the King pile race",
-    review_units="cards of King pile lead", review_thresholds=(0.5, 1.5),
+    explain=siege_facts, move_words=siege_move_words, hint_units=N_("more of a lead in the King pile race"),
+    review_units=N_("cards of King pile lead"), review_thresholds=(0.5, 1.5),
     figures=siege_figures, figure_names=SIEGE,
     replay=SiegeReplay(),
     # A whole game is the "hand": one that reaches 40 rounds is won by the longest King pile, ties share.
@@ -31,3 +35,6 @@ register(GameSpec(
         "Wins: the first player whose King pile holds all nine numbers wins at once.",
         "Key rule: in a fight the higher pile wins and takes the loser's number cards; a tie goes to the defender.",
     )))
+
+# Its own words (screens, replay steps, figures): games/siege/locale/, a domain named after it.
+words.add_domain("siege", Path(__file__).parent / "locale")

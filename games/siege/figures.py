@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
+from words import N_
 
-SIEGE = {"attacks": "attacks made", "attacks_won": "attacks won"}
+#: Each figure's name: a msgid of this game's domain (games/siege/locale/), translated where shown.
+SIEGE = {"attacks": N_("attacks made"), "attacks_won": N_("attacks won")}
 
 
 def siege_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:

@@ -7,6 +7,10 @@ from collections.abc import Sequence
 
 from engine.core import Event, Game, View
 from engine.replays import Group, Position, ReplayHooks, codes, group
+from words import N_, Speaker
+
+_ = Speaker("siege")  # (the piles' names, in the language the replay is drawn in)
+_PILES = {"queen": N_("Queen pile"), "jack": N_("Jack pile"), "ace": N_("Ace pile"), "house": N_("House pile")}
 
 
 class SiegeReplay(ReplayHooks):
@@ -17,9 +21,10 @@ class SiegeReplay(ReplayHooks):
         for s, houses in enumerate(pv.get("houses") or []):
             for h in houses or []:
                 if h:  # the rule book's words: a Queen, Jack or Ace pile
-                    out.append(group(s, f"{str(h.get('kind') or 'house').capitalize()} pile",
+                    said = _PILES.get(str(h.get("kind") or "house"), _PILES["house"])
+                    out.append(group(s, _(said),
                                      codes([h.get("special")]) + codes(h.get("cards"))))
-        out += [group(s, "King pile", pile) for s, pile in enumerate(pv.get("kings") or []) if pile]
+        out += [group(s, _("King pile"), pile) for s, pile in enumerate(pv.get("kings") or []) if pile]
         return out
 
     def position(self, pv: View, events: Sequence[Event], leads: int) -> Position:

@@ -17,8 +17,9 @@ from typing import Any
 
 import discord
 
+import words
+import words.cards
 from cogs.pictures.emoji import card_markup, text_only
-from cogs.table.options import plural
 from cogs.table.render import (
     FINISHED_COLOUR,
     MAX_FIELD,
@@ -36,6 +37,7 @@ from cogs.table.render import (
     when,
 )
 from cogs.table.screens import Chart, Screens, Words, register
+from engine.cards import card
 from engine.core import Action, AnyCard, Decision, Event, View
 from games.siege.faces import siege_faces
 from games.siege.rules import (
@@ -51,17 +53,33 @@ from games.siege.rules import (
 )
 from tables.live import SeatView
 from tables.table import Table
+from words import N_, Speaker
 
-KINDS = {"queen": "Queen", "jack": "Jack", "ace": "Ace"}
+_, n_ = Speaker("siege").pair()
+
+KINDS = {"queen": N_("Queen"), "jack": N_("Jack"), "ace": N_("Ace")}  # (msgids: said through kind())
 SLOT_MARKS = ("①", "②", "③")
 NUMBERS = "23456789T"
-GROUPS = {"attack": "⚔️ Attack", "start": "🏰 Start a pile", "place": "➕ Place a card", "swap": "⇄ Swap slots"}
+GROUPS = {"attack": N_("⚔️ Attack"), "start": N_("🏰 Start a pile"), "place": N_("➕ Place a card"),
+          "swap": N_("⇄ Swap slots")}
 KING_GOAL = KING_PILE
 MAX_MENUS = 4  # menus a hand view holds, a row left for the buttons (cogs/table/custom_ids.py)
 
 
+def kind(name: str) -> str:
+    """A pile's kind (``Queen``) in the language being drawn."""
+    return _(KINDS[name])
+
+
+def card_label(c: Any) -> str:
+    """A card's label in the language being drawn: a blank's word is translated (``blank 5``)."""
+    if getattr(c, "suit", "") == "X" and words.spoken() != words.ENGLISH:
+        return _("blank {rank}", rank="10" if c.rank == "T" else c.rank)
+    return str(c.label)
+
+
 def lab(code: str) -> str:
-    return BY_CODE[code].label
+    return card_label(BY_CODE[code])
 
 
 def labs(codes: Sequence[str]) -> str:
@@ -70,6 +88,8 @@ def labs(codes: Sequence[str]) -> str:
 
 def listed(items: Sequence[str]) -> str:
     """``9♠, blank 5 and 3♣``: a blank's label has a space, so cards in a sentence need commas."""
+    if words.spoken() != words.ENGLISH:
+        return words.join(words.spoken(), items)
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
@@ -77,7 +97,7 @@ def king_progress(suit: str, codes: Sequence[str]) -> str:
     """``♥ King 2 3 4 · · 7 · · 10``."""
     have = {c[0] for c in codes}
     marks = [("10" if n == "T" else n) if n in have else "·" for n in NUMBERS]
-    return f"{SUIT_SYMBOLS[suit]} King {' '.join(marks)}"
+    return f"{SUIT_SYMBOLS[suit]} " + _("King {cards}", cards=" ".join(marks))
 
 
 def shown(code: str) -> str:
@@ -90,15 +110,29 @@ def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
     on the table: the emoji name no more than the label)."""
     if pile is None:
         return f"{SLOT_MARKS[slot]} —"
-    cards = " ".join(shown(c) for c in pile["cards"]) or "(no cards yet)"
-    return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} {shown(pile['special'])}: {cards} — score **{pile['score']}**"
+    cards = " ".join(shown(c) for c in pile["cards"]) or _("(no cards yet)")
+    return (f"{SLOT_MARKS[slot]} {kind(pile['kind'])} {shown(pile['special'])}: {cards} — "
+            + _("score **{score}**", score=pile["score"]))
 
 
 def start_words(c: SiegeCard, slot: str | int) -> str:
     """``blank Q starts a Queen pile in ①``."""
-    kind = KINDS[{"Q": "queen", "J": "jack", "A": "ace"}[c.rank]]
-    article = "an" if kind == "Ace" else "a"
-    return f"{c.label} starts {article} {kind} pile in {SLOT_MARKS[int(slot) - 1]}"
+    said = {"Q": N_("{card} starts a Queen pile in {slot}"), "J": N_("{card} starts a Jack pile in {slot}"),
+            "A": N_("{card} starts an Ace pile in {slot}")}[c.rank]
+    return _(said, card=card_label(c), slot=SLOT_MARKS[int(slot) - 1])
+
+
+def _of(n: int, total: int) -> str:
+    return "/".join((str(n), str(total)))
+
+
+def card_name(c: Any) -> str:
+    """A card said in words in the language being drawn (``queen of spades``, ``Pik-Dame``; a blank's
+    the rules' own English name outside English too: ``blank five`` reads as its label)."""
+    if getattr(c, "suit", "") == "X":
+        return str(c.name) if words.spoken() == words.ENGLISH else card_label(c)
+    standard = card(f"{c.rank}{c.suit}")  # (the same card of the standard deck, named in the language)
+    return words.cards.name(standard, words.spoken()) or str(c.name)
 
 
 def defender_slot(houses: Sequence[dict[str, Any] | None]) -> int | None:
@@ -124,23 +158,26 @@ class SiegeRenderer(Renderer):
             e.add_field(name=name[:256], value=clip(value, MAX_FIELD), inline=False)
         recent = self.recent_lines(table)
         if recent:
-            e.add_field(name="Recent", value="\n".join(recent)[:1024], inline=False)
+            e.add_field(name=_("Recent"), value="\n".join(recent)[:1024], inline=False)
         e.set_footer(text=footer_text(table))
         return Rendered(embed=e)
 
     def status_line(self, table: Table, pv: View) -> str:
         rounds = pv.get("max_rounds") or 0
-        head = f"Round {pv.get('round', 1)}" + (f" of {rounds}" if rounds else "")
-        head += f" · stock {pv.get('stock', 0)} · discard pile {pv.get('discard', 0)}"
+        head = (_("Round {round} of {rounds}", round=pv.get("round", 1), rounds=rounds) if rounds
+                else _("Round {round}", round=pv.get("round", 1)))
+        head += " · " + _("stock {stock} · discard pile {discard}", stock=pv.get("stock", 0),
+                          discard=pv.get("discard", 0))
         lines = [head]
         turn = pv.get("turn")
         if turn is not None:
-            step = "attack step (attack, or start building)" if pv.get("phase") == "attack" else "building"
+            step = _("attack step (attack, or start building)") if pv.get("phase") == "attack" else _("building")
             deadline = self.deadline_of(table, [turn])
-            lines.append(f"▶ **{seat_name(table, turn)}**'s turn — {step}"
+            lines.append("▶ " + _("**{who}**'s turn — {step}", who=seat_name(table, turn), step=step)
                          + (f" · ⏰ {when(deadline)}" if deadline else ""))
             if pv.get("attacked"):
-                lines.append("Piles that attacked this turn: " + ", ".join(SLOT_MARKS[i - 1] for i in pv["attacked"]))
+                lines.append(_("Piles that attacked this turn: {piles}",
+                               piles=", ".join(SLOT_MARKS[i - 1] for i in pv["attacked"])))
         la = pv.get("last_attack")
         if la:
             lines.append(self.attack_line(table, pv, la))
@@ -148,14 +185,15 @@ class SiegeRenderer(Renderer):
 
     def attack_line(self, table: Table, pv: View, la: dict[str, Any]) -> str:
         att, dfd, win = la["seat"], la["target"], la["winner"]
-        text = (f"⚔️ Last attack: {seat_name(table, att)}'s pile {SLOT_MARKS[la['slot'] - 1]} "
-                f"(score {la['attack_score']}) against {seat_name(table, dfd)}'s pile "
-                f"{SLOT_MARKS[la['target_slot'] - 1]} "
-                f"(score {la['defend_score']}) — **{seat_name(table, win)}** won")
+        text = "⚔️ " + _("Last attack: {who}'s pile {slot} (score {score}) against {rival}'s pile {their} "
+                        "(score {theirs}) — **{winner}** won", who=seat_name(table, att),
+                        slot=SLOT_MARKS[la["slot"] - 1], score=la["attack_score"], rival=seat_name(table, dfd),
+                        their=SLOT_MARKS[la["target_slot"] - 1], theirs=la["defend_score"],
+                        winner=seat_name(table, win))
         if la.get("taken"):
-            text += f" and took {labs(la['taken'])}"
+            text += " " + _("and took {cards}", cards=labs(la["taken"]))
         if la.get("discarded"):
-            text += f"; discarded {labs(la['discarded'])}"
+            text += "; " + _("discarded {cards}", cards=labs(la["discarded"]))
         return text + "."
 
     def player_block(self, table: Table, pv: View, s: int) -> tuple[str, str]:
@@ -169,7 +207,7 @@ class SiegeRenderer(Renderer):
         mine = houses[s] if s < len(houses) else [None, None, None]
         lines.append(" · ".join(pile_text(i, p) for i, p in enumerate(mine)))
         if s < len(counts) and pv.get("phase") != "over":
-            lines.append(f"{plural(counts[s], 'card')} in hand")
+            lines.append(n_("{n} card in hand", "{n} cards in hand", counts[s]))
         return name, "\n".join(lines)
 
     def recent_lines(self, table: Table) -> list[str]:
@@ -193,46 +231,54 @@ class SiegeRenderer(Renderer):
         k, d = event.kind, event.data
         who = seat_name(table, event.seat)
 
-        def card_words(c: AnyCard, what: str = "a card") -> str:
-            return c.label if named else what
+        def card_words(c: AnyCard, what: str = "") -> str:
+            return card_label(c) if named else (what or _("a card"))
 
         if k == "turn":
-            return f"— {who}'s turn (round {d[0]}) —"
+            return "— " + _("{who}'s turn (round {round})", who=who, round=d[0]) + " —"
         if k == "draw":
             n = d[0]
-            return f"{who} drew {plural(n, 'card')}." if n else None
+            return n_("{who} drew {n} card.", "{who} drew {n} cards.", n, who=who) if n else None
         if k == "reshuffle":
-            return f"🔀 The discard pile was shuffled into a new stock ({plural(d[0], 'card')})."
+            return "🔀 " + n_("The discard pile was shuffled into a new stock ({n} card).",
+                             "The discard pile was shuffled into a new stock ({n} cards).", d[0])
         if k == "build":
             return None
         if k == "attack":
             slot, target, tslot, a, dfd = d
-            return (f"⚔️ {who}'s pile {SLOT_MARKS[slot - 1]} (score {a}) attacked {seat_name(table, target)}'s "
-                    f"pile {SLOT_MARKS[tslot - 1]} (score {dfd}).")
+            return "⚔️ " + _("{who}'s pile {slot} (score {score}) attacked {rival}'s pile {their} (score {theirs}).",
+                            who=who, slot=SLOT_MARKS[slot - 1], score=a, rival=seat_name(table, target),
+                            their=SLOT_MARKS[tslot - 1], theirs=dfd)
         if k == "fight":
             n = len(d) - 1
-            return f"{who} won the fight and took {plural(n, 'card')}."
+            return n_("{who} won the fight and took {n} card.", "{who} won the fight and took {n} cards.", n, who=who)
         if k == "discarded":
             return None  # the last attack's line says which
         if k == "start":
             c, slot = d
-            kind = KINDS.get({"Q": "queen", "J": "jack", "A": "ace"}.get(c.rank, ""), "house")
-            article = "an" if kind == "Ace" else "a"
-            return f"🏰 {who} started {article} {kind} pile in slot {SLOT_MARKS[int(slot) - 1]} with {card_words(c)}."
+            said = {"Q": N_("{who} started a Queen pile in slot {slot} with {card}."),
+                    "J": N_("{who} started a Jack pile in slot {slot} with {card}."),
+                    "A": N_("{who} started an Ace pile in slot {slot} with {card}.")}.get(
+                c.rank, N_("{who} started a house pile in slot {slot} with {card}."))
+            return "🏰 " + _(said, who=who, slot=SLOT_MARKS[int(slot) - 1], card=card_words(c))
         if k == "place":
             c, where, n = d
             if where == KING:
-                return f"👑 {who} added {card_words(c)} to their King pile ({n}/{KING_GOAL})."
-            return f"{who} placed {card_words(c)} on pile {SLOT_MARKS[int(where) - 1]} (score {n})."
+                return "👑 " + _("{who} added {card} to their King pile ({n}/{goal}).", who=who, card=card_words(c),
+                                n=n, goal=KING_GOAL)
+            return _("{who} placed {card} on pile {slot} (score {score}).", who=who, card=card_words(c),
+                     slot=SLOT_MARKS[int(where) - 1], score=n)
         if k == "swap":
-            return f"{who} swapped slots {SLOT_MARKS[d[0] - 1]} and {SLOT_MARKS[d[1] - 1]}."
+            return _("{who} swapped slots {first} and {second}.", who=who, first=SLOT_MARKS[d[0] - 1],
+                     second=SLOT_MARKS[d[1] - 1])
         if k == "end":
             n = d[0]
-            return f"{who} ended the turn" + (f", discarding {plural(n, 'card')}." if n else ".")
+            return (n_("{who} ended the turn, discarding {n} card.", "{who} ended the turn, discarding {n} cards.", n,
+                       who=who) if n else _("{who} ended the turn.", who=who))
         if k == "win":
-            return f"🏆 {who} completed their King pile!"
+            return "🏆 " + _("{who} completed their King pile!", who=who)
         if k == "game_end":
-            return "Game over."
+            return _("Game over.")
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
@@ -240,19 +286,20 @@ class SiegeRenderer(Renderer):
         if k == "place":
             c, where, n = d
             if where == KING:
-                return f"You added {c.label} to your King pile ({n}/{KING_GOAL})."
-            return f"You placed {c.label} on pile {SLOT_MARKS[int(where) - 1]} (score {n})."
+                return _("You added {card} to your King pile ({n}/{goal}).", card=card_label(c), n=n, goal=KING_GOAL)
+            return _("You placed {card} on pile {slot} (score {score}).", card=card_label(c),
+                     slot=SLOT_MARKS[int(where) - 1], score=n)
         if k == "start":
             said = start_words(d[0], d[1])
             return f"{said[:1].upper()}{said[1:]}."  # (a sentence: "Blank Q starts…")
         if k == "attack":
             return None  # the fight says who won
         if k == "build":
-            return "You start building: no more attacks this turn."
+            return _("You start building: no more attacks this turn.")
         if k == "end":
-            return "Turn over."
+            return _("Turn over.")
         if k == "swap":
-            return f"You swapped slots {SLOT_MARKS[d[0] - 1]} and {SLOT_MARKS[d[1] - 1]}."
+            return _("You swapped slots {first} and {second}.", first=SLOT_MARKS[d[0] - 1], second=SLOT_MARKS[d[1] - 1])
         return super().own_text(table, event)
 
     def ack(self, table: Table, seat: int, events: Sequence[Event]) -> str:
@@ -260,13 +307,19 @@ class SiegeRenderer(Renderer):
         if fight is not None:
             n = len(fight.data) - 1
             won = fight.seat == seat
-            taken = f"took {plural(n, 'card')}" if n else "took nothing"
             if not won:
-                return f"⚔️ You lost the fight: {seat_name(table, fight.seat)} {taken}."
+                who = seat_name(table, fight.seat)
+                return "⚔️ " + (n_("You lost the fight: {who} took {n} card.",
+                                   "You lost the fight: {who} took {n} cards.", n, who=who) if n
+                               else _("You lost the fight: {who} took nothing.", who=who))
             attack = next((e for e in events if e.kind == "attack" and e.seat == seat), None)
             slot = f" {SLOT_MARKS[int(attack.data[0]) - 1]}" if attack is not None else ""
             # A winning attacker is discarded (docs/rules.md §5, step 2): say so, or the pile seems to vanish.
-            return f"⚔️ You won the fight and {taken}; your pile{slot} was spent and discarded."
+            return "⚔️ " + (n_("You won the fight and took {n} card; your pile{slot} was spent and discarded.",
+                               "You won the fight and took {n} cards; your pile{slot} was spent and discarded.", n,
+                               slot=slot) if n
+                           else _("You won the fight and took nothing; your pile{slot} was spent and discarded.",
+                                  slot=slot))
         # Starting a pile during the attack step also ends it: say what was done, not the step change.
         done = [e for e in events if e.seat == seat and e.to is None and e.kind != "build"]
         if done:
@@ -288,18 +341,19 @@ class SiegeRenderer(Renderer):
         lines = []
         win = pv.get("winner")
         if win is not None:
-            lines.append(f"🏆 **{player_name(table, win)}** completed their King pile!")
+            lines.append("🏆 " + _("**{who}** completed their King pile!", who=player_name(table, win)))
         elif pv:
-            lines.append(f"The game stopped after {plural(pv.get('round', 1) - 1 or 1, 'round')}: King piles decide.")
+            lines.append(n_("The game stopped after {n} round: King piles decide.",
+                            "The game stopped after {n} rounds: King piles decide.", pv.get("round", 1) - 1 or 1))
         suits = pv.get("suits") or list(SEAT_SUITS)
         for s, king in enumerate(pv.get("kings") or []):
             lines.append(f"{player_name(table, s)}: {king_progress(suits[s], king)} ({len(king)}/{KING_GOAL})")
         e.description = "\n".join(lines)
-        e.add_field(name="Game over", value=self.standings_text(table), inline=False)
+        e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
     def score_text(self, table: Table, seat: int, score: object) -> str:
-        return f"{score} of {KING_GOAL} King pile cards"
+        return _("{score} of {goal} King pile cards", score=score, goal=KING_GOAL)
 
     # -- private -------------------------------------------------------------------------------
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
@@ -312,19 +366,21 @@ class SiegeRenderer(Renderer):
             # Blanks read "blanks 3 8", not "blank 3 blank 8" (an emoji shows its own card).
             rank = "10" if c.rank == "T" else c.rank
             groups[-1][1].append(card_markup(code, rank) if c.suit == "X" else shown(code))
-        return [" · ".join((f"{'blank' if len(cs) == 1 else 'blanks'} " if sym == "blank" and not cs[0].startswith("<")
-                            else "") + " ".join(cs) for sym, cs in groups)]
+        return [" · ".join((_("blank") if len(cs) == 1 else _("blanks")) + " " + " ".join(cs)
+                           if sym == "blank" and not cs[0].startswith("<") else " ".join(cs) for sym, cs in groups)]
 
     def hand_extra(self, sv: SeatView) -> list[str]:
         view, seat = sv.view or {}, sv.seat
         suit = view.get("suit") or SEAT_SUITS[seat]
         kings, houses = view.get("kings") or [], view.get("houses") or []
         king = kings[seat] if seat < len(kings) else []
-        lines = [f"Your suit: {SUIT_SYMBOLS[suit]} · {king_progress(suit, king)} ({len(king)}/{KING_GOAL})"]
+        lines = [_("Your suit: {suit}", suit=SUIT_SYMBOLS[suit]) + f" · {king_progress(suit, king)} "
+                 f"({len(king)}/{KING_GOAL})"]
         mine = houses[seat] if seat < len(houses) else [None, None, None]
-        lines.append("Your piles: " + " · ".join(pile_text(i, p) for i, p in enumerate(mine)))
+        lines.append(_("Your piles: {piles}", piles=" · ".join(pile_text(i, p) for i, p in enumerate(mine))))
         if view.get("turn") == seat and view.get("attacked"):
-            lines.append("Already attacked this turn: " + ", ".join(SLOT_MARKS[i - 1] for i in view["attacked"]))
+            lines.append(_("Already attacked this turn: {piles}",
+                           piles=", ".join(SLOT_MARKS[i - 1] for i in view["attacked"])))
         la = view.get("last_attack")
         if la and seat in (la["seat"], la["target"]):
             lines.append(self.attack_line(sv.table, view, la))
@@ -332,10 +388,11 @@ class SiegeRenderer(Renderer):
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.kind == "attack":
-            return ("attack a rival with a house pile (the pile nearest their King pile defends; ties go to the "
-                    "defender), or build, or end your turn.")
+            return _("attack a rival with a house pile (the pile nearest their King pile defends; ties go to the "
+                     "defender), or build, or end your turn.")
         if decision.kind == "build":
-            return "build: start piles, place number cards, swap slots — then **End turn** (your hand is discarded)."
+            return _("build: start piles, place number cards, swap slots — then **End turn** (your hand is "
+                     "discarded).")
         return super().decision_prompt(sv, decision)
 
     # -- controls ------------------------------------------------------------------------------
@@ -345,18 +402,21 @@ class SiegeRenderer(Renderer):
             return self._in_context(sv, action)
         if k == "attack" and len(a) == 2:
             # (no table here to name the rival: their suit says who they are)
-            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} attacks the {SUIT_SYMBOLS[SEAT_SUITS[int(a[1]) - 1]]} player"
+            return "⚔️ " + _("Pile {slot} attacks the {suit} player", slot=SLOT_MARKS[int(a[0]) - 1],
+                            suit=SUIT_SYMBOLS[SEAT_SUITS[int(a[1]) - 1]])
         if k == "build":
-            return "🔨 Start building"
+            return "🔨 " + _("Start building")
         if k == "end":
-            return "End turn"
+            return _("End turn")
         if k == "swap" and len(a) == 2:
-            return f"⇄ Swap {SLOT_MARKS[int(a[0]) - 1]} and {SLOT_MARKS[int(a[1]) - 1]}"
+            return "⇄ " + _("Swap {first} and {second}", first=SLOT_MARKS[int(a[0]) - 1],
+                           second=SLOT_MARKS[int(a[1]) - 1])
         if k == "start" and action.cards and a:
             return start_words(action.cards[0], a[0])
         if k == "place" and action.cards and a:
             c = action.cards[0]
-            return f"{c.label} → King pile" if a[0] == KING else f"{c.label} → pile {SLOT_MARKS[int(a[0]) - 1]}"
+            return (_("{card} → King pile", card=card_label(c)) if a[0] == KING
+                    else _("{card} → pile {slot}", card=card_label(c), slot=SLOT_MARKS[int(a[0]) - 1]))
         return super().action_label(action)
 
     def _in_context(self, sv: SeatView, action: Action) -> str:
@@ -366,14 +426,15 @@ class SiegeRenderer(Renderer):
         houses = view.get("houses") or []
         if k == "attack" and len(a) == 2:
             target = int(a[1]) - 1
-            return f"⚔️ Pile {SLOT_MARKS[int(a[0]) - 1]} → {seat_name(sv.table, target)}"
+            return "⚔️ " + _("Pile {slot} → {who}", slot=SLOT_MARKS[int(a[0]) - 1], who=seat_name(sv.table, target))
         if k == "place" and action.cards and a and a[0] != KING and sv.seat < len(houses):
             pile = houses[sv.seat][int(a[0]) - 1]
             if pile is not None:
-                return f"{action.cards[0].label} → {KINDS[pile['kind']]} pile {SLOT_MARKS[int(a[0]) - 1]}"
+                return _("{card} → {kind} pile {slot}", card=card_label(action.cards[0]), kind=kind(pile["kind"]),
+                         slot=SLOT_MARKS[int(a[0]) - 1])
         if k == "end":
             n = len(view.get("hand") or [])
-            return f"End turn (discard {n})" if n else "End turn"
+            return _("End turn (discard {n})", n=n) if n else _("End turn")
         return self.action_label(action)
 
     def action_description(self, sv: SeatView, action: Action) -> str | None:
@@ -390,20 +451,22 @@ class SiegeRenderer(Renderer):
             if a[0] == KING:
                 kings = view.get("kings") or []
                 n = len(kings[sv.seat]) if sv.seat < len(kings) else 0
-                return f"your King pile: {n}/{KING_GOAL} → {n + 1}/{KING_GOAL}"
+                return _("your King pile: {before} → {after}", before=_of(n, KING_GOAL), after=_of(n + 1, KING_GOAL))
             pile = houses[sv.seat][int(a[0]) - 1] if sv.seat < len(houses) else None
             if pile is not None:
                 codes = [pile["special"], *pile["cards"], action.cards[0].code]
                 after = pile_score([BY_CODE[c] for c in codes])  # (the engine's count, as if placed)
-                return f"{KINDS[pile['kind']]} pile {SLOT_MARKS[int(a[0]) - 1]}: score {pile['score']} → {after}"
+                return _("{kind} pile {slot}: score {before} → {after}", kind=kind(pile["kind"]),
+                         slot=SLOT_MARKS[int(a[0]) - 1], before=pile["score"], after=after)
         if k == "start" and action.cards:
-            return action.cards[0].name
+            return card_name(action.cards[0])
         if k == "swap" and len(a) == 2 and sv.seat < len(houses):
             mine = houses[sv.seat]
 
             def what(i: int) -> str:
                 pile = mine[i]
-                return "empty" if pile is None else f"{KINDS[pile['kind']]} pile (score {pile['score']})"
+                return _("empty") if pile is None else _("{kind} pile (score {score})", kind=kind(pile["kind"]),
+                                                          score=pile["score"])
             first, second = int(a[0]) - 1, int(a[1]) - 1
             return f"{SLOT_MARKS[first]} {what(first)} ⇄ {SLOT_MARKS[second]} {what(second)}"
         return None
@@ -413,9 +476,11 @@ class SiegeRenderer(Renderer):
         """The fight before it is fought, from the piles' public scores and the engine's verdict:
         ``your Queen ③ (score 4) against their Jack ① (score 3): you win``."""
         a, d = mine["score"], theirs["score"]
-        verdict = "you win" if attacker_wins(a, d) else "they hold, a tie goes to them" if a == d else "they hold"
-        return (f"your {KINDS[mine['kind']]} {SLOT_MARKS[slot]} (score {a}) against their "
-                f"{KINDS[theirs['kind']]} {SLOT_MARKS[their_slot]} (score {d}): {verdict}")
+        verdict = _("you win") if attacker_wins(a, d) else _("they hold, a tie goes to them") if a == d \
+            else _("they hold")
+        return _("your {kind} {slot} (score {score}) against their {their_kind} {their_slot} (score {theirs}): "
+                 "{verdict}", kind=kind(mine["kind"]), slot=SLOT_MARKS[slot], score=a, their_kind=kind(theirs["kind"]),
+                 their_slot=SLOT_MARKS[their_slot], theirs=d, verdict=verdict)
 
     def restriction_line(self, sv: SeatView) -> str:
         """The cards no pile takes now, greyed (Discord's small grey subtext), with the engine's reason
@@ -482,7 +547,7 @@ class SiegeRenderer(Renderer):
         if k == "place" and a and a[0] == KING:
             kings = view.get("kings") or []
             n = len(kings[sv.seat]) if sv.seat < len(kings) else 0
-            return f"👑 King pile ({n}/{KING_GOAL})"
+            return "👑 " + _("King pile ({n}/{goal})", n=n, goal=KING_GOAL)
         if k in ("place", "start") and a and a[0] in ("1", "2", "3"):
             slot = int(a[0]) - 1
             houses = view.get("houses") or []
@@ -490,9 +555,11 @@ class SiegeRenderer(Renderer):
             if pile is None:  # one menu for every empty slot: the same cards start a pile in any
                 mine = houses[sv.seat] if sv.seat < len(houses) else [None, None, None]
                 empty = [SLOT_MARKS[i] for i, p in enumerate(mine) if p is None]
-                return f"🏰 Empty slot{'s' if len(empty) > 1 else ''} {' '.join(empty)}: start a pile"
-            return f"{SLOT_MARKS[slot]} {KINDS[pile['kind']]} pile (score {pile['score']})"
-        return GROUPS.get(k)
+                return "🏰 " + (_("Empty slots {slots}: start a pile", slots=" ".join(empty)) if len(empty) > 1
+                               else _("Empty slot {slots}: start a pile", slots=" ".join(empty)))
+            return f"{SLOT_MARKS[slot]} " + _("{kind} pile (score {score})", kind=kind(pile["kind"]),
+                                              score=pile["score"])
+        return _(GROUPS[k]) if k in GROUPS else None
 
     def menu_placeholder(self, sv: SeatView, groups: Sequence[str]) -> str:
         return " · ".join(groups)
@@ -513,10 +580,12 @@ def _pile_order(action: Action) -> float:
 register(Screens(
     "siege", SiegeRenderer(),
     words={
-        "max_rounds": Words("the most rounds the game lasts, then the most complete King pile wins; 0: until "
-                            "someone completes their King pile",
-                            lambda v: "no round limit" if v == 0 else f"at most {plural(v, 'round')}"),
+        "max_rounds": Words(N_("the most rounds the game lasts, then the most complete King pile wins; 0: until "
+                               "someone completes their King pile"),
+                            lambda v: _("no round limit") if v == 0
+                            else n_("at most {n} round", "at most {n} rounds", v),
+                            domain="siege"),
     },
-    chart=Chart("cards on the King pile", "round", per_round=True),
+    chart=Chart(N_("cards on the King pile"), N_("round"), per_round=True),
     faces=siege_faces(),
 ))

@@ -3,6 +3,9 @@ hooks (search.py), a hint's facts (hints.py), the stats figures (figures.py) and
 side only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
 registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.tricks.ai import TricksAI
@@ -12,14 +15,15 @@ from games.tricks.programs import TricksPrograms
 from games.tricks.replay import TricksReplay
 from games.tricks.rules import Tricks
 from games.tricks.search import TricksHooks
+from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 1200 playouts (cheap
 # playouts, equivalent cards merged, worlds that read sound play) measured +0.54 ± 0.13 tricks a hand
 # over normal (400 hands) at CPU p50 0.23 s, p99 0.69 s.
 register(GameSpec(
     Tricks, TricksAI, search=TricksHooks(), playouts=1200, strong=True,
-    explain=tricks_facts, hint_units="more tricks this hand",
-    review_units="tricks", review_thresholds=(0.25, 0.6),
+    explain=tricks_facts, hint_units=N_("more tricks this hand"),
+    review_units=N_("tricks"), review_thresholds=(0.25, 0.6),
     figures=tricks_figures, figure_names=TRICKS,
     programs=TricksPrograms(), replay=TricksReplay(),
     measure=Measure({"target": 1}, "tricks a hand"),
@@ -30,3 +34,6 @@ register(GameSpec(
         "Wins: the game ends after the hand in which someone reaches the target; the highest score wins.",
         "Key rule: the highest card of the led suit takes the trick, and its winner leads the next one.",
     )))
+
+# Its own words (screens, hints, replay steps, figures): games/tricks/locale/, a domain named after it.
+words.add_domain("tricks", Path(__file__).parent / "locale")

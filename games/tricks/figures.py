@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
+from words import N_
 
-TRICKS = {"tricks": "tricks won", "bad_cards": "bad cards"}
+#: Each figure's name: a msgid of this game's domain (games/tricks/locale/), translated where shown.
+TRICKS = {"tricks": N_("tricks won"), "bad_cards": N_("bad cards")}
 
 
 def tricks_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.table.options import plural
+import words
 from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
@@ -33,6 +33,9 @@ from engine.core import Decision, Event, View
 from games.tricks.rules import Tricks
 from tables.live import SeatView
 from tables.table import Table
+from words import N_, Speaker
+
+_, n_ = Speaker("tricks").pair()
 
 TRICKS_PER_HAND = 13
 
@@ -53,20 +56,23 @@ class TricksRenderer(Renderer):
         trick_no = min(pv.get("trick_no", 0) + 1, TRICKS_PER_HAND)
         order = pv.get("order") or []
         first = seat_name(table, order[0]) if order else "?"
-        lines = [f"Hand {hand_no + 1} (led by {first}) · trick {trick_no}/{TRICKS_PER_HAND} · "
-                 f"first to **{pv.get('target')}** points wins"]
+        lines = [_("Hand {hand} (led by {who}) · trick {trick}/{tricks} · first to **{target}** points wins",
+                   hand=hand_no + 1, who=first, trick=trick_no, tricks=TRICKS_PER_HAND, target=pv.get("target"))]
         turn = pv.get("turn")
         if turn is not None and pv.get("phase") == "play":
             deadline = self.deadline_of(table, [turn])
-            lines.append(f"▶ **{seat_name(table, turn)}** to play" + (f" · ⏰ {when(deadline)}" if deadline else ""))
+            lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
+                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
         trick = pv.get("trick") or []
         if trick:
-            lines.append("**On the table:** " + " · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick))
+            lines.append(_("**On the table:** {cards}",
+                           cards=" · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick)))
         elif pv.get("last_trick"):
             lt = pv["last_trick"]
-            best = winning_card([c for _, c in lt["cards"]])
-            played = " ".join(face(c) for _, c in lt["cards"])
-            lines.append(f"Last trick ({played}): {seat_name(table, lt['winner'])} took it with {face(best)}")
+            best = winning_card([c for _s, c in lt["cards"]])
+            played = " ".join(face(c) for _s, c in lt["cards"])
+            lines.append(_("Last trick ({cards}): {who} took it with {card}", cards=played,
+                           who=seat_name(table, lt["winner"]), card=face(best)))
         return "\n".join(lines)
 
     def seat_lines(self, table: Table, pv: View) -> str:
@@ -77,11 +83,11 @@ class TricksRenderer(Renderer):
         for i in range(len(table.seats)):
             mark = "▶" if i == turn and pv.get("phase") == "play" else "·"
             tricks = won[i] if i < len(won) else 0
-            extra = f" · {plural(left[i], 'card')}" if i < len(left) else ""
+            extra = " · " + n_("{n} card", "{n} cards", left[i]) if i < len(left) else ""
             if i < len(bad) and bad[i]:
-                extra += f" · {bad[i]} bad card{'s' if bad[i] != 1 else ''}"
+                extra += " · " + n_("{n} bad card", "{n} bad cards", bad[i])
             lines.append(f"{mark} {seat_badge(table, i)} — **{scores[i] if i < len(scores) else 0}** "
-                         f"({plural(tricks, 'trick')} this hand){extra}")
+                         + n_("({n} trick this hand)", "({n} tricks this hand)", tricks) + extra)
         return "\n".join(lines)
 
     def event_text(self, table: Table, event: Event) -> str | None:
@@ -90,31 +96,35 @@ class TricksRenderer(Renderer):
         k, d = event.kind, event.data
         who = seat_name(table, event.seat)
         if k == "deal":
-            return f"Hand {int(d[0]) + 1} dealt — {seat_name(table, d[1])} leads."
+            return _("Hand {hand} dealt — {who} leads.", hand=int(d[0]) + 1, who=seat_name(table, d[1]))
         if k == "trick_start":
             return None  # the next play says as much
         if k == "play":
-            return f"{who} played {label(d[0])}."
+            return _("{who} played {card}.", who=who, card=label(d[0]))
         if k == "trick":
-            return f"{who} took trick {int(d[0]) + 1} with {winning_card(d[2:]).label} (now {d[1]})."
+            return _("{who} took trick {trick} with {card} (now {score}).", who=who, trick=int(d[0]) + 1,
+                     card=label(winning_card(d[2:])), score=d[1])
         if k == "bad_card":
             said = f" ({code_span(d[0])})" if d and d[0] else ""  # a program's own words
-            return f"⚠️ {who} sent a bad card{said}: −100 (now {d[1]}); the hand is abandoned."
+            return "⚠️ " + _("{who} sent a bad card{said}: −100 (now {score}); the hand is abandoned.", who=who,
+                             said=said, score=d[1])
         if k == "hand_end":
             n = len(table.seats)
             won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
-            parts = " · ".join(f"{seat_name(table, s)}: {plural(won[s], 'trick')} → {scores[s]}" for s in range(n))
-            head = "Hand abandoned" if d[1] else "Hand over"
-            return f"{head}: {parts}."
+            parts = " · ".join(seat_name(table, s) + ": " + n_("{n} trick", "{n} tricks", won[s]) + f" → {scores[s]}"
+                               for s in range(n))
+            return (_("Hand abandoned: {scores}.", scores=parts) if d[1]
+                    else _("Hand over: {scores}.", scores=parts))
         if k == "game_end":
             best = max(d)
-            winners = " and ".join(seat_name(table, s) for s in range(len(d)) if d[s] == best)
-            return f"Game over — {winners} won with {plural(best, 'point')}."
+            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
+            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
+                      best, winners=winners)
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
         if event.kind == "play":
-            return f"You played {label(event.data[0])}."
+            return _("You played {card}.", card=label(event.data[0]))
         return super().own_text(table, event)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
@@ -128,15 +138,17 @@ class TricksRenderer(Renderer):
             n = len(table.seats)
             d = hand_end.data
             won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
-            lines = [f"**End of hand {int(d[0]) + 1}**" + (" (abandoned after a bad card)" if d[1] else "")]
+            lines = [_("**End of hand {hand}**", hand=int(d[0]) + 1)
+                     + (" " + _("(abandoned after a bad card)") if d[1] else "")]
             for s in sorted(range(n), key=lambda s: -scores[s]):
-                lines.append(f"{player_name(table, s)}: {plural(won[s], 'trick')} → **{scores[s]}**")
+                won_s = n_("{n} trick", "{n} tricks", won[s])
+                lines.append(f"{player_name(table, s)}: {won_s} → **{scores[s]}**")
             target = table.options.get("target") if table.options else None
             if target is not None and not over:
-                lines.append(f"First to {plural(target, 'point')} wins.")
+                lines.append(n_("First to {n} point wins.", "First to {n} points wins.", target))
             e.description = "\n".join(lines)
         if over:
-            e.add_field(name="Game over", value=self.standings_text(table), inline=False)
+            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
         return Rendered(embed=e)
 
     # -- private -------------------------------------------------------------------------------
@@ -145,28 +157,34 @@ class TricksRenderer(Renderer):
         lines = []
         trick = view.get("trick") or []
         if trick:
-            lines.append("On the table: " + " · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick))
+            lines.append(_("On the table: {cards}",
+                           cards=" · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick)))
         elif view.get("last_trick"):
             lt = view["last_trick"]
+            played = labels(c for _s, c in lt["cards"])
             if lt["winner"] == seat and view.get("turn") == seat:
-                lines.append(f"🏆 You won the last trick ({labels(c for _, c in lt['cards'])}) and lead.")
+                lines.append(_("🏆 You won the last trick ({cards}) and lead.", cards=played))
             else:
-                lines.append(f"Last trick: {labels(c for _, c in lt['cards'])} — "
-                             f"{seat_name(table, lt['winner'])} took it.")
+                lines.append(_("Last trick: {cards} — {who} took it.", cards=played,
+                               who=seat_name(table, lt["winner"])))
         scores, won = view.get("scores") or [], view.get("hand_tricks") or []
         if seat < len(scores):
             mine = won[seat] if seat < len(won) else 0
-            lines.append(f"Your score: {scores[seat]} ({plural(mine, 'trick')} this hand) · "
-                         f"target {view.get('target')}")
+            lines.append(n_("Your score: {score} ({n} trick this hand) · target {target}",
+                            "Your score: {score} ({n} tricks this hand) · target {target}", mine,
+                            score=scores[seat], target=view.get("target")))
         return lines
+
+    def score_text(self, table: Table, seat: int, score: object) -> str:
+        return n_("{n} point", "{n} points", int(score)) if isinstance(score, int) else str(score)
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         if decision.kind == "play":
             trick = (sv.view or {}).get("trick") or []
             if trick:
                 led = card(trick[0][1])
-                return f"follow {led.label[-1]} if you can — press a card below (or /play)."
-            return "lead any card — press one below (or /play)."
+                return _("follow {suit} if you can — press a card below (or /play).", suit=led.label[-1])
+            return _("lead any card — press one below (or /play).")
         return super().decision_prompt(sv, decision)
 
 
@@ -174,8 +192,9 @@ class TricksRenderer(Renderer):
 register(Screens(
     "tricks", TricksRenderer(),
     words={
-        "target": Words("the game ends after the hand in which someone reaches this score; highest score wins "
-                        "(program contests play to 1000)", lambda v: f"first to {plural(v, 'point')}"),
+        "target": Words(N_("the game ends after the hand in which someone reaches this score; highest score wins "
+                           "(program contests play to 1000)"),
+                        lambda v: n_("first to {n} point", "first to {n} points", v), domain="tricks"),
     },
     # A Discord table plays to 50 (about a dozen hands); the engine's 1000 is the program arena's.
     table_defaults={"target": 50},

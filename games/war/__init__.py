@@ -8,6 +8,9 @@ lasts (the tests turn it on, tests/wargame.py), so ``SPEC`` is built here but no
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import words
 from engine.core import GameSpec, register
 from games.war.ai import WarAI
 from games.war.figures import BATTLES, battles
@@ -23,3 +26,7 @@ SPEC = GameSpec(War, WarAI, figures=battles, figure_names=BATTLES, sample=(3, {"
 
 if OFFERED:
     register(SPEC)
+
+# Its own words (screens, figures): games/war/locale/, a domain named after it, registered even while
+# War is not offered (the tests turn it on).
+words.add_domain(NAME, Path(__file__).parent / "locale")

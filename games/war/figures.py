@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
+from words import N_
 
-BATTLES = {"battles": "battles won"}
+#: Each figure's name: a msgid of this game's domain (games/war/locale/), translated where shown.
+BATTLES = {"battles": N_("battles won")}
 
 
 def battles(events: Sequence[Event], players: int) -> list[dict[str, int]]:

@@ -6,16 +6,53 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import words
 from cogs.table import screens
-from cogs.table.render import Renderer
+from cogs.table.render import Renderer, label, seat_name
 from cogs.table.screens import Screens, Words, register
+from engine.core import Event, unregister
 from engine.core import register as register_game
-from engine.core import unregister
 from games.war import OFFERED, SPEC
 from games.war.rules import NAME
+from tables.table import Table
+from words import N_, Speaker
 
-SCREENS = Screens(NAME, Renderer(), words={"cards": Words("how many cards each player is dealt",
-                                                          lambda v: f"{v} cards each")})
+_, n_ = Speaker(NAME).pair()
+
+
+class WarRenderer(Renderer):
+    """The base renderer, with War's own lines in words: a card played, a battle won, the end."""
+
+    unit = "battle"
+
+    def event_text(self, table: Table, event: Event) -> str | None:
+        if event.to is not None:
+            return None
+        who, d = seat_name(table, event.seat), event.data
+        if event.kind == "play" and d:
+            return _("{who} played {card}.", who=who, card=label(d[0]))
+        if event.kind == "trick" and d:
+            best = max(d, key=lambda c: c.value)
+            return _("{who} won the battle with {card}.", who=who, card=label(best))
+        if event.kind == "game_end":
+            best = max(d)
+            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
+            return n_("Game over — {winners} won with {n} battle.", "Game over — {winners} won with {n} battles.",
+                      best, winners=winners)
+        return super().event_text(table, event)
+
+    def own_text(self, table: Table, event: Event) -> str | None:
+        if event.kind == "play" and event.data:
+            return _("You played {card}.", card=label(event.data[0]))
+        return super().own_text(table, event)
+
+    def score_text(self, table: Table, seat: int, score: object) -> str:
+        return n_("{n} battle", "{n} battles", int(score)) if isinstance(score, int) else str(score)
+
+
+SCREENS = Screens(NAME, WarRenderer(), words={"cards": Words(N_("how many cards each player is dealt"),
+                                                             lambda v: n_("{n} card each", "{n} cards each", v),
+                                                             domain=NAME)})
 
 if OFFERED:
     register(SCREENS)

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 import engine
+import words
 from cogs.table import components, options, renderers
 from cogs.table.game import replay_standings
 from engine.core import TABLE, Action, Event, refusal
@@ -51,21 +52,21 @@ def _table(game: str, players: int, opts: dict[str, Any], seed: int) -> Table:
                  host_id=10, seats=seats, phase=Phase.LOBBY, seed=seed)
 
 
-def rules_texts(game: str) -> list[tuple[str, str]]:
+def rules_texts(game: str, locale: str = "en") -> list[tuple[str, str]]:
     """``/game rules`` as its embed reads, field by field.  The field that shows what a host types
     (``HOW_TO_SET``: ``options:target=50``) is the one place option keys belong, so it is kept apart
     as ``"how to set it"`` for the test to leave out of the jargon scan."""
     from cogs.table.game import HOW_TO_SET, rules_embed
 
-    d = rules_embed(game).to_dict()
+    d = rules_embed(game, locale=locale).to_dict()
     out = [(f"/game rules {game}", d.get("title", "")), (f"/game rules {game}", d.get("description", "")),
            (f"/game rules {game}", d.get("footer", {}).get("text", ""))]
     for f in d.get("fields", ()):
-        where = "how to set it" if f["name"] == HOW_TO_SET else f"/game rules {game}"
+        where = "how to set it" if f["name"] == words.translate(locale, HOW_TO_SET) else f"/game rules {game}"
         out += [(where, f["name"]), (where, f["value"])]
     from cogs.table.howto import howto_text
 
-    out.append((f"How to play {game}", howto_text(game)))
+    out.append((f"How to play {game}", howto_text(game, locale=locale)))
     return out
 
 
@@ -106,14 +107,21 @@ def _refusals(table: Table, seat: int) -> list[tuple[str, str]]:
     return out
 
 
-def playout(game: str, seed: int = 1, max_steps: int = 4000) -> list[tuple[str, str]]:
-    """Play one seeded sample game and return every text a player would read on the way."""
+def playout(game: str, seed: int = 1, max_steps: int = 4000, locale: str = "en") -> list[tuple[str, str]]:
+    """Play one seeded sample game and return every text a player would read on the way, every one
+    drawn in ``locale`` (the table's and every person's: words.speaking)."""
+    with words.speaking(locale):
+        return _playout(game, seed, max_steps, locale)
+
+
+def _playout(game: str, seed: int, max_steps: int, locale: str) -> list[tuple[str, str]]:
     spec = engine.get(game)
     players, opts = spec.sample or (spec.game.min_players, {})
     t = _table(game, players, dict(opts), seed)
+    t.locale = locale
     r = renderers.renderer_for(game)
     seen: list[tuple[str, str]] = [("lobby", renderers.table_message(t).text())]
-    seen += rules_texts(game)
+    seen += rules_texts(game, locale)
     t.phase = Phase.RUNNING
     t.state = spec.game.create(players, t.options, seed)
     ai = spec.ai()

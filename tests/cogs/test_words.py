@@ -145,6 +145,49 @@ async def test_no_jargon_in_anything_the_bot_sent_during_a_whole_game(
     assert not found, "\n".join([f"{game}: {len(found)} jargon", *found[:30]])
 
 
+#: Per language, words a rule book of that language would not use: a word-for-word translation of
+#: the English card-game words (a "seat" for a place at the table, a "trick" translated as a
+#: conjuring trick, "lead" as to command) and a programmer's "action". Each with an example.
+LANGUAGE_JARGON: dict[str, tuple[re.Pattern[str], str]] = {
+    "de": (re.compile(r"\b(?:Sitz(?:platz)?|Trick|Aktion|anführ\w*|folge der Farbe)\b"), "Sitz 2 führt an: Trick 3"),
+    # (lower case: Siège, capitalised, is the game's French title)
+    "fr": (re.compile(r"\b(?:siège|truc|tour de passe|action|mène|conduis\w*)\b"), "siège 2 mène le truc"),
+    "es": (re.compile(r"\b(?:asiento|truco|acción|lidera\w*)\b", re.I), "el asiento 2 lidera el truco"),
+    "pt_BR": (re.compile(r"\b(?:assento|truque|ação|lidera\w*)\b", re.I), "o assento 2 lidera o truque"),
+    "pl": (re.compile(r"\b(?:siedzeni\w*|sztucz\w*|akcj\w*|prowadzi\w*)\b", re.I), "siedzenie 2 prowadzi sztuczkę"),
+    "zh_CN": (re.compile(r"把戏|技巧|领导|动作|座椅"), "座椅2领导把戏"),
+    "ja": (re.compile(r"座席|アクション|手品|指導"), "座席2のアクション"),
+}
+#: The games whose own words are in every language (games/<name>/locale/): each domain registered.
+TRANSLATED = sorted(d for d in __import__("words").domains() if d in GAMES)
+
+
+def test_each_language_has_its_own_jargon_list() -> None:
+    import words
+
+    assert sorted(LANGUAGE_JARGON) == sorted(lang for lang in words.LOCALES if lang != words.ENGLISH)
+    for lang, (pattern, example) in LANGUAGE_JARGON.items():
+        assert pattern.search(example), lang
+    assert len(TRANSLATED) >= 2
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_JARGON))
+@pytest.mark.parametrize("game", TRANSLATED)
+def test_no_jargon_in_any_language(game: str, lang: str) -> None:
+    """The scan above over a seeded playout drawn in each language (the table's and everyone's), with
+    that language's own list besides: no option key, card code or seat number in any language, and
+    none of the word-for-word words a rule book of the language would not use."""
+    seen = playout(game, 1, locale=lang)
+    # English shortenings ("num", "min") are other languages' words ("num" is Portuguese's "em um").
+    found = [f for f in jargon_in(seen) if ": a shortened word: " not in f]
+    pattern, _example = LANGUAGE_JARGON[lang]
+    for where, text in seen:
+        if where == "how to set it":
+            continue
+        found += [f"{where}: {lang}: {m.group(0)!r} in {text[:160]!r}" for m in pattern.finditer(text)]
+    assert not found, "\n".join([f"{game} in {lang}: {len(found)} jargon", *found[:30]])
+
+
 def test_the_scan_fails_when_jargon_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Put known jargon back in a scratch patch and the scan finds it: option keys in the lobby and the
     footers, Siege's cards as codes, King of the Hill's abbreviation."""
