@@ -79,6 +79,7 @@ class Deckhand(commands.Bot):
         if self.config.database_url:
             options["storage"] = await open_storage(self.config.database_url, base=HERE, exclusive=True)
             options["retention"] = self.config.retention_days * 86400 if self.config.retention_days else None
+            options["departed_grace"] = self.config.grace_days * 86400 if self.config.grace_days else None
         # Whatever programs a killed predecessor left running go first, configured or not now.
         record_path = self.config.program_record()
         processes = ProcessRecord(record_path) if record_path is not None else None
