@@ -158,7 +158,7 @@ class Privacy:
         return {
             "table_id": str(row["id"]), "game": row["game"], "where": row.get("place") or "server",
             "place_id": str(row["guild_id"]), "channel_id": str(row["channel_id"]),
-            "you_opened_it": row["host_id"] == user_id, "your_seats": mine,
+            "you_host_it": row["host_id"] == user_id, "your_seats": mine,
             "players": [d.get("name") if isinstance(d, dict) else None for d in seats],
             "options": _json(row["options"]), "speed": row["speed"], "state": row["phase"],
             "created_at": _when(row["created_at"]), "finished_at": _when(row["finished_at"]),
@@ -169,7 +169,7 @@ class Privacy:
     def _game_of_table(t: Table, user_id: int) -> dict[str, Any]:
         return {
             "table_id": t.id, "game": t.game, "where": t.place, "place_id": str(t.guild_id),
-            "channel_id": str(t.channel_id), "you_opened_it": t.host_id == user_id,
+            "channel_id": str(t.channel_id), "you_host_it": t.host_id == user_id,
             "your_seats": [i for i, s in enumerate(t.seats) if s.user_id == user_id and not s.is_ai],
             "players": t.names(), "options": dict(t.options), "speed": t.speed, "state": str(t.phase),
             "created_at": _when(t.created_at), "finished_at": _when(t.finished_at), "ended_early": t.ended_early,
