@@ -198,6 +198,13 @@ class Replays:
         self._pictures.move_to_end(key)
         return png
 
+    def drop(self, table_ids: Sequence[str]) -> None:
+        """Forget what is cached of these games (someone in them had Deckhand forget them)."""
+        ids = set(table_ids)
+        for cache in (self._steps, self._pictures):
+            for key in [k for k in cache if k[0] in ids]:
+                del cache[key]
+
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
