@@ -201,9 +201,10 @@ class Replays:
     def drop(self, table_ids: Sequence[str]) -> None:
         """Forget what is cached of these games (someone in them had Deckhand forget them)."""
         ids = set(table_ids)
-        for cache in (self._steps, self._pictures):
-            for key in [k for k in cache if k[0] in ids]:
-                del cache[key]
+        for key in [k for k in self._steps if k[0] in ids]:
+            del self._steps[key]
+        for picture in [k for k in self._pictures if k[0] in ids]:
+            del self._pictures[picture]
 
     def close(self) -> None:
         if self._executor is not None:
