@@ -77,3 +77,21 @@ async def test_kept_export_and_forget_me_after_a_whole_game(tmp_path: Path) -> N
         assert "0 games, 0 results" in again.text, again.text
         # Nobody else saw any of it.
         assert all(m.ephemeral_to == w.ali.id for m in (kept.message, export.message, ask.message))
+
+
+async def test_privacy_answers_in_a_group_dm_without_the_bot(tmp_path: Path) -> None:
+    """Where the bot is not a member, the answers still come (interaction answers only, the file
+    included), and only the asker sees them."""
+    async with make_world(sync_to_guild=False, config={"database_url": f"sqlite:///{tmp_path / 'd.db'}"}) as w:
+        fd = w.fd
+        fd.install_to_account(w.bob)
+        group = fd.add_group_dm("Cards", [w.ali, w.bob])
+        w.bob.where = group
+        kept = await w.bob.slash("privacy kept")
+        assert kept.ephemeral and "0 games, 0 results" in kept.text, kept.text
+        export = await w.bob.slash("privacy export")
+        assert export.ephemeral and json.loads(fd.files[export.message.id][0][1])["user_id"] == str(w.bob.id)
+        ask = await w.bob.slash("privacy forget")
+        done = await w.bob.click(ask.message, "Forget me")
+        assert "Deckhand has forgotten you: 0 results, 0 ratings and 0 reviews" in done.text, done.text
+        assert fd.problems == [] and not w.ali.find(channel=group)  # Ali saw nothing of it
