@@ -551,7 +551,7 @@ class Renderer:
         """Why some of the person's cards cannot be played now, in the engine's own words (asked on
         a copy of the state, so nothing changes): "You must follow suit (5♣ was led)."."""
         why = restriction(sv)
-        return f"🚫 {why}" if why else ""
+        return f"🚫 {words.say(lang(sv.table), why, sv.table.game)}" if why else ""
 
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         """The hand fanned for reading: one line per suit by default, the cards as emoji when ready."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.cards import ALL_CARDS, Card, card
 from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Outcome, rng_for
+from words import N_
 
 NAME = "war"
 RANKS = "23456789TJQKA"
@@ -72,12 +73,12 @@ class War(Game):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         if action.kind != "play" or len(action.cards) != 1 or action.args:
-            raise IllegalAction("Play one card.", "bad_action")
+            raise IllegalAction(N_("Play one card."), "bad_action")
         c = action.cards[0]
         if c not in self.hands[seat]:
-            raise IllegalAction("You do not hold that card.", "not_held")
+            raise IllegalAction(N_("You do not hold that card."), "not_held")
         self.hands[seat].remove(c)
         self.trick.append((seat, c))
         events = [Event("play", seat, (c,))]
