@@ -430,7 +430,7 @@ class GameSpec:
     #: A hint's facts: ``explain(state, seat, action) -> [phrase, ...]`` (engine/hints.py); None: none.
     explain: Callable[[Any, int, Action], list[str]] | None = None
     #: What the search's mean result measures, in a hint ("fewer points this hand").
-    hint_units: str = "better"
+    hint_units: str = N_("better")
     #: How a hint names a move the search compared (``move_words(state, seat, action) -> str``);
     #: None: its cards' labels, or its code.
     move_words: Callable[[Any, int, Action], str] | None = None

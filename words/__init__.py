@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import gettext
 import logging
+import numbers
+import re
 import string
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 log = logging.getLogger("deckhand.words")
 
@@ -245,8 +247,8 @@ def _say_field(locale: str, value: Any, domain: str) -> Any:
     if isinstance(value, (list, tuple)):
         return join(locale, [str(_say_field(locale, v, domain)) for v in value],
                     style="or" if isinstance(value, Either) else "standard")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return number(locale, value)
+    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+        return number(locale, cast(float, value))
     label = getattr(value, "label", None)  # a game's own card
     return label if isinstance(label, str) else value
 
@@ -263,6 +265,8 @@ def say(locale: str, text: str, /, domain: str = DOMAIN) -> str:
     if not isinstance(text, Phrase):
         return _found(locale, text, domain) or str(text)
     found = _found(locale, text.msgid, domain, text.plural, text.n if text.n is not None else 1)
+    if found is None and text.fields and not re.sub(r"\{[^{}]*\}", "", text.msgid).strip(" ;,:·-—()"):
+        found = text.msgid  # fields put together ("{pile} {mark}"): each is said in the language
     if found is None:
         return str(text)  # a sentence no catalog has (a new one, before its translation)
     fields = {k: _say_field(locale, v, domain) for k, v in text.fields.items()}

@@ -212,7 +212,7 @@ def said_set(number: int, count: int, jesters: int = 0) -> Phrase:
     return said(N_("{set} + Jester") if jesters == 1 else N_("{set} + two Jesters"), english=english, set=base)
 
 
-def _play_set(action: Action) -> tuple[int, int, int]:
+def play_set(action: Action) -> tuple[int, int, int]:
     """``(number, count, jesters)`` of a play, as :func:`describe` reads it."""
     m, a, b = _SPEC[action] if action in _SPEC else _spec_of(action.cards, strict=True)  # type: ignore[misc]
     return m, a + b, b
@@ -761,7 +761,7 @@ class Dalmuti(Game):
             if k != self.cur_k:
                 raise IllegalAction(said_n("Play exactly {n} card to beat {play}, or pass.",
                                            "Play exactly {n} cards to beat {play}, or pass.", self.cur_k,
-                                           play=said_set(*_play_set(self.cur_action))),  # type: ignore[arg-type]
+                                           play=said_set(*play_set(self.cur_action))),  # type: ignore[arg-type]
                                     "wrong_count")
             if m >= cur:
                 if m == JESTER_NUMBER:

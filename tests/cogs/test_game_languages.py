@@ -146,6 +146,52 @@ def test_every_refusal_reads_in_the_persons_language(game: str) -> None:
         assert not found, "\n".join([f"{game} in {lang}: {len(found)} English", *found[:20]])
 
 
+@cache
+def reasons_along_a_playout(game: str, seed: int = 5, steps: int = 300) -> tuple[str, ...]:
+    """The reasons a hint would give for every legal move along a seeded playout, with the search's
+    figures (a made-up mean per move: how the reason says what the search measured)."""
+    import random
+
+    import engine
+    from engine.hints import explain
+
+    spec = engine.get(game)
+    players, opts = spec.sample or (spec.game.min_players, {})
+    state = spec.game.create(players, spec.game.read_options(dict(opts)), seed)
+    rng, found = random.Random(seed), {}
+    for step in range(steps):
+        if state.is_over:
+            break
+        seat = state.to_act()[0]
+        d = state.decision(seat) if seat >= 0 else None
+        if d is not None:
+            moves = [state.random_action(seat, rng)] if d.pick else list(d.actions[:12])
+            means = {a.code: 1.0 - k * 0.4 for k, a in enumerate(moves)} if step % 2 else {}
+            for a in moves:
+                reason = explain(state, seat, a, means)
+                found.setdefault(str(reason), reason)
+        state.apply(seat, spec.ai().choose(state, seat, rng) if seat >= 0 else state.random_action(seat, rng))
+    return tuple(found.values())
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "war"])
+def test_every_hints_reason_reads_in_the_persons_language(game: str) -> None:
+    """A hint's reason (engine/hints.py and the game's hints.py), as the asker reads it
+    (cogs/live/hints.py: ``words.say`` in the game's domain): never the English, none of the game's
+    English in it; the English stays the engine's own."""
+    reasons = reasons_along_a_playout(game)
+    assert len(reasons) >= 10, reasons
+    for lang in LANGS:
+        said = [(f"reason {r}", words.say(lang, r, game)) for r in reasons]
+        english = [f"{where} -> {text!r}" for where, text in said if where == f"reason {text}"]
+        assert not english, f"{game} reasons in English for {lang} readers:\n" + "\n".join(english[:10])
+        found = english_in(game, said)
+        assert not found, "\n".join([f"{game} in {lang}: {len(found)} English", *found[:20]])
+        shared = [f"{where} -> {text!r}" for where, text in said
+                  if re.search(r"\b(the search|the highest|still out|wins the trick|the only move)\b", text)]
+        assert not shared, "\n".join(shared[:10])
+
+
 def test_a_refusal_names_its_cards_in_the_readers_words() -> None:
     """A joker in a refusal is the reader's word for it (大王, Roter Joker); a suit is the language's."""
     from engine.words import said, suit

@@ -30,7 +30,7 @@ from typing import Any
 import engine
 import words
 from engine.core import Action
-from games.hearts.hints import FIXED_PHRASES
+from games.hearts.hints import FIXED_PHRASES, FIXED_SENTENCES
 
 from . import payloads as P
 from .server import FakeDiscord
@@ -61,6 +61,7 @@ STATIC_PHRASES = (
 STATIC_SENTENCES = (
     "I can't read {text} as a card (try QS, 10h or queen of spades).",
     "No hearts or Q♠ on the first trick while you hold anything else.",
+    *FIXED_SENTENCES,
 )
 
 
