@@ -581,7 +581,8 @@ class Renderer:
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         _ = tr(sv.table)
-        prompt = _(decision.prompt) if decision.prompt else ""
+        # (the rules' words: the game's domain, else the shared one)
+        prompt = words.say(lang(sv.table), decision.prompt, sv.table.game) if decision.prompt else ""
         if decision.pick:
             return prompt + " " + _(N_("Pick {n} in the menu (or use /play)."), n=decision.pick)
         return prompt + " " + _(N_("Use the buttons (or /play)."))

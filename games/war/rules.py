@@ -69,7 +69,7 @@ class War(Game):
         if seat != self.turn:
             return None
         return Decision(seat, "play", tuple(Action("play", (c,)) for c in self.hands[seat]),
-                        prompt="play a card")
+                        prompt=N_("play a card"))
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:

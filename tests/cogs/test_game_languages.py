@@ -225,6 +225,9 @@ def test_each_games_summary_and_titles_read_in_each_language(lang: str) -> None:
         with reading(lang):
             lobby = table_renderers.table_message(t).text()
         assert words.translate(lang, g.summary) in lobby and g.summary not in lobby, (name, lang)
+    war = engine.get("war").game.create(2, {}, 1)  # the prompt of the rules' own decision (the base screens')
+    prompt = war.decision(war.to_act()[0]).prompt
+    assert prompt and words.say(lang, prompt, "war") != prompt
 
 
 def test_a_card_is_named_in_the_language_it_is_drawn_in() -> None:
