@@ -47,7 +47,7 @@ from engine.core import (
     Outcome,
     rng_for,
 )
-from engine.words import echo, said
+from engine.words import Either, echo, said
 from engine.words import suit as said_suit
 from words import N_
 
@@ -238,17 +238,21 @@ def misfit_reason(pile: Sequence[SiegeCard], slot: int) -> str:
     takes only spades")."""
     r, mark = pile[0].rank, "①②③"[slot]
     if r == "J":
-        what = "blank cards" if pile[0].suit == "X" else SUIT_NAMES[pile[0].suit]
-        return f"the Jack pile {mark} takes only {what}"
+        what = (said(N_("blank cards")) if pile[0].suit == "X"
+                else said_suit(pile[0].suit, SUIT_NAMES[pile[0].suit]))
+        return said(N_("the Jack pile {mark} takes only {what}"), mark=mark, what=what)
     if r == "Q":
         single = sorted({x.value for x in pile[1:] if sum(1 for y in pile[1:] if y.value == x.value) < 2})
-        return (f"the Queen pile {mark} takes a new number only once every number in it is paired "
-                f"(pair the {' and the '.join(str(v) for v in single)} first)")
+        english = (f"the Queen pile {mark} takes a new number only once every number in it is paired "
+                   f"(pair the {' and the '.join(str(v) for v in single)} first)")
+        return said(N_("the Queen pile {mark} takes a new number only once every number in it is paired "
+                       "(pair the {numbers} first)"), english=english, mark=mark, numbers=tuple(single))
     vals = [x.value for x in pile[1:]] or [pile[0].value]
     ends = [v for v in (min(vals) - 1, max(vals) + 1) if 2 <= v <= 10]
     if not ends:
-        return f"the Ace pile {mark} is a full straight"
-    return f"the Ace pile {mark} grows only with " + " or ".join(("an " if v == 8 else "a ") + str(v) for v in ends)
+        return said(N_("the Ace pile {mark} is a full straight"), mark=mark)
+    english = f"the Ace pile {mark} grows only with " + " or ".join(("an " if v == 8 else "a ") + str(v) for v in ends)
+    return said(N_("the Ace pile {mark} grows only with {numbers}"), english=english, mark=mark, numbers=Either(ends))
 
 
 # ---- actions -----------------------------------------------------------------------------------
@@ -457,16 +461,19 @@ class Siege(Game):
         for c in dict.fromkeys(_sorted(self.hands[seat])):
             if not c.is_number:
                 if all(p is not None for p in mine):
-                    out.append((c, "a Queen, Jack or Ace starts a pile in an empty slot, and all three slots "
-                                   "hold a pile"))
+                    out.append((c, said(N_("a Queen, Jack or Ace starts a pile in an empty slot, and all three "
+                                           "slots hold a pile"))))
                 continue
             if c.suit == own or any(p is not None and fits(p, c) for p in mine):
                 continue
-            clauses = [f"your King pile takes only {SUIT_NAMES[own]}"]
+            clauses = [said(N_("your King pile takes only {suits}"), suits=said_suit(own, SUIT_NAMES[own]))]
             clauses += [misfit_reason(p, i) for i, p in enumerate(mine) if p is not None]
             if all(p is None for p in mine):
-                clauses.append("you have no house pile yet (a Queen, Jack or Ace starts one)")
-            out.append((c, "; ".join(clauses)))
+                clauses.append(said(N_("you have no house pile yet (a Queen, Jack or Ace starts one)")))
+            why = clauses[-1]
+            for clause in reversed(clauses[:-1]):  # "a; b; c", each language's own separator
+                why = said("{first}; {then}", first=clause, then=why)
+            out.append((c, why))
         return out
 
     def round(self) -> int:
