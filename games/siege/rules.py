@@ -466,7 +466,7 @@ class Siege(Game):
                 continue
             if c.suit == own or any(p is not None and fits(p, c) for p in mine):
                 continue
-            clauses = [said(N_("your King pile takes only {suits}"), suits=said_suit(own, SUIT_NAMES[own]))]
+            clauses: list[str] = [said(N_("your King pile takes only {suits}"), suits=said_suit(own, SUIT_NAMES[own]))]
             clauses += [misfit_reason(p, i) for i, p in enumerate(mine) if p is not None]
             if all(p is None for p in mine):
                 clauses.append(said(N_("you have no house pile yet (a Queen, Jack or Ace starts one)")))
