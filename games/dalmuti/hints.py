@@ -37,3 +37,12 @@ def dalmuti_facts(state: Any, seat: int, action: Action) -> list[str]:
     if jesters:
         facts.append(said_n("spends {n} Jester as wild", "spends {n} Jesters as wild", jesters))
     return facts
+
+
+def dalmuti_move_words(state: Any, seat: int, action: Action) -> str:
+    """A move the search compared, as a hint names it ("three 5s", "passing"): never its code."""
+    from games.dalmuti.rules import play_set, play_spec, said_set
+
+    if action.kind == "play" and play_spec(action) is not None:
+        return said_set(*play_set(action))
+    return said(N_("passing")) if action.kind == "pass" else said(N_("another move"))

@@ -181,6 +181,8 @@ def test_every_hints_reason_reads_in_the_persons_language(game: str) -> None:
     English in it; the English stays the engine's own."""
     reasons = reasons_along_a_playout(game)
     assert len(reasons) >= 10, reasons
+    codes = [r for r in reasons if re.search(r"\b(play|pass|give) (D\d+|JJ|[2-9TJQKA][CDHS])\b", r)]
+    assert not codes, codes[:5]  # a move the search compared is named in words, never by its code
     for lang in LANGS:
         said = [(f"reason {r}", words.say(lang, r, game)) for r in reasons]
         english = [f"{where} -> {text!r}" for where, text in said if where == f"reason {text}"]
