@@ -208,6 +208,27 @@ def test_a_refusal_names_its_cards_in_the_readers_words() -> None:
     assert TableError.of(koth, "koth").say("fr") == "Tu dois fournir (pique a été entamé)."
 
 
+def test_a_phrase_is_found_in_the_games_domain_or_the_shared_one() -> None:
+    """``words.say``: a game's msgid in its domain, the engine's in the shared one (a game's refusal of
+    "It is not your turn." is either); fields put together without words of their own say each field;
+    choices read "a or b", a fraction as the language writes it; English is the phrase itself."""
+    from decimal import Decimal
+
+    from engine.words import Either, said
+
+    assert words.say("de", said(N_("It is not your turn.")), "hearts") == "Du bist nicht am Zug."
+    both = said("{first}; {then}", first=said(N_("It is not your turn.")), then=said(N_("Play one card.")))
+    assert words.say("fr", both, "war") == "Ce n'est pas ton tour. ; Joue une carte."  # (French spacing)
+    assert words.say("en", both, "war") == str(both) == "It is not your turn.; Play one card."
+    options = said(N_("Did you mean {options}? Type the cards one by one."), options=Either(("`5`", "`5 5`")))
+    assert str(options) == "Did you mean `5` or `5 5`? Type the cards one by one."
+    assert words.say("de", options, "dalmuti") == "Meinst du `5` oder `5 5`? Gib die Karten einzeln ein."
+    gap = said(N_("the search expects about {gap} {units} than with {move}"), gap=Decimal("1.5"),
+               units=said(N_("better")), move="5♣")
+    assert str(gap) == "the search expects about 1.5 better than with 5♣"
+    assert words.say("de", gap, "war") == "die Suche erwartet etwa 1,5 besser als mit 5♣"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_games_summary_and_titles_read_in_each_language(lang: str) -> None:
     """The one-line summary the lobby shows under a game's title, and War's own registry words (the
