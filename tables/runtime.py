@@ -554,7 +554,7 @@ class Runtime:
                 offers.check_offered(state, seat, action)
                 events = self.turns.apply(t, seat, action, auto=False)
             except IllegalAction as e:
-                raise TableError(e.reason, e.code) from None
+                raise TableError.of(e, t.game) from None
             # Whoever acts is present again.
             s.missed = 0
             s.away = s.left = False
