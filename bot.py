@@ -29,6 +29,7 @@ from cogs.sync.command_sync import register_commands
 from cogs.sync.translator import CatalogTranslator
 from cogs.table.components import DYNAMIC_ITEMS
 from cogs.table.game import GameCog
+from cogs.table.settings import SettingsCog
 from cogs.table.stats import StatsCog
 from config import ENV_FILE, EXIT_CONFIG, HERE, Config, ConfigError, load_config
 from tables import logs
@@ -126,6 +127,7 @@ class Deckhand(commands.Bot):
 
         await self.add_cog(PrivacyCog(self.runtime, rules_url=self.config.rules_url, forget_caches=forget_caches))
         await self.add_cog(StatsCog(self.runtime))
+        await self.add_cog(SettingsCog(self.runtime))
         await self.add_cog(EventsCog(self.runtime, listener, self.metrics))
         await self.tree.set_translator(CatalogTranslator())  # the commands in every language (issue 31)
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.

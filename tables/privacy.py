@@ -116,6 +116,8 @@ class Privacy:
                                "decisions_judged": int(r["judged"]), "points_lost": float(r["loss"]),
                                "made_at": _when(r["created_at"]), "review": _json(r["review"])}
                               for r in rows["reviews"]]
+            out["settings_changes"] = [{"place_id": str(r["guild_id"]), "at": _when(r["at"]),
+                                        "change": _json(r["change"])} for r in rows.get("settings_changes", [])]
             stored = {str(r["id"]): r for r in await self.storage.person_tables(user_id)}
         games: dict[str, dict[str, Any]] = {}
         for tid, row in stored.items():

@@ -110,6 +110,8 @@ class Table:
     # place its results belong to).  Outside "server" the bot may only answer interactions: the table
     # message is kept current through their tokens (cogs/anchors.py), nothing is posted to a channel.
     place: str = "server"
+    # Opened with its server's house rules (/settings; the lobby says so).  Set once, when opened.
+    house: bool = False
 
     @property
     def anchored(self) -> bool:

@@ -66,9 +66,11 @@ async def add_rating_changes(bot: object, table: Table, rendered: Rendered) -> N
         return
     runtime = getattr(bot, "runtime", None)  # None before setup_hook built it
     ratings = runtime.ratings if runtime is not None else None
-    if ratings is None:
+    if runtime is None or ratings is None:
         return
     try:
+        if table.place == "server" and not (await runtime.servers.settings(table.guild_id)).leaderboard:
+            return  # the server's managers chose: its games change no rating (/settings leaderboard)
         lines = change_lines(table, await ratings.rate_table(table))
         if lines and rendered.embed is not None:  # (_finished: it has one)
             rendered.embed.add_field(name=words.translate(table.locale, "Ratings"), value="\n".join(lines)[:1024],

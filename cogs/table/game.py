@@ -43,6 +43,7 @@ from tables.finished import AnyTable
 from tables.history.replay import GameRecord, recap, standings
 from tables.ids import echo, normalise
 from tables.runtime import Runtime, TableError
+from tables.servers import Settings
 from tables.table import Phase, Table
 from words import N_
 
@@ -93,6 +94,23 @@ ChoiceText = app_commands.Range[str, 1, 20]
 OptionsText = app_commands.Range[str, 1, 300]
 Typed = app_commands.Range[str, 1, 200]
 Program = app_commands.Range[str, 1, 40]
+
+
+NOT_THIS_CHANNEL = N_("Tables are opened in {channels} in this server (a server manager chose them with "
+                      "`/settings channels`).")
+
+
+def house_options(settings: Settings, game: str, typed: dict[str, str], speed: str | None
+                  ) -> tuple[dict[str, str], bool]:
+    """What a new table of ``game`` is opened with: the server's speed, then its house rules for the
+    game, then what the host typed (which wins); and whether house rules were used."""
+    preset = dict(settings.house.get(game, {}))
+    typed = {k.lower(): v for k, v in typed.items()}
+    if speed is not None or "speed" in typed:
+        preset.pop("speed", None)  # the host named one: theirs wins
+    elif "speed" not in preset and settings.speed:
+        preset["speed"] = settings.speed
+    return {**preset, **typed}, bool(settings.house.get(game))
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -413,16 +431,21 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         if entry is None:
             await self._say(interaction, no_such_game(name))
             return
-        try:
-            # speed may come inside options: like any option; the runtime takes it on its own.
-            given, speed_key = table_options.read(name, parse_options(options), speed)
-            ai_level = table_options.read_ai(name, parse_options(options))
-        except ValueError as e:  # a precise sentence before anything is created
-            raise TableError(str(e)) from None
         channel_id = interaction.channel_id
         if channel_id is None:  # never for a command in a server channel
             raise TableError(N_("Open a table from a channel of this server."))
         place = place_of(interaction)
+        # A server's own settings (/settings): where tables may open, its speed and house rules.
+        settings = await self.runtime.servers.settings(guild_id) if place == "server" else Settings()
+        if not settings.allows(channel_id, getattr(interaction.channel, "parent_id", None)):
+            raise TableError(NOT_THIS_CHANNEL, channels=", ".join(f"<#{c}>" for c in settings.channels))
+        raw, house = house_options(settings, name, parse_options(options), speed)
+        try:
+            # speed may come inside options: like any option; the runtime takes it on its own.
+            given, speed_key = table_options.read(name, raw, speed)
+            ai_level = table_options.read_ai(name, raw)
+        except ValueError as e:  # a precise sentence before anything is created
+            raise TableError(str(e)) from None
         if place == "app" and not interaction.permissions.use_external_apps:
             # Discord would show every answer to the host alone: nobody else could see the table.
             raise TableError(NO_EXTERNAL_APPS)
@@ -432,6 +455,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             # What the whole table reads: language:, else the server's choice, else its Discord language
             # (a DM's: the host's).
             locale=await language.table_locale(self.runtime, interaction, guild_id, language_value), place=place,
+            house=house,
         )
         await self._post_lobby(interaction, table)
 

@@ -328,8 +328,11 @@ class Renderer:
         e = discord.Embed(title=table_title(table), colour=LOBBY_COLOUR)
         changed = options_line(table)
         summary = _(entry_game.summary) if entry_game.summary else ""
-        e.description = f"{summary}\n" + (_(N_("Played with: {changes}"), changes=changed) if changed
-                                          else _(N_("Standard rules.")))
+        if getattr(table, "house", False):  # the server's house rules (/settings)
+            played = _(N_("House rules: {changes}"), changes=changed) if changed else _(N_("House rules: standard."))
+        else:
+            played = _(N_("Played with: {changes}"), changes=changed) if changed else _(N_("Standard rules."))
+        e.description = f"{summary}\n{played}"
         lines = []
         for i, s in enumerate(table.seats):
             host = _(N_(" (host)")) if s.user_id is not None and s.user_id == table.host_id else ""

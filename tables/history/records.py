@@ -86,6 +86,7 @@ def record_of(t: Table, since: Mapping[int, int] | None = None) -> Record:
         "channel_id": t.channel_id,
         "created_at": t.created_at,
         "place": t.place,
+        "house": int(t.house),
         "rev": 0,
         **changes_of(t, since or {}),
     }
@@ -271,6 +272,7 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         # (a row from before migration 0011, or a language no longer shipped: English)
         locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH,
         place=str(record.get("place") or "server"),
+        house=bool(record.get("house")),
     )
     if t.place not in PLACES:
         raise Unrecoverable(f"the place {t.place!r} is unknown")

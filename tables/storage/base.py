@@ -26,7 +26,8 @@ MUTABLE = frozenset({
 })
 TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
                  "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
-                 "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level", "locale", "place")
+                 "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level", "locale", "place",
+                 "house")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
                   "figures", "finished_at", "hints")
 OPTIONAL_RESULTS = frozenset({"hints"})
@@ -243,6 +244,16 @@ class Storage(Protocol):
                             ) -> Forgotten:
         """Everything about ``user_id`` deleted or anonymized in one transaction (see tables/storage/people.py)."""
         ...
+
+    async def server_settings(self, guild_id: int) -> str | None:
+        """A server's /settings as stored (JSON; migration 0015), ``None`` if it never chose any."""
+        ...
+
+    async def save_server_settings(self, guild_id: int, settings: str, at: float, user_id: int, change: str) -> None:
+        """Store a server's settings and who changed what, in one transaction."""
+        ...
+
+    async def settings_log(self, guild_id: int, limit: int = 5) -> list[Record]: ...
 
     async def note_departure(self, guild_id: int, at: float) -> None: ...
 

@@ -25,7 +25,9 @@ BY_TABLE = (("actions", "table_id"), ("pings", "table_id"), ("review_progress", 
             ("rated_tables", "table_id"), ("ai_results", "table_id"), ("former_results", "table_id"),
             ("rematches", "old_id"), ("rematches", "new_id"))
 #: Rows kept per server (deleted with a server that left).
-BY_GUILD = ("results", "ratings", "reviews", "ai_results", "former_results", "servers", "departures")
+BY_GUILD = ("results", "ratings", "reviews", "ai_results", "former_results", "servers", "server_settings_log",
+            "departures")
+SETTINGS_LOG = ("guild_id", "user_id", "at", "change")
 CHUNK = 500  # ids per IN list (SQLite allows 32,766 parameters; a smaller list keeps a statement short)
 
 
@@ -55,6 +57,8 @@ class PeopleStorage(SQLStorage):
                 (uid,)),
             "reviews": await self._read(
                 f"SELECT {', '.join(REVIEW_COLUMNS)} FROM reviews WHERE user_id = ? ORDER BY created_at", (uid,)),
+            "settings_changes": await self._read(
+                f"SELECT {', '.join(SETTINGS_LOG)} FROM server_settings_log WHERE user_id = ? ORDER BY at", (uid,)),
         }
 
     async def seat_logs(self, seats: Sequence[tuple[str, int]]) -> list[Record]:
@@ -115,12 +119,37 @@ class PeopleStorage(SQLStorage):
             results = yield Run(d.sql("DELETE FROM results WHERE user_id = ?"), (uid,))
             ratings = yield Run(d.sql("DELETE FROM ratings WHERE user_id = ?"), (uid,))
             reviews = yield Run(d.sql("DELETE FROM reviews WHERE user_id = ?"), (uid,))
+            # A server's settings they changed stay changed; who changed them is forgotten.
+            yield Run(d.sql("UPDATE server_settings_log SET user_id = 0 WHERE user_id = ?"), (uid,))
             yield RunMany(progress, seats)
             return Forgotten(tables=[str(r["id"]) for r, _ in mine], results=int(results), ratings=int(ratings),
                              reviews=int(reviews))
 
         done: Forgotten = await self._run(Job(steps, f"person:{uid}"))
         return done
+
+    # ---- a server's own settings (tables/servers.py; migration 0015) ---------------------------
+    async def server_settings(self, guild_id: int) -> str | None:
+        """A server's settings as stored (JSON), or ``None`` when it never chose any."""
+        rows = await self._read("SELECT settings FROM servers WHERE guild_id = ?", (int(guild_id),))
+        return str(rows[0]["settings"]) if rows else None
+
+    async def save_server_settings(self, guild_id: int, settings: str, at: float, user_id: int, change: str) -> None:
+        """Store a server's settings and, in the same transaction, who changed what."""
+        d = self.dialect
+        upsert = d.sql(d.upsert("servers", ("guild_id", "settings", "updated_at"), ("guild_id",)))
+        logged = d.sql(f"INSERT INTO server_settings_log ({', '.join(SETTINGS_LOG)}) VALUES (?, ?, ?, ?)")
+
+        def steps() -> Steps:
+            yield Run(upsert, (int(guild_id), settings, float(at)))
+            yield Run(logged, (int(guild_id), int(user_id), float(at), change))
+
+        await self._run(Job(steps, f"server:{guild_id}"))
+
+    async def settings_log(self, guild_id: int, limit: int = 5) -> list[Record]:
+        """The server's last settings changes, newest first."""
+        return await self._read(f"SELECT {', '.join(SETTINGS_LOG)} FROM server_settings_log WHERE guild_id = ? "
+                                "ORDER BY at DESC LIMIT ?", (int(guild_id), int(limit)))
 
     # ---- a server that removed Deckhand --------------------------------------------------------
     async def note_departure(self, guild_id: int, at: float) -> None:

@@ -281,6 +281,8 @@ class Person:
                 raise CannotDoThat(f"/{command} has no option {name!r} (options: {[p['name'] for p in params]})")
             if o["type"] == P.USER and name != focused:
                 value = self._resolve_user(data, value)
+            elif o["type"] == P.CHANNEL and name != focused:
+                value = self._resolve_channel(data, value)
             entry: dict[str, Any] = {"name": name, "type": o["type"], "value": value}
             if name == focused:
                 if not o.get("autocomplete"):
@@ -313,6 +315,20 @@ class Person:
             raise CannotDoThat(f"/{top['name']} is not installed here for {self.name} (installs {sorted(owners)}; "
                                f"the command declares {kinds})")
 
+    def _resolve_channel(self, data: dict[str, Any], which: Any) -> str:
+        """A CHANNEL option: its value is the id, and Discord adds the channel (with the asker's
+        permissions there) under ``resolved``."""
+        cid = which.id if isinstance(which, Channel) else int(which)
+        ch = self.fd.channels.get(cid)
+        if ch is None:
+            raise CannotDoThat(f"there is no channel {which!r}")
+        resolved = data.setdefault("resolved", {})
+        resolved.setdefault("channels", {})[str(cid)] = {
+            **{k: v for k, v in self.fd._channel_payload(ch).items() if k in ("id", "type", "name", "guild_id",
+                                                                                "parent_id", "thread_metadata")},
+            "permissions": str(self.member.permissions)}
+        return str(cid)
+
     def _resolve_user(self, data: dict[str, Any], who: Any) -> str:
         """A USER option: its value is the id, and Discord adds the user and member under ``resolved``."""
         uid = who.id if isinstance(who, Person) else int(who)
@@ -330,7 +346,8 @@ def _check_value(command: str, o: dict[str, Any], value: Any) -> None:
     kind = o["type"]
     ok = {P.STRING: isinstance(value, str), P.INTEGER: isinstance(value, int) and not isinstance(value, bool),
           P.BOOLEAN: isinstance(value, bool), P.NUMBER: isinstance(value, int | float),
-          P.USER: isinstance(value, str) and value.isdigit()}.get(kind, True)
+          P.USER: isinstance(value, str) and value.isdigit(),
+          P.CHANNEL: isinstance(value, str) and value.isdigit()}.get(kind, True)
     if not ok:
         raise CannotDoThat(f"/{command} {o['name']} takes option type {kind}, not {value!r}")
     choices = o.get("choices")

@@ -91,6 +91,7 @@ async def test_the_export_holds_every_row_about_them_and_only_their_moves(make_r
 
 async def test_forget_me_leaves_no_row_holding_their_id_and_the_games_still_replay(make_runtime, clock, store):
     rt, hosted, joined = await two_games_and_a_review(make_runtime, clock, store)
+    await rt.servers.change(GUILD, ME, clock.now(), speed="blitz")  # a manager's change, logged with them
     assert holding(store, str(ME))  # the search finds them before
     bob_before = store.rows("SELECT table_id, place, score FROM results WHERE user_id = ? ORDER BY table_id", (BOB,))
     bob_rating = store.rows("SELECT mu, sigma, games FROM ratings WHERE user_id = ?", (BOB,))
@@ -147,6 +148,7 @@ async def test_a_server_that_removed_deckhand_loses_its_data_after_the_grace_per
     await finished_game(rt, clock, host=ME, others=(BOB,))
     kept = await finished_game(rt, clock, host=BOB, others=(ME,), guild=OTHER_GUILD)
     await rt.servers.set_locale(GUILD, "de", clock.now())
+    await rt.servers.change(GUILD, BOB, clock.now(), leaderboard=False)
 
     await rt.privacy.server_left(GUILD)
     await clock.advance(GRACE - SWEEP_EVERY)  # a sweep a day: nothing goes before the grace period
@@ -155,7 +157,7 @@ async def test_a_server_that_removed_deckhand_loses_its_data_after_the_grace_per
     await clock.advance(2 * SWEEP_EVERY)
     await run_until(clock, lambda: not store.rows("SELECT * FROM departures"))
 
-    for relation in ("tables", "results", "ratings", "servers", "ai_results"):
+    for relation in ("tables", "results", "ratings", "servers", "ai_results", "server_settings_log"):
         assert store.rows(f"SELECT COUNT(*) FROM {relation} WHERE guild_id = ?", (GUILD,)) == [(0,)], relation
     assert store.rows("SELECT COUNT(*) FROM actions WHERE table_id != ?", (kept.id,)) == [(0,)]
     # The other server keeps everything.

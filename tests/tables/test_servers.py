@@ -43,3 +43,33 @@ async def test_a_servers_language_is_read_once_and_a_bad_one_is_refused() -> Non
     with pytest.raises(ValueError):
         await servers.set_locale(GUILD, "tlh")
     assert await servers.locale(GUILD) == "de"
+
+
+async def test_a_servers_settings_are_kept_with_who_changed_them(store) -> None:
+    from tables.servers import Settings
+
+    first = Servers(await store.open())
+    assert await first.settings(GUILD) == Settings()
+    await first.set_locale(GUILD, "de", 1.0)
+    await first.change(GUILD, 501, 2.0, house={"hearts": {"target": "50"}}, speed="blitz")
+    await first.change(GUILD, 502, 3.0, channels=(11, 12), leaderboard=False)
+    await first.storage.close()
+
+    again = Servers(await store.open())
+    got = await again.settings(GUILD)
+    assert got == Settings((11, 12), "blitz", {"hearts": {"target": "50"}}, False)
+    assert await again.locale(GUILD) == "de"  # the language is kept beside them
+    assert got.allows(12) and got.allows(99, 11) and not got.allows(99, None)
+    assert await again.settings(OTHER) == Settings()
+    changes = await again.history(GUILD)
+    assert [(c["user_id"], c["at"]) for c in changes] == [(502, 3.0), (501, 2.0)]
+    assert '"leaderboard":false' in changes[0]["change"]
+    await again.storage.close()
+
+
+def test_settings_that_cannot_be_read_count_as_not_chosen() -> None:
+    from tables.servers import Settings
+
+    assert Settings.from_json("not json") == Settings() == Settings.from_json('{"channels": "x", "house": 3}')
+    s = Settings((1,), None, {"koth": {"ai": "strong"}}, True)
+    assert Settings.from_json(s.to_json()) == s
