@@ -162,6 +162,7 @@ class SettingsCog(commands.Cog):
         await self._change(interaction, channels=tuple(chosen))
 
     @settings.command(name="speed", description="The speed of a new table that names none (Manage Server).")
+    @app_commands.describe(speed="The speed new tables get when their host names none")
     @app_commands.choices(speed=[*SPEED_CHOICES, app_commands.Choice(name="each game's default", value=GAME_DEFAULT)])
     async def speed(self, interaction: discord.Interaction, speed: ChoiceText) -> None:
         value = str(getattr(speed, "value", speed))
@@ -192,5 +193,6 @@ class SettingsCog(commands.Cog):
 
     @settings.command(name="leaderboard",
                       description="Whether finished games count for the leaderboard (Manage Server).")
+    @app_commands.describe(count="Whether finished games change ratings and the leaderboard")
     async def leaderboard(self, interaction: discord.Interaction, count: bool) -> None:
         await self._change(interaction, leaderboard=count)
