@@ -17,9 +17,10 @@ from games.dalmuti.search import DalmutiHooks
 from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 400 playouts measured
-# +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
+# +0.19 ± 0.15 points a hand over normal (100 hands, deals from 20,000), 800 +0.31 ± 0.18 on the same
+# deals; playouts cut short once the seat is out (search.py) pay for 1,000 within CPU p99 0.35 s.
 register(GameSpec(
-    Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
+    Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=1000, strong=True,
     explain=dalmuti_facts, review_units=N_("places"), review_thresholds=(0.3, 0.8),
     figures=dalmuti_figures, figure_names=DALMUTI,
     replay=DalmutiReplay(),
