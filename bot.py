@@ -24,6 +24,7 @@ from cogs.live.sendgate import SendGate
 from cogs.ops.health import HealthServer, tag_interactions, watch_gateway
 from cogs.ops.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.pictures import emoji as card_emoji
+from cogs.privacy import ForgetButton, PrivacyCog
 from cogs.sync.command_sync import register_commands
 from cogs.sync.translator import CatalogTranslator
 from cogs.table.components import DYNAMIC_ITEMS
@@ -79,6 +80,7 @@ class Deckhand(commands.Bot):
         if self.config.database_url:
             options["storage"] = await open_storage(self.config.database_url, base=HERE, exclusive=True)
             options["retention"] = self.config.retention_days * 86400 if self.config.retention_days else None
+            options["departed_grace"] = self.config.grace_days * 86400 if self.config.grace_days else None
         # Whatever programs a killed predecessor left running go first, configured or not now.
         record_path = self.config.program_record()
         processes = ProcessRecord(record_path) if record_path is not None else None
@@ -115,12 +117,19 @@ class Deckhand(commands.Bot):
         self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
         await self._watch(options)
-        await self.add_cog(GameCog(self.runtime, listener, rules_url=self.config.rules_url))
+        games = GameCog(self.runtime, listener, rules_url=self.config.rules_url)
+        await self.add_cog(games)
+
+        def forget_caches(table_ids: list[str]) -> None:
+            if games.replays is not None:
+                games.replays.drop(table_ids)
+
+        await self.add_cog(PrivacyCog(self.runtime, rules_url=self.config.rules_url, forget_caches=forget_caches))
         await self.add_cog(StatsCog(self.runtime))
         await self.add_cog(EventsCog(self.runtime, listener, self.metrics))
         await self.tree.set_translator(CatalogTranslator())  # the commands in every language (issue 31)
         # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, ForgetButton)
         if self.freeze_heap:
             # Everything built so far (modules, classes, the runtime and cogs) lives as long as the
             # bot: out of the collector's sight, a full collection no longer walks it, which took the

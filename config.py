@@ -12,8 +12,10 @@ Configuration comes from the environment, or from a ``.env`` file next to this s
   working directory), or ``postgresql://user:password@host:5432/database`` for a PostgreSQL
   server (see :mod:`tables.storage`).  Created and migrated on start; running tables are restored
   from it.
-* ``DATA_RETENTION_DAYS`` — finished tables and their logs older than this are deleted (default 90;
-  0 keeps them for ever).  Results for ``/stats`` are always kept.
+* ``DATA_RETENTION_DAYS`` — finished tables, their logs and reviews of play older than this are
+  deleted (default 365; 0 keeps them for ever).  Results for ``/stats`` are kept (docs/privacy.md).
+* ``SERVER_DATA_GRACE_DAYS`` — a server that removes Deckhand has everything kept for it deleted
+  this many days later, unless it adds Deckhand back first (default 30; 0 keeps it for ever).
 * ``DECKHAND_PROGRAMS`` — trusted programs a table host may seat (``/game ai program:``, in a game with program seats):
   ``name=command line;name2=command line`` (see :func:`tables.programs.parse_programs`).  Commands
   run without a shell, from this script's folder, with the seat's name as their first argument.
@@ -72,7 +74,8 @@ from tools.invite import no_token_message
 
 ENV_FILE = Path(__file__).resolve().with_name(".env")
 HERE = ENV_FILE.parent  # relative database paths are relative to this folder
-DEFAULT_RETENTION_DAYS = 90.0
+DEFAULT_RETENTION_DAYS = 365.0
+DEFAULT_GRACE_DAYS = 30.0
 EXIT_CONFIG = 2
 
 NO_TOKEN = no_token_message()  # the same lines `make run` prints before it builds anything
@@ -91,6 +94,7 @@ class Config:
     # database, DEFAULT_URL unless DATABASE_URL says otherwise.
     database_url: str | None = field(default=None, compare=False)
     retention_days: float = DEFAULT_RETENTION_DAYS  # 0: keep finished tables for ever
+    grace_days: float = DEFAULT_GRACE_DAYS  # a server that removed Deckhand: its data goes then (0: never)
     # name -> command line: the only programs the bot ever runs (DECKHAND_PROGRAMS).
     programs: dict[str, str] = field(default_factory=dict)
     program_timeout: float = DEFAULT_PROGRAM_TIMEOUT
@@ -164,6 +168,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         raise ConfigError(str(e)) from None
     retention_days = _number(env, "DATA_RETENTION_DAYS", DEFAULT_RETENTION_DAYS, float, lambda v: v >= 0,
                              "a number of days (0 keeps everything)")
+    grace_days = _number(env, "SERVER_DATA_GRACE_DAYS", DEFAULT_GRACE_DAYS, float, lambda v: v >= 0,
+                         "a number of days (0 keeps a server's data for ever)")
     try:
         programs = parse_programs(env.get("DECKHAND_PROGRAMS"))
     except ValueError as e:
@@ -198,9 +204,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     return Config(rules_url=rules_url, metrics_address=metrics_address, log_format=log_format,
                   shard_count=shard_count, shard_ids=shard_ids, lease_poll=lease_poll, rest_budget=rest_budget,
                   token=token, dev_guild_id=dev_guild_id, log_level=level, database_url=database_url,
-                  retention_days=retention_days, programs=programs, program_timeout=program_timeout,
-                  program_env=program_env, runtime_dir=runtime_dir, limits=limits, ai_workers=ai_workers,
-                  review_workers=review_workers)
+                  retention_days=retention_days, grace_days=grace_days, programs=programs,
+                  program_timeout=program_timeout, program_env=program_env, runtime_dir=runtime_dir, limits=limits,
+                  ai_workers=ai_workers, review_workers=review_workers)
 
 
 LIMIT_VARIABLES = {

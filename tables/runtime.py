@@ -50,6 +50,7 @@ from tables.live import (
 )
 from tables.live import answer_by as click_deadline
 from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY, Persistence
+from tables.privacy import GRACE, Privacy
 from tables.programs.driver import ProgramSettings
 from tables.programs.seats import ProgramSeats
 from tables.rematch import Plan, Rematch
@@ -80,6 +81,7 @@ class Runtime:
         storage: Storage | None = None,
         lobby_ttl: float | None = LOBBY_TTL,
         retention: float | None = None,
+        departed_grace: float | None = GRACE,
         prune_every: float = 3600.0,
         programs: ProgramSettings | Mapping[str, str] | None = None,
         table_pace: float = 1.0,
@@ -91,9 +93,11 @@ class Runtime:
         runtime owns it and :meth:`close` closes it.  ``lobby_ttl``: seconds before an unstarted
         lobby closes (``None``: never).  ``retention``: seconds a finished table and its log are
         kept in the storage (``None``: for ever; results for /stats are always kept), checked every
-        ``prune_every`` seconds once :meth:`recover` has run.  ``programs``: the programs a host
-        may seat at a table of a game with program seats, by name (:class:`~tables.programs.driver.ProgramSettings`,
-        or just a name → command line mapping); only the operator's configuration may give these.
+        ``prune_every`` seconds once :meth:`recover` has run.  ``departed_grace``: seconds before the
+        data of a server that removed Deckhand is deleted (``None``: never; tables/privacy.py).
+        ``programs``: the programs a host may seat at a table of a game with program seats, by name
+        (:class:`~tables.programs.driver.ProgramSettings`, or just a name → command line mapping);
+        only the operator's configuration may give these.
         ``table_pace``: multiplies the table's own timers (a live deal and its
         windows), never a person's — so tests and demos can deal 100 cards in a second while people
         keep their real time to think.  ``limits``: caps per person, per server and on program
@@ -147,7 +151,11 @@ class Runtime:
         self.kept = Kept(storage)
         #: A server's own settings (the language its tables read), kept in the storage.
         self.servers = Servers(storage)
+        #: A person's data (export, forget me) and servers that removed Deckhand.
+        self.privacy = Privacy(storage, self.clock, tables=self.tables, live_of=self._live.get,
+                               ended=self.finished.ended, reviews=self.reviews, grace=departed_grace)
         self._rematch_lock = asyncio.Lock()
+        self._sweep: asyncio.Task[None] | None = None
 
     # Settings that tests and the bot read or change after construction live in the rooms.
     @property
@@ -641,6 +649,8 @@ class Runtime:
                 # nobody could see or join it, so it is posted now (issue 29 item 8).
                 self.delivery.notify(t, "unposted", t)
         self.persistence.start_housekeeping(self._prune, self.tables)
+        if self.storage is not None and self.privacy.grace is not None and self._sweep is None:
+            self._sweep = self.tasks.spawn(self.privacy.sweep_daily(), "departed-servers")
         return report
 
     def fence(self, shard: int) -> builtins.list[str]:

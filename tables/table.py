@@ -49,6 +49,9 @@ class Seat:
     # The decision last counted (the version at which it began, the runtime's ``Live.since``): asking
     # again for the same decision does not count again, even after a restart.
     hinted_at: int | None = None
+    # Someone who asked Deckhand to forget them (tables/privacy.py): no id, no name, their moves kept
+    # so the game still replays; shown as "a former player".
+    former: bool = False
 
     @property
     def auto(self) -> bool:

@@ -69,6 +69,11 @@ def remember(user_id: int | None, locale: object) -> str:
     return lang_
 
 
+def forget(user_id: int) -> None:
+    """A person had Deckhand forget them (cogs/privacy.py): their language is not kept either."""
+    _PEOPLE.pop(user_id, None)
+
+
 def of_person(user_id: int | None, fallback: str = words.ENGLISH) -> str:
     """A person's language: their client's as last seen, else ``fallback`` (the table's)."""
     return _PEOPLE.get(user_id, fallback) if user_id is not None else fallback

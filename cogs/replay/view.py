@@ -17,6 +17,7 @@ table, the pictures by (table, step).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import multiprocessing
@@ -43,6 +44,7 @@ from tables.ai.pool import PICTURE_NICE, die_with_parent
 from tables.ai.pool import _lower_priority as lower_priority
 from tables.history.replay import GameRecord
 from tables.history.replay_steps import NotReplayable, steps
+from tables.privacy import former_name
 from tables.runtime import TableError
 from words import N_
 
@@ -123,6 +125,8 @@ def steps_in_worker(record_json: dict[str, Any], locale: str = catalog.ENGLISH
                     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """A finished game's steps with their words, and the picture's :class:`Meta` (as JSON), in ``locale``."""
     record = GameRecord.from_json(record_json)
+    # A seat without a name: someone Deckhand forgot (tables/privacy.py).
+    record = dataclasses.replace(record, names=[n or former_name(locale) for n in record.names])
     got = steps(record, step_words(record, locale))
     return got, meta_of(record, len(got), locale).to_json()
 
@@ -193,6 +197,14 @@ class Replays:
             _remember(self._pictures, key, png, PICTURE_CACHE)
         self._pictures.move_to_end(key)
         return png
+
+    def drop(self, table_ids: Sequence[str]) -> None:
+        """Forget what is cached of these games (someone in them had Deckhand forget them)."""
+        ids = set(table_ids)
+        for key in [k for k in self._steps if k[0] in ids]:
+            del self._steps[key]
+        for picture in [k for k in self._pictures if k[0] in ids]:
+            del self._pictures[picture]
 
     def close(self) -> None:
         if self._executor is not None:

@@ -32,7 +32,8 @@ from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, AnyCard, Decision, Event, Outcome, View
 from engine.words import plural as plural  # the one count helper (engine/words.py)
 from tables.live import SeatView
-from tables.table import Table
+from tables.privacy import former_name
+from tables.table import Seat, Table
 from words import N_, spoken
 from words.cards import label as card_label
 from words.cards import name as card_name
@@ -136,10 +137,15 @@ def code_span(text: str) -> str:
     return f"`{shown}`" if shown.strip() else "`?`"
 
 
+def _named(table: Table, s: Seat) -> str:
+    # Someone Deckhand forgot (tables/privacy.py) has no name any more.
+    return former_name(lang(table)) if getattr(s, "former", False) else clean(s.name)
+
+
 def seat_name(table: Table, seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(table.seats):
         return tr(table)(N_("nobody"))
-    return clean(table.seats[seat].name)
+    return _named(table, table.seats[seat])
 
 
 def seat_badge(table: Table, seat: int) -> str:
@@ -147,14 +153,14 @@ def seat_badge(table: Table, seat: int) -> str:
     if s.is_ai:
         return f"🤖 {clean(s.name)}"
     if s.away or getattr(s, "left", False):
-        return tr(table)(N_("🤖 {name} (away — AI playing)"), name=clean(s.name))
-    return clean(s.name)
+        return tr(table)(N_("🤖 {name} (away — AI playing)"), name=_named(table, s))
+    return _named(table, s)
 
 
 def player_name(table: Table, seat: int) -> str:
     """A name for results: AIs marked, but not whether a person was away at some point."""
     s = table.seats[seat]
-    return f"🤖 {clean(s.name)}" if s.is_ai else clean(s.name)
+    return f"🤖 {clean(s.name)}" if s.is_ai else _named(table, s)
 
 
 def hints_mark(hints: int) -> str:

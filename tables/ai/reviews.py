@@ -125,6 +125,7 @@ class ReviewJob:
         self.future.add_done_callback(lambda f: f.cancelled() or f.exception())
         self.version = 0
         self._next = asyncio.Event()
+        self.forgotten = False  # the asker had Deckhand forget them: nothing of it is stored
 
     @property
     def done(self) -> bool:
@@ -165,6 +166,7 @@ class Reviews:
         #: Without a storage, reviews and the decisions judged so far are kept here (a test runtime, a
         #: bot without a database; also what a failed write could not store).
         self._kept: dict[tuple[str, int], Review] = {}
+        self._owners: dict[tuple[str, int], int] = {}  # whose review each kept one is ("forget me")
         self._partial: dict[tuple[str, int], dict[int, Judged]] = {}
 
     @property
@@ -280,6 +282,22 @@ class Reviews:
             job.signal()
             self._pump()
 
+    def forget(self, user_id: int) -> None:
+        """``user_id`` asked Deckhand to forget them (tables/privacy.py): their review in line is
+        dropped, one running stores nothing more, and nothing judged of theirs stays in memory."""
+        job = self._asked.pop(user_id, None)
+        if job is not None:
+            job.forgotten = True
+            if job in self._line:
+                self._line.remove(job)
+                self._jobs.pop(job.key, None)
+                job.future.cancel()
+                job.signal()
+        for key in [k for k, owner in self._owners.items() if owner == user_id]:
+            self._kept.pop(key, None)
+            self._partial.pop(key, None)
+            del self._owners[key]
+
     async def close(self) -> None:
         """Stop the reviews running and waiting (what they judged so far is stored)."""
         waiting, self._line = self._line, []
@@ -323,8 +341,8 @@ class Reviews:
                 log.warning("A stored decision of the review of %s cannot be read; judging it again", key)
         return out
 
-    async def _keep_progress(self, key: tuple[str, int], part: Review) -> None:
-        if not part.decisions:
+    async def _keep_progress(self, key: tuple[str, int], part: Review, job: ReviewJob) -> None:
+        if not part.decisions or job.forgotten:
             return
         if self.storage is not None:
             try:
@@ -356,7 +374,7 @@ class Reviews:
             for piece in pieces(todo, job.share):
                 began = loop.time()
                 part = await self._piece(record, actions, seat, seed, piece, job.share)
-                await self._keep_progress(job.key, part)
+                await self._keep_progress(job.key, part, job)
                 parts.append(part)
                 job.left -= len(piece)
                 took = (loop.time() - began) / max(1e-9, job.share * len(piece))
@@ -368,7 +386,8 @@ class Reviews:
                 parts.append(await asyncio.to_thread(review, record.game, record.players, record.options,
                                                      record.seed or 0, actions, seat, seed, steps=made_for))
             result = merge(parts)
-        await self._keep(record, seat, job.guild_id, job.user_id, result)
+        if not job.forgotten:
+            await self._keep(record, seat, job.guild_id, job.user_id, result)
         self._partial.pop(job.key, None)
         return result
 
@@ -400,6 +419,7 @@ class Reviews:
     async def _keep(self, record: GameRecord, seat: int, guild_id: int, user_id: int, r: Review) -> None:
         if self.storage is None:
             self._kept[(record.id, seat)] = r
+            self._owners[(record.id, seat)] = user_id
             return
         row = {"table_id": record.id, "seat": seat, "guild_id": guild_id, "user_id": user_id, "game": record.game,
                "review": json.dumps(r.to_dict()), "judged": len(r.judged),
@@ -409,6 +429,7 @@ class Reviews:
         except Exception:  # the review is given all the same, and kept here until a restart
             log.exception("Could not store the review of %s seat %s", record.id, seat)
             self._kept[(record.id, seat)] = r
+            self._owners[(record.id, seat)] = user_id
 
     async def losses(self, guild_id: int, user_id: int) -> dict[str, tuple[float, int]]:
         """Per game: (average loss per judged decision, reviewed games) over the person's reviews."""
@@ -492,8 +513,8 @@ def summary(record: GameRecord, r: Review, n: int = 3, where: dict[int, str] | N
         lines.append(words.translate(locale, "The search found nothing better than what you played."))
     for d in worst:
         fields = dict(where=where.get(d.step, words.translate(locale, "Move {n}", n=d.step + 1)),
-                      made=_move_words(record.game, d.made, locale),
-                      best=_move_words(record.game, d.best or "", locale),
+                      made=move_words(record.game, d.made, locale),
+                      best=move_words(record.game, d.best or "", locale),
                       loss=_fixed(locale, d.loss, 1), units=units)
         if d.mark == "mistake":
             said = words.translate(locale, "{where}: you played {made}; {best} was better by about {loss} {units} "
@@ -518,7 +539,7 @@ def _n(n: int, one: str, many: str | None = None) -> str:
     return plural(n, one, many)
 
 
-def _move_words(game: str, code: str, locale: str = words.ENGLISH) -> str:
+def move_words(game: str, code: str, locale: str = words.ENGLISH) -> str:
     """A move as a player reads it: its cards (``Q♠``), or the kind of move in words (``pass``)."""
     try:
         a = engine.get(game).game.action_from_code(code)

@@ -85,7 +85,8 @@ def recompute(rows: Iterable[Record]) -> dict[Key, Rating]:
     for guild, game, seats in games_of(rows):
         current = {uid: ratings[(guild, game, uid)] for uid, _ in seats if (guild, game, uid) in ratings}
         for uid, r in rate_game(current, seats).items():
-            ratings[(guild, game, uid)] = r
+            if uid >= 0:  # −1: someone Deckhand forgot, a newcomer in every game (storage rating_inputs)
+                ratings[(guild, game, uid)] = r
     return ratings
 
 

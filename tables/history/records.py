@@ -26,7 +26,8 @@ log = logging.getLogger("deckhand.tables")
 SEAT_FIELDS = ("user_id", "name", "is_ai", "away", "missed", "left")
 # Written only when not at their default, so seats stored before they existed (and every other
 # seat) read the same.
-OPTIONAL_SEAT_DEFAULTS: dict[str, Any] = {"program": None, "level": None, "hints": 0, "hinted_at": None}
+OPTIONAL_SEAT_DEFAULTS: dict[str, Any] = {"program": None, "level": None, "hints": 0, "hinted_at": None,
+                                          "former": False}
 OPTIONAL_SEAT_FIELDS = tuple(OPTIONAL_SEAT_DEFAULTS)
 
 
@@ -140,7 +141,10 @@ def _seat(d: object, i: int) -> Seat:
     flags = [d[f] for f in ("is_ai", "away", "left")]
     if not all(isinstance(f, bool) for f in flags):
         raise Unrecoverable(f"seat {i + 1} has malformed flags")
-    if user_id is None and not d["is_ai"]:
+    former = d.get("former", False)
+    if not isinstance(former, bool):
+        raise Unrecoverable(f"seat {i + 1} has a malformed former flag")
+    if user_id is None and not d["is_ai"] and not former:
         raise Unrecoverable(f"seat {i + 1} is a person without a user id")
     program = d.get("program")
     if program is not None and (not isinstance(program, str) or not d["is_ai"]):
@@ -153,7 +157,7 @@ def _seat(d: object, i: int) -> Seat:
         raise Unrecoverable(f"seat {i + 1} has a malformed hint count")
     hinted_at = _int(d.get("hinted_at"), f"seat {i + 1}'s hinted decision", optional=True)
     return Seat(user_id, d["name"], d["is_ai"], d["away"], _int(d["missed"], f"seat {i + 1}'s misses"), d["left"],
-                program, level, hints, hinted_at)
+                program, level, hints, hinted_at, former)
 
 
 def read_seats(text: object) -> list[Seat]:

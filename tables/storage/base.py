@@ -5,8 +5,8 @@ backend a URL names; this module is apart only so that the backends need not imp
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import parse_qs, urlsplit
@@ -83,6 +83,17 @@ class StorageGone(StorageError):
     say so, and be restarted on a good database."""
 
 
+@dataclass
+class Forgotten:
+    """What a "forget me" did, or why it did nothing (``busy``: tables still being played)."""
+
+    busy: list[str] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+    results: int = 0
+    ratings: int = 0
+    reviews: int = 0
+
+
 class Stored(NamedTuple):
     """One table as stored: its row (column → value, JSON columns as text) and its action log."""
 
@@ -130,8 +141,8 @@ class Storage(Protocol):
     async def mark_broken(self, table_id: str, reason: str, at: float) -> None: ...
 
     async def prune(self, before: float) -> int:
-        """Delete finished (or broken) tables and their logs that ended before ``before``; results
-        stay.  Returns how many tables went."""
+        """Delete finished (or broken) tables and their logs that ended before ``before``, and
+        reviews made before it; results stay.  Returns how many tables went."""
         ...
 
     async def player_results(self, guild_id: int, user_id: int) -> list[Record]: ...
@@ -150,7 +161,8 @@ class Storage(Protocol):
         ...
 
     async def rating_inputs(self) -> list[Record]:
-        """Every stored finishing order: people's places and the AI seats' (``user_id`` 0)."""
+        """Every stored finishing order: people's places, the AI seats' (``user_id`` 0) and the
+        places of people Deckhand forgot (``user_id`` −1)."""
         ...
 
     async def ratings_of(self, guild_id: int, game: str, user_ids: Sequence[int]) -> list[Record]: ...
@@ -213,6 +225,32 @@ class Storage(Protocol):
         ...
 
     async def server_locale(self, guild_id: int) -> str | None: ...
+
+    # ---- what is kept about a person or a server (tables/privacy.py; migration 0014) ----------
+    async def person_tables(self, user_id: int) -> list[Record]:
+        """The stored tables whose seats or host may be ``user_id`` (the runtime reads the seats)."""
+        ...
+
+    async def person_rows(self, user_id: int) -> dict[str, list[Record]]:
+        """Their ``results``, ``ratings`` and ``reviews`` everywhere."""
+        ...
+
+    async def seat_logs(self, seats: Sequence[tuple[str, int]]) -> list[Record]:
+        """The logged moves of these ``(table id, seat)`` pairs."""
+        ...
+
+    async def forget_person(self, user_id: int, rewrite: Callable[[str], tuple[str, list[int]] | None]
+                            ) -> Forgotten:
+        """Everything about ``user_id`` deleted or anonymized in one transaction (see tables/storage/people.py)."""
+        ...
+
+    async def note_departure(self, guild_id: int, at: float) -> None: ...
+
+    async def cancel_departure(self, guild_id: int) -> bool: ...
+
+    async def purge_departed(self, before: float) -> list[int]:
+        """Delete what servers that removed Deckhand before ``before`` left; returns them."""
+        ...
 
 
 def check_changes(changes: Record) -> None:

@@ -33,12 +33,13 @@ from tables.storage.base import (
     StorageGone,
     Stored,
 )
+from tables.storage.people import PeopleStorage
 from tables.storage.sql import (
     CURRENT_VERSION,
     POSTGRES,
     Job,
+    Rows,
     RunMany,
-    SQLStorage,
     Value,
     affected,
     schema_version_table,
@@ -110,6 +111,8 @@ async def _drive(conn: Conn, job: Job) -> Any:
                 reply = None
             elif isinstance(step, Value):
                 reply = await conn.fetchval(step.sql, *step.params)
+            elif isinstance(step, Rows):
+                reply = [dict(r) for r in await conn.fetch(step.sql, *step.params)]
             else:
                 reply = affected(await conn.execute(step.sql, *step.params))
         except asyncpg.UniqueViolationError as e:
@@ -118,7 +121,7 @@ async def _drive(conn: Conn, job: Job) -> Any:
             raise step.conflict from e
 
 
-class PostgresStorage(SQLStorage):
+class PostgresStorage(PeopleStorage):
     """:class:`~tables.storage.Storage` on a PostgreSQL database, through an asyncpg pool."""
 
     dialect = POSTGRES

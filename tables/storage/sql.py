@@ -76,7 +76,16 @@ class Value:
     conflict: StorageError | None = None
 
 
-Step = Run | RunMany | Value
+@dataclass(frozen=True)
+class Rows:
+    """One query; the backend sends back every row as a record (column → value)."""
+
+    sql: str
+    params: Sequence[Param] = ()
+    conflict: StorageError | None = None
+
+
+Step = Run | RunMany | Value | Rows
 Steps = Generator[Step, Any, Any]
 
 
@@ -104,6 +113,9 @@ class Dialect:
     name = ""
     #: The column type of a time (migrations: SQLite ``REAL``, PostgreSQL ``DOUBLE PRECISION``).
     real_type = "REAL"
+    #: Appended to a read inside a write that the write then changes: PostgreSQL locks the rows
+    #: read (another process's write waits); SQLite's one writer needs nothing.
+    for_update = ""
 
     def sql(self, text: str) -> str:
         return text
@@ -142,6 +154,7 @@ def _numbered(text: str) -> str:
 class PostgresDialect(Dialect):
     name = "postgres"
     real_type = "DOUBLE PRECISION"
+    for_update = " FOR UPDATE"
 
     def sql(self, text: str) -> str:
         return _numbered(text)
@@ -298,12 +311,15 @@ class SQLStorage:
         pings = self.dialect.sql(f"DELETE FROM pings WHERE table_id IN ({doomed})")
         # A review left unfinished (migration 0010) cannot resume without its game's log.
         progress = self.dialect.sql(f"DELETE FROM review_progress WHERE table_id IN ({doomed})")
+        # Reviews of play as old as that go too (docs/privacy.md: what is kept, and how long).
+        reviews = self.dialect.sql("DELETE FROM reviews WHERE created_at < ?")
 
         def steps() -> Steps:
             yield Run(logs, (float(before),))
             yield Run(links, (float(before), float(before)))
             yield Run(pings, (float(before),))
             yield Run(progress, (float(before),))
+            yield Run(reviews, (float(before),))
             return (yield Run(rows, (float(before),)))
 
         return int(await self._run(Job(steps)))
@@ -345,10 +361,13 @@ class SQLStorage:
         return int(rows[0]["n"]) if rows else 0
 
     async def rating_inputs(self) -> list[Record]:
-        """Every stored finishing order: people's places and the AI seats' (``user_id`` 0)."""
+        """Every stored finishing order: people's places, the AI seats' (``user_id`` 0) and those of
+        people Deckhand was asked to forget (``user_id`` −1)."""
         return await self._read(
             "SELECT table_id, seat, guild_id, game, user_id, place, finished_at FROM results "
             "UNION ALL SELECT table_id, seat, guild_id, game, 0 AS user_id, place, finished_at FROM ai_results "
+            # Forgotten people's places (migration 0014): each a newcomer, never kept (user -1).
+            "UNION ALL SELECT table_id, seat, guild_id, game, -1 AS user_id, place, finished_at FROM former_results "
             "ORDER BY finished_at, table_id, seat"
         )
 

@@ -40,12 +40,13 @@ from tables.storage.base import (
     Stored,
     stored_logs,
 )
+from tables.storage.people import PeopleStorage
 from tables.storage.sql import (
     CURRENT_VERSION,
     SQLITE,
     Job,
+    Rows,
     RunMany,
-    SQLStorage,
     Value,
     schema_version_table,
     snapshot_logs,
@@ -201,6 +202,10 @@ def _drive(c: sqlite3.Connection, job: Job) -> Any:
             elif isinstance(step, Value):
                 row = c.execute(step.sql, step.params).fetchone()
                 reply = row[0] if row else None
+            elif isinstance(step, Rows):
+                cur = c.execute(step.sql, step.params)
+                cols = [d[0] for d in cur.description or ()]
+                reply = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
             else:
                 reply = c.execute(step.sql, step.params).rowcount
         except sqlite3.IntegrityError as e:
@@ -210,7 +215,7 @@ def _drive(c: sqlite3.Connection, job: Job) -> Any:
 
 
 @dataclass(eq=False)
-class SQLiteStorage(SQLStorage):
+class SQLiteStorage(PeopleStorage):
     """:class:`~tables.storage.Storage` on one SQLite file, through one aiosqlite connection.
 
     Writes are *group-committed*: each is a function queued for the connection's thread; a flusher

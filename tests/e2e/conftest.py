@@ -63,6 +63,9 @@ class World:
     # A test's driven runtime clock: its times on the wall clock the fake stamps messages with, so
     # the closing privacy check reads the tables' logs (in memory or rebuilt from the database) aright.
     real_time: Callable[[float], float] | None = None
+    # Seats whose person had Deckhand forget them (table id -> seat -> user id): the tables no longer
+    # say who sat there, so the closing privacy check is told whose hand their old messages showed.
+    forgotten: dict[str, dict[int, int]] = field(default_factory=dict)
 
     @property
     def runtime(self) -> Any:
@@ -134,6 +137,9 @@ async def make_world(*, seed: int = 7, runtime_options: dict[str, Any] | None = 
             await fd.settle_clicks()
             await _settle(fd, bot.runtime)
             tables = [*bot.runtime.tables.values(), *await _left_memory(bot.runtime)]
+            for t in tables:
+                for seat, uid in w.forgotten.get(t.id, {}).items():
+                    t.seats[seat].user_id = uid
             if w.real_time is not None:
                 for t in tables:
                     t.log[:] = [e._replace(time=w.real_time(e.time)) for e in t.log]
