@@ -12,7 +12,8 @@ import random
 import re
 from collections.abc import Iterable
 
-from engine.words import echo
+from engine.words import Phrase, echo, said
+from words import N_
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -25,7 +26,12 @@ RANK_NAMES = {
 
 
 class CardError(ValueError):
-    """Raised when text cannot be read as a card."""
+    """Raised when text cannot be read as a card; :attr:`phrase` says why, in any language."""
+
+    @property
+    def phrase(self) -> Phrase:
+        said_ = self.args[0] if self.args else ""
+        return said_ if isinstance(said_, Phrase) else said(str(said_))
 
 
 class Card:
@@ -130,7 +136,8 @@ def card(text: str) -> Card:
         word_suit = _WORD_SUITS.get(w.group(2))
         if word_rank and word_suit:
             return _BY_CODE[word_rank + word_suit]
-    raise CardError(f"I can't read {echo(text.strip())!r} as a card (try QS, 10h or queen of spades).")
+    raise CardError(said(N_("I can't read {text} as a card (try QS, 10h or queen of spades)."),
+                         text=repr(echo(text.strip()))))
 
 
 def cards(text: str | Iterable[str]) -> tuple[Card, ...]:

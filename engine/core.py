@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import Card, card
+from engine.words import Phrase, said, said_n
+from words import N_
 
 #: The seat number of the table itself, for steps the rules make on a timer (dealing the next card,
 #: closing a declaration window): see :meth:`Game.table_timer`.
@@ -27,12 +29,18 @@ _CARD_CODE = re.compile(r"^(?:[2-9TJQKA][CDHS]|~[BR])$")
 
 
 class IllegalAction(Exception):
-    """An action that the rules do not allow right now.  ``reason`` is a sentence for a person;
-    ``code`` a short machine tag (``not_your_turn``, ``must_follow``, ...)."""
+    """An action that the rules do not allow right now.  ``reason`` is a sentence for a person, in
+    English (logs, tests, the programs' protocol); ``code`` a short machine tag (``not_your_turn``,
+    ``must_follow``, ...).  The sentence is given as a msgid marked ``N_`` with its ``{fields}``
+    (cards as cards, counts as numbers), or as a :class:`~engine.words.Phrase`: :attr:`phrase`
+    keeps both, and the Discord side says it in the reader's language (``words.say``, with the
+    game's domain), so the engine itself holds no catalog."""
 
-    def __init__(self, reason: str, code: str = "illegal") -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str, code: str = "illegal", /, **fields: Any) -> None:
+        phrase = reason if isinstance(reason, Phrase) and not fields else said(reason, **fields)
+        super().__init__(str(phrase))
+        self.reason = str(phrase)
+        self.phrase = phrase
         self.code = code
 
 
@@ -75,7 +83,7 @@ class Action(NamedTuple):
         """Read a strict code as written by :attr:`code`."""
         tokens = code.split()
         if not tokens:
-            raise IllegalAction("An empty action means nothing.", "bad_code")
+            raise IllegalAction(N_("An empty action means nothing."), "bad_code")
         cs: list[Card] = []
         args: list[str] = []
         for tok in tokens[1:]:
@@ -270,7 +278,7 @@ class Game(ABC):
         """A uniformly random legal action of ``seat`` (without enumerating big picks)."""
         d = self.decision(seat)
         if d is None:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         if d.pick:
             return Action(d.kind, tuple(rng.sample(d.cards, d.pick)))
         return rng.choice(d.actions)
@@ -285,7 +293,7 @@ class Game(ABC):
         The default matches strict codes, then a card list against the current decision."""
         d = self.decision(seat)
         if d is None:
-            raise IllegalAction("You have nothing to decide right now.", "not_your_turn")
+            raise IllegalAction(N_("You have nothing to decide right now."), "not_your_turn")
         text = text.strip()
         for a in d.actions:
             if a.code.lower() == text.lower():
@@ -302,10 +310,11 @@ class Game(ABC):
         try:
             cs = read_cards(text)
         except CardError as e:
-            raise IllegalAction(str(e), "bad_card") from None
+            raise IllegalAction(e.phrase, "bad_card") from None
         if d.pick:
             if len(cs) != d.pick:
-                raise IllegalAction(f"Choose exactly {d.pick} card{'s' if d.pick != 1 else ''}.", "wrong_count")
+                raise IllegalAction(said_n("Choose exactly {n} card.", "Choose exactly {n} cards.", d.pick),
+                                    "wrong_count")
             return Action(d.kind, cs)
         for a in d.actions:
             if a.cards == cs:
@@ -421,7 +430,7 @@ class GameSpec:
     #: A hint's facts: ``explain(state, seat, action) -> [phrase, ...]`` (engine/hints.py); None: none.
     explain: Callable[[Any, int, Action], list[str]] | None = None
     #: What the search's mean result measures, in a hint ("fewer points this hand").
-    hint_units: str = "better"
+    hint_units: str = N_("better")
     #: How a hint names a move the search compared (``move_words(state, seat, action) -> str``);
     #: None: its cards' labels, or its code.
     move_words: Callable[[Any, int, Action], str] | None = None

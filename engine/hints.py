@@ -19,11 +19,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from engine.cards import SUIT_NAMES, Card
 from engine.core import Action, Game, ai_for, games, get, levels
-from engine.words import plural
+from engine.words import Phrase, said, said_n, suit
+from words import N_
 
 #: Below this difference in mean result the search saw no real difference between two moves.
 CLOSE = 0.05
@@ -68,10 +70,15 @@ def explain(state: Game, seat: int, action: Action, means: dict[str, float] | No
     except Exception:  # a reason is a courtesy: a gap in it must never cost the hint itself
         facts = []
     if len(legal_codes(state, seat)) == 1:
-        facts = ["the only move you have", *facts[:1]]
+        facts = [said(N_("the only move you have")), *facts[:1]]
     figure = _figure(state, seat, action, means or {})
     parts = [*facts[:2], *([figure] if figure else [])]
-    return "; ".join(parts) if parts else "the AI's choice here"
+    if not parts:
+        return said(N_("the AI's choice here"))
+    reason = parts[-1] if isinstance(parts[-1], Phrase) else said(parts[-1])
+    for part in reversed(parts[:-1]):  # "a; b; c": each language's own separator
+        reason = said(N_("{first}; {then}"), first=part, then=reason)
+    return reason
 
 
 def legal_codes(state: Game, seat: int) -> list[str]:
@@ -90,13 +97,14 @@ def _figure(state: Game, seat: int, action: Action, means: dict[str, float]) -> 
     spec = games().get(type(state).name)
     units = spec.hint_units if spec is not None else "better"
     if gap < CLOSE:
-        return "the search found the moves about even"
+        return said(N_("the search found the moves about even"))
     words = None
     if spec is not None and spec.move_words is not None:
         d = state.decision(seat)
         other_move = next((a for a in d.actions if a.code == code), None) if d is not None else None
         words = spec.move_words(state, seat, other_move) if other_move is not None else None
-    return f"the search expects about {gap:.1f} {units} than with {words or _action_words(code)}"
+    return said(N_("the search expects about {gap} {units} than with {move}"), gap=Decimal(f"{gap:.1f}"),
+                units=said(units), move=words or _action_words(code))
 
 
 def _action_words(code: str) -> str:
@@ -112,11 +120,13 @@ def _action_words(code: str) -> str:
 
 # ==== facts the games share ======================================================================
 def suit_name(s: str) -> str:
-    return SUIT_NAMES.get(s, s)
+    """A suit in a hint's reason: ``spades`` in English, the suit's own name in each language."""
+    return suit(s, SUIT_NAMES[s]) if s in SUIT_NAMES else s
 
 
 def one_of_suit(s: str) -> str:
-    return suit_name(s)[:-1] if s in SUIT_NAMES else s
+    """One card of a suit (``spade``), as the reason says it."""
+    return suit(s, SUIT_NAMES[s][:-1]) if s in SUIT_NAMES else s
 
 
 def labels(cs: Iterable[Card]) -> str:
@@ -134,15 +144,17 @@ def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card]
     higher_out = [x for x in out if x.suit == suit and x.value > c.value]
     if not trick:
         if not higher_out:
-            facts.append(f"the highest {one_of_suit(suit)} left: it wins the trick")
+            facts.append(said(N_("the highest {suit} left: it wins the trick"), suit=one_of_suit(suit)))
         elif not any(x.suit == suit and x.value < c.value for x in out):
-            facts.append(f"every {one_of_suit(suit)} still out is higher: someone else takes the trick")
+            facts.append(said(N_("every {suit} still out is higher: someone else takes the trick"),
+                              suit=one_of_suit(suit)))
         elif c is mine[0]:
-            facts.append(f"leads your lowest {one_of_suit(suit)}")
+            facts.append(said(N_("leads your lowest {suit}"), suit=one_of_suit(suit)))
         elif len(higher_out) == 1:
-            facts.append(f"only one higher {one_of_suit(suit)} is still out")
+            facts.append(said(N_("only one higher {suit} is still out"), suit=one_of_suit(suit)))
         else:
-            facts.append(f"{len(higher_out)} higher {suit_name(suit)} are still out")
+            facts.append(said_n("{n} higher {suit} is still out", "{n} higher {suit} are still out", len(higher_out),
+                                suit=suit_name(suit)))
         return facts
     led = trick[0][1].suit
     best = max((x for _, x in trick if x.suit == led), key=lambda x: x.value)
@@ -151,27 +163,29 @@ def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card]
         if c.value < best.value:
             under = [x for x in mine if x.value < best.value]
             if c is under[-1] and len(under) > 1:
-                facts.append(f"the highest {one_of_suit(suit)} that still stays under the {best.label}")
+                facts.append(said(N_("the highest {suit} that still stays under the {card}"),
+                                  suit=one_of_suit(suit), card=best))
             else:
-                facts.append(f"stays under the {best.label}")
+                facts.append(said(N_("stays under the {card}"), card=best))
         else:
             beaten_later = any(x.suit == suit and x.value > c.value for m in later for x in m)
             total = pts + points(c)
             if not later:
-                facts.append("wins the trick" + (f" ({plural(total, 'point')})" if total else ""))
+                facts.append(said_n("wins the trick ({n} point)", "wins the trick ({n} points)", total) if total
+                             else said(N_("wins the trick")))
             elif not beaten_later:
-                facts.append("wins the trick: nobody still to play can beat it")
+                facts.append(said(N_("wins the trick: nobody still to play can beat it")))
             else:
-                facts.append(f"takes the lead over the {best.label}")
+                facts.append(said(N_("takes the lead over the {card}"), card=best))
         if c is mine[0] and len(mine) > 1:
-            facts.append(f"follows with your lowest {one_of_suit(suit)}")
+            facts.append(said(N_("follows with your lowest {suit}"), suit=one_of_suit(suit)))
         return facts
     # Not following: a discard.
     lower_out = [x for x in out if x.suit == suit and x.value < c.value]
     if lower_out:
-        facts.append(f"it can still take a {one_of_suit(suit)} lead")
+        facts.append(said(N_("it can still take a {suit} lead"), suit=one_of_suit(suit)))
     else:
-        facts.append(f"no {one_of_suit(suit)} still out is lower, so it can never take a trick")
+        facts.append(said(N_("no {suit} still out is lower, so it can never take a trick"), suit=one_of_suit(suit)))
     return facts
 
 

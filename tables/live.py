@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 import words
-from engine.core import AI, Decision, Event, View
+from engine.core import AI, Decision, Event, IllegalAction, View
 from engine.hints import Hint
+from engine.words import Phrase
 from tables.programs.driver import TablePrograms
 from tables.table import Table
 from words import N_
@@ -36,9 +37,22 @@ class TableError(Exception):
         self.message = message.format(**fields) if fields else message
         super().__init__(self.message)
         self.code = code
+        #: A refusal of the rules (:meth:`of`): their sentence, said in the game's domain.
+        self.phrase: Phrase | None = None
+        self.domain = words.DOMAIN
+
+    @classmethod
+    def of(cls, e: IllegalAction, game: str) -> TableError:
+        """The engine's refusal ``e`` of a move in ``game``: its English sentence as the message,
+        said to a person in the game's own words (its domain: ``words.say``)."""
+        err = cls(e.reason, e.code)
+        err.phrase, err.domain = e.phrase, game
+        return err
 
     def say(self, locale: str) -> str:
         """The sentence in ``locale`` (a catalog name: words.resolve)."""
+        if self.phrase is not None:
+            return words.say(locale, self.phrase, self.domain)
         return words.translate(locale, self.template, **self.fields)
 
 

@@ -227,5 +227,5 @@ def check_offered(state: Game, seat: int, action: Action) -> None:
         log.exception("Explaining a refused %r for seat %d failed", action.kind, seat)  # no cards in logs
         refused = None
     if refused is not None:
-        raise IllegalAction(refused.reason, refused.code)
+        raise IllegalAction(refused.phrase, refused.code)
     raise IllegalAction(N_("That is not something you can do right now."), "not_offered")

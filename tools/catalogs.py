@@ -29,9 +29,10 @@ sys.path.insert(0, str(ROOT))
 
 import words  # noqa: E402
 
-KEYWORDS = {"_": None, "N_": None, "ngettext": (2, 3), "translate": (2,)}
-#: A game's own modules (words.Speaker): ``_("…")``, ``N_("…")``, ``n_("{n} card", "{n} cards", n)``.
-GAME_KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (2, 3), "translate": (2,), "said_n": (1, 2)}
+#: A game's own modules (words.Speaker): ``_("…")``, ``N_("…")``, ``n_("{n} card", "{n} cards", n)``;
+#: the rules' refusals and reasons (engine.words): ``said_n("{n} card", "{n} cards", n)``.
+GAME_KEYWORDS = {"_": None, "N_": None, "n_": (1, 2), "said_n": (1, 2)}
 POT = ROOT / "locale" / f"{words.DOMAIN}.pot"
 
 
@@ -72,11 +73,19 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]
 
 
 def _registry_messages() -> Iterator[tuple[str, None, str]]:
+    """Each game's title, one-line summary (the lobby's), rules text and quick start: the registered
+    games', and those of a game package not offered to users (its ``SPEC``: the tests turn it on)."""
     import engine
+    import games
 
-    for name, spec in engine.games().items():
+    specs = dict(engine.games())
+    for name in games.names():
+        spec = getattr(sys.modules.get(f"games.{name}"), "SPEC", None)
+        if spec is not None:
+            specs.setdefault(spec.game.name, spec)
+    for name, spec in specs.items():
         g = spec.game
-        for text in (g.title, g.rules_text or g.summary, *spec.quick_start):
+        for text in (g.title, g.summary, g.rules_text, *spec.quick_start):
             if text:
                 yield text, None, f"registry:{name}"
 

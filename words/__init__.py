@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import gettext
 import logging
+import numbers
+import re
 import string
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 log = logging.getLogger("deckhand.words")
 
@@ -214,3 +216,60 @@ class Speaker:
 
     def pair(self) -> tuple[Callable[..., str], Callable[..., str]]:
         return self, self.n
+
+
+# ---- the rules' own sentences (engine.words.Phrase: refusals, hints' reasons) ----------------------
+def _found(locale: str, msgid: str, domain: str, plural: str | None = None, n: int = 1) -> str | None:
+    """``msgid`` translated in ``domain`` or else the shared one; None when neither has it."""
+    for d in dict.fromkeys((domain, DOMAIN)):
+        cat = _catalog(d, locale) if d in _domains else None
+        held = getattr(cat, "_catalog", None)
+        if cat is None or held is None:
+            continue
+        if plural is None and msgid in held:
+            return cat.gettext(msgid)
+        if plural is not None and (msgid, 0) in held:
+            return cat.ngettext(msgid, plural, n)
+    return None
+
+
+def _say_field(locale: str, value: Any, domain: str) -> Any:
+    from engine.cards import Card
+    from engine.words import Either, Phrase, Suit
+    from words import cards as card_words
+
+    if isinstance(value, Phrase):
+        return say(locale, value, domain)
+    if isinstance(value, Suit):
+        return card_words.suit_name(value.code, locale)
+    if isinstance(value, Card):
+        return card_words.label(value, locale)
+    if isinstance(value, (list, tuple)):
+        return join(locale, [str(_say_field(locale, v, domain)) for v in value],
+                    style="or" if isinstance(value, Either) else "standard")
+    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+        return number(locale, cast(float, value))
+    label = getattr(value, "label", None)  # a game's own card
+    return label if isinstance(label, str) else value
+
+
+def say(locale: str, text: str, /, domain: str = DOMAIN) -> str:
+    """A sentence of the rules (an ``engine.words.Phrase``: a refusal's, a hint's reason) in
+    ``locale``: its msgid found in the game's ``domain`` or the shared one, its fields said in the
+    same language (cards, suits, numbers, nested phrases).  English is the rules' own sentence; a
+    plain string is a msgid of ``domain`` or the shared one (or said as it is)."""
+    from engine.words import Phrase
+
+    if locale == ENGLISH:
+        return str(text)
+    if not isinstance(text, Phrase):
+        return _found(locale, text, domain) or str(text)
+    found = _found(locale, text.msgid, domain, text.plural, text.n if text.n is not None else 1)
+    if found is None and text.fields and not re.sub(r"\{[^{}]*\}", "", text.msgid).strip(" ;,:·-—()"):
+        found = text.msgid  # fields put together ("{pile} {mark}"): each is said in the language
+    if found is None:
+        return str(text)  # a sentence no catalog has (a new one, before its translation)
+    fields = {k: _say_field(locale, v, domain) for k, v in text.fields.items()}
+    if text.n is not None:
+        fields["n"] = number(locale, text.n)
+    return found.format(**fields) if fields else found

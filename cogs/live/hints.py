@@ -33,7 +33,7 @@ def hint_text(table: Table, seat_view: SeatView, h: Hint) -> str:
         source = catalog.translate(loc, BUSY)
     else:
         source = catalog.translate(loc, NORMAL, title=catalog.Lazy(engine.get(table.game).game.title))
-    reason = catalog.translate(loc, h.reason) if h.reason else h.reason
+    reason = catalog.say(loc, h.reason, table.game) if h.reason else h.reason  # the rules' words: the game's domain
     return "💡 " + catalog.translate(loc, N_("**Hint:** **{move}** — {reason}."), move=words, reason=reason) + \
         f"\n-# {source}. " + catalog.translate(loc, N_("Only you see this now; the decisions you asked about are "
                                                       "counted in your stats and shown in the final standings."))

@@ -5,211 +5,41 @@ The runtime calls these from its own tasks, so every Discord error is caught and
 deleted channel, a missing permission or an outage must never stop a table.
 """
 
-from __future__ import annotations
+
 
 import asyncio
-import contextlib
 import logging
-import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 
 import words
-from cogs.i18n.reading import of_person, reading
-from cogs.live.budget import RestBudget, _Unlimited
-from cogs.live.hand import LiveViews, edit_original_message
-from cogs.live.pace import PublicPace, events_after
-from cogs.ops.permissions import ChannelPermissions
+from cogs.i18n.reading import reading
+from cogs.live.budget import RestBudget as RestBudget
+from cogs.live.hand import edit_original_message
+from cogs.live.listener_base import UNKNOWN_CHANNEL as UNKNOWN_CHANNEL
+from cogs.live.listener_base import _Watch
+from cogs.live.listener_base import missing_permissions as missing_permissions
+from cogs.live.pace import events_after
+from cogs.live.pings import NUDGE_LEAD as NUDGE_LEAD
+from cogs.live.pings import Pings, _buttons, _mention, _person, pings_for
 from cogs.table import render, renderers
-from cogs.table.components import TableButton, table_view
+from cogs.table.components import table_view
 from cogs.table.endgame import add_rating_changes, attach_picture_later
 from cogs.table.render import NO_PINGS
-from cogs.watch.view import Watchers, with_count
+from cogs.watch.view import with_count
 from engine.core import Event
-from tables.kept import StoredPing
 from tables.table import Table
 from tables.turns import MISSES_TO_AWAY
-from words import N_
 
 log = logging.getLogger(__name__)
 
 NOTES_KEPT = 8  # clock lines remembered per table (the table message shows the last few events)
-# The nudge before a deadline (docs/rules.md, "Deadlines"): this many seconds before it runs out, for
-# decisions that gave the person more than NUDGE_MIN_TIME seconds (a short timer is its own reminder).
-NUDGE_LEAD = 10.0
-NUDGE_MIN_TIME = 15.0
-UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
 
 
-
-def pings_for(user_ids: Iterable[int]) -> discord.AllowedMentions:
-    """Ping exactly these people, whatever else the text holds (a name with mention markup)."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
-
-
-def _person(table: Table, seat: int) -> int:
-    """The user id at ``seat``, which the caller has checked a person holds."""
-    user_id = table.seats[seat].user_id
-    if user_id is None:
-        raise ValueError(f"seat {seat} of table {table.id} holds no person")
-    return user_id
-
-
-def missing_permissions(channel: object, error: discord.Forbidden) -> str:
-    """What the bot lacks to post in ``channel``: from its cached permissions there when discord.py
-    knows them, else from the kind of channel and Discord's error code."""
-    thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
-        discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-    send = N_("Send Messages in Threads") if thread else N_("Send Messages")
-    with contextlib.suppress(Exception):
-        if not isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
-            raise LookupError  # a partial channel knows no permissions (it would say "none")
-        perms = channel.permissions_for(channel.guild.me)
-        lacking = [label for ok, label in ((perms.view_channel, N_("View Channel")),
-                                           (perms.send_messages_in_threads if thread else perms.send_messages, send),
-                                           (perms.embed_links, N_("Embed Links"))) if not ok]
-        if lacking:
-            return ", ".join(lacking)
-    return N_("View Channel") if error.code == 50001 else send
-
-
-@dataclass
-class _Watch:
-    """What the listener saw of a table at its last redraw, to tell what happened since: moves the
-    clock made, missed turns, a seat the AI took over.  Lost on a restart (nothing is announced
-    twice: a fresh watch starts from the table as it is)."""
-
-    log_len: int
-    last_event: Event | None
-    away: dict[int, bool] = field(default_factory=dict)
-    missed: dict[int, int] = field(default_factory=dict)
-    # (event the line belongs to, its text, whether it replaces the event's own line)
-    notes: list[tuple[Event | None, str, bool]] = field(default_factory=list)
-    noted: int = 0  # clock lines made so far (the list keeps the last few)
-
-
-class Bot(Protocol):
-    """What the listener needs of its bot (bot.py's, a test's fake): a cached channel by id.  It
-    also uses ``get_partial_messageable`` and ``runtime`` when the bot has them."""
-
-    def get_channel(self, id: int, /) -> object: ...
-
-
-@dataclass
-class _Ping:
-    """A turn ping or nudge standing in a thread: deleted once every person it named has moved."""
-
-    channel_id: int
-    message_id: int
-    due: dict[int, float | None]  # seat -> the deadline of the decision it pinged for
-    # Its storing (Runtime.kept), so a restarted bot still deletes it; its removal waits for it.
-    saved: asyncio.Task[None] | None = None
-
-
-@dataclass
-class _Nudges:
-    """One table's nudges: when each decision (seat, deadline) was first seen, which were nudged,
-    and the task sleeping until the next one."""
-
-    seen: dict[tuple[int, float], float] = field(default_factory=dict)
-    done: set[tuple[int, float]] = field(default_factory=set)
-    at: float | None = None
-    task: asyncio.Task[None] | None = None
-
-
-class DiscordListener:
+class DiscordListener(Pings):
     """The runtime's ``Listener``, backed by a discord.py client."""
-
-    def __init__(self, bot: Bot, budget: RestBudget | None = None, live: LiveViews | None = None) -> None:
-        self.bot = bot
-        # The hand views people opened, kept current through their interactions' tokens.
-        self.live = live if live is not None else LiveViews(getattr(bot, "runtime", None))
-        # The people watching tables (Watch), kept current through their interactions' tokens too.
-        self.watchers = Watchers()
-        self._watches: dict[str, _Watch] = {}
-        # The bot passes the real budget; without one (tests with light fakes) nothing waits.
-        self.budget = budget if budget is not None else _Unlimited()
-        # When each public table message is edited (players follow every move in their live views).
-        self.pace = PublicPace(self._spare_rate)
-        # The seats the start notice pinged: the game's first turn call (queued at the start, held
-        # until the notice is posted) pings nobody again.
-        self._first: dict[str, frozenset[int]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._gates: dict[str, asyncio.Event] = {}
-        # Tables whose channel refused a post: table id -> (host id, guild id, what to tell the host),
-        # until the host has been told; then the id moves to _told (once per table and process).
-        self._blocked: dict[str, tuple[int | None, int | None, str]] = {}
-        self._told: set[str] = set()
-        # Threads a post found deleted (10003) before THREAD_DELETE came: their tables talk in their
-        # channel from then on; and the tables whose channel itself is gone (warned once each).
-        self._gone: set[int] = set()
-        self._no_channel: set[str] = set()
-        # Turn pings and nudges still standing, per table (removed once their people moved).
-        self._pings: dict[str, list[_Ping]] = {}
-        # Per table, the reading of the pings a previous process left standing (once per process).
-        self._restored: dict[str, asyncio.Task[None]] = {}
-        self._nudges: dict[str, _Nudges] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        # What the bot may do in each channel, as the interactions there say (the cog reads them).
-        self.permissions = ChannelPermissions()
-
-    @contextlib.asynccontextmanager
-    async def hold(self, table_id: str) -> AsyncIterator[None]:
-        """Keep a table's turn notices and summaries waiting while the cog opens its thread, so the
-        first ping of a game lands in the thread like every later one."""
-        gate = asyncio.Event()
-        self._gates[table_id] = gate
-        try:
-            yield
-        finally:
-            gate.set()
-            if self._gates.get(table_id) is gate:
-                del self._gates[table_id]
-
-    async def _wait_gate(self, table_id: str) -> None:
-        gate = self._gates.get(table_id)
-        if gate is not None:
-            await gate.wait()
-
-    def _lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
-    def channel(self, channel_id: int | None) -> Any:
-        """A channel to send to, from the cache, else a partial one (no API call needed)."""
-        if channel_id is None:
-            return None
-        ch = self.bot.get_channel(channel_id)
-        if ch is None and hasattr(self.bot, "get_partial_messageable"):
-            ch = self.bot.get_partial_messageable(channel_id)
-        return ch
-
-    def where(self, table: Table) -> Any:
-        """Where a table talks: its thread once it has one, else the channel it was opened in; None
-        where the bot is not a member (a DM, a group DM, a server that never added it: it only answers
-        interactions there, so nothing is posted — no turn ping, no summary, no nudge: the table
-        message names whose turn it is, each person's own view says it is theirs)."""
-        if table.anchored:
-            return None
-        thread = table.thread_id if table.thread_id not in self._gone else None
-        return self.channel(thread or table.channel_id)
-
-    def _spare_rate(self) -> float:
-        """What the budget has left a second after the requests that must go out (at least a
-        quarter of it: routine edits slow down, they never stop)."""
-        rate = self.budget.rate
-        return max(rate - self.budget.needed_rate, rate / 4)
-
-    def now(self) -> float:
-        """The table runtime's clock (a test's fake clock paces the table message too)."""
-        clock = self._clock()
-        return clock.now() if clock is not None else time.monotonic()
-
-    def _clock(self) -> Any:
-        return getattr(self.live.runtime, "clock", None) or getattr(getattr(self.bot, "runtime", None), "clock", None)
 
     # ---- Listener ---------------------------------------------------------------------------
     async def redraw(self, table: Table) -> float | None:
@@ -380,122 +210,6 @@ class DiscordListener:
         return None
 
     # ---- a thread deleted before Discord said so ------------------------------------------------
-    async def _send(self, table: Table, where: Any, *args: Any, again: bool = True, **kwargs: Any) -> Any:
-        """``where.send(...)``.  Should the table's thread turn out deleted (Discord's 404 10003),
-        the table talks in its channel from now on and, with ``again``, this post is made there
-        (once: a channel that is gone too raises)."""
-        try:
-            return await where.send(*args, **kwargs)
-        except discord.NotFound as e:
-            if e.code != UNKNOWN_CHANNEL or not self._thread_gone(table, where):
-                raise
-        return await self.where(table).send(*args, **kwargs) if again else None
-
-    def _thread_gone(self, table: Table, where: Any) -> bool:
-        """A post to ``where`` found it gone: if it is the table's thread, do what THREAD_DELETE
-        does (:meth:`Runtime.detach_thread`: the game goes on in the channel, whose table message
-        gets its controls back), once, whichever comes first; the event, when it comes, finds
-        nothing left to do."""
-        thread_id = table.thread_id
-        if thread_id is None or getattr(where, "id", None) != thread_id:
-            return False
-        if thread_id not in self._gone:
-            self._gone.add(thread_id)
-            log.warning("Table %s: its thread %s was deleted (Discord: Unknown Channel); the game goes on in "
-                        "its channel", table.id, thread_id)
-            self._spawn(self._detach(table.id, thread_id))
-        return True
-
-    async def _detach(self, table_id: str, thread_id: int) -> None:
-        runtime = getattr(self.bot, "runtime", None) or self.live.runtime
-        try:
-            if runtime is not None:
-                await runtime.detach_thread(thread_id)
-        except Exception:
-            log.exception("Table %s: could not move the game out of its deleted thread", table_id)
-
-    def _not_found(self, table: Table, error: discord.NotFound, message: str) -> None:
-        """In an ``except``: a post Discord answered 404.  Unknown Channel once the thread was left
-        (the table's channel itself is gone): one warning per table, no traceback, nothing retried."""
-        if error.code != UNKNOWN_CHANNEL:
-            log.exception(message, table.id)
-        elif table.id not in self._no_channel:
-            self._no_channel.add(table.id)
-            log.warning("Table %s: Discord says its channel is gone (Unknown Channel); its posts are dropped",
-                        table.id)
-
-    # ---- a channel the bot may not post in ----------------------------------------------------
-    def _forbidden(self, table: Table, error: discord.Forbidden) -> None:
-        """Discord refused a post for want of a permission.  The game goes on (every answer to a
-        click still arrives: interaction answers need no permission); the host is told once, at
-        their next interaction (:meth:`tell_host`), and the log gets one warning per table."""
-        if table.id in self._blocked or table.id in self._told:
-            return
-        if error.code == 50083:  # "Thread is archived": a locked thread refuses the bot's posts
-            self._thread_locked(table)
-            return
-        where = self.where(table)
-        missing = missing_permissions(where, error)
-        lang = of_person(table.host_id, table.locale)  # said to the host alone: their language
-        named = ", ".join(words.translate(lang, m) for m in missing.split(", "))
-        name = getattr(where, "mention", None) or words.translate(lang, "the table's channel")
-        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), "⚠️ " + words.translate(
-            lang, "I cannot post in {channel} for table `{id}`: I am missing the **{missing}** permission there, so "
-            "turn pings and summaries are not shown. The game goes on; ask a server admin to give Deckhand "
-            "{missing} in that channel.", channel=name, id=table.id, missing=named))
-        log.warning("Table %s: Discord refused a post in channel %s (%s: missing %s); the host will be told, "
-                    "further refusals are not logged", table.id, getattr(where, "id", "?"), error.text or error.code,
-                    missing)
-
-    def _thread_locked(self, table: Table) -> None:
-        """A moderator locked the table's thread (Discord: 50083 "Thread is archived"): no permission
-        of the bot's would help, so the host hears what happened and what a moderator can do."""
-        where = self.where(table)
-        lang = of_person(table.host_id, table.locale)  # said to the host alone: their language
-        name = getattr(where, "mention", None) or words.translate(lang, "the table's thread")
-        self._blocked[table.id] = (table.host_id, getattr(table, "guild_id", None), "⚠️ " + words.translate(
-            lang, "The thread {thread} of table `{id}` has been locked by a moderator, so I cannot post turn pings "
-            "and summaries there. The game goes on: **My hand** and your cards keep working. A moderator can "
-            "unlock the thread to bring the pings back.", thread=name, id=table.id))
-        log.warning("Table %s: its thread %s is locked; the host will be told, further refusals are not logged",
-                    table.id, getattr(where, "id", "?"))
-
-    @property
-    def has_notices(self) -> bool:
-        return bool(self._blocked)
-
-    def notices_for(self, user_id: int, guild_id: int | None) -> list[str]:
-        """The permission problems to tell this user now (each only once): those of the tables they
-        host in this server."""
-        out = []
-        for tid, (host, guild, text) in list(self._blocked.items()):
-            if host == user_id and (guild is None or guild == guild_id):
-                del self._blocked[tid]
-                self._told.add(tid)
-                out.append(text)
-        return out
-
-    async def tell_host(self, interaction: discord.Interaction, wait: float = 3.0) -> None:
-        """Once the bot has answered ``interaction``, add an ephemeral followup with what the user
-        (a host) needs to know about a channel the bot may not post in.  Followups ride on the
-        interaction's token: no channel permission, no REST budget."""
-        user_id = getattr(getattr(interaction, "user", None), "id", 0)
-        guild_id = getattr(interaction, "guild_id", None)
-        if not any(host == user_id and guild in (None, guild_id) for host, guild, _ in self._blocked.values()):
-            return
-        loop = asyncio.get_running_loop()
-        end = loop.time() + wait
-        while not interaction.response.is_done():
-            if loop.time() > end:
-                return  # nobody answered it: no followup is possible; the next interaction tells
-            await asyncio.sleep(0.05)
-        texts = self.notices_for(user_id, guild_id)  # taken only now: each is told once
-        if not texts:
-            return
-        try:
-            await interaction.followup.send("\n".join(texts), ephemeral=True, allowed_mentions=NO_PINGS)
-        except discord.HTTPException as e:
-            log.warning("Could not tell %s about a missing permission: %s", user_id, e)
 
     # ---- the work ---------------------------------------------------------------------------
     async def _redraw(self, table: Table) -> float | None:
@@ -587,130 +301,6 @@ class DiscordListener:
             self.live.table_stale(table.id)
         return None
 
-    async def _turn(self, table: Table, seats: Sequence[int]) -> None:
-        # Notices are delivered in order, and may wait behind Discord's rate limit (5 messages per
-        # 5 s in a thread) and the REST budget: one whose turn has been taken meanwhile would ping
-        # for nothing, so who is still due is asked again after every wait.
-        def due() -> list[int]:
-            acting = set(table.to_act())
-            return [s for s in seats if 0 <= s < len(table.seats) and not table.seats[s].auto
-                    and table.seats[s].user_id is not None and s in acting]
-
-        if not due():
-            return
-        # A person whose hand view is live sees their turn there (edited now, through its token):
-        # no ping.  The others are pinged with a My hand button, which opens a fresh live view.
-        # Whether someone is pinged depends only on whose turn it is (public) and on their own view.
-        pinged = due()
-        shown = await asyncio.gather(*(self.live.push(table, _person(table, s)) for s in pinged))
-        closed = {s for s, live in zip(pinged, shown, strict=True) if not live}
-        if not closed:
-            return
-        async with self._lock(table.id):
-            where = self.where(table)
-            if where is None:
-                return
-            await self.budget.take()
-            people = [s for s in due() if s in closed]
-            if not people:
-                return
-            ids = [_person(table, s) for s in people]
-            await self._retire(table, people)
-            sent = await self._send(table, where, renderers.turn_notice(table, people),
-                                    view=_buttons(table.id, "hand", locale=table.locale),
-                                    allowed_mentions=pings_for(ids))
-            self._stand(table, sent, people)
-
-    # ---- standing pings: one per person, removed once they moved ------------------------------------
-    async def _retire(self, table: Table, seats: Sequence[int]) -> None:
-        """Before a new ping to ``seats``: delete the older ones naming any of them (a thread holds
-        at most one standing ping per person, so the old goes before the new is posted)."""
-        await self._restore_pings(table)
-        pings = self._pings.get(table.id, [])
-        old = [p for p in pings if set(p.due) & set(seats)]
-        for p in old:
-            pings.remove(p)
-        for p in old:
-            await self._remove(table.id, p)
-
-    def _stand(self, table: Table, sent: Any, seats: Sequence[int]) -> None:
-        """Remember a ping just posted for ``seats`` (deleted once they all moved)."""
-        channel_id = getattr(getattr(sent, "channel", None), "id", None) or table.thread_id or table.channel_id
-        if sent is not None and channel_id is not None:
-            ping = _Ping(channel_id, sent.id, {s: table.deadlines.get(s) for s in seats})
-            kept = self._kept()
-            if kept is not None:
-                ping.saved = self._spawn(kept.save_ping(table.id, StoredPing(ping.message_id, channel_id, ping.due)))
-            self._pings.setdefault(table.id, []).append(ping)
-        self._sweep_pings(table)
-
-    def _kept(self) -> Any:
-        """The runtime's store of what a restart must not forget (tables/kept.py), if it has one."""
-        runtime = self.live.runtime or getattr(self.bot, "runtime", None)
-        return getattr(runtime, "kept", None)
-
-    async def _restore_pings(self, table: Table) -> None:
-        """The pings a previous process left standing for this table, read once per process (every
-        caller waits for the same read), so they are deleted like the ones posted here."""
-        task = self._restored.get(table.id)
-        if task is None:
-            task = self._restored[table.id] = self._spawn(self._read_pings(table.id))
-        with contextlib.suppress(Exception):
-            await asyncio.shield(task)
-
-    async def _read_pings(self, table_id: str) -> None:
-        kept = self._kept()
-        if kept is None:
-            return
-        stored = await kept.pings(table_id)
-        pings = self._pings.setdefault(table_id, [])
-        here = {p.message_id for p in pings}
-        pings.extend(_Ping(p.channel_id, p.message_id, dict(p.due)) for p in stored if p.message_id not in here)
-        if not pings:
-            del self._pings[table_id]
-
-    def _sweep_pings(self, table: Table) -> None:
-        """Delete the pings whose people have all moved (or the game ended): who is due and the
-        deadlines are public, so when a ping goes tells nothing hidden."""
-        pings = self._pings.get(table.id)
-        if not pings:
-            if table.phase == "finished":
-                self._restored.pop(table.id, None)  # (nothing more to read for it)
-            return
-        acting = set(table.to_act())
-        for p in [p for p in pings if not any(s in acting and table.deadlines.get(s) == d for s, d in p.due.items())]:
-            pings.remove(p)
-            self._delete_ping(table.id, p)
-        if not pings:
-            del self._pings[table.id]
-
-    def _delete_ping(self, table_id: str, ping: _Ping) -> None:
-        # In its own task: the table never waits for it.
-        self._spawn(self._remove(table_id, ping))
-
-    async def _remove(self, table_id: str, ping: _Ping) -> None:
-        """One counted call, paced by the budget; a failure is logged once, never retried (and the
-        stored ping forgotten either way: a successor would only try again)."""
-        try:
-            await self.budget.take()
-            await self.channel(ping.channel_id).get_partial_message(ping.message_id).delete()
-        except discord.NotFound:
-            pass  # someone deleted it already
-        except Exception as e:
-            log.warning("Table %s: could not remove the ping %s (%s)", table_id, ping.message_id, e)
-        kept = self._kept()
-        if kept is not None:
-            if ping.saved is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.shield(ping.saved)  # stored before it is forgotten, never after
-            await kept.drop_ping(table_id, ping.message_id)
-
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
     async def close(self) -> None:
         """Stop the nudges and ping removals under way (the standing pings are stored as posted)."""
         tasks = list(self._tasks)
@@ -739,95 +329,6 @@ class DiscordListener:
         except Exception:
             log.exception("Could not tell the players of table %s that it is broken", table.id)
 
-    # ---- the nudge before a deadline ------------------------------------------------------------------
-    def _plan_nudges(self, table: Table) -> None:
-        """Arm one sleep per table until the next decision's nudge is due.  Only decisions with a
-        deadline are nudged: those a person must make (a seat that may act without having to, like
-        a declaration during a live deal, has none)."""
-        if table.id not in self._nudges and not table.deadlines:
-            return  # a lobby, an untimed table, a finished one: nothing to plan
-        n = self._nudges.setdefault(table.id, _Nudges())
-        now = self.now()
-        acting = set(table.to_act())
-        seen: dict[tuple[int, float], float] = {}
-        for s, d in table.deadlines.items():
-            if s in acting and 0 <= s < len(table.seats) and not table.seats[s].auto \
-                    and table.seats[s].user_id is not None:
-                seen[(s, d)] = n.seen.get((s, d), now)
-        n.seen = seen
-        n.done &= set(seen)
-        at = min((d - NUDGE_LEAD for (s, d), first in seen.items()
-                  if (s, d) not in n.done and d - first > NUDGE_MIN_TIME), default=None)
-        if at == n.at and n.task is not None and not n.task.done():
-            return
-        if n.task is not None and n.task is not asyncio.current_task():
-            n.task.cancel()
-        n.at, n.task = at, None
-        if at is not None:
-            n.task = self._spawn(self._nudge_later(table, n, at))
-        elif table.phase == "finished":
-            self._nudges.pop(table.id, None)
-
-    async def _nudge_later(self, table: Table, n: _Nudges, at: float) -> None:
-        clock = self._clock()
-        wait = at - self.now()
-        if wait > 0:
-            await (clock.sleep(wait) if clock is not None else asyncio.sleep(wait))
-        if n.task is not asyncio.current_task():
-            return
-        n.task, n.at = None, None
-        try:
-            await self._nudge(table, n)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not remind the players of table %s")
-        except Exception:
-            log.exception("Could not remind the players of table %s", table.id)
-        if self._nudges.get(table.id) is n:
-            self._plan_nudges(table)
-
-    async def _nudge(self, table: Table, n: _Nudges) -> None:
-        """About NUDGE_LEAD seconds are left: one short ping with **My hand** for each person due
-        who has not moved yet, their hand view open or not — Discord never tells the bot that
-        someone dismissed theirs, so a view that seems open may be gone; each decision is nudged
-        once, and the nudge is deleted once they moved (a standing ping)."""
-        now = self.now()
-        acting = set(table.to_act())
-
-        def still(s: int, d: float) -> bool:
-            return s in acting and table.deadlines.get(s) == d and not table.seats[s].auto
-
-        people: list[tuple[int, float]] = []
-        for (s, d), first in n.seen.items():
-            if (s, d) in n.done or d - first <= NUDGE_MIN_TIME or d - NUDGE_LEAD > now + 1e-6 or not still(s, d):
-                continue
-            n.done.add((s, d))
-            if table.seats[s].user_id is not None:
-                people.append((s, d))
-        if not people:
-            return
-        await self._wait_gate(table.id)
-        async with self._lock(table.id):
-            where = self.where(table)
-            if where is None:
-                return
-            for s, d in people:
-                await self.budget.take()
-                acting = set(table.to_act())
-                if not still(s, d):
-                    continue
-                uid = _person(table, s)
-                await self._retire(table, [s])
-                lang = table.locale  # posted in the table's channel: the table's language
-                with reading(lang):
-                    text = words.ngettext(lang, "{who}, about {n} second left for your move — press **My hand**.",
-                                          "{who}, about {n} seconds left for your move — press **My hand**.",
-                                          round(NUDGE_LEAD), who=_mention(uid))
-                    buttons = _buttons(table.id, "hand")
-                sent = await self._send(table, where, text, view=buttons, allowed_mentions=pings_for([uid]))
-                where = self.where(table)  # (the channel, should the thread have turned out deleted)
-                self._stand(table, sent, [s])
 
     # ---- missed turns and moves made by the clock ------------------------------------------------
     def _watch(self, table: Table) -> list[tuple[str, int]]:
@@ -953,17 +454,3 @@ class DiscordListener:
                 attach_picture_later(self.budget, table, sent, rendered,
                                      as_text=not self.permissions.allows(table, "attach_files"))
 
-
-def _buttons(table_id: str, *acts: str, locale: str | None = None) -> discord.ui.View:
-    """Table buttons for a ping (My hand, I'm back): they carry only the table id, and answer
-    whoever presses them about their own seat.  Labelled in ``locale`` (else the language being drawn)."""
-    view = discord.ui.View(timeout=None)
-    with reading(locale) if locale is not None else contextlib.nullcontext():
-        for act in acts:
-            view.add_item(TableButton(act, table_id))
-    view.stop()  # dispatched by their ids (DynamicItem): nothing to keep per message
-    return view
-
-
-def _mention(user_id: int) -> str:
-    return f"<@{user_id}>"

@@ -46,7 +46,7 @@ def restriction(sv: SeatView) -> str | None:
         refused = refusal(table.state, sv.seat, f"{d.kind} {cards[0]}")
     except Exception:
         refused = None
-    why = None if refused is None else refused.reason
+    why = None if refused is None else refused.phrase
     if len(_WHY) > 512:
         _WHY.clear()
     _WHY[key] = (table.state, why)

@@ -557,7 +557,7 @@ class Renderer:
         """Why some of the person's cards cannot be played now, in the engine's own words (asked on
         a copy of the state, so nothing changes): "You must follow suit (5♣ was led)."."""
         why = restriction(sv)
-        return f"🚫 {why}" if why else ""
+        return f"🚫 {words.say(lang(sv.table), why, sv.table.game)}" if why else ""
 
     def hand_lines(self, sv: SeatView, hand: Sequence[str]) -> list[str]:
         """The hand fanned for reading: one line per suit by default, the cards as emoji when ready."""
@@ -587,7 +587,8 @@ class Renderer:
 
     def decision_prompt(self, sv: SeatView, decision: Decision) -> str:
         _ = tr(sv.table)
-        prompt = _(decision.prompt) if decision.prompt else ""
+        # (the rules' words: the game's domain, else the shared one)
+        prompt = words.say(lang(sv.table), decision.prompt, sv.table.game) if decision.prompt else ""
         if decision.pick:
             return prompt + " " + _(N_("Pick {n} in the menu (or use /play)."), n=decision.pick)
         return prompt + " " + _(N_("Use the buttons (or /play)."))

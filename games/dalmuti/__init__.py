@@ -10,7 +10,7 @@ from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.dalmuti.ai import DalmutiAI
 from games.dalmuti.figures import DALMUTI, dalmuti_figures
-from games.dalmuti.hints import dalmuti_facts
+from games.dalmuti.hints import dalmuti_facts, dalmuti_move_words
 from games.dalmuti.replay import DalmutiReplay
 from games.dalmuti.rules import Dalmuti
 from games.dalmuti.search import DalmutiHooks
@@ -22,7 +22,7 @@ from words import N_
 # hands, the default deals) at CPU p50 112 ms, p99 352 ms (load average 2.0).
 register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=900, strong=True,
-    explain=dalmuti_facts, review_units=N_("places"), review_thresholds=(0.3, 0.8),
+    explain=dalmuti_facts, move_words=dalmuti_move_words, review_units=N_("places"), review_thresholds=(0.3, 0.8),
     figures=dalmuti_figures, figure_names=DALMUTI,
     replay=DalmutiReplay(),
     # The speed target is for 6 players.

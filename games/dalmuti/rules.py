@@ -45,7 +45,8 @@ from engine.core import (
     Outcome,
     rng_for,
 )
-from engine.words import echo, plural
+from engine.words import Either, Phrase, echo, said, said_n
+from words import N_
 
 JESTER_NUMBER = 13
 PLAY_TIMER = 30.0
@@ -198,6 +199,23 @@ def play_spec(action: Action) -> tuple[int, int, int] | None:
     """``(number, naturals, jesters)`` of one of the engine's play actions (Jesters alone: number
     13, no naturals); ``None`` for anything else (``pass``)."""
     return _SPEC_BY_ID.get(id(action)) or _SPEC.get(action)
+
+
+def said_set(number: int, count: int, jesters: int = 0) -> Phrase:
+    """:func:`set_name` as a phrase each language says (the screens' own words for a set)."""
+    english = set_name(number, count, jesters)
+    if number == JESTER_NUMBER:
+        return said(N_("a Jester") if count == 1 else N_("two Jesters"), english=english)
+    base = said_n("a {number}", "{n} {number}s", count - jesters, number=number)
+    if not jesters:
+        return said_n(base.msgid, base.plural or "", count - jesters, english=english, number=number)
+    return said(N_("{set} + Jester") if jesters == 1 else N_("{set} + two Jesters"), english=english, set=base)
+
+
+def play_set(action: Action) -> tuple[int, int, int]:
+    """``(number, count, jesters)`` of a play, as :func:`describe` reads it."""
+    m, a, b = _SPEC[action] if action in _SPEC else _spec_of(action.cards, strict=True)  # type: ignore[misc]
+    return m, a + b, b
 
 
 def describe(action: Action) -> str:
@@ -554,7 +572,7 @@ class Dalmuti(Game):
     def action_from_code(cls, code: str) -> Action:
         tokens = code.split()
         if not tokens:
-            raise IllegalAction("An empty action means nothing.", "bad_code")
+            raise IllegalAction(N_("An empty action means nothing."), "bad_code")
         cs: list[DCard] = []
         args: list[str] = []
         for tok in tokens[1:]:
@@ -576,34 +594,35 @@ class Dalmuti(Game):
         ``revolution``/``no revolution``) for a revolution."""
         d = self.decision(seat)
         if d is None:
-            raise IllegalAction("You have nothing to decide right now.", "not_your_turn")
+            raise IllegalAction(N_("You have nothing to decide right now."), "not_your_turn")
         t = " ".join(text.strip().lower().replace("_", " ").split())
         if d.kind == "revolution":
             if t in ("revolution", "yes", "y", "call", "revolt", "greater revolution", "call revolution"):
                 return REVOLT
             if t in ("no revolution", "no", "n", "decline", "skip", "pass", "no revolt"):
                 # Declining is keeping quiet: a move would show the others that someone could call.
-                raise IllegalAction("No need to answer: keep quiet and taxes are paid as usual when the look "
-                                    "ends.", "nothing_to_do")
-            raise IllegalAction("Type `revolution` to call a revolution, or keep quiet to pay the taxes as usual.",
+                raise IllegalAction(N_("No need to answer: keep quiet and taxes are paid as usual when the look "
+                                       "ends."), "nothing_to_do")
+            raise IllegalAction(N_("Type `revolution` to call a revolution, or keep quiet to pay the taxes as usual."),
                                 "bad_action")
         if t in ("pass", "p", "no", "skip"):
             if d.kind == "play":
                 return PASS_ACTION
             # Taxes cannot be skipped: say what is owed rather than "I can't read 'pass'".
-            raise IllegalAction(f"Taxes come first: give back {plural(d.pick, 'card')} of your "
-                                f"choice, e.g. `give {' '.join(['3', '7', '9'][:d.pick])}`.", "wrong_phase")
+            raise IllegalAction(said_n("Taxes come first: give back {n} card of your choice, e.g. `give {example}`.",
+                                       "Taxes come first: give back {n} cards of your choice, e.g. `give {example}`.",
+                                       d.pick, example=" ".join(["3", "7", "9"][:d.pick])), "wrong_phase")
         for word in (d.kind, "play", "give", "tax"):
             if t == word:
-                raise IllegalAction("Say which cards, e.g. `5 5 5`, `three 5s` or `2 9 jester`.", "bad_card")
+                raise IllegalAction(N_("Say which cards, e.g. `5 5 5`, `three 5s` or `2 9 jester`."), "bad_card")
             if t.startswith(word + " "):
                 t = t[len(word) + 1:]
                 break
         tiers = _readings(t)
         if not tiers:
             raise IllegalAction(
-                f"I can't read {echo(text.strip())!r} as cards (try `5 5 5`, `three 5s`, `5x3` or `2 9 jester`).",
-                "bad_card")
+                N_("I can't read {text} as cards (try `5 5 5`, `three 5s`, `5x3` or `2 9 jester`)."),
+                "bad_card", text=repr(echo(text.strip())))
         legal = set(d.actions) if d.kind == "play" else None
         for tier in tiers:
             actions = [self._as_action(d.kind, r) for r in tier]
@@ -614,8 +633,9 @@ class Dalmuti(Game):
             if len(good) == 1:
                 return good[0]
             if len(good) > 1:
-                options = " or ".join(f"`{' '.join(c.label for c in a.cards)}`" for a in good)
-                raise IllegalAction(f"Did you mean {options}? Type the cards one by one.", "ambiguous")
+                options = Either(f"`{' '.join(c.label for c in a.cards)}`" for a in good)
+                raise IllegalAction(N_("Did you mean {options}? Type the cards one by one."), "ambiguous",
+                                    options=options)
         return self._as_action(d.kind, tiers[0][0])  # not legal: apply() says why
 
     @staticmethod
@@ -637,13 +657,13 @@ class Dalmuti(Game):
             if kind == "pass":
                 return self._pass(seat)
         if phase == OVER:
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction(N_("The game is over."), "game_over")
         if seat == TABLE:
             if phase != LOOK or action != CLOSE_LOOK:
-                raise IllegalAction("The table has nothing to do right now.", "not_your_turn")
+                raise IllegalAction(N_("The table has nothing to do right now."), "not_your_turn")
             return self._close_look()
         if not 0 <= seat < self.players:
-            raise IllegalAction("There is no such seat.", "bad_seat")
+            raise IllegalAction(N_("There is no such seat."), "bad_seat")
         if phase == TAX:
             if kind == "give":
                 return self._give(seat, action)
@@ -651,17 +671,19 @@ class Dalmuti(Game):
             if kind == "revolution" and not action.cards and not action.args:
                 return self._revolution(seat)
         if kind == "close":
-            raise IllegalAction("The table does that by itself.", "not_your_turn")
+            raise IllegalAction(N_("The table does that by itself."), "not_your_turn")
         if kind in ("play", "pass", "give", "revolution"):
-            raise IllegalAction(f"You cannot {kind.replace('_', ' ')} now: {self._phase_words()}.", "wrong_phase")
-        raise IllegalAction(f"'{kind}' is not a Dalmuti action.", "bad_action")
+            raise IllegalAction(said(N_("That is not possible now: {phase}."), english=f"You cannot "
+                                     f"{kind.replace('_', ' ')} now: {self._phase_words()}.",
+                                     phase=said(self._phase_words())), "wrong_phase")
+        raise IllegalAction(N_("'{kind}' is not a Dalmuti action."), "bad_action", kind=kind)
 
     def _phase_words(self) -> str:
         if self.phase == LOOK:
-            return "everyone is looking at their cards"
+            return N_("everyone is looking at their cards")
         if self.phase == TAX:
-            return "taxes are being paid"
-        return "the cards are being played"
+            return N_("taxes are being paid")
+        return N_("the cards are being played")
 
     def _close_look(self) -> list[Event]:
         """The look is over and nobody called a revolution: taxes (RULES §3.4).  The same for
@@ -672,7 +694,7 @@ class Dalmuti(Game):
 
     def _revolution(self, seat: int) -> list[Event]:
         if seat != self.holder:
-            raise IllegalAction("Only a player holding both Jesters may call a revolution.", "not_your_turn")
+            raise IllegalAction(N_("Only a player holding both Jesters may call a revolution."), "not_your_turn")
         events: list[Event] = []
         if seat == self.ranking[-1]:
             # A greater revolution: the whole ranking reverses (and so does the order of play).
@@ -690,12 +712,12 @@ class Dalmuti(Game):
     def _give(self, seat: int, action: Action) -> list[Event]:
         giver, taker, k = self._tax_parties()
         if seat != giver:
-            raise IllegalAction("It is not your turn to give cards back.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn to give cards back."), "not_your_turn")
         cs = _read_cards(action)
         if len(cs) != k:
-            raise IllegalAction(f"Give back exactly {plural(k, 'card')}.", "wrong_count")
+            raise IllegalAction(said_n("Give back exactly {n} card.", "Give back exactly {n} cards.", k), "wrong_count")
         if not _fits(self.counts[seat], cs):
-            raise IllegalAction("You can only give back cards from your hand.", "not_in_hand")
+            raise IllegalAction(N_("You can only give back cards from your hand."), "not_in_hand")
         cs = tuple(sorted(cs, key=lambda c: c.number))
         self._transfer(seat, taker, cs)
         events = [
@@ -711,9 +733,9 @@ class Dalmuti(Game):
 
     def _pass(self, seat: int) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         if not self.cur_num:
-            raise IllegalAction("You lead this round: play any set of one number (the leader cannot pass).",
+            raise IllegalAction(N_("You lead this round: play any set of one number (the leader cannot pass)."),
                                 "must_lead")
         self.passed[seat] = True
         self._legal = None
@@ -723,7 +745,7 @@ class Dalmuti(Game):
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         # The engine's own Action objects are found by identity, which is cheaper than hashing them.
         spec = _SPEC_BY_ID.get(id(action)) or _SPEC.get(action)
         if spec is None:
@@ -732,19 +754,22 @@ class Dalmuti(Game):
         m, a, b = spec  # type: ignore[misc]
         h = self.counts[seat]
         if h[m] < a or h[JESTER_NUMBER] < b:
-            raise IllegalAction(f"You do not hold {set_name(m, a + b, b)}.", "not_in_hand")
+            raise IllegalAction(N_("You do not hold {set}."), "not_in_hand", set=said_set(m, a + b, b))
         k = a + b
         cur = self.cur_num
         if cur:
             if k != self.cur_k:
-                raise IllegalAction(f"Play exactly {plural(self.cur_k, 'card')} "
-                                    f"to beat {describe(self.cur_action)}, or pass.",  # type: ignore[arg-type]
+                raise IllegalAction(said_n("Play exactly {n} card to beat {play}, or pass.",
+                                           "Play exactly {n} cards to beat {play}, or pass.", self.cur_k,
+                                           play=said_set(*play_set(self.cur_action))),  # type: ignore[arg-type]
                                     "wrong_count")
             if m >= cur:
                 if m == JESTER_NUMBER:
-                    raise IllegalAction("Jesters on their own count as 13 and cannot beat anything.", "too_weak")
-                raise IllegalAction(f"You need a lower number than {cur if cur < 13 else 'the Jesters'} "
-                                    "(lower numbers are better).", "too_weak")
+                    raise IllegalAction(N_("Jesters on their own count as 13 and cannot beat anything."), "too_weak")
+                raise IllegalAction(N_("You need a lower number than {number} (lower numbers are better).")
+                                    if cur < 13 else
+                                    N_("You need a lower number than the Jesters (lower numbers are better)."),
+                                    "too_weak", number=cur)
         # Validated: from here on nothing can fail.
         h[m] -= a
         h[JESTER_NUMBER] -= b
@@ -1121,11 +1146,12 @@ def _read_cards(action: Action) -> tuple[DCard, ...]:
     cs = list(action.cards)
     for c in cs:
         if not isinstance(c, DCard):
-            raise IllegalAction(f"{c} is not a Dalmuti card.", "bad_card")
+            raise IllegalAction(N_("{card} is not a Dalmuti card."), "bad_card", card=str(c))
     for tok in action.args:
         c = _BY_CODE.get(tok.upper()) or _BY_CODE.get(tok)
         if c is None:
-            raise IllegalAction(f"I can't read {tok!r} as a Dalmuti card (codes are D1 … D12 and JJ).", "bad_card")
+            raise IllegalAction(N_("I can't read {text} as a Dalmuti card (codes are D1 … D12 and JJ)."), "bad_card",
+                                text=repr(tok))
         cs.append(c)
     return tuple(cs)
 
@@ -1135,17 +1161,17 @@ def _spec_of(cs: Sequence[DCard], strict: bool) -> tuple[int, int, int] | None:
     if it is not one: cards of one number, Jesters wild beside them, or one or two Jesters alone."""
     if not cs:
         if strict:
-            raise IllegalAction("Play at least one card.", "wrong_count")
+            raise IllegalAction(N_("Play at least one card."), "wrong_count")
         return None
     numbers = {c.number for c in cs if c.number != JESTER_NUMBER}
     b = sum(1 for c in cs if c.number == JESTER_NUMBER)
     if len(numbers) > 1:
         if strict:
-            raise IllegalAction("A play is a set of cards of one number (Jesters may join them).", "mixed_set")
+            raise IllegalAction(N_("A play is a set of cards of one number (Jesters may join them)."), "mixed_set")
         return None
     if b > 2:
         if strict:
-            raise IllegalAction("There are only two Jesters.", "not_in_hand")
+            raise IllegalAction(N_("There are only two Jesters."), "not_in_hand")
         return None
     if not numbers:
         return (JESTER_NUMBER, 0, b)
@@ -1153,7 +1179,8 @@ def _spec_of(cs: Sequence[DCard], strict: bool) -> tuple[int, int, int] | None:
     a = len(cs) - b
     if a > m:
         if strict:
-            raise IllegalAction(f"There are only {plural(m, 'card')} of {m}.", "not_in_hand")
+            raise IllegalAction(said_n("There is only {n} card of {number}.", "There are only {n} cards of {number}.",
+                                       m, number=m), "not_in_hand")
         return None
     return (m, a, b)
 

@@ -9,12 +9,17 @@ from typing import Any
 from engine.cards import Card
 from engine.core import Action
 from engine.hints import labels, suit_name, trick_facts
+from engine.words import said
+from words import N_
 
 #: Sentences that name a card by the rules, not by where it is (Q♠ is the card to avoid whoever
 #: holds it): the only hidden card a reason ever names (the privacy check knows them).
-LOW_SPADE = "a low spade leaves Q♠ to whoever holds it"
+LOW_SPADE = N_("a low spade leaves Q♠ to whoever holds it")
 CATCH_QUEEN = "could catch Q♠"
+CATCH_QUEEN_SENTENCE = N_("{cards} could catch Q♠")
 FIXED_PHRASES = (LOW_SPADE, CATCH_QUEEN)
+#: The whole sentences they are part of (their translations are fixed words too).
+FIXED_SENTENCES = (LOW_SPADE, CATCH_QUEEN_SENTENCE)
 
 
 def _safe_keepers(c: Card, hand: Sequence[Card], out: set[Card]) -> str:
@@ -24,7 +29,7 @@ def _safe_keepers(c: Card, hand: Sequence[Card], out: set[Card]) -> str:
     if not keep:
         return ""
     x = max(keep, key=lambda x: x.value)
-    return f"nobody can lead to your {x.label}"
+    return said(N_("nobody can lead to your {card}"), card=x)
 
 
 def hearts_facts(state: Any, seat: int, action: Action) -> list[str]:
@@ -45,24 +50,24 @@ def hearts_facts(state: Any, seat: int, action: Action) -> list[str]:
     facts: list[str] = []
     if trick and c.suit != trick[0][1].suit:
         if c is QUEEN_SPADES:
-            facts.append("gets rid of Q♠ (13 points) on someone else's trick")
+            facts.append(said(N_("gets rid of Q♠ (13 points) on someone else's trick")))
         elif c.suit == "H" and not any(x.suit == "H" and x.value < c.value for x in out):
-            facts.append(f"the {c.label} can only ever take tricks: give it away now")
+            facts.append(said(N_("the {card} can only ever take tricks: give it away now"), card=c))
         else:
             facts += trick_facts(c, trick, hand, out, later, points_of)
         keeper = _safe_keepers(c, hand, out)
         if keeper:
             facts.append(keeper)
         elif c.suit == "H":
-            facts.append("a heart on someone else's trick")
+            facts.append(said(N_("a heart on someone else's trick")))
         return facts
     if not trick and c.suit == "S" and c.value < QUEEN_SPADES.value and QUEEN_SPADES in out:
-        facts.append(LOW_SPADE)
+        facts.append(said(LOW_SPADE))
     if (trick and c.suit == trick[0][1].suit == "S" and QUEEN_SPADES in {x for _, x in trick}
             and c.value < QUEEN_SPADES.value):
-        facts.append("keeps clear of the Q♠ on the table")
+        facts.append(said(N_("keeps clear of the Q♠ on the table")))
     if QUEEN_SPADES in hand and c is not QUEEN_SPADES and c.suit == "S" and c.value > QUEEN_SPADES.value:
-        facts.append("sheds a high spade that could catch your own Q♠")
+        facts.append(said(N_("sheds a high spade that could catch your own Q♠")))
     facts += trick_facts(c, trick, hand, out, later, points_of)
     return facts
 
@@ -71,17 +76,17 @@ def _hearts_pass(state: Any, seat: int, action: Action, hand: Sequence[Card]) ->
     from games.hearts.rules import QUEEN_SPADES
 
     cs = list(action.cards)
-    facts = []
+    facts: list[str] = []
     if QUEEN_SPADES in cs:
-        facts.append("passes Q♠ (13 points)")
+        facts.append(said(N_("passes Q♠ (13 points)")))
     high_spades = [c for c in cs if c.suit == "S" and c.value > QUEEN_SPADES.value]
     if high_spades and QUEEN_SPADES not in hand:
-        facts.append(f"{labels(high_spades)} {CATCH_QUEEN}")
+        facts.append(said(CATCH_QUEEN_SENTENCE, cards=labels(high_spades)))
     for s in "CDHS":
         if any(c.suit == s for c in cs) and not any(c.suit == s for c in hand if c not in cs):
-            facts.append(f"leaves you void in {suit_name(s)}, to throw points on them later")
+            facts.append(said(N_("leaves you void in {suits}, to throw points on them later"), suits=suit_name(s)))
             break
     high = [c for c in cs if c.value >= 11 and c not in high_spades and c is not QUEEN_SPADES]
     if high and len(facts) < 2:
-        facts.append(f"{labels(high)} would take tricks")
-    return facts or ["passes your most dangerous cards"]
+        facts.append(said(N_("{cards} would take tricks"), cards=labels(high)))
+    return facts or [said(N_("passes your most dangerous cards"))]

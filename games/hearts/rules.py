@@ -27,6 +27,8 @@ from engine.core import (
     TrickTaken,
     rng_for,
 )
+from engine.words import said
+from words import N_
 
 try:
     from mypy_extensions import mypyc_attr
@@ -434,9 +436,9 @@ class Hearts:
             try:
                 return PLAY[card(t)]
             except CardError as e:
-                raise IllegalAction(str(e), "bad_card") from None
+                raise IllegalAction(e.phrase, "bad_card") from None
             except KeyError:
-                raise IllegalAction("Hearts has no jokers.", "bad_card") from None
+                raise IllegalAction(N_("Hearts has no jokers."), "bad_card") from None
         return Game.parse_action(self, seat, text)  # type: ignore[arg-type]
 
     # ---- applying actions -------------------------------------------------------------------
@@ -474,28 +476,28 @@ class Hearts:
         if kind == "play" and self.phase == PLAY_PHASE:
             return self._play(seat, action)  # refuses unknown seats as "not your turn"
         if self.phase == OVER:
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction(N_("The game is over."), "game_over")
         if not 0 <= seat < 4:
-            raise IllegalAction("There is no such seat.", "bad_seat")
+            raise IllegalAction(N_("There is no such seat."), "bad_seat")
         if kind == "play":
             return self._play(seat, action)
         if kind == "pass":
             return self._pass(seat, action)
-        raise IllegalAction(f"'{kind}' is not a Hearts action.", "bad_action")
+        raise IllegalAction(N_("'{kind}' is not a Hearts action."), "bad_action", kind=kind)
 
     def _pass(self, seat: int, action: Action) -> list[Event]:
         cs: tuple[Card, ...] = action.cards
         if action is not self._drawn or seat != self._drawn_seat:  # what random_action drew is legal
             if self.phase != PASS:
-                raise IllegalAction("There is no passing right now.", "wrong_phase")
+                raise IllegalAction(N_("There is no passing right now."), "wrong_phase")
             if self.pass_choice[seat] is not None:
-                raise IllegalAction("You have already chosen your 3 cards.", "already_passed")
+                raise IllegalAction(N_("You have already chosen your 3 cards."), "already_passed")
             if len(cs) != 3 or len(set(cs)) != 3:
-                raise IllegalAction("Choose exactly 3 different cards to pass.", "wrong_count")
+                raise IllegalAction(N_("Choose exactly 3 different cards to pass."), "wrong_count")
             hand = self.hands[seat]
             for c in cs:
                 if _index(hand, c) < 0:
-                    raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+                    raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
         self._drawn = None
         self._drawn_seat = -1
         choice = self.pass_choice
@@ -523,16 +525,16 @@ class Hearts:
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         if self.phase != PLAY_PHASE:
-            raise IllegalAction("Cards are being passed; play starts once everyone has passed.", "wrong_phase")
+            raise IllegalAction(N_("Cards are being passed; play starts once everyone has passed."), "wrong_phase")
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         cs: tuple[Card, ...] = action.cards
         if len(cs) != 1:
-            raise IllegalAction("Play exactly one card.", "wrong_count")
+            raise IllegalAction(N_("Play exactly one card."), "wrong_count")
         c = cs[0]
         if _index(self._legal_now(seat), c) < 0:
             if _index(self.hands[seat], c) < 0:
-                raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+                raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
             raise IllegalAction(self._why_illegal(seat, c), "illegal_card")
         return self._play_legal(seat, c)
 
@@ -583,12 +585,12 @@ class Hearts:
     def _why_illegal(self, seat: int, c: Card) -> str:
         if not self.trick:
             if self.classic and self.trick_no == 0:
-                return "The first trick must be opened with 2♣."
-            return "Hearts have not been broken yet, so you cannot lead a heart."
+                return N_("The first trick must be opened with 2♣.")
+            return N_("Hearts have not been broken yet, so you cannot lead a heart.")
         led = self.trick[0][1]
         if any(h.suit == led.suit for h in self.hands[seat]):
-            return f"You must follow suit ({led.label} was led)."
-        return "No hearts or Q♠ on the first trick while you hold anything else."
+            return said(N_("You must follow suit ({card} was led)."), card=led)
+        return N_("No hearts or Q♠ on the first trick while you hold anything else.")
 
     def _end_hand(self, events: list[Event]) -> None:
         pts = list(self.hand_points)

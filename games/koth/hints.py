@@ -7,7 +7,8 @@ from typing import Any
 
 from engine.core import Action
 from engine.hints import labels, suit_name
-from engine.words import plural
+from engine.words import said, said_n
+from words import N_
 
 
 def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
@@ -18,16 +19,17 @@ def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
     cs = tuple(action.cards)
     trump = state.trump
     pts = points_of(cs)
-    what = "a pair" if len(cs) == 2 and cs[0] is cs[1] else ("a trump" if trump.is_trump(cs[0]) else "")
+    what = (said(N_("a pair")) if len(cs) == 2 and cs[0] is cs[1] else
+            said(N_("a trump")) if trump.is_trump(cs[0]) else "")
     facts: list[str] = []
     trick = list(state.trick)
     if not trick:
         if what:
-            facts.append(f"leads {what}")
+            facts.append(said(N_("leads {what}"), what=what))
         if pts:
-            facts.append(f"puts {plural(pts, 'point')} on your lead")
+            facts.append(said_n("puts {n} point on your lead", "puts {n} points on your lead", pts))
         elif not what:
-            facts.append("leads a card with no points")
+            facts.append(said(N_("leads a card with no points")))
         return facts
     now = trick_winner(trump, [*trick, (seat, cs)])
     on_table = sum(points_of(p) for _, p in trick) + pts
@@ -35,17 +37,30 @@ def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
     everyone_known = bool(state.call_done)  # the called copy is out (or nobody was called)
     if now == seat:
         last = len(trick) == 4
-        facts.append(("wins the trick" if last else "takes the trick for now") +
-                     (f" ({plural(on_table, 'point')} on it)" if on_table else ""))
+        if last:
+            facts.append(said_n("wins the trick ({n} point on it)", "wins the trick ({n} points on it)", on_table)
+                         if on_table else said(N_("wins the trick")))
+        else:
+            facts.append(said_n("takes the trick for now ({n} point on it)",
+                                "takes the trick for now ({n} points on it)", on_table)
+                         if on_table else said(N_("takes the trick for now")))
     else:
         winner = trick_winner(trump, trick)
-        side = "the defenders'" if winner in defenders else "the challengers'" if everyone_known else "the"
+        side = "defenders" if winner in defenders else "challengers" if everyone_known else ""
         if pts:
-            facts.append(f"gives {plural(pts, 'point')} to {side} trick")
+            facts.append(said_n("gives {n} point to the defenders' trick",
+                                "gives {n} points to the defenders' trick", pts)
+                         if side == "defenders" else
+                         said_n("gives {n} point to the challengers' trick",
+                                "gives {n} points to the challengers' trick", pts) if side else
+                         said_n("gives {n} point to the trick", "gives {n} points to the trick", pts))
         else:
-            facts.append(f"stays under {side} winning play, giving no points")
+            facts.append(said(N_("stays under the defenders' winning play, giving no points"))
+                         if side == "defenders" else
+                         said(N_("stays under the challengers' winning play, giving no points")) if side else
+                         said(N_("stays under the winning play, giving no points")))
     if what and len(facts) < 2 and what != "a trump":
-        facts.append(f"plays {what}")
+        facts.append(said(N_("plays {what}"), what=what))
     return facts
 
 
@@ -55,16 +70,23 @@ def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
 
     if action.kind == "bury" and len(action.cards) == 8:
         pts = points_of(action.cards)
-        return [f"buries {labels(action.cards)}"
-                + (f" — {plural(pts, 'point')} the challengers could win back" if pts else ": no points in the bury")]
+        cards = labels(action.cards)
+        return [said_n("buries {cards} — {n} point the challengers could win back",
+                       "buries {cards} — {n} points the challengers could win back", pts, cards=cards) if pts
+                else said(N_("buries {cards}: no points in the bury"), cards=cards)]
     if action.kind == "call" and action.cards:
-        return [f"calls {action.cards[0].label}: whoever plays it {state.options['called_copy']} joins your side"]
+        c = action.cards[0]
+        return [said(N_("calls {card}: whoever plays it first joins your side"), card=c)
+                if state.options["called_copy"] == "first" else
+                said(N_("calls {card}: whoever plays it second joins your side"), card=c)]
     if action.kind == "suit" and action.args:
         suit = action.args[0]
         hand = state.hands[seat]
         counts = {s: sum(1 for c in hand if c.suit == s) for s in "CDHS"}
         longest = counts[suit] == max(counts.values())
-        return [f"{suit_name(suit)} as trumps" + (": your longest suit" if longest else "")]
+        return [said(N_("{suits} as trumps: your longest suit"), suits=suit_name(suit)) if longest
+                else said(N_("{suits} as trumps"), suits=suit_name(suit))]
     if action.kind == "declare" and action.cards:
-        return [f"declares {labels(action.cards)}" + (": a pair is final" if len(action.cards) == 2 else "")]
+        return [said(N_("declares {cards}: a pair is final"), cards=labels(action.cards)) if len(action.cards) == 2
+                else said(N_("declares {cards}"), cards=labels(action.cards))]
     return []

@@ -94,7 +94,9 @@ from engine.core import (
     Outcome,
     rng_for,
 )
+from engine.words import said, said_n, suit
 from games.koth.trump import TRUMPS, Trump
+from words import N_
 
 PLAYERS = 5
 HAND = 20
@@ -544,26 +546,26 @@ class KingOfTheHill(Game):
             try:
                 return Action("bury", read_cards(" ".join(words[1:] if words[:1] == ["bury"] else words)), (MARK,))
             except CardError as e:
-                raise IllegalAction(str(e), "bad_card") from None
+                raise IllegalAction(e.phrase, "bad_card") from None
         return super().parse_action(seat, text)
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
         ph = self.phase
         if ph == OVER:
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction(N_("The game is over."), "game_over")
         kind = action.kind
         if seat == TABLE:
             tt = self.table_timer()
             if ph == SUIT and action == CLOSE_ACTION:
                 return self._close_suit()  # logs written while the suit choice was a table step
             if tt is None or action != tt[1]:
-                raise IllegalAction("The table has nothing to do right now.", "not_your_turn")
+                raise IllegalAction(N_("The table has nothing to do right now."), "not_your_turn")
             if kind == "deal":
                 return self._deal()
             return self._close_late()
         if not 0 <= seat < PLAYERS:
-            raise IllegalAction("There is no such seat.", "bad_seat")
+            raise IllegalAction(N_("There is no such seat."), "bad_seat")
         if kind == "play" and ph == PLAY:
             return self._play(seat, action)
         if kind == "declare" and (ph == DEAL or ph == LATE):
@@ -577,24 +579,25 @@ class KingOfTheHill(Game):
         if kind == "call" and ph == CALL:
             return self._call(seat, action)
         if kind in ("deal", "close"):
-            raise IllegalAction("The table does that by itself.", "not_your_turn")
+            raise IllegalAction(N_("The table does that by itself."), "not_your_turn")
         if kind in _KINDS:
-            raise IllegalAction(f"You can't {kind} now: {self._phase_text()}.", "wrong_phase")
-        raise IllegalAction(f"'{kind}' is not a King of the Hill action.", "bad_action")
+            raise IllegalAction(said(N_("That is not possible now: {phase}."), english=f"You can't {kind} now: "
+                                     f"{self._phase_text()}.", phase=said(self._phase_text())), "wrong_phase")
+        raise IllegalAction(N_("'{kind}' is not a King of the Hill action."), "bad_action", kind=kind)
 
     def _phase_text(self) -> str:
         return {
-            ROUND_READY: "the round has not started yet", DEAL: "the cards are being dealt",
-            LATE: "the deal is over and late declarations are open", SUIT: "the King is choosing trumps",
-            BURY: "the King is burying 8 cards", CALL: "the King is calling a card",
-            TRICK_READY: "everyone is getting ready for the trick", PLAY: "a trick is being played",
+            ROUND_READY: N_("the round has not started yet"), DEAL: N_("the cards are being dealt"),
+            LATE: N_("the deal is over and late declarations are open"), SUIT: N_("the King is choosing trumps"),
+            BURY: N_("the King is burying 8 cards"), CALL: N_("the King is calling a card"),
+            TRICK_READY: N_("everyone is getting ready for the trick"), PLAY: N_("a trick is being played"),
         }[self.phase]
 
     def _ready(self, seat: int, action: Action) -> list[Event]:
         if self.ready[seat]:
-            raise IllegalAction("You are already ready.", "already_ready")
+            raise IllegalAction(N_("You are already ready."), "already_ready")
         if action.cards or action.args:
-            raise IllegalAction("Just say ready.", "bad_action")
+            raise IllegalAction(N_("Just say ready."), "bad_action")
         self.ready[seat] = True
         events = [Event("ready", seat, ())]
         if all(self.ready):
@@ -628,19 +631,19 @@ class KingOfTheHill(Game):
         cs = action.cards
         rank = self.trump.rank
         if len(cs) not in (1, 2) or (len(cs) == 2 and cs[0] is not cs[1]) or action.args:
-            raise IllegalAction("Declare with one trump-rank card or an identical pair of them.", "bad_declare")
+            raise IllegalAction(N_("Declare with one trump-rank card or an identical pair of them."), "bad_declare")
         c = cs[0]
         if c.suit == "~":
-            raise IllegalAction("Jokers cannot declare.", "bad_declare")
+            raise IllegalAction(N_("Jokers cannot declare."), "bad_declare")
         if c.rank != rank:
-            raise IllegalAction(f"Only a {rank} can declare trumps this round.", "bad_declare")
+            raise IllegalAction(N_("Only a {rank} can declare trumps this round."), "bad_declare", rank=rank)
         if self.hands[seat].count(c) < len(cs):
-            raise IllegalAction(f"You don't hold {' and '.join(x.label for x in cs)}.", "not_in_hand")
+            raise IllegalAction(N_("You don't hold {cards}."), "not_in_hand", cards=tuple(cs))
         d = self.declared
         if d is not None and d[2] == 2:
-            raise IllegalAction("A declared pair is final.", "declared_final")
+            raise IllegalAction(N_("A declared pair is final."), "declared_final")
         if d is not None and len(cs) == 1:
-            raise IllegalAction("Trumps are declared: only an identical pair of trump-rank cards can override.",
+            raise IllegalAction(N_("Trumps are declared: only an identical pair of trump-rank cards can override."),
                                 "need_pair")
         self.declared = (seat, c, len(cs))
         self.declarations.append(self.declared)
@@ -665,9 +668,9 @@ class KingOfTheHill(Game):
 
     def _choose_suit(self, seat: int, action: Action) -> list[Event]:
         if seat != self.koth:
-            raise IllegalAction("Only the King chooses the trump suit.", "not_your_turn")
+            raise IllegalAction(N_("Only the King chooses the trump suit."), "not_your_turn")
         if action.cards or len(action.args) != 1 or action.args[0].upper() not in SUITS:
-            raise IllegalAction("Choose one suit: C, D, H or S.", "bad_suit")
+            raise IllegalAction(N_("Choose one suit: C, D, H or S."), "bad_suit")
         events: list[Event] = []
         self._set_trump(action.args[0].upper(), "chosen", events)
         return events
@@ -708,22 +711,26 @@ class KingOfTheHill(Game):
         steps.  A whole set per step (not one card) makes a menu's choice one atomic step that reads
         the same whichever menu it came from."""
         if seat != self.koth:
-            raise IllegalAction("Only the King buries cards.", "not_your_turn")
+            raise IllegalAction(N_("Only the King buries cards."), "not_your_turn")
         cs = action.cards
         if action.args == (MARK,):
             if len(cs) > DEAD:
-                raise IllegalAction(f"You can mark at most {DEAD} cards to bury: unmark some first.", "too_many")
+                raise IllegalAction(said_n("You can mark at most {n} card to bury: unmark some first.",
+                                          "You can mark at most {n} cards to bury: unmark some first.", DEAD),
+                                    "too_many")
             self._check_held(seat, cs)
             key = self._order
             self.marked = sorted(cs, key=lambda c: (key[c][2], c.index))
             return []
         if not cs and not action.args:
             if len(self.marked) != DEAD:
-                raise IllegalAction(f"Mark {DEAD} cards to bury first ({len(self.marked)} marked so far).",
+                raise IllegalAction(said_n("Mark {n} card to bury first ({marked} marked so far).",
+                                           "Mark {n} cards to bury first ({marked} marked so far).", DEAD,
+                                           marked=len(self.marked)),
                                     "wrong_count")
             cs = tuple(self.marked)
         elif len(cs) != DEAD or action.args:
-            raise IllegalAction(f"Bury exactly {DEAD} cards.", "wrong_count")
+            raise IllegalAction(said_n("Bury exactly {n} card.", "Bury exactly {n} cards.", DEAD), "wrong_count")
         self._check_held(seat, cs)
         hand = self.hands[seat]
         for c in cs:
@@ -737,11 +744,12 @@ class KingOfTheHill(Game):
         have = Counter(self.hands[seat])
         for c, n in Counter(cs).items():
             if have[c] < n:
-                raise IllegalAction(f"You don't hold {'two' if n == 2 else 'that'} {c.label}.", "not_in_hand")
+                raise IllegalAction(N_("You don't hold two {card}.") if n == 2 else N_("You don't hold that {card}."),
+                                    "not_in_hand", card=c)
 
     def _call(self, seat: int, action: Action) -> list[Event]:
         if seat != self.koth:
-            raise IllegalAction("Only the King calls a card.", "not_your_turn")
+            raise IllegalAction(N_("Only the King calls a card."), "not_your_turn")
         cs = action.cards
         if action == CALL_NOBODY:
             # The 15 s passed without a call: nobody is enlisted, the KotH defends alone (§4.6).
@@ -752,12 +760,12 @@ class KingOfTheHill(Game):
             self._before_trick()
             return events
         if len(cs) != 1 or action.args:
-            raise IllegalAction("Call exactly one card.", "wrong_count")
+            raise IllegalAction(N_("Call exactly one card."), "wrong_count")
         c = cs[0]
         if c.suit == "~":
-            raise IllegalAction("You can't call a joker.", "bad_call")
+            raise IllegalAction(N_("You can't call a joker."), "bad_call")
         if c.rank == self.trump.rank:
-            raise IllegalAction(f"You can't call a trump-rank card ({self.trump.rank}).", "bad_call")
+            raise IllegalAction(N_("You can't call a trump-rank card ({rank})."), "bad_call", rank=self.trump.rank)
         self.called = c
         self.leader = seat
         events = [Event("call", seat, (c,))]
@@ -776,10 +784,10 @@ class KingOfTheHill(Game):
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         cs = action.cards
         if len(cs) not in (1, 2) or action.args:
-            raise IllegalAction("Play one card or two.", "wrong_count")
+            raise IllegalAction(N_("Play one card or two."), "wrong_count")
         play = _canon(cs)
         self.legal_plays(seat)
         if play not in self._legal_set:  # type: ignore[operator]
@@ -834,19 +842,24 @@ class KingOfTheHill(Game):
         have = Counter(self.hands[seat])
         for c, n in Counter(play).items():
             if have[c] < n:
-                return (f"You don't hold {'two' if n == 2 else 'that'} {c.label}.", "not_in_hand")
+                return (said(N_("You don't hold two {card}.") if n == 2 else N_("You don't hold that {card}."),
+                             card=c), "not_in_hand")
         if not self.trick:
-            return ("Lead one card or an identical pair.", "bad_lead")
+            return (N_("Lead one card or an identical pair."), "bad_lead")
         lead = self.trick[0][1]
         if len(play) != len(lead):
-            return (f"Play {len(lead)} card{'s' if len(lead) == 2 else ''}, as many as were led.", "wrong_count")
+            return (said_n("Play {n} card, as many as were led.", "Play {n} cards, as many as were led.", len(lead)),
+                    "wrong_count")
         led = self._order[lead[0]][0]
-        suit_name = "trumps" if led == TRUMPS else {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[led]
+        suit_name = said(N_("trumps")) if led == TRUMPS else suit(led, {"C": "clubs", "D": "diamonds", "H": "hearts",
+                                                                        "S": "spades"}[led])
         if len(lead) == 1:
-            return (f"You must follow suit ({suit_name} were led).", "must_follow")
+            return (said(N_("You must follow suit ({suits} were led)."), suits=suit_name), "must_follow")
         if _pairs_in([c for c in self.hands[seat] if self._order[c][0] == led]):
-            return (f"A pair of {suit_name} was led and you hold a pair of {suit_name}: play a pair.", "must_follow")
-        return (f"A pair of {suit_name} was led: play as many {suit_name} as you hold, up to two.", "must_follow")
+            return (said(N_("A pair of {suits} was led and you hold a pair of {suits}: play a pair."), suits=suit_name),
+                    "must_follow")
+        return (said(N_("A pair of {suits} was led: play as many {suits} as you hold, up to two."), suits=suit_name),
+                "must_follow")
 
     def _end_round(self, last_winner: int, events: list[Event]) -> None:
         koth = self.koth

@@ -47,7 +47,9 @@ from engine.core import (
     Outcome,
     rng_for,
 )
-from engine.words import echo
+from engine.words import Either, echo, said
+from engine.words import suit as said_suit
+from words import N_
 
 # ---- cards -------------------------------------------------------------------------------------
 RANKS = "A23456789TJQ"
@@ -157,8 +159,9 @@ def siege_card(text: str) -> SiegeCard:
         if rank and suit:
             return BY_CODE[rank + suit]
     if "king" in words or re.match(r"^(k[hsdcxb]|[hsdcxb]k)$", "".join(words)):
-        raise SiegeCardError("Siege has no kings: each player's King pile stands in for them.")
-    raise SiegeCardError(f"I can't read {echo(text.strip())!r} as a Siege card (try 5H, 10♥, QS or blank 5).")
+        raise SiegeCardError(N_("Siege has no kings: each player's King pile stands in for them."))
+    raise SiegeCardError(said(N_("I can't read {text} as a Siege card (try 5H, 10♥, QS or blank 5)."),
+                              text=repr(echo(text.strip()))))
 
 
 def siege_cards(text: str) -> tuple[SiegeCard, ...]:
@@ -208,13 +211,14 @@ def fits(pile: Sequence[SiegeCard], c: SiegeCard) -> bool:
 def why_not_fits(pile: Sequence[SiegeCard], c: SiegeCard) -> str:
     r = pile[0].rank
     if r == "J":
-        what = "blank number cards" if pile[0].suit == "X" else f"{SUIT_NAMES[pile[0].suit]}"
-        return f"A {pile[0].label} Jack pile takes only {what}."
+        what = (said(N_("blank number cards")) if pile[0].suit == "X"
+                else said_suit(pile[0].suit, SUIT_NAMES[pile[0].suit]))
+        return said(N_("A {card} Jack pile takes only {what}."), card=pile[0], what=what)
     if r == "Q":
         single = sorted({x.label[:-1] for x in pile[1:] if sum(1 for y in pile[1:] if y.value == x.value) < 2})
-        return (f"A Queen pile takes a new number only once every number in it is paired "
-                f"(pair the {', '.join(single)} first).")
-    return f"An Ace pile must stay a straight: {c.label} does not extend it at either end."
+        return said(N_("A Queen pile takes a new number only once every number in it is paired "
+                       "(pair the {numbers} first)."), numbers=", ".join(single))
+    return said(N_("An Ace pile must stay a straight: {card} does not extend it at either end."), card=c)
 
 
 def defending_slot(piles: Sequence[object | None]) -> int | None:
@@ -234,17 +238,21 @@ def misfit_reason(pile: Sequence[SiegeCard], slot: int) -> str:
     takes only spades")."""
     r, mark = pile[0].rank, "①②③"[slot]
     if r == "J":
-        what = "blank cards" if pile[0].suit == "X" else SUIT_NAMES[pile[0].suit]
-        return f"the Jack pile {mark} takes only {what}"
+        what = (said(N_("blank cards")) if pile[0].suit == "X"
+                else said_suit(pile[0].suit, SUIT_NAMES[pile[0].suit]))
+        return said(N_("the Jack pile {mark} takes only {what}"), mark=mark, what=what)
     if r == "Q":
         single = sorted({x.value for x in pile[1:] if sum(1 for y in pile[1:] if y.value == x.value) < 2})
-        return (f"the Queen pile {mark} takes a new number only once every number in it is paired "
-                f"(pair the {' and the '.join(str(v) for v in single)} first)")
+        english = (f"the Queen pile {mark} takes a new number only once every number in it is paired "
+                   f"(pair the {' and the '.join(str(v) for v in single)} first)")
+        return said(N_("the Queen pile {mark} takes a new number only once every number in it is paired "
+                       "(pair the {numbers} first)"), english=english, mark=mark, numbers=tuple(single))
     vals = [x.value for x in pile[1:]] or [pile[0].value]
     ends = [v for v in (min(vals) - 1, max(vals) + 1) if 2 <= v <= 10]
     if not ends:
-        return f"the Ace pile {mark} is a full straight"
-    return f"the Ace pile {mark} grows only with " + " or ".join(("an " if v == 8 else "a ") + str(v) for v in ends)
+        return said(N_("the Ace pile {mark} is a full straight"), mark=mark)
+    english = f"the Ace pile {mark} grows only with " + " or ".join(("an " if v == 8 else "a ") + str(v) for v in ends)
+    return said(N_("the Ace pile {mark} grows only with {numbers}"), english=english, mark=mark, numbers=Either(ends))
 
 
 # ---- actions -----------------------------------------------------------------------------------
@@ -288,7 +296,8 @@ _END_FILLER = {"turn", "my", "the", "please", "now", "it", "here", "thanks", "pl
 
 def _slot_arg(text: str) -> int:
     if text not in SLOT_ARGS:
-        raise IllegalAction(f"There is no slot {echo(text)!r}: house slots are 1, 2 and 3.", "bad_slot")
+        raise IllegalAction(N_("There is no slot {text}: house slots are 1, 2 and 3."), "bad_slot",
+                            text=repr(echo(text)))
     return SLOT_ARGS.index(text)
 
 
@@ -452,16 +461,19 @@ class Siege(Game):
         for c in dict.fromkeys(_sorted(self.hands[seat])):
             if not c.is_number:
                 if all(p is not None for p in mine):
-                    out.append((c, "a Queen, Jack or Ace starts a pile in an empty slot, and all three slots "
-                                   "hold a pile"))
+                    out.append((c, said(N_("a Queen, Jack or Ace starts a pile in an empty slot, and all three "
+                                           "slots hold a pile"))))
                 continue
             if c.suit == own or any(p is not None and fits(p, c) for p in mine):
                 continue
-            clauses = [f"your King pile takes only {SUIT_NAMES[own]}"]
+            clauses: list[str] = [said(N_("your King pile takes only {suits}"), suits=said_suit(own, SUIT_NAMES[own]))]
             clauses += [misfit_reason(p, i) for i, p in enumerate(mine) if p is not None]
             if all(p is None for p in mine):
-                clauses.append("you have no house pile yet (a Queen, Jack or Ace starts one)")
-            out.append((c, "; ".join(clauses)))
+                clauses.append(said(N_("you have no house pile yet (a Queen, Jack or Ace starts one)")))
+            why = clauses[-1]
+            for clause in reversed(clauses[:-1]):  # "a; b; c", each language's own separator
+                why = said("{first}; {then}", first=clause, then=why)
+            out.append((c, why))
         return out
 
     def round(self) -> int:
@@ -527,7 +539,7 @@ class Siege(Game):
     def random_action(self, seat: int, rng: Any) -> Action:
         legal = self.legal(seat)
         if not legal:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         return legal[int(rng.random() * len(legal))]
 
     # ---- reading actions ------------------------------------------------------------------------
@@ -535,11 +547,11 @@ class Siege(Game):
     def action_from_code(cls, code: str) -> Action:
         tokens = code.split()
         if not tokens:
-            raise IllegalAction("An empty action means nothing.", "bad_code")
+            raise IllegalAction(N_("An empty action means nothing."), "bad_code")
         kind = tokens[0]
         if kind in ("start", "place"):
             if len(tokens) < 2 or tokens[1] not in BY_CODE:
-                raise IllegalAction(f"{code!r} names no Siege card.", "bad_card")
+                raise IllegalAction(N_("{code} names no Siege card."), "bad_card", code=repr(code))
             return Action(kind, (BY_CODE[tokens[1]],), tuple(tokens[2:]))
         return Action(kind, (), tuple(tokens[1:]))
 
@@ -547,19 +559,19 @@ class Siege(Game):
         """Forgiving: ``attack 1 2``, ``attack 1 ♠``, ``5h king``, ``place 10♥ k``, ``qs 2``,
         ``start blank queen 1``, ``swap 1 3``, ``build``, ``end``, ``done``."""
         if self.decision(seat) is None:
-            raise IllegalAction("You have nothing to decide right now.", "not_your_turn")
+            raise IllegalAction(N_("You have nothing to decide right now."), "not_your_turn")
         t = text.strip()
         for a in self.legal(seat):
             if a.code.lower() == t.lower():
                 return a
         words = t.lower().replace(",", " ").split()
         if not words:
-            raise IllegalAction("Say what to do: attack, build, start, place, swap or end.", "bad_code")
+            raise IllegalAction(N_("Say what to do: attack, build, start, place, swap or end."), "bad_code")
         head = words[0]
         if head in _END_WORDS:
             if all(w in _END_FILLER for w in words[1:]):
                 return END  # "end", "end turn", "end my turn please", "done"
-            raise IllegalAction("To end your turn, type `end` (your hand is discarded).", "bad_code")
+            raise IllegalAction(N_("To end your turn, type `end` (your hand is discarded)."), "bad_code")
         if head == "build" and len(words) == 1:
             return BUILD
         if head == "swap":
@@ -601,25 +613,25 @@ class Siege(Game):
                 options = [a for a in self.legal(seat) if a.kind == kind and a.cards == (c,)]
                 if len(options) == 1:
                     return options[0]
-                raise IllegalAction(f"Say where {c.label} goes (king or a slot 1-3).", "need_target")
+                raise IllegalAction(N_("Say where {card} goes (king or a slot 1-3)."), "need_target", card=c)
             return Action(kind, (c,), args)
         if not rest:
-            raise IllegalAction("Say which card and where, e.g. `start QH 1` or `place 5H king`.", "bad_code")
+            raise IllegalAction(N_("Say which card and where, e.g. `start QH 1` or `place 5H king`."), "bad_code")
         try:
             siege_card(rest[0])
         except SiegeCardError as e:
-            raise IllegalAction(str(e), "bad_card") from None
-        raise IllegalAction("I could not read that move.", "bad_code")  # pragma: no cover
+            raise IllegalAction(e.args[0], "bad_card") from None
+        raise IllegalAction(N_("I could not read that move."), "bad_code")  # pragma: no cover
 
     # ---- applying actions -----------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.phase == OVER:
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction(N_("The game is over."), "game_over")
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         kind = action.kind
         if kind not in KINDS:
-            raise IllegalAction(f"'{kind}' is not a Siege action.", "bad_action")
+            raise IllegalAction(N_("'{kind}' is not a Siege action."), "bad_action", kind=kind)
         if kind == "end":
             return self._end(seat)
         if self.phase == ATTACK_PHASE:
@@ -637,20 +649,21 @@ class Siege(Game):
         if self.phase == BUILD_PHASE:
             if kind == "attack":
                 raise IllegalAction(
-                    "No attack is possible now: attacks open a turn, from house piles that have not "
-                    "attacked yet and against rival house piles, and they end once you build.", "wrong_phase")
+                    N_("No attack is possible now: attacks open a turn, from house piles that have not "
+                       "attacked yet and against rival house piles, and they end once you build."), "wrong_phase")
             if kind == "build":
-                raise IllegalAction("You are already building.", "wrong_phase")
+                raise IllegalAction(N_("You are already building."), "wrong_phase")
             return self._check_build(seat, action)()
-        raise IllegalAction(f"'{kind}' is not possible in the {self.phase} step.", "wrong_phase")  # pragma: no cover
+        raise IllegalAction(N_("'{kind}' is not possible in the {step} step."), "wrong_phase",  # pragma: no cover
+                            kind=kind, step=self.phase)
 
     def _card_of(self, action: Action) -> SiegeCard:
         if len(action.cards) != 1:
-            raise IllegalAction("Name exactly one card.", "wrong_count")
+            raise IllegalAction(N_("Name exactly one card."), "wrong_count")
         c = action.cards[0]
         found = BY_CODE.get(getattr(c, "code", ""))
         if found is None:
-            raise IllegalAction(f"{c} is not a Siege card.", "bad_card")
+            raise IllegalAction(N_("{card} is not a Siege card."), "bad_card", card=str(c))
         return found
 
     def _check_build(self, seat: int, action: Action) -> Any:
@@ -659,43 +672,46 @@ class Siege(Game):
         mine = self.houses[seat]
         if kind == "swap":
             if len(args) != 2:
-                raise IllegalAction("Name two slots to swap, e.g. swap 1 3.", "bad_args")
+                raise IllegalAction(N_("Name two slots to swap, e.g. swap 1 3."), "bad_args")
             i, j = _slot_arg(args[0]), _slot_arg(args[1])
             if i == j:
-                raise IllegalAction("Name two different slots.", "bad_slot")
+                raise IllegalAction(N_("Name two different slots."), "bad_slot")
             if mine[i] is None and mine[j] is None:
-                raise IllegalAction("Both slots are empty: there is nothing to swap.", "empty_slot")
+                raise IllegalAction(N_("Both slots are empty: there is nothing to swap."), "empty_slot")
             return lambda: self._do_swap(seat, i, j)
         c = self._card_of(action)
         if c not in self.hands[seat]:
-            raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+            raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
         if len(args) != 1:
-            raise IllegalAction("Say where the card goes: king or a slot 1-3.", "bad_args")
+            raise IllegalAction(N_("Say where the card goes: king or a slot 1-3."), "bad_args")
         if kind == "start":
             if c.is_number:
-                raise IllegalAction("Only a Queen, Jack or Ace starts a house pile.", "not_special")
+                raise IllegalAction(N_("Only a Queen, Jack or Ace starts a house pile."), "not_special")
             if args[0] == KING:
-                what = {"Q": "A Queen", "J": "A Jack", "A": "An Ace"}.get(c.rank, c.label)
+                what = {"Q": said(N_("A Queen")), "J": said(N_("A Jack")), "A": said(N_("An Ace"))}.get(c.rank, c.label)
                 raise IllegalAction(
-                    f"{what} starts a house pile in an empty slot (1, 2 or 3), e.g. `start {c.code} 1`; "
-                    "your King pile takes only number cards of your suit.", "not_number")
+                    N_("{what} starts a house pile in an empty slot (1, 2 or 3), e.g. `start {code} 1`; "
+                       "your King pile takes only number cards of your suit."), "not_number", what=what, code=c.code)
             i = _slot_arg(args[0])
             if mine[i] is not None:
-                raise IllegalAction(f"Slot {i + 1} already holds a pile.", "slot_taken")
+                raise IllegalAction(N_("Slot {slot} already holds a pile."), "slot_taken", slot=i + 1)
             return lambda: self._do_start(seat, c, i)
         # place
         if not c.is_number:
-            raise IllegalAction(f"{c.label} is not a number card: a Queen, Jack or Ace starts a pile.", "not_number")
+            raise IllegalAction(N_("{card} is not a number card: a Queen, Jack or Ace starts a pile."), "not_number",
+                                card=c)
         if args[0] == KING:
             own = SEAT_SUITS[seat]
             if c.suit != own:
                 raise IllegalAction(
-                    f"Your King pile takes only {SUIT_NAMES[own]} ({SUIT_SYMBOLS[own]}).", "wrong_suit")
+                    N_("Your King pile takes only {suits} ({symbol})."), "wrong_suit",
+                    suits=said_suit(own, SUIT_NAMES[own]), symbol=SUIT_SYMBOLS[own])
             return lambda: self._do_place_king(seat, c)
         i = _slot_arg(args[0])
         p = mine[i]
         if p is None:
-            raise IllegalAction(f"Slot {i + 1} is empty: start a pile there with a Q, J or A first.", "empty_slot")
+            raise IllegalAction(N_("Slot {slot} is empty: start a pile there with a Q, J or A first."), "empty_slot",
+                                slot=i + 1)
         if not fits(p, c):
             raise IllegalAction(why_not_fits(p, c), "does_not_fit")
         return lambda: self._do_place(seat, c, i)
@@ -740,23 +756,25 @@ class Siege(Game):
     def _attack(self, seat: int, action: Action) -> list[Event]:
         args = action.args
         if len(args) != 2:
-            raise IllegalAction("Name your pile's slot and the rival's seat, e.g. attack 1 2.", "bad_args")
+            raise IllegalAction(N_("Name your pile's slot and the rival's seat, e.g. attack 1 2."), "bad_args")
         i = _slot_arg(args[0])
         if args[1] not in ("1", "2", "3", "4"):
-            raise IllegalAction(f"There is no seat {args[1]!r}: seats are 1 to 4.", "bad_seat")
+            raise IllegalAction(N_("There is no seat {text}: seats are 1 to 4."), "bad_seat", text=repr(args[1]))
         target = int(args[1]) - 1
         if target == seat:
-            raise IllegalAction("You cannot attack yourself.", "self_attack")
+            raise IllegalAction(N_("You cannot attack yourself."), "self_attack")
         if i in self.attacked:
-            raise IllegalAction(f"The pile in slot {i + 1} has already attacked this turn.", "already_attacked")
+            raise IllegalAction(N_("The pile in slot {slot} has already attacked this turn."), "already_attacked",
+                                slot=i + 1)
         mine = self.houses[seat]
         att = mine[i]
         if att is None:
-            raise IllegalAction(f"Slot {i + 1} is empty: attack with one of your house piles.", "empty_slot")
+            raise IllegalAction(N_("Slot {slot} is empty: attack with one of your house piles."), "empty_slot",
+                                slot=i + 1)
         theirs = self.houses[target]
         j = defending_slot(theirs)
         if j is None:
-            raise IllegalAction(f"Seat {target + 1} has no house pile to attack.", "no_target")
+            raise IllegalAction(N_("Seat {seat} has no house pile to attack."), "no_target", seat=target + 1)
         dfd: Pile = theirs[j]  # type: ignore[assignment]
         # Validated: from here on nothing can fail.
         a_score, d_score = pile_score(att), pile_score(dfd)

@@ -491,7 +491,8 @@ class SiegeRenderer(Renderer):
         groups: dict[str, list[str]] = {}
         for c, why in state.unplaceable(sv.seat):
             groups.setdefault(why, []).append(c.label)
-        return "\n".join(f"-# 🚫 Can't place {listed(cards)} now: {why}." for why, cards in groups.items())
+        return "\n".join("-# 🚫 " + _("Can't place {cards} now: {why}.", cards=listed(cards),
+                                       why=words.say(words.spoken(), why, "siege")) for why, cards in groups.items())
 
     def action_style(self, action: Action) -> discord.ButtonStyle:
         k = action.kind

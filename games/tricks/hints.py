@@ -7,6 +7,8 @@ from typing import Any
 
 from engine.core import Action
 from engine.hints import labels, trick_facts
+from engine.words import said
+from words import N_
 
 
 def tricks_facts(state: Any, seat: int, action: Action) -> list[str]:
@@ -24,7 +26,8 @@ def tricks_facts(state: Any, seat: int, action: Action) -> list[str]:
     if trick and c.suit != trick[0][1].suit:
         bosses = [x for x in hand if not any(y.suit == x.suit and y.value > x.value for y in out)]
         if bosses and c not in bosses:
-            facts.append(f"keeps your {labels(sorted(bosses, key=lambda x: -x.value)[:2])} to win tricks later")
+            facts.append(said(N_("keeps your {cards} to win tricks later"),
+                              cards=labels(sorted(bosses, key=lambda x: -x.value)[:2])))
     elif not trick and facts and facts[0].startswith("the highest") and len(hand) > 1:
-        facts.append("a sure trick, cashed while it is")
+        facts.append(said(N_("a sure trick, cashed while it is")))
     return facts

@@ -43,6 +43,7 @@ from engine.core import (
     TrickTaken,
     rng_for,
 )
+from words import N_
 
 DECK: tuple[Card, ...] = ALL_CARDS[:52]
 PLAY: dict[Card, Action] = {c: Action("play", (c,)) for c in DECK}
@@ -203,50 +204,50 @@ class Tricks(Game):
     def random_action(self, seat: int, rng: Any) -> Action:
         legal = self.legal_plays(seat)
         if not legal:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         return PLAY[legal[int(rng.random() * len(legal))]]
 
     def parse_action(self, seat: int, text: str) -> Action:
         if self.phase != PLAY_PHASE or seat != self.turn:
-            raise IllegalAction("You have nothing to decide right now.", "not_your_turn")
+            raise IllegalAction(N_("You have nothing to decide right now."), "not_your_turn")
         t = text.strip()
         if t.lower().startswith("play "):
             t = t[5:]
         try:
             return PLAY[card(t)]
         except CardError as e:
-            raise IllegalAction(str(e), "bad_card") from None
+            raise IllegalAction(e.phrase, "bad_card") from None
         except KeyError:
-            raise IllegalAction("Tricks has no jokers.", "bad_card") from None
+            raise IllegalAction(N_("Tricks has no jokers."), "bad_card") from None
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.phase == OVER:
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction(N_("The game is over."), "game_over")
         if not 0 <= seat < 4:
-            raise IllegalAction("There is no such seat.", "bad_seat")
+            raise IllegalAction(N_("There is no such seat."), "bad_seat")
         kind = action.kind
         if kind == "play":
             return self._play(seat, action)
         if kind == BAD:
             return self._bad(seat, action)
-        raise IllegalAction(f"'{kind}' is not a Tricks action.", "bad_action")
+        raise IllegalAction(N_("'{kind}' is not a Tricks action."), "bad_action", kind=kind)
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         cs = action.cards
         if len(cs) != 1 or action.args:
-            raise IllegalAction("Play exactly one card.", "wrong_count")
+            raise IllegalAction(N_("Play exactly one card."), "wrong_count")
         c = cs[0]
         legal = self._legal
         if legal is None:
             legal = self.legal_plays(seat)
         if c not in legal:
             if c not in self.hands[seat]:
-                raise IllegalAction(f"{c.label} is not in your hand.", "not_in_hand")
+                raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
             first = self.trick[0][1]
-            raise IllegalAction(f"You must follow suit ({first.label} was led).", "must_follow")
+            raise IllegalAction(N_("You must follow suit ({card} was led)."), "must_follow", card=first)
         # Validated: from here on nothing can fail.
         self.hands[seat].remove(c)
         self._legal = None
@@ -290,7 +291,7 @@ class Tricks(Game):
 
     def _bad(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         what = clean_bad_text(" ".join([c.code for c in action.cards] + list(action.args)))
         self.scores[seat] -= BAD_CARD_PENALTY
         self.bad_cards[seat] += 1

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.cards import ALL_CARDS, Card, card
 from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Outcome, rng_for
+from words import N_
 
 NAME = "war"
 RANKS = "23456789TJQKA"
@@ -68,16 +69,16 @@ class War(Game):
         if seat != self.turn:
             return None
         return Decision(seat, "play", tuple(Action("play", (c,)) for c in self.hands[seat]),
-                        prompt="play a card")
+                        prompt=N_("play a card"))
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         if action.kind != "play" or len(action.cards) != 1 or action.args:
-            raise IllegalAction("Play one card.", "bad_action")
+            raise IllegalAction(N_("Play one card."), "bad_action")
         c = action.cards[0]
         if c not in self.hands[seat]:
-            raise IllegalAction("You do not hold that card.", "not_held")
+            raise IllegalAction(N_("You do not hold that card."), "not_held")
         self.hands[seat].remove(c)
         self.trick.append((seat, c))
         events = [Event("play", seat, (c,))]

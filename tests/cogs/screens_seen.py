@@ -23,7 +23,7 @@ from cogs.table import components, options, renderers
 from cogs.table.game import replay_standings
 from engine.core import TABLE, Action, Event, refusal
 from tables.history.replay import GameRecord, recap
-from tables.live import SeatView
+from tables.live import SeatView, TableError
 from tables.table import LogEntry, Phase, Seat, Table
 
 NAMES = ("Ali", "Bea", "Cy", "Dee", "Eli", "Fay")
@@ -102,8 +102,9 @@ def _refusals(table: Table, seat: int) -> list[tuple[str, str]]:
     out = []
     for a in typed:
         why = refusal(state, seat, a)
-        if why is not None:
-            out.append((f"refusal to seat {seat} of {getattr(a, 'code', a)}", why.reason))
+        if why is not None:  # as the person reads it: in their language (TableError.say)
+            out.append((f"refusal to seat {seat} of {getattr(a, 'code', a)}",
+                        TableError.of(why, table.game).say(words.spoken())))
     return out
 
 

@@ -104,3 +104,21 @@ async def test_the_final_standings_say_who_asked_for_hints_and_nothing_public_sa
         assert any(line.startswith("🥇") or line[:1] in "🥈🥉" for line in lines)
         (marked,) = [line for line in lines if "💡" in line]
         assert "Alice" in marked and marked.endswith(" · 💡 1 hint")
+
+
+async def test_a_hints_reason_reads_in_the_askers_language(h: Harness) -> None:
+    """The reason is the rules' sentence said in the language of whoever asked (issue 31), the rest of
+    the answer too; the English stays the engine's own."""
+    import discord
+
+    import words
+
+    table, msg = await h.running_table()
+    want = expected_hint(table, 1)
+    i = h.inter(h.bob, locale=discord.Locale.japanese)
+    await h.cog.hint.callback(h.cog, i)
+    answer = i.last.content
+    japanese = words.say("ja", want.reason, "hearts")
+    assert i.last.ephemeral and japanese != want.reason and japanese in answer, (want.reason, answer)
+    assert want.reason not in answer and "shown in the final standings" not in answer
+    assert words.translate("ja", "**Hint:** **{move}** — {reason}.", move="", reason="").split("**")[1] in answer

@@ -100,3 +100,36 @@ async def test_the_servers_language_is_kept_across_a_restart(rw: RestartWorld) -
     await rw.restart_bot(kill=False)
     lobby = (await rw.bob.slash("game new", game="hearts")).message
     assert rw.row(table_id_of(lobby))["locale"] == "es"
+
+
+async def test_a_refused_move_reads_in_the_language_of_who_tried_it(w: World) -> None:
+    """The rules' own refusals (issue 31): at a German server's Tricks table, a French and a Japanese
+    player each read why a move is refused in their own language, cards as their deck names them — and
+    the line of their hand view that says why some cards cannot be played."""
+    from engine.cards import card
+    from tests.e2e.test_refusals_games import _tricks_lead, moved
+    from tests.fakediscord.play import open_table
+
+    w.fd.guild_locale = "de"
+    w.fd.members[w.ali.id].locale = "fr"
+    w.fd.members[w.bob.id].locale = "ja"
+    table_message = await open_table(w.ali, [w.bob], game="tricks", options="target=25", ai=False)
+    table = w.table(table_message)
+    where = w.thread_of(table_message)
+    await w.until(lambda: table.to_act() == (0,), what="Ali to lead")
+    bobs = table.state.view(1)["hand"][0]
+
+    french = await w.ali.slash("play", cards=bobs, where=where)
+    assert french.ephemeral and f"{card(bobs).label} n'est pas dans ta main." in french.text, french.text
+    french = await w.ali.slash("play", cards="banana", where=where)
+    assert "Je ne reconnais pas 'banana' comme une carte" in french.text, french.text
+
+    lead, off_suit = _tricks_lead(table)
+    await moved(w.ali, where, lead)
+    await w.until(lambda: table.to_act() == (1,), what="Bob to follow")
+    must_follow = f"マストフォローです（リードは{card(lead).label}）。"
+    japanese = await w.bob.slash("play", cards=off_suit, where=where)
+    assert japanese.ephemeral and must_follow in japanese.text, japanese.text
+    hand = await w.bob.slash("hand", where=where)
+    assert f"🚫 {must_follow}" in hand.text, hand.text
+    assert "follow suit" not in japanese.text + hand.text and "in your hand" not in french.text

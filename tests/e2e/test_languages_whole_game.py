@@ -32,12 +32,11 @@ CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 @cache
 def _texts() -> dict[str, list[str]]:
-    """Every sentence the bot may say (catalog entries outside the commands' own names), per language."""
+    """Every sentence the bot may say (catalog entries outside the commands' own names: the shared
+    catalog's and every game's), per language."""
     out: dict[str, list[str]] = {lang: [] for lang in words.LOCALES}
-    for lang in words.LOCALES:
-        if lang == words.ENGLISH:
-            continue
-        po = words.ROOT / "locale" / lang / "LC_MESSAGES" / f"{words.DOMAIN}.po"
+    for _domain, po in catalogs.po_files():  # the shared catalog and each game's own (the rules' refusals, hints)
+        lang = po.parent.parent.name
         for m in catalogs.read(po):
             if not m.id or m.context is not None:  # (the commands' names are Discord's to show)
                 continue

@@ -28,8 +28,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import engine
+import words
 from engine.core import Action
-from games.hearts.hints import FIXED_PHRASES
+from games.hearts.hints import FIXED_PHRASES, FIXED_SENTENCES
 
 from . import payloads as P
 from .server import FakeDiscord
@@ -56,6 +57,14 @@ STATIC_PHRASES = (
 )
 
 
+#: The whole sentences (catalog msgids) the phrases above are part of: their translations are fixed too.
+STATIC_SENTENCES = (
+    "I can't read {text} as a card (try QS, 10h or queen of spades).",
+    "No hearts or Q♠ on the first trick while you hold anything else.",
+    *FIXED_SENTENCES,
+)
+
+
 def cards_in(text: str) -> set[str]:
     """Card codes named anywhere in ``text``."""
     found = {("T" if r == "10" else r) + _SUIT_SYMBOLS[s] for r, s in LABEL.findall(text)}
@@ -78,6 +87,14 @@ def static_texts() -> list[str]:
             if getattr(o, "help", ""):
                 out.add(o.help)
     out.update(STATIC_PHRASES)
+    # The same sentences in every language (issue 31): each translation's literal pieces, in the
+    # shared catalog or any game's (a refusal's example, a summary naming Q♠).
+    for text in [*out, *STATIC_SENTENCES]:
+        for lang in words.LOCALES:
+            for domain in words.domains():
+                said = words.translate(lang, text, domain=domain)
+                if said != text:
+                    out.update(p.strip() for p in re.split(r"\{[^{}]*\}", said) if len(p.strip()) > 3)
     return sorted(out, key=len, reverse=True)
 
 

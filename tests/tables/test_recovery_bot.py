@@ -24,11 +24,14 @@ from .conftest import HOST, started
 
 def test_database_settings_are_read_from_the_environment():
     cfg = config.load_config({"DISCORD_TOKEN": "t"})
-    assert cfg.database_url == DEFAULT_URL and cfg.retention_days == 90
+    assert cfg.database_url == DEFAULT_URL and cfg.retention_days == 365 and cfg.grace_days == 30
     cfg = config.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/d.db",
                               "DATA_RETENTION_DAYS": "7.5"})
     assert cfg.database_url == "sqlite:////srv/d.db" and cfg.retention_days == 7.5
     assert config.load_config({"DISCORD_TOKEN": "t", "DATA_RETENTION_DAYS": "0"}).retention_days == 0
+    assert config.load_config({"DISCORD_TOKEN": "t", "SERVER_DATA_GRACE_DAYS": "2"}).grace_days == 2
+    with pytest.raises(config.ConfigError, match="SERVER_DATA_GRACE_DAYS"):
+        config.load_config({"DISCORD_TOKEN": "t", "SERVER_DATA_GRACE_DAYS": "-1"})
     cfg = config.load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://deckhand:pw@db:5432/deckhand"})
     assert cfg.database_url == "postgresql://deckhand:pw@db:5432/deckhand"
     assert cfg.program_record() == config.HERE / "deckhand-programs"  # no database file to sit beside

@@ -529,7 +529,7 @@ async def test_a_failed_create_is_refused(make_stored, monkeypatch):
 async def test_a_stored_id_is_not_given_again(make_stored, monkeypatch):
     rt = await make_stored()
     ids = iter(["AAAAAA", "AAAAAA", "BBBBBB"])
-    monkeypatch.setattr("tables.runtime.new_id", lambda rng, taken: next(ids))
+    monkeypatch.setattr("tables.lobby.new_id", lambda rng, taken: next(ids))
     a = await new_table(rt)
     await rt.end(a.id, HOST)
     rt.tables.clear()  # as if pruned from memory
