@@ -67,10 +67,6 @@ FORGOTTEN = N_("Done. Deckhand has forgotten you: {results}, {ratings} and {revi
 OOPS = N_("Sorry — that did not work. It has been logged; please try again.")
 
 
-def _say(interaction: discord.Interaction, msgid: str, **fields: Any) -> str:
-    return words.translate(reading.remember(interaction.user.id, interaction.locale), msgid, **fields)
-
-
 def _results(locale: str, n: int) -> str:
     return words.ngettext(locale, "{n} result", "{n} results", n)
 
