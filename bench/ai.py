@@ -4,7 +4,7 @@ Seeded matches over the same deals: each deal is played once with ``normal`` in 
 once per seat with ``strong`` in that seat and ``normal`` in the others (every policy through every
 seat).  Per game it prints how much ``strong`` is *better by* than ``normal`` — the strong seat's
 result minus what ``normal`` scored in that same seat on that same deal, averaged, with its sign
-turned round where a lower result is the better one (points taken in Hearts:
+turned round where a lower result is the better one (e.g. penalty points taken:
 ``Measure.lower_is_better``), so a positive figure is always a gain — with a 95% interval over
 deals, whether the interval excludes zero (``clear``), the number of hands the strong player
 played and its decision times (only the searched decisions).  The JSON keeps the raw
