@@ -516,7 +516,13 @@ class Siege(Game):
         houses = self.houses
         mine = houses[seat]
         if self.phase == ATTACK_PHASE:
-            targets = [s for s in range(4) if s != seat and any(p is not None for p in houses[s])]
+            targets: list[int] = []
+            for s in range(4):
+                if s != seat:
+                    for p in houses[s]:
+                        if p is not None:
+                            targets.append(s)
+                            break
             for i in range(3):
                 if mine[i] is not None and i not in self.attacked:
                     out.extend(ATTACK[i, s] for s in targets)
