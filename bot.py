@@ -17,20 +17,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.live.events import EventsCog
 from cogs.live.hand import LiveViews
 from cogs.live.listener import DiscordListener, RestBudget
 from cogs.live.sendgate import SendGate
-from cogs.ops.health import HealthServer, tag_interactions, watch_gateway
+from cogs.ops.health import HealthServer, watch
 from cogs.ops.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.pictures import emoji as card_emoji
-from cogs.privacy import ForgetButton, PrivacyCog
 from cogs.sync.command_sync import register_commands
-from cogs.sync.translator import CatalogTranslator
-from cogs.table.components import DYNAMIC_ITEMS
-from cogs.table.game import GameCog
-from cogs.table.settings import SettingsCog
-from cogs.table.stats import StatsCog
+from cogs.wiring import add_cogs
 from config import ENV_FILE, EXIT_CONFIG, HERE, Config, ConfigError, load_config
 from tables import logs
 from tables.ai.pool import AIPool
@@ -117,21 +111,8 @@ class Deckhand(commands.Bot):
             lifetime=self.config.token_lifetime, margin=self.config.token_margin))
         self.runtime = Runtime(listener=listener, **options)
         card_emoji.REGISTRY.clear()
-        await self._watch(options)
-        games = GameCog(self.runtime, listener, rules_url=self.config.rules_url)
-        await self.add_cog(games)
-
-        def forget_caches(table_ids: list[str]) -> None:
-            if games.replays is not None:
-                games.replays.drop(table_ids)
-
-        await self.add_cog(PrivacyCog(self.runtime, rules_url=self.config.rules_url, forget_caches=forget_caches))
-        await self.add_cog(StatsCog(self.runtime))
-        await self.add_cog(SettingsCog(self.runtime))
-        await self.add_cog(EventsCog(self.runtime, listener, self.metrics))
-        await self.tree.set_translator(CatalogTranslator())  # the commands in every language (issue 31)
-        # Table buttons and hand controls keep working after a restart: they are rebuilt from their ids.
-        self.add_dynamic_items(*DYNAMIC_ITEMS, ForgetButton)
+        self.health = await watch(self, self.config, options.get("storage"))
+        await add_cogs(self, self.runtime, listener, rules_url=self.config.rules_url, metrics=self.metrics)
         if self.freeze_heap:
             # Everything built so far (modules, classes, the runtime and cogs) lives as long as the
             # bot: out of the collector's sight, a full collection no longer walks it, which took the
@@ -155,27 +136,7 @@ class Deckhand(commands.Bot):
         # the bucket resets.  Discord allows two syncs in 20 s, so a bot restarted soon after its last
         # start waited ~16 s here, with no interaction reaching it (issue 25).
 
-    async def _watch(self, options: Mapping[str, Any]) -> None:
-        """The operator's view: JSON logs' fields, and with METRICS_ADDRESS the metrics and the
-        health checks, served from now on (a standby answers them while it waits)."""
-        if self.config.log_format == "json":
-            logs.follow(self._where)
-            tag_interactions(self)
-        if self.metrics is None or self.config.metrics_address is None:
-            return
-        metrics = self.metrics
-        metrics.runtime, metrics.ai_pool = self.runtime, self.ai_pool
-        if self.gate is not None:
-            metrics.shards, metrics.leases = self.gate.shards, self.gate.leases
-        if options.get("storage") is not None:
-            metrics.time_calls(options["storage"], ("insert_table", "write"), metrics.storage_writes)
-        if self.ai_pool is not None:
-            metrics.time_calls(self.ai_pool, ("choose",), metrics.ai_decisions)
-        watch_gateway(self, metrics)
-        self.health = HealthServer(metrics, *self.config.metrics_address)
-        await self.health.start()
-
-    def _where(self, table_id: str) -> tuple[int | None, int | None]:
+    def table_place(self, table_id: str) -> tuple[int | None, int | None]:
         """A running table's server and shard (JSON logs' fields), or Nones."""
         table = self.runtime.tables.get(table_id) if self.runtime is not None else None
         if table is None or self.runtime is None:

@@ -2,9 +2,13 @@
 
 Seeded matches over the same deals: each deal is played once with ``normal`` in every seat, then
 once per seat with ``strong`` in that seat and ``normal`` in the others (every policy through every
-seat).  Per game it prints ``strong_minus_normal`` — the strong seat's result minus what ``normal``
-scored in that same seat on that same deal, averaged — with a 95% interval over deals, the number
-of hands the strong player played and its decision times (only the searched decisions).
+seat).  Per game it prints how much ``strong`` is *better by* than ``normal`` — the strong seat's
+result minus what ``normal`` scored in that same seat on that same deal, averaged, with its sign
+turned round where a lower result is the better one (points taken in Hearts:
+``Measure.lower_is_better``), so a positive figure is always a gain — with a 95% interval over
+deals, whether the interval excludes zero (``clear``), the number of hands the strong player
+played and its decision times (only the searched decisions).  The JSON keeps the raw
+``strong_minus_normal`` too, and says which way is better (``better``).
 
 Each game's hand, result and units are its spec's ``measure`` (engine/measure.py, set where the
 game registers): points a hand, a side's score a round, the share of games won where
@@ -156,9 +160,16 @@ def measure(name: str, hands: int, playouts: int | None, jobs: int, first_deal: 
     cpu = sorted(c for _, ts, _ in done for _, c in ts)
     mean = statistics.fmean(means)
     ci = 1.96 * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else float("nan")
+    lower = measure_of(name).lower_is_better
+    better_by = -mean if lower else mean
     out = {
         "strong_minus_normal": mean,
+        # The same difference with its sign turned so that positive is a gain for strong.
+        "better_by": better_by,
+        "better": "lower" if lower else "higher",
         "ci95": ci,
+        # The gain is beyond its 95% interval: the interval excludes zero in the good direction.
+        "clear": better_by - ci > 0,
         "hands": deals * seats,
         "deals": deals,
         "decisions": len(times),
@@ -208,12 +219,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
         return 0
     for g, r in out.items():
-        print(f"{g:7} strong − normal {r['strong_minus_normal']:+.2f} ± {r['ci95']:.2f} {measure_of(g).units}  "
+        verdict = "clear" if r["clear"] else "NOT clear"
+        print(f"{g:7} strong better by {r['better_by']:+.3f} ± {r['ci95']:.3f} {measure_of(g).units} "
+              f"[{verdict}; strong − normal {r['strong_minus_normal']:+.3f}, {r['better']} is better]  "
               f"({r['hands']} hands, {r['decisions']} searched decisions: p50 {r['strong_ms_p50']:.0f} ms, "
               f"p99 {r['strong_ms_p99']:.0f} ms, max {r['strong_ms_max']:.0f} ms; "
               f"CPU p50 {r['strong_cpu_ms_p50']:.0f} ms, "
               f"p99 {r['strong_cpu_ms_p99']:.0f} ms; {r['playouts']} playouts; "
-              f"{r['fallbacks']} fallbacks, {r['shortlisted']} shortlisted)")
+              f"{r['fallbacks']} fallbacks, {r['shortlisted']} shortlisted; "
+              f"load average {r['load_average'][0]:.2f})")
     return 0
 
 

@@ -40,6 +40,9 @@ class Measure:
     result: Callable[[Any, Any, int], float] = score_gain
     #: The hand is the whole game: bench/ai.py plays it to its end (not to the search hooks' ``done``).
     whole_game: bool = False
+    #: A lower :attr:`result` is the better one (points taken in Hearts): bench/ai.py reports how much
+    #: better the strong level is, so it turns strong − normal round for such a game.
+    lower_is_better: bool = False
     #: bench/hints.py's options when they differ from :attr:`hand`.
     hints: Mapping[str, Any] | None = None
     #: Seats at bench/engine.py's figures (None: the fewest the game allows).

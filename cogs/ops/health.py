@@ -119,3 +119,25 @@ def tag_interactions(bot: Any) -> None:
             logs.GUILD.reset(token)
 
     parsers["INTERACTION_CREATE"] = tagged
+
+
+async def watch(bot: Any, config: Any, storage: Any | None) -> HealthServer | None:
+    """The operator's view: JSON logs' fields, and with METRICS_ADDRESS the metrics and the health
+    checks, served from now on (a standby answers them while it waits); the server, if any."""
+    if config.log_format == "json":
+        logs.follow(bot.table_place)  # a bound method: the log holds it weakly
+        tag_interactions(bot)
+    metrics = bot.metrics
+    if metrics is None or config.metrics_address is None:
+        return None
+    metrics.runtime, metrics.ai_pool = bot.runtime, bot.ai_pool
+    if bot.gate is not None:
+        metrics.shards, metrics.leases = bot.gate.shards, bot.gate.leases
+    if storage is not None:
+        metrics.time_calls(storage, ("insert_table", "write"), metrics.storage_writes)
+    if bot.ai_pool is not None:
+        metrics.time_calls(bot.ai_pool, ("choose",), metrics.ai_decisions)
+    watch_gateway(bot, metrics)
+    server = HealthServer(metrics, *config.metrics_address)
+    await server.start()
+    return server

@@ -69,7 +69,7 @@ async def add_rating_changes(bot: object, table: Table, rendered: Rendered) -> N
     if runtime is None or ratings is None:
         return
     try:
-        if table.place == "server" and not (await runtime.servers.settings(table.guild_id)).leaderboard:
+        if table.place != "private" and not (await runtime.servers.settings(table.guild_id)).leaderboard:
             return  # the server's managers chose: its games change no rating (/settings leaderboard)
         lines = change_lines(table, await ratings.rate_table(table))
         if lines and rendered.embed is not None:  # (_finished: it has one)

@@ -436,7 +436,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             raise TableError(N_("Open a table from a channel of this server."))
         place = place_of(interaction)
         # A server's own settings (/settings): where tables may open, its speed and house rules.
-        settings = await self.runtime.servers.settings(guild_id) if place == "server" else Settings()
+        settings = await self.runtime.servers.settings(guild_id) if place != "private" else Settings()
         if not settings.allows(channel_id, getattr(interaction.channel, "parent_id", None)):
             raise TableError(NOT_THIS_CHANNEL, channels=", ".join(f"<#{c}>" for c in settings.channels))
         raw, house = house_options(settings, name, parse_options(options), speed)

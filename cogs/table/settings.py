@@ -22,7 +22,15 @@ import engine
 import words
 from cogs.i18n import language, reading
 from cogs.table import options as table_options
-from cogs.table.game import GAME_CHOICES, SPEED_CHOICES, ChoiceText, parse_options
+from cogs.table.game import (
+    EVERY_INSTALL,
+    EVERYWHERE,
+    GAME_CHOICES,
+    SPEED_CHOICES,
+    ChoiceText,
+    OptionsText,
+    parse_options,
+)
 from cogs.table.render import NO_PINGS
 from tables.runtime import Runtime
 from tables.servers import Settings
@@ -95,8 +103,9 @@ def what_changed(change: str) -> str:
 class SettingsCog(commands.Cog):
     """``/settings show|channels|speed|house-rules|leaderboard``."""
 
+    # Offered wherever the other commands are (a DM hears that settings belong to a server).
     settings = app_commands.Group(name="settings", description="This server's settings for Deckhand's tables.",
-                                  guild_only=True)
+                                  allowed_installs=EVERY_INSTALL, allowed_contexts=EVERYWHERE)
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -172,7 +181,8 @@ class SettingsCog(commands.Cog):
     @app_commands.describe(game="Which game",
                            options="As in /game new, e.g. target=50 ai=strong; empty: standard rules")
     @app_commands.choices(game=GAME_CHOICES)
-    async def house_rules(self, interaction: discord.Interaction, game: ChoiceText, options: str | None = None) -> None:
+    async def house_rules(self, interaction: discord.Interaction, game: ChoiceText,
+                          options: OptionsText | None = None) -> None:
         name = str(getattr(game, "value", game))
         raw = {k.lower(): v for k, v in parse_options(options).items()}
         if name not in engine.games():

@@ -102,8 +102,11 @@ def stats_line(g: GameStats, rating: Record | None = None,
 
 def stats_embed(name: str, games: list[GameStats],
                 ratings: dict[str, Record] | None = None,
-                reviews: dict[str, tuple[float, int]] | None = None) -> discord.Embed:
-    e = discord.Embed(title=_("{name}'s results in this server", name=name), colour=COLOUR)
+                reviews: dict[str, tuple[float, int]] | None = None, *, conversation: bool = False) -> discord.Embed:
+    """``conversation``: the results of a DM or group DM (kept per conversation, not per server)."""
+    title = (_("{name}'s results in this conversation", name=name) if conversation
+             else _("{name}'s results in this server", name=name))
+    e = discord.Embed(title=title, colour=COLOUR)
     if not games:
         e.description = _("No finished games yet. Open a table with `/game new`.")
         return e
@@ -117,11 +120,13 @@ def stats_embed(name: str, games: list[GameStats],
     return e
 
 
-def _board(game: str, rows: list[Record], line: Callable[[Record], str]) -> discord.Embed:
+def _board(game: str, rows: list[Record], line: Callable[[Record], str], conversation: bool = False) -> discord.Embed:
     """A leaderboard's frame: title, medals, and one ``line(row)`` per person."""
     e = discord.Embed(title=_("{game} leaderboard", game=game_title(game)), colour=COLOUR)
     if not rows:
-        e.description = _("Nobody has finished a game of {game} in this server yet.", game=game_title(game))
+        e.description = (_("Nobody has finished a game of {game} in this conversation yet.", game=game_title(game))
+                         if conversation else
+                         _("Nobody has finished a game of {game} in this server yet.", game=game_title(game)))
         return e
     e.description = "\n".join(f"{MEDALS.get(i, f'`{i}.`')} <@{r['user_id']}> — {line(r)}"
                                for i, r in enumerate(rows, start=1))
@@ -132,14 +137,14 @@ def _games(n: int) -> str:
     return words.ngettext(lang(), "{n} game", "{n} games", n)
 
 
-def rating_board_embed(game: str, rows: list[Record]) -> discord.Embed:
+def rating_board_embed(game: str, rows: list[Record], *, conversation: bool = False) -> discord.Embed:
     """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
     def line(r: Record) -> str:
         mu, sigma = float(r["mu"]), float(r["sigma"])
         return _("**{ranked}** (rating {mu} ± {sigma})", ranked=_num(mu - 3 * sigma, 1), mu=_num(mu, 1),
                  sigma=_num(sigma, 1)) + " · " + _games(int(r["games"]))
 
-    e = _board(game, rows, line)
+    e = _board(game, rows, line, conversation)
     if rows:
         e.set_footer(text=_("Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
                             "it rises as you play and win. The built-in AI is rated but not listed."))
@@ -220,7 +225,8 @@ class StatsCog(commands.Cog):
             await self._reply(interaction, ephemeral=True, text=_(OOPS))
             return
         name = str(getattr(who, "display_name", None) or getattr(who, "name", "Someone"))
-        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game, reviewed))
+        await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game, reviewed,
+                                                                      conversation=interaction.guild_id is None))
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
     @app_commands.describe(game="Which game")
@@ -244,7 +250,8 @@ class StatsCog(commands.Cog):
             return
         name = game.strip().lower()
         try:
-            embed = rating_board_embed(name, await ratings.board(place, name))
+            embed = rating_board_embed(name, await ratings.board(place, name),
+                                       conversation=interaction.guild_id is None)
         except Exception:
             log.exception("Reading the %s leaderboard failed", name)
             await self._reply(interaction, ephemeral=True, text=words.translate(words.resolve(interaction.locale),

@@ -17,9 +17,11 @@ from games.dalmuti.search import DalmutiHooks
 from words import N_
 
 # Playouts per decision of the strong level, as measured by bench/ai.py: 400 playouts measured
-# +0.25 ± 0.10 points a hand over normal at CPU p99 0.23 s.
+# +0.19 ± 0.15 points a hand over normal (100 hands, deals from 20,000), 800 +0.31 ± 0.18 on the same
+# deals; with playouts cut short once the seat is out (search.py), 900 measured +0.36 ± 0.13 (200
+# hands, the default deals) at CPU p50 112 ms, p99 352 ms (load average 2.0).
 register(GameSpec(
-    Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=400, strong=True,
+    Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=900, strong=True,
     explain=dalmuti_facts, move_words=dalmuti_move_words, review_units=N_("places"), review_thresholds=(0.3, 0.8),
     figures=dalmuti_figures, figure_names=DALMUTI,
     replay=DalmutiReplay(),

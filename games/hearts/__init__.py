@@ -25,7 +25,8 @@ register(GameSpec(
     review_units=N_("points"), review_thresholds=(1.0, 3.0),
     figures=hearts_figures, figure_names=HEARTS, lowest_wins=True,
     replay=HeartsReplay(),
-    measure=Measure({"rules": "classic", "target": 1}, "points a hand (lower is better)", hints={"target": 1},
+    measure=Measure({"rules": "classic", "target": 1}, "points a hand", hints={"target": 1},
+                    lower_is_better=True,
                     target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target"),
     sample=(4, {"target": 30}), order=1,
     quick_start=(

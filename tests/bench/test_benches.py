@@ -151,6 +151,24 @@ def test_ai_bench_tries_search_for_dalmuti_and_siege_too() -> None:
         assert r["registered"] == ("strong" in engine.levels(game)), (game, r)
 
 
+def test_ai_bench_says_which_way_is_better_for_every_strong_game() -> None:
+    # Hearts counts points taken (fewer is better): "better by" turns strong − normal round there
+    # and only there, and says whether the interval excludes zero in the good direction.
+    sys.path.insert(0, str(ROOT))
+    from bench.ai import strong_games
+
+    assert strong_games() == [g for g in engine.games() if "strong" in engine.levels(g)]
+    f = run_bench("ai.py", "--hands", "8", "--playouts", "4", "--games", "hearts,tricks", timeout=300)
+    for game, better in (("hearts", "lower"), ("tricks", "higher")):
+        r = f[game]
+        sign = -1 if better == "lower" else 1
+        assert r["better"] == better and r["better_by"] == sign * r["strong_minus_normal"], (game, r)
+        assert r["clear"] == (r["better_by"] - r["ci95"] > 0), (game, r)
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "ai.py"), "--hands", "4", "--playouts", "4",
+                           "--games", "hearts"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "hearts  strong better by " in done.stdout, done.stdout + done.stderr
+
+
 def test_soak_bench_kills_the_bot_mid_game_and_checks_the_game() -> None:
     f = run_bench("soak.py", "--games", "1", "--kills", "1", timeout=240.0)
     assert f["games"] == 1 and f["kills"] == 1 and f["games_checked"] == 1, f

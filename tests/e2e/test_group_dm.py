@@ -55,6 +55,7 @@ async def test_a_whole_hearts_game_in_a_group_dm_without_the_bot() -> None:
                       what="the finished table")
         here = await ann.slash("stats")
         assert here.ephemeral and "Hearts" in here.text and "No finished games" not in here.text
+        assert "results in this conversation" in here.text, here.text  # not "in this server": there is none
         elsewhere = await ann.slash("stats", where=fd.channel)
         assert "No finished games" in elsewhere.text
 

@@ -7,11 +7,12 @@ shown.  (That the settings survive a restart, on both databases: tests/tables/te
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 from pathlib import Path
 
-from tests.e2e.conftest import make_world
+from tests.e2e.conftest import make_restart_world, make_world
 from tests.fakediscord.play import is_over, open_table, play_seat, table_id_of
 
 
@@ -75,3 +76,25 @@ async def test_games_that_do_not_count_change_no_rating(tmp_path: Path) -> None:
         with sqlite3.connect(path) as db:
             assert db.execute("SELECT COUNT(*) FROM results").fetchone() == (2,)  # /stats still counts it
             assert db.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
+
+
+async def test_house_rules_survive_a_restart_and_the_table_plays_with_them(tmp_path: Path) -> None:
+    async with make_restart_world(tmp_path / "deckhand.db") as w:
+        w.fd.members[w.bob.id].manage_guild = True
+        saved = await w.bob.slash("settings house-rules", game="hearts", options="target=1")
+        assert "Saved." in saved.text, saved.text
+        await w.restart_bot(kill=False)  # a new process on the same database
+        await w.ready()
+        assert "House rules for Hearts: " in (await w.ali.slash("settings show")).text
+        lobby = await w.ali.slash("game new", game="hearts")
+        assert not lobby.ephemeral and "House rules:" in lobby.text, lobby.text
+        await w.ali.slash("game end", id=table_id_of(lobby.message))
+        views: dict[int, object] = {}
+        message = await open_table(w.ali, [w.bob], views=views)
+        tid = table_id_of(message)
+        assert json.loads(w.row(tid)["options"])["target"] == 1
+        await asyncio.gather(*(play_seat(p, message, rng=random.Random(i), timeout=60, view=views.get(p.id),
+                                         over=lambda: is_over(w.fd, message))
+                               for i, p in enumerate((w.ali, w.bob))))
+        with sqlite3.connect(w.path) as db:
+            assert db.execute("SELECT COUNT(*) FROM results").fetchone() == (2,)
