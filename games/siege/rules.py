@@ -208,6 +208,23 @@ def fits(pile: Sequence[SiegeCard], c: SiegeCard) -> bool:
     return v == min(vals) - 1 or v == max(vals) + 1
 
 
+def _fit_rule(slot: int, pile: Sequence[SiegeCard]) -> tuple[int, str, frozenset[int] | None]:
+    """:func:`fits` for ``pile`` in ``slot`` as data: (slot, the suit a Jack pile takes or "",
+    the numbers it takes or ``None`` for any)."""
+    r = pile[0].rank
+    if r == "J":
+        return slot, pile[0].suit, None
+    if r == "Q":
+        counts: dict[int, int] = {}
+        for x in pile[1:]:
+            counts[x.value] = counts.get(x.value, 0) + 1
+        return slot, "", None if all(n >= 2 for n in counts.values()) else frozenset(counts)
+    if len(pile) == 1:
+        return slot, "", None
+    vals = [x.value for x in pile[1:]]
+    return slot, "", frozenset((min(vals) - 1, max(vals) + 1))
+
+
 def why_not_fits(pile: Sequence[SiegeCard], c: SiegeCard) -> str:
     r = pile[0].rank
     if r == "J":
@@ -499,7 +516,13 @@ class Siege(Game):
         houses = self.houses
         mine = houses[seat]
         if self.phase == ATTACK_PHASE:
-            targets = [s for s in range(4) if s != seat and any(p is not None for p in houses[s])]
+            targets: list[int] = []
+            for s in range(4):
+                if s != seat:
+                    for p in houses[s]:
+                        if p is not None:
+                            targets.append(s)
+                            break
             for i in range(3):
                 if mine[i] is not None and i not in self.attacked:
                     out.extend(ATTACK[i, s] for s in targets)
@@ -507,18 +530,21 @@ class Siege(Game):
         own = SEAT_SUITS[seat]
         seen: set[SiegeCard] = set()
         empty = [i for i in range(3) if mine[i] is None]
+        # What each house pile takes, read once per call rather than once per card (``fits``).
+        rules = [_fit_rule(i, p) for i, p in enumerate(mine) if p is not None]
         for c in _sorted(self.hands[seat]):
             if c in seen:
                 continue
             seen.add(c)
             if not c.is_number:
-                out.extend(START[c, i] for i in empty)
+                for i in empty:
+                    out.append(START[c, i])
                 continue
             if c.suit == own:
                 out.append(PLACE_KING[c])
-            for i in range(3):
-                p = mine[i]
-                if p is not None and fits(p, c):
+            v, suit = c.value, c.suit
+            for i, rule_suit, values in rules:
+                if (suit == rule_suit) if rule_suit else (values is None or v in values):
                     out.append(PLACE[c, i])
         for (i, j), a in SWAP.items():
             if mine[i] is not None or mine[j] is not None:
