@@ -158,7 +158,7 @@ async def _left_memory(runtime: Any) -> list[Any]:
     from tables.history.records import rebuild
 
     out = []
-    for tid in runtime.finished.ended:
+    for tid in list(runtime.finished.ended):  # (a table may leave memory while one is read)
         stored = await runtime.storage.load(tid)
         assert stored is not None, f"finished table {tid} left memory but is not in the database"
         out.append(rebuild(stored.record, stored.log)[0])
