@@ -111,7 +111,11 @@ class Privacy:
             rows = await self.storage.person_rows(user_id)
             out["results"] = [self._result(r) for r in rows["results"]]
             out["ratings"] = [{"place_id": str(r["guild_id"]), "game": r["game"], "rating": float(r["mu"]),
-                               "uncertainty": float(r["sigma"]), "games": int(r["games"])} for r in rows["ratings"]]
+                               "uncertainty": float(r["sigma"]), "games": int(r["games"]), "season": str(r["season"]),
+                               "games_this_season": int(r["season_games"])} for r in rows["ratings"]]
+            out["season_boards"] = [{"place_id": str(r["guild_id"]), "game": r["game"], "season": r["season"],
+                                     "rating": float(r["mu"]), "uncertainty": float(r["sigma"]),
+                                     "games": int(r["games"])} for r in rows.get("season_boards", [])]
             out["reviews"] = [{"table_id": r["table_id"], "seat": int(r["seat"]), "game": r["game"],
                                "decisions_judged": int(r["judged"]), "points_lost": float(r["loss"]),
                                "made_at": _when(r["created_at"]), "review": _json(r["review"])}
@@ -146,6 +150,7 @@ class Privacy:
         return {"table_id": r["table_id"], "place_id": str(r["guild_id"]), "game": r["game"], "seat": int(r["seat"]),
                 "name": r["name"], "players": int(r["players"]), "place": int(r["place"]), "score": int(r["score"]),
                 "won": bool(r["won"]), "hints": int(r.get("hints") or 0), "figures": _json(r["figures"]),
+                "ranked": bool(r.get("ranked")), "absent": bool(r.get("absent")),
                 "finished_at": _when(r["finished_at"])}
 
     @staticmethod

@@ -28,6 +28,7 @@ from tables.live import (
     TableError,
     Tasks,
 )
+from tables.nights.seasons import Period
 from tables.persistence import Persistence
 from tables.privacy import GRACE, Privacy
 from tables.programs.driver import ProgramSettings
@@ -114,16 +115,18 @@ class RuntimeCore:
         self.hints = Hints(self.persistence, ai_pool)
         #: Reviews of a person's play in a finished game (tables/ai/reviews.py), kept in the storage.
         self.reviews = Reviews(storage, ai_pool, self.clock)
-        #: The ratings kept in the storage (``None`` without one): what the cogs rate and read.
-        self.ratings: Ratings | None = Ratings(storage) if storage is not None else None
+        #: A server's own settings (the language its tables read), kept in the storage.
+        self.servers = Servers(storage)
+        #: The ratings kept in the storage (``None`` without one): what the cogs rate and read; each
+        #: server's seasons are as long as its settings say.
+        self.ratings: Ratings | None = Ratings(storage, self._season_period, self.clock.now) \
+            if storage is not None else None
         # Play again: the rematch opened from each finished table (old id -> new id), so a second
         # press points to it instead of opening another; one lock so two presses cannot both open.
         # The links are stored too (``kept``), so a restarted bot still finds the first rematch.
         self.rematches: dict[str, str] = {}
         #: What a restart must not forget besides the tables: rematch links, standing pings.
         self.kept = Kept(storage)
-        #: A server's own settings (the language its tables read), kept in the storage.
-        self.servers = Servers(storage)
         #: A person's data (export, forget me) and servers that removed Deckhand.
         self.privacy = Privacy(storage, self.clock, tables=self.tables, live_of=self._live.get,
                                ended=self.finished.ended, reviews=self.reviews, grace=departed_grace)
@@ -220,6 +223,9 @@ class RuntimeCore:
     def fence(self, shard: int) -> builtins.list[str]:
         """This process lost ``shard``'s lease: let go of its tables at once; returns their ids."""
         return self.shards.fence(shard, self.tables, self._fenced)
+
+    async def _season_period(self, guild_id: int) -> Period:
+        return (await self.servers.settings(guild_id)).season
 
     def _fenced(self, t: Table) -> None:
         """Let go of a table another process runs now; what this one has not shown of it yet is no

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import words
+from tables.nights.seasons import PERIODS, Period
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +33,15 @@ class Settings:
     speed: str | None = None
     #: Per game, the options a new table starts from (as typed: ``{"target": "50", "ai": "strong"}``).
     house: dict[str, dict[str, str]] = field(default_factory=dict)
-    #: Whether finished games change the ratings the leaderboard ranks by.
+    #: Whether finished games change the ratings the leaderboard ranks by (a table may be ranked).
     leaderboard: bool = True
+    #: How long a season of the leaderboard lasts: "month", "quarter", or "none" (one board forever).
+    season: Period = "month"
 
     def to_json(self) -> str:
         return json.dumps({"channels": list(self.channels), "speed": self.speed, "house": self.house,
-                           "leaderboard": self.leaderboard}, sort_keys=True, separators=(",", ":"))
+                           "leaderboard": self.leaderboard, "season": self.season},
+                          sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | None) -> Settings:
@@ -51,7 +55,8 @@ class Settings:
         speed = d.get("speed") if isinstance(d.get("speed"), str) else None
         house = {str(g): {str(k): str(v) for k, v in o.items()} for g, o in (d.get("house") or {}).items()
                  if isinstance(o, dict)} if isinstance(d.get("house"), dict) else {}
-        return cls(channels, speed, house, d.get("leaderboard") is not False)
+        season = next((p for p in PERIODS if p == d.get("season")), "month")
+        return cls(channels, speed, house, d.get("leaderboard") is not False, season)
 
     def allows(self, *channel_ids: int | None) -> bool:
         """Whether a table may be opened in a channel (or a thread of one: give both ids)."""

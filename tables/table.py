@@ -112,6 +112,9 @@ class Table:
     place: str = "server"
     # Opened with its server's house rules (/settings; the lobby says so).  Set once, when opened.
     house: bool = False
+    # Stored (migration 0016): the host opened a ranked table (within the server's settings).  Only
+    # a ranked game between people changes ratings (:attr:`rated`).  Set once, when opened.
+    ranked: bool = False
 
     @property
     def anchored(self) -> bool:
@@ -123,6 +126,12 @@ class Table:
         """What picks the Discord shard the table's interactions come through: its server, or none
         (a DM or group DM: Discord sends those to shard 0)."""
         return None if self.place == "private" else self.guild_id
+
+    @property
+    def rated(self) -> bool:
+        """The game changes ratings: ranked, and every seat a person's from the start (an AI seated
+        at the start makes a ranked table casual; a person the AI stands in for is still rated)."""
+        return self.ranked and bool(self.seats) and not any(s.is_ai for s in self.seats)
 
     # ---- lookups --------------------------------------------------------------------------
     @property

@@ -32,9 +32,25 @@ def game_events(t: Table) -> list[Event]:
     return events
 
 
+#: A person for whom the AI made more than this share of their moves did not play the game: a ranked
+#: game counts as a loss for them (docs/rules.md, "Ranked and casual").
+ABSENT_SHARE = 0.5
+
+
+def absent(t: Table, seat: int) -> bool:
+    """Whether the person at ``seat`` left the game, or the AI made more than :data:`ABSENT_SHARE`
+    of their moves (their time ran out, or they were away)."""
+    s = t.seats[seat]
+    if s.left:
+        return True
+    mine = [e for e in t.log if e.seat == seat]
+    return bool(mine) and sum(1 for e in mine if e.auto) > ABSENT_SHARE * len(mine)
+
+
 def results_of(t: Table, at: float) -> list[Record]:
     """The ``results`` rows of a game that has just ended by its rules: one per person seated
-    (including someone who left and had the AI finish for them)."""
+    (including someone who left and had the AI finish for them), each saying whether the game was
+    ranked and whether the person was absent from it."""
     state = t.state
     outcome = state.outcome() if state is not None else None
     if outcome is None:
@@ -65,6 +81,8 @@ def results_of(t: Table, at: float) -> list[Record]:
             "figures": json.dumps(per_seat[seat], sort_keys=True),
             "finished_at": at,
             "hints": s.hints,
+            "ranked": int(t.rated),
+            "absent": int(absent(t, seat)),
         })
     return rows
 

@@ -27,10 +27,10 @@ MUTABLE = frozenset({
 TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
                  "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
                  "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level", "locale", "place",
-                 "house")
+                 "house", "ranked")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
-                  "figures", "finished_at", "hints")
-OPTIONAL_RESULTS = frozenset({"hints"})
+                  "figures", "finished_at", "hints", "ranked", "absent")
+OPTIONAL_RESULTS = frozenset({"hints", "ranked", "absent"})
 LOG_COLUMNS = ("table_id", "seq", "seat", "code", "time", "auto", "timed_out")  # timed_out: migration 0008
 #: Which tables are still to be recovered (a condition on ``tables t``; the same in both dialects).
 # (a finished table whose end its players have not all been shown yet counts: see 0005_shown.sql)
@@ -156,32 +156,40 @@ class Storage(Protocol):
 
     async def close(self) -> None: ...
 
-    # ---- ratings (kept for tables/history/ratings.py; migration 0004) ----------------------------------
+    # ---- ratings (kept for tables/history/ratings.py; migrations 0004 and 0016) ------------------------
     async def unrated_results(self, skip: str = "") -> int:
-        """How many finished games (but ``skip``) have results but are not in the ratings yet."""
+        """How many ranked finished games (but ``skip``) have results but are not in the ratings yet."""
         ...
 
     async def rating_inputs(self) -> list[Record]:
-        """Every stored finishing order: people's places, the AI seats' (``user_id`` 0) and the
-        places of people Deckhand forgot (``user_id`` −1)."""
+        """Every stored ranked finishing order: people's places (an absent person's after everyone's:
+        ``ratings.rating_place``), the AI seats' (``user_id`` 0) and the places of people Deckhand
+        forgot (``user_id`` −1)."""
         ...
 
     async def ratings_of(self, guild_id: int, game: str, user_ids: Sequence[int]) -> list[Record]: ...
 
-    async def save_ratings(self, table_id: str, guild_id: int, game: str, finished_at: float,
-                           ratings: Sequence[Record], ai_places: Sequence[Record]) -> bool:
-        """Store one game's new ratings and its AI seats' places, once: ``False`` (and nothing
-        written) when the table was rated already."""
+    async def save_ratings(self, table_id: str, guild_id: int, game: str, ratings: Sequence[Record],
+                           season: str = "all") -> bool:
+        """Store one game's new ratings, once: ``False`` (and nothing written) when the table was
+        rated already.  First, the final board of every season of the game's ratings but ``season``
+        is kept (``season_boards``)."""
         ...
 
-    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str]) -> None:
-        """Every rating at once (a recomputation), and the games they include."""
+    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str],
+                              boards: Sequence[Record] = ()) -> None:
+        """Every rating and kept season board at once (a recomputation), and the games they include."""
         ...
 
     async def player_ratings(self, guild_id: int, user_id: int) -> list[Record]: ...
 
-    async def rating_board(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
-        """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
+    async def rating_board(self, guild_id: int, game: str, season: str = "all", limit: int = 10) -> list[Record]:
+        """The best people of ``season`` by μ − 3σ (the AI, user 0, never listed): its kept final
+        board, or the ratings still in that season."""
+        ...
+
+    async def rating_seasons(self, guild_id: int, game: str) -> list[str]:
+        """The seasons with a board (kept, or still in the ratings), the latest first."""
         ...
 
     # ---- reviews of a person's play (tables/ai/reviews.py; migration 0007) ------------------------

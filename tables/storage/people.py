@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tables.storage.base import RESULT_COLUMNS, UNFINISHED, Forgotten, Param, Record
-from tables.storage.sql import REVIEW_COLUMNS, Job, Rows, Run, RunMany, SQLStorage, Steps, floats
+from tables.storage.sql import RATING_PLACE, REVIEW_COLUMNS, Job, Rows, Run, RunMany, SQLStorage, Steps, floats
 
 #: The stored columns of a table that an export shows (its seats are read by the runtime).
 TABLE_FACTS = ("id", "game", "place", "guild_id", "channel_id", "host_id", "seats", "options", "speed", "phase",
@@ -25,8 +25,8 @@ BY_TABLE = (("actions", "table_id"), ("pings", "table_id"), ("review_progress", 
             ("rated_tables", "table_id"), ("ai_results", "table_id"), ("former_results", "table_id"),
             ("rematches", "old_id"), ("rematches", "new_id"))
 #: Rows kept per server (deleted with a server that left).
-BY_GUILD = ("results", "ratings", "reviews", "ai_results", "former_results", "servers", "server_settings_log",
-            "departures")
+BY_GUILD = ("results", "ratings", "season_boards", "reviews", "ai_results", "former_results", "servers",
+            "server_settings_log", "departures")
 SETTINGS_LOG = ("guild_id", "user_id", "at", "change")
 CHUNK = 500  # ids per IN list (SQLite allows 32,766 parameters; a smaller list keeps a statement short)
 
@@ -53,8 +53,11 @@ class PeopleStorage(SQLStorage):
             "results": await self._read(
                 f"SELECT {', '.join(RESULT_COLUMNS)} FROM results WHERE user_id = ? ORDER BY finished_at", (uid,)),
             "ratings": await self._read(
-                "SELECT guild_id, game, mu, sigma, games FROM ratings WHERE user_id = ? ORDER BY guild_id, game",
-                (uid,)),
+                "SELECT guild_id, game, mu, sigma, games, season, season_games FROM ratings WHERE user_id = ? "
+                "ORDER BY guild_id, game", (uid,)),
+            "season_boards": await self._read(
+                "SELECT guild_id, game, season, mu, sigma, games FROM season_boards WHERE user_id = ? "
+                "ORDER BY guild_id, game, season", (uid,)),
             "reviews": await self._read(
                 f"SELECT {', '.join(REVIEW_COLUMNS)} FROM reviews WHERE user_id = ? ORDER BY created_at", (uid,)),
             "settings_changes": await self._read(
@@ -89,7 +92,9 @@ class PeopleStorage(SQLStorage):
         seat_update = d.sql("UPDATE tables SET seats = ?, host_id = CASE WHEN host_id = ? THEN 0 ELSE host_id END "
                             "WHERE id = ?")
         host_update = d.sql("UPDATE tables SET host_id = 0 WHERE id = ? AND host_id = ?")
-        places = d.sql(f"SELECT {', '.join(FORMER_COLUMNS)} FROM results WHERE user_id = ?")
+        # Only ranked games count in the ratings; an absent person's place is after everyone's.
+        places = d.sql(f"SELECT table_id, seat, guild_id, game, {RATING_PLACE} AS place, finished_at FROM results "
+                       "WHERE user_id = ? AND ranked = 1")
         keep_place = d.sql(f"INSERT INTO former_results ({', '.join(FORMER_COLUMNS)}) "
                            f"VALUES ({', '.join('?' * len(FORMER_COLUMNS))}) ON CONFLICT DO NOTHING")
         progress = d.sql("DELETE FROM review_progress WHERE table_id = ? AND seat = ?")
@@ -118,6 +123,7 @@ class PeopleStorage(SQLStorage):
             yield RunMany(keep_place, [floats(FORMER_COLUMNS, [r[c] for c in FORMER_COLUMNS]) for r in kept])
             results = yield Run(d.sql("DELETE FROM results WHERE user_id = ?"), (uid,))
             ratings = yield Run(d.sql("DELETE FROM ratings WHERE user_id = ?"), (uid,))
+            yield Run(d.sql("DELETE FROM season_boards WHERE user_id = ?"), (uid,))
             reviews = yield Run(d.sql("DELETE FROM reviews WHERE user_id = ?"), (uid,))
             # A server's settings they changed stay changed; who changed them is forgotten.
             yield Run(d.sql("UPDATE server_settings_log SET user_id = 0 WHERE user_id = ?"), (uid,))

@@ -218,8 +218,11 @@ def unfinished_where(shards: Sequence[int] | None, count: int) -> str:
 
 
 INSERT_ACTIONS = f"INSERT INTO actions ({', '.join(LOG)}) VALUES ({', '.join('?' * len(LOG))})"
-RATING_COLUMNS = ("guild_id", "game", "user_id", "mu", "sigma", "games")
-AI_RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "place", "finished_at")
+RATING_COLUMNS = ("guild_id", "game", "user_id", "mu", "sigma", "games", "season", "season_games")
+BOARD_COLUMNS = ("guild_id", "game", "season", "user_id", "mu", "sigma", "games")
+#: Where a result counts in the ratings (tables/history/ratings.py ``rating_place``): an absent
+#: person after everyone who played.
+RATING_PLACE = "CASE WHEN absent = 1 THEN players + 1 ELSE place END"
 REVIEW_COLUMNS = ("table_id", "seat", "guild_id", "user_id", "game", "review", "judged", "loss", "created_at")
 
 
@@ -352,10 +355,10 @@ class SQLStorage:
 
     # ---- ratings (tables/history/ratings.py; migration 0004) ------------------------------------------
     async def unrated_results(self, skip: str = "") -> int:
-        """How many finished games (but ``skip``) have results but are not in the ratings yet."""
+        """How many ranked finished games (but ``skip``) have results but are not in the ratings yet."""
         rows = await self._read(
             "SELECT COUNT(DISTINCT table_id) AS n FROM results "
-            "WHERE table_id NOT IN (SELECT table_id FROM rated_tables) AND table_id != ?",
+            "WHERE ranked = 1 AND table_id NOT IN (SELECT table_id FROM rated_tables) AND table_id != ?",
             (skip,),
         )
         return int(rows[0]["n"]) if rows else 0
@@ -364,7 +367,8 @@ class SQLStorage:
         """Every stored finishing order: people's places, the AI seats' (``user_id`` 0) and those of
         people Deckhand was asked to forget (``user_id`` −1)."""
         return await self._read(
-            "SELECT table_id, seat, guild_id, game, user_id, place, finished_at FROM results "
+            f"SELECT table_id, seat, guild_id, game, user_id, {RATING_PLACE} AS place, finished_at FROM results "
+            "WHERE ranked = 1 "
             "UNION ALL SELECT table_id, seat, guild_id, game, 0 AS user_id, place, finished_at FROM ai_results "
             # Forgotten people's places (migration 0014): each a newcomer, never kept (user -1).
             "UNION ALL SELECT table_id, seat, guild_id, game, -1 AS user_id, place, finished_at FROM former_results "
@@ -376,43 +380,54 @@ class SQLStorage:
             return []
         which, ids = self.dialect.in_list("user_id", user_ids, "bigint")
         return await self._read(
-            f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? AND {which}",
+            f"SELECT user_id, mu, sigma, games, season, season_games FROM ratings "
+            f"WHERE guild_id = ? AND game = ? AND {which}",
             (guild_id, game, *ids),
         )
 
-    async def save_ratings(self, table_id: str, guild_id: int, game: str, finished_at: float,
-                           ratings: Sequence[Record], ai_places: Sequence[Record]) -> bool:
-        """Store one game's new ratings and its AI seats' places, once: ``False`` (and nothing
-        written) when the table was rated already."""
+    async def save_ratings(self, table_id: str, guild_id: int, game: str, ratings: Sequence[Record],
+                           season: str = "all") -> bool:
+        """Store one game's new ratings, once: ``False`` (and nothing written) when the table was
+        rated already.  First, the final board of every season of the game's ratings but ``season``
+        is kept (``season_boards``)."""
         d = self.dialect
+        close = d.sql(f"INSERT INTO season_boards ({', '.join(BOARD_COLUMNS)}) "
+                      "SELECT guild_id, game, season, user_id, mu, sigma, season_games FROM ratings "
+                      "WHERE guild_id = ? AND game = ? AND season != ? AND user_id > 0 "
+                      "ON CONFLICT (guild_id, game, season, user_id) DO UPDATE SET mu = excluded.mu, "
+                      "sigma = excluded.sigma, games = excluded.games")
         mark = d.sql("INSERT INTO rated_tables (table_id) VALUES (?) ON CONFLICT DO NOTHING")
-        places = d.sql(d.upsert("ai_results", AI_RESULT_COLUMNS, ("table_id", "seat")))
         upsert = d.sql(d.upsert("ratings", RATING_COLUMNS, ("guild_id", "game", "user_id")))
         rating_rows = [floats(RATING_COLUMNS, [r[c] for c in RATING_COLUMNS]) for r in ratings]
-        ai_rows = [floats(AI_RESULT_COLUMNS, (table_id, a["seat"], guild_id, game, a["place"], finished_at))
-                   for a in ai_places]
 
         def steps() -> Steps:
             # ON CONFLICT DO NOTHING rather than catching the duplicate: in PostgreSQL an error
             # would abort the transaction.
             if (yield Run(mark, (table_id,))) != 1:
                 return False
-            yield RunMany(places, ai_rows)
+            yield Run(close, (guild_id, game, season))
             yield RunMany(upsert, rating_rows)
             return True
 
         return bool(await self._run(Job(steps, f"ratings:{table_id}")))
 
-    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str]) -> None:
-        """Every rating at once (a recomputation), and the games they include."""
+    async def replace_ratings(self, ratings: Sequence[Record], table_ids: Sequence[str],
+                              boards: Sequence[Record] = ()) -> None:
+        """Every rating and kept season board at once (a recomputation), and the games they include."""
         d = self.dialect
-        insert = d.sql(f"INSERT INTO ratings ({', '.join(RATING_COLUMNS)}) VALUES ({', '.join('?' * 6)})")
+        insert = d.sql(f"INSERT INTO ratings ({', '.join(RATING_COLUMNS)}) "
+                       f"VALUES ({', '.join('?' * len(RATING_COLUMNS))})")
+        keep = d.sql(f"INSERT INTO season_boards ({', '.join(BOARD_COLUMNS)}) "
+                     f"VALUES ({', '.join('?' * len(BOARD_COLUMNS))})")
         mark = d.sql("INSERT INTO rated_tables (table_id) VALUES (?) ON CONFLICT DO NOTHING")
         rows = [floats(RATING_COLUMNS, [r[c] for c in RATING_COLUMNS]) for r in ratings]
+        kept = [floats(BOARD_COLUMNS, [r[c] for c in BOARD_COLUMNS]) for r in boards]
 
         def steps() -> Steps:
             yield Run("DELETE FROM ratings")
+            yield Run("DELETE FROM season_boards")
             yield RunMany(insert, rows)
+            yield RunMany(keep, kept)
             yield RunMany(mark, [(t,) for t in table_ids])
 
         await self._run(Job(steps, "ratings"))
@@ -422,16 +437,34 @@ class SQLStorage:
             "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
 
-    async def rating_board(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
-        """The best people by μ − 3σ (the AI, user 0, rated but never listed)."""
-        return await self._read(
-            "SELECT r.user_id, r.mu, r.sigma, r.games, r.mu - 3 * r.sigma AS conservative, "
-            "(SELECT s.name FROM results s WHERE s.guild_id = r.guild_id AND s.user_id = r.user_id "
-            " ORDER BY s.finished_at DESC LIMIT 1) AS name "
-            "FROM ratings r WHERE r.guild_id = ? AND r.game = ? AND r.user_id != 0 "
-            "ORDER BY conservative DESC, r.games DESC, r.user_id ASC LIMIT ?",
-            (guild_id, game, limit),
+    async def rating_board(self, guild_id: int, game: str, season: str = "all", limit: int = 10) -> list[Record]:
+        """The best people of ``season`` by μ − 3σ (the AI, user 0, never listed): its kept final
+        board, or the ratings still in that season."""
+        name = ("(SELECT s.name FROM results s WHERE s.guild_id = r.guild_id AND s.user_id = r.user_id "
+                " ORDER BY s.finished_at DESC LIMIT 1) AS name")
+        order = "ORDER BY conservative DESC, games DESC, r.user_id ASC LIMIT ?"
+        kept = await self._read(
+            f"SELECT r.user_id, r.mu, r.sigma, r.games, r.mu - 3 * r.sigma AS conservative, {name} "
+            f"FROM season_boards r WHERE r.guild_id = ? AND r.game = ? AND r.season = ? {order}",
+            (guild_id, game, season, limit),
         )
+        if kept:
+            return kept
+        # A season with no kept board yet: nobody has played since it ended (or it is the current one).
+        return await self._read(
+            f"SELECT r.user_id, r.mu, r.sigma, r.season_games AS games, r.mu - 3 * r.sigma AS conservative, {name} "
+            f"FROM ratings r WHERE r.guild_id = ? AND r.game = ? AND r.season = ? AND r.user_id > 0 {order}",
+            (guild_id, game, season, limit),
+        )
+
+    async def rating_seasons(self, guild_id: int, game: str) -> list[str]:
+        """The seasons with a board (kept, or still in the ratings), the latest first."""
+        rows = await self._read(
+            "SELECT DISTINCT season FROM season_boards WHERE guild_id = ? AND game = ? "
+            "UNION SELECT DISTINCT season FROM ratings WHERE guild_id = ? AND game = ? AND user_id > 0",
+            (guild_id, game, guild_id, game),
+        )
+        return sorted((str(r["season"]) for r in rows), reverse=True)
 
     # ---- reviews of a person's play (tables/ai/reviews.py; migration 0007) -------------------------
     async def save_review(self, record: Record) -> None:

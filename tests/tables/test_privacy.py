@@ -20,6 +20,7 @@ from .stores import Store, StoredClock
 
 ME = 812345678901234567  # a snowflake-sized id: a shorter one could hide inside other numbers
 BOB = 200
+CARL, DAN = 300, 400  # (two more people: a ranked table is people only)
 OTHER_GUILD = 99
 ONE_HAND = {"target": 1}
 
@@ -30,12 +31,12 @@ def clock() -> StoredClock:
 
 
 async def finished_game(rt, clock, *, host: int, others: tuple[int, ...], guild: int = GUILD):
-    """A game of Hearts the people leave at once (the AI finishes it), rated as the cog does."""
-    t = await new_table(rt, host=host, name=f"P{host}", options=ONE_HAND, guild_id=guild)
-    for user in others:
+    """A ranked game of Hearts the people leave at once (the AI finishes it), rated as the cog does."""
+    t = await new_table(rt, host=host, name=f"P{host}", options=ONE_HAND, guild_id=guild, ranked=True)
+    for user in (*others, CARL, DAN):
         await rt.join(t.id, user, f"P{user}")
     await rt.start(t.id, host)
-    for user in (host, *others):
+    for user in (host, *others, CARL, DAN):
         await rt.leave(t.id, user)
     await run_until(clock, lambda: t.phase == Phase.FINISHED and t.shown == SHOWN_ALL)
     await rt.ratings.rate_table(t)
@@ -114,7 +115,7 @@ async def test_forget_me_leaves_no_row_holding_their_id_and_the_games_still_repl
         state, _ = record.replay()
         assert state.outcome() == t.state.outcome()
         assert record.names[t.seat_of(BOB)] == f"P{BOB}" and record.names.count("") == 1
-        assert record.user_ids.count(None) == 3  # two AIs and the former player
+        assert record.user_ids.count(None) == 1  # the former player
     # Their export is empty now.
     got = await rt.privacy.export(ME)
     assert (got["results"], got["ratings"], got["reviews"], got["games"]) == ([], [], [], [])
@@ -153,15 +154,16 @@ async def test_a_server_that_removed_deckhand_loses_its_data_after_the_grace_per
     await rt.privacy.server_left(GUILD)
     await clock.advance(GRACE - SWEEP_EVERY)  # a sweep a day: nothing goes before the grace period
     await clock.settle()
-    assert store.rows("SELECT COUNT(*) FROM results WHERE guild_id = ?", (GUILD,)) == [(2,)]
+    assert store.rows("SELECT COUNT(*) FROM results WHERE guild_id = ?", (GUILD,)) == [(4,)]
     await clock.advance(2 * SWEEP_EVERY)
     await run_until(clock, lambda: not store.rows("SELECT * FROM departures"))
 
-    for relation in ("tables", "results", "ratings", "servers", "ai_results", "server_settings_log"):
+    for relation in ("tables", "results", "ratings", "season_boards", "servers", "ai_results",
+                     "server_settings_log"):
         assert store.rows(f"SELECT COUNT(*) FROM {relation} WHERE guild_id = ?", (GUILD,)) == [(0,)], relation
     assert store.rows("SELECT COUNT(*) FROM actions WHERE table_id != ?", (kept.id,)) == [(0,)]
     # The other server keeps everything.
-    assert store.rows("SELECT COUNT(*) FROM results WHERE guild_id = ?", (OTHER_GUILD,)) == [(2,)]
+    assert store.rows("SELECT COUNT(*) FROM results WHERE guild_id = ?", (OTHER_GUILD,)) == [(4,)]
     assert store.rows("SELECT COUNT(*) FROM tables WHERE id = ?", (kept.id,)) == [(1,)]
 
 
@@ -174,7 +176,7 @@ async def test_a_server_that_adds_deckhand_back_keeps_its_data(make_runtime, clo
     await rt.privacy.server_back(GUILD)
     await clock.advance(GRACE + 2 * SWEEP_EVERY)
     await clock.settle()
-    assert store.rows("SELECT COUNT(*) FROM results WHERE guild_id = ?", (GUILD,)) == [(2,)]
+    assert store.rows("SELECT COUNT(*) FROM results WHERE guild_id = ?", (GUILD,)) == [(4,)]
     assert store.rows("SELECT COUNT(*) FROM departures") == [(0,)]
 
 
@@ -190,7 +192,7 @@ async def test_old_reviews_are_pruned_with_old_tables(make_runtime, clock, store
     await clock.advance(6 * 86400.0)
     await run_until(clock, lambda: store.rows("SELECT COUNT(*) FROM reviews") == [(0,)], step=3600.0)
     assert store.rows("SELECT COUNT(*) FROM tables") == [(0,)]
-    assert store.rows("SELECT COUNT(*) FROM results") == [(2,)]  # results stay for /stats
+    assert store.rows("SELECT COUNT(*) FROM results") == [(4,)]  # results stay for /stats
 
 
 def test_a_seat_is_found_by_its_whole_id_only() -> None:

@@ -18,7 +18,7 @@ from tests.cogs.fakes import FakeBot, FakeInteraction, FakeUser, World
 from .conftest import GUILD, HOST, new_table, run_until
 from .stores import StoredClock
 
-BOB, CARL = 200, 300
+BOB, CARL, DAN = 200, 300, 400
 ONE_HAND = {"target": 1}
 
 
@@ -27,9 +27,9 @@ def clock() -> StoredClock:
     return StoredClock()
 
 
-async def finished_game(rt, clock, *, host=HOST, others=(BOB,), options=ONE_HAND, guild=GUILD):
+async def finished_game(rt, clock, *, host=HOST, others=(BOB,), options=ONE_HAND, guild=GUILD, ranked=False):
     """A game the people leave at once (the AI finishes it for them)."""
-    t = await new_table(rt, host=host, options=options, guild_id=guild)
+    t = await new_table(rt, host=host, options=options, guild_id=guild, ranked=ranked)
     for user in others:
         await rt.join(t.id, user, f"P{user}")
     await rt.start(t.id, host)
@@ -140,12 +140,12 @@ async def test_own_stats_are_ephemeral_and_others_public(world, clock):
 
 async def test_leaderboard_is_public(world, clock):
     w, bot, cog, channel, rt = world
-    await finished_game(rt, clock, host=HOST, others=(BOB, CARL))
+    await finished_game(rt, clock, host=HOST, others=(BOB, CARL, DAN), ranked=True)  # people only: rated
     i = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
     await cog.leaderboard.callback(cog, i, "hearts")
     msg = i.last
     assert not msg.ephemeral and msg.embed.title == "Hearts leaderboard"
-    assert all(f"<@{u}>" in msg.embed.description for u in (HOST, BOB, CARL))
+    assert all(f"<@{u}>" in msg.embed.description for u in (HOST, BOB, CARL, DAN))
     empty = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
     await cog.leaderboard.callback(cog, empty, "koth")
     assert "Nobody has finished" in empty.last.embed.description
