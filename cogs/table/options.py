@@ -41,6 +41,9 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 #: The level of the AI players the host adds without naming one (the runtime's, like speed);
 #: offered only by games with a strong AI.
 AI = Option("ai", "normal", ("normal", "strong"))
+#: Whether the game changes ratings and the season's leaderboard (the runtime's, like speed): the
+#: host's choice, within the server's settings (docs/rules.md, "Ranked and casual").
+RATING = Option("rating", "ranked", ("ranked", "casual"))
 
 
 _SPEED = {"blitz": N_("blitz timers (half time)"), "normal": N_("normal timers"),
@@ -49,6 +52,13 @@ _SPEED = {"blitz": N_("blitz timers (half time)"), "normal": N_("normal timers")
 AI_WORDS = Words(N_("how well the AI players added with Add AI, /game ai or at the start play"),
                  _choice({"normal": N_("normal AI players"), "strong": N_("strong AI players (they think ahead)")}),
                  {"normal": N_("the standard AI, instant"), "strong": N_("searches before each card: harder to beat")})
+
+RATING_WORDS = Words(N_("whether the game changes ratings and the season's leaderboard (only games between "
+                        "people do)"),
+                     _choice({"ranked": N_("ranked"), "casual": N_("casual")}),
+                     {"ranked": N_("changes ratings and the leaderboard"), "casual": N_("for fun: no rating changes")})
+NOT_RANKED_HERE = N_("This server's games do not count for the leaderboard (a server manager chose it with "
+                     "`/settings leaderboard`): open the table without `rating=ranked`.")
 
 SPEED_WORDS = Words(N_("how long each decision may take before a safe move is made for you"), _choice(_SPEED),
                     {"blitz": N_("half the normal time"), "normal": N_("the rules' own timers"),
@@ -60,16 +70,17 @@ def spec(game: str) -> tuple[Option, ...]:
     cls: type[Game] = engine.get(game).game
     defaults = table_defaults(game)
     own = tuple(o._replace(default=defaults[o.name]) if o.name in defaults else o for o in cls.options_spec)
-    return (*own, *((AI,) if "strong" in engine.levels(game) else ()), SPEED)
+    return (*own, *((AI,) if "strong" in engine.levels(game) else ()), RATING, SPEED)
 
 
-RUNTIME_OPTIONS = ("ai", "speed")  # the table's, not the game's: kept apart from its options
+RUNTIME_OPTIONS = ("ai", "rating", "speed")  # the table's, not the game's: kept apart from its options
+_RUNTIME_WORDS = {"ai": AI_WORDS, "rating": RATING_WORDS, "speed": SPEED_WORDS}
 
 
 def words(game: str, name: str) -> Words:
     """How an option reads (``KeyError`` for an option nobody worded: a test keeps that from shipping)."""
-    if name in ("speed", "ai"):
-        return SPEED_WORDS if name == "speed" else AI_WORDS
+    if name in _RUNTIME_WORDS:
+        return _RUNTIME_WORDS[name]
     found = screens.get(game)
     if found is None:
         raise KeyError(game)
@@ -180,6 +191,7 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
         raise ValueError(f"Speed given twice (`{echo(speed)}` and `speed={echo(typed)}`): give it once.")
     chosen = SPEED.read(typed if typed is not None else speed or SPEED.default)
     opts.pop("ai", None)  # the table's AI level: read_ai
+    opts.pop("rating", None)  # ranked or casual: read_ranked
     known = {o.name for o in spec(game)}
     for name in opts:
         if name not in known:
@@ -202,3 +214,15 @@ def read_ai(game: str, given: Mapping[str, str]) -> str | None:
         raise ValueError(no_strong_ai(engine.get(game).game.title))
     level = AI.read(typed)
     return None if level == AI.default else level
+
+
+def read_ranked(given: Mapping[str, str], allowed: bool = True) -> bool:
+    """Whether the table is ranked, from ``options:`` (``rating=casual``; default: ranked where the
+    server's games count for the leaderboard, ``allowed``), or ``ValueError`` with a sentence."""
+    typed = {k.lower(): v for k, v in given.items()}.get("rating")
+    if typed is None:
+        return allowed
+    ranked = RATING.read(typed) == "ranked"
+    if ranked and not allowed:
+        raise ValueError(NOT_RANKED_HERE)
+    return ranked

@@ -197,6 +197,17 @@ def options_line(table: Table) -> str:
     return options.changes_line(table.game, table.options, table.speed, getattr(table, "ai_level", None))
 
 
+def rating_line(table: Table) -> str:
+    """Whether the game is ranked, in words: the lobby's line (docs/rules.md, "Ranked and casual")."""
+    _ = tr(table)
+    if not getattr(table, "ranked", False):
+        return _(N_("Casual: no rating changes."))
+    if any(s.is_ai for s in table.seats):
+        return _(N_("Casual: an AI player is seated, and only games between people are ranked."))
+    return _(N_("Ranked: the result changes ratings and this season's leaderboard (between people only: "
+                "an AI player makes it casual)."))
+
+
 def footer_text(table: Table) -> str:
     """A running table's footer: what differs from the defaults, then where the cards are."""
     return " · ".join(p for p in (options_line(table).replace("`", ""), hand_hint(table)) if p)
@@ -332,7 +343,7 @@ class Renderer:
             played = _(N_("House rules: {changes}"), changes=changed) if changed else _(N_("House rules: standard."))
         else:
             played = _(N_("Played with: {changes}"), changes=changed) if changed else _(N_("Standard rules."))
-        e.description = f"{summary}\n{played}"
+        e.description = f"{summary}\n{played}\n{rating_line(table)}"
         lines = []
         for i, s in enumerate(table.seats):
             host = _(N_(" (host)")) if s.user_id is not None and s.user_id == table.host_id else ""

@@ -54,7 +54,10 @@ def _(msgid: str, /, **fields: Any) -> str:
 def describe_house(game: str, raw: dict[str, str]) -> str:
     """House rules in the words the lobby uses ("target score 50 · blitz timers")."""
     full, speed = table_options.read(game, raw)
-    return table_options.changes_line(game, full, speed, table_options.read_ai(game, raw)) or _(N_("standard rules"))
+    said = table_options.changes_line(game, full, speed, table_options.read_ai(game, raw))
+    if not table_options.read_ranked(raw):
+        said = " · ".join(filter(None, (said, table_options.say(game, "rating", "casual"))))
+    return said or _(N_("standard rules"))
 
 
 def settings_text(settings: Settings, locale: str, server_language: str, changes: list[dict[str, Any]]) -> str:
@@ -190,6 +193,7 @@ class SettingsCog(commands.Cog):
         try:
             table_options.read(name, raw)
             table_options.read_ai(name, raw)
+            table_options.read_ranked(raw)
         except ValueError as e:  # the same sentence /game new would give
             with reading.reading(reading.remember(interaction.user.id, interaction.locale)):
                 await self._answer(interaction, _(str(e)))

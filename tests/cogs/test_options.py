@@ -44,6 +44,28 @@ async def test_speed_given_twice_differently_is_refused_and_nothing_is_created(h
     assert table is not None and table.speed == "blitz"
 
 
+async def test_a_table_is_ranked_unless_its_host_says_casual_and_the_lobby_says_which(h: Harness) -> None:
+    _, ranked = await open_table(h, "hearts", None)
+    assert ranked is not None and ranked.ranked and "rating" not in ranked.options
+    assert "Ranked: the result changes ratings" in h.table_message(ranked).text
+    await h.runtime.add_ai(ranked.id, h.alice.id, 1)
+    await h.settle()
+    assert not ranked.rated and "Casual: an AI player is seated" in h.table_message(ranked).text
+    await h.runtime.end(ranked.id, h.alice.id)
+    _, casual = await open_table(h, "hearts", "rating=casual")
+    assert casual is not None and not casual.ranked and not casual.rated
+    assert "Casual: no rating changes." in h.table_message(casual).text
+
+
+async def test_a_server_without_a_leaderboard_opens_casual_tables_and_refuses_ranked_ones(h: Harness) -> None:
+    await h.runtime.servers.change(1, h.alice.id, 0.0, leaderboard=False)
+    i, table = await open_table(h, "hearts", "rating=ranked")
+    refused(i, "This server's games do not count for the leaderboard")
+    assert table is None and h.runtime.tables == {}
+    _, table = await open_table(h, "hearts", None)
+    assert table is not None and not table.ranked
+
+
 async def test_a_tricks_table_plays_to_50_unless_told_otherwise(h: Harness) -> None:
     _, table = await open_table(h, "tricks", None)
     assert table is not None and table.options["target"] == 50
@@ -66,7 +88,7 @@ async def test_rules_list_exactly_what_options_accepts(h: Harness, game: str) ->
     text = i.last.text
     assert i.last.ephemeral
     g = engine.get(game).game
-    names = [o.name for o in g.options_spec] + (["ai"] if "strong" in engine.levels(game) else []) + ["speed"]
+    names = [o.name for o in g.options_spec] + (["ai"] if "strong" in engine.levels(game) else []) + ["rating", "speed"]
     # What a host types stands apart, in one field; the rest is words.
     (how,) = [f for f in i.last.embed.fields if f.name == "How to set it"]
     assert options.accepted_line(game) in how.value
@@ -129,8 +151,8 @@ def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
     assert "dead hand ×2" in named["dead_hand_multiplier=2"]
     more = [c.value for c in option_choices("hearts", "rules=mcgill target=50 moon=others_plus_26 ")]
     assert more == [f"rules=mcgill target=50 moon=others_plus_26 {o}"
-                    for o in ("ai=normal", "ai=strong", *(f"speed={s}" for s in ("blitz", "normal", "relaxed",
-                                                                               "untimed")))]
+                    for o in ("ai=normal", "ai=strong", "rating=ranked", "rating=casual",
+                              *(f"speed={s}" for s in ("blitz", "normal", "relaxed", "untimed")))]
     assert any(c.value.startswith("ai=") for c in option_choices("siege", ""))
     with wargame.registered():  # a game without a strong AI offers no level
         assert not any(c.value.startswith("ai=") for c in option_choices("war", ""))
