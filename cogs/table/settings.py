@@ -45,6 +45,12 @@ NOT_SAVED = N_("Sorry — the settings could not be saved just now. It has been 
 SAVED = N_("Saved. New tables follow it; tables already open keep theirs.")
 NO_CHANNEL_GIVEN = N_("Name a channel to add or remove, or choose anywhere.")
 GAME_DEFAULT = "default"
+SEASONS = {"month": N_("The leaderboard starts a new season every month."),
+           "quarter": N_("The leaderboard starts a new season every three months."),
+           "none": N_("The leaderboard has no seasons: one board for all time.")}
+SEASON_CHOICES = [app_commands.Choice(name="every month", value="month"),
+                  app_commands.Choice(name="every three months", value="quarter"),
+                  app_commands.Choice(name="never: one board for all time", value="none")]
 
 
 def _(msgid: str, /, **fields: Any) -> str:
@@ -80,8 +86,10 @@ def settings_text(settings: Settings, locale: str, server_language: str, changes
         lines.append("• " + _(N_("House rules for {game}: {rules}."), game=_(spec.game.title), rules=said))
     if not settings.house:
         lines.append("• " + _(N_("House rules: none (each game's standard rules).")))
-    lines.append("• " + (_(N_("Finished games count for the leaderboard.")) if settings.leaderboard
-                         else _(N_("Finished games do not change anyone's rating or the leaderboard."))))
+    lines.append("• " + (_(N_("Ranked games count for the leaderboard (a host may open a casual table).")) if
+                         settings.leaderboard else
+                         _(N_("Finished games do not change anyone's rating or the leaderboard."))))
+    lines.append("• " + _(SEASONS[settings.season]))
     lines.append("• " + _(N_("Language of new tables: {language} (`/game language`)."), language=server_language))
     if changes:
         lines.append("")
@@ -95,7 +103,7 @@ def settings_text(settings: Settings, locale: str, server_language: str, changes
 def what_changed(change: str) -> str:
     """A logged change's setting, named in words (its value is shown above, as it is now)."""
     names = {"channels": N_("channels"), "speed": N_("speed"), "house": N_("house rules"),
-             "leaderboard": N_("leaderboard")}
+             "leaderboard": N_("leaderboard"), "season": N_("seasons")}
     try:
         keys = list(json.loads(change))
     except ValueError:
@@ -104,7 +112,7 @@ def what_changed(change: str) -> str:
 
 
 class SettingsCog(commands.Cog):
-    """``/settings show|channels|speed|house-rules|leaderboard``."""
+    """``/settings show|channels|speed|house-rules|leaderboard|seasons``."""
 
     # Offered wherever the other commands are (a DM hears that settings belong to a server).
     settings = app_commands.Group(name="settings", description="This server's settings for Deckhand's tables.",
@@ -210,3 +218,14 @@ class SettingsCog(commands.Cog):
     @app_commands.describe(count="Whether finished games change ratings and the leaderboard")
     async def leaderboard(self, interaction: discord.Interaction, count: bool) -> None:
         await self._change(interaction, leaderboard=count)
+
+    @settings.command(name="seasons", description="How often the leaderboard starts a new season (Manage Server).")
+    @app_commands.describe(every="How long a season lasts; each one's final board is kept")
+    @app_commands.choices(every=SEASON_CHOICES)
+    async def seasons(self, interaction: discord.Interaction, every: ChoiceText) -> None:
+        value = str(getattr(every, "value", every))
+        if value not in SEASONS:
+            with reading.reading(reading.remember(interaction.user.id, interaction.locale)):
+                await self._answer(interaction, _(N_("Choose one of the season lengths offered.")))
+            return
+        await self._change(interaction, season=value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import date
 from typing import Any, overload
 
 import discord
@@ -31,6 +32,9 @@ log = logging.getLogger(__name__)
 COLOUR = discord.Colour.gold()
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 NO_DATABASE = N_("Stats are not kept: this Deckhand runs without a database (see DATABASE_URL in .env.example).")
+NO_SUCH_SEASON = N_("There is no such season of {game} here: pick one from the list `season:` offers.")
+#: ``season:`` as typed (a season from the list, "2026-11"; the list names them in words).
+SeasonText = app_commands.Range[str, 1, 20]
 OOPS = N_("Sorry — I could not read the stats just now. It has been logged; please try again.")
 
 
@@ -89,6 +93,9 @@ def stats_line(g: GameStats, rating: Record | None = None,
         words.ngettext(lang(), "**{n}** win ({rate})", "**{n}** wins ({rate})", g.wins, rate=format(g.win_rate, ".0%"))
         + (", " + words.ngettext(lang(), "{n} won with hints", "{n} won with hints", g.hinted_wins)
            if g.hinted_wins else ""),
+        *([words.ngettext(lang(), "finished **{finished}** of {n} ranked game",
+                          "finished **{finished}** of {n} ranked games", g.ranked, finished=g.ranked_finished)]
+          if g.ranked else []),
         _("average finish **{place}**", place=_num(g.average_place, 2)),
         _("average score {score}", score=_num(g.average_score, 1)),
     ]
@@ -114,19 +121,42 @@ def stats_embed(name: str, games: list[GameStats],
         e.add_field(name=game_title(g.game), value=stats_line(g, (ratings or {}).get(g.game),
                                                               (reviews or {}).get(g.game)), inline=False)
     if ratings:
-        e.set_footer(text=_("Ratings: openskill (Plackett–Luce) from every finishing order, the built-in AI "
-                            "rated like a player. Everyone starts at {mu} ± {sigma}.", mu=_num(25.0, 1),
-                            sigma=_num(8.3, 1)))
+        e.set_footer(text=_("Ratings change only in ranked games between people; leaving one, or letting the AI "
+                            "make most of your moves, counts as a loss. Everyone starts at {mu} ± {sigma}.",
+                            mu=_num(25.0, 1), sigma=_num(8.3, 1)))
     return e
 
 
-def _board(game: str, rows: list[Record], line: Callable[[Record], str], conversation: bool = False) -> discord.Embed:
+def season_name(season: str) -> str:
+    """A season as a person names it, in the reader's language: "November 2026", "October–December
+    2026", "all time"."""
+    if season == "all":
+        return _("all time")
+    from babel.dates import format_date
+
+    loc = lang()
+    try:
+        year, rest = season.split("-")
+        if rest.startswith("Q"):
+            first = date(int(year), (int(rest[1:]) - 1) * 3 + 1, 1)
+            last = date(int(year), first.month + 2, 1)
+            return f"{format_date(first, 'LLLL', locale=loc)}–{format_date(last, 'LLLL y', locale=loc)}"
+        return str(format_date(date(int(year), int(rest), 1), "LLLL y", locale=loc))
+    except ValueError:
+        return season
+
+
+def _board(game: str, rows: list[Record], line: Callable[[Record], str], conversation: bool = False,
+           season: str = "all") -> discord.Embed:
     """A leaderboard's frame: title, medals, and one ``line(row)`` per person."""
-    e = discord.Embed(title=_("{game} leaderboard", game=game_title(game)), colour=COLOUR)
+    title = (_("{game} leaderboard", game=game_title(game)) if season == "all" else
+             _("{game} leaderboard — {season}", game=game_title(game), season=season_name(season)))
+    e = discord.Embed(title=title, colour=COLOUR)
     if not rows:
-        e.description = (_("Nobody has finished a game of {game} in this conversation yet.", game=game_title(game))
-                         if conversation else
-                         _("Nobody has finished a game of {game} in this server yet.", game=game_title(game)))
+        e.description = (_("Nobody has played a ranked game of {game} in this conversation in {season}.",
+                           game=game_title(game), season=season_name(season)) if conversation else
+                         _("Nobody has played a ranked game of {game} in this server in {season}.",
+                           game=game_title(game), season=season_name(season)))
         return e
     e.description = "\n".join(f"{MEDALS.get(i, f'`{i}.`')} <@{r['user_id']}> — {line(r)}"
                                for i, r in enumerate(rows, start=1))
@@ -137,17 +167,20 @@ def _games(n: int) -> str:
     return words.ngettext(lang(), "{n} game", "{n} games", n)
 
 
-def rating_board_embed(game: str, rows: list[Record], *, conversation: bool = False) -> discord.Embed:
-    """The leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win."""
+def rating_board_embed(game: str, rows: list[Record], *, conversation: bool = False,
+                       season: str = "all") -> discord.Embed:
+    """A season's leaderboard by rating: μ − 3σ, so fifty steady games beat one lucky win; each
+    person's count is their ranked games of that season."""
     def line(r: Record) -> str:
         mu, sigma = float(r["mu"]), float(r["sigma"])
         return _("**{ranked}** (rating {mu} ± {sigma})", ranked=_num(mu - 3 * sigma, 1), mu=_num(mu, 1),
                  sigma=_num(sigma, 1)) + " · " + _games(int(r["games"]))
 
-    e = _board(game, rows, line, conversation)
+    e = _board(game, rows, line, conversation, season)
     if rows:
         e.set_footer(text=_("Ranked by a conservative rating, μ − 3σ (rating minus three times its uncertainty): "
-                            "it rises as you play and win. The built-in AI is rated but not listed."))
+                            "it rises as you play and win. Only ranked games between people count; the games "
+                            "shown are those of this season."))
     return e
 
 
@@ -228,20 +261,41 @@ class StatsCog(commands.Cog):
         await self._reply(interaction, ephemeral=own, embed=stats_embed(name, summarise(rows), by_game, reviewed,
                                                                       conversation=interaction.guild_id is None))
 
-    @app_commands.command(name="leaderboard", description="The best players of a game in this server, by rating.")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="leaderboard",
+                          description="The best players of a game in this server this season, by rating.")
+    @app_commands.describe(game="Which game", season="An earlier season (default: this one)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    async def leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: ChoiceText,
+                          season: SeasonText | None = None) -> None:
         # Posted for the channel: the server's language (its choice, else its Discord language).
         remember(interaction.user.id, interaction.locale)
         loc = words.resolve(interaction.locale) if interaction.guild_id is None else \
             await self.runtime.servers.table_locale(interaction.guild_id, interaction.guild_locale)
         with reading(loc):
-            await self._leaderboard(interaction, game)
+            await self._leaderboard(interaction, game, season)
 
-    async def _leaderboard(self, interaction: discord.Interaction, game: ChoiceText) -> None:
+    @leaderboard.autocomplete("season")
+    async def _seasons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The seasons with a board for the chosen game, the latest first, named in the asker's words."""
+        ratings, place = self.runtime.ratings, _place(interaction)
+        game = str(getattr(interaction.namespace, "game", "") or "").strip().lower()
+        if ratings is None or place is None or game not in engine.games():
+            return []
+        try:
+            seasons = await ratings.seasons(place, game)
+        except Exception:
+            log.exception("Reading the seasons of %s failed", game)
+            return []
+        with reading(remember(interaction.user.id, interaction.locale)):
+            named = [(season_name(s), s) for s in seasons]
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=n[:100], value=s) for n, s in named
+                if not typed or typed in n.lower() or typed in s.lower()][:25]
+
+    async def _leaderboard(self, interaction: discord.Interaction, game: ChoiceText,
+                           season: str | None = None) -> None:
         ratings = self.runtime.ratings
         place = _place(interaction)
         if ratings is None or place is None:
@@ -250,8 +304,15 @@ class StatsCog(commands.Cog):
             return
         name = game.strip().lower()
         try:
-            embed = rating_board_embed(name, await ratings.board(place, name),
-                                       conversation=interaction.guild_id is None)
+            current = await ratings.season(place)
+            chosen = current if season is None else season.strip()
+            if chosen != current and chosen not in await ratings.seasons(place, name):
+                asker = words.resolve(interaction.locale)
+                await self._reply(interaction, ephemeral=True, text=words.translate(
+                    asker, NO_SUCH_SEASON, game=words.translate(asker, engine.get(name).game.title)))
+                return
+            embed = rating_board_embed(name, await ratings.board(place, name, chosen),
+                                       conversation=interaction.guild_id is None, season=chosen)
         except Exception:
             log.exception("Reading the %s leaderboard failed", name)
             await self._reply(interaction, ephemeral=True, text=words.translate(words.resolve(interaction.locale),

@@ -100,6 +100,8 @@ class GameStats:
     figures: Counter[str] = field(default_factory=Counter)
     hinted: int = 0  # games in which the person was shown at least one hint
     hinted_wins: int = 0  # of which won
+    ranked: int = 0  # ranked games
+    ranked_finished: int = 0  # of which they played to the end themselves (not absent)
 
     @property
     def average_place(self) -> float:
@@ -126,6 +128,9 @@ def summarise(rows: Iterable[Record]) -> list[GameStats]:
             g.hinted += 1
             g.hinted_wins += int(bool(r["won"]))
         g.score_total += int(r["score"])
+        if int(r.get("ranked") or 0):
+            g.ranked += 1
+            g.ranked_finished += 0 if int(r.get("absent") or 0) else 1
         spec = engine.games().get(r["game"])
         better = min if spec is not None and spec.lowest_wins else max
         g.best = int(r["score"]) if g.best is None else better(g.best, int(r["score"]))

@@ -116,8 +116,9 @@ async def test_plain_game_with_buttons_in_the_channel_without_threads(w: World) 
                   what="the game-over summary in the channel")
 
 
-async def test_results_reach_stats_and_the_leaderboard(tmp_path) -> None:
-    """With a database, a finished game shows in /stats and /leaderboard (DISCORD.md)."""
+async def test_results_reach_stats_and_a_game_with_ais_stays_off_the_leaderboard(tmp_path) -> None:
+    """With a database, a finished game shows in /stats (DISCORD.md); with AI players seated it was
+    casual, so the leaderboard (ranked games between people: tests/e2e/test_ranked.py) names nobody."""
     from tests.e2e.conftest import make_world
 
     async with make_world(config={"database_url": f"sqlite:///{tmp_path / 'deckhand.db'}"}) as w:
@@ -137,8 +138,8 @@ async def test_results_reach_stats_and_the_leaderboard(tmp_path) -> None:
             stats = await recorded()
         assert "Bob" in stats, stats
         board = await w.stranger.slash("leaderboard", game="hearts")
-        assert w.ali.mention in board.text and w.bob.mention in board.text, board.text
-        assert not board.message.pinged  # named, not notified
+        assert "Nobody has played a ranked game of Hearts" in board.text, board.text
+        assert w.ali.mention not in board.text and w.bob.mention not in board.text
 
 
 async def test_a_hand_shown_leaves_no_task_behind(w: World) -> None:

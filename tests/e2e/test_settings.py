@@ -66,6 +66,8 @@ async def test_games_that_do_not_count_change_no_rating(tmp_path: Path) -> None:
     async with make_world(config={"database_url": f"sqlite:///{path}"}) as w:
         w.fd.members[w.bob.id].manage_guild = True
         await w.bob.slash("settings leaderboard", count=False)
+        refused = await w.ali.slash("game new", game="hearts", options="rating=ranked")
+        assert refused.ephemeral and "This server's games do not count for the leaderboard" in refused.text
         views: dict[int, object] = {}
         message = await open_table(w.ali, [w.bob], options="target=1", views=views)
         tid = table_id_of(message)
@@ -75,6 +77,7 @@ async def test_games_that_do_not_count_change_no_rating(tmp_path: Path) -> None:
         await w.until(lambda: tid not in w.runtime.tables, 10, "the finished table leaving memory")
         with sqlite3.connect(path) as db:
             assert db.execute("SELECT COUNT(*) FROM results").fetchone() == (2,)  # /stats still counts it
+            assert db.execute("SELECT ranked FROM tables WHERE id = ?", (tid,)).fetchone() == (0,)
             assert db.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
 
 

@@ -4,6 +4,7 @@ and the /stats and /leaderboard commands reading them."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -144,11 +145,38 @@ async def test_leaderboard_is_public(world, clock):
     i = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
     await cog.leaderboard.callback(cog, i, "hearts")
     msg = i.last
-    assert not msg.ephemeral and msg.embed.title == "Hearts leaderboard"
+    assert not msg.ephemeral and msg.embed.title == "Hearts leaderboard — November 2023"  # (the clock's month)
     assert all(f"<@{u}>" in msg.embed.description for u in (HOST, BOB, CARL, DAN))
     empty = FakeInteraction(w, bot, FakeUser(HOST, "Ann"), channel, guild_id=GUILD)
     await cog.leaderboard.callback(cog, empty, "koth")
-    assert "Nobody has finished" in empty.last.embed.description
+    assert "Nobody has played a ranked game of King of the Hill" in empty.last.embed.description
+
+
+async def test_an_earlier_seasons_board_is_shown_with_season(world, clock):
+    w, bot, cog, channel, rt = world
+    await finished_game(rt, clock, host=HOST, others=(BOB, CARL, DAN), ranked=True)  # November 2023
+    await finished_game(rt, clock, others=(BOB, CARL), ranked=False)  # casual: on no board
+    await clock.advance(31 * 86400.0)  # December: a new season nobody has played in yet
+    ann = FakeUser(HOST, "Ann")
+    now = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.leaderboard.callback(cog, now, "hearts")
+    assert now.last.embed.title == "Hearts leaderboard — December 2023"
+    assert "Nobody has played a ranked game of Hearts in this server in December 2023." in now.last.embed.description
+    pick = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    pick.namespace = SimpleNamespace(game="hearts")
+    offered = await cog._seasons(pick, "nov")
+    assert [(c.name, c.value) for c in offered] == [("November 2023", "2023-11")]
+    then = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.leaderboard.callback(cog, then, "hearts", "2023-11")
+    assert then.last.embed.title == "Hearts leaderboard — November 2023" and not then.last.ephemeral
+    assert all(f"<@{u}>" in then.last.embed.description for u in (HOST, BOB, CARL, DAN))
+    never = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.leaderboard.callback(cog, never, "hearts", "1999-01")
+    assert never.last.ephemeral and "There is no such season of Hearts here" in never.last.content
+    # /stats counts the ranked games they played to the end (everyone left this one: none).
+    mine = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.stats.callback(cog, mine, None)
+    assert "finished **0** of 1 ranked game" in mine.last.embed.fields[0].value
 
 
 async def test_without_a_database_the_cog_says_so(make_runtime):
