@@ -55,7 +55,7 @@ class Settings:
         speed = d.get("speed") if isinstance(d.get("speed"), str) else None
         house = {str(g): {str(k): str(v) for k, v in o.items()} for g, o in (d.get("house") or {}).items()
                  if isinstance(o, dict)} if isinstance(d.get("house"), dict) else {}
-        season = next((p for p in PERIODS if p == d.get("season")), "month")
+        season: Period = next((p for p in PERIODS if p == d.get("season")), "month")
         return cls(channels, speed, house, d.get("leaderboard") is not False, season)
 
     def allows(self, *channel_ids: int | None) -> bool:

@@ -218,7 +218,7 @@ TABLE_BASE = ("tables.table", "tables.clock", "tables.ids")
 TABLE_ROOMS = {
     "base": {"base"},
     "storage": {"storage", "base"},
-    "history": {"history", "storage", "base"},
+    "history": {"history", "storage", "base", "nights"},
     "nights": {"nights"},
     "programs": {"programs", "base", "core"},
     "shards": {"shards", "storage", "base", "core"},

@@ -58,7 +58,7 @@ RATING_WORDS = Words(N_("whether the game changes ratings and the season's leade
                      _choice({"ranked": N_("ranked"), "casual": N_("casual")}),
                      {"ranked": N_("changes ratings and the leaderboard"), "casual": N_("for fun: no rating changes")})
 NOT_RANKED_HERE = N_("This server's games do not count for the leaderboard (a server manager chose it with "
-                     "`/settings leaderboard`): open the table without `rating=ranked`.")
+                     "`/settings leaderboard`), so a table here can only be casual.")
 
 SPEED_WORDS = Words(N_("how long each decision may take before a safe move is made for you"), _choice(_SPEED),
                     {"blitz": N_("half the normal time"), "normal": N_("the rules' own timers"),
