@@ -18,11 +18,13 @@ nothing is kept (the tests' default).
 from __future__ import annotations
 
 import builtins
+import logging
 
 from engine.core import Action, Event, IllegalAction
 from engine.review import Review
 from tables import clicks, offers
 from tables.ai.hints import Hint
+from tables.history import records
 from tables.history.replay import GameRecord
 from tables.ids import echo, normalise
 from tables.live import (
@@ -39,6 +41,8 @@ from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY
 from tables.table import Phase, Table
 from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS
 from words import N_
+
+log = logging.getLogger("deckhand.tables")
 
 __all__ = [
     "DEFAULT_TIMER", "LOBBY_TTL", "MISSES_TO_AWAY", "MOVED", "NOT_SAVED", "SNAPSHOT_EVERY", "STALE",
@@ -191,11 +195,24 @@ class Runtime(Lobby):
                 # Stored, but its message never reached Discord (the process stopped in between):
                 # nobody could see or join it, so it is posted now (issue 29 item 8).
                 self.delivery.notify(t, "unposted", t)
+        await self.tournaments.recover(self._stored_table)
         self.persistence.start_housekeeping(self._prune, self.tables)
         if self.storage is not None and self.privacy.grace is not None and self._sweep is None:
             self._sweep = self.tasks.spawn(self.privacy.sweep_daily(), "departed-servers")
         return report
 
+
+    async def _stored_table(self, table_id: str) -> Table | None:
+        """A finished table as the storage holds it (a tournament scores a game that ended while the
+        bot was down), or ``None``."""
+        if self.storage is None:
+            return None
+        try:
+            stored = await self.storage.load(table_id)
+            return None if stored is None else records.rebuild(stored.record, stored.log)[0]
+        except Exception:
+            log.exception("Could not read table %s back for its tournament", table_id)
+            return None
 
     async def prune_storage(self) -> int:
         """Delete finished tables and logs older than ``retention`` (results stay); returns how

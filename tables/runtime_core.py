@@ -37,6 +37,7 @@ from tables.servers import Servers
 from tables.shards import Shards
 from tables.storage import Storage
 from tables.table import Phase, Table
+from tables.tournaments import Tournaments
 from tables.turns import LOBBY_TTL, Turns
 from words import N_
 
@@ -131,6 +132,9 @@ class RuntimeCore:
         self.privacy = Privacy(storage, self.clock, tables=self.tables, live_of=self._live.get,
                                ended=self.finished.ended, reviews=self.reviews, grace=departed_grace)
         self._rematch_lock = asyncio.Lock()
+        #: Tournaments (tables/tournaments.py): each round's tables opened here, each end scored.
+        self.tournaments = Tournaments(self, storage, self.tasks, self.rng, listener)  # type: ignore[arg-type]
+        self.turns.on_end.append(self.tournaments.game_ended)
         self._sweep: asyncio.Task[None] | None = None
 
     # Settings that tests and the bot read or change after construction live in the rooms.

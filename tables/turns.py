@@ -60,6 +60,9 @@ class Turns:
         self.live_of = live_of
         self.ai_delay = ai_delay
         self.table_pace = float(table_pace)
+        #: Called with each table whose game ends (by its rules or early), under its lock: a
+        #: tournament scores it (tables/tournaments.py).  Must not block.
+        self.on_end: list[Callable[[Table], None]] = []
         self.lobby_ttl = lobby_ttl
         self.ai_pool = ai_pool
 
@@ -238,6 +241,11 @@ class Turns:
         live.pending, live.since = {}, {}
         live.stop_timers()
         self.programs.stop(t, live)
+        for tell in self.on_end:
+            try:
+                tell(t)
+            except Exception:
+                log.exception("A game-end hook failed for table %s", t.id)
 
     # ==== deadlines ============================================================================
     def _arm_deadlines(self, t: Table) -> None:

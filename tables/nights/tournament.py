@@ -19,8 +19,19 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 64
 
 
+def N_(text: str) -> str:
+    """A sentence of the shared catalog (words/; marked here, translated where it is shown)."""
+    return text
+
+
 class TournamentError(Exception):
-    """What a person tried is not possible now (the sentence says why, in words)."""
+    """What a person tried is not possible now: a catalog sentence (``message``, with ``fields``)
+    saying why, in words."""
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        super().__init__(message.format(**fields))
+        self.template = message
+        self.fields = fields
 
 
 @dataclass
@@ -56,27 +67,27 @@ class Tournament:
     # ---- sign-ups ---------------------------------------------------------------------------------
     def join(self, user_id: int) -> None:
         if self.state != "signup":
-            raise TournamentError("The tournament has started: sign-ups are closed.")
+            raise TournamentError(N_("The tournament has started: sign-ups are closed."))
         if user_id in self.players:
-            raise TournamentError("You are signed up already.")
+            raise TournamentError(N_("You are signed up already."))
         if len(self.players) >= MAX_PLAYERS:
-            raise TournamentError(f"The tournament is full ({MAX_PLAYERS} people).")
+            raise TournamentError(N_("The tournament is full ({most} people)."), most=MAX_PLAYERS)
         self.players.append(user_id)
 
     def leave(self, user_id: int) -> None:
         if self.state != "signup":
-            raise TournamentError("The tournament has started: the AI plays for anyone who is away.")
+            raise TournamentError(N_("The tournament has started: the AI plays for anyone who is away."))
         if user_id not in self.players:
-            raise TournamentError("You are not signed up.")
+            raise TournamentError(N_("You are not signed up."))
         self.players.remove(user_id)
 
     def start(self, by: int) -> Round:
         if by != self.organiser:
-            raise TournamentError("Only the organiser can start the tournament.")
+            raise TournamentError(N_("Only the organiser can start the tournament."))
         if self.state != "signup":
-            raise TournamentError("The tournament has started already.")
+            raise TournamentError(N_("The tournament has started already."))
         if len(self.players) < MIN_PLAYERS:
-            raise TournamentError(f"A tournament needs at least {MIN_PLAYERS} people signed up.")
+            raise TournamentError(N_("A tournament needs at least {least} people signed up."), least=MIN_PLAYERS)
         self.state = "running"
         return self._next_round()
 

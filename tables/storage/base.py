@@ -253,6 +253,14 @@ class Storage(Protocol):
         """Everything about ``user_id`` deleted or anonymized in one transaction (see tables/storage/people.py)."""
         ...
 
+    async def save_tournament(self, record: Record) -> None:
+        """Store a tournament (``id, guild_id, channel_id, message_id, data, finished``; migration 0017)."""
+        ...
+
+    async def unfinished_tournaments(self) -> list[Record]:
+        """Every stored tournament not finished yet."""
+        ...
+
     async def server_settings(self, guild_id: int) -> str | None:
         """A server's /settings as stored (JSON; migration 0015), ``None`` if it never chose any."""
         ...

@@ -26,8 +26,9 @@ BY_TABLE = (("actions", "table_id"), ("pings", "table_id"), ("review_progress", 
             ("rematches", "old_id"), ("rematches", "new_id"))
 #: Rows kept per server (deleted with a server that left).
 BY_GUILD = ("results", "ratings", "season_boards", "reviews", "ai_results", "former_results", "servers",
-            "server_settings_log", "departures")
+            "server_settings_log", "tournaments", "departures")
 SETTINGS_LOG = ("guild_id", "user_id", "at", "change")
+TOURNAMENT_COLUMNS = ("id", "guild_id", "channel_id", "message_id", "data", "finished")
 CHUNK = 500  # ids per IN list (SQLite allows 32,766 parameters; a smaller list keeps a statement short)
 
 
@@ -133,6 +134,20 @@ class PeopleStorage(SQLStorage):
 
         done: Forgotten = await self._run(Job(steps, f"person:{uid}"))
         return done
+
+    # ---- tournaments (tables/tournaments.py; migration 0017) ----------------------------------
+    async def save_tournament(self, record: Record) -> None:
+        d = self.dialect
+        upsert = d.sql(d.upsert("tournaments", TOURNAMENT_COLUMNS, ("id",)))
+        row = [record[c] for c in TOURNAMENT_COLUMNS]
+
+        def steps() -> Steps:
+            yield Run(upsert, row)
+
+        await self._run(Job(steps, f"tournament:{record['id']}", single=True))
+
+    async def unfinished_tournaments(self) -> list[Record]:
+        return await self._read(f"SELECT {', '.join(TOURNAMENT_COLUMNS)} FROM tournaments WHERE finished = 0")
 
     # ---- a server's own settings (tables/servers.py; migration 0015) ---------------------------
     async def server_settings(self, guild_id: int) -> str | None:

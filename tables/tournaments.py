@@ -1,0 +1,314 @@
+"""Tournaments at a runtime: sign-ups, each round's tables opened and started, every finished table
+scored, the next round seated, all of it stored after each change so a restart resumes it.
+
+The rules (points, standings, seating) are :mod:`tables.nights` (pure; written out for players in
+docs/rules.md, "Tournaments and duplicate scoring"); this room runs them over real tables.  A round's
+tables are opened by the organiser's runtime like any table — the first person seated hosts, the
+others are seated in the round's order, an AI fills each short seat — and handed to the listener
+(``tournament_tables``: the Discord layer posts each, opens its thread and starts it; without one
+they start here).  Someone who cannot be seated (they sit at another table) is absent: an AI takes
+their seat and they earn nothing for the round, like someone the AI played for most of the game.
+Every table that ends, by its rules or early, is scored (an early end scores everyone as absent);
+the last table of a round seats the next one.  The listener's ``tournament_changed`` redraws the
+tournament's own message (sign-ups, then standings) after each change.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from tables.history.stats import absent
+from tables.ids import new_id
+from tables.live import TableError, Tasks
+from tables.nights.tournament import MAX_PLAYERS, MIN_PLAYERS, Tournament, TournamentError
+from tables.table import Phase, Table
+from words import N_
+
+log = logging.getLogger("deckhand.tables")
+
+#: The most rounds a tournament may have.
+MAX_ROUNDS = 10
+
+
+@dataclass
+class Entry:
+    """A tournament and where it lives: its message, the options its tables play with, and how each
+    opened table's seats map to the round's people."""
+
+    t: Tournament
+    guild_id: int
+    channel_id: int
+    options: dict[str, Any] = field(default_factory=dict)
+    speed: str = "normal"
+    locale: str = "en"
+    message_id: int | None = None
+    #: table id → the runtime seat of each of the round's places at that table (the round's order).
+    seats: dict[str, list[int]] = field(default_factory=dict)
+    #: table id → the round's places whose person could not be seated (an AI played for them).
+    missing: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.t.id
+
+    def to_json(self) -> str:
+        return json.dumps({"tournament": self.t.to_dict(), "options": self.options, "speed": self.speed,
+                           "locale": self.locale, "seats": self.seats, "missing": self.missing},
+                          sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Entry:
+        d = json.loads(row["data"])
+        return cls(Tournament.from_dict(d["tournament"]), int(row["guild_id"]), int(row["channel_id"]),
+                   dict(d.get("options") or {}), str(d.get("speed") or "normal"), str(d.get("locale") or "en"),
+                   None if row.get("message_id") is None else int(row["message_id"]),
+                   {str(k): [int(s) for s in v] for k, v in (d.get("seats") or {}).items()},
+                   {str(k): [int(s) for s in v] for k, v in (d.get("missing") or {}).items()})
+
+    def table_of(self, table_id: str) -> int | None:
+        """Which table of the current round ``table_id`` is."""
+        if not self.t.played:
+            return None
+        ids = self.t.played[-1].table_ids
+        return ids.index(table_id) if table_id in ids else None
+
+
+class Runner(Protocol):
+    """What a tournament needs of the runtime (``tables.runtime.Runtime``)."""
+
+    tables: dict[str, Table]
+
+    async def create(self, **kw: Any) -> Table: ...
+    async def join(self, table_id: str, user_id: int, name: str) -> Table: ...
+    async def add_ai(self, table_id: str, user_id: int, count: int | None = None) -> int: ...
+    async def start(self, table_id: str, user_id: int) -> Table: ...
+
+
+class Tournaments:
+    """The runtime's tournaments (``Runtime.tournaments``)."""
+
+    def __init__(self, runner: Runner, storage: Any | None, tasks: Tasks, rng: Any,
+                 listener: Any | None = None, names: Callable[[int], str] | None = None) -> None:
+        self.runner = runner
+        self.storage = storage
+        self.tasks = tasks
+        self.rng = rng
+        self.listener = listener
+        self.names = names or (lambda uid: "Player")
+        self.by_id: dict[str, Entry] = {}
+
+    # ---- what people do -------------------------------------------------------------------------
+    async def new(self, *, game: str, rounds: int, guild_id: int, channel_id: int, organiser: int,
+                  options: dict[str, Any] | None = None, speed: str = "normal", locale: str = "en") -> Entry:
+        spec = engine.get(game)
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise TableError(N_("A tournament has from 1 to {most} rounds."), "rounds", most=MAX_ROUNDS)
+        tid = new_id(self.rng, set(self.by_id) | set(self.runner.tables))
+        seed = self.rng.randrange(2**31)
+        entry = Entry(Tournament(tid, spec.game.name, spec.game.min_players, rounds, organiser, seed), guild_id,
+                      channel_id, dict(options or {}), speed, locale)
+        entry.t.join(organiser)
+        self.by_id[tid] = entry
+        await self._save(entry)
+        return entry
+
+    def get(self, tid: str) -> Entry:
+        found = self.by_id.get(tid.strip().upper())
+        if found is None:
+            raise TableError(N_("There is no tournament `{id}` here."), "no_tournament", id=tid)
+        return found
+
+    async def join(self, tid: str, user_id: int) -> Entry:
+        entry = self.get(tid)
+        self._refusing(lambda: entry.t.join(user_id))
+        await self._save(entry)
+        return entry
+
+    async def leave(self, tid: str, user_id: int) -> Entry:
+        entry = self.get(tid)
+        self._refusing(lambda: entry.t.leave(user_id))
+        await self._save(entry)
+        return entry
+
+    async def start(self, tid: str, user_id: int) -> Entry:
+        entry = self.get(tid)
+        self._refusing(lambda: entry.t.start(user_id))
+        await self._save(entry)
+        await self._open_round(entry)
+        return entry
+
+    async def attach(self, tid: str, message_id: int) -> None:
+        """The tournament's message (sign-ups, then standings) is ``message_id``."""
+        entry = self.get(tid)
+        entry.message_id = message_id
+        await self._save(entry)
+
+    @staticmethod
+    def _refusing(step: Callable[[], Any]) -> None:
+        try:
+            step()
+        except TournamentError as e:
+            raise TableError(e.template, "tournament", **e.fields) from None
+
+    # ---- tables ---------------------------------------------------------------------------------
+    async def _open_round(self, entry: Entry) -> list[Table]:
+        """Open every table of the current round not opened yet, seat it, and hand it on to be started."""
+        opened: list[Table] = []
+        for index, people in entry.t.to_open():
+            try:
+                table = await self._open_table(entry, people)
+            except Exception:
+                log.exception("Tournament %s: could not open a table of round %d", entry.id, entry.t.round_no)
+                continue
+            entry.t.opened(index, table.id)
+            await self._save(entry)
+            opened.append(table)
+        self._changed(entry)
+        if opened:
+            await self._begin(entry, opened)
+        return opened
+
+    async def _open_table(self, entry: Entry, people: Sequence[int | None]) -> Table:
+        """A lobby with the round's people seated in order (an AI for each short seat, and for
+        anyone who cannot be seated), hosted by the first person who could be."""
+        order = [i for i, p in enumerate(people) if p is not None] + [i for i, p in enumerate(people) if p is None]
+        host: int | None = None
+        table: Table | None = None
+        seat_of: dict[int, int] = {}
+        missing: list[int] = []
+        for i in order:
+            person = people[i]
+            if table is None:
+                if person is None:
+                    break
+                try:
+                    table = await self.runner.create(
+                        game=entry.t.game, guild_id=entry.guild_id, channel_id=entry.channel_id, host_id=person,
+                        host_name=self.names(person), options=dict(entry.options), speed=entry.speed,
+                        locale=entry.locale)
+                except TableError:
+                    missing.append(i)  # (sits at another table: absent from this one)
+                    continue
+                host, seat_of[i] = person, 0
+                continue
+            if person is not None:
+                try:
+                    await self.runner.join(table.id, person, self.names(person))
+                    seat_of[i] = len(table.seats) - 1
+                    continue
+                except TableError:
+                    missing.append(i)
+        if table is None or host is None:
+            raise TableError(N_("Nobody of this table could be seated."), "tournament")
+        for i in [*missing, *(i for i, p in enumerate(people) if p is None)]:
+            await self.runner.add_ai(table.id, host, 1)
+            seat_of[i] = len(table.seats) - 1
+        entry.seats[table.id] = [seat_of[i] for i in range(len(people))]
+        entry.missing[table.id] = sorted(missing)
+        return table
+
+    async def _begin(self, entry: Entry, tables: list[Table]) -> None:
+        tell = getattr(self.listener, "tournament_tables", None)
+        if tell is not None:
+            try:
+                await tell(entry, tables)
+                return
+            except Exception:
+                log.exception("Tournament %s: the listener could not start its tables; starting them here", entry.id)
+        for t in tables:
+            if t.phase == Phase.LOBBY:
+                await self.runner.start(t.id, t.host_id)
+
+    def game_ended(self, t: Table) -> None:
+        """The runtime's call when a game ends (``Turns.on_end``): a tournament table is scored."""
+        for entry in self.by_id.values():
+            if entry.t.state == "running" and entry.table_of(t.id) is not None:
+                self.tasks.spawn(self._score(entry, t), f"tournament:{entry.id}:{t.id}")
+                return
+
+    async def _score(self, entry: Entry, t: Table) -> None:
+        index = entry.table_of(t.id)
+        if index is None:
+            return
+        people = entry.t.played[-1].tables[index]
+        seat_of = entry.seats.get(t.id) or list(range(len(people)))
+        outcome = t.state.outcome() if t.state is not None and not t.ended_early else None
+        if outcome is None:  # ended before its end: nobody earns anything there
+            places = [1] * len(people)
+            away = [i for i, p in enumerate(people) if p is not None]
+        else:
+            places = [int(outcome.places[seat_of[i]]) for i in range(len(people))]
+            away = sorted({*entry.missing.get(t.id, []),
+                           *(i for i, p in enumerate(people) if p is not None and absent(t, seat_of[i]))})
+        before = entry.t.round_no
+        entry.t.finished(t.id, places, away)
+        await self._save(entry)
+        self._changed(entry)
+        if entry.t.state == "running" and entry.t.round_no > before:
+            await self._open_round(entry)
+
+    # ---- kept across restarts ---------------------------------------------------------------------
+    async def _save(self, entry: Entry) -> None:
+        if self.storage is None:
+            return
+        try:
+            await self.storage.save_tournament({"id": entry.id, "guild_id": entry.guild_id,
+                                                "channel_id": entry.channel_id, "message_id": entry.message_id,
+                                                "data": entry.to_json(), "finished": int(entry.t.state == "finished")})
+        except Exception:
+            log.exception("Could not store tournament %s", entry.id)
+
+    async def recover(self, stored_outcome: Callable[[str], Any]) -> None:
+        """At start-up (after the tables): every unfinished stored tournament is back, each table of
+        its round that ended while the bot was down is scored (``stored_outcome(table_id)``: the table
+        as rebuilt from the storage, or ``None``), and what is left of the round is opened or started."""
+        if self.storage is None:
+            return
+        for row in await self.storage.unfinished_tournaments():
+            try:
+                entry = Entry.from_row(row)
+            except Exception:
+                log.exception("Tournament %s cannot be read; it is left out", row.get("id"))
+                continue
+            self.by_id[entry.id] = entry
+            if entry.t.state != "running":
+                continue
+            r = entry.t.played[-1]
+            for n, table_id in enumerate(r.table_ids):
+                if table_id is None or r.results[n] is not None:
+                    continue
+                t = self.runner.tables.get(table_id)
+                if t is None or t.phase == Phase.FINISHED:
+                    ended = t if t is not None else await stored_outcome(table_id)
+                    if ended is not None:
+                        await self._score(entry, ended)
+            if entry.t.state == "running":
+                lobbies = [self.runner.tables[i] for i in entry.t.played[-1].table_ids
+                           if i is not None and i in self.runner.tables
+                           and self.runner.tables[i].phase == Phase.LOBBY]
+                if lobbies:
+                    await self._begin(entry, lobbies)
+                await self._open_round(entry)
+
+    def _changed(self, entry: Entry) -> None:
+        tell = getattr(self.listener, "tournament_changed", None)
+        if tell is None:
+            return
+
+        async def call() -> None:
+            try:
+                await tell(entry)
+            except Exception:
+                log.exception("Listener tournament_changed failed for tournament %s", entry.id)
+
+        self.tasks.spawn(call(), f"tournament-shown:{entry.id}")
+
+    @staticmethod
+    def limits() -> tuple[int, int]:
+        """How many people a tournament takes: at least, at most."""
+        return MIN_PLAYERS, MAX_PLAYERS

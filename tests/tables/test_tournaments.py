@@ -1,0 +1,104 @@
+"""A tournament at a runtime (tables/tournaments.py): sign-ups, each round's tables opened with the
+round's people in order and AIs in the short seats, every finished table scored by the rule
+(tables/nights/swiss.py), the next round seated by the standings, someone who leaves a table scored
+as absent, and a restart mid-round resuming where it stood (on both storage backends)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tables import Phase
+from tables.live import TableError
+from tables.nights.swiss import table_points
+
+from .conftest import CHANNEL, GUILD, run_until
+
+PEOPLE = [1000 + i for i in range(6)]
+ONE_HAND = {"target": 1}
+
+
+async def play_people(rt, clock, table_ids, rng, leaver: int | None = None) -> None:
+    """The people at ``table_ids`` play random legal moves until every game is over (``leaver``
+    leaves their table at once: the AI finishes for them)."""
+    if leaver is not None:
+        for tid in table_ids:
+            if rt.tables[tid].seat_of(leaver) is not None:
+                await rt.leave(tid, leaver)
+    for _ in range(5000):
+        tables = [rt.tables[t] for t in table_ids if t in rt.tables]
+        if all(t.phase == Phase.FINISHED for t in tables):
+            return
+        moved = False
+        for t in tables:
+            if t.phase != Phase.RUNNING or t.state is None:
+                continue
+            for seat in t.state.to_act():
+                s = t.seats[seat]
+                if s.is_ai or s.away or s.user_id is None:
+                    continue
+                legal = t.state.legal_actions(seat)
+                if legal:
+                    try:
+                        await rt.act(t.id, s.user_id, rng.choice(legal))
+                        moved = True
+                    except TableError:
+                        pass
+        if not moved:
+            await clock.advance(1.0)
+    raise AssertionError("the games never ended")
+
+
+async def test_a_tournament_plays_its_rounds_scores_each_table_and_survives_a_restart(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
+    await rt.recover()
+    entry = await rt.tournaments.new(game="hearts", rounds=2, guild_id=GUILD, channel_id=CHANNEL,
+                                     organiser=PEOPLE[0], options=ONE_HAND)
+    for p in PEOPLE[1:]:
+        await rt.tournaments.join(entry.id, p)
+    with pytest.raises(TableError, match="signed up already"):
+        await rt.tournaments.join(entry.id, PEOPLE[1])
+    with pytest.raises(TableError, match="Only the organiser"):
+        await rt.tournaments.start(entry.id, PEOPLE[1])
+    await rt.tournaments.start(entry.id, PEOPLE[0])
+    first = entry.t.played[0]
+    # Six people at tables of four: two tables of three people, an AI in each short seat.
+    assert sorted(len([p for p in t if p is not None]) for t in first.tables) == [3, 3]
+    assert all(tid in rt.tables and rt.tables[tid].phase == Phase.RUNNING for tid in first.table_ids)
+    for people, tid in zip(first.tables, first.table_ids, strict=True):
+        t = rt.tables[tid]
+        seated = [t.seats[s].user_id if not t.seats[s].is_ai else None for s in entry.seats[tid]]
+        assert seated == people  # each of the round's places is the seat the tournament says
+
+    await play_people(rt, clock, list(first.table_ids), random.Random(3), leaver=PEOPLE[5])
+    await run_until(clock, lambda: entry.t.round_no == 2 and all(entry.t.played[1].table_ids))
+    # Each table scored by the rule: a point per seat finished ahead of, the leaver nothing.
+    for tid, res in zip(first.table_ids, first.results, strict=True):
+        t = rt.tables.get(tid) or await rt._stored_table(tid)
+        places = [t.state.outcome().places[s] for s in entry.seats[tid]]
+        assert [s.place for s in res] == places
+        got = table_points(res)
+        for s in res:
+            if s.player == PEOPLE[5]:
+                assert not s.present and got[s.player] == 0.0
+            elif s.player is not None:
+                assert s.present and got[s.player] == sum(1.0 if s.place < o.place else 0.5 if s.place == o.place
+                                                          else 0.0 for o in res if o is not s)
+    second = entry.t.played[1]
+    assert all(tid is not None and tid not in first.table_ids for tid in second.table_ids), (second, first)
+
+    # A restart mid-round: a new process on the same database picks the tournament up.
+    await clock.settle()
+    await rt.close()
+    again = make_runtime(storage=await store.open())
+    await again.recover()
+    back = again.tournaments.get(entry.id)
+    assert back.t.round_no == 2 and back.t.played[1].table_ids == second.table_ids
+    await play_people(again, clock, list(second.table_ids), random.Random(4))
+    await run_until(clock, lambda: back.t.state == "finished")
+    standings = back.t.standings()
+    assert {s.player for s in standings} == set(PEOPLE)
+    assert [s.points for s in standings] == sorted((s.points for s in standings), reverse=True)
+    stored = store.rows("SELECT finished FROM tournaments WHERE id = ?", (entry.id,))
+    assert stored == [(1,)]
