@@ -16,6 +16,7 @@ from cogs.table.components import DYNAMIC_ITEMS
 from cogs.table.game import GameCog
 from cogs.table.settings import SettingsCog
 from cogs.table.stats import StatsCog
+from cogs.table.tournament import TournamentButton, TournamentCog
 from tables.runtime import Runtime
 
 
@@ -32,6 +33,7 @@ async def add_cogs(bot: commands.Bot, runtime: Runtime, listener: DiscordListene
     await bot.add_cog(PrivacyCog(runtime, rules_url=rules_url, forget_caches=forget_caches))
     await bot.add_cog(StatsCog(runtime))
     await bot.add_cog(SettingsCog(runtime))
+    await bot.add_cog(TournamentCog(runtime, listener))
     await bot.add_cog(EventsCog(runtime, listener, metrics))
     await bot.tree.set_translator(CatalogTranslator())  # the commands in every language (issue 31)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, ForgetButton)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, ForgetButton, TournamentButton)

@@ -51,6 +51,8 @@ class Entry:
     seats: dict[str, list[int]] = field(default_factory=dict)
     #: table id → the round's places whose person could not be seated (an AI played for them).
     missing: dict[str, list[int]] = field(default_factory=dict)
+    #: Each person's name as they signed up (their seat's name at the tournament's tables).
+    names: dict[int, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -58,7 +60,8 @@ class Entry:
 
     def to_json(self) -> str:
         return json.dumps({"tournament": self.t.to_dict(), "options": self.options, "speed": self.speed,
-                           "locale": self.locale, "seats": self.seats, "missing": self.missing},
+                           "locale": self.locale, "seats": self.seats, "missing": self.missing,
+                           "names": {str(k): v for k, v in self.names.items()}},
                           sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -68,7 +71,8 @@ class Entry:
                    dict(d.get("options") or {}), str(d.get("speed") or "normal"), str(d.get("locale") or "en"),
                    None if row.get("message_id") is None else int(row["message_id"]),
                    {str(k): [int(s) for s in v] for k, v in (d.get("seats") or {}).items()},
-                   {str(k): [int(s) for s in v] for k, v in (d.get("missing") or {}).items()})
+                   {str(k): [int(s) for s in v] for k, v in (d.get("missing") or {}).items()},
+                   {int(k): str(v) for k, v in (d.get("names") or {}).items()})
 
     def table_of(self, table_id: str) -> int | None:
         """Which table of the current round ``table_id`` is."""
@@ -93,18 +97,19 @@ class Tournaments:
     """The runtime's tournaments (``Runtime.tournaments``)."""
 
     def __init__(self, runner: Runner, storage: Any | None, tasks: Tasks, rng: Any,
-                 listener: Any | None = None, names: Callable[[int], str] | None = None) -> None:
+                 listener: Any | None = None) -> None:
         self.runner = runner
         self.storage = storage
         self.tasks = tasks
         self.rng = rng
+        #: The Discord side (cogs/table/tournament.py sets itself): ``tournament_tables``, ``tournament_changed``.
         self.listener = listener
-        self.names = names or (lambda uid: "Player")
         self.by_id: dict[str, Entry] = {}
 
     # ---- what people do -------------------------------------------------------------------------
     async def new(self, *, game: str, rounds: int, guild_id: int, channel_id: int, organiser: int,
-                  options: dict[str, Any] | None = None, speed: str = "normal", locale: str = "en") -> Entry:
+                  name: str = "", options: dict[str, Any] | None = None, speed: str = "normal",
+                  locale: str = "en") -> Entry:
         spec = engine.get(game)
         if not 1 <= rounds <= MAX_ROUNDS:
             raise TableError(N_("A tournament has from 1 to {most} rounds."), "rounds", most=MAX_ROUNDS)
@@ -113,6 +118,7 @@ class Tournaments:
         entry = Entry(Tournament(tid, spec.game.name, spec.game.min_players, rounds, organiser, seed), guild_id,
                       channel_id, dict(options or {}), speed, locale)
         entry.t.join(organiser)
+        entry.names[organiser] = name
         self.by_id[tid] = entry
         await self._save(entry)
         return entry
@@ -123,15 +129,17 @@ class Tournaments:
             raise TableError(N_("There is no tournament `{id}` here."), "no_tournament", id=tid)
         return found
 
-    async def join(self, tid: str, user_id: int) -> Entry:
+    async def join(self, tid: str, user_id: int, name: str = "") -> Entry:
         entry = self.get(tid)
         self._refusing(lambda: entry.t.join(user_id))
+        entry.names[user_id] = name
         await self._save(entry)
         return entry
 
     async def leave(self, tid: str, user_id: int) -> Entry:
         entry = self.get(tid)
         self._refusing(lambda: entry.t.leave(user_id))
+        entry.names.pop(user_id, None)
         await self._save(entry)
         return entry
 
@@ -189,8 +197,8 @@ class Tournaments:
                 try:
                     table = await self.runner.create(
                         game=entry.t.game, guild_id=entry.guild_id, channel_id=entry.channel_id, host_id=person,
-                        host_name=self.names(person), options=dict(entry.options), speed=entry.speed,
-                        locale=entry.locale)
+                        host_name=entry.names.get(person) or str(person), options=dict(entry.options),
+                        speed=entry.speed, locale=entry.locale)
                 except TableError:
                     missing.append(i)  # (sits at another table: absent from this one)
                     continue
@@ -198,7 +206,7 @@ class Tournaments:
                 continue
             if person is not None:
                 try:
-                    await self.runner.join(table.id, person, self.names(person))
+                    await self.runner.join(table.id, person, entry.names.get(person) or str(person))
                     seat_of[i] = len(table.seats) - 1
                     continue
                 except TableError:

@@ -162,6 +162,11 @@ def check_privacy(fd: FakeDiscord, tables: Iterable[Any], *, window: float = 2.0
         tls = by_channel.get(s.channel_id)
         if not tls:
             continue
+        if len(tls) > 1:
+            # Several tables post in one channel (a tournament's round): each deals its own deck, so a
+            # message naming its table is checked against that table's hidden cards only.
+            named_table = [tl for tl in tls if f"table `{tl.table.id}`" in s.text]
+            tls = named_table or tls
         text = s.text
         for st in statics:
             text = text.replace(st, "")

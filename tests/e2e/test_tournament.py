@@ -1,0 +1,128 @@
+"""A tournament through the real bot (a child process on SQLite, killed and restarted in round 2):
+ten people sign up with Join, the organiser starts it, every round seats everyone once at tables of
+four and three (an AI in each short seat) and each table plays in its own thread; every table's
+result is scored by the rule of docs/rules.md ("Tournaments and duplicate scoring"), checked here
+against the places each table's game stored, and the final standings on the tournament's message
+against a table computed by hand from them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import re
+import sqlite3
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.conftest import make_restart_world
+from tests.fakediscord.play import is_over, play_seat
+
+ROUNDS = 3
+
+
+def stored(w: Any, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    with contextlib.closing(sqlite3.connect(w.path, timeout=5)) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def tournament(w: Any) -> dict[str, Any]:
+    [(data,)] = stored(w, "SELECT data FROM tournaments")
+    return json.loads(data)["tournament"]
+
+
+def hand_standings(data: dict[str, Any]) -> list[tuple[int, float, float, int]]:
+    """(person, points, opposition, tables won) by the rule, highest first, from the stored results."""
+    points: dict[int, float] = {p: 0.0 for p in data["players"]}
+    met: dict[int, list[int]] = {p: [] for p in data["players"]}
+    wins: dict[int, int] = {p: 0 for p in data["players"]}
+    for r in data["played"]:
+        for res in r["results"]:
+            for i, (person, place, present) in enumerate(res):
+                if person is None:
+                    continue
+                others = [o for j, o in enumerate(res) if j != i]
+                if present:
+                    points[person] += sum(1.0 if place < o[1] else 0.5 if place == o[1] else 0.0 for o in others)
+                    wins[person] += int(place == 1)
+                met[person] += [o[0] for o in others if o[0] is not None]
+    opposition = {p: sum(points[o] for o in met[p]) for p in points}
+    return sorted(((p, points[p], opposition[p], wins[p]) for p in points), key=lambda x: (-x[1], -x[2], -x[3], x[0]))
+
+
+async def play_round(w: Any, people: list[Any], table_ids: list[str], seed: int, *, until: Any = None) -> None:
+    """Everyone plays their seat at this round's tables (until ``until()``, else the game's end)."""
+    async def one(p: Any, n: int) -> None:
+        tid = next(t for t in table_ids if p.id in seated(w, t))
+        message = await w.until(lambda: p.find(f"table `{tid}`", channel=w.fd.channel, ephemeral=False), 20,
+                                f"table {tid}'s message")
+        await play_seat(p, message, rng=random.Random(seed + n), timeout=120, ready=w.ready, tolerate=w.tolerate,
+                        over=until or (lambda: is_over(w.fd, message)))
+
+    await asyncio.gather(*(one(p, n) for n, p in enumerate(people)))
+
+
+def seated(w: Any, tid: str) -> list[int]:
+    [(seats,)] = stored(w, "SELECT seats FROM tables WHERE id = ?", (tid,))
+    return [s["user_id"] for s in json.loads(seats) if not s.get("is_ai")]
+
+
+async def test_ten_people_play_three_rounds_with_a_restart_in_the_second(tmp_path: Path) -> None:
+    async with make_restart_world(tmp_path / "deckhand.db", seed=5) as w:
+        people = [w.ali, w.bob, w.stranger, *(w.fd.add_member(n) for n in ("Cid", "Dee", "Eve", "Fay", "Gus", "Hal",
+                                                                            "Ivy"))]
+        for p in people:
+            p.where = w.ali.where
+        opened = await w.ali.slash("tournament new", game="hearts", rounds=ROUNDS, options="target=1")
+        assert not opened.ephemeral and "Hearts tournament" in opened.text, opened.text
+        message = opened.message
+        for p in people[1:]:
+            joined = await p.click(message, "Join")
+            assert not joined.failed, joined.text
+        assert "Signed up (10)" in message.text
+        refused = await w.bob.click(message, "Start")
+        assert refused.ephemeral and "Only the organiser can start the tournament." in refused.text
+        await w.ali.click(message, "Start")
+
+        seen: list[list[list[int | None]]] = []
+        for rnd in range(1, ROUNDS + 1):
+            await w.until(lambda: tournament(w)["state"] == "finished" or (  # noqa: B023
+                len(tournament(w)["played"]) == rnd and all(tournament(w)["played"][-1]["table_ids"])), 30,  # noqa: B023
+                f"round {rnd}'s tables")
+            r = tournament(w)["played"][rnd - 1]
+            tables, ids = r["tables"], r["table_ids"]
+            seen.append(tables)
+            # Everyone once, at tables of four and three: an AI in each short seat.
+            assert sorted(p for t in tables for p in t if p is not None) == sorted(p.id for p in people)
+            assert sorted(sum(p is not None for p in t) for t in tables) == [3, 3, 4] and all(len(t) == 4 for t in tables)
+            for t, tid in zip(tables, ids, strict=True):
+                assert sorted(seated(w, tid)) == sorted(p for p in t if p is not None)
+            if rnd == 2:
+                # A few moves, then the bot is killed; the next one resumes the round.
+                await play_round(w, people, ids, 20, until=lambda: sum(  # noqa: B023
+                    row[0] for row in stored(w, "SELECT version FROM tables WHERE id IN (?, ?, ?)", tuple(ids))) > 30)  # noqa: B023
+                await w.restart_bot(kill=True)
+            await play_round(w, people, ids, 10 * rnd)
+        await w.until(lambda: tournament(w)["state"] == "finished", 30, "the tournament's end")
+
+        data = tournament(w)
+        # Each table's places are those its game stored for its people.
+        for r in data["played"]:
+            for tid, res in zip(r["table_ids"], r["results"], strict=True):
+                places = dict(stored(w, "SELECT user_id, place FROM results WHERE table_id = ?", (tid,)))
+                assert {p: place for p, place, _ in res if p is not None} == places
+        # No two people sat together in round 2 who sat together in round 1 more often than needed:
+        # the round-1 table of four sends its four people to three tables (one pair must meet again).
+        first = {frozenset(pair) for t in seen[0] for pair in combinations([p for p in t if p is not None], 2)}
+        again = [pair for t in seen[1] for pair in combinations([p for p in t if p is not None], 2)
+                 if frozenset(pair) in first]
+        assert len(again) <= 1, again
+        # The final standings, as the tournament's message shows them, are the hand-computed ones.
+        await w.until(lambda: "Final standings." in message.text, 20, "the final standings")
+        expected = hand_standings(data)
+        shown = re.findall(r"`(\d+)\.` <@(\d+)> — \*\*([\d.]+)\*\* points? · opposition ([\d.]+) · (\d+) tables? won",
+                           message.text)
+        assert [(int(p), float(pts), float(opp), int(won)) for _, p, pts, opp, won in shown] == [
+            (p, pts, opp, won) for p, pts, opp, won in expected]
