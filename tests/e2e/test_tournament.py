@@ -96,7 +96,8 @@ async def test_ten_people_play_three_rounds_with_a_restart_in_the_second(tmp_pat
             seen.append(tables)
             # Everyone once, at tables of four and three: an AI in each short seat.
             assert sorted(p for t in tables for p in t if p is not None) == sorted(p.id for p in people)
-            assert sorted(sum(p is not None for p in t) for t in tables) == [3, 3, 4] and all(len(t) == 4 for t in tables)
+            assert sorted(sum(p is not None for p in t) for t in tables) == [3, 3, 4]
+            assert all(len(t) == 4 for t in tables)
             for t, tid in zip(tables, ids, strict=True):
                 assert sorted(seated(w, tid)) == sorted(p for p in t if p is not None)
             if rnd == 2:
