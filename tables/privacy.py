@@ -98,13 +98,15 @@ class Privacy:
         self.ended = ended
         self.reviews = reviews
         self.grace = grace
+        #: The runtime's tournaments (tables/tournaments.py; set by the runtime once it has them).
+        self.tournaments: Any | None = None
 
     # ---- what is kept, as a file ---------------------------------------------------------------
     async def export(self, user_id: int, locale: str = words.ENGLISH) -> dict[str, Any]:
         """Everything kept about ``user_id``, as JSON-ready data (their own moves only)."""
         out: dict[str, Any] = {
             "format": EXPORT_VERSION, "user_id": str(user_id), "made_at": _when(self.clock.now()),
-            "results": [], "ratings": [], "reviews": [], "games": [],
+            "results": [], "ratings": [], "reviews": [], "games": [], "tournaments": [],
         }
         stored: dict[str, Record] = {}
         if self.storage is not None:
@@ -128,6 +130,8 @@ class Privacy:
             game = self._game(row, user_id)
             if game is not None:
                 games[tid] = game
+        if self.tournaments is not None:
+            out["tournaments"] = [self._tournament(e, user_id) for e in await self.tournaments.of_person(user_id)]
         for t in self.tables.values():  # a table not stored yet (no database), or newer in memory
             if t.id not in games and (t.seat_of(user_id) is not None or t.host_id == user_id):
                 games[t.id] = self._game_of_table(t, user_id)
@@ -144,6 +148,15 @@ class Privacy:
                     for e in t.log if e.seat in mine]
         out["games"] = sorted(games.values(), key=lambda g: (g["created_at"] or "", g["table_id"]))
         return out
+
+    @staticmethod
+    def _tournament(entry: Any, user_id: int) -> dict[str, Any]:
+        mine = next((s for s in entry.t.standings() if s.player == user_id), None)
+        return {"tournament_id": entry.id, "place_id": str(entry.guild_id), "game": entry.t.game,
+                "state": entry.t.state, "rounds": entry.t.rounds, "your_name": entry.names.get(user_id, ""),
+                "organiser": entry.t.organiser == user_id,
+                "your_standing": None if mine is None else {"place": mine.place, "points": mine.points,
+                                                            "opposition": mine.opposition, "tables_won": mine.wins}}
 
     @staticmethod
     def _result(r: Record) -> dict[str, Any]:
@@ -199,6 +212,8 @@ class Privacy:
     async def forget(self, user_id: int) -> Forgotten:
         """Forget ``user_id`` (see the module's words).  ``busy`` lists the tables that stopped it."""
         busy = [t.id for t in self.playing(user_id)]
+        if self.tournaments is not None:
+            busy += self.tournaments.playing(user_id)
         if self.storage is not None and not busy:
             # Asked first, so that a refusal changes nothing here either (the transaction asks again).
             busy = [str(r["id"]) for r in await self.storage.person_tables(user_id)
@@ -207,6 +222,8 @@ class Privacy:
         if busy:
             return Forgotten(busy=busy)
         self.reviews.forget(user_id)
+        if self.tournaments is not None:
+            await self.tournaments.forget(user_id)
         for t in list(self.tables.values()):
             mine = [s for s in t.seats if s.user_id == user_id and not s.is_ai]
             if not mine and t.host_id != user_id:

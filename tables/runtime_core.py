@@ -135,6 +135,7 @@ class RuntimeCore:
         #: Tournaments (tables/tournaments.py): each round's tables opened here, each end scored.
         self.tournaments = Tournaments(self, storage, self.tasks, self.rng, listener)  # type: ignore[arg-type]
         self.turns.on_end.append(self.tournaments.game_ended)
+        self.privacy.tournaments = self.tournaments
         self._sweep: asyncio.Task[None] | None = None
 
     # Settings that tests and the bot read or change after construction live in the rooms.

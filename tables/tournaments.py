@@ -316,7 +316,54 @@ class Tournaments:
 
         self.tasks.spawn(call(), f"tournament-shown:{entry.id}")
 
+    # ---- a person's data (tables/privacy.py) ---------------------------------------------------------
+    async def of_person(self, user_id: int) -> list[Entry]:
+        """Every tournament ``user_id`` signed up for, stored or in memory."""
+        found = {e.id: e for e in self.by_id.values() if user_id in e.t.players}
+        if self.storage is not None:
+            for row in await self.storage.person_tournaments(user_id):
+                try:
+                    entry = Entry.from_row(row)
+                except Exception:
+                    continue
+                if user_id in entry.t.players:
+                    found.setdefault(entry.id, entry)
+        return list(found.values())
+
+    def playing(self, user_id: int) -> list[str]:
+        """The tournaments under way that ``user_id`` plays in: "forget me" waits for them."""
+        return [e.id for e in self.by_id.values() if e.t.state == "running" and user_id in e.t.players]
+
+    async def forget(self, user_id: int) -> int:
+        """``user_id`` leaves every tournament still taking sign-ups, and becomes a former player
+        (a negative number, their name gone) in every finished one; returns how many changed."""
+        changed = 0
+        for entry in await self.of_person(user_id):
+            if entry.t.state == "running":
+                continue  # (refused before: ``playing``)
+            if entry.t.state == "signup" and user_id != entry.t.organiser:
+                entry.t.players.remove(user_id)
+            else:
+                former = -1 - sum(1 for p in entry.t.players if p < 0)
+                entry.t = Tournament.from_dict(_replaced(entry.t.to_dict(), user_id, former))
+            entry.names.pop(user_id, None)
+            if entry.id in self.by_id:
+                self.by_id[entry.id] = entry
+            await self._save(entry)
+            changed += 1
+        return changed
+
     @staticmethod
     def limits() -> tuple[int, int]:
         """How many people a tournament takes: at least, at most."""
         return MIN_PLAYERS, MAX_PLAYERS
+
+
+def _replaced(data: Any, old: int, new: int) -> Any:
+    """``data`` (a tournament's JSON-ready dict) with every person id ``old`` made ``new``."""
+    if isinstance(data, dict):
+        return {k: (new if k in ("organiser",) and v == old else _replaced(v, old, new)) for k, v in data.items()}
+    if isinstance(data, list):
+        return [new if (isinstance(x, int) and not isinstance(x, bool) and x == old) else _replaced(x, old, new)
+                for x in data]
+    return data

@@ -261,6 +261,10 @@ class Storage(Protocol):
         """Every stored tournament not finished yet."""
         ...
 
+    async def person_tournaments(self, user_id: int) -> list[Record]:
+        """Every stored tournament whose data may name ``user_id``."""
+        ...
+
     async def server_settings(self, guild_id: int) -> str | None:
         """A server's /settings as stored (JSON; migration 0015), ``None`` if it never chose any."""
         ...

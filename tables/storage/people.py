@@ -146,6 +146,11 @@ class PeopleStorage(SQLStorage):
 
         await self._run(Job(steps, f"tournament:{record['id']}", single=True))
 
+    async def person_tournaments(self, user_id: int) -> list[Record]:
+        """Every stored tournament whose data may name ``user_id`` (the runtime picks the real ones)."""
+        return await self._read(f"SELECT {', '.join(TOURNAMENT_COLUMNS)} FROM tournaments WHERE data LIKE ?",
+                                (f"%{int(user_id)}%",))
+
     async def unfinished_tournaments(self) -> list[Record]:
         return await self._read(f"SELECT {', '.join(TOURNAMENT_COLUMNS)} FROM tournaments WHERE finished = 0")
 

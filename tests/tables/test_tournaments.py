@@ -102,3 +102,31 @@ async def test_a_tournament_plays_its_rounds_scores_each_table_and_survives_a_re
     assert [s.points for s in standings] == sorted((s.points for s in standings), reverse=True)
     stored = store.rows("SELECT finished FROM tournaments WHERE id = ?", (entry.id,))
     assert stored == [(1,)]
+
+
+async def test_a_tournament_is_in_its_players_export_and_forget_me_waits_for_it_then_forgets_them(
+        make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
+    await rt.recover()
+    me, other = 812345678901234567, 200
+    entry = await rt.tournaments.new(game="hearts", rounds=1, guild_id=GUILD, channel_id=CHANNEL, organiser=other,
+                                     name="Bob", options=ONE_HAND)
+    await rt.tournaments.join(entry.id, me, "Me")
+    await rt.tournaments.start(entry.id, other)
+    assert (await rt.privacy.forget(me)).busy  # their table and their tournament are under way
+    [tid] = entry.t.played[0].table_ids
+    for user in (me, other):
+        await rt.leave(tid, user)
+    await run_until(clock, lambda: entry.t.state == "finished")
+    [mine] = (await rt.privacy.export(me))["tournaments"]
+    assert mine["tournament_id"] == entry.id and mine["your_name"] == "Me" and mine["your_standing"]["place"] >= 1
+    await run_until(clock, lambda: not rt.privacy.playing(me))
+    for _ in range(60):  # the table's end is shown and stored: forget me may go on
+        done = await rt.privacy.forget(me)
+        if not done.busy:
+            break
+        await clock.advance(1.0)
+    assert not done.busy
+    [(data,)] = store.rows("SELECT data FROM tournaments WHERE id = ?", (entry.id,))
+    assert str(me) not in data and "Me" not in data and str(other) in data
+    assert (await rt.privacy.export(me))["tournaments"] == []
