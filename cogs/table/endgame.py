@@ -22,7 +22,9 @@ from cogs.table import render
 from cogs.table.render import Rendered
 from tables.history.ratings import Change
 from tables.history.replay import GameRecord
+from tables.history.stats import absent
 from tables.table import Table
+from words import N_
 
 log = logging.getLogger(__name__)
 
@@ -31,15 +33,18 @@ CHART_NAME = "scores.png"
 
 
 def change_lines(table: Table, changes: list[Change]) -> list[str]:
-    """``Ann 24.1 → 25.3 (+1.2)`` per person, in seat order."""
+    """``Ann 24.1 → 25.3 (+1.2)`` per person, in seat order; someone absent from the game (left, or
+    the AI made most of their moves) is marked: it counted as a loss for them."""
     by_user = {c.user_id: c for c in changes}
     lines = []
-    for seat in table.seats:
+    for i, seat in enumerate(table.seats):
         c = by_user.pop(seat.user_id, None) if seat.user_id is not None and not seat.is_ai else None
         if c is None:
             continue
         delta = c.after.mu - c.before.mu
-        lines.append(f"{render.clean(seat.name)} {c.before.mu:.1f} → **{c.after.mu:.1f}** ({delta:+.1f})")
+        mark = (" · " + words.translate(table.locale, N_("counted as a loss: left, or the AI played most of it"))
+                if absent(table, i) else "")
+        lines.append(f"{render.clean(seat.name)} {c.before.mu:.1f} → **{c.after.mu:.1f}** ({delta:+.1f}){mark}")
     return lines
 
 

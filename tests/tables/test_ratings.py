@@ -227,3 +227,17 @@ async def test_results_stored_before_ratings_are_backfilled(store: Store) -> Non
             assert c1.before.mu == backfilled[key][0]
     finally:
         await storage.close()
+
+
+def test_the_summary_marks_someone_absent_from_a_ranked_game() -> None:
+    from cogs.table.endgame import change_lines
+    from tables.history.ratings import Change
+
+    t = finished_table("MARK01", "hearts", [101, 102, 103, 104], [1, 2, 3, 4], 5.0, left=(1,),
+                       auto={0: (1, 4)})
+    t.locale = "en"
+    changes = [Change(u, Rating(), Rating(26.0 if u != 102 else 24.0)) for u in (101, 102, 103, 104)]
+    lines = change_lines(t, changes)
+    assert len(lines) == 4 and lines[0].startswith("P101 25.0 → **26.0** (+1.0)")
+    marked = [line for line in lines if "counted as a loss" in line]
+    assert marked == ["P102 25.0 → **24.0** (-1.0) · counted as a loss: left, or the AI played most of it"]
