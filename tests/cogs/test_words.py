@@ -316,3 +316,47 @@ async def test_hand_after_the_game_says_it_is_over(h: Harness) -> None:
     i = h.inter(h.stranger)
     await h.cog.hand.callback(h.cog, i)
     refused(i, "not seated")
+
+
+def test_no_jargon_on_the_game_night_screens() -> None:
+    """Ranked and casual, seasons and tournaments (issue 34): the tournament's message at each stage,
+    a season's leaderboard, /stats with ranked games, the lobby's rating line, /settings' seasons."""
+    from cogs.table.render import embed_text, rating_line
+    from cogs.table.settings import settings_text
+    from cogs.table.stats import rating_board_embed, stats_line
+    from cogs.table.tournament import tournament_embed
+    from tables.history.stats import GameStats
+    from tables.nights.tournament import Tournament
+    from tables.servers import Settings
+    from tables.tournaments import Entry
+
+    seen: list[tuple[str, str]] = []
+    t = Tournament("ABC234", "hearts", 4, 2, 1, 7, players=list(range(1, 7)))
+    entry = Entry(t, 5, 6, {"target": 50}, "blitz", "en")
+    seen.append(("tournament sign-ups", embed_text(tournament_embed(entry))))
+    first = t.start(1)
+    for n, _ in enumerate(first.tables):
+        t.opened(n, f"T{n}AAAA")
+    seen.append(("tournament round", embed_text(tournament_embed(entry))))
+    for n, people in enumerate(first.tables):
+        t.finished(f"T{n}AAAA", list(range(1, len(people) + 1)), absent=(0,))
+    for n, _ in enumerate(t.played[-1].tables):
+        t.opened(n, f"U{n}AAAA")
+    for n, people in enumerate(t.played[-1].tables):
+        t.finished(f"U{n}AAAA", [1] * len(people))
+    assert t.state == "finished"
+    seen.append(("tournament final", embed_text(tournament_embed(entry))))
+    rows = [{"user_id": 9, "mu": 27.5, "sigma": 2.5, "games": 3}]
+    seen.append(("leaderboard", embed_text(rating_board_embed("hearts", rows, season="2026-11"))))
+    seen.append(("leaderboard of a quarter", embed_text(rating_board_embed("hearts", [], season="2026-Q4"))))
+    g = GameStats("hearts", games=5, wins=2, place_total=10, ranked=4, ranked_finished=3)
+    seen.append(("stats", stats_line(g, {"mu": 27.5, "sigma": 2.5, "games": 4})))
+    table = Table(id="ABC234", game="hearts", options={}, speed="normal", guild_id=1, channel_id=2, host_id=3,
+                  seats=[Seat(3, "Ann")], ranked=True)
+    seen.append(("lobby", rating_line(table)))
+    for season in ("month", "quarter", "none"):
+        seen.append(("settings", settings_text(Settings(season=season), "en", "English", [])))
+    assert "November 2026" in seen[3][1] and "October–December 2026" in seen[4][1]
+    assert "finished **3** of 4 ranked games" in seen[5][1]
+    found = jargon_in(seen)
+    assert not found, "\n".join(found)
