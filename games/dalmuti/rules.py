@@ -29,7 +29,8 @@ The phases live in their own modules, each a class the next one extends: cards.p
 sets and their words), deal.py (the opening draw, the state and the deal), taxes.py (the look, a
 revolution and the taxes), play.py (the play of a hand) and reading.py (what players type); this
 module puts them together as :class:`Dalmuti` (turns, decisions, applying an action, views,
-saving and the search's hooks) and is the one other modules import.
+saving and the search's hooks) and is the one other modules import: it re-exports the names they
+use.
 """
 
 from __future__ import annotations
