@@ -33,10 +33,12 @@ log = logging.getLogger("deckhand.engine")
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules compiled by mypyc (what search and the benches spend their time in), by full name.
-COMPILED = ("engine.cards", "games.hearts.rules")
+#: A game's rules split by phase are listed in the order they import each other (the rules last).
+COMPILED = ("engine.cards", "games.hearts.deal", "games.hearts.passing", "games.hearts.play", "games.hearts.rules")
 #: What the compiled code depends on: it reads the types (named tuples' fields, constants) of the
 #: modules it imports, so a change to any of these makes the build stale.
-SOURCES = ("games/hearts/rules.py", "engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
+SOURCES = ("games/hearts/rules.py", "games/hearts/deal.py", "games/hearts/passing.py", "games/hearts/play.py",
+           "engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
 #: The extension the compiled modules share (mypyc compiles them as one group, so calls and attribute
 #: reads between them, Hearts reading a Card's suit, are direct): ``engine/native__mypyc*.so``.
 SHARED = "engine.native__mypyc"
@@ -157,10 +159,12 @@ def _is_compiled(mod: ModuleType) -> bool:
 
 def module(name: str) -> str:
     """A compiled module's full name: ``engine.cards`` as it is, or a part of one name of
-    :data:`COMPILED` (``cards``, ``hearts``)."""
+    :data:`COMPILED` (``cards``, ``hearts``: a game's name names its rules)."""
     if "." in name:
         return name
     found = [m for m in COMPILED if name in m.split(".")]
+    if len(found) > 1:
+        found = [m for m in found if m.split(".")[-2:] == [name, "rules"]]
     if len(found) != 1:
         raise KeyError(f"{name!r} names {len(found)} compiled modules: {', '.join(COMPILED)}")
     return found[0]
@@ -173,8 +177,30 @@ def is_compiled(name: str) -> bool:
 
 def pure(name: str) -> ModuleType:
     """A compiled module (:func:`module`'s name) imported from its source as a separate module
-    (``engine._pure_cards``), whichever build the module is: to compare the two builds side by side."""
+    (``engine._pure_cards``), whichever build the module is: to compare the two builds side by side.
+    The compiled modules of its package listed before it (a game's rules split by phase, which the
+    rules import) are imported from their sources too, each as its own ``_pure_`` module, so that
+    nothing of the pure module runs compiled."""
     full = module(name)
+    package, _, last = full.rpartition(".")
+    mod_name = f"{package}._pure_{last}"
+    if mod_name in sys.modules:
+        return sys.modules[mod_name]
+    family = [m for m in COMPILED[:COMPILED.index(full)] if m.rpartition(".")[0] == package]
+    saved = {m: sys.modules.get(m) for m in family}
+    try:
+        for m in family:  # while the family is read, its imports of each other find the pure ones
+            sys.modules[m] = _pure_source(m)
+        return _pure_source(full)
+    finally:
+        for m, was in saved.items():
+            if was is None:
+                sys.modules.pop(m, None)
+            else:
+                sys.modules[m] = was
+
+
+def _pure_source(full: str) -> ModuleType:
     package, _, last = full.rpartition(".")
     mod_name = f"{package}._pure_{last}"
     if mod_name in sys.modules:

@@ -8,26 +8,48 @@ no restrictions).  Options ``target`` (default 100) and ``moon`` (``others_plus_
 Phases form a small state machine: ``pass`` → ``play`` → (next hand: ``pass`` or ``play``) … →
 ``over``.  Passing is simultaneous: every seat picks 3 cards, and the exchange happens once all
 four have picked.
+
+The phases live in their own modules, each a class the next one extends: deal.py (the deck, the
+state and the deal), passing.py (the pass of 3 cards) and play.py (the tricks and the scoring);
+this module puts them together as :class:`Hearts` (turns, decisions, applying an action, views,
+saving and the search's hooks) and is the one other modules import: it re-exports the names they
+use.  All four are compiled together with mypyc (tools/native.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
-from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
-from engine.core import (
-    Action,
-    Decision,
-    Event,
-    Game,
-    IllegalAction,
-    Option,
-    Outcome,
-    TrickTaken,
-    rng_for,
+from engine.cards import Card, card
+from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Outcome
+from games.hearts.deal import (
+    _PASS_OFFSET,
+    DECK,
+    OVER,
+    PASS,
+    PASS_TIMER,
+    PLAY,
+    PLAY_PHASE,
+    PLAY_TIMER,
+    QUEEN_SPADES,
+    TWO_CLUBS,
+    _index,
+    _sorted,
+    _take,
+    _tuple_new,
 )
-from engine.words import said
+from games.hearts.deal import PASS_DIRS as PASS_DIRS
+from games.hearts.passing import _PENDING
+from games.hearts.play import (
+    _PLAY_AT,
+    _PLAY_EVENTS,
+    _SEAT_CARD,
+    _SEAT_TUPLES,
+    HEARTS,
+    HeartsPlay,
+)
+from games.hearts.play import points_of as points_of
 from words import N_
 
 try:
@@ -36,109 +58,15 @@ except ImportError:  # the pure-Python engine needs no build tools
     def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
         return lambda cls: cls
 
-# Module constants are Final: compiled code then reads them directly, not from the module's dict.
-# Constant tuples are typed ``tuple[X, ...]``: a fixed-length tuple type would make compiled code
-# keep them unboxed and build a new tuple object at every use.
-TWO_CLUBS: Final = card("2C")
-QUEEN_SPADES: Final = card("QS")
-DECK: Final[tuple[Card, ...]] = ALL_CARDS[:52]
-PLAY: Final[dict[Card, Action]] = {c: Action("play", (c,)) for c in DECK}
-PASS_DIRS: Final[tuple[str, ...]] = ("left", "right", "across", "hold")
-_PASS_OFFSET: Final = {"left": 1, "right": 3, "across": 2, "hold": 0}
-PASS_TIMER: Final = 60.0
-PLAY_TIMER: Final = 30.0
-
-PASS: Final = "pass"
-PLAY_PHASE: Final = "play"
-OVER: Final = "over"
-
-
-def points_of(c: Card) -> int:
-    if c.suit == "H":
-        return 1
-    return 13 if c is QUEEN_SPADES else 0
-
-
-_SORT_POS: Final = {c: sort_key(c) for c in DECK}
-# Tables indexed by ``card.index`` (0..51, suit by suit in C D H S order: the suit's number is
-# ``index // 13``), or by ``seat * 52 + card.index``: a list read, cheaper than a dict lookup.
-HEARTS: Final = 2  # the suit number of hearts
-_POINTS: Final[list[int]] = [points_of(c) for c in DECK]
-_PLAY_AT: Final[list[Action]] = [PLAY[c] for c in DECK]
-# Events are immutable, so the 208 possible "seat played card" events are built once and shared.
-_PLAY_EVENTS: Final[list[Event]] = [Event("play", seat, (c,)) for seat in range(4) for c in DECK]
-# The trick's (seat, card) pairs, shared for the same reason.  Typed Any: compiled code copies a
-# ``tuple[int, Card]`` read from a list into a new tuple when it stores it again.
-_SEAT_CARD: Final[list[Any]] = [(seat, c) for seat in range(4) for c in DECK]
-_PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
-# What to_act returns during play: asked before every move, so shared rather than built.
-_SEAT_TUPLES: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,), (3,))
-_ONLY_TWO_CLUBS: Final = [TWO_CLUBS]
-# to_act while passing, by the bit mask of the seats still to choose.
-_PENDING: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(s for s in range(4) if mask >> s & 1) for mask in range(16))
-
-
-def _index(cs: list[Card], c: Card) -> int:
-    """Where card ``c`` is in ``cs`` (-1 if absent), by identity: cards are interned, and ``in``,
-    ``index`` and ``remove`` would make a rich comparison for every other card they pass over."""
-    i = 0
-    for x in cs:
-        if x is c:
-            return i
-        i += 1
-    return -1
-
-
-def _remove(cs: list[Card], c: Card) -> None:
-    """``cs.remove(c)``, by identity (see _index)."""
-    i = 0
-    for x in cs:
-        if x is c:
-            cs.pop(i)
-            return
-        i += 1
-    raise ValueError(f"{c} is not in the list")
-
-
-def _take(hand: list[Card], suited: list[Card], c: Card) -> None:
-    """A card played: out of the hand and out of the split's list of its suit (one call, not two:
-    the pure build pays for every call)."""
-    i = 0
-    for x in hand:
-        if x is c:
-            hand.pop(i)
-            break
-        i += 1
-    i = 0
-    for x in suited:
-        if x is c:
-            suited.pop(i)
-            return
-        i += 1
-
-
-_tuple_new: Final = tuple.__new__
-
-
-def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> Event:
-    """``Event(kind, seat, data, to)`` without the named tuple's Python-level constructor."""
-    return _tuple_new(Event, (kind, seat, data, to))  # type: ignore[no-any-return]
-
-
-_sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
-# Game's own read_options, called with Hearts as the class (see the note on the class).
-_READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
-_OPTIONS_READ: Final[dict[tuple[Any, tuple[Any, ...]], dict[str, Any]]] = {}
-
 
 # Hearts is compiled by mypyc with engine/cards.py (tools/build.py; search plays it most), and a compiled
-# ("native") class cannot inherit from an interpreted one: so it implements the Game interface
-# itself, is registered as a virtual subclass of Game at the end of this module, and its few uses
-# of Game's shared code call it explicitly.  Interpreted subclasses stay allowed (tests use them);
+# ("native") class cannot inherit from an interpreted one: so it (with the phases' classes it
+# extends, compiled with it) implements the Game interface itself, is registered as a virtual
+# subclass of Game at the end of this module, and its few uses of Game's shared code call it
+# explicitly.  Interpreted subclasses stay allowed (tests use them);
 # being native, the class itself cannot be monkeypatched.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Hearts:
+class Hearts(HeartsPlay):
     name: ClassVar[str] = "hearts"
     title: ClassVar[str] = "Hearts"
     min_players: ClassVar[int] = 4
@@ -171,164 +99,9 @@ class Hearts:
         "hearts-broken rule."
     )
 
-    # ---- creation ---------------------------------------------------------------------------
-    def __init__(self) -> None:  # use create() or from_dict()
-        self.players = 4
-        self.seed: int | str = 0
-        self.options: dict[str, Any] = {}
-        self.start_events: list[Event] = []  # what create() emitted (Game.start_events)
-        self.classic = True
-        self.hand_no = 0
-        self.phase = PASS
-        self.hands: list[list[Card]] = [[], [], [], []]
-        self.pass_choice: list[tuple[Card, ...] | None] = [None] * 4
-        self.passed: list[tuple[Card, ...]] = [(), (), (), ()]
-        self.received: list[tuple[Card, ...]] = [(), (), (), ()]
-        self.trick: list[tuple[int, Card]] = []
-        self.trick_no = 0
-        self.leader = 0
-        self.turn: int | None = None
-        self.hearts_broken = False
-        self.won: list[list[Card]] = [[], [], [], []]
-        self.hand_points = [0, 0, 0, 0]
-        self.scores = [0, 0, 0, 0]
-        self.last_trick: tuple[int, int, tuple[tuple[int, Card], ...]] | None = None
-        # This hand's finished tricks as (leader, cards in play order): public, and what a player
-        # who watched the table remembers (who showed out of a suit, for sample_world).
-        self.history: list[tuple[int, tuple[Card, ...]]] = []
-        # Derived from ``hands`` to make moves cheap (see _split): each seat's hand split by suit,
-        # in hand order.  The engine keeps it in step with every move; code that edits ``hands``
-        # directly (tests, sample_world) sets it to None and it is rebuilt when next needed.
-        self._legal: list[list[list[Card]]] | None = None
-        # The action random_action just drew for seat ``_drawn_seat``: legal by construction, so
-        # apply need not check it again.  Cleared by every change and by copy().
-        self._drawn: Action | None = None
-        self._drawn_seat = -1
-
-    @classmethod
-    def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
-        # Games are created with the same few option sets over and over (tables, search, the
-        # bench): what each reads as is remembered (a few dozen at most), and a copy returned.
-        try:
-            key = (cls, tuple(given.items()) if given else ())
-            known = _OPTIONS_READ.get(key)
-        except (TypeError, AttributeError):  # an unhashable value, or not a dict: not remembered
-            return _READ_OPTIONS(cls, given)  # type: ignore[no-any-return]
-        if known is None:
-            known = _READ_OPTIONS(cls, given)  # raises for bad options: those are not remembered
-            if len(_OPTIONS_READ) < 64:
-                _OPTIONS_READ[key] = known
-        return dict(known)  # type: ignore[arg-type]
-
     @classmethod
     def action_from_code(cls, code: str) -> Action:
         return Action.parse(code)
-
-    @classmethod
-    def create(
-        cls,
-        players: int = 4,
-        options: dict[str, Any] | None = None,
-        seed: int | str = 0,
-        deal: Sequence[Sequence[Card]] | None = None,
-    ) -> Hearts:
-        if players != 4:
-            raise ValueError("Hearts needs exactly 4 players.")
-        g = cls()
-        g.seed = seed
-        g.options = cls.read_options(options)
-        g.classic = g.options["rules"] == "classic"
-        hands = None if deal is None else four_hands_of_thirteen(deal, "Hearts")
-        g._start_hand(hands, g.start_events)
-        return g
-
-    def _deal(self) -> list[list[Card]]:
-        # Sorting by random keys is a uniform shuffle, and twice as fast as Random.shuffle.  (The
-        # deal of every stored game depends on this exact procedure: keep it.)
-        # ``sorted(DECK, key=lambda _: rnd())`` draws the keys in deck order and sorts stably: the
-        # same as drawing them first and sorting the positions (which saves 52 calls of a key
-        # function; tests/engine/test_native.py checks the deals are the same).
-        rnd = rng_for(self.seed, "deal", self.hand_no).random
-        keys = [rnd() for _ in DECK]
-        deck = [DECK[i] for i in sorted(range(52), key=keys.__getitem__)]
-        return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
-
-    @property
-    def pass_dir(self) -> str:
-        return PASS_DIRS[self.hand_no % 4] if self.classic else "hold"
-
-    @staticmethod
-    def pass_target(seat: int, direction: str) -> int:
-        """The seat that ``seat`` passes to in ``direction`` (a view's ``pass_dir``; ``hold``: itself)."""
-        return (seat + _PASS_OFFSET[direction]) % 4
-
-    @staticmethod
-    def pass_source(seat: int, direction: str) -> int:
-        """The seat that passes to ``seat`` in ``direction``."""
-        return (seat - _PASS_OFFSET[direction]) % 4
-
-    @classmethod
-    def trick_taken(cls, cards: Sequence[Card], leader: int = 0) -> TrickTaken:
-        """Who takes a full trick of ``cards`` in play order led by seat ``leader`` (the highest
-        card of the suit led), with which card, for how many points.  Play itself scores a trick
-        with the same rule unrolled (``_play_legal``: the hot path of every playout)."""
-        best = cards[0]
-        taker = 0
-        for i in range(1, len(cards)):
-            c = cards[i]
-            if c.suit == best.suit and c.value > best.value:
-                best = c
-                taker = i
-        points = 0
-        for c in cards:
-            points += _POINTS[c.index]
-        return TrickTaken((leader + taker) % 4, best, points)
-
-    def _start_hand(self, hands: list[list[Card]] | None, events: list[Event]) -> None:
-        self.hands = hands = hands if hands is not None else self._deal()
-        self._legal = None  # split when play begins: passing changes the hands first
-        self._drawn = None
-        self._drawn_seat = -1
-        self.pass_choice = [None] * 4
-        self.passed = [(), (), (), ()]
-        self.received = [(), (), (), ()]
-        self.trick = []
-        self.trick_no = 0
-        self.hearts_broken = False
-        self.won = [[], [], [], []]
-        self.hand_points = [0, 0, 0, 0]
-        self.last_trick = None
-        self.history = []
-        pass_dir = self.pass_dir
-        events += (_event("deal", None, (self.hand_no, pass_dir)),
-                   _event("dealt", 0, tuple(hands[0]), 0), _event("dealt", 1, tuple(hands[1]), 1),
-                   _event("dealt", 2, tuple(hands[2]), 2), _event("dealt", 3, tuple(hands[3]), 3))
-        if pass_dir == "hold":
-            self._begin_play()
-        else:
-            self.phase = PASS
-            self.turn = None
-
-    def _begin_play(self) -> None:
-        self._legal = None
-        self._drawn = None
-        self._drawn_seat = -1
-        self.phase = PLAY_PHASE
-        hands = self.hands
-        self.leader = next(s for s in range(4) if _index(hands[s], TWO_CLUBS) >= 0)
-        self.turn = self.leader
-
-    def _split(self) -> list[list[list[Card]]]:
-        """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``): for each
-        seat, its cards of each suit by suit number (``card.index // 13``), in hand order."""
-        split = []
-        for hand in self.hands:
-            by_suit: list[list[Card]] = [[], [], [], []]
-            for c in hand:
-                by_suit[c.index // 13].append(c)
-            split.append(by_suit)
-        self._legal = split
-        return split
 
     # ---- turns ------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -340,39 +113,6 @@ class Hearts:
             return _PENDING[(choice[0] is None) | (choice[1] is None) << 1 | (choice[2] is None) << 2
                             | (choice[3] is None) << 3]
         return ()
-
-    def legal_plays(self, seat: int) -> list[Card]:
-        """Cards ``seat`` may play now, in hand order (empty when it is not their turn)."""
-        if self.phase != PLAY_PHASE or seat != self.turn:
-            return []
-        return list(self._legal_now(seat))
-
-    def _legal_now(self, seat: int) -> list[Card]:
-        """The cards the seat to play may play.  Often one of the state's own lists (the hand, or
-        the split's list of the suit led), so callers read it and never change or keep it."""
-        split = self._legal
-        if split is None:
-            split = self._split()
-        hand = self.hands[seat]
-        trick = self.trick
-        if not trick:
-            if not self.classic:
-                return hand
-            if self.trick_no == 0:
-                return _ONLY_TWO_CLUBS
-            if self.hearts_broken:
-                return hand
-            hearts = len(split[seat][HEARTS])
-            if hearts and hearts < len(hand):
-                return [c for c in hand if c.suit != "H"]
-            return hand
-        follow = split[seat][trick[0][1].index // 13]
-        if follow:
-            return follow
-        if self.classic and self.trick_no == 0:
-            clean = [c for c in hand if c.suit != "H" and c is not QUEEN_SPADES]
-            return clean or hand
-        return hand
 
     def decision(self, seat: int) -> Decision | None:
         if self.phase == PLAY_PHASE:
@@ -484,135 +224,6 @@ class Hearts:
         if kind == "pass":
             return self._pass(seat, action)
         raise IllegalAction(N_("'{kind}' is not a Hearts action."), "bad_action", kind=kind)
-
-    def _pass(self, seat: int, action: Action) -> list[Event]:
-        cs: tuple[Card, ...] = action.cards
-        if action is not self._drawn or seat != self._drawn_seat:  # what random_action drew is legal
-            if self.phase != PASS:
-                raise IllegalAction(N_("There is no passing right now."), "wrong_phase")
-            if self.pass_choice[seat] is not None:
-                raise IllegalAction(N_("You have already chosen your 3 cards."), "already_passed")
-            if len(cs) != 3 or len(set(cs)) != 3:
-                raise IllegalAction(N_("Choose exactly 3 different cards to pass."), "wrong_count")
-            hand = self.hands[seat]
-            for c in cs:
-                if _index(hand, c) < 0:
-                    raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
-        self._drawn = None
-        self._drawn_seat = -1
-        choice = self.pass_choice
-        choice[seat] = tuple(cs)
-        if None in choice:
-            return [_PASS_CHOSEN[seat]]
-        events = [_PASS_CHOSEN[seat]]
-        pass_dir = self.pass_dir
-        hands = self.hands
-        for s in range(4):
-            hand = hands[s]
-            for c in choice[s]:  # type: ignore[union-attr]
-                _remove(hand, c)
-        for s in range(4):
-            to = self.pass_target(s, pass_dir)
-            give: tuple[Card, ...] = choice[s]  # type: ignore[assignment]
-            hands[to].extend(give)
-            self.passed[s] = give
-            self.received[to] = give
-            events.append(_event("passed", s, (to, *give), s))
-            events.append(_event("received", to, (s, *give), to))
-        events.append(_event("exchange", None, (pass_dir,)))
-        self._begin_play()
-        return events
-
-    def _play(self, seat: int, action: Action) -> list[Event]:
-        if self.phase != PLAY_PHASE:
-            raise IllegalAction(N_("Cards are being passed; play starts once everyone has passed."), "wrong_phase")
-        if seat != self.turn:
-            raise IllegalAction(N_("It is not your turn."), "not_your_turn")
-        cs: tuple[Card, ...] = action.cards
-        if len(cs) != 1:
-            raise IllegalAction(N_("Play exactly one card."), "wrong_count")
-        c = cs[0]
-        if _index(self._legal_now(seat), c) < 0:
-            if _index(self.hands[seat], c) < 0:
-                raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
-            raise IllegalAction(self._why_illegal(seat, c), "illegal_card")
-        return self._play_legal(seat, c)
-
-    def _play_legal(self, seat: int, c: Card) -> list[Event]:
-        """Carry out a play already validated: from here on nothing can fail."""
-        i = c.index
-        split = self._legal
-        if split is None:
-            _remove(self.hands[seat], c)
-            split = self._split()
-        else:
-            _take(self.hands[seat], split[seat][i // 13], c)
-        self._drawn = None
-        trick = self.trick
-        shared: list[Any] = trick  # see _SEAT_CARD
-        shared.append(_SEAT_CARD[seat * 52 + i])
-        events = [_PLAY_EVENTS[seat * 52 + i]]
-        if not self.hearts_broken and i // 13 == HEARTS:
-            self.hearts_broken = True
-            events.append(_event("hearts_broken", seat, ()))
-        if len(trick) < 4:
-            self.turn = (seat + 1) & 3
-            return events
-        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
-        led = c0.suit
-        winner, best = s0, c0.value
-        if c1.suit == led and c1.value > best:
-            winner, best = s1, c1.value
-        if c2.suit == led and c2.value > best:
-            winner, best = s2, c2.value
-        if c3.suit == led and c3.value > best:
-            winner = s3
-        pts = _POINTS[c0.index] + _POINTS[c1.index] + _POINTS[c2.index] + _POINTS[c3.index]
-        cards4: tuple[Card, ...] = (c0, c1, c2, c3)  # one tuple object, shared (not rebuilt per use)
-        self.won[winner] += cards4
-        self.hand_points[winner] += pts
-        trick_no = self.trick_no
-        events.append(_event("trick", winner, (trick_no, pts, c0, c1, c2, c3)))
-        self.last_trick = (winner, pts, tuple(trick))
-        self.history.append((s0, cards4))
-        self.trick = []
-        self.trick_no = trick_no + 1
-        self.leader = self.turn = winner
-        if trick_no == 12:
-            self._end_hand(events)
-        return events
-
-    def _why_illegal(self, seat: int, c: Card) -> str:
-        if not self.trick:
-            if self.classic and self.trick_no == 0:
-                return N_("The first trick must be opened with 2♣.")
-            return N_("Hearts have not been broken yet, so you cannot lead a heart.")
-        led = self.trick[0][1]
-        if any(h.suit == led.suit for h in self.hands[seat]):
-            return said(N_("You must follow suit ({card} was led)."), card=led)
-        return N_("No hearts or Q♠ on the first trick while you hold anything else.")
-
-    def _end_hand(self, events: list[Event]) -> None:
-        pts = list(self.hand_points)
-        moon = -1
-        for s in range(4):
-            if pts[s] == 26:
-                moon = s
-        if moon >= 0:
-            if self.options["moon"] == "others_plus_26":
-                pts = [0 if s == moon else 26 for s in range(4)]
-            else:
-                pts = [-26 if s == moon else 0 for s in range(4)]
-        for s in range(4):
-            self.scores[s] += pts[s]
-        events.append(Event("hand_end", None, (*pts, moon, *self.scores)))
-        if max(self.scores) >= self.options["target"]:
-            self.phase = OVER
-            self.turn = None
-            events.append(Event("game_end", None, tuple(self.scores)))
-            return
-        self.hand_no += 1
-        self._start_hand(None, events)
 
     # ---- views ------------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:

@@ -28,6 +28,9 @@ OPTIONS = [{"target": 1}, {"rules": "mcgill", "target": 1}, {"moon": "shooter_mi
 
 def test_the_pure_module_is_the_source_and_the_engine_uses_the_build_it_says():
     assert native.pure("hearts").__file__.endswith("games/hearts/rules.py")
+    # The phases' classes it extends (deal.py, passing.py, play.py) are read from their sources too.
+    assert [c.__module__ for c in PURE.__mro__[1:-1]] == [
+        "games.hearts._pure_play", "games.hearts._pure_passing", "games.hearts._pure_deal"]
     assert PURE is not FAST and issubclass(PURE, engine.Game) and issubclass(FAST, engine.Game)
     assert native.is_compiled("hearts") == (native.BUILD == "compiled"), native.REASON
 
@@ -147,7 +150,8 @@ def test_a_missing_stale_or_incomplete_build_is_never_picked(tmp_path):
     (tmp_path / native.MANIFEST).write_text(json.dumps({"fingerprint": stale}))
     assert "stale" in native.check(tmp_path)
     (tmp_path / native.MANIFEST).write_text(json.dumps({"fingerprint": native.fingerprint()}))
-    assert "lacks engine.cards, games.hearts.rules, engine.native__mypyc" in native.check(tmp_path)
+    assert ("lacks engine.cards, games.hearts.deal, games.hearts.passing, games.hearts.play, games.hearts.rules, "
+            "engine.native__mypyc") in native.check(tmp_path)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     assert native.built("games.hearts.rules", tmp_path) == tmp_path / "games" / "hearts" / f"rules{suffix}"
     for m in native.COMPILED:  # the modules without the library they share

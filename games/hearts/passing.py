@@ -1,0 +1,73 @@
+"""The pass before a hand of Hearts (docs/rules.md §1, the classic rules): every seat picks 3 cards
+at once, and once all four have picked the cards change hands (left, right or across, by the
+hand's number; every fourth hand holds).  Then play begins (play.py)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from engine.cards import Card
+from engine.core import Action, Event, IllegalAction
+from games.hearts.deal import (
+    PASS,
+    HeartsDeal,
+    _event,
+    _index,
+    _remove,
+)
+from words import N_
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python engine needs no build tools
+    def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+_PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
+# to_act while passing, by the bit mask of the seats still to choose.
+_PENDING: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(s for s in range(4) if mask >> s & 1) for mask in range(16))
+
+
+# Compiled by mypyc with the rest of Hearts' rules: see the note on the class in rules.py.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class HeartsPassing(HeartsDeal):
+    """The pass of 3 cards."""
+
+    def _pass(self, seat: int, action: Action) -> list[Event]:
+        cs: tuple[Card, ...] = action.cards
+        if action is not self._drawn or seat != self._drawn_seat:  # what random_action drew is legal
+            if self.phase != PASS:
+                raise IllegalAction(N_("There is no passing right now."), "wrong_phase")
+            if self.pass_choice[seat] is not None:
+                raise IllegalAction(N_("You have already chosen your 3 cards."), "already_passed")
+            if len(cs) != 3 or len(set(cs)) != 3:
+                raise IllegalAction(N_("Choose exactly 3 different cards to pass."), "wrong_count")
+            hand = self.hands[seat]
+            for c in cs:
+                if _index(hand, c) < 0:
+                    raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
+        self._drawn = None
+        self._drawn_seat = -1
+        choice = self.pass_choice
+        choice[seat] = tuple(cs)
+        if None in choice:
+            return [_PASS_CHOSEN[seat]]
+        events = [_PASS_CHOSEN[seat]]
+        pass_dir = self.pass_dir
+        hands = self.hands
+        for s in range(4):
+            hand = hands[s]
+            for c in choice[s]:  # type: ignore[union-attr]
+                _remove(hand, c)
+        for s in range(4):
+            to = self.pass_target(s, pass_dir)
+            give: tuple[Card, ...] = choice[s]  # type: ignore[assignment]
+            hands[to].extend(give)
+            self.passed[s] = give
+            self.received[to] = give
+            events.append(_event("passed", s, (to, *give), s))
+            events.append(_event("received", to, (s, *give), to))
+        events.append(_event("exchange", None, (pass_dir,)))
+        self._begin_play()
+        return events
