@@ -254,7 +254,7 @@ class Storage(Protocol):
         ...
 
     async def save_tournament(self, record: Record) -> None:
-        """Store a tournament (``id, guild_id, channel_id, message_id, data, finished``; migration 0017)."""
+        """Store a tournament (``id, guild_id, channel_id, message_id, data, finished``; migration 0018)."""
         ...
 
     async def unfinished_tournaments(self) -> list[Record]:

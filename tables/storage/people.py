@@ -135,7 +135,7 @@ class PeopleStorage(SQLStorage):
         done: Forgotten = await self._run(Job(steps, f"person:{uid}"))
         return done
 
-    # ---- tournaments (tables/tournaments.py; migration 0017) ----------------------------------
+    # ---- tournaments (tables/tournaments.py; migration 0018) ----------------------------------
     async def save_tournament(self, record: Record) -> None:
         d = self.dialect
         upsert = d.sql(d.upsert("tournaments", TOURNAMENT_COLUMNS, ("id",)))

@@ -1,4 +1,4 @@
--- PostgreSQL version of ../0017_tournaments.sql.
+-- PostgreSQL version of ../0018_tournaments.sql.
 CREATE TABLE tournaments (
     id         TEXT PRIMARY KEY,
     guild_id   BIGINT NOT NULL,
