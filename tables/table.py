@@ -112,6 +112,9 @@ class Table:
     place: str = "server"
     # Opened with its server's house rules (/settings; the lobby says so).  Set once, when opened.
     house: bool = False
+    # Stored (migration 0017): whether people may choose their card before their turn, in a game
+    # that offers it (tables/ahead.py); the table option ``ahead=off`` turns it off.
+    play_ahead: bool = True
 
     @property
     def anchored(self) -> bool:

@@ -87,6 +87,7 @@ def record_of(t: Table, since: Mapping[int, int] | None = None) -> Record:
         "created_at": t.created_at,
         "place": t.place,
         "house": int(t.house),
+        "play_ahead": int(t.play_ahead),
         "rev": 0,
         **changes_of(t, since or {}),
     }
@@ -273,6 +274,7 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH,
         place=str(record.get("place") or "server"),
         house=bool(record.get("house")),
+        play_ahead=record.get("play_ahead") is None or bool(record.get("play_ahead")),
     )
     if t.place not in PLACES:
         raise Unrecoverable(f"the place {t.place!r} is unknown")
