@@ -444,6 +444,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             # speed may come inside options: like any option; the runtime takes it on its own.
             given, speed_key = table_options.read(name, raw, speed)
             ai_level = table_options.read_ai(name, raw)
+            play_ahead = table_options.read_ahead(name, raw)
         except ValueError as e:  # a precise sentence before anything is created
             raise TableError(str(e)) from None
         if place == "app" and not interaction.permissions.use_external_apps:
@@ -455,7 +456,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
             # What the whole table reads: language:, else the server's choice, else its Discord language
             # (a DM's: the host's).
             locale=await language.table_locale(self.runtime, interaction, guild_id, language_value), place=place,
-            house=house,
+            house=house, play_ahead=play_ahead,
         )
         await self._post_lobby(interaction, table)
 

@@ -41,6 +41,9 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 #: The level of the AI players the host adds without naming one (the runtime's, like speed);
 #: offered only by games with a strong AI.
 AI = Option("ai", "normal", ("normal", "strong"))
+#: Whether people may choose their card before their turn (the runtime's, like speed; tables/ahead.py):
+#: offered only by the games whose folder says they play ahead.
+AHEAD = Option("ahead", "on", ("on", "off"))
 
 
 _SPEED = {"blitz": N_("blitz timers (half time)"), "normal": N_("normal timers"),
@@ -49,6 +52,10 @@ _SPEED = {"blitz": N_("blitz timers (half time)"), "normal": N_("normal timers")
 AI_WORDS = Words(N_("how well the AI players added with Add AI, /game ai or at the start play"),
                  _choice({"normal": N_("normal AI players"), "strong": N_("strong AI players (they think ahead)")}),
                  {"normal": N_("the standard AI, instant"), "strong": N_("searches before each card: harder to beat")})
+
+AHEAD_WORDS = Words(N_("whether you may choose your card before your turn; it is played when your turn comes"),
+                    _choice({"on": N_("cards chosen ahead"), "off": N_("no choosing ahead")}),
+                    {"on": N_("choose your card while the others play"), "off": N_("choose only on your turn")})
 
 SPEED_WORDS = Words(N_("how long each decision may take before a safe move is made for you"), _choice(_SPEED),
                     {"blitz": N_("half the normal time"), "normal": N_("the rules' own timers"),
@@ -60,16 +67,19 @@ def spec(game: str) -> tuple[Option, ...]:
     cls: type[Game] = engine.get(game).game
     defaults = table_defaults(game)
     own = tuple(o._replace(default=defaults[o.name]) if o.name in defaults else o for o in cls.options_spec)
-    return (*own, *((AI,) if "strong" in engine.levels(game) else ()), SPEED)
+    return (*own, *((AI,) if "strong" in engine.levels(game) else ()),
+            *((AHEAD,) if engine.get(game).play_ahead else ()), SPEED)
 
 
-RUNTIME_OPTIONS = ("ai", "speed")  # the table's, not the game's: kept apart from its options
+RUNTIME_OPTIONS = ("ai", "ahead", "speed")  # the table's, not the game's: kept apart from its options
 
 
 def words(game: str, name: str) -> Words:
     """How an option reads (``KeyError`` for an option nobody worded: a test keeps that from shipping)."""
     if name in ("speed", "ai"):
         return SPEED_WORDS if name == "speed" else AI_WORDS
+    if name == "ahead":
+        return AHEAD_WORDS
     found = screens.get(game)
     if found is None:
         raise KeyError(game)
@@ -114,7 +124,8 @@ def accepted_line(game: str) -> str:
     return " ".join(f"`{allowed(o)}`" for o in spec(game))
 
 
-def settings_line(game: str, options: Options | None, speed: str | None, ai: str | None = None) -> str:
+def settings_line(game: str, options: Options | None, speed: str | None, ai: str | None = None,
+                  ahead: bool = True) -> str:
     """A table's settings in plain words, in the game's own order, then its AI level (when not
     normal) and speed."""
     given = dict(options or {})
@@ -122,11 +133,14 @@ def settings_line(game: str, options: Options | None, speed: str | None, ai: str
     parts += [say(game, name, v) for name, v in given.items() if name not in {o.name for o in spec(game)}]
     if ai and ai != AI.default:
         parts.append(say(game, "ai", ai))
+    if not ahead:
+        parts.append(say(game, "ahead", "off"))
     parts.append(say(game, "speed", speed or SPEED.default))
     return " · ".join(parts)
 
 
-def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None) -> str:
+def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None,
+                 ahead: bool = True) -> str:
     """Only what a table plays differently from a Discord table's defaults, in plain words and the
     game's own order ("" when it plays them all): what the lobby and the footers say."""
     given = dict(options or {})
@@ -135,6 +149,8 @@ def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None
     parts += [say(game, name, v) for name, v in given.items() if name not in {o.name for o in spec(game)}]
     if ai and ai != AI.default:
         parts.append(say(game, "ai", ai))
+    if not ahead:
+        parts.append(say(game, "ahead", "off"))
     if (speed or SPEED.default) != SPEED.default:
         parts.append(say(game, "speed", speed))
     return " · ".join(parts)
@@ -180,6 +196,8 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
         raise ValueError(f"Speed given twice (`{echo(speed)}` and `speed={echo(typed)}`): give it once.")
     chosen = SPEED.read(typed if typed is not None else speed or SPEED.default)
     opts.pop("ai", None)  # the table's AI level: read_ai
+    if engine.get(game).play_ahead:
+        opts.pop("ahead", None)  # choosing ahead: read_ahead
     known = {o.name for o in spec(game)}
     for name in opts:
         if name not in known:
@@ -202,3 +220,10 @@ def read_ai(game: str, given: Mapping[str, str]) -> str | None:
         raise ValueError(no_strong_ai(engine.get(game).game.title))
     level = AI.read(typed)
     return None if level == AI.default else level
+
+
+def read_ahead(game: str, given: Mapping[str, str]) -> bool:
+    """Whether people may choose their card ahead (``ahead=off`` turns it off), or ``ValueError``
+    with a sentence.  A game that does not play ahead has no such option (:func:`read` says so)."""
+    typed = {k.lower(): v for k, v in given.items()}.get("ahead")
+    return typed is None or not engine.get(game).play_ahead or AHEAD.read(typed) == "on"
