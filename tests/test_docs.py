@@ -63,7 +63,7 @@ def _options_in_the_rule_book(game: str) -> None:
     assert title in by_title, f"docs/rules.md has no section '## {title}'"
     text = by_title[title]
     for opt in options.spec(game):
-        where = text if opt.name not in ("speed", "ai") else RULES.read_text()
+        where = text if opt.name not in ("speed", "ai", "ahead") else RULES.read_text()
         row = next((line for line in where.splitlines() if line.startswith(f"| `{opt.name}` |")), None)
         assert row is not None, f"{title}: option {opt.name} is not described in docs/rules.md"
         if opt.choices:
