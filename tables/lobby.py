@@ -273,7 +273,8 @@ class Lobby(RuntimeCore):
             offers.check_new_table(self.limits, self._claims(), user_id)
             self.persistence.refuse_if_gone()
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
-                                 plan.ai_level, plan.ais, locale=plan.locale, place=plan.place)
+                                 plan.ai_level, plan.ais, locale=plan.locale, place=plan.place,
+                                 play_ahead=plan.play_ahead)
             self.rematches[tid] = t.id
             await self.kept.save_rematch(tid, t.id, self.clock.now())
             return Rematch(t, tuple(u for u in plan.people if u != user_id))

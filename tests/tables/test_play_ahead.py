@@ -13,7 +13,7 @@ import pytest
 from tables import Phase, Runtime, Table
 from tables.live import TableError
 
-from .conftest import HOST, SHORT, Recorder, choose, run_until, started
+from .conftest import CHANNEL, GUILD, HOST, SHORT, Recorder, choose, new_table, run_until, started
 from .stores import StoredClock
 
 
@@ -222,3 +222,21 @@ async def test_the_setting_is_kept_across_a_restart(make_runtime, store) -> None
     rt2 = make_runtime(storage=await store.open(), clock=clock)
     await rt2.recover()
     assert rt2.get(t.id).play_ahead is False
+
+
+@pytest.mark.parametrize("stored", [False, True])
+async def test_play_again_keeps_the_setting(make_runtime, store, stored) -> None:
+    """A rematch of a table opened with ``ahead=off`` is off too (from memory, or from its stored row
+    once the finished table has left memory)."""
+    clock = StoredClock()
+    rt = make_runtime(storage=await store.open(), clock=clock)
+    t = await new_table(rt, options={"target": 1}, play_ahead=False)
+    await rt.add_ai(t.id, HOST, 3)
+    await rt.start(t.id, HOST)
+    await rt.leave(t.id, HOST)
+    await run_until(clock, lambda: t.phase == Phase.FINISHED)
+    if stored:
+        await clock.advance(3.0)
+        assert t.id not in rt.tables
+    again = (await rt.rematch(t.id, HOST, "Ann", guild_id=GUILD, channel_id=CHANNEL)).table
+    assert again.play_ahead is False
