@@ -8,6 +8,7 @@ without a card chosen ahead (and the world's closing privacy check runs after ea
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -162,6 +163,8 @@ async def _two_tricks(w: World, ahead: str | None) -> tuple[str, list[str], tupl
     """Ali leads, Bob follows; Ali's next card either clicked when her turn comes (``ahead`` None:
     the first she may) or chosen ahead (``ahead``: that card) while Bob plays.  Returns the card,
     what everyone but Ali sees once all is settled, and Bob's view."""
+    # The card emoji first (uploaded as the bot starts): the two worlds must draw cards alike.
+    assert await asyncio.wait_for(w.bot.emoji_task, 30.0) == "ready"
     table_message, views = await open_tricks(w)
     t = w.table(table_message)
     ali, bob = views[w.ali.id], views[w.bob.id]
