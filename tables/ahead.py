@@ -11,9 +11,11 @@ the person plays or cancels.
 
 Hidden means hidden: choosing, changing or cancelling a pick changes nothing of the table — not
 its version, its log, its deadlines, anyone's decision or signal — so nothing anyone else sees,
-and no timing, can differ until the card is played.  It is played by
-:meth:`tables.turns.Turns.reschedule` through the same path as the person's own click would be
-(their move, not the AI's, in the log), right after the change that brought their turn.
+and no timing, can differ until the card is played.  It is played by ``Turns._ahead_move``, which
+:meth:`tables.turns.Turns.reschedule` starts when the turn comes, as a click made at that moment
+would be: the person's own move in the log (not the AI's), no new ping for them afterwards (the
+acting person is never pinged), the AI's pause counted from it.  Only that person's own view is
+signalled (the card played, or the word that it was dropped).
 """
 
 from __future__ import annotations

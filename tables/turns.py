@@ -368,8 +368,8 @@ class Turns:
 
     async def _ahead_move(self, t: Table, live: Live) -> None:
         """Play the cards chosen ahead whose turn came (tables/ahead.py), as the people's own moves;
-        one no longer legal is dropped and said to its person alone (their own view's signal).  Others see it
-        as they would a click made the moment the turn came."""
+        one no longer legal is dropped and said to its person alone (their own view's signal).
+        Others see it as they would a click made the moment the turn came."""
         async with live.lock:
             if t.phase != Phase.RUNNING or t.state is None or self.live_of(t.id) is not live:
                 return
