@@ -208,7 +208,7 @@ def _ahead_line(sv: SeatView, r: render.Renderer) -> str:
     """The person's own card chosen ahead ("Will play Q♠"), or the word that it could not be played
     when the turn came; "" when neither.  Only ever on this seat's own hand view."""
     code = sv.ahead if _choosing_ahead(sv) else sv.dropped if sv.decision is not None else None
-    if not code:
+    if not code or not ahead.offered(sv.table):
         return ""
     try:
         card = r.action_label(sv.table.state.action_from_code(code), sv)  # type: ignore[union-attr]
