@@ -41,9 +41,6 @@ SPEED = Option("speed", "normal", SPEED_ORDER)
 #: The level of the AI players the host adds without naming one (the runtime's, like speed);
 #: offered only by games with a strong AI.
 AI = Option("ai", "normal", ("normal", "strong"))
-#: Whether people may choose their card before their turn (the runtime's, like speed; tables/ahead.py):
-#: offered only by the games whose folder says they play ahead.
-AHEAD = Option("ahead", "on", ("on", "off"))
 
 
 _SPEED = {"blitz": N_("blitz timers (half time)"), "normal": N_("normal timers"),
@@ -53,13 +50,16 @@ AI_WORDS = Words(N_("how well the AI players added with Add AI, /game ai or at t
                  _choice({"normal": N_("normal AI players"), "strong": N_("strong AI players (they think ahead)")}),
                  {"normal": N_("the standard AI, instant"), "strong": N_("searches before each card: harder to beat")})
 
-AHEAD_WORDS = Words(N_("whether you may choose your card before your turn; it is played when your turn comes"),
-                    _choice({"on": N_("cards chosen ahead"), "off": N_("no choosing ahead")}),
-                    {"on": N_("choose your card while the others play"), "off": N_("choose only on your turn")})
-
 SPEED_WORDS = Words(N_("how long each decision may take before a safe move is made for you"), _choice(_SPEED),
                     {"blitz": N_("half the normal time"), "normal": N_("the rules' own timers"),
                      "relaxed": N_("twice the normal time"), "untimed": N_("no deadlines for people")})
+
+#: Whether people may choose their card before their turn (the runtime's, like speed; tables/ahead.py):
+#: offered only by the games whose folder says they play ahead.
+AHEAD = Option("ahead", "on", ("on", "off"))
+AHEAD_WORDS = Words(N_("whether you may choose your card before your turn; it is played when your turn comes"),
+                    _choice({"on": N_("cards chosen ahead"), "off": N_("no choosing ahead")}),
+                    {"on": N_("choose your card while the others play"), "off": N_("choose only on your turn")})
 
 
 def spec(game: str) -> tuple[Option, ...]:
@@ -210,6 +210,13 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     return full, chosen
 
 
+def read_ahead(game: str, given: Mapping[str, str]) -> bool:
+    """Whether people may choose their card ahead (``ahead=off`` turns it off), or ``ValueError``
+    with a sentence.  A game that does not play ahead has no such option (:func:`read` says so)."""
+    typed = {k.lower(): v for k, v in given.items()}.get("ahead")
+    return typed is None or not engine.get(game).play_ahead or AHEAD.read(typed) == "on"
+
+
 def read_ai(game: str, given: Mapping[str, str]) -> str | None:
     """The table's AI level from ``options:`` (``ai=strong``; None: normal), or ``ValueError`` with
     a sentence — a game without a strong AI says so."""
@@ -221,9 +228,3 @@ def read_ai(game: str, given: Mapping[str, str]) -> str | None:
     level = AI.read(typed)
     return None if level == AI.default else level
 
-
-def read_ahead(game: str, given: Mapping[str, str]) -> bool:
-    """Whether people may choose their card ahead (``ahead=off`` turns it off), or ``ValueError``
-    with a sentence.  A game that does not play ahead has no such option (:func:`read` says so)."""
-    typed = {k.lower(): v for k, v in given.items()}.get("ahead")
-    return typed is None or not engine.get(game).play_ahead or AHEAD.read(typed) == "on"
