@@ -71,19 +71,17 @@ def spec(game: str) -> tuple[Option, ...]:
             *((AHEAD,) if engine.get(game).play_ahead else ()), SPEED)
 
 
-RUNTIME_OPTIONS = ("ai", "ahead", "speed")  # the table's, not the game's: kept apart from its options
+RUNTIME_OPTIONS = ("ai", "speed")  # the table's, not the game's: kept apart from its options
 
 
 def words(game: str, name: str) -> Words:
     """How an option reads (``KeyError`` for an option nobody worded: a test keeps that from shipping)."""
     if name in ("speed", "ai"):
         return SPEED_WORDS if name == "speed" else AI_WORDS
-    if name == "ahead":
-        return AHEAD_WORDS
     found = screens.get(game)
     if found is None:
         raise KeyError(game)
-    return found.words[name]
+    return AHEAD_WORDS if name == "ahead" else found.words[name]  # (ahead: the runtime's, as speed)
 
 
 def table_defaults(game: str) -> Options:
@@ -191,13 +189,13 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     for a new table: ``(the game's options with the table's defaults, the speed)``.  Raises
     ``ValueError`` with a sentence for the person when something is wrong; nothing is created."""
     opts = {k.lower(): v for k, v in given.items()}
+    if engine.get(game).play_ahead:
+        opts.pop("ahead", None)  # choosing ahead (the table's): read_ahead
     typed = opts.pop("speed", None)
     if typed is not None and speed is not None and typed.strip().lower() != speed.strip().lower():
         raise ValueError(f"Speed given twice (`{echo(speed)}` and `speed={echo(typed)}`): give it once.")
     chosen = SPEED.read(typed if typed is not None else speed or SPEED.default)
     opts.pop("ai", None)  # the table's AI level: read_ai
-    if engine.get(game).play_ahead:
-        opts.pop("ahead", None)  # choosing ahead: read_ahead
     known = {o.name for o in spec(game)}
     for name in opts:
         if name not in known:
@@ -227,4 +225,3 @@ def read_ai(game: str, given: Mapping[str, str]) -> str | None:
         raise ValueError(no_strong_ai(engine.get(game).game.title))
     level = AI.read(typed)
     return None if level == AI.default else level
-
