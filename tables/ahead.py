@@ -20,6 +20,9 @@ signalled (the card played, or the word that it was dropped).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.core import Action, IllegalAction
 from tables.live import Picks, TableError
 from tables.table import Phase, Table
@@ -36,15 +39,16 @@ def offered(t: Table) -> bool:
     return bool(t.spec.play_ahead and getattr(t, "play_ahead", True))
 
 
-def may_choose(t: Table, seat: int) -> bool:
+def may_choose(t: Table, seat: int, view: Mapping[str, Any] | None = None) -> bool:
     """Whether ``seat``'s person may choose a card ahead now: a running trick game that plays ahead,
-    cards being played, a person's seat (not the AI's) whose turn it is not."""
+    cards being played, a person's seat (not the AI's) whose turn it is not.  ``view``: the seat's
+    view, when the caller has it already."""
     state = t.state
     if not offered(t) or t.phase != Phase.RUNNING or state is None or state.is_over:
         return False
     if not 0 <= seat < len(t.seats) or t.seats[seat].auto or seat in state.to_act():
         return False
-    return state.view(seat).get("phase") == "play"
+    return (view if view is not None else state.view(seat)).get("phase") == "play"
 
 
 def choose(t: Table, picks: Picks, seat: int, code: str) -> None:

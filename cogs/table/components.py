@@ -197,7 +197,7 @@ def _whole_hand_cards(sv: SeatView, r: render.Renderer, decision: Decision | Non
 
 def _choosing_ahead(sv: SeatView) -> bool:
     """Whether the hand's cards are play-ahead buttons now (tables/ahead.py): the others play."""
-    return sv.decision is None and ahead.may_choose(sv.table, sv.seat)
+    return sv.decision is None and ahead.may_choose(sv.table, sv.seat, sv.view)
 
 
 def _ahead_style(sv: SeatView, r: render.Renderer, a: Action) -> discord.ButtonStyle:
