@@ -462,6 +462,9 @@ class GameSpec:
     quick_start: tuple[str, ...] = ()
     #: Where every list of games (``/game new``'s choices first) puts it: lower first, then by name.
     order: int = 100
+    #: A trick game played one card at a time: a person may pick their card before their turn comes
+    #: (docs/rules.md, "Play ahead"; tables/ahead.py), unless the table turned it off.
+    play_ahead: bool = False
 
     @property
     def name(self) -> str:

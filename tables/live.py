@@ -133,6 +133,26 @@ class SeatView(NamedTuple):
     view: View | None  # None in the lobby
     decision: Decision | None
     deadline: float | None
+    # Play ahead (tables/ahead.py), this seat's own: the card it chose before its turn (an action
+    # code), and one it chose that could not be played when its turn came (said to it alone).
+    ahead: str | None = None
+    dropped: str | None = None
+
+
+@dataclass
+class Picks:
+    """One table's cards chosen ahead (tables/ahead.py), by seat: kept in memory only."""
+
+    chosen: dict[int, str] = field(default_factory=dict)  # seat -> the card's action code
+    dropped: dict[int, str] = field(default_factory=dict)  # seat -> a chosen card its turn refused
+
+    def forget(self, seat: int) -> None:
+        self.chosen.pop(seat, None)
+        self.dropped.pop(seat, None)
+
+    def clear(self) -> None:
+        self.chosen.clear()
+        self.dropped.clear()
 
 
 @dataclass
@@ -180,6 +200,8 @@ class Live:
     failure_logged_at: float | None = None
     # -- tables.programs.seats: the program seats' processes, while the game runs
     programs: TablePrograms | None = None
+    # -- tables.ahead: the cards people chose before their turn (never stored: a restart drops them)
+    picks: Picks = field(default_factory=Picks)
 
     def stop_timers(self) -> None:
         """Cancel the AI, deadline and lobby tasks (not deliveries: what was decided is still told)."""

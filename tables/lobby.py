@@ -41,12 +41,15 @@ class Lobby(RuntimeCore):
         place: str = "server",
         house: bool = False,
         ranked: bool = False,
+        play_ahead: bool = True,
     ) -> Table:
         """``ai_level``: the table option ``ai`` (the level of AI players added without one);
         ``locale``: the language the whole table reads (words/: the server's, by default);
         ``place``: where it lives (``Table.place``; ``guild_id`` is a DM's channel id there);
         ``house``: its options are its server's house rules (/settings); ``ranked``: the host
-        opened it ranked (only a ranked game between people changes ratings: ``Table.rated``)."""
+        opened it ranked (only a ranked game between people changes ratings: ``Table.rated``);
+        ``play_ahead``: people may choose their card before their turn, in a game that offers it
+        (tables/ahead.py)."""
         self.shards.refuse_elsewhere(None if place == "private" else guild_id)
         name, opts, speed_key = offers.read_new_table(game, options, speed)
         offers.refuse_if_elsewhere(self._claims(), guild_id, host_id, None)
@@ -55,11 +58,12 @@ class Lobby(RuntimeCore):
         self.persistence.refuse_if_gone()
         return await self._open(name, opts, speed_key, guild_id, channel_id, host_id, host_name,
                                 offers.table_ai_level(name, ai_level), locale=locale, place=place, house=house,
-                                ranked=ranked)
+                                ranked=ranked, play_ahead=play_ahead)
 
     async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
                     host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = (),
-                    locale: str = "en", place: str = "server", house: bool = False, ranked: bool = False) -> Table:
+                    locale: str = "en", place: str = "server", house: bool = False, ranked: bool = False,
+                    play_ahead: bool = True) -> Table:
         """A new lobby, checked already (with no wait since the checks): stored, kept and drawn.
         It counts against every limit from now on — before the first wait — until it is stored and
         kept, or its storing failed."""
@@ -78,6 +82,7 @@ class Lobby(RuntimeCore):
             place=place,
             house=house,
             ranked=ranked,
+            play_ahead=play_ahead,
         )
         for seat in ais[:max(0, t.max_seats - 1)]:
             if seat.program is not None and seat.program in self.program_names():
@@ -273,7 +278,7 @@ class Lobby(RuntimeCore):
             self.persistence.refuse_if_gone()
             t = await self._open(plan.game, plan.options, plan.speed, guild_id, channel_id, user_id, name,
                                  plan.ai_level, plan.ais, locale=plan.locale, place=plan.place,
-                                 ranked=plan.ranked)
+                                 ranked=plan.ranked, play_ahead=plan.play_ahead)
             self.rematches[tid] = t.id
             await self.kept.save_rematch(tid, t.id, self.clock.now())
             return Rematch(t, tuple(u for u in plan.people if u != user_id))

@@ -40,6 +40,7 @@ class Plan:
     locale: str = "en"  # the language the table read (the rematch reads it too)
     place: str = "server"  # where it lived (the rematch lives there too)
     ranked: bool = False  # the host opened it ranked (the rematch is ranked too)
+    play_ahead: bool = True  # people could choose their card before their turn (tables/ahead.py)
 
     def sat_there(self, user_id: int) -> bool:
         return user_id in self.people
@@ -57,7 +58,7 @@ def of_table(t: Table) -> Plan:
     people = tuple(dict.fromkeys(s.user_id for s in t.seats if not s.is_ai and s.user_id is not None))
     ais = tuple(Seat(None, s.name, is_ai=True, program=s.program, level=s.level) for s in t.seats if s.is_ai)
     return Plan(t.id, t.game, dict(t.options), t.speed, t.ai_level, t.guild_id, t.seed is not None, people, ais,
-                t.locale, t.place, t.ranked)
+                t.locale, t.place, t.ranked, t.play_ahead)
 
 
 def of_stored(record: Mapping[str, Any]) -> Plan:
@@ -78,7 +79,8 @@ def of_stored(record: Mapping[str, Any]) -> Plan:
               channel_id=0, host_id=0, seats=seats, phase=Phase.FINISHED, seed=record.get("seed"),
               ai_level=ai_level,
               locale=str(record.get("locale")) if record.get("locale") in words.LOCALES else words.ENGLISH,
-              place=str(record.get("place") or "server"), ranked=bool(record.get("ranked")))
+              place=str(record.get("place") or "server"), ranked=bool(record.get("ranked")),
+              play_ahead=record.get("play_ahead") is None or bool(record.get("play_ahead")))
     return of_table(t)
 
 

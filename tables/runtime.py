@@ -22,7 +22,7 @@ import logging
 
 from engine.core import Action, Event, IllegalAction
 from engine.review import Review
-from tables import clicks, offers
+from tables import ahead, clicks, offers
 from tables.ai.hints import Hint
 from tables.history import records
 from tables.history.replay import GameRecord
@@ -105,9 +105,32 @@ class Runtime(Lobby):
             # Whoever acts is present again.
             s.missed = 0
             s.away = s.left = False
+            live.picks.forget(seat)  # (a card chosen ahead: they chose this instead)
             self.turns.after_change(t, events, (seat,), quiet=(seat,))
             await self.persistence.commit(t)
             return events
+
+    async def play_ahead(self, table_id: str, user_id: int, code: str | None, *,
+                         answer_by: float | None = None) -> builtins.list[Event] | None:
+        """Choose (``code``, a card's play) or cancel (``None``) this person's card ahead of their
+        turn (tables/ahead.py).  Nothing of the table changes, so nobody else can tell.  When their
+        turn has come meanwhile the card is their move now (:meth:`act`'s events); else ``None``."""
+        t = self.get(table_id)
+        live = self._live[t.id]
+        async with live.lock:
+            self.refuse_late(answer_by)
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError(N_("You are not seated at this table."), "not_seated")
+            if code is None:
+                live.picks.forget(seat)
+                return None
+            state = t.state
+            now = t.phase == Phase.RUNNING and state is not None and seat in state.to_act()
+            if not now:
+                ahead.choose(t, live.picks, seat, code)
+                return None
+        return await self.act(table_id, user_id, code, answer_by=answer_by)
 
     async def review(self, table_id: str, guild_id: int, user_id: int) -> tuple[GameRecord, Review]:
         """The review of this person's play in a finished game of ``guild_id`` (tables/ai/reviews.py):

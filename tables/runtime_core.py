@@ -222,7 +222,10 @@ class RuntimeCore:
         if t.state is None:
             return SeatView(t, seat, None, None, None)
         decision = t.state.decision(seat) if t.phase == Phase.RUNNING else None
-        return SeatView(t, seat, t.state.view(seat), decision, t.deadlines.get(seat))
+        picks = self._live[t.id].picks if t.id in self._live else None  # (this seat's own: tables/ahead.py)
+        return SeatView(t, seat, t.state.view(seat), decision, t.deadlines.get(seat),
+                        picks.chosen.get(seat) if picks is not None else None,
+                        picks.dropped.get(seat) if picks is not None else None)
 
 
     def fence(self, shard: int) -> builtins.list[str]:

@@ -115,6 +115,9 @@ class Table:
     # Stored (migration 0016): the host opened a ranked table (within the server's settings).  Only
     # a ranked game between people changes ratings (:attr:`rated`).  Set once, when opened.
     ranked: bool = False
+    # Stored (migration 0017): whether people may choose their card before their turn, in a game
+    # that offers it (tables/ahead.py); the table option ``ahead=off`` turns it off.
+    play_ahead: bool = True
 
     @property
     def anchored(self) -> bool:

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable, Collection
 
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, rng_for
+from tables import ahead
 from tables.ai.pool import AIPool
 from tables.clock import Clock
 from tables.delivery import Delivery
@@ -122,6 +123,7 @@ class Turns:
         self.programs.sync(t, live)
         ends = [e for e in public if e.kind in SUMMARY_EVENTS]
         if ends:
+            live.picks.clear()  # a card chosen ahead is for this hand only
             self.delivery.notify(t, "summary", t, ends)
         assert t.state is not None
         if t.state.is_over:
@@ -231,6 +233,10 @@ class Turns:
             live.ai_task = self.tasks.spawn(self._ai_move(t, live, t.version), f"ai:{t.id}")
         if newly:
             self.delivery.notify(t, "turn", t, tuple(newly))
+        if live.picks.chosen or live.picks.dropped:
+            ahead.sweep(t, live.picks)
+            if ahead.due(t, live.picks):  # a turn came with a card chosen ahead: as if clicked now
+                self.tasks.spawn(self._ahead_move(t, live), f"ahead:{t.id}")
 
     def finish(self, t: Table, *, early: bool = False) -> None:
         live = self._live(t)
@@ -366,6 +372,39 @@ class Turns:
                 live.stuck_at = t.version
             if actors:
                 self.after_change(t, events, actors)
+                await self.persistence.commit_quietly(t)
+
+    async def _ahead_move(self, t: Table, live: Live) -> None:
+        """Play the cards chosen ahead whose turn came (tables/ahead.py), as the people's own moves;
+        one no longer legal is dropped and said to its person alone (their own view's signal).
+        Others see it as they would a click made the moment the turn came."""
+        async with live.lock:
+            if t.phase != Phase.RUNNING or t.state is None or self.live_of(t.id) is not live:
+                return
+            state = t.state
+            events: list[Event] = []
+            actors: list[int] = []
+            refused: list[int] = []
+            for s in ahead.due(t, live.picks):
+                code = live.picks.chosen.pop(s)
+                try:
+                    events.extend(self.apply(t, s, ahead.action_of(t, s, code), auto=False))
+                except IllegalAction:
+                    live.picks.dropped[s] = code
+                    refused.append(s)
+                    continue
+                live.picks.dropped.pop(s, None)
+                t.seats[s].missed = 0  # (as when they click: whoever acts is present)
+                actors.append(s)
+                if state.is_over:
+                    break
+            if actors:
+                # As after their own click: no new ping for whoever just played (which others would
+                # see), only their own view's signal (it shows the card played).
+                self.after_change(t, events, actors, quiet=actors)
+            if actors or refused:
+                self.delivery.notify(t, "seat_changed", t, tuple(sorted({*actors, *refused})))
+            if actors:
                 await self.persistence.commit_quietly(t)
 
     def _start_searches(self, t: Table, version: int, delay: float) -> dict[int, asyncio.Task[Action | None]]:

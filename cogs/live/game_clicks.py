@@ -282,6 +282,21 @@ class ComponentClicks:
 
         await self._safely(interaction, work())
 
+    async def on_ahead(self, interaction: discord.Interaction, table_id: str, code: str | None) -> None:
+        """Play ahead (tables/ahead.py): a card chosen for when the person's turn comes, or
+        **Cancel** (``code`` None); the answer is their hand view redrawn, which alone shows it.
+        Their turn came meanwhile: the card is their move now, as its button would be."""
+        async def work() -> None:
+            table = self._table(interaction, table_id)
+            events = await self.runtime.play_ahead(table.id, interaction.user.id, code,
+                                                   answer_by=self._answer_by(interaction))
+            sv = self.runtime.seat_view(table.id, interaction.user.id)
+            ack = None if events is None else renderers.renderer_for(table.game).ack_line(table, sv.seat, events)
+            await update_message(interaction, hand_payload(sv, ack))
+            self._live(interaction, sv)
+
+        await self._safely(interaction, work())
+
     def _chooser(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, marking: bool = False
     ) -> tuple[Table, int]:

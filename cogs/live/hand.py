@@ -67,7 +67,8 @@ PUBLIC_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no")
 
 def live_key(sv: SeatView) -> tuple[Any, ...]:
     """What a hand view shows that is worth an edit when it changes: the phase, the person's
-    decision, their cards, the fields above, their missed turns and whether the AI plays for them.
+    decision, their cards, the fields above, their missed turns and whether the AI plays for them,
+    and their own card chosen ahead (tables/ahead.py).
     Other players' cards landing on the table are not (the view is redrawn when the person's turn
     comes, with the table as it is then)."""
     table, view, d = sv.table, sv.view or {}, sv.decision
@@ -77,7 +78,7 @@ def live_key(sv: SeatView) -> tuple[Any, ...]:
     present = (seat.missed, seat.away) if seat is not None else (0, False)
     over = table.state is not None and table.state.is_over
     return (render.phase_of(table), over, decision, sv.deadline, tuple(view.get("hand") or ()),
-            tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present)
+            tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present, sv.ahead, sv.dropped)
 
 
 async def edit_original(interaction: discord.Interaction, msg: HandMessage) -> None:

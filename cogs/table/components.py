@@ -42,17 +42,20 @@ from cogs.table.custom_ids import (  # the names the ids' users always imported 
     TABLE_TEMPLATE,  # noqa: F401
     ActionButton,
     ActionMenu,
+    AheadButton,
     PartSelect,
     PickDone,
     PickSelect,
     ReplayButton,
     TableButton,
+    ahead_id,
     card_values,
     decode_code,  # noqa: F401
     encode_code,
     value_code,  # noqa: F401
 )
 from engine.core import TABLE, Action, AnyCard, Decision
+from tables import ahead
 from tables.clicks import marking_since
 from tables.live import SeatView
 from tables.table import Table
@@ -114,7 +117,7 @@ def hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
 def _hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     table, decision = seat_view.table, seat_view.decision
     r = renderers.renderer_for(table.game)
-    content = r.hand_text(seat_view)
+    content = r.hand_text(seat_view) + _ahead_line(seat_view, r)
     view = discord.ui.View(timeout=None)
     if render.phase_of(table) != "running":
         return content, view
@@ -158,6 +161,11 @@ def _whole_hand(sv: SeatView, r: render.Renderer, decision: Decision | None) -> 
     if cards is None:
         return None
     table = sv.table
+    if _choosing_ahead(sv):
+        chosen: list[discord.ui.Item[Any]] = [
+            AheadButton(table.id, a.code, r.action_label(a, sv), _ahead_style(sv, r, a), action_emoji(a))
+            for a, _ in cards]
+        return chosen + ([AheadButton(table.id, None)] if sv.ahead else [])
     return [ActionButton(table.id, table.version, a.code, r.action_label(a, sv), r.action_style(a), action_emoji(a),
                          disabled=not playable) for a, playable in cards]
 
@@ -185,6 +193,31 @@ def _whole_hand_cards(sv: SeatView, r: render.Renderer, decision: Decision | Non
         except Exception:
             return None
     return out
+
+
+def _choosing_ahead(sv: SeatView) -> bool:
+    """Whether the hand's cards are play-ahead buttons now (tables/ahead.py): the others play."""
+    return sv.decision is None and ahead.may_choose(sv.table, sv.seat, sv.view)
+
+
+def _ahead_style(sv: SeatView, r: render.Renderer, a: Action) -> discord.ButtonStyle:
+    return discord.ButtonStyle.success if a.code == sv.ahead else r.action_style(a)
+
+
+def _ahead_line(sv: SeatView, r: render.Renderer) -> str:
+    """The person's own card chosen ahead ("Will play Q♠"), or the word that it could not be played
+    when the turn came; "" when neither.  Only ever on this seat's own hand view."""
+    code = sv.ahead if _choosing_ahead(sv) else sv.dropped if sv.decision is not None else None
+    if not code or not ahead.offered(sv.table):
+        return ""
+    try:
+        card = r.action_label(sv.table.state.action_from_code(code), sv)  # type: ignore[union-attr]
+    except Exception:
+        return ""
+    if code == sv.ahead:
+        return "\n⏩ " + tr(sv.table)(N_("Will play {card} when your turn comes — **Cancel** to choose again."),
+                                      card=card)
+    return "\n⚠️ " + tr(sv.table)(N_("{card}, chosen ahead, cannot be played now: choose a card."), card=card)
 
 
 def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:
@@ -419,8 +452,13 @@ def _hand_payload(sv: SeatView, head: str | None = None) -> HandMessage:
         components = view.to_components()
         view.stop()
     else:
-        content = r.hand_text(sv)
-        buttons = [_card_button(table, r, a, playable) for a, playable in cards]
+        content = r.hand_text(sv) + _ahead_line(sv, r)
+        if _choosing_ahead(sv):
+            buttons = [_card_button(table, r, a, playable, a.code == sv.ahead) for a, playable in cards]
+            if sv.ahead:
+                buttons.append(_ahead_cancel(table.id))
+        else:
+            buttons = [_card_button(table, r, a, playable) for a, playable in cards]
         table_step = table.state is not None and TABLE in table.state.to_act()
         if -(-(len(buttons) + 1) // ROW_BUTTONS) <= MAX_ROWS:  # (``_room``)
             if decision is None or table_step:
@@ -441,18 +479,36 @@ def _plain_labels(r: render.Renderer) -> bool:
     return cls.action_label is render.Renderer.action_label and cls.action_style is render.Renderer.action_style
 
 
-def _card_button(table: Table, r: render.Renderer, a: Action, playable: bool) -> dict[str, Any]:
+def _card_button(table: Table, r: render.Renderer, a: Action, playable: bool,
+                 chosen: bool | None = None) -> dict[str, Any]:
+    """One card's button: to play it (``chosen`` None), or to choose it ahead (``chosen``: whether
+    it is the card chosen now)."""
     emoji = action_emoji(a)
-    key = (type(r), a.code, playable, None if emoji is None else (emoji.id, emoji.name, emoji.animated))
+    key = (type(r), a.code, playable, chosen, None if emoji is None else (emoji.id, emoji.name, emoji.animated))
     made = _BUTTONS.get(key)
     if made is None:
         if len(_BUTTONS) >= _BUTTONS_MAX:
             _BUTTONS.clear()
-        made = ActionButton(table.id, table.version, a.code, r.action_label(a), r.action_style(a), emoji,
-                            disabled=not playable).item.to_component_dict()
+        if chosen is None:
+            made = ActionButton(table.id, table.version, a.code, r.action_label(a), r.action_style(a), emoji,
+                                disabled=not playable).item.to_component_dict()
+        else:
+            style = discord.ButtonStyle.success if chosen else r.action_style(a)
+            made = AheadButton(table.id, a.code, r.action_label(a), style, emoji).item.to_component_dict()
         _BUTTONS[key] = made
     d = dict(made)  # (the same keys in the same order, only the custom id differs)
-    d["custom_id"] = f"dh:a:{table.id}:{table.version}:{encode_code(a.code)}"
+    d["custom_id"] = (f"dh:a:{table.id}:{table.version}:{encode_code(a.code)}" if chosen is None
+                      else ahead_id(table.id, a.code))
+    return d
+
+
+def _ahead_cancel(table_id: str) -> dict[str, Any]:
+    key = ("ahead", "cancel", lang())
+    made = _BUTTONS.get(key)
+    if made is None:
+        made = _BUTTONS[key] = AheadButton(table_id, None).item.to_component_dict()
+    d = dict(made)
+    d["custom_id"] = ahead_id(table_id, None)
     return d
 
 

@@ -28,6 +28,10 @@ Custom ids (at most 100 characters):
   engine's state (the seat's ``view["marked"]``; each menu change is one ``{kind} … mark`` action,
   **Clear** is ``{kind} mark``, **OK** is ``{kind}`` alone), so it survives a restart; the menus show
   it as their defaults.  A game whose view has no ``marked`` gets no part menus (``/play`` instead).
+* ``dh:h:{table}:{action code, spaces as _}`` — play ahead (tables/ahead.py): one per card of the
+  hand, only on the EPHEMERAL hand view of its holder while the others play, choosing that card for
+  when their turn comes; ``dh:h:{table}:-`` is **Cancel**.  No version: nothing of the table changes
+  when a card is chosen, and the runtime checks the card is still in the hand.
 * ``dh:r:{table}:{step}:{op}`` — a finished game's replay viewer (cogs/replay/view.py): **Replay**
   on the finished table message (``open``), ⏮ ◀ ▶ ⏭ and the jump menu (``jump``) on the viewer.
 
@@ -65,6 +69,7 @@ ACTION_TEMPLATE = rf"dh:a:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<code>[A-Za-
 PICK_TEMPLATE = rf"dh:s:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND})"
 MENU_TEMPLATE = rf"dh:m:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<n>[0-3])"
 PART_TEMPLATE = rf"dh:p:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<part>[0-3])"
+AHEAD_TEMPLATE = rf"dh:h:(?P<tid>{TABLE_ID}):(?P<code>[A-Za-z0-9~_]{{1,80}}|-)"
 DONE_TEMPLATE = rf"dh:k:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<op>ok|clear)"
 
 MAX_BUTTONS = 25  # 5 rows of 5
@@ -113,6 +118,8 @@ class Handler(Protocol):
     async def on_pick_done(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, op: str
     ) -> None: ...
+
+    async def on_ahead(self, interaction: discord.Interaction, table_id: str, code: str | None) -> None: ...
 
 
 HANDLER_COG = "GameCog"
@@ -423,8 +430,46 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
             await handler.on_pick_done(interaction, self.table_id, self.version, self.kind, self.op)
 
 
+class AheadButton(discord.ui.DynamicItem[discord.ui.Button], template=AHEAD_TEMPLATE):
+    """Play ahead: a card of the hand chosen for when its holder's turn comes (``code``), or
+    **Cancel** (``code`` None), on the holder's own hand view while the others play."""
+
+    def __init__(
+        self,
+        table_id: str,
+        code: str | None,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+        emoji: discord.PartialEmoji | None = None,
+    ) -> None:
+        if code is None:
+            label = label or words.translate(lang(), N_("Cancel"))
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=(label or code or "?")[:80], style=style or discord.ButtonStyle.secondary, emoji=emoji,
+            custom_id=ahead_id(table_id, code))
+        super().__init__(button)
+        self.table_id = table_id
+        self.code = code
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AheadButton:
+        code = None if match["code"] == "-" else decode_code(match["code"])
+        return cls(match["tid"], code, getattr(item, "label", None), getattr(item, "style", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = await _handler(interaction)
+        if handler is not None:
+            await handler.on_ahead(interaction, self.table_id, self.code)
+
+
+def ahead_id(table_id: str, code: str | None) -> str:
+    return f"dh:h:{table_id}:{'-' if code is None else encode_code(code)}"
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    TableButton, ActionButton, PickSelect, ActionMenu, PartSelect, PickDone)
+    TableButton, ActionButton, PickSelect, ActionMenu, PartSelect, PickDone, AheadButton)
 
 
 # ---- the replay viewer (cogs/replay/view.py) ----------------------------------------------------

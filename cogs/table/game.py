@@ -443,6 +443,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         try:
             # speed may come inside options: like any option; the runtime takes it on its own.
             given, speed_key = table_options.read(name, raw, speed)
+            play_ahead = table_options.read_ahead(name, raw)
             ai_level = table_options.read_ai(name, raw)
             ranked = table_options.read_ranked(raw, settings.leaderboard)
         except ValueError as e:  # a precise sentence before anything is created
@@ -453,6 +454,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
         table = await self.runtime.create(
             game=name, guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, options=given, speed=speed_key, ai_level=ai_level,
+            play_ahead=play_ahead,
             # What the whole table reads: language:, else the server's choice, else its Discord language
             # (a DM's: the host's).
             locale=await language.table_locale(self.runtime, interaction, guild_id, language_value), place=place,

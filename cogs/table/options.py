@@ -64,17 +64,25 @@ SPEED_WORDS = Words(N_("how long each decision may take before a safe move is ma
                     {"blitz": N_("half the normal time"), "normal": N_("the rules' own timers"),
                      "relaxed": N_("twice the normal time"), "untimed": N_("no deadlines for people")})
 
+#: Whether people may choose their card before their turn (the runtime's, like speed; tables/ahead.py):
+#: offered only by the games whose folder says they play ahead.
+AHEAD = Option("ahead", "on", ("on", "off"))
+AHEAD_WORDS = Words(N_("whether you may choose your card before your turn; it is played when your turn comes"),
+                    _choice({"on": N_("cards chosen ahead"), "off": N_("no choosing ahead")}),
+                    {"on": N_("choose your card while the others play"), "off": N_("choose only on your turn")})
+
 
 def spec(game: str) -> tuple[Option, ...]:
     """The game's options as a table accepts them: the engine's, with the table's defaults, then speed."""
     cls: type[Game] = engine.get(game).game
     defaults = table_defaults(game)
     own = tuple(o._replace(default=defaults[o.name]) if o.name in defaults else o for o in cls.options_spec)
-    return (*own, *((AI,) if "strong" in engine.levels(game) else ()), RATING, SPEED)
+    return (*own, *((AI,) if "strong" in engine.levels(game) else ()),
+            *((AHEAD,) if engine.get(game).play_ahead else ()), RATING, SPEED)
 
 
-RUNTIME_OPTIONS = ("ai", "rating", "speed")  # the table's, not the game's: kept apart from its options
-_RUNTIME_WORDS = {"ai": AI_WORDS, "rating": RATING_WORDS, "speed": SPEED_WORDS}
+RUNTIME_OPTIONS = ("ai", "ahead", "rating", "speed")  # the table's, not the game's: kept apart from its options
+_RUNTIME_WORDS = {"ai": AI_WORDS, "ahead": AHEAD_WORDS, "rating": RATING_WORDS, "speed": SPEED_WORDS}
 
 
 def words(game: str, name: str) -> Words:
@@ -125,7 +133,8 @@ def accepted_line(game: str) -> str:
     return " ".join(f"`{allowed(o)}`" for o in spec(game))
 
 
-def settings_line(game: str, options: Options | None, speed: str | None, ai: str | None = None) -> str:
+def settings_line(game: str, options: Options | None, speed: str | None, ai: str | None = None,
+                  ahead: bool = True) -> str:
     """A table's settings in plain words, in the game's own order, then its AI level (when not
     normal) and speed."""
     given = dict(options or {})
@@ -133,11 +142,14 @@ def settings_line(game: str, options: Options | None, speed: str | None, ai: str
     parts += [say(game, name, v) for name, v in given.items() if name not in {o.name for o in spec(game)}]
     if ai and ai != AI.default:
         parts.append(say(game, "ai", ai))
+    if not ahead:
+        parts.append(say(game, "ahead", "off"))
     parts.append(say(game, "speed", speed or SPEED.default))
     return " · ".join(parts)
 
 
-def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None) -> str:
+def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None,
+                 ahead: bool = True) -> str:
     """Only what a table plays differently from a Discord table's defaults, in plain words and the
     game's own order ("" when it plays them all): what the lobby and the footers say."""
     given = dict(options or {})
@@ -146,6 +158,8 @@ def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None
     parts += [say(game, name, v) for name, v in given.items() if name not in {o.name for o in spec(game)}]
     if ai and ai != AI.default:
         parts.append(say(game, "ai", ai))
+    if not ahead:
+        parts.append(say(game, "ahead", "off"))
     if (speed or SPEED.default) != SPEED.default:
         parts.append(say(game, "speed", speed))
     return " · ".join(parts)
@@ -186,6 +200,8 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     for a new table: ``(the game's options with the table's defaults, the speed)``.  Raises
     ``ValueError`` with a sentence for the person when something is wrong; nothing is created."""
     opts = {k.lower(): v for k, v in given.items()}
+    if engine.get(game).play_ahead:
+        opts.pop("ahead", None)  # choosing ahead (the table's): read_ahead
     typed = opts.pop("speed", None)
     if typed is not None and speed is not None and typed.strip().lower() != speed.strip().lower():
         raise ValueError(f"Speed given twice (`{echo(speed)}` and `speed={echo(typed)}`): give it once.")
@@ -202,6 +218,13 @@ def read(game: str, given: Mapping[str, str], speed: str | None = None) -> tuple
     full.update(opts)
     engine.get(game).game.read_options(full)  # the engine's own sentence for a bad value
     return full, chosen
+
+
+def read_ahead(game: str, given: Mapping[str, str]) -> bool:
+    """Whether people may choose their card ahead (``ahead=off`` turns it off), or ``ValueError``
+    with a sentence.  A game that does not play ahead has no such option (:func:`read` says so)."""
+    typed = {k.lower(): v for k, v in given.items()}.get("ahead")
+    return typed is None or not engine.get(game).play_ahead or AHEAD.read(typed) == "on"
 
 
 def read_ai(game: str, given: Mapping[str, str]) -> str | None:

@@ -194,7 +194,8 @@ def hand_hint(table: Table) -> str:
 def options_line(table: Table) -> str:
     """What the table plays differently from the defaults, in plain words ("moon: the shooter scores
     −26 · blitz timers"); "" when nothing differs."""
-    return options.changes_line(table.game, table.options, table.speed, getattr(table, "ai_level", None))
+    return options.changes_line(table.game, table.options, table.speed, getattr(table, "ai_level", None),
+                                ahead=getattr(table, "play_ahead", True))
 
 
 def rating_line(table: Table) -> str:

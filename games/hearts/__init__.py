@@ -28,7 +28,7 @@ register(GameSpec(
     measure=Measure({"rules": "classic", "target": 1}, "points a hand", hints={"target": 1},
                     lower_is_better=True,
                     target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target"),
-    sample=(4, {"target": 30}), order=1,
+    sample=(4, {"target": 30}), order=1, play_ahead=True,
     quick_start=(
         "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
         "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",

@@ -27,7 +27,7 @@ register(GameSpec(
     figures=tricks_figures, figure_names=TRICKS,
     programs=TricksPrograms(), replay=TricksReplay(),
     measure=Measure({"target": 1}, "tricks a hand"),
-    sample=(4, {"target": 5}), order=2,
+    sample=(4, {"target": 5}), order=2, play_ahead=True,
     quick_start=(
         "Goal: win tricks — each trick you take is worth 1 point. There are no trumps.",
         "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",

@@ -88,6 +88,7 @@ def record_of(t: Table, since: Mapping[int, int] | None = None) -> Record:
         "place": t.place,
         "house": int(t.house),
         "ranked": int(t.ranked),
+        "play_ahead": int(t.play_ahead),
         "rev": 0,
         **changes_of(t, since or {}),
     }
@@ -275,6 +276,7 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         place=str(record.get("place") or "server"),
         house=bool(record.get("house")),
         ranked=bool(record.get("ranked")),
+        play_ahead=record.get("play_ahead") is None or bool(record.get("play_ahead")),
     )
     if t.place not in PLACES:
         raise Unrecoverable(f"the place {t.place!r} is unknown")

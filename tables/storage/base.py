@@ -27,7 +27,7 @@ MUTABLE = frozenset({
 TABLE_COLUMNS = ("id", "game", "options", "speed", "guild_id", "channel_id", "thread_id", "message_id", "host_id",
                  "seats", "phase", "seed", "version", "rev", "deadlines", "since", "created_at", "finished_at",
                  "ended_early", "snapshot", "snapshot_version", "broken", "shown", "ai_level", "locale", "place",
-                 "house", "ranked")
+                 "house", "ranked", "play_ahead")
 RESULT_COLUMNS = ("table_id", "seat", "guild_id", "game", "user_id", "name", "players", "place", "score", "won",
                   "figures", "finished_at", "hints", "ranked", "absent")
 OPTIONAL_RESULTS = frozenset({"hints", "ranked", "absent"})

@@ -22,6 +22,7 @@ import words
 from cogs.table import components, options, renderers
 from cogs.table.game import replay_standings
 from engine.core import TABLE, Action, Event, refusal
+from tables import ahead
 from tables.history.replay import GameRecord, recap
 from tables.live import SeatView, TableError
 from tables.table import LogEntry, Phase, Seat, Table
@@ -80,6 +81,16 @@ def _hand(table: Table, seat: int) -> list[tuple[str, str]]:
     out = [(f"hand view of seat {seat}", content)]
     out += [(f"control of seat {seat}", t) for t in view_texts(v)]
     v.stop()
+    hand = (view or {}).get("hand") or []
+    if hand and phase == "running":
+        # Play ahead (tables/ahead.py): a card chosen for the turn, and one its turn refused.
+        code = f"play {hand[0]}"
+        for sv in (SeatView(table, seat, view, decision, None, code), SeatView(table, seat, view, decision, None,
+                                                                               None, code)):
+            content, v = components.hand_view(sv)
+            out.append((f"hand view of seat {seat}, a card chosen ahead", content))
+            out += [(f"control of seat {seat}, a card chosen ahead", t) for t in view_texts(v)]
+            v.stop()
     return out
 
 
@@ -123,6 +134,8 @@ def _playout(game: str, seed: int, max_steps: int, locale: str) -> list[tuple[st
     r = renderers.renderer_for(game)
     seen: list[tuple[str, str]] = [("lobby", renderers.table_message(t).text())]
     seen += rules_texts(game, locale)
+    seen += [("play ahead refusal", TableError(m).say(words.spoken()))
+             for m in (ahead.NOT_OFFERED, ahead.NOT_NOW, ahead.NOT_IN_HAND)]
     t.phase = Phase.RUNNING
     t.state = spec.game.create(players, t.options, seed)
     ai = spec.ai()

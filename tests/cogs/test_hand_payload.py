@@ -125,6 +125,15 @@ def _whole_hand(t: Table, r: Any, sv: SeatView) -> list[discord.ui.Item[Any]] | 
     if d is not None and (d.pick or any(a.kind != "play" or len(a.cards) != 1 or a.args for a in d.actions)):
         return None
     legal = {a.cards[0].code: a for a in (d.actions if d else ()) if _has_id(t, a.code)}
+    g = t.state
+    if d is None and t.spec.play_ahead and t.play_ahead and not t.seats[sv.seat].auto \
+            and sv.seat not in g.to_act() and not g.is_over:
+        # Play ahead (tables/ahead.py): every card chooses itself for when the turn comes.
+        cards = [Action("play", (render.card(code),)) for code in dict.fromkeys(hand)]
+        return [discord.ui.Button(label=r.action_label(a, sv)[:80], emoji=action_emoji(a),
+                                  style=GREEN if a.code == sv.ahead else r.action_style(a),
+                                  custom_id=f"dh:h:{t.id}:{a.code.replace(' ', '_')}") for a in cards] + (
+            [discord.ui.Button(label="Cancel", style=GREY, custom_id=f"dh:h:{t.id}:-")] if sv.ahead else [])
     return [_button(t, r, sv, legal[code]) if code in legal else
             _button(t, r, sv, Action("play", (render.card(code),)), disabled=True) for code in dict.fromkeys(hand)]
 
@@ -320,6 +329,7 @@ def test_a_kept_button_follows_the_version_the_hand_and_the_decision() -> None:
     cls = engine.get("hearts").game
     g = cls.create(4, cls.read_options({}), 3)
     t = _table("hearts", g)
+    t.play_ahead = False  # (the play-ahead buttons while waiting: tests/e2e/test_play_ahead.py)
     rng = random.Random(3)
     while g.public_view().get("phase") != "play":
         seat = rng.choice(g.to_act())
@@ -421,3 +431,27 @@ def test_a_siege_turn_is_menus_never_a_wall_of_buttons() -> None:
         assert layout == ("menus" if grouped else "buttons"), [a.code for a in d.actions]
         g.apply(seat, g.random_action(seat, rng))
     assert kinds[True, "menus"] > 20
+
+
+def test_a_card_chosen_ahead_shows_on_its_holders_view_in_words() -> None:
+    """While the others play, the holder's cards choose themselves ahead (``dh:h:``); the card
+    chosen is named in words, green, with Cancel — the same JSON from both ways of drawing."""
+    cls = engine.get("hearts").game
+    g = cls.create(4, cls.read_options({}), 3)
+    t = _table("hearts", g)
+    rng = random.Random(3)
+    while not (g.public_view().get("phase") == "play" and 0 not in g.to_act()):
+        seat = rng.choice(g.to_act())
+        g.apply(seat, g.random_action(seat, rng))
+    hand = g.view(0)["hand"]
+    code = f"play {hand[0]}"
+    sv = SeatView(t, 0, g.view(0), g.decision(0), None, code)
+    msg = hand_payload(sv)
+    content, view = hand_view(sv)
+    assert (msg.content, msg.components) == (content, view.to_components())
+    card = renderers.renderer_for("hearts").action_label(Action.parse(code), sv)
+    assert f"Will play {card} when your turn comes" in msg.content and hand[0] not in msg.content
+    buttons = [b for row in msg.components for b in row["components"]]
+    assert buttons[0]["custom_id"] == f"dh:h:ABC234:play_{hand[0]}" and buttons[0]["style"] == GREEN.value
+    assert [b["label"] for b in buttons if b["custom_id"] == "dh:h:ABC234:-"] == ["Cancel"]
+    assert not any(b.get("disabled") for b in buttons)

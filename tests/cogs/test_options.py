@@ -88,7 +88,8 @@ async def test_rules_list_exactly_what_options_accepts(h: Harness, game: str) ->
     text = i.last.text
     assert i.last.ephemeral
     g = engine.get(game).game
-    names = [o.name for o in g.options_spec] + (["ai"] if "strong" in engine.levels(game) else []) + ["rating", "speed"]
+    names = [o.name for o in g.options_spec] + (["ai"] if "strong" in engine.levels(game) else []) \
+        + (["ahead"] if engine.get(game).play_ahead else []) + ["rating", "speed"]
     # What a host types stands apart, in one field; the rest is words.
     (how,) = [f for f in i.last.embed.fields if f.name == "How to set it"]
     assert options.accepted_line(game) in how.value
@@ -150,9 +151,10 @@ def test_autocomplete_offers_speed_and_says_what_a_value_means() -> None:
     named = {c.value: c.name for c in offered}
     assert "dead hand ×2" in named["dead_hand_multiplier=2"]
     more = [c.value for c in option_choices("hearts", "rules=mcgill target=50 moon=others_plus_26 ")]
+    speeds = (f"speed={s}" for s in ("blitz", "normal", "relaxed", "untimed"))
     assert more == [f"rules=mcgill target=50 moon=others_plus_26 {o}"
-                    for o in ("ai=normal", "ai=strong", "rating=ranked", "rating=casual",
-                              *(f"speed={s}" for s in ("blitz", "normal", "relaxed", "untimed")))]
+                    for o in ("ai=normal", "ai=strong", "ahead=on", "ahead=off", "rating=ranked", "rating=casual",
+                              *speeds)]
     assert any(c.value.startswith("ai=") for c in option_choices("siege", ""))
     with wargame.registered():  # a game without a strong AI offers no level
         assert not any(c.value.startswith("ai=") for c in option_choices("war", ""))

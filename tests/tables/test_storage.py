@@ -144,10 +144,12 @@ async def test_migrating_from_the_previous_version_keeps_the_tables(store, make_
     real = records.changes_of
     monkeypatch.setattr(records, "changes_of", lambda t, since: {k: v for k, v in real(t, since).items()
                                                                   if k not in ("shown", "ai_level", "locale")})
-    # Nor the table's `place` (migration 12), `house` (migration 15) or `ranked` (migration 16).
+    # Nor the table's `place` (migration 12), `house` (migration 15), `ranked` (migration 16) or
+    # `play_ahead` (migration 17).
     real_record = records.record_of
     monkeypatch.setattr(records, "record_of", lambda t, since=None: {k: v for k, v in real_record(t, since).items()
-                                                                     if k not in ("place", "house", "ranked")})
+                                                                     if k not in ("place", "house", "ranked",
+                                                                                  "play_ahead")})
     # Nor a log's `timed_out` (migration 8).
     import tables.storage.sql as sql
 
@@ -544,7 +546,7 @@ async def test_migrating_from_the_first_version_restores_its_tables(store, make_
     memory = make_runtime()
     t = await started(memory, options=SHORT)
     await run_until(clock, lambda: t.version >= 6)
-    later = ("since", "shown", "ai_level", "locale", "place", "house", "ranked")
+    later = ("since", "shown", "ai_level", "locale", "place", "house", "ranked", "play_ahead")
     v1_columns = [c for c in record_of(t) if c not in later]
     record = record_of(t)
     store.execute(f"INSERT INTO tables ({', '.join(v1_columns)}) VALUES ({', '.join('?' * len(v1_columns))})",
