@@ -35,6 +35,8 @@ NO_DATABASE = N_("Stats are not kept: this Deckhand runs without a database (see
 NO_SUCH_SEASON = N_("There is no such season of {game} here: pick one from the list `season:` offers.")
 #: ``season:`` as typed (a season from the list, "2026-11"; the list names them in words).
 SeasonText = app_commands.Range[str, 1, 20]
+ONLY_YOURS_EVERYWHERE = N_("Results from every server and conversation are shown only to their owner: "
+                           "leave out `user:` to see yours.")
 OOPS = N_("Sorry — I could not read the stats just now. It has been logged; please try again.")
 
 
@@ -109,9 +111,12 @@ def stats_line(g: GameStats, rating: Record | None = None,
 
 def stats_embed(name: str, games: list[GameStats],
                 ratings: dict[str, Record] | None = None,
-                reviews: dict[str, tuple[float, int]] | None = None, *, conversation: bool = False) -> discord.Embed:
-    """``conversation``: the results of a DM or group DM (kept per conversation, not per server)."""
-    title = (_("{name}'s results in this conversation", name=name) if conversation
+                reviews: dict[str, tuple[float, int]] | None = None, *, conversation: bool = False,
+                everywhere: bool = False) -> discord.Embed:
+    """``conversation``: the results of a DM or group DM (kept per conversation, not per server);
+    ``everywhere``: of every server and conversation at once (no rating: each belongs to its place)."""
+    title = (_("{name}'s results everywhere", name=name) if everywhere else
+             _("{name}'s results in this conversation", name=name) if conversation
              else _("{name}'s results in this server", name=name))
     e = discord.Embed(title=title, colour=COLOUR)
     if not games:
@@ -120,7 +125,10 @@ def stats_embed(name: str, games: list[GameStats],
     for g in games[:25]:
         e.add_field(name=game_title(g.game), value=stats_line(g, (ratings or {}).get(g.game),
                                                               (reviews or {}).get(g.game)), inline=False)
-    if ratings:
+    if everywhere:
+        e.set_footer(text=_("Every server and conversation where you played, together: only you see this. "
+                            "Ratings belong to each place: /stats there shows them."))
+    elif ratings:
         e.set_footer(text=_("Ratings change only in ranked games between people; leaving one, or letting the AI "
                             "make most of your moves, counts as a loss. Everyone starts at {mu} ± {sigma}.",
                             mu=_num(25.0, 1), sigma=_num(8.3, 1)))
@@ -230,24 +238,41 @@ class StatsCog(commands.Cog):
                               text=words.translate(words.resolve(interaction.locale), OOPS))
 
     @app_commands.command(name="stats", description="Results in this server: rating, games, wins, average finish.")
-    @app_commands.describe(user="Whose results (default: yours)")
+    @app_commands.describe(user="Whose results (default: yours)",
+                           everywhere="Your own results in every server and conversation, shown only to you")
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                    everywhere: bool | None = None) -> None:
         # Your own stats are yours to read (your language); someone else's are posted for the channel.
         own = (user or interaction.user).id == interaction.user.id
         loc = remember(interaction.user.id, interaction.locale) if own or interaction.guild_id is None else \
             await self.runtime.servers.table_locale(interaction.guild_id, interaction.guild_locale)  # (a server's)
         with reading(loc):
-            await self._stats(interaction, user)
+            await self._stats(interaction, user, bool(everywhere))
 
-    async def _stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def _stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                     everywhere: bool = False) -> None:
         who = user or interaction.user
         own = who.id == interaction.user.id
         storage, ratings = self.runtime.storage, self.runtime.ratings
         place = _place(interaction)
         if storage is None or ratings is None or place is None:
             await self._reply(interaction, ephemeral=True, text=_(NO_DATABASE))
+            return
+        if everywhere:
+            if not own:
+                await self._reply(interaction, ephemeral=True, text=words.translate(
+                    words.resolve(interaction.locale), ONLY_YOURS_EVERYWHERE))
+                return
+            try:
+                rows = await storage.results_everywhere(who.id)
+            except Exception:
+                log.exception("Reading the results of %s everywhere failed", who.id)
+                await self._reply(interaction, ephemeral=True, text=_(OOPS))
+                return
+            name = str(getattr(who, "display_name", None) or getattr(who, "name", "Someone"))
+            await self._reply(interaction, ephemeral=True, embed=stats_embed(name, summarise(rows), everywhere=True))
             return
         try:
             rows = await storage.player_results(place, who.id)

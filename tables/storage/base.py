@@ -148,6 +148,10 @@ class Storage(Protocol):
 
     async def player_results(self, guild_id: int, user_id: int) -> list[Record]: ...
 
+    async def results_everywhere(self, user_id: int) -> list[Record]:
+        """Someone's results in every server and conversation."""
+        ...
+
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Record]: ...
 
     async def check(self) -> None:

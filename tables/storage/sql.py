@@ -341,6 +341,11 @@ class SQLStorage:
             (guild_id, user_id),
         )
 
+    async def results_everywhere(self, user_id: int) -> list[Record]:
+        """Someone's results in every server and conversation (what ``/stats everywhere`` shows them)."""
+        return await self._read(
+            f"SELECT {', '.join(RESULT_COLUMNS)} FROM results WHERE user_id = ? ORDER BY finished_at", (user_id,))
+
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Record]:
         d = self.dialect
         return await self._read(

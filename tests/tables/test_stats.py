@@ -186,3 +186,22 @@ async def test_without_a_database_the_cog_says_so(make_runtime):
     i = FakeInteraction(w, FakeBot(w), FakeUser(HOST, "Ann"), w.channel("cards"), guild_id=GUILD)
     await cog.stats.callback(cog, i, None)
     assert i.last.ephemeral and "DATABASE_URL" in i.last.content
+
+
+async def test_own_results_everywhere_are_summed_over_every_place_and_shown_only_to_their_owner(world, clock):
+    w, bot, cog, channel, rt = world
+    await finished_game(rt, clock, host=HOST, others=(BOB,))
+    await finished_game(rt, clock, host=HOST, others=(CARL,), guild=GUILD + 1)  # another server
+    ann = FakeUser(HOST, "Ann")
+    here = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.stats.callback(cog, here, None)
+    assert "**1** game" in here.last.embed.fields[0].value
+    everywhere = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.stats.callback(cog, everywhere, None, True)
+    msg = everywhere.last
+    assert msg.ephemeral and msg.embed.title == "Ann's results everywhere"
+    assert "**2** games" in msg.embed.fields[0].value and "rating **" not in msg.embed.fields[0].value
+    theirs = FakeInteraction(w, bot, ann, channel, guild_id=GUILD)
+    await cog.stats.callback(cog, theirs, FakeUser(BOB, "Bob"), True)
+    assert theirs.last.ephemeral and "shown only to their owner" in theirs.last.content
+    assert not w.violations
