@@ -10,6 +10,7 @@ server that added the bot: each table needs its message and thread.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -47,6 +48,8 @@ log = logging.getLogger(__name__)
 COLOUR = discord.Colour.dark_gold()
 ONLY_IN_A_SERVER = N_("Tournaments are played in a server that added Deckhand: each table needs its own thread.")
 OOPS = N_("Sorry — something went wrong with the tournament. It has been logged; please try again.")
+#: Seconds between two edits of a tournament's message (Discord: 5 edits of a message in 5 s).
+REDRAW_EVERY = 1.5
 TEMPLATE = r"dh:tour:(?P<id>[A-Z0-9]{6}):(?P<op>join|leave|start)"
 LABELS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), discord.ButtonStyle.secondary),
           "start": (N_("Start"), discord.ButtonStyle.primary)}
@@ -143,6 +146,8 @@ class TournamentCog(commands.Cog):
         self.runtime = runtime
         self.discord = listener
         runtime.tournaments.listener = self
+        self._dirty: set[str] = set()  # tournaments whose message shows an older state
+        self._drawing: set[str] = set()  # tournaments whose message is being (or was just) edited
 
     async def _say(self, interaction: discord.Interaction, text: str) -> None:
         try:
@@ -228,15 +233,33 @@ class TournamentCog(commands.Cog):
 
     # ---- the runtime's calls (tables/tournaments.py) --------------------------------------------
     async def tournament_changed(self, entry: Entry) -> None:
-        """A table ended or a round began: the tournament's message is redrawn (one edit)."""
+        """A table ended or a round began: the tournament's message is redrawn — at most one edit
+        every :data:`REDRAW_EVERY` seconds, the last change always shown (a round's tables often
+        end together, and Discord allows 5 edits of a message in 5 seconds)."""
         if entry.message_id is None or self.discord is None:
             return
-        channel = self.discord.channel(entry.channel_id)
-        if channel is None:
+        self._dirty.add(entry.id)
+        if entry.id in self._drawing:
+            return  # the edit under way, or the next one, shows this change too
+        self._drawing.add(entry.id)
+        try:
+            while entry.id in self._dirty:
+                self._dirty.discard(entry.id)
+                await self._draw(entry)
+                await asyncio.sleep(REDRAW_EVERY)
+        finally:
+            self._drawing.discard(entry.id)
+
+    async def _draw(self, entry: Entry) -> None:
+        channel = self.discord.channel(entry.channel_id) if self.discord is not None else None
+        if channel is None or entry.message_id is None or self.discord is None:
             return
         await self.discord.budget.take()
-        await channel.get_partial_message(entry.message_id).edit(embed=tournament_embed(entry),
-                                                                 view=tournament_view(entry))
+        try:
+            await channel.get_partial_message(entry.message_id).edit(embed=tournament_embed(entry),
+                                                                     view=tournament_view(entry))
+        except discord.HTTPException:
+            log.exception("Could not redraw tournament %s", entry.id)
 
     async def tournament_tables(self, entry: Entry, tables: list[Table]) -> None:
         """A round's tables, seated: each is posted in the tournament's channel, gets its thread and
