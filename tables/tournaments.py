@@ -53,6 +53,8 @@ class Entry:
     missing: dict[str, list[int]] = field(default_factory=dict)
     #: Each person's name as they signed up (their seat's name at the tournament's tables).
     names: dict[int, str] = field(default_factory=dict)
+    #: table id → where it is played (its own thread, when the listener made one).
+    places: dict[str, int] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -61,7 +63,7 @@ class Entry:
     def to_json(self) -> str:
         return json.dumps({"tournament": self.t.to_dict(), "options": self.options, "speed": self.speed,
                            "locale": self.locale, "seats": self.seats, "missing": self.missing,
-                           "names": {str(k): v for k, v in self.names.items()}},
+                           "names": {str(k): v for k, v in self.names.items()}, "places": self.places},
                           sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -72,7 +74,8 @@ class Entry:
                    None if row.get("message_id") is None else int(row["message_id"]),
                    {str(k): [int(s) for s in v] for k, v in (d.get("seats") or {}).items()},
                    {str(k): [int(s) for s in v] for k, v in (d.get("missing") or {}).items()},
-                   {int(k): str(v) for k, v in (d.get("names") or {}).items()})
+                   {int(k): str(v) for k, v in (d.get("names") or {}).items()},
+                   {str(k): int(v) for k, v in (d.get("places") or {}).items()})
 
     def table_of(self, table_id: str) -> int | None:
         """Which table of the current round ``table_id`` is."""
@@ -185,6 +188,15 @@ class Tournaments:
         """A lobby with the round's people seated in order (an AI for each short seat, and for
         anyone who cannot be seated), hosted by the first person who could be."""
         order = [i for i, p in enumerate(people) if p is not None] + [i for i, p in enumerate(people) if p is None]
+        # Each table in a place of its own (the listener's ``tournament_place``: a thread): tables
+        # that share a channel would share its rate limits and bury each other's messages.
+        place = entry.channel_id
+        ask = getattr(self.listener, "tournament_place", None)
+        if ask is not None:
+            try:
+                place = await ask(entry, [p for p in people if p is not None]) or entry.channel_id
+            except Exception:
+                log.exception("Tournament %s: no place of its own for a table; it plays in the channel", entry.id)
         host: int | None = None
         table: Table | None = None
         seat_of: dict[int, int] = {}
@@ -196,7 +208,7 @@ class Tournaments:
                     break
                 try:
                     table = await self.runner.create(
-                        game=entry.t.game, guild_id=entry.guild_id, channel_id=entry.channel_id, host_id=person,
+                        game=entry.t.game, guild_id=entry.guild_id, channel_id=place, host_id=person,
                         host_name=entry.names.get(person) or str(person), options=dict(entry.options),
                         speed=entry.speed, locale=entry.locale)
                 except TableError:
@@ -217,6 +229,7 @@ class Tournaments:
             await self.runner.add_ai(table.id, host, 1)
             seat_of[i] = len(table.seats) - 1
         entry.seats[table.id] = [seat_of[i] for i in range(len(people))]
+        entry.places[table.id] = place
         entry.missing[table.id] = sorted(missing)
         return table
 

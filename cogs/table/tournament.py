@@ -50,6 +50,8 @@ ONLY_IN_A_SERVER = N_("Tournaments are played in a server that added Deckhand: e
 OOPS = N_("Sorry — something went wrong with the tournament. It has been logged; please try again.")
 #: Seconds between two edits of a tournament's message (Discord: 5 edits of a message in 5 s).
 REDRAW_EVERY = 1.5
+#: Seconds between two tables' first messages in the tournament's channel (5 messages in 5 s).
+STARTER_EVERY = 1.1
 TEMPLATE = r"dh:tour:(?P<id>[A-Z0-9]{6}):(?P<op>join|leave|start)"
 LABELS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), discord.ButtonStyle.secondary),
           "start": (N_("Start"), discord.ButtonStyle.primary)}
@@ -88,7 +90,8 @@ def tournament_embed(entry: Entry) -> discord.Embed:
             for n, (people, tid) in enumerate(zip(r.tables, r.table_ids, strict=True)):
                 who = ", ".join(f"<@{p}>" for p in people if p is not None)
                 done = " ✓" if r.results[n] is not None else ""
-                tables.append(f"`{tid or '…'}` {who}{done}")
+                where = entry.places.get(tid) if tid is not None else None
+                tables.append((f"<#{where}> " if where else "") + f"`{tid or '…'}` {who}{done}")
             e.add_field(name=_(N_("Tables of this round")), value="\n".join(tables)[:1024] or "—", inline=False)
         rows = []
         for s in t.standings()[:25]:
@@ -261,18 +264,49 @@ class TournamentCog(commands.Cog):
         except discord.HTTPException:
             log.exception("Could not redraw tournament %s", entry.id)
 
+    async def tournament_place(self, entry: Entry, people: list[int]) -> int | None:
+        """A thread of its own for one table of the round, from a short message in the tournament's
+        channel naming its players (never edited: the channel's edits stay the tournament message's);
+        ``None`` where the bot may not open one."""
+        listener = self.discord
+        if listener is None:
+            return None
+        channel = listener.channel(entry.channel_id)
+        if channel is None or not hasattr(channel, "send"):
+            return None
+        loc = entry.locale
+        n = len(entry.places) + 1
+        title = words.translate(loc, engine.get(entry.t.game).game.title)
+        text = words.translate(loc, N_("{game} tournament `{id}` · round {round}: {people} — play in the thread."),
+                               game=title, id=entry.id, round=entry.t.round_no,
+                               people=", ".join(f"<@{p}>" for p in people))
+        await listener.budget.take()
+        starter = await channel.send(text, allowed_mentions=NO_PINGS)
+        await listener.budget.take()
+        try:
+            thread = await starter.create_thread(name=f"{title} · {entry.id} · {n}", auto_archive_duration=1440)
+        except discord.HTTPException as e:
+            log.info("No thread for a table of tournament %s (%s); it plays in the channel", entry.id, e)
+            return None
+        # Discord allows 5 new messages in a channel every 5 seconds: the next table's waits a little.
+        await asyncio.sleep(STARTER_EVERY)
+        return int(thread.id)
+
     async def tournament_tables(self, entry: Entry, tables: list[Table]) -> None:
         """A round's tables, seated: each is posted in the tournament's channel, gets its thread and
         starts (its players are pinged there as at any table)."""
         for t in tables:
             try:
-                await self._post_and_start(t)
+                await self._post_and_start(t, own_thread=entry.places.get(t.id, entry.channel_id) != entry.channel_id)
             except Exception:
                 log.exception("Tournament %s: could not post table %s; starting it anyway", entry.id, t.id)
                 if t.phase == Phase.LOBBY:
                     await self.runtime.start(t.id, t.host_id)
 
-    async def _post_and_start(self, t: Table) -> None:
+    async def _post_and_start(self, t: Table, own_thread: bool = False) -> None:
+        """Post the table's message where it is played, then start it: in a thread of its own
+        (``own_thread``: posted there, nothing more to open), else in the channel with a thread opened
+        from its message, as **Start** does."""
         listener = self.discord
         if listener is None:
             await self.runtime.start(t.id, t.host_id)
@@ -284,7 +318,7 @@ class TournamentCog(commands.Cog):
         async with listener.hold(t.id):
             if t.phase == Phase.LOBBY:
                 await self.runtime.start(t.id, t.host_id)
-            thread = await self._thread(t)
+            thread = None if own_thread else await self._thread(t)
         if thread is not None:
             await listener.started(t)
 

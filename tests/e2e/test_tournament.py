@@ -56,7 +56,9 @@ async def play_round(w: Any, people: list[Any], table_ids: list[str], seed: int,
     """Everyone plays their seat at this round's tables (until ``until()``, else the game's end)."""
     async def one(p: Any, n: int) -> None:
         tid = next(t for t in table_ids if p.id in seated(w, t))
-        message = await w.until(lambda: p.find(f"table `{tid}`", channel=w.fd.channel, ephemeral=False), 20,
+        # Each table is played in a thread of its own (its message is there, not in the channel).
+        message = await w.until(lambda: p.find(f"table `{tid}`", ephemeral=False,
+                                               where=lambda m: m.channel_id != w.fd.channel.id), 20,
                                 f"table {tid}'s message")
         await play_seat(p, message, rng=random.Random(seed + n), timeout=120, ready=w.ready, tolerate=w.tolerate,
                         over=until or (lambda: is_over(w.fd, message)))
