@@ -218,7 +218,7 @@ class Runtime(Lobby):
                 # Stored, but its message never reached Discord (the process stopped in between):
                 # nobody could see or join it, so it is posted now (issue 29 item 8).
                 self.delivery.notify(t, "unposted", t)
-        await self.tournaments.recover(self._stored_table)
+        await self.tournaments.recover(self._stored_table, self.shards.owns)
         self.persistence.start_housekeeping(self._prune, self.tables)
         if self.storage is not None and self.privacy.grace is not None and self._sweep is None:
             self._sweep = self.tasks.spawn(self.privacy.sweep_daily(), "departed-servers")

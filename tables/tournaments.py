@@ -284,10 +284,12 @@ class Tournaments:
         except Exception:
             log.exception("Could not store tournament %s", entry.id)
 
-    async def recover(self, stored_outcome: Callable[[str], Any]) -> None:
+    async def recover(self, stored_outcome: Callable[[str], Any],
+                      owns: Callable[[int], bool] = lambda guild_id: True) -> None:
         """At start-up (after the tables): every unfinished stored tournament is back, each table of
         its round that ended while the bot was down is scored (``stored_outcome(table_id)``: the table
-        as rebuilt from the storage, or ``None``), and what is left of the round is opened or started."""
+        as rebuilt from the storage, or ``None``), and what is left of the round is opened or started.
+        ``owns(guild_id)``: this process runs that server (its shard), so its tournaments."""
         if self.storage is None:
             return
         for row in await self.storage.unfinished_tournaments():
@@ -296,6 +298,8 @@ class Tournaments:
             except Exception:
                 log.exception("Tournament %s cannot be read; it is left out", row.get("id"))
                 continue
+            if not owns(entry.guild_id):
+                continue  # another process runs that server's shard: its tournaments too
             self.by_id[entry.id] = entry
             if entry.t.state != "running":
                 continue
