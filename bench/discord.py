@@ -88,7 +88,9 @@ tables spread over servers of every shard; ``bot_cpu_percent`` is then theirs to
 ``bot_cpu_percent_by_process`` each one's.
 
 ``BENCH_PROFILE=/tmp/bot.prof`` writes a cProfile of the bot process; ``BENCH_GC_LOG=1`` has it
-report its heap every 20 s and its garbage-collector pauses at exit (on stderr).
+report its heap every 20 s and its garbage-collector pauses at exit (on stderr); ``BENCH_SLOW_STEPS=1``
+has it report at exit the event loop's steps that took 2 ms or more of its CPU, with what ran and
+the oldest generation the garbage collector walked meanwhile (what held the loop while a click waited).
 """
 
 from __future__ import annotations

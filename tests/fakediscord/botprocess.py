@@ -135,6 +135,7 @@ async def main(argv: list[str] | None = None) -> int:
                 del objects
 
         sampler = asyncio.create_task(sample())  # noqa: F841 (kept alive until exit)
+    slow_steps = watch_slow_steps() if os.environ.get("BENCH_SLOW_STEPS") else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -177,10 +178,53 @@ async def main(argv: list[str] | None = None) -> int:
             if mine:
                 print(f"bot gc generation {gen}: {len(mine)} collections, {sum(mine) * 1000:.0f} ms in all, "
                       f"longest {max(mine) * 1000:.1f} ms", file=sys.stderr)
+    if slow_steps is not None:
+        import collections
+
+        by_what = collections.Counter(w for _, w in slow_steps)
+        print(f"bot loop steps over {SLOW_STEP * 1000:g} ms: {len(slow_steps)}, longest "
+              f"{sorted((round(d * 1000, 1), w) for d, w in slow_steps)[-8:]}; most often {by_what.most_common(8)}",
+              file=sys.stderr)
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
     return 0
+
+
+SLOW_STEP = 0.002  # BENCH_SLOW_STEPS=1: the loop's steps that took at least this much CPU
+
+
+def watch_slow_steps() -> list[tuple[float, str]]:
+    """Every step of the event loop (one callback, or one step of a task) that took SLOW_STEP or
+    more of the main thread's CPU (not the wall clock: a busy machine's other processes would count),
+    with what ran (the task's coroutine, or the callback): what held the loop while a click waited."""
+    import gc
+    from asyncio import events
+
+    steps: list[tuple[float, str]] = []
+    run = events.Handle._run
+    collected = [-1]  # the oldest generation collected during the step
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "stop":
+            collected[0] = max(collected[0], info["generation"])
+
+    gc.callbacks.append(on_gc)
+
+    def timed_run(self: Any) -> None:
+        collected[0] = -1
+        t = time.thread_time()
+        run(self)
+        took = time.thread_time() - t
+        if took >= SLOW_STEP:
+            cb = self._callback
+            task = getattr(cb, "__self__", None)
+            coro = task.get_coro() if isinstance(task, asyncio.Task) else None
+            what = getattr(coro, "__qualname__", None) or getattr(cb, "__qualname__", None) or repr(cb)
+            steps.append((took, f"{what}{f' (gc {collected[0]})' if collected[0] >= 0 else ''}"))
+
+    events.Handle._run = timed_run  # type: ignore[method-assign]
+    return steps
 
 
 def watch_tables(bot: Any) -> dict[str, Any]:
