@@ -37,6 +37,8 @@ from tables.storage import StorageError, open_storage
 from tools.invite import invite_url
 
 log = logging.getLogger("deckhand")
+#: The bot process's GIL switch interval (sys.setswitchinterval; Python's default is 5 ms).
+SWITCH_INTERVAL = 0.0005
 
 class Deckhand(commands.Bot):
     """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""
@@ -120,6 +122,10 @@ class Deckhand(commands.Bot):
             # recovered tables end some day, and a frozen cycle would never be collected.
             gc.collect()
             gc.freeze()
+            # The database's thread (aiosqlite) takes the GIL back after each SQLite call; while the
+            # loop runs Python it waited up to the default 5 ms switch interval every time, so a
+            # commit (which a click's answer waits for) took several of those when the bot was busy.
+            sys.setswitchinterval(SWITCH_INTERVAL)
         # A hot standby waits here, connected to nothing, until it holds a shard's lease.
         await self.gate.hold()
         # Cards read as text until this background sync has every face as an emoji (never waited

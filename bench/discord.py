@@ -11,7 +11,13 @@ tables kept in a SQLite file (``--database-url``: another), Discord's real rate-
 global limit of 50 requests a second (``--global-limit 0``: off).  It reports:
 
 * ``interaction_p50_ms`` / ``interaction_p99_ms`` — from the fake sending INTERACTION_CREATE to
-  the interaction callback arriving, over every interaction of the run;
+  the interaction callback arriving, over every interaction of the run; ``interaction_stages``
+  splits the card clicks' answers (a card button or menu on a hand view) by stage inside the bot
+  process (tests/fakediscord/botprocess.py ``time_stages``: ``queued`` from the gateway to the
+  handler, ``act`` the move applied, of which ``commit`` its storage write, ``render`` the hand view
+  drawn, ``answer`` the callback sent, ``click`` the whole handler), each its wall-clock p50 / p99 /
+  max and its CPU p50 / p99 (the bot's main thread: what the loop ran meanwhile counts, other
+  processes of a busy machine do not) in ms;
 * ``rest_calls_per_hand`` — REST calls the bot made per hand of 52 plays, interaction
   callbacks excluded (the lobby, thread and summary included), and ``rest_calls_by_route``;
 * ``non_interaction_rest_calls_per_hand`` — the same without interaction-token webhooks
@@ -82,7 +88,9 @@ tables spread over servers of every shard; ``bot_cpu_percent`` is then theirs to
 ``bot_cpu_percent_by_process`` each one's.
 
 ``BENCH_PROFILE=/tmp/bot.prof`` writes a cProfile of the bot process; ``BENCH_GC_LOG=1`` has it
-report its heap every 20 s and its garbage-collector pauses at exit (on stderr).
+report its heap every 20 s and its garbage-collector pauses at exit (on stderr); ``BENCH_SLOW_STEPS=1``
+has it report at exit the event loop's steps that took 2 ms or more of its CPU, with what ran and
+the oldest generation the garbage collector walked meanwhile (what held the loop while a click waited).
 """
 
 from __future__ import annotations
@@ -121,6 +129,8 @@ RUNNING_LABELS = tuple(sorted(in_any_language("My hand") | in_any_language("Play
 SCRAPE_EVERY = 5.0  # seconds between two scrapes of /metrics while the tables play (Prometheus: 15 by default)
 TABLE_MESSAGES: list[Any] = []  # every table's public message, as the fake keeps it
 PLAY_LOG: dict[str, list[list[Any]]] = {}  # table message id -> the table's actions [[time, code], ...]
+#: The bot process's card clicks, by stage of their answer: [[wall ms, CPU ms], ...] (botprocess.time_stages).
+STAGES: dict[str, list[list[float]]] = {}
 WATCH_VIEWS: list[Any] = []  # the watchers' views (answers to Watch), as the fake keeps them
 #: The game the tables play: the benches' reference (engine/measure.py), to a target of 1 (one hand).
 REFERENCE = reference_game()
@@ -147,10 +157,12 @@ async def bot_process(fd: FakeDiscord, runtime: dict[str, Any], database: str):
 
     plays = tempfile.NamedTemporaryFile(prefix="bench-plays-", suffix=".json", delete=False)
     plays.close()
+    stages = tempfile.NamedTemporaryFile(prefix="bench-stages-", suffix=".json", delete=False)
+    stages.close()
     # Configured from its environment, as bot.py is (tests/fakediscord/botprocess.py).
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.fakediscord.botprocess", "--port", str(fd.port),
-        "--runtime", json.dumps(runtime), "--play-log", plays.name,
+        "--runtime", json.dumps(runtime), "--play-log", plays.name, "--stages", stages.name,
         *(["--profile", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []),
         *[f"--without-intent={x}" for x in os.environ.get("BENCH_WITHOUT_INTENTS", "").split(",") if x],
         *(["--gc-log"] if os.environ.get("BENCH_GC_LOG") else []),
@@ -177,8 +189,12 @@ async def bot_process(fd: FakeDiscord, runtime: dict[str, Any], database: str):
                 proc.kill()
         with contextlib.suppress(OSError, ValueError):
             PLAY_LOG.update(json.loads(open(plays.name).read() or "{}"))
+        with contextlib.suppress(OSError, ValueError):
+            STAGES.clear()  # (the last process's: the one the tables played on)
+            STAGES.update(json.loads(open(stages.name).read() or "{}"))
         with contextlib.suppress(OSError):
             os.unlink(plays.name)
+            os.unlink(stages.name)
 
 
 @contextlib.asynccontextmanager
@@ -338,6 +354,20 @@ def viewer_figures(viewer: dict[str, Any] | None) -> dict[str, Any]:
 
 
 EMOJI_ROUTE = "/applications/{application_id}/emojis"
+
+
+def stage_figures(stages: dict[str, list[list[float]]]) -> dict[str, dict[str, float]] | None:
+    """Each stage of the card clicks' answers (tests/fakediscord/botprocess.py ``time_stages``): its
+    wall-clock p50 / p99 / max and its CPU p50 / p99 in ms — the CPU of the bot's main thread over the
+    stage, which a busy machine's other processes do not inflate — and how many times it ran."""
+    out = {}
+    for stage, rows in stages.items():
+        if rows:
+            wall, cpu = [r[0] for r in rows], [r[1] for r in rows]
+            out[stage] = {"n": len(rows), "wall_p50": round(percentile(wall, 0.5), 2),
+                          "wall_p99": round(percentile(wall, 0.99), 2), "wall_max": round(max(wall), 2),
+                          "cpu_p50": round(percentile(cpu, 0.5), 2), "cpu_p99": round(percentile(cpu, 0.99), 2)}
+    return out or None
 
 
 def emoji_calls(fd: FakeDiscord, since: int) -> dict[str, int]:
@@ -546,6 +576,8 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             "interaction_p99_ms": round(percentile(latencies, 0.99), 2),
             "interaction_p90_ms": round(percentile(latencies, 0.90), 2),
             "interaction_max_ms": round(max(latencies, default=float("nan")), 2),
+            # Where a card click's answer spent its time in the bot (its own process only).
+            "interaction_stages": stage_figures(STAGES),
             "slow_seconds": slow_seconds(fd, started),
             "rest_calls_per_hand": round(len(calls) / hands, 1) if hands else None,
             "non_interaction_rest_calls_per_hand": round(len(own) / hands, 1) if hands else None,
@@ -690,6 +722,9 @@ def main(argv: list[str] | None = None) -> int:
           f"(target p99 < {TARGETS['interaction_p99_ms']:g} ms: {mark[ok['interaction_p99_ms']]})")
     print(f"                         p90 {result['interaction_p90_ms']} ms · max {result['interaction_max_ms']} ms · "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for stage, f in (result["interaction_stages"] or {}).items():
+        print(f"  {stage:<22} wall p50 {f['wall_p50']} · p99 {f['wall_p99']} · max {f['wall_max']} ms; "
+              f"CPU p50 {f['cpu_p50']} · p99 {f['cpu_p99']} ms ({f['n']} card clicks)")
     if result["metrics"]:
         print(f"metrics on               {result['metrics']} (the bot's own counts, scraped every {SCRAPE_EVERY:g} s)")
     print(f"REST calls per hand      {result['rest_calls_per_hand']} (target ≤ "

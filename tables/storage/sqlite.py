@@ -350,7 +350,11 @@ class SQLiteStorage(PeopleStorage):
         self._queue.append((work, fut))
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush(), name="storage-flush")
-        return await asyncio.shield(fut)
+        # Awaited as it is, not through asyncio.shield: the shield's own callback cost the writer a
+        # whole turn of the loop after its commit (a click's answer waits for it).  Cancelling the
+        # writer cancels only this future: the flusher, not the writer's task, runs the work, and
+        # skips a future that is done.
+        return await fut
 
     async def _flush(self) -> None:
         while self._queue:

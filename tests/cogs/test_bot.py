@@ -143,6 +143,28 @@ async def test_the_bot_process_freezes_its_start_up_heap(monkeypatch: pytest.Mon
     assert steps == ["recover", "freeze", "recover"]
 
 
+async def test_the_bot_process_lets_the_database_thread_in_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SQLite thread needs the GIL back after every call of a commit that a click's answer
+    waits for: the bot process shortens the switch interval (the default 5 ms was a wait per
+    call while the loop ran Python) — only the process's own bot, never in a test process."""
+    import gc
+    import sys
+
+    set_to: list[float] = []
+    monkeypatch.setattr(sys, "setswitchinterval", set_to.append)
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # (the test process's heap stays as it is)
+
+    async def no_sync(*, guild=None):
+        return []
+
+    for own in (False, True):
+        deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42), freeze_heap=own)
+        deckhand.tree.sync = no_sync
+        await deckhand.setup_hook()
+        await deckhand.runtime.close()
+    assert set_to == [bot.SWITCH_INTERVAL] and bot.SWITCH_INTERVAL <= 0.001
+
+
 def test_main_asks_for_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[dict] = []
 

@@ -57,14 +57,20 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gc-log", action="store_true", help="report garbage-collector pauses on stderr at exit")
     parser.add_argument("--play-log", help="at exit, write each table's actions and their times (its table "
                                            "message id -> [[time, code], ...]) to this JSON file")
+    parser.add_argument("--stages", help="at exit, write how long each stage of the card clicks' answers took "
+                                         "(wall and CPU milliseconds, :func:`time_stages`) to this JSON file")
     parser.add_argument("--without-intent", action="append", default=[],
                         help="experiment: identify without this intent (e.g. guild_messages)")
     args = parser.parse_args(argv)
     profiler = None
     if args.profile:
         import cProfile
+        from time import thread_time
 
-        profiler = cProfile.Profile()
+        # BENCH_PROFILE_CLOCK=cpu: the bot's own CPU time (its thread's), not the wall clock, which a
+        # busy machine's other processes inflate.
+        cpu = os.environ.get("BENCH_PROFILE_CLOCK") == "cpu"
+        profiler = cProfile.Profile(thread_time) if cpu else cProfile.Profile()
         profiler.enable()
     logging.basicConfig(level=logging.ERROR, format="bot %(levelname)s %(name)s: %(message)s")
     discord.http.Route.BASE = f"http://127.0.0.1:{args.port}/api/v10"
@@ -129,6 +135,7 @@ async def main(argv: list[str] | None = None) -> int:
                 del objects
 
         sampler = asyncio.create_task(sample())  # noqa: F841 (kept alive until exit)
+    slow_steps = watch_slow_steps() if os.environ.get("BENCH_SLOW_STEPS") else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -145,12 +152,15 @@ async def main(argv: list[str] | None = None) -> int:
     runner = asyncio.create_task(bot.connect(reconnect=True))
     await bot.wait_until_ready()
     tables = watch_tables(bot) if args.play_log else {}
+    stages = time_stages(bot) if args.stages else {}
     print("ready", flush=True)
     await asyncio.wait({runner, asyncio.create_task(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
     await bot.close()
     runner.cancel()
     if args.play_log:
         Path(args.play_log).write_text(json.dumps(play_log(tables)))
+    if args.stages:
+        Path(args.stages).write_text(json.dumps(stages))
     if args.gc_log:
         import collections
         import gc
@@ -168,10 +178,53 @@ async def main(argv: list[str] | None = None) -> int:
             if mine:
                 print(f"bot gc generation {gen}: {len(mine)} collections, {sum(mine) * 1000:.0f} ms in all, "
                       f"longest {max(mine) * 1000:.1f} ms", file=sys.stderr)
+    if slow_steps is not None:
+        import collections
+
+        by_what = collections.Counter(w for _, w in slow_steps)
+        print(f"bot loop steps over {SLOW_STEP * 1000:g} ms: {len(slow_steps)}, longest "
+              f"{sorted((round(d * 1000, 1), w) for d, w in slow_steps)[-8:]}; most often {by_what.most_common(8)}",
+              file=sys.stderr)
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
     return 0
+
+
+SLOW_STEP = 0.002  # BENCH_SLOW_STEPS=1: the loop's steps that took at least this much CPU
+
+
+def watch_slow_steps() -> list[tuple[float, str]]:
+    """Every step of the event loop (one callback, or one step of a task) that took SLOW_STEP or
+    more of the main thread's CPU (not the wall clock: a busy machine's other processes would count),
+    with what ran (the task's coroutine, or the callback): what held the loop while a click waited."""
+    import gc
+    from asyncio import events
+
+    steps: list[tuple[float, str]] = []
+    run = events.Handle._run
+    collected = [-1]  # the oldest generation collected during the step
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "stop":
+            collected[0] = max(collected[0], info["generation"])
+
+    gc.callbacks.append(on_gc)
+
+    def timed_run(self: Any) -> None:
+        collected[0] = -1
+        t = time.thread_time()
+        run(self)
+        took = time.thread_time() - t
+        if took >= SLOW_STEP:
+            cb = self._callback
+            task = getattr(cb, "__self__", None)
+            coro = task.get_coro() if isinstance(task, asyncio.Task) else None
+            what = getattr(coro, "__qualname__", None) or getattr(cb, "__qualname__", None) or repr(cb)
+            steps.append((took, f"{what}{f' (gc {collected[0]})' if collected[0] >= 0 else ''}"))
+
+    events.Handle._run = timed_run  # type: ignore[method-assign]
+    return steps
 
 
 def watch_tables(bot: Any) -> dict[str, Any]:
@@ -187,6 +240,90 @@ def watch_tables(bot: Any) -> dict[str, Any]:
 
     listener.redraw = watched
     return tables
+
+
+def time_stages(bot: Any) -> dict[str, list[list[float]]]:
+    """Time the stages of every card click's answer (a card button or a card menu on a hand view),
+    each as ``[wall ms, CPU ms]`` (the CPU: this process's main thread, so what other work the loop
+    ran meanwhile counts, and what other processes of a busy machine ran does not):
+
+    * ``queued`` — from the bot reading the INTERACTION_CREATE off the gateway to its click handler;
+    * ``act`` — the runtime applying the move (the table's lock, the engine, the storage write),
+      of which ``commit`` — the storage write the answer waits for (a move answered is on disk);
+    * ``render`` — drawing the hand view that answers the click;
+    * ``answer`` — sending it (the interaction callback) until Discord's reply;
+    * ``click`` — the handler, from its start to the answer sent.
+    """
+    import cogs.live.game_clicks as clicks_module
+    from tables.persistence import Persistence
+    from tables.runtime import Runtime
+
+    stages: dict[str, list[list[float]]] = {k: [] for k in ("queued", "act", "commit", "render", "answer", "click")}
+    received: dict[int, tuple[float, float]] = {}
+    clicking: set[Any] = set()  # the tasks answering a click now (not the tasks they start)
+
+    def now() -> tuple[float, float]:
+        return time.perf_counter(), time.thread_time()
+
+    def note(stage: str, since: tuple[float, float]) -> None:
+        wall, cpu = now()
+        stages[stage].append([round((wall - since[0]) * 1000, 3), round((cpu - since[1]) * 1000, 3)])
+
+    parsers = bot._connection.parsers  # (discord.py's gateway dispatch: event name -> bound parse_ method)
+    parse = parsers["INTERACTION_CREATE"]
+
+    def parse_interaction_create(data: Any) -> None:
+        received[int(data["id"])] = now()
+        parse(data)
+
+    parsers["INTERACTION_CREATE"] = parse_interaction_create
+
+    def timed(owner: Any, name: str, stage: str) -> None:
+        original = getattr(owner, name)
+        if asyncio.iscoroutinefunction(original):
+            async def wrapper(*a: Any, **kw: Any) -> Any:
+                if asyncio.current_task() not in clicking:
+                    return await original(*a, **kw)
+                since = now()
+                try:
+                    return await original(*a, **kw)
+                finally:
+                    note(stage, since)
+        else:
+            def wrapper(*a: Any, **kw: Any) -> Any:
+                if asyncio.current_task() not in clicking:
+                    return original(*a, **kw)
+                since = now()
+                try:
+                    return original(*a, **kw)
+                finally:
+                    note(stage, since)
+        setattr(owner, name, wrapper)
+
+    timed(Runtime, "act", "act")
+    timed(Persistence, "commit", "commit")
+    timed(clicks_module, "hand_payload", "render")
+    timed(clicks_module, "update_message", "answer")
+    for name in ("on_action_button", "on_pick"):
+        original = getattr(clicks_module.ComponentClicks, name)
+
+        def make(original: Any) -> Any:
+            async def handler(self: Any, interaction: Any, *a: Any, **kw: Any) -> Any:
+                got = received.pop(int(interaction.id), None)
+                if got is not None:
+                    note("queued", got)
+                task = asyncio.current_task()
+                clicking.add(task)
+                since = now()
+                try:
+                    return await original(self, interaction, *a, **kw)
+                finally:
+                    note("click", since)
+                    clicking.discard(task)
+            return handler
+
+        setattr(clicks_module.ComponentClicks, name, make(original))
+    return stages
 
 
 def play_log(tables: dict[str, Any]) -> dict[str, list[list[Any]]]:

@@ -248,7 +248,7 @@ async def test_a_cancelled_writer_leaves_no_open_transaction(store, rt):
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        # The shielded transaction finished by itself; the connection takes new writes.
+        # The transaction (the flusher's) finished by itself; the connection takes new writes.
         await storage.write(t.id, {"version": 2, "rev": 2}, [LogEntry(2, 0, "y", 2.0)], expect=(1, 1))
         assert not storage.in_transaction and not storage.busy
     finally:
@@ -712,3 +712,39 @@ async def test_the_runtime_owns_the_ratings_of_its_storage(store):
     finally:
         await rt.close()
     assert Runtime().ratings is None  # nothing kept, nothing rated
+
+
+async def test_a_writer_resumes_right_after_its_commit(path, rt):
+    """A click's answer waits for its move's commit: once the batch is committed, the writer
+    resumes in the next turn of the loop (each turn runs every other ready callback first, so
+    each extra hand-off between the flusher and the writer delays the answer by a whole turn)."""
+    storage = await db(path)
+    try:
+        t = await _a_table(storage, rt)
+        execute = storage.conn._execute
+        committed: list[int] = []
+        turns = 0
+
+        async def counted(fn, *args):  # the database thread's call: the loop's turn when it is back
+            result = await execute(fn, *args)
+            committed.append(turns)
+            return result
+
+        storage.conn._execute = counted  # type: ignore[method-assign]
+        stop = False
+
+        async def ticker() -> None:
+            nonlocal turns
+            while not stop:
+                turns += 1
+                await asyncio.sleep(0)
+
+        ticking = asyncio.ensure_future(ticker())
+        await asyncio.sleep(0)
+        await storage.write(t.id, {"version": 1, "rev": 1}, [LogEntry(1, 0, "x", 1.0)], expect=(0, 0))
+        resumed = turns
+        stop = True
+        await ticking
+        assert len(committed) == 1 and resumed - committed[0] <= 1
+    finally:
+        await storage.close()
