@@ -10,8 +10,10 @@ import random
 import pytest
 
 from tables import Phase
+from tables.history.stats import game_events
 from tables.live import TableError
 from tables.nights.swiss import table_points
+from tables.tournaments import Entry
 
 from .conftest import CHANNEL, GUILD, run_until
 
@@ -130,3 +132,64 @@ async def test_a_tournament_is_in_its_players_export_and_forget_me_waits_for_it_
     [(data,)] = store.rows("SELECT data FROM tournaments WHERE id = ?", (entry.id,))
     assert str(me) not in data and "Me" not in data and str(other) in data
     assert (await rt.privacy.export(me))["tournaments"] == []
+
+
+async def test_a_duplicate_round_deals_every_table_the_same_cards_and_scores_against_the_field(
+        make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
+    await rt.recover()
+    people = [2000 + i for i in range(8)]
+    with pytest.raises(TableError, match="cannot be played with duplicate deals"):
+        await rt.tournaments.new(game="dalmuti", rounds=1, guild_id=GUILD, channel_id=CHANNEL,
+                                 organiser=people[0], duplicate=True)
+    entry = await rt.tournaments.new(game="hearts", rounds=1, guild_id=GUILD, channel_id=CHANNEL,
+                                     organiser=people[0], options={"target": 30}, duplicate=True)
+    for p in people[1:]:
+        await rt.tournaments.join(entry.id, p)
+    await rt.tournaments.start(entry.id, people[0])
+    r = entry.t.played[0]
+    a, b = (rt.tables[tid] for tid in r.table_ids)
+    # The same cards, seat by seat, at both tables (and a deal nobody could have guessed).
+    assert a.seed == b.seed
+    assert [a.state.view(s)["hand"] for s in range(4)] == [b.state.view(s)["hand"] for s in range(4)]
+    a_person = next(p for p in r.tables[0] if p is not None)
+    b_person = next(p for p in r.tables[1] if p is not None)
+    assert rt.tournaments.withheld(b.id, a_person) and rt.tournaments.withheld(a.id, b_person)
+    assert not rt.tournaments.withheld(a.id, a_person) and not rt.tournaments.withheld(a.id, 99)
+
+    await play_people(rt, clock, [a.id], random.Random(5))
+    await run_until(clock, lambda: r.results[0] is not None)
+    # One table done, the other still playing the same cards: nothing of its result shows yet.
+    assert b.phase == Phase.RUNNING
+    assert entry.t.shown_results(r) == [None, None]
+    assert all(s.points == 0 for s in entry.t.standings())
+
+    await play_people(rt, clock, [b.id], random.Random(6))
+    await run_until(clock, lambda: entry.t.state == "finished")
+    assert not rt.tournaments.withheld(b.id, a_person)
+    # Against the field, by hand: on every hand both tables finished, each seat's points against
+    # the other table's same seat (lowest wins: fewer points is better).
+    hands = []
+    for tid in r.table_ids:
+        t = rt.tables.get(tid) or await rt._stored_table(tid)
+        ends = [e.data for e in _public_events(t) if e.kind == "hand_end"]
+        hands.append([list(d[:4]) for d in ends])
+    both = min(len(hands[0]), len(hands[1]))
+    assert both >= 1
+    want: dict[int, float] = {}
+    for n, (tid, seated) in enumerate(zip(r.table_ids, r.tables, strict=True)):
+        for place, person in enumerate(seated):
+            if person is None:
+                continue
+            seat = entry.seats[tid][place]
+            want[person] = sum(hands[1 - n][k][seat] - hands[n][k][seat] for k in range(both))
+    got = {s.player: s.points for s in entry.t.standings()}
+    assert got == pytest.approx(want) and any(v != 0 for v in want.values())
+    # Kept across a restart: the stored tournament reads back with its boards.
+    [(data,)] = store.rows("SELECT data FROM tournaments WHERE id = ?", (entry.id,))
+    back = Entry.from_row({"data": data, "guild_id": GUILD, "channel_id": CHANNEL})
+    assert {s.player: s.points for s in back.t.standings()} == pytest.approx(want)
+
+
+def _public_events(t):
+    return [e for e in game_events(t) if e.to is None]
