@@ -18,8 +18,8 @@ Figures = Callable[[Sequence[Event], int], list[dict[str, int]]]
 
 def hand_totals(events: Sequence[Event], players: int) -> list[list[float]]:
     """Each finished hand's score per seat, for duplicate scoring (tables/nights/duplicate.py): the
-    change in the running totals that a game's public ``hand_end`` event ends with (Hearts' and
-    Tricks' do).  A game whose events say it otherwise declares its own ``GameSpec.hand_scores``."""
+    change in the running totals that a game's public ``hand_end`` event ends with, one per seat.  A
+    game whose events say it otherwise declares its own ``GameSpec.hand_scores``."""
     out: list[list[float]] = []
     before = [0.0] * players
     for e in events:

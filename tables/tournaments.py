@@ -34,6 +34,9 @@ log = logging.getLogger("deckhand.tables")
 
 #: The most rounds a tournament may have.
 MAX_ROUNDS = 10
+#: Why someone may not watch, replay or review a table of a duplicate round they play in.
+WITHHELD = N_("Table `{id}` is dealt the same cards as yours in this duplicate round: you can watch or replay it "
+              "once the round's last table has finished.")
 
 
 @dataclass

@@ -40,6 +40,7 @@ from tables.ids import normalise
 from tables.live import SeatView
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
+from tables.tournaments import WITHHELD
 from words import N_
 
 if TYPE_CHECKING:
@@ -149,6 +150,8 @@ class ComponentClicks:
         if seat is not None and not table.seats[seat].left:
             raise TableError(N_("You play at table `{id}`: press **My hand** (or use `/hand`) to see your "
                                 "cards and the table."), id=table.id)
+        if self.runtime.tournaments.withheld(table.id, interaction.user.id):
+            raise TableError(WITHHELD, id=table.id)
         watchers.use_clock(getattr(self.runtime, "clock", None))  # (when each token runs out: the table's clock)
         if watchers.full(table.id, interaction.user.id):  # (before drawing; `reserve` decides)
             raise TableError(watch.full_line(table.id))

@@ -714,7 +714,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord:
         """A game's record for ``/game replay``, **Replay** and ``/game review``: one of a table in a
         channel the person may not read (and did not play in) is answered as one that does not exist."""
-        record = await self.runtime.history(table_id, self._guild(interaction))
+        record = await self.runtime.history(table_id, self._guild(interaction), interaction.user.id)
         if not may_see_record(interaction, record.channel_id, record.user_ids):
             raise TableError(N_("There is no game with id `{id}` in my records."), "unknown_table", id=record.id)
         return record

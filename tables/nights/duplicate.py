@@ -19,10 +19,12 @@ from typing import TypeVar
 
 #: Whoever held a board's cards (a person, or a seat an AI played).
 H = TypeVar("H", bound=Hashable)
+#: A board (a deal and one of its hands).
+B = TypeVar("B", bound=Hashable)
 
 
-def against_field(boards: Mapping[Hashable, Mapping[H, float]], *, lowest_wins: bool,
-                  par: Mapping[Hashable, float] | None = None) -> dict[H, float]:
+def against_field(boards: Mapping[B, Mapping[H, float]], *, lowest_wins: bool,
+                  par: Mapping[B, float] | None = None) -> dict[H, float]:
     """Each person's total against the field.  ``boards``: board → {person: score on it};
     ``par``: board → the AI's score on it (then each person is measured against par instead).
     A board held by one person and without a par counts for nothing (there is nobody to compare)."""

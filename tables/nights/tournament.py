@@ -7,7 +7,7 @@ it opens each table it is told to (:meth:`Tournament.to_open`) and reports each 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -64,7 +64,7 @@ class Round:
         """Each present person's total against the field over this round's boards: on every hand
         and seat, their score against the mean of everyone (people and AIs) who held the same
         cards at the round's other tables (tables/nights/duplicate.py).  Someone absent earns 0."""
-        boards: dict[tuple[int, int], dict[Hashable, float]] = {}
+        boards: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
         for n, b in enumerate(self.boards):
             res = self.results[n]
             if b is None or res is None:
