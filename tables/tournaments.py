@@ -23,10 +23,12 @@ from typing import Any, Protocol
 
 import engine
 from engine.core import rng_for
+from tables.ai.pool import AIPool
 from tables.history.stats import absent, game_events
 from tables.ids import new_id
 from tables.live import TableError, Tasks
 from tables.nights.tournament import MAX_PLAYERS, MIN_PLAYERS, Boards, Tournament, TournamentError
+from tables.par import pars
 from tables.table import Phase, Table
 from words import N_, Lazy
 
@@ -104,7 +106,7 @@ class Tournaments:
     """The runtime's tournaments (``Runtime.tournaments``)."""
 
     def __init__(self, runner: Runner, storage: Any | None, tasks: Tasks, rng: Any,
-                 listener: Any | None = None) -> None:
+                 listener: Any | None = None, ai_pool: AIPool | None = None) -> None:
         self.runner = runner
         self.storage = storage
         self.tasks = tasks
@@ -112,6 +114,10 @@ class Tournaments:
         #: The Discord side (cogs/table/tournament.py sets itself): ``tournament_tables``, ``tournament_changed``.
         self.listener = listener
         self.by_id: dict[str, Entry] = {}
+        #: Where par replays run (its background lane: tables/par.py); None: no par.
+        self.ai_pool = ai_pool
+        #: The playouts cap of a par replay's decisions (None: the strong level's own).
+        self.par_playouts: int | None = None
 
     # ---- what people do -------------------------------------------------------------------------
     async def new(self, *, game: str, rounds: int, guild_id: int, channel_id: int, organiser: int,
@@ -299,6 +305,12 @@ class Tournaments:
             away = sorted({*entry.missing.get(t.id, []),
                            *(i for i, p in enumerate(people) if p is not None and absent(t, seat_of[i]))})
         boards = self._boards(entry, t, seat_of) if outcome is not None else None
+        if boards is not None and len(entry.t.played[-1].tables) == 1:
+            # One group alone on these cards: the strong AI replays each hand for a par (after the
+            # game, in the background lane; the round ends once it is in).
+            boards.par = await pars(self.ai_pool, t, len(boards.hands), self.par_playouts)
+            if entry.table_of(t.id) != index or entry.t.played[-1].results[index] is not None:
+                return  # scored meanwhile (a restart's recovery)
         before = entry.t.round_no
         entry.t.finished(t.id, places, away, boards)
         await self._save(entry)

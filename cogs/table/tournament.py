@@ -99,7 +99,9 @@ def tournament_embed(entry: Entry) -> discord.Embed:
             e.add_field(name=_(N_("Tables of this round")), value="\n".join(tables)[:1024] or "—", inline=False)
         rows = []
         for s in t.standings()[:25]:
-            if t.duplicate:
+            if t.against_par:
+                earned = _(N_("**{points}** against par on the same cards"), points=f"{s.points:+g}")
+            elif t.duplicate:
                 earned = _(N_("**{points}** against the field on the same cards"), points=f"{s.points:+g}")
             else:
                 earned = words.ngettext(loc, "**{points}** point", "**{points}** points", 1 if s.points == 1 else 2,
@@ -108,7 +110,12 @@ def tournament_embed(entry: Entry) -> discord.Embed:
                         + _(N_("opposition {points}"), points=_points(s.opposition))
                         + " · " + words.ngettext(loc, "{n} table won", "{n} tables won", s.wins))
         e.add_field(name=_(N_("Standings")), value="\n".join(rows)[:1024] or "—", inline=False)
-        if t.duplicate:
+        if t.against_par:
+            e.set_footer(text=_(N_("Duplicate deals, one table: after each game the strong AI plays the same hands in "
+                                   "every seat, and on each hand you score how much better you did than it did with "
+                                   "your cards (par); nothing for a game the AI played for you. Ties: opposition, "
+                                   "then tables won.")))
+        elif t.duplicate:
             e.set_footer(text=_(N_("Duplicate deals: every table of a round is dealt the same cards, seat by seat. On "
                                    "each hand you score how much better you did than the others who held your cards "
                                    "(their average); nothing for a table the AI played for you. The standings change "

@@ -43,6 +43,9 @@ class Boards:
 
     holders: list[int]
     hands: list[list[float]]
+    #: Each hand's par by seat (tables/par.py: the strong AI in every seat on the same cards), when
+    #: the round had one table and nobody else held them; None for a hand without one.
+    par: list[list[float] | None] | None = None
 
 
 @dataclass
@@ -65,14 +68,18 @@ class Round:
         and seat, their score against the mean of everyone (people and AIs) who held the same
         cards at the round's other tables (tables/nights/duplicate.py).  Someone absent earns 0."""
         boards: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
+        par: dict[tuple[int, int], float] = {}
         for n, b in enumerate(self.boards):
             res = self.results[n]
             if b is None or res is None:
                 continue
             for k, scores in enumerate(b.hands):
+                row = b.par[k] if b.par is not None and k < len(b.par) else None
                 for seat, score in enumerate(scores):
                     boards.setdefault((k, seat), {})[(n, b.holders[seat])] = score
-        totals = against_field(boards, lowest_wins=lowest_wins)
+                    if row is not None:
+                        par[(k, seat)] = row[seat]
+        totals = against_field(boards, lowest_wins=lowest_wins, par=par)
         out: dict[int, float] = {}
         for (n, place), total in totals.items():
             res = self.results[n]
@@ -204,6 +211,12 @@ class Tournament:
                 earned[p] = earned.get(p, 0.0) + v
         return standings(self.players, [res for r in done for res in r.results if res is not None], earned)
 
+    @property
+    def against_par(self) -> bool:
+        """Played duplicate by one group (one table a round): nobody else holds the same cards, so
+        each person is scored against par (tables/par.py)."""
+        return self.duplicate and len(self.players) <= self.seats
+
     def shown_results(self, r: Round) -> list[list[Seat] | None]:
         """What the tournament's message may show of round ``r``'s tables: played duplicate, nothing
         until the round is done."""
@@ -219,7 +232,7 @@ class Tournament:
                 "played": [{"tables": r.tables, "table_ids": r.table_ids,
                             "results": [None if res is None else [[s.player, s.place, s.present] for s in res]
                                         for res in r.results],
-                            "boards": [None if b is None else {"holders": b.holders, "hands": b.hands}
+                            "boards": [None if b is None else {"holders": b.holders, "hands": b.hands, "par": b.par}
                                        for b in r.boards]} for r in self.played]}
 
     @classmethod
@@ -228,7 +241,10 @@ class Tournament:
                         [None if res is None else [Seat(p, place, present) for p, place, present in res]
                          for res in r["results"]],
                         [None if b is None else Boards([int(h) for h in b["holders"]],
-                                                       [[float(x) for x in hand] for hand in b["hands"]])
+                                                       [[float(x) for x in hand] for hand in b["hands"]],
+                                                       None if b.get("par") is None else
+                                                       [None if row is None else [float(x) for x in row]
+                                                        for row in b["par"]])
                          for b in r.get("boards") or []]) for r in data["played"]]
         return cls(str(data["id"]), str(data["game"]), int(data["seats"]), int(data["rounds"]),
                    int(data["organiser"]), int(data["seed"]), [int(p) for p in data["players"]],

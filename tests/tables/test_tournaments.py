@@ -5,6 +5,7 @@ as absent, and a restart mid-round resuming where it stood (on both storage back
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -193,3 +194,41 @@ async def test_a_duplicate_round_deals_every_table_the_same_cards_and_scores_aga
 
 def _public_events(t):
     return [e for e in game_events(t) if e.to is None]
+
+
+async def test_one_group_playing_duplicate_is_scored_against_the_strong_ais_par(make_runtime, clock, store):
+    from tables.ai.pool import AIPool
+    from tables.par import par_in_worker
+
+    pool = AIPool(workers=1, budget=30.0, grace=30.0)
+    try:
+        rt = make_runtime(storage=await store.open(), ai_pool=pool)
+        await rt.recover()
+        rt.tournaments.par_playouts = 20  # (a quick strong AI: the test checks the arithmetic)
+        people = [3000 + i for i in range(4)]
+        entry = await rt.tournaments.new(game="hearts", rounds=1, guild_id=GUILD, channel_id=CHANNEL,
+                                         organiser=people[0], options=ONE_HAND, duplicate=True)
+        for p in people[1:]:
+            await rt.tournaments.join(entry.id, p)
+        await rt.tournaments.start(entry.id, people[0])
+        assert entry.t.against_par
+        [tid] = entry.t.played[0].table_ids
+        await play_people(rt, clock, [tid], random.Random(8))
+        for _ in range(600):  # the par is replayed in the pool's worker, on the wall clock
+            if entry.t.state == "finished":
+                break
+            await asyncio.sleep(0.1)
+        assert entry.t.state == "finished"
+        [b] = entry.t.played[0].boards
+        assert b is not None and b.par is not None and len(b.hands) == 1 and b.par[0] is not None
+        t = rt.tables.get(tid) or await rt._stored_table(tid)
+        # The par is the strong AI's replay of the same hand from the same start, seat by seat.
+        again = par_in_worker("hearts", 4, dict(t.options), t.seed, [[e.seat, e.code] for e in t.log], 0,
+                              f"{t.seed}/par/0", 20)
+        assert again == b.par[0] and sum(again) in (26, 78, -26)  # every point of the hand went somewhere
+        # Against par, by hand: par less one's own points on the hand (fewer is better).
+        want = {entry.t.played[0].tables[0][place]: b.par[0][seat] - b.hands[0][seat]
+                for seat, place in enumerate(b.holders)}
+        assert {s.player: s.points for s in entry.t.standings()} == pytest.approx(want)
+    finally:
+        await pool.close()
