@@ -356,6 +356,8 @@ class Tournaments:
                 continue
             if not owns(entry.guild_id):
                 continue  # another process runs that server's shard: its tournaments too
+            if entry.id in self.by_id:
+                continue  # running here already (a shard gained later recovers again: cogs/ops/shards.py)
             self.by_id[entry.id] = entry
             if entry.t.state != "running":
                 continue
