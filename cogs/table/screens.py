@@ -56,7 +56,7 @@ class Chart:
 
 @dataclass(frozen=True)
 class Screens:
-    """One game's Discord side.  ``renderer`` is its ``cogs.table.render.Renderer``; ``words`` every
+    """One game's Discord side.  ``renderer`` is its ``cogs.table.renderer.Renderer``; ``words`` every
     option of the engine's ``options_spec`` in plain words; ``table_defaults`` the defaults of a
     Discord table that differ from the engine's; ``faces`` the drawing of each card code of its own
     (beyond the standard deck, which cogs/pictures/faces.py draws for every game)."""

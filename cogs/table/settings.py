@@ -22,7 +22,7 @@ import engine
 import words
 from cogs.i18n import language, reading
 from cogs.table import options as table_options
-from cogs.table.game import (
+from cogs.table.arguments import (
     EVERY_INSTALL,
     EVERYWHERE,
     GAME_CHOICES,
