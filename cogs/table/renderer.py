@@ -18,7 +18,6 @@ import discord
 
 import words
 from cogs.i18n.reading import lang, tr
-from cogs.live.unplayable import restriction
 from cogs.pictures.emoji import cards_drawn, text_only
 from cogs.table.render import (
     FINISHED_COLOUR,
@@ -46,6 +45,7 @@ from cogs.table.render import (
     table_title,
     when,
 )
+from cogs.table.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card
 from engine.core import Action, Decision, Event, Outcome, View
 from engine.words import plural

@@ -42,7 +42,7 @@ def choice(table: Mapping[Any, str]) -> Callable[[Any], str]:
 
 @dataclass(frozen=True)
 class Chart:
-    """What the end-of-game picture (cogs/replay/chart.py) plots: one point per hand (a public
+    """What the end-of-game picture (cogs/pictures/chart.py) plots: one point per hand (a public
     ``hand_end``), or per round when ``per_round`` (the public view's ``round`` changes); each point
     the public ``scores`` unless ``snapshot(public_view, players)`` says otherwise."""
 
