@@ -209,10 +209,11 @@ def _ahead_line(sv: SeatView, r: Renderer) -> str:
     """The person's own card chosen ahead ("Will play Q♠"), or the word that it could not be played
     when the turn came; "" when neither.  Only ever on this seat's own hand view."""
     code = sv.ahead if _choosing_ahead(sv) else sv.dropped if sv.decision is not None else None
-    if not code or not ahead.offered(sv.table):
+    state = sv.table.state
+    if not code or not ahead.offered(sv.table) or state is None:
         return ""
     try:
-        card = r.action_label(sv.table.state.action_from_code(code), sv)  # type: ignore[union-attr]
+        card = r.action_label(state.action_from_code(code), sv)
     except Exception:
         return ""
     if code == sv.ahead:
@@ -387,8 +388,7 @@ def _action_controls(sv: SeatView, r: Renderer, decision: Decision) -> tuple[lis
         items: list[discord.ui.Item[Any]] = []
         for n, (names, members) in enumerate(menus):
             options = [discord.SelectOption(label=r.action_label(a, sv)[:100], value=a.code, emoji=action_emoji(a),
-                                            description=(r.action_description(sv, a) or None)
-                                            and r.action_description(sv, a)[:100])  # type: ignore[index]
+                                            description=(r.action_description(sv, a) or "")[:100] or None)
                        for a in members]
             items.append(ActionMenu(table.id, table.version, n, options, placeholder=r.menu_placeholder(sv, names)))
         items += [_button(sv, r, a) for a in loose]

@@ -18,6 +18,7 @@ from discord import app_commands
 import words
 from cogs.i18n import reading
 from cogs.live.game_clicks import _describe
+from cogs.ops.permissions import ChannelPermissions
 from cogs.table import renderers
 from cogs.table.answers import game_over
 from cogs.table.arguments import NOT_IN_A_SERVER
@@ -116,7 +117,7 @@ class Plumbing:
         with contextlib.suppress(TableError):  # stored: a restart knows the newest message
             await self.runtime.attach(table.id, message_id=sent.id)
 
-    async def _tell_missing(self, interaction: discord.Interaction, permissions: Any) -> None:
+    async def _tell_missing(self, interaction: discord.Interaction, permissions: ChannelPermissions) -> None:
         """The host of a table here hears once, in plain words, which optional permission the bot
         lacks and what the table does without it (cogs/ops/permissions.py): a followup on their answer."""
         if not interaction.response.is_done():

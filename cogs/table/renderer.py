@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence, Sized
-from typing import Any
 
 import discord
 
@@ -47,7 +46,7 @@ from cogs.table.render import (
 )
 from cogs.table.unplayable import restriction
 from engine.cards import SUIT_SYMBOLS, Card
-from engine.core import Action, Decision, Event, Outcome, View
+from engine.core import Action, AnyCard, Decision, Event, Outcome, View
 from engine.words import plural
 from tables.live import SeatView
 from tables.table import Table
@@ -401,7 +400,7 @@ class Renderer:
         choice (two cards on a pair lead): a number, or 0 for a list."""
         return 0
 
-    def pick_option(self, sv: SeatView, c: Any, copy: int, copies: int) -> tuple[str, str | None]:
+    def pick_option(self, sv: SeatView, c: AnyCard, copy: int, copies: int) -> tuple[str, str | None]:
         """``(label, description)`` of one card in a "choose N cards" menu; ``copy`` counts from 1
         when the same card is there ``copies`` times."""
         name = card_name(c, spoken())
@@ -410,7 +409,7 @@ class Renderer:
             name = f"{name} ({of})" if name else of
         return label(c), name
 
-    def pick_group(self, sv: SeatView, c: Any) -> str:
+    def pick_group(self, sv: SeatView, c: AnyCard) -> str:
         """The menu a card goes in when a pick has more cards than one menu holds."""
         return SUIT_SYMBOLS.get(getattr(c, "suit", ""), tr(sv.table)(N_("Other")))
 
