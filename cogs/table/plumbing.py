@@ -40,7 +40,7 @@ log = logging.getLogger("cogs.table.game")  # (the cog's own log, as before the 
 
 OOPS = N_("Sorry — something went wrong on my side. It has been logged; please try again.")
 POSTED_AGAIN = N_("↪️ The table goes on here (the message above stopped updating).")
-#: The interaction's ``extras`` key naming the table it was about (cogs/table/game.py ``_post_again``).
+#: The interaction's ``extras`` key naming the table it was about (``Plumbing._post_again``).
 TABLE_EXTRA = "deckhand.table"
 
 
