@@ -274,8 +274,7 @@ class Watchers:
             drawn = renderers.table_message(table)
         return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
 
-    def watch(self, interaction: Any, table: Table, notes: Sequence[ClockNote] = (),
-              place: Place | None = None) -> None:
+    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None) -> None:
         """``interaction`` was just answered with the watcher's view of ``table``: from now on its
         token keeps it current (a newer Watch of the same person replaces the older; ``place``, the
         place reserved for it, becomes this watcher's).  Past ``per_person`` views, the person's
