@@ -26,7 +26,7 @@ from cogs.i18n import reading
 from cogs.live.listener import DiscordListener
 from cogs.table import options as table_options
 from cogs.table import render
-from cogs.table.game import (
+from cogs.table.arguments import (
     EVERY_INSTALL,
     EVERYWHERE,
     GAME_CHOICES,
