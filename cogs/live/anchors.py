@@ -172,10 +172,12 @@ async def _post_end(interaction: discord.Interaction, runtime: Runtime, listener
     content, embed, view = listener.anchored_message(table)
     note = words.translate(table.locale, ENDED_HERE, id=table.id)
     view.stop()
+    text = "\n".join(x for x in (note, content) if x)
     try:
-        sent = await interaction.followup.send("\n".join(x for x in (note, content) if x), view=view,
-                                               allowed_mentions=NO_PINGS, wait=True,
-                                               **({"embed": embed} if embed is not None else {}))
+        if embed is not None:
+            sent = await interaction.followup.send(text, embed=embed, view=view, allowed_mentions=NO_PINGS, wait=True)
+        else:
+            sent = await interaction.followup.send(text, view=view, allowed_mentions=NO_PINGS, wait=True)
     except discord.HTTPException as e:
         log.info("Table %s: could not post its final standings again (%s)", table.id, e)
         return
