@@ -28,6 +28,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 import words
@@ -80,7 +81,7 @@ class AnchoredResponse(discord.InteractionResponse):  # type: ignore[type-arg]
         view.stop()  # (its buttons are dispatched by their ids: nothing to keep)
         try:
             await super().edit_message(content=content, embed=embed, view=view, allowed_mentions=NO_PINGS)
-        except discord.HTTPException as e:
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as e:
             log.info("Table %s: could not update its message with a click (%s)", table.id, e)
             return False
         # No await since the answer: whatever looks at the interaction next sees the fresh token.
