@@ -311,8 +311,9 @@ class DiscordListener(Pings):
         """The runtime's optional question after a redraw: did it leave the table message as it was?
         True for a table where the bot is not a member with no token left that may edit its message:
         a game that ended so counts as not shown (stored unfinished), and the next interaction in its
-        conversation posts its end (cogs/live/anchors.py ``show_ends``)."""
-        return table.anchored and self.live.needs_posting(table.id)
+        conversation posts its end (cogs/live/anchors.py ``show_ends``).  A lobby closed before its
+        game began has nothing to show."""
+        return table.anchored and table.state is not None and self.live.needs_posting(table.id)
 
     async def close(self) -> None:
         """Stop the nudges and ping removals under way (the standing pings are stored as posted)."""
