@@ -47,7 +47,11 @@ log = logging.getLogger(__name__)
 #: Said above the final standings posted again: the old message stopped before the end.
 ENDED_HERE = N_("🏁 Table `{id}` has ended. Its message above stopped updating before the end; here is the final "
                 "result.")
-#: At most this many finished tables' standings ride on one interaction (each is a followup).
+#: Discord's followups per interaction for an app installed to a person (tests/fakediscord: USER_APP_FOLLOWUPS).
+FOLLOWUPS = 5
+#: At most this many finished tables' standings ride on one interaction, each a followup: with the
+#: click's private answer and a live table posted again (cogs/table/game.py ``_post_again``), within
+#: :data:`FOLLOWUPS`.
 ENDS_PER_INTERACTION = 2
 ANSWERED = 3.0  # how long to wait for the interaction's own answer before a followup may come
 _tasks: set[asyncio.Future[None]] = set()  # the storing of ends shown by a click's update
