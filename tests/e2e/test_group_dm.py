@@ -12,7 +12,7 @@ import random
 import time
 
 import engine
-from tables.table import SHOWN_END
+from tables.table import SHOWN_ALL, SHOWN_END, SHOWN_SUMMARY
 from tests.e2e.conftest import make_restart_world, make_world
 from tests.fakediscord import payloads as P
 from tests.fakediscord.play import is_over, open_table, play_seat, table_id_of
@@ -201,6 +201,35 @@ async def test_a_game_that_ended_after_every_token_ran_out_is_shown_by_the_next_
         await w.until(w.idle, 10.0, "the list answered")
         assert len(ends()) == 1  # shown once
         assert fd.problems == []
+
+
+async def test_a_game_that_ended_unseen_is_shown_by_the_first_interaction_after_a_restart(tmp_path) -> None:
+    """The same across a restart: the end no token could show is stored as not shown, so the new
+    process loads the finished table again and the first interaction in the group shows it.  Tokens
+    live a few seconds here (Discord's and the bot's alike), the AI plays slowly: the game outlives
+    every token."""
+    lifetime = 4.0
+    async with make_restart_world(tmp_path / "deckhand.db", sync_to_guild=False, token_lifetime=lifetime,
+                                  config={"token_lifetime": lifetime, "token_margin": 1.0},
+                                  runtime_options={"ai_delay": 0.4}) as w:
+        fd = w.fd
+        ann = w.ali
+        fd.install_to_account(ann)
+        group = fd.add_group_dm("Ann and three AIs", [ann, w.bob])
+        ann.where = group
+        first = await open_table(ann, [], game="hearts", options="target=1", ai=True, speed="untimed")
+        tid = table_id_of(first)
+        left = await ann.slash("game leave")  # (the AI plays her seat to the end)
+        assert "an AI plays your seat" in left.text, left.text
+        await w.until(lambda: w.row(tid)["phase"] == "finished" and w.row(tid)["shown"] == SHOWN_SUMMARY, 120.0,
+                      "the game played out and stored")
+        assert not is_over(fd, first)
+        await w.restart_bot(kill=True)
+        stats = await ann.slash("stats")
+        end = await w.until(lambda: next((m for m in fd.public(group.id) if m.id != first.id and tid in m.text),
+                                         None), 10.0, "the final standings")
+        assert "has ended" in end.text and is_over(fd, end) and end.interaction_id == stats.interaction.id
+        await w.until(lambda: w.row(tid)["shown"] == SHOWN_ALL, 10.0, "the end stored as shown")
 
 
 async def test_a_restart_mid_game_in_a_group_dm_loses_nothing_and_posts_the_table_again(tmp_path) -> None:
