@@ -10,8 +10,9 @@ kinds of interaction renew that token:
   same token — one of the five followups Discord allows an app installed to a person per
   interaction (``USER_APP_FOLLOWUPS`` in the fake) — and a private view it opens (a hand, a watcher's
   view) is edited afterwards through that followup's id, never through ``@original``, which is the
-  public table message.  Only the public table goes into the update; a click Discord would not let
-  the bot update with (an error) gets its answer the ordinary way.  **Play again** is not answered
+  public table message.  Only the public table goes into the update, and every such click is
+  answered so, accepted or refused: the update tells nobody what the private answer said.  A click
+  Discord would not let the bot update with (an error) gets its answer the ordinary way.  **Play again** is not answered
   so (its answer is the new lobby, a public message of its own).
 * **Any Deckhand interaction in that conversation**, once a game there finished while no token could
   edit its message (everyone idle past 15 minutes while AI seats or deadlines finished it, or the bot
