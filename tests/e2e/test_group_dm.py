@@ -161,6 +161,25 @@ async def test_a_click_on_the_table_message_updates_it_and_its_token_keeps_it_cu
         assert fd.problems == []
 
 
+async def test_a_click_whose_update_discord_refuses_is_answered_the_ordinary_way() -> None:
+    async with make_world(sync_to_guild=False) as w:
+        fd = w.fd
+        ann, ben = w.ali, w.bob
+        fd.install_to_account(ann)
+        group = fd.add_group_dm("Two", [ann, ben])
+        ann.where = ben.where = group
+        lobby = (await ann.slash("game new", game="hearts")).message
+        await w.until(w.idle, 5.0, "the lobby drawn")
+        fd.fail("POST /interactions/{interaction_id}/{interaction_token}/callback", status=400)
+        joined = await ben.click(lobby, "Join")
+        assert joined.ephemeral and "You joined table" in joined.text, joined.text
+        assert joined.interaction.callback_type == P.CHANNEL_MESSAGE and not joined.interaction.followups
+        assert fd.injected and not any(v.by == joined.interaction.id for v in lobby.versions)
+        await w.until(lambda: "Bob" in lobby.text, 5.0, "Bob's seat on the lobby")  # (the /game new token drew it)
+        await w.runtime.end(table_id_of(lobby), ann.id)
+        w.allow("injected fault")
+
+
 async def test_a_game_that_ended_after_every_token_ran_out_is_shown_by_the_next_interaction() -> None:
     """Everyone is idle past 15 minutes, then the AI plays the game to its end: no token may edit
     the table message any more, so it stops mid-game.  The next Deckhand interaction in that
