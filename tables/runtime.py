@@ -38,7 +38,7 @@ from tables.live import (
 from tables.live import answer_by as click_deadline
 from tables.lobby import Lobby
 from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY
-from tables.table import Phase, Table
+from tables.table import SHOWN_END, Phase, Table
 from tables.tournaments import WITHHELD
 from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS
 from words import N_
@@ -174,6 +174,8 @@ class Runtime(Lobby):
         async with live.lock:
             if message_id is not None:
                 t.message_id = message_id
+                if t.phase == Phase.FINISHED and not t.shown & SHOWN_END:
+                    self.delivery.redraw(t)  # a new message for an end never shown: drawn, then stored so
             if thread_id is not None:
                 t.thread_id = thread_id
                 self.delivery.redraw(t)  # the table message links to the thread now

@@ -95,8 +95,9 @@ class Plumbing:
         message stays as it stopped; the new one says so on its first line."""
         table = self.runtime.tables.get(str(interaction.extras.get(TABLE_EXTRA, "")))
         live = self.live
-        if table is None or live is None or not table.anchored or not interaction.response.is_done():
-            return
+        if table is None or live is None or not table.anchored or not interaction.response.is_done() \
+                or table.phase == "finished":
+            return  # (a finished one: cogs/live/anchors.py show_ends)
         if not live.needs_posting(table.id):
             return
         rendered = renderers.table_message(table)

@@ -147,15 +147,22 @@ def watch_payload(table: Table, drawn: Rendered, summary: Rendered | None, head:
     return {"content": content, "embeds": [e.to_dict() for e in embeds], "components": components}
 
 
-async def edit_token(interaction: Any, payload: dict[str, Any]) -> None:
+async def edit_token(interaction: Any, payload: dict[str, Any], message_id: int | None = None) -> None:
     """Edit the interaction's ``@original`` with ``payload`` through discord.py's webhook adapter,
-    without reading the message back (as cogs/live/hand.py does for hand views)."""
+    without reading the message back (as cogs/live/hand.py does for hand views); ``message_id``: the
+    view is that followup of the interaction instead (a Watch click on an anchored table's message
+    answered by updating that message: cogs/live/anchors.py)."""
     if not isinstance(interaction, discord.Interaction):
         await interaction.edit_original_response(**payload)  # a test's stand-in
         return
     state = interaction._state
     body = {"tts": False, **payload}
     body["allowed_mentions"] = discord.AllowedMentions.none().to_dict()
+    if message_id is not None:
+        await async_context.get().edit_webhook_message(
+            interaction.application_id, interaction.token, message_id, session=interaction._session,
+            proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=body)
+        return
     await async_context.get().edit_original_interaction_response(
         interaction.application_id, interaction.token, session=interaction._session,
         proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=body)
@@ -169,6 +176,7 @@ class Watcher:
     dead: bool = False
     timer: asyncio.Task[None] | None = None
     since: int = 0  # the order people started watching in (the oldest view goes first)
+    message_id: int | None = None  # the view is this followup of ``interaction`` (None: its @original)
 
 
 @dataclass(eq=False)
@@ -274,7 +282,8 @@ class Watchers:
             drawn = renderers.table_message(table)
         return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
 
-    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None) -> None:
+    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None,
+              message_id: int | None = None) -> None:
         """``interaction`` was just answered with the watcher's view of ``table``: from now on its
         token keeps it current (a newer Watch of the same person replaces the older; ``place``, the
         place reserved for it, becomes this watcher's).  Past ``per_person`` views, the person's
@@ -291,7 +300,8 @@ class Watchers:
         old = group.watchers.pop(user_id, None)
         if old is not None:
             self._bury(old)
-        w = Watcher(user_id, interaction, self._now() + self.lifetime - MARGIN, since=next(self._order))
+        w = Watcher(user_id, interaction, self._now() + self.lifetime - MARGIN, since=next(self._order),
+                    message_id=message_id)
         group.watchers[user_id] = w
         w.timer = self._spawn(self._expire(table.id, w), f"watch-expiry:{table.id}:{user_id}")
         mine = sorted(((g, x) for g in self._groups.values() for x in g.watchers.values()
@@ -394,7 +404,7 @@ class Watchers:
 
     async def _send(self, group: _Group, w: Watcher, payload: dict[str, Any]) -> None:
         try:
-            await edit_token(w.interaction, payload)
+            await edit_token(w.interaction, payload, w.message_id)
         except discord.NotFound:
             self.failures += 1  # dismissed: nobody sees it any more
             self._drop(group, w, "its message is gone")
@@ -439,7 +449,7 @@ class Watchers:
             payload["components"] = [{"type": 1, "components": [_table_button("watch", table_id)]}] \
                 if render.phase_of(group.table) == "running" else []
         with contextlib.suppress(discord.HTTPException):
-            await edit_token(w.interaction, payload)
+            await edit_token(w.interaction, payload, w.message_id)
             self.edits += 1
         if not group.watchers and not self.editing(table_id) and self._groups.get(table_id) is group:
             del self._groups[table_id]

@@ -1792,7 +1792,9 @@ class FakeDiscord:
             resource["message"] = self.message_payload(m)
         elif kind == P.UPDATE_MESSAGE:
             self._check_body(data, creating=False)
-            m = self.messages[i.message_id]  # type: ignore[index]
+            m = self.messages.get(i.message_id)  # type: ignore[arg-type]
+            if m is None or m.deleted:  # (deleted while the click was on its way)
+                raise HTTPError(404, 10008, "Unknown Message")
             self._edit(m, data, "update", i)
             i.original_id = m.id
             if files:
