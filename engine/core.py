@@ -471,6 +471,10 @@ class GameSpec:
     #: table of a duplicate round, so a game offers it only when a hand's deal depends on the seed and
     #: the hand's number alone.
     hand_scores: Callable[[Sequence[Event], int], list[list[float]]] | None = None
+    #: Where each hand's deal goes by rank, not by seat (a ladder game): which seat held each
+    #: dealt hand, hand by hand (``hand_holders(events, players) -> [[seat by dealt hand] by hand]``),
+    #: and ``hand_scores`` lists each hand's scores by dealt hand too; None: dealt hand ``i`` is seat ``i``'s.
+    hand_holders: Callable[[Sequence[Event], int], list[list[int]]] | None = None
 
     @property
     def name(self) -> str:

@@ -160,11 +160,17 @@ class Tournaments:
         await self._save(entry)
         return entry
 
-    async def start(self, tid: str, user_id: int) -> Entry:
+    async def start(self, tid: str, user_id: int, *, later: bool = False) -> Entry:
+        """The organiser starts it: round 1 is seated and stored; its tables are opened now, or with
+        ``later`` in a task of their own (a round of many tables takes seconds of Discord's budget:
+        the organiser's click is answered first)."""
         entry = self.get(tid)
         self._refusing(lambda: entry.t.start(user_id))
         await self._save(entry)
-        await self._open_round(entry)
+        if later:
+            self.tasks.spawn(self._open_round(entry), f"tournament-round:{entry.id}")
+        else:
+            await self._open_round(entry)
         return entry
 
     async def attach(self, tid: str, message_id: int) -> None:
@@ -338,7 +344,10 @@ class Tournaments:
         holders = [0] * len(seat_of)
         for place, seat in enumerate(seat_of):
             holders[seat] = place
-        return Boards(holders, hand_scores(game_events(t), len(t.seats)))
+        events = game_events(t)
+        by_rank = t.spec.hand_holders
+        return Boards(holders, hand_scores(events, len(t.seats)),
+                      seats=None if by_rank is None else by_rank(events, len(t.seats)))
 
     # ---- kept across restarts ---------------------------------------------------------------------
     async def _save(self, entry: Entry) -> None:

@@ -242,11 +242,9 @@ class TournamentCog(commands.Cog):
             elif op == "leave":
                 entry = await tours.leave(tid, interaction.user.id)
             else:
-                entry = tours.get(tid)
-                if interaction.user.id == entry.t.organiser:
-                    # Opening a round's tables takes a while: the click is answered first.
-                    await interaction.response.defer()
-                entry = await tours.start(tid, interaction.user.id)
+                # Opening a round's tables takes a while (a thread and a message each, on the
+                # bot's shared budget): the click is answered first, the tables open after.
+                entry = await tours.start(tid, interaction.user.id, later=True)
         except TableError as e:
             await self._say(interaction, e.say(asker))
             return

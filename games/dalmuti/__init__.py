@@ -9,7 +9,7 @@ import words
 from engine.core import GameSpec, register
 from engine.measure import Measure
 from games.dalmuti.ai import DalmutiAI
-from games.dalmuti.figures import DALMUTI, dalmuti_figures
+from games.dalmuti.figures import DALMUTI, dalmuti_figures, dalmuti_hand_holders, dalmuti_hand_scores
 from games.dalmuti.hints import dalmuti_facts, dalmuti_move_words
 from games.dalmuti.replay import DalmutiReplay
 from games.dalmuti.rules import Dalmuti
@@ -24,6 +24,7 @@ register(GameSpec(
     Dalmuti, DalmutiAI, search=DalmutiHooks(), playouts=900, strong=True,
     explain=dalmuti_facts, move_words=dalmuti_move_words, review_units=N_("places"), review_thresholds=(0.3, 0.8),
     figures=dalmuti_figures, figure_names=DALMUTI,
+    hand_scores=dalmuti_hand_scores, hand_holders=dalmuti_hand_holders,
     replay=DalmutiReplay(),
     # The speed target is for 6 players.
     measure=Measure({"hands": 1}, "points a hand (3 … 0)", players=6, target=("games_per_s", 2000)),

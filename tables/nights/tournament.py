@@ -46,6 +46,14 @@ class Boards:
     #: Each hand's par by seat (tables/par.py: the strong AI in every seat on the same cards), when
     #: the round had one table and nobody else held them; None for a hand without one.
     par: list[list[float] | None] | None = None
+    #: Where the deal goes by rank (GameSpec.hand_holders): ``seats[k][i]`` is the seat that held
+    #: dealt hand ``i`` on hand ``k``, and ``hands``/``par`` are by dealt hand; None: by seat.
+    seats: list[list[int]] | None = None
+
+    def holder(self, hand: int, i: int) -> int:
+        """The round's place that held dealt hand ``i`` on hand ``hand``."""
+        seat = self.seats[hand][i] if self.seats is not None else i
+        return self.holders[seat]
 
 
 @dataclass
@@ -76,7 +84,7 @@ class Round:
             for k, scores in enumerate(b.hands):
                 row = b.par[k] if b.par is not None and k < len(b.par) else None
                 for seat, score in enumerate(scores):
-                    boards.setdefault((k, seat), {})[(n, b.holders[seat])] = score
+                    boards.setdefault((k, seat), {})[(n, b.holder(k, seat))] = score
                     if row is not None:
                         par[(k, seat)] = row[seat]
         totals = against_field(boards, lowest_wins=lowest_wins, par=par)
@@ -232,7 +240,8 @@ class Tournament:
                 "played": [{"tables": r.tables, "table_ids": r.table_ids,
                             "results": [None if res is None else [[s.player, s.place, s.present] for s in res]
                                         for res in r.results],
-                            "boards": [None if b is None else {"holders": b.holders, "hands": b.hands, "par": b.par}
+                            "boards": [None if b is None else {"holders": b.holders, "hands": b.hands, "par": b.par,
+                                                         "seats": b.seats}
                                        for b in r.boards]} for r in self.played]}
 
     @classmethod
@@ -244,7 +253,9 @@ class Tournament:
                                                        [[float(x) for x in hand] for hand in b["hands"]],
                                                        None if b.get("par") is None else
                                                        [None if row is None else [float(x) for x in row]
-                                                        for row in b["par"]])
+                                                        for row in b["par"]],
+                                                       None if b.get("seats") is None else
+                                                       [[int(x) for x in row] for row in b["seats"]])
                          for b in r.get("boards") or []]) for r in data["played"]]
         return cls(str(data["id"]), str(data["game"]), int(data["seats"]), int(data["rounds"]),
                    int(data["organiser"]), int(data["seed"]), [int(p) for p in data["players"]],

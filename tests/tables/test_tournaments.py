@@ -144,7 +144,7 @@ async def test_a_duplicate_round_deals_every_table_the_same_cards_and_scores_aga
     await rt.recover()
     people = [2000 + i for i in range(8)]
     with pytest.raises(TableError, match="cannot be played with duplicate deals"):
-        await rt.tournaments.new(game="dalmuti", rounds=1, guild_id=GUILD, channel_id=CHANNEL,
+        await rt.tournaments.new(game="koth", rounds=1, guild_id=GUILD, channel_id=CHANNEL,
                                  organiser=people[0], duplicate=True)
     entry = await rt.tournaments.new(game="hearts", rounds=1, guild_id=GUILD, channel_id=CHANNEL,
                                      organiser=people[0], options={"target": 30}, duplicate=True)
@@ -238,3 +238,47 @@ async def test_one_group_playing_duplicate_is_scored_against_the_strong_ais_par(
         assert {s.player: s.points for s in entry.t.standings()} == pytest.approx(want)
     finally:
         await pool.close()
+
+
+async def test_duplicate_dalmuti_deals_by_rank_and_compares_the_holders_of_each_ranks_cards(make_runtime, clock, store):
+    rt = make_runtime(storage=await store.open())
+    await rt.recover()
+    people = [5000 + i for i in range(8)]
+    entry = await rt.tournaments.new(game="dalmuti", rounds=1, guild_id=GUILD, channel_id=CHANNEL,
+                                     organiser=people[0], options={"hands": 2}, duplicate=True)
+    for p in people[1:]:
+        await rt.tournaments.join(entry.id, p)
+    await rt.tournaments.start(entry.id, people[0])
+    r = entry.t.played[0]
+    await play_people(rt, clock, list(r.table_ids), random.Random(9))
+    await run_until(clock, lambda: entry.t.state == "finished")
+    # By hand, from each table's events: on every hand, the cards dealt to each rank (Greater
+    # Dalmuti first) are the same at both tables, and each rank's holder scores their points less
+    # those of the other table's holder of that rank (more is better in Dalmuti).
+    dealt, points = [], []
+    for tid in r.table_ids:
+        t = rt.tables.get(tid) or await rt._stored_table(tid)
+        events = game_events(t)
+        orders = [list(e.data[1:]) for e in events if e.kind == "hand_start" and e.to is None]
+        hands: list[dict[int, tuple]] = []
+        for e in events:
+            if e.kind == "hand_start" and e.to is None:
+                hands.append({})
+            elif e.kind == "dealt" and e.to is not None:
+                hands[-1][e.seat] = tuple(sorted(str(c) for c in e.data))
+        dealt.append([[hands[k][seat] for seat in orders[k]] for k in range(2)])
+        ends = [e.data for e in events if e.kind == "hand_end" and e.to is None]
+        totals = [[0] * 4] + [list(d[-4:]) for d in ends]
+        seated = r.tables[r.table_ids.index(tid)]
+        seat_to_person = {entry.seats[tid][place]: person for place, person in enumerate(seated)}
+        points.append([{seat_to_person[seat]: totals[k + 1][seat] - totals[k][seat] for seat in orders[k]}
+                       | {"order": [seat_to_person[s] for s in orders[k]]} for k in range(2)])
+    assert dealt[0] == dealt[1]  # the same cards, rank by rank, hand by hand
+    want = {p: 0.0 for p in people}
+    for n in (0, 1):
+        for k in range(2):
+            for rank, person in enumerate(points[n][k]["order"]):
+                other = points[1 - n][k]["order"][rank]
+                want[person] += points[n][k][person] - points[1 - n][k][other]
+    assert {s.player: s.points for s in entry.t.standings()} == pytest.approx(want)
+    assert any(v != 0 for v in want.values())
