@@ -62,11 +62,15 @@ class SiegeTurn(Game):
         self.own_discard: list[list[SiegeCard]] = [[], [], [], []]
         self._legal: tuple[Action, ...] | None = None
         self._shown: set[str] | None = None  # codes face up on the table, for hidden_from
+        # The action random_action just drew from ``_legal``: legal by construction, so apply
+        # need not check it again.  Forgotten with ``_legal`` at every change.
+        self._drawn: Action | None = None
 
     def _touch(self) -> None:
         """Forget what was worked out from the previous state (every change calls this)."""
         self._legal = None
         self._shown = None
+        self._drawn = None
 
     @classmethod
     def create(
