@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
-from engine.core import Action, Event, Game, rng_for
+from engine.core import Action, Event, Game, rng_for, shuffled
 from engine.words import said
 from engine.words import suit as said_suit
 from games.siege.cards import (
@@ -90,7 +90,7 @@ class SiegeTurn(Game):
         g.options = cls.read_options(options)
         if deal is None:
             rnd = rng_for(seed, "deal").random
-            g.stock = sorted(DECK, key=lambda _: rnd())
+            g.stock = shuffled(DECK, rnd)
         else:
             g.stock = cls._stock_from_deal(seed, deal)
         events: list[Event] = []
@@ -116,7 +116,7 @@ class SiegeTurn(Game):
         if len(lists) == 5 and rest:
             raise ValueError("With a fifth list, the deal must hold the whole 96-card deck.")
         rnd = rng_for(seed, "deal").random
-        rest.sort(key=lambda _: rnd())
+        rest = shuffled(rest, rnd)
         return rest + top[::-1]
 
     # ---- the turn -------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ class SiegeTurn(Game):
                     break  # every other card is on the table or in hands: the draw stops short
                 rnd = rng_for(self.seed, "reshuffle", self.shuffles).random
                 self.shuffles += 1
-                self.stock = sorted(self.discard, key=lambda _: rnd())
+                self.stock = shuffled(self.discard, rnd)
                 self.discard = []
                 self.seen_discard = []
                 self.own_discard = [[], [], [], []]
