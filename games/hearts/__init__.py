@@ -8,6 +8,7 @@ from typing import cast
 
 import words
 from engine.core import Game, GameSpec, register
+from engine.figures import hand_totals
 from engine.measure import Measure
 from games.hearts.ai import HeartsAI
 from games.hearts.figures import HEARTS, hearts_figures
@@ -37,7 +38,7 @@ register(GameSpec(
                          "hearts(pass_cards=false,no_pts_on_first_trick=false,must_break_hearts=false,"
                          "can_lead_any_club=true)"),
                     )),
-    sample=(4, {"target": 30}), order=1, play_ahead=True,
+    sample=(4, {"target": 30}), order=1, play_ahead=True, hand_scores=hand_totals,
     quick_start=(
         "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
         "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
