@@ -15,7 +15,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from engine.cards import Card, card
 from engine.words import Phrase, said, said_n
@@ -582,3 +582,14 @@ def rng_for(seed: int | str, *parts: object) -> random.Random:
     """A deterministic generator for one purpose of one game (``rng_for(seed, "deal", 3)``), so a
     game needs no generator state in its serialised form."""
     return random.Random("/".join(map(str, (seed, *parts))))
+
+
+_T = TypeVar("_T")
+
+
+def shuffled(items: Sequence[_T], rnd: Callable[[], float]) -> list[_T]:
+    """``sorted(items, key=lambda _: rnd())``, the games' shuffle (the deals of stored games depend
+    on it), without a call of a key function per item: the keys are drawn first, in the same order,
+    and the positions sorted stably by them, which is the same order."""
+    keys = [rnd() for _ in items]
+    return [items[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]

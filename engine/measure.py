@@ -52,6 +52,10 @@ class Measure:
     #: The name of the same game in OpenSpiel (``pyspiel.load_game``): bench/engine.py plays the two
     #: side by side.  None: there is none to compare with.
     openspiel: str | None = None
+    #: The variants bench/engine.py plays side by side, each ``(label, one-hand options of ours, the
+    #: OpenSpiel game with its parameters)``; empty: the game's first ``short_options`` against
+    #: :attr:`openspiel` as OpenSpiel loads it by default.
+    openspiel_variants: tuple[tuple[str, Mapping[str, Any], str], ...] = ()
     #: The game the whole-bot benches play (bench/review.py, bench/storage.py, bench/discord.py):
     #: the one their goals were set for.  One registered game says so.
     reference: bool = False

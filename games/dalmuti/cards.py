@@ -153,7 +153,9 @@ _LEAD = [[[tuple(_PLAYS[(m, a, b)] for a in range(1, min(c, m) + 1) for b in ran
 _TOP = [[[[tuple(_PLAYS[(m, a, k - a)] for a in range(max(1, k - j), min(c, k, m) + 1)) if 0 < m < 13 else ()
             for k in range(15)] for j in range(3)] for c in range(13)] for m in range(13)]
 # Events are immutable, so the ones a hand repeats most are built once and shared.
-_PLAY_EVENT = [{a: Event("play", s, a.cards) for a in _PLAYS.values()} for s in range(8)]
+# _PLAY_EVENT[seat][id(action)]: keyed by the canonical action's identity (see _SPEC_BY_ID), which
+# is cheaper than hashing the action.
+_PLAY_EVENT = [{id(a): Event("play", s, a.cards) for a in _PLAYS.values()} for s in range(8)]
 _PASS_EVENT = [Event("pass", s, ()) for s in range(8)]
 _AUTO_PASS = [Event("auto_pass", s, ()) for s in range(8)]
 _JESTERS_ALONE = ((), (_PLAYS[(JESTER_NUMBER, 0, 1)],),

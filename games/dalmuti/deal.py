@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Self
 
-from engine.core import Action, Event, Game, rng_for
+from engine.core import Action, Event, Game, rng_for, shuffled
 from games.dalmuti.cards import (
     _FULL_COUNTS,
     CARDS,
@@ -130,7 +130,7 @@ class DalmutiDeal(Game):
         """RULES §3.2: all 80 cards, one at a time, starting with the Greater Dalmuti."""
         rnd = rng_for(self.seed, "deal", self.hand_no).random
         # Sorting by random keys is a uniform shuffle, and faster than Random.shuffle.
-        deck = sorted(DECK_NUMBERS, key=lambda _: rnd())
+        deck = shuffled(DECK_NUMBERS, rnd)
         n = self.players
         hands = [[0] * 14 for _ in range(n)]
         for p, seat in enumerate(order):

@@ -82,10 +82,12 @@ class DalmutiPlay(DalmutiTaxes):
         if seat != self.turn:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         # The engine's own Action objects are found by identity, which is cheaper than hashing them.
-        spec = _SPEC_BY_ID.get(id(action)) or _SPEC.get(action)
+        spec = _SPEC_BY_ID.get(id(action))
         if spec is None:
-            spec = _spec_of(_read_cards(action), strict=True)
-            action = _PLAYS[spec]  # type: ignore[index]
+            spec = _SPEC.get(action)
+            if spec is None:
+                spec = _spec_of(_read_cards(action), strict=True)
+            action = _PLAYS[spec]  # type: ignore[index]  # the canonical one (its events are keyed by it)
         m, a, b = spec  # type: ignore[misc]
         h = self.counts[seat]
         if h[m] < a or h[JESTER_NUMBER] < b:
@@ -116,7 +118,7 @@ class DalmutiPlay(DalmutiTaxes):
         self.cur_num, self.cur_k, self.cur_action, self.cur_by = m, k, action, seat
         self.passed[seat] = False
         self._legal = None
-        events = [_PLAY_EVENT[seat][action]]
+        events = [_PLAY_EVENT[seat][id(action)]]
         if not left:
             self.finish.append(seat)
             self.active -= 1

@@ -28,7 +28,16 @@ register(GameSpec(
     replay=HeartsReplay(),
     measure=Measure({"rules": "classic", "target": 1}, "points a hand", hints={"target": 1},
                     lower_is_better=True,
-                    target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target"),
+                    target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target",
+                    # Both rule sets, each against the closest OpenSpiel parameters: classic with its
+                    # pass (OpenSpiel's defaults), McGill with no pass, no first-trick or broken-hearts
+                    # limits and any club leading (OpenSpiel has no "any card" first lead).
+                    openspiel_variants=(
+                        ("classic, passing", {"rules": "classic", "target": 1}, "hearts"),
+                        ("mcgill, no passing", {"rules": "mcgill", "target": 1},
+                         "hearts(pass_cards=false,no_pts_on_first_trick=false,must_break_hearts=false,"
+                         "can_lead_any_club=true)"),
+                    )),
     sample=(4, {"target": 30}), order=1, play_ahead=True, hand_scores=hand_totals,
     quick_start=(
         "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",

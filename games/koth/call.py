@@ -52,7 +52,7 @@ class KothCall(KothBury):
         return events
 
     def _before_trick(self) -> None:
-        self._legal = self._legal_set = self._play_decision = None
+        self._legal = self._legal_set = self._play_decision = self._drawn = None
         if self.options["ready_trick"] > 0:
             self.phase = TRICK_READY
             self.ready = [False] * PLAYERS

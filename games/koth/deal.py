@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from engine.cards import Card
-from engine.core import Action, Decision, Event, Game, IllegalAction, rng_for
+from engine.core import Action, Decision, Event, Game, IllegalAction, rng_for, shuffled
 from games.koth.cards import (
     _DEALT_EVENTS,
     _DECLARE_ONE,
@@ -87,6 +87,9 @@ class KothDeal(Game):
         self._legal: list[tuple[Card, ...]] | None = None
         self._legal_set: set[tuple[Card, ...]] | None = None
         self._play_decision: Decision | None = None
+        # The play random_action just drew from ``_legal`` (its action and its cards): legal by
+        # construction, so _play need not check it again.  Forgotten with ``_legal``.
+        self._drawn: tuple[Action, tuple[Card, ...]] | None = None
         if self.phase in (DEAL, LATE):
             for s in range(PLAYERS):
                 for c in self.hands[s]:
@@ -137,7 +140,7 @@ class KothDeal(Game):
     def _shuffled(self, round_no: int) -> list[Card]:
         # Sorting by random keys is a uniform shuffle, and faster than Random.shuffle.
         rnd = rng_for(self.seed, "deal", round_no).random
-        return sorted(DECK, key=lambda _: rnd())
+        return shuffled(DECK, rnd)
 
     def _begin_round(self, events: list[Event]) -> None:
         if len(self.stock) != len(DECK):

@@ -67,7 +67,7 @@ class KothPlay(KothCall):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal(seat)
-            self._legal_set = set(legal)
+            self._legal_set = None  # built when a play must be checked (see _play)
         return legal
 
     def _compute_legal(self, seat: int) -> list[tuple[Card, ...]]:
@@ -111,18 +111,25 @@ class KothPlay(KothCall):
         if seat != self.turn:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         cs = action.cards
-        if len(cs) not in (1, 2) or action.args:
-            raise IllegalAction(N_("Play one card or two."), "wrong_count")
-        play = _canon(cs)
-        self.legal_plays(seat)
-        if play not in self._legal_set:  # type: ignore[operator]
-            reason, code = self._why_illegal(seat, play)
-            raise IllegalAction(reason, code)
+        drawn = self._drawn
+        if drawn is not None and action is drawn[0] and self._legal is not None:
+            play = drawn[1]  # random_action just drew it from the legal plays: no need to check again
+        else:
+            if len(cs) not in (1, 2) or action.args:
+                raise IllegalAction(N_("Play one card or two."), "wrong_count")
+            play = _canon(cs)
+            self.legal_plays(seat)
+            legal_set = self._legal_set
+            if legal_set is None:
+                legal_set = self._legal_set = set(self._legal or ())
+            if play not in legal_set:
+                reason, code = self._why_illegal(seat, play)
+                raise IllegalAction(reason, code)
         # Validated: from here on nothing can fail.
         hand = self.hands[seat]
         for c in play:
             hand.remove(c)
-        self._legal = self._legal_set = self._play_decision = None
+        self._legal = self._legal_set = self._play_decision = self._drawn = None
         trick = self.trick
         trick.append((seat, play))
         events = [Event("play", seat, play)]

@@ -246,7 +246,10 @@ class KingOfTheHill(KothViews):
         ph = self.phase
         if ph == PLAY and seat == self.turn:
             legal = self.legal_plays(seat)
-            return _play_action(legal[int(rng.random() * len(legal))])
+            play = legal[int(rng.random() * len(legal))]
+            a = _play_action(play)
+            self._drawn = (a, play)
+            return a
         if ph == DEAL and seat == TABLE:
             return DEAL_ACTION
         if ph == BURY and seat == self.koth:
@@ -281,6 +284,8 @@ class KingOfTheHill(KothViews):
             raise IllegalAction(N_("The game is over."), "game_over")
         kind = action.kind
         if seat == TABLE:
+            if ph == DEAL and action is DEAL_ACTION:  # the deal's next card: the hot path of every deal
+                return self._deal()
             tt = self.table_timer()
             if ph == SUIT and action == CLOSE_ACTION:
                 return self._close_suit()  # logs written while the suit choice was a table step
@@ -430,7 +435,7 @@ class KingOfTheHill(KothViews):
         d["winners"] = self.winners[:]
         d["_tr"] = [t[:] for t in self._tr]
         d["_pairs"] = self._pairs[:]
-        d["_legal"] = d["_legal_set"] = d["_play_decision"] = None
+        d["_legal"] = d["_legal_set"] = d["_play_decision"] = d["_drawn"] = None
         return g
 
     def sample_world(self, seat: int, rng: Any) -> KingOfTheHill:

@@ -95,6 +95,28 @@ from games.siege.piles import misfit_reason as misfit_reason
 from games.siege.piles import why_not_fits as why_not_fits
 from words import N_
 
+# START, PLACE and PLACE_KING as lists by ``3 * card.index + slot`` (``card.index``): what
+# _compute_legal reads for every card of the hand at every move.  (END fills the gaps: never read.)
+_START_AT: list[Action] = [START.get((c, i), END) for c in DISTINCT for i in range(3)]
+_PLACE_AT: list[Action] = [PLACE.get((c, i), END) for c in DISTINCT for i in range(3)]
+_KING_AT: list[Action] = [PLACE_KING.get(c, END) for c in DISTINCT]
+# What every start, place and swap action means, by the action's identity (they are all built
+# once, in cards.py): (kind, card or None for a swap, slot; -1 for the King pile; a swap's two
+# slots as ``i << 2 | j``).  Read by apply for the action random_action drew.
+_MOVES: dict[int, tuple[str, SiegeCard | None, int]] = {
+    **{id(a): ("start", c, i) for (c, i), a in START.items()},
+    **{id(a): ("place", c, i) for (c, i), a in PLACE.items()},
+    **{id(a): ("place", c, -1) for c, a in PLACE_KING.items()},
+    **{id(a): ("swap", None, i << 2 | j) for (i, j), a in SWAP.items()},
+}
+_BUILD_EVENTS: tuple[Event, ...] = tuple(Event("build", seat, ()) for seat in range(4))
+# The swaps possible by which slots hold a pile (bit i: slot i holds one), in SWAP's order.
+_SWAPS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(a for (i, j), a in SWAP.items() if mask >> i & 1 or mask >> j & 1) for mask in range(8))
+# _fit_rule's reading of a pile (without the slot), by the pile's cards: see _compute_legal.
+_TAKES: dict[tuple[SiegeCard, ...], tuple[str, frozenset[int] | None]] = {}
+_EMPTY: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(3) if not mask >> i & 1) for mask in range(8))
+
 
 class Siege(SiegeBuild):
     name = "siege"
@@ -155,27 +177,41 @@ class Siege(SiegeBuild):
                     out.extend(ATTACK[i, s] for s in targets)
             out.append(BUILD)
         own = SEAT_SUITS[seat]
-        seen: set[SiegeCard] = set()
-        empty = [i for i in range(3) if mine[i] is None]
+        # The hand's distinct cards in deck order (``_sorted``'s order is the cards' index order):
+        # keyed by index, so the sort compares ints and each action is a list read, not a hash.
+        distinct = {c.index: c for c in self.hands[seat]}
+        m0, m1, m2 = mine
+        held = (m0 is not None) | (m1 is not None) << 1 | (m2 is not None) << 2
+        empty = _EMPTY[held]
         # What each house pile takes, read once per call rather than once per card (``fits``).
-        rules = [_fit_rule(i, p) for i, p in enumerate(mine) if p is not None]
-        for c in _sorted(self.hands[seat]):
-            if c in seen:
-                continue
-            seen.add(c)
+        rules: list[tuple[int, str, frozenset[int] | None]] = []
+        if held:
+            for i in range(3):
+                p = mine[i]
+                if p is not None:
+                    # What a pile takes depends only on its cards: remembered by them (one
+                    # tuple and a lookup rather than counting the pile at every move).
+                    key = tuple(p)
+                    takes = _TAKES.get(key)
+                    if takes is None:
+                        if len(_TAKES) >= 4096:
+                            _TAKES.clear()
+                        takes = _TAKES[key] = _fit_rule(0, p)[1:]
+                    rules.append((i, takes[0], takes[1]))
+        append = out.append
+        for k in sorted(distinct):
+            c = distinct[k]
             if not c.is_number:
                 for i in empty:
-                    out.append(START[c, i])
+                    append(_START_AT[3 * k + i])
                 continue
             if c.suit == own:
-                out.append(PLACE_KING[c])
+                append(_KING_AT[k])
             v, suit = c.value, c.suit
             for i, rule_suit, values in rules:
                 if (suit == rule_suit) if rule_suit else (values is None or v in values):
-                    out.append(PLACE[c, i])
-        for (i, j), a in SWAP.items():
-            if mine[i] is not None or mine[j] is not None:
-                out.append(a)
+                    append(_PLACE_AT[3 * k + i])
+        out.extend(_SWAPS[held])
         out.append(END)
         return out
 
@@ -193,7 +229,8 @@ class Siege(SiegeBuild):
         legal = self.legal(seat)
         if not legal:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
-        return legal[int(rng.random() * len(legal))]
+        a = self._drawn = legal[int(rng.random() * len(legal))]
+        return a
 
     # ---- reading actions ------------------------------------------------------------------------
     @classmethod
@@ -283,6 +320,16 @@ class Siege(SiegeBuild):
         if seat != self.turn:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         kind = action.kind
+        if action is self._drawn:
+            # Just drawn from the legal actions of this seat's turn (random_action): carried out
+            # without checking it again, by the same steps as the checked path below.
+            move = _MOVES.get(id(action))
+            if move is not None:
+                if self.phase == ATTACK_PHASE:
+                    self.phase = BUILD_PHASE
+                    self._touch()
+                    return [_BUILD_EVENTS[seat], *self._do_move(seat, move)]
+                return self._do_move(seat, move)
         if kind not in KINDS:
             raise IllegalAction(N_("'{kind}' is not a Siege action."), "bad_action", kind=kind)
         if kind == "end":
@@ -309,6 +356,17 @@ class Siege(SiegeBuild):
             return self._check_build(seat, action)()
         raise IllegalAction(N_("'{kind}' is not possible in the {step} step."), "wrong_phase",  # pragma: no cover
                             kind=kind, step=self.phase)
+
+    def _do_move(self, seat: int, move: tuple[str, SiegeCard | None, int]) -> list[Event]:
+        """A start, place or swap already known legal (``_MOVES``' reading of its action)."""
+        kind, c, i = move
+        if c is None:
+            return self._do_swap(seat, i >> 2, i & 3)
+        if kind == "start":
+            return self._do_start(seat, c, i)
+        if i < 0:
+            return self._do_place_king(seat, c)
+        return self._do_place(seat, c, i)
 
     # ---- views ----------------------------------------------------------------------------------
     def _pile_view(self, p: Pile | None) -> dict[str, Any] | None:
@@ -449,7 +507,7 @@ class Siege(SiegeBuild):
         d["seen_in_hand"] = [h[:] for h in self.seen_in_hand]
         d["seen_discard"] = self.seen_discard[:]
         d["own_discard"] = [h[:] for h in self.own_discard]
-        d["_legal"] = d["_shown"] = None
+        d["_legal"] = d["_shown"] = d["_drawn"] = None
         return g
 
     def sample_world(self, seat: int, rng: Any) -> Siege:

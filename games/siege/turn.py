@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
-from engine.core import Action, Event, Game, rng_for
+from engine.core import Action, Event, Game, rng_for, shuffled
 from engine.words import said
 from engine.words import suit as said_suit
 from games.siege.cards import (
@@ -62,11 +62,15 @@ class SiegeTurn(Game):
         self.own_discard: list[list[SiegeCard]] = [[], [], [], []]
         self._legal: tuple[Action, ...] | None = None
         self._shown: set[str] | None = None  # codes face up on the table, for hidden_from
+        # The action random_action just drew from ``_legal``: legal by construction, so apply
+        # need not check it again.  Forgotten with ``_legal`` at every change.
+        self._drawn: Action | None = None
 
     def _touch(self) -> None:
         """Forget what was worked out from the previous state (every change calls this)."""
         self._legal = None
         self._shown = None
+        self._drawn = None
 
     @classmethod
     def create(
@@ -86,7 +90,7 @@ class SiegeTurn(Game):
         g.options = cls.read_options(options)
         if deal is None:
             rnd = rng_for(seed, "deal").random
-            g.stock = sorted(DECK, key=lambda _: rnd())
+            g.stock = shuffled(DECK, rnd)
         else:
             g.stock = cls._stock_from_deal(seed, deal)
         events: list[Event] = []
@@ -112,7 +116,7 @@ class SiegeTurn(Game):
         if len(lists) == 5 and rest:
             raise ValueError("With a fifth list, the deal must hold the whole 96-card deck.")
         rnd = rng_for(seed, "deal").random
-        rest.sort(key=lambda _: rnd())
+        rest = shuffled(rest, rnd)
         return rest + top[::-1]
 
     # ---- the turn -------------------------------------------------------------------------------
@@ -127,7 +131,7 @@ class SiegeTurn(Game):
                     break  # every other card is on the table or in hands: the draw stops short
                 rnd = rng_for(self.seed, "reshuffle", self.shuffles).random
                 self.shuffles += 1
-                self.stock = sorted(self.discard, key=lambda _: rnd())
+                self.stock = shuffled(self.discard, rnd)
                 self.discard = []
                 self.seen_discard = []
                 self.own_discard = [[], [], [], []]

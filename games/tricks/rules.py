@@ -42,6 +42,7 @@ from engine.core import (
     Outcome,
     TrickTaken,
     rng_for,
+    shuffled,
 )
 from words import N_
 
@@ -137,7 +138,7 @@ class Tricks(Game):
     def _deal(self) -> list[list[Card]]:
         # One generator per hand number, so an abandoned hand's replacement is a fresh deal.
         rnd = rng_for(self.seed, "deal", self.hand_no).random
-        deck = sorted(DECK, key=lambda _: rnd())
+        deck = shuffled(DECK, rnd)
         return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
 
     @property

@@ -99,3 +99,18 @@ def test_a_pick_of_the_wrong_size_says_how_many_in_words():
     h = Hearts.create(4, {}, seed=1)  # the classic pass: 3 cards
     with pytest.raises(IllegalAction, match=r"^Choose exactly 3 cards\.$"):
         h.parse_action(0, " ".join(c.code for c in h.hands[0][:2]))
+
+
+def test_shuffled_is_the_sort_by_random_keys_the_stored_deals_were_made_with() -> None:
+    """engine.core.shuffled (issue 35: faster deals) gives exactly ``sorted(items, key=lambda _: rnd())``
+    for the same generator, so every stored game's deal stays the same."""
+    import random
+
+    from engine.core import shuffled
+
+    items = list(range(96)) + [5] * 10
+    for seed in range(30):
+        a, b = random.Random(seed), random.Random(seed)
+        assert shuffled(items, a.random) == sorted(items, key=lambda _: b.random())
+        assert a.random() == b.random()  # the same number of draws
+    assert shuffled((), random.Random(0).random) == []
