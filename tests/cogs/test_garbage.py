@@ -7,13 +7,16 @@ bot empties each view once it is sent or its click answered (cogs.table.custom_i
 from __future__ import annotations
 
 import gc
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import discord
 
+from engine.core import refusal
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import enabled_ids
+from tests.cogs.test_refusals import human_on_turn
 
 
 @contextmanager
@@ -36,7 +39,19 @@ def cyclic_garbage() -> Iterator[list[object]]:
 
 
 def views_and_items(objects: list[object]) -> list[str]:
-    return sorted(type(o).__qualname__ for o in objects if isinstance(o, (discord.ui.View, discord.ui.Item)))
+    """The bot's views and items among ``objects`` (not the fake Discord's: the views it read back
+    from what it was sent, dropped when a message is edited or deleted, and what they hold)."""
+    here = {id(o) for o in objects}
+    fakes: set[int] = set()
+    todo = [o for o in objects if getattr(o, "_from_wire", False)]
+    while todo:
+        o = todo.pop()
+        if id(o) in fakes:
+            continue
+        fakes.add(id(o))
+        todo.extend(r for r in gc.get_referents(o) if id(r) in here and id(r) not in fakes)
+    return sorted(type(o).__qualname__ for o in objects
+                  if isinstance(o, (discord.ui.View, discord.ui.Item)) and id(o) not in fakes)
 
 
 async def test_clicks_and_redraws_leave_no_view_for_the_collector(h: Harness) -> None:
@@ -52,4 +67,21 @@ async def test_clicks_and_redraws_leave_no_view_for_the_collector(h: Harness) ->
             # The hand again from the hand view: answered by redrawing that message.
             await h.click(user, h.controls(table), f"dh:t:hand:{table.id}")
         await h.settle(3)  # the table message redrawn, the live hand views edited
+        await human_on_turn(h, table)  # turns go by: turn notices, their My hand buttons
+        await h.settle(3)
     assert views_and_items(garbage) == []
+
+
+def _refused_why(state: object, seat: int, typed: str) -> str | None:
+    refused = refusal(state, seat, typed)  # type: ignore[arg-type]  # (kept in a local, as callers do)
+    return None if refused is None else refused.reason
+
+
+async def test_a_refusal_asked_for_a_drawing_leaves_no_frames_for_the_collector(h: Harness) -> None:
+    """Each hand drawn asks the rules why a card may not be played (engine.core.refusal, tried on a
+    copy of the game); a refusal keeping its traceback tied every caller's frame, and that copy,
+    into a cycle."""
+    table, _ = await h.running_table()
+    with cyclic_garbage() as garbage:
+        assert _refused_why(table.state, 0, "pass 2C") is not None
+    assert [type(o).__qualname__ for o in garbage if isinstance(o, (types.FrameType, BaseException))] == []
