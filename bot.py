@@ -44,10 +44,10 @@ SWITCH_INTERVAL = 0.0005
 #: waited on full (generation 2) collections, each walking the whole long-lived heap (tables,
 #: live views, their interactions: 50-80k objects, 40-300 ms), some ten a run, started whenever
 #: ten younger collections had run.  Most of what they looked for is gone (views let go once
-#: sent, refusals without tracebacks: from ~100 cyclic objects freed a click to ~2), so a full
-#: collection every hundred is plenty.  The younger generations keep Python's thresholds: at 2,000
-#: a collection of the youngest took ~3x as long (and the next one's ~3x), for the same CPU in all.
-GC_THRESHOLDS = (700, 10, 100)
+#: sent, refusals without tracebacks: ~500 -> ~50 cyclic objects a click), so a full collection
+#: every hundred is plenty; the youngest generation, collected every 2,000 allocations instead of
+#: 700, promotes fewer objects of a click still running (each such collection stays ~1 ms).
+GC_THRESHOLDS = (2000, 10, 100)
 
 class Deckhand(commands.Bot):
     """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""

@@ -168,8 +168,8 @@ async def test_the_bot_process_lets_the_database_thread_in_quickly(monkeypatch: 
 
 async def test_the_bot_process_collects_its_old_objects_rarely(monkeypatch: pytest.MonkeyPatch) -> None:
     """Full collections walk the whole long-lived heap (the longest pauses in interaction answers
-    under load, issue 35): the bot process runs them a tenth as often as Python would — only the
-    process's own bot, never in a test process."""
+    under load, issue 35): the bot process runs them a tenth as often as Python would, and its
+    youngest collections less often — only the process's own bot, never in a test process."""
     import gc
 
     set_to: list[tuple[int, ...]] = []
@@ -186,7 +186,7 @@ async def test_the_bot_process_collects_its_old_objects_rarely(monkeypatch: pyte
         await deckhand.runtime.close()
     assert set_to == [bot.GC_THRESHOLDS]
     young, middle, full = bot.GC_THRESHOLDS
-    assert young <= 700 and middle <= 10 and full >= 100  # (Python's own: 700, 10, 10)
+    assert young > 700 and middle <= 10 and full >= 100  # (Python's own: 700, 10, 10)
 
 
 def test_main_asks_for_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> None:
