@@ -39,15 +39,6 @@ from tools.invite import invite_url
 log = logging.getLogger("deckhand")
 #: The bot process's GIL switch interval (sys.setswitchinterval; Python's default is 5 ms).
 SWITCH_INTERVAL = 0.0005
-#: The bot process's garbage-collector thresholds (gc.set_threshold; Python's are 700, 10, 10).
-#: Measured at 100 tables (bench/discord.py --quick, issue 35): the slowest interaction answers
-#: waited on full (generation 2) collections, each walking the whole long-lived heap (tables,
-#: live views, their interactions: 50-80k objects, 40-300 ms), some ten a run, started whenever
-#: ten younger collections had run.  Most of what they looked for is gone (views let go once
-#: sent, refusals without tracebacks: ~500 -> ~50 cyclic objects a click), so a full collection
-#: every hundred is plenty; the youngest generation, collected every 2,000 allocations instead of
-#: 700, promotes fewer objects of a click still running (each such collection stays ~1 ms).
-GC_THRESHOLDS = (2000, 10, 100)
 
 class Deckhand(commands.Bot):
     """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""
@@ -131,7 +122,6 @@ class Deckhand(commands.Bot):
             # recovered tables end some day, and a frozen cycle would never be collected.
             gc.collect()
             gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
             # The database's thread (aiosqlite) takes the GIL back after each SQLite call; while the
             # loop runs Python it waited up to the default 5 ms switch interval every time, so a
             # commit (which a click's answer waits for) took several of those when the bot was busy.

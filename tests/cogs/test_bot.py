@@ -123,7 +123,6 @@ async def test_the_bot_process_freezes_its_start_up_heap(monkeypatch: pytest.Mon
 
     steps: list[str] = []
     monkeypatch.setattr(gc, "freeze", lambda: steps.append("freeze"))
-    monkeypatch.setattr(gc, "set_threshold", lambda *_: None)  # (the test process's stay as they are)
     recover = Runtime.recover
 
     async def recording_recover(self):
@@ -164,29 +163,6 @@ async def test_the_bot_process_lets_the_database_thread_in_quickly(monkeypatch: 
         await deckhand.setup_hook()
         await deckhand.runtime.close()
     assert set_to == [bot.SWITCH_INTERVAL] and bot.SWITCH_INTERVAL <= 0.001
-
-
-async def test_the_bot_process_collects_its_old_objects_rarely(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Full collections walk the whole long-lived heap (the longest pauses in interaction answers
-    under load, issue 35): the bot process runs them a tenth as often as Python would, and its
-    youngest collections less often — only the process's own bot, never in a test process."""
-    import gc
-
-    set_to: list[tuple[int, ...]] = []
-    monkeypatch.setattr(gc, "set_threshold", lambda *t: set_to.append(t))
-    monkeypatch.setattr(gc, "freeze", lambda: None)  # (the test process's heap stays as it is)
-
-    async def no_sync(*, guild=None):
-        return []
-
-    for own in (False, True):
-        deckhand = bot.Deckhand(config.Config("t", dev_guild_id=42), freeze_heap=own)
-        deckhand.tree.sync = no_sync
-        await deckhand.setup_hook()
-        await deckhand.runtime.close()
-    assert set_to == [bot.GC_THRESHOLDS]
-    young, middle, full = bot.GC_THRESHOLDS
-    assert young > 700 and middle <= 10 and full >= 100  # (Python's own: 700, 10, 10)
 
 
 def test_main_asks_for_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> None:
