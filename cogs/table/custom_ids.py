@@ -49,7 +49,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import discord
@@ -91,8 +91,8 @@ def let_go(view: discord.ui.View | None) -> None:
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
 
-def releasing(callback: Callable[[ItemT, discord.Interaction], Awaitable[None]]
-              ) -> Callable[[ItemT, discord.Interaction], Awaitable[None]]:
+def releasing(callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]
+              ) -> Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]:
     """A DynamicItem's ``callback`` that lets go of the View discord.py rebuilt from the clicked
     message (``View.from_message``: every component of it, for this one click) once it returns."""
 
