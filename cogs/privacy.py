@@ -25,6 +25,7 @@ from discord.ext import commands
 import words
 from cogs.i18n import reading
 from cogs.table.arguments import EVERY_INSTALL, EVERYWHERE
+from cogs.table.custom_ids import releasing
 from cogs.table.render import NO_PINGS
 from tables.runtime import Runtime
 from words import N_
@@ -115,6 +116,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=FORGET_TE
                              match: re.Match[str], /) -> ForgetButton:
         return cls(match["op"])
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("PrivacyCog") if isinstance(interaction.client, commands.Bot) else None
         if isinstance(cog, PrivacyCog):

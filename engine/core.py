@@ -396,7 +396,11 @@ def refusal(state: Game, seat: int, action: Action | str) -> IllegalAction | Non
             action = trial.parse_action(seat, action)
         trial.apply(seat, action)
     except IllegalAction as e:
-        return e
+        # An answer, not an error to trace: without its traceback (nor one it was raised from),
+        # whose frames (this one's trial copy, each caller's through f_back) and a caller keeping
+        # the refusal formed a cycle only the garbage collector frees, for every hand drawn.
+        e.__context__ = e.__cause__ = None
+        return e.with_traceback(None)
     return None
 
 

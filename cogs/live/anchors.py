@@ -34,6 +34,7 @@ import discord
 
 import words
 from cogs.live.hand import ORIGINAL_IS_TABLE
+from cogs.table.custom_ids import let_go
 from cogs.table.render import NO_PINGS
 from tables.ids import normalise
 from tables.runtime import Runtime, TableError
@@ -86,6 +87,7 @@ class AnchoredResponse(discord.InteractionResponse):  # type: ignore[type-arg]
         view.stop()  # (its buttons are dispatched by their ids: nothing to keep)
         try:
             await super().edit_message(content=content, embed=embed, view=view, allowed_mentions=NO_PINGS)
+            let_go(view)
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as e:
             log.info("Table %s: could not update its message with a click (%s)", table.id, e)
             return False

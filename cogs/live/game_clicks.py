@@ -25,6 +25,7 @@ from cogs.table.components import (
     card_values,
     hand_payload,
     hand_view,
+    let_go,
     marked_values,
     pick_parts,
     value_code,
@@ -129,7 +130,7 @@ class ComponentClicks:
             raise TableError(N_("The game at table `{id}` has not started yet."), id=table.id)
         content, view = hand_view(sv)
         await interaction.response.edit_message(content=content, view=view, embed=None)
-        view.stop()
+        let_go(view)
         self._live(interaction, sv)
 
     async def _watch(self, interaction: discord.Interaction, table_id: str, *, command: bool = False) -> None:
@@ -180,7 +181,7 @@ class ComponentClicks:
         except BaseException:
             watchers.release(place)
             raise
-        view.stop()
+        let_go(view)
         # (a Watch on an anchored table's message updated that message: the view is a followup)
         followup = getattr(sent, "message_id", None) if original_is_table(interaction) else None
         watchers.watch(interaction, table, notes, place, message_id=followup)
@@ -192,11 +193,11 @@ class ComponentClicks:
         message = _own_message(interaction)
         if message is not None:
             await interaction.response.edit_message(content=content, view=view, embed=None)
-            view.stop()
+            let_go(view)
             return int(message.id)
         callback = await interaction.response.send_message(content, view=view, ephemeral=True,
                                                            allowed_mentions=NO_PINGS)
-        view.stop()
+        let_go(view)
         return getattr(callback, "message_id", None)
 
     def _seat_view(self, table_id: str, user_id: int) -> SeatView | None:

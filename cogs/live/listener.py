@@ -25,7 +25,7 @@ from cogs.live.pace import events_after
 from cogs.live.pings import NUDGE_LEAD as NUDGE_LEAD
 from cogs.live.pings import Pings, _buttons, _mention, _person, pings_for
 from cogs.table import render, renderers
-from cogs.table.components import table_view
+from cogs.table.components import let_go, table_view
 from cogs.table.endgame import add_rating_changes, attach_picture_later
 from cogs.table.render import NO_PINGS
 from cogs.watch.view import with_count
@@ -257,6 +257,7 @@ class DiscordListener(Pings):
                                             allowed_mentions=NO_PINGS)
                 if render.phase_of(table) == "finished":
                     self.live.table_token_gone(table.id)
+                let_go(view)  # (sent: its items and it are garbage now, freed without the collector)
                 return None
             except discord.HTTPException as e:
                 # The token ran out early, or the message is gone: the bot's own REST edit (which
@@ -276,6 +277,7 @@ class DiscordListener(Pings):
                 content=rendered.content, embed=rendered.embed, view=view, allowed_mentions=NO_PINGS
             )
             table.message_id = msg.id
+        let_go(view)
         return None
 
     async def _redraw_anchored(self, table: Table) -> None:
@@ -295,6 +297,7 @@ class DiscordListener(Pings):
             log.info("Table %s: its message can no longer be edited through a token (%s)", table.id, e)
             self.live.table_token_gone(table.id)
             self.live.table_stale(table.id)
+        let_go(view)
         return None
 
     def anchored_message(self, table: Table) -> tuple[str | None, discord.Embed | None, discord.ui.View]:

@@ -21,6 +21,7 @@ from cogs.live.budget import RestBudget, _Unlimited
 from cogs.live.hand import LiveViews
 from cogs.live.pace import PublicPace
 from cogs.ops.permissions import ChannelPermissions
+from cogs.table.custom_ids import let_go
 from cogs.table.render import NO_PINGS
 from cogs.watch.view import Watchers
 from engine.core import Event
@@ -195,13 +196,16 @@ class ListenerBase:
     async def _send(self, table: Table, where: Any, *args: Any, again: bool = True, **kwargs: Any) -> Any:
         """``where.send(...)``.  Should the table's thread turn out deleted (Discord's 404 10003),
         the table talks in its channel from now on and, with ``again``, this post is made there
-        (once: a channel that is gone too raises)."""
+        (once: a channel that is gone too raises).  Its view is let go once sent (let_go)."""
         try:
-            return await where.send(*args, **kwargs)
-        except discord.NotFound as e:
-            if e.code != UNKNOWN_CHANNEL or not self._thread_gone(table, where):
-                raise
-        return await self.where(table).send(*args, **kwargs) if again else None
+            try:
+                return await where.send(*args, **kwargs)
+            except discord.NotFound as e:
+                if e.code != UNKNOWN_CHANNEL or not self._thread_gone(table, where):
+                    raise
+            return await self.where(table).send(*args, **kwargs) if again else None
+        finally:
+            let_go(kwargs.get("view"))
 
     def _thread_gone(self, table: Table, where: Any) -> bool:
         """A post to ``where`` found it gone: if it is the table's thread, do what THREAD_DELETE

@@ -52,6 +52,7 @@ from cogs.table.custom_ids import (  # the names the ids' users always imported 
     card_values,
     decode_code,  # noqa: F401
     encode_code,
+    let_go,
     value_code,  # noqa: F401
 )
 from cogs.table.renderer import Renderer
@@ -451,7 +452,7 @@ def _hand_payload(sv: SeatView, head: str | None = None) -> HandMessage:
     if cards is None or not _plain_labels(r):
         content, view = hand_view(sv)
         components = view.to_components()
-        view.stop()
+        let_go(view)
     else:
         content = r.hand_text(sv) + _ahead_line(sv, r)
         if _choosing_ahead(sv):

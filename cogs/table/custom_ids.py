@@ -46,10 +46,11 @@ only the choice the person saw.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -72,6 +73,37 @@ MENU_TEMPLATE = rf"dh:m:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<n>[0-3])"
 PART_TEMPLATE = rf"dh:p:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<part>[0-3])"
 AHEAD_TEMPLATE = rf"dh:h:(?P<tid>{TABLE_ID}):(?P<code>[A-Za-z0-9~_]{{1,80}}|-)"
 DONE_TEMPLATE = rf"dh:k:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):(?P<op>ok|clear)"
+
+
+# ---- letting views go --------------------------------------------------------------------------
+def let_go(view: discord.ui.View | None) -> None:
+    """``view`` is done with (sent, or its click answered): stop it and empty it.  A View and its
+    items point at each other (each item's ``view``), a cycle only the garbage collector frees; a
+    hand view is some 15-25 items with their buttons and emoji, drawn for every click and every live
+    edit, so under load that garbage made most of the collector's work and its pauses (issue 35).
+    Emptied, the items and the view go as soon as the last reference does."""
+    if view is None:
+        return
+    view.stop()
+    view.clear_items()
+
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+def releasing(callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]
+              ) -> Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]:
+    """A DynamicItem's ``callback`` that lets go of the View discord.py rebuilt from the clicked
+    message (``View.from_message``: every component of it, for this one click) once it returns."""
+
+    @functools.wraps(callback)
+    async def run(self: ItemT, interaction: discord.Interaction) -> None:
+        try:
+            await callback(self, interaction)
+        finally:
+            let_go(self.view)
+
+    return run
 
 MAX_BUTTONS = 25  # 5 rows of 5
 MAX_OPTIONS = 25  # Discord's limit for one select menu
@@ -212,6 +244,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_TEMP
     ) -> TableButton:
         return cls(match["act"], match["tid"])
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
@@ -257,6 +290,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         return cls(match["tid"], _number(match["ver"]), decode_code(match["code"]), getattr(item, "label", None),
                    getattr(item, "style", None))
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
@@ -290,6 +324,7 @@ class ActionMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLA
     ) -> ActionMenu:
         return cls(match["tid"], _number(match["ver"]), _number(match["n"]), select=_received_select(item))
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is None:
@@ -344,6 +379,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         # Keep the received select: its options and the chosen values come from the click.
         return cls(match["tid"], _number(match["ver"]), match["kind"], select=_received_select(item))
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
@@ -389,6 +425,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
         return cls(match["tid"], _number(match["ver"]), match["kind"], _number(match["part"]),
                    select=_received_select(item))
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
@@ -425,6 +462,7 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
     ) -> PickDone:
         return cls(match["tid"], _number(match["ver"]), match["kind"], match["op"], getattr(item, "label", None))
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
@@ -459,6 +497,7 @@ class AheadButton(discord.ui.DynamicItem[discord.ui.Button], template=AHEAD_TEMP
         code = None if match["code"] == "-" else decode_code(match["code"])
         return cls(match["tid"], code, getattr(item, "label", None), getattr(item, "style", None))
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
         if handler is not None:
@@ -518,6 +557,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TE
     ) -> ReplayButton:
         return cls(match["tid"], _number(match["step"]), match["op"])
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _replay_handler(interaction)
         if handler is not None:
@@ -542,6 +582,7 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=JUMP_TEMPLA
     ) -> ReplayJump:
         return cls(match["tid"], _number(match["step"]), select=_received_select(item))
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _replay_handler(interaction)
         if handler is not None:

@@ -52,6 +52,7 @@ from cogs.table.arguments import (
 from cogs.table.autocomplete import MAX_CHOICES, legal_choices, option_choices, table_choices
 from cogs.table.components import (
     hand_view,
+    let_go,
     table_view,
 )
 from cogs.table.plumbing import Plumbing
@@ -327,7 +328,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Co
                 # The answers people already have (this one, their join) stay their hands, kept current.
                 content, view = hand_view(sv)
                 said = await self._say(interaction, f"{head}\n{content}", view=view)
-                view.stop()
+                let_go(view)
                 self._live(interaction, sv, message_id=said)
             if thread is not None and listener is not None:
                 await listener.started(table)  # the thread's first message: My hand / I'm back, the first pings
@@ -500,7 +501,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Co
                                                            allowed_mentions=NO_PINGS)
         # discord.py gives an ephemeral view a 15-minute timeout task that keeps it alive; ours holds
         # only DynamicItems, dispatched by their ids, so let it go at once (no task per hand shown).
-        view.stop()
+        let_go(view)
         self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @app_commands.command(name="play", description="Play, pass or choose by text; autocompletes your legal choices.")
@@ -519,7 +520,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Co
         content, view, sv = self._after_move(table, interaction.user.id, events)
         callback = await interaction.response.send_message(content, view=view, ephemeral=True,
                                                            allowed_mentions=NO_PINGS)
-        view.stop()  # as in _hand: no 15-minute task per hand shown
+        let_go(view)  # as in _hand: no 15-minute task per hand shown
         self._live(interaction, sv, message_id=getattr(callback, "message_id", None))
 
     @app_commands.command(name="hint", description="What the strong AI would play for you now, and why (only you).")

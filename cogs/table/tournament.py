@@ -36,6 +36,7 @@ from cogs.table.arguments import (
     parse_options,
     place_of,
 )
+from cogs.table.custom_ids import releasing
 from cogs.table.render import NO_PINGS
 from tables.live import TableError
 from tables.runtime import Runtime
@@ -153,6 +154,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPL
                              match: re.Match[str], /) -> TournamentButton:
         return cls(match["id"], match["op"])
 
+    @releasing
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("TournamentCog") if isinstance(interaction.client, commands.Bot) else None
         if isinstance(cog, TournamentCog):

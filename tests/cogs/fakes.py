@@ -162,7 +162,7 @@ class FakeMessage:
     async def edit(self, *, content: Any = MISSING, embed: Any = MISSING, view: Any = MISSING, **_: Any) -> None:
         if self.deleted:
             raise _http_error(discord.NotFound, 404, "Unknown Message")
-        self.apply_edit(content, embed, view)
+        self.apply_edit(content, embed, _as_sent(view))
 
     async def delete(self) -> None:
         if self.deleted:
@@ -222,7 +222,7 @@ class FakeChannel:
     async def send(
         self, content: str | None = None, *, embed: discord.Embed | None = None, view: Any = None, **_: Any
     ) -> FakeMessage:
-        msg = self.add(FakeMessage(self.world, self, content, embed, view))
+        msg = self.add(FakeMessage(self.world, self, content, embed, _as_sent(view)))
         self.world.check_public(f"send in #{self.name}", content, embed, view)
         return msg
 
@@ -291,7 +291,7 @@ class FakeResponse:
     ) -> SimpleNamespace:
         self._answer()
         channel = self._i.channel
-        msg = FakeMessage(self._i.world, channel, content, embed, view, ephemeral=ephemeral)
+        msg = FakeMessage(self._i.world, channel, content, embed, _as_sent(view), ephemeral=ephemeral)
         if not ephemeral:
             channel.add(msg)
             self._i.world.check_public(f"response in #{channel.name}", content, embed, view)
@@ -310,7 +310,7 @@ class FakeResponse:
         target = self._i.message
         if target is None:
             raise AssertionError("edit_message needs a component interaction")
-        target.apply_edit(content, embed, view)
+        target.apply_edit(content, embed, _as_sent(view))
         self._i.edited.append(target)
         self._i.original = target  # as on Discord: @original is now the message the click updated
 
@@ -332,7 +332,7 @@ class FakeFollowup:
             self._i.errors.append("followup before response")
             raise AssertionError("followup before the interaction was answered")
         channel = self._i.channel
-        msg = FakeMessage(self._i.world, channel, content, embed, view, ephemeral=ephemeral)
+        msg = FakeMessage(self._i.world, channel, content, embed, _as_sent(view), ephemeral=ephemeral)
         if not ephemeral:
             channel.add(msg)
             self._i.world.check_public(f"followup in #{channel.name}", content, embed, view)
@@ -516,6 +516,14 @@ def _apply(msg: FakeMessage, body: dict[str, Any]) -> None:
     msg.apply_edit(content, embed, view)
 
 
+def _as_sent(view: Any) -> Any:
+    """What Discord keeps of a view it is sent: its JSON (read back as discord.py would), never the
+    bot's own object, which the bot empties once sent (cogs.table.custom_ids.let_go)."""
+    if isinstance(view, discord.ui.View) and not getattr(view, "_from_wire", False):
+        return _view_from_wire(view.to_components()) or discord.ui.View(timeout=None)
+    return view
+
+
 def _view_from_wire(rows: list[dict[str, Any]]) -> discord.ui.View | None:
     if not rows:
         return None
@@ -533,6 +541,7 @@ def _view_from_wire(rows: list[dict[str, Any]]) -> discord.ui.View | None:
                 base.row = r
             view.add_item(item)
     view.stop()
+    view._from_wire = True  # type: ignore[attr-defined]
     return view
 
 
@@ -547,7 +556,17 @@ async def click(
     item = next((i for i in message.view.walk_children() if getattr(i, "custom_id", None) == custom_id), None)
     assert item is not None, f"no component {custom_id!r} on the message"
     wire = item.to_component_dict()
-    base = _component_to_item(_component_factory(wire))
+    # As discord.py's ViewStore does: a View of every component of the message (View.from_message),
+    # the clicked one swapped for its DynamicItem, which is that view's item while it runs.
+    view = discord.ui.View(timeout=None)
+    base: Any = None
+    for r, row in enumerate(message.view.to_components()):
+        for each in row.get("components") or ():
+            rebuilt = _component_to_item(_component_factory(each))
+            rebuilt.row = r
+            view.add_item(rebuilt)
+            if each.get("custom_id") == custom_id:
+                base = rebuilt
     interaction = FakeInteraction(world, bot, user, message.channel, message=message,
                                   created_at=discord.utils.utcnow() - datetime.timedelta(seconds=age))
     interaction.data = {"custom_id": custom_id, "component_type": wire["type"]}
@@ -560,6 +579,8 @@ async def click(
     else:
         raise AssertionError(f"{custom_id!r} matches no registered DynamicItem")
     dynamic = await cls.from_custom_id(interaction, base, match)
+    view._swap_item(base, dynamic, custom_id)
+    dynamic._view = view
     dynamic._refresh_state(interaction, interaction.data)
     if await dynamic.interaction_check(interaction):
         await dynamic.callback(interaction)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -109,26 +110,37 @@ async def main(argv: list[str] | None = None) -> int:
     bot.http.user_agent = f"{bot.http.user_agent} {AGENT_PID}{os.getpid()}"
     for name in args.without_intent:
         setattr(bot._connection._intents, name, False)  # an experiment, not how Deckhand runs
-    pauses: list[tuple[float, int]] = []
+    pauses: list[tuple[float, int, float]] = []
+    freed = [0, 0, 0]  # cyclic garbage the collector freed, by generation
+    garbage_kinds: collections.Counter[str] = collections.Counter()
     if args.gc_log:
         import gc
         import time
 
-        started = [0.0]
+        started = [0.0, 0.0]
 
         def on_gc(phase: str, info: dict) -> None:
             if phase == "start":
                 started[0] = time.perf_counter()
+                started[1] = time.thread_time()
             else:
-                pauses.append((time.perf_counter() - started[0], info["generation"]))
+                pauses.append((time.perf_counter() - started[0], info["generation"], time.thread_time() - started[1]))
+                freed[info["generation"]] += info["collected"]
 
         gc.callbacks.append(on_gc)
+        # BENCH_GC_SAVEALL=1 (a diagnosis, not a measurement: nothing cyclic is ever freed then): the
+        # kinds of the cyclic garbage, tallied and let go every 20 s, printed at exit.
+        save_all = bool(os.environ.get("BENCH_GC_SAVEALL"))
+        if save_all:
+            gc.set_debug(gc.DEBUG_SAVEALL)
 
         async def sample() -> None:
-            import collections
-
             while True:
                 await asyncio.sleep(20)
+                if save_all:
+                    gc.collect()
+                    garbage_kinds.update(type(o).__qualname__ for o in gc.garbage)
+                    gc.garbage.clear()
                 objects = gc.get_objects()
                 kinds = collections.Counter(type(o).__qualname__ for o in objects).most_common(8)
                 print(f"bot heap: {len(objects)} tracked objects, most {kinds}", file=sys.stderr)
@@ -162,7 +174,6 @@ async def main(argv: list[str] | None = None) -> int:
     if args.stages:
         Path(args.stages).write_text(json.dumps(stages))
     if args.gc_log:
-        import collections
         import gc
 
         objects = gc.get_objects()
@@ -170,16 +181,20 @@ async def main(argv: list[str] | None = None) -> int:
         print(f"bot heap at exit: {len(objects)} tracked objects, most {kinds.most_common(12)}", file=sys.stderr)
     if pauses:
         worst = sorted(pauses)[-5:]
-        total = sum(p for p, _ in pauses)
+        total = sum(p for p, _, _ in pauses)
         print(f"bot gc: {len(pauses)} collections, {total * 1000:.0f} ms in all, worst "
-              f"{[(round(p * 1000, 1), g) for p, g in worst]} (ms, generation)", file=sys.stderr)
+              f"{[(round(p * 1000, 1), g) for p, g, _ in worst]} (ms, generation)", file=sys.stderr)
         for gen in range(3):
-            mine = [p for p, g in pauses if g == gen]
+            mine = [p for p, g, _ in pauses if g == gen]
+            cpu = [c for _, g, c in pauses if g == gen]
             if mine:
-                print(f"bot gc generation {gen}: {len(mine)} collections, {sum(mine) * 1000:.0f} ms in all, "
-                      f"longest {max(mine) * 1000:.1f} ms", file=sys.stderr)
+                print(f"bot gc generation {gen}: {len(mine)} collections, {sum(mine) * 1000:.0f} ms in all "
+                      f"({sum(cpu) * 1000:.0f} ms CPU), longest {max(mine) * 1000:.1f} ms "
+                      f"({max(cpu) * 1000:.1f} ms CPU), {freed[gen]} cyclic objects freed", file=sys.stderr)
+    if garbage_kinds:
+        print(f"bot cyclic garbage ({sum(garbage_kinds.values())} objects): most "
+              f"{garbage_kinds.most_common(25)}", file=sys.stderr)
     if slow_steps is not None:
-        import collections
 
         by_what = collections.Counter(w for _, w in slow_steps)
         print(f"bot loop steps over {SLOW_STEP * 1000:g} ms: {len(slow_steps)}, longest "
