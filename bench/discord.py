@@ -66,6 +66,21 @@ bench scrapes ``/metrics`` every 5 s while the tables play, as Prometheus would:
 ``interaction_p99_ms`` with a run without; ``metrics`` has the scrapes, the slowest scrape and what
 the bot itself counted (interactions answered, late ones);
 
+with ``--tournament PEOPLE`` (issue 34), that many people also play a tournament of the reference
+game (``--tournament-rounds``, default 2) in a channel of their own while the tables play
+(bench/tournament_load.py: ``/tournament new``, **Join**, **Start**, then each seat played in its
+table's thread).  On Discord's budget a tournament table costs, besides a table's ordinary calls, a
+starter message in the tournament's channel, a thread opened from it, and one edit of the standings
+message per finished table, coalesced to at most one every 1.5 s (and one as each round begins);
+its table's message, posted by the bot in the thread, is edited through REST (no /game new token),
+so its paced edits count against the global limit where an ordinary table's mostly do not.
+Its people, channel and threads stay out of the figures above, so that they compare with a run
+without it (the tournament's load still weighs on them: that is what is measured); ``tournament``
+has its own: tables opened and finished, hands, its REST calls by kind (``standings edit``,
+``starter message``, ``thread``, ``sign-up answers``, ``table``: its tables' own), the standings edits
+per table, its tables' REST calls per hand, its people's interaction p50 / p99 and its problems (also
+in ``problems``);
+
 and, to explain those: the setting it ran, ``database`` (the URL's scheme: ``sqlite`` by default),
 ``global_limit`` (50 by default; 0: off) and ``ratelimit_scale`` (1: Discord's windows); ``hands``,
 ``seconds``, ``peak_rest_calls_per_s`` (Discord's default global limit is 50/s), ``provoked_429``
@@ -82,6 +97,7 @@ enforced) every hand must still finish with no problems.
     python bench/discord.py [--json] [--tables 100] [--think 1.0] [--ai-delay 1.0] [--quick]
                             [--same-process] [--global-limit 0] [--processes 2 [--database-url URL]]
                             [--viewer [--viewer-think 1.0] [--review-wait 120]]
+                            [--tournament 20 [--tournament-rounds 2]]
 
 ``--processes N`` runs the bot as N shard processes on one PostgreSQL (bench/processes.py), the
 tables spread over servers of every shard; ``bot_cpu_percent`` is then theirs together, and
@@ -117,6 +133,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 
 from bench.processes import NoDatabase, ShardedBots, postgres  # noqa: E402
+from bench.tournament_load import TournamentLoad  # noqa: E402
 from engine.measure import reference_game  # noqa: E402
 from tests.fakediscord.play import in_any_language, is_over, open_table, play_seat, table_id_of  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
@@ -238,7 +255,8 @@ async def one_table(fd: FakeDiscord, host: Any, guest: Any, seed: int, think: fl
 
 
 VIEWER_INTERACTIONS: list[Any] = []  # every interaction the replay viewer's person made (issue 22)
-VIEWER_IDS: set[int] = set()  # the viewer's people: their clicks and their table stay out of the tables' figures
+#: The viewer's people and the tournament's (--tournament): their clicks and tables stay out of the tables' figures.
+VIEWER_IDS: set[int] = set()
 ANSWER_LIMIT = 3.0  # Discord's limit for a first answer to an interaction
 
 
@@ -398,6 +416,12 @@ def summaries(fd: FakeDiscord) -> int:
     return sum(1 for m in fd.messages.values() if not m.ephemeral and "End of hand" in m.text)
 
 
+def tour_hands(fd: FakeDiscord, tour: TournamentLoad) -> int:
+    """The hands the tournament's tables played (--tournament): their summaries, in its threads."""
+    where = tour.channels()
+    return sum(1 for m in fd.messages.values() if not m.ephemeral and "End of hand" in m.text and m.channel_id in where)
+
+
 def public_edits(messages: list[Any]) -> tuple[list[float], float | None]:
     """Gaps between consecutive REST edits of the table messages while their game ran (from the
     first version with the running game's buttons), and the REST edits per message."""
@@ -501,6 +525,10 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             VIEWER_IDS.update(p.id for p in viewers)
             # As in production: reviews run in the AI workers (bot.load_config's default).
             BOT_CONFIG.setdefault("ai_workers", default_workers())
+        tour = (TournamentLoad.make(fd, args.tournament, args.tournament_rounds, GAME, ONE_HAND,
+                                    locale=fd.guild_locale if args.locale else "en-GB") if args.tournament else None)
+        if tour is not None:
+            VIEWER_IDS.update(tour.ids)
         # One fake server holds every table: the bot's per-server cap would stop the bench.
         runtime = {"ai_delay": args.ai_delay, "limits": {"running_per_server": 0}}
         bot = bot_here if args.same_process else bot_process
@@ -529,6 +557,7 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             viewing = (asyncio.ensure_future(replay_viewer(fd, viewers[0], reviewed, stop, args.viewer_think,
                                                            args.seed, args.review_wait)) if args.viewer else None)
             scraping = asyncio.ensure_future(scrape_metrics(stop)) if METRICS else None
+            touring = asyncio.ensure_future(tour.run(args.think, timeout, args.seed)) if tour else None
             results = await asyncio.gather(*(one_table(fd, h, g, args.seed + n, args.think, timeout, args.stagger,
                                                        watchers[n])
                                              for n, (h, g) in enumerate(seats)), return_exceptions=True)
@@ -537,28 +566,33 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             viewer = await viewing if viewing is not None else None
             if scraping is not None:
                 await scraping
+            if touring is not None:  # (it may outlast the tables: its figures are its own)
+                await touring
             if pg_cpu is not None:
                 pg_cpu = (pg.cpu_seconds() or pg_cpu) - pg_cpu
             finished = sum(1 for r in results if not isinstance(r, BaseException))
             # Summaries come after the table is drawn finished, behind any notices still queued.
             end = time.perf_counter() + 30
-            while summaries(fd) < finished and time.perf_counter() < end:
+            while summaries(fd) - (tour_hands(fd, tour) if tour else 0) < finished and time.perf_counter() < end:
                 await asyncio.sleep(0.5)
             await asyncio.sleep(1.5)  # the last coalesced redraws
             gc.enable()
         failures = [repr(r) for r in results if isinstance(r, BaseException)]
         calls = [r for r in fd.requests[first_request:] if not r.is_callback]
+        tour_calls, calls = tour.split(calls) if tour else ([], calls)
         own = [r for r in calls if not r.route.split()[-1].startswith("/webhooks/")]
         # (the table messages are edited through their /game new tokens too: those are not hand views)
         table_token_edits = sum(1 for m in TABLE_MESSAGES for v in m.versions if v.source == "edit" and v.by)
         watcher_edits = sum(1 for m in WATCH_VIEWS for v in m.versions if v.source == "edit")
         live_edits = len(fd.token_edits(since=started)) - table_token_edits - watcher_edits
+        live_edits -= len(tour.split(fd.token_edits(since=started))[0]) if tour else 0
         ended = "The game at table `{id}` ({game}) is over: this is how it ended."
         over = {t.rsplit("}", 1)[-1] for t in in_any_language(ended)}
         watched = sum(1 for m in WATCH_VIEWS if any(o in m.text for o in over))  # followed to the end
         watch_clicks = len(WATCH_VIEWS)
         moves = sum(r for r in results if isinstance(r, int))
         hands = summaries(fd) - (1 if args.viewer else 0)  # (the viewer's own game is not the tables')
+        hands -= tour_hands(fd, tour) if tour else 0
         # As Discord counts them for its global limit: interaction webhooks (followups) are exempt.
         per_second = Counter(int(r.at - started) for r in calls if not r.route.split()[-1].startswith("/webhooks/"))
         latencies = [i.latency * 1000 for i in fd.interactions.values()
@@ -569,7 +603,8 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
         if shards:  # (the processes' play logs: without them no play could be timed)
             PLAY_LOG.update(shards.play_log)
         lags, alone = public_lag(TABLE_MESSAGES, PLAY_LOG)
-        pings = sum(1 for m in fd.messages.values() if not m.ephemeral and "your turn" in m.text)
+        pings = sum(1 for m in fd.messages.values() if not m.ephemeral and "your turn" in m.text
+                    and not (tour and tour.in_its_channels(m)))
         cpu = shards.cpu if shards else BOT_CPU[-1:]
         return {
             "interaction_p50_ms": round(percentile(latencies, 0.50), 2),
@@ -620,8 +655,14 @@ async def _run(args: argparse.Namespace, pg: Any, database: str) -> dict[str, An
             # The fake's own loop running late (a busy machine): the global window leaves it out.
             "fake_stalled_s": round(fd.stalled, 2),
             "rest_calls_by_route": {k: round(v / hands, 1) for k, v in by_route.most_common()} if hands else {},
-            "problems": fd.problems[:20] + failures[:20],
+            "problems": fd.problems[:20] + failures[:20] + (tour.problems[:20] if tour else []),
             **viewer_figures(viewer),
+            "tournament": {**tour.figures(tour_calls, tour_hands(fd, tour)),
+                           # Discord's global limit counts the tables' calls and the tournament's together.
+                           "peak_rest_calls_per_s_with_tables": max(Counter(
+                               int(r.at - started) for r in calls + tour_calls
+                               if not r.route.split()[-1].startswith("/webhooks/")).values(), default=0)}
+            if tour else None,
         }
     finally:
         await fd.close()
@@ -679,6 +720,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--metrics", action="store_true",
                    help=f"the bot serves its metrics (METRICS_ADDRESS) and the bench scrapes them every "
                         f"{SCRAPE_EVERY:g} s: compare its p99 with a run without")
+    p.add_argument("--tournament", type=int, default=0, metavar="PEOPLE",
+                   help="that many people also play a tournament of the reference game meanwhile, its figures "
+                        "apart (default 0: none; issue 34)")
+    p.add_argument("--tournament-rounds", type=int, default=2, help="the tournament's rounds (default 2)")
     args = p.parse_args(argv)
     if args.metrics:
         if args.same_process or args.processes > 1:
@@ -773,6 +818,15 @@ def main(argv: list[str] | None = None) -> int:
               f"(target 0: {mark[ok['viewer_answers_after_3s']]}); its review "
               + (f"took {result['viewer_review_s']} s" if result["viewer_review_s"] is not None else "did not finish")
               + ("" if result["viewer_review_pressed"] else " (never pressed)"))
+    if result["tournament"]:
+        t = result["tournament"]
+        print(f"tournament               {t['people']} people, {t['rounds']} rounds: {t['tables_finished']} of "
+              f"{t['tables_opened']} tables finished, {t['hands']} hands in {t['seconds']} s; interaction p50 "
+              f"{t['interaction_p50_ms']} ms · p99 {t['interaction_p99_ms']} ms (its people's, apart from the above)")
+        print(f"  its REST calls         {t['rest_calls']}: {t['rest_calls_by_kind']}; standings edits per table "
+              f"{t['standings_edits_per_table']}; its tables' calls per hand {t['table_rest_calls_per_hand']} "
+              f"({t['table_non_interaction_rest_calls_per_hand']} not interaction webhooks); peak REST calls/s "
+              f"with the tables' {t['peak_rest_calls_per_s_with_tables']}")
     for problem in result["problems"]:
         print(f"problem: {problem}")
     return 0 if all(ok.values()) and not result["problems"] else 1
