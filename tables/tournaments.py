@@ -168,7 +168,7 @@ class Tournaments:
         self._refusing(lambda: entry.t.start(user_id))
         await self._save(entry)
         if later:
-            self.tasks.spawn(self._open_round(entry), f"tournament-round:{entry.id}")
+            self.tasks.spawn(self._open_round_later(entry), f"tournament-round:{entry.id}")
         else:
             await self._open_round(entry)
         return entry
@@ -187,6 +187,9 @@ class Tournaments:
             raise TableError(e.template, "tournament", **e.fields) from None
 
     # ---- tables ---------------------------------------------------------------------------------
+    async def _open_round_later(self, entry: Entry) -> None:
+        await self._open_round(entry)
+
     async def _open_round(self, entry: Entry) -> list[Table]:
         """Open every table of the current round not opened yet, seat it, and hand it on to be started."""
         opened: list[Table] = []
