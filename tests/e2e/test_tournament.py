@@ -1,4 +1,5 @@
-"""A tournament through the real bot (a child process on SQLite, killed and restarted in round 2):
+"""A tournament through the real bot (a child process on SQLite and on PostgreSQL, killed and
+restarted in round 2):
 ten people sign up with Join, the organiser starts it, every round seats everyone once at tables of
 four and three (an AI in each short seat) and each table plays in its own thread; every table's
 result is scored by the rule of docs/rules.md ("Tournaments and duplicate scoring"), checked here
@@ -8,13 +9,10 @@ against a table computed by hand from them."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 import re
-import sqlite3
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 from tests.e2e.conftest import make_restart_world
@@ -24,8 +22,8 @@ ROUNDS = 3
 
 
 def stored(w: Any, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(w.path, timeout=5)) as conn:
-        return conn.execute(sql, params).fetchall()
+    """Plain SQL on the world's database, of either backend."""
+    return w.rows(sql, params)
 
 
 def tournament(w: Any) -> dict[str, Any]:
@@ -71,8 +69,8 @@ def seated(w: Any, tid: str) -> list[int]:
     return [s["user_id"] for s in json.loads(seats) if not s.get("is_ai")]
 
 
-async def test_ten_people_play_three_rounds_with_a_restart_in_the_second(tmp_path: Path) -> None:
-    async with make_restart_world(tmp_path / "deckhand.db", seed=5) as w:
+async def test_ten_people_play_three_rounds_with_a_restart_in_the_second(database: Any) -> None:
+    async with make_restart_world(database, seed=5) as w:
         people = [w.ali, w.bob, w.stranger, *(w.fd.add_member(n) for n in ("Cid", "Dee", "Eve", "Fay", "Gus", "Hal",
                                                                             "Ivy"))]
         for p in people:
@@ -141,8 +139,8 @@ def hand_points(w: Any, tid: str) -> tuple[list[list[int]], int]:
     return [list(e.data[:4]) for e in events if e.kind == "hand_end" and e.to is None], int(seed)
 
 
-async def test_duplicate_rounds_deal_both_tables_the_same_cards_out_of_each_others_sight(tmp_path: Path) -> None:
-    async with make_restart_world(tmp_path / "deckhand.db", seed=9) as w:
+async def test_duplicate_rounds_deal_both_tables_the_same_cards_out_of_each_others_sight(database: Any) -> None:
+    async with make_restart_world(database, seed=9) as w:
         people = [w.ali, w.bob, w.stranger, *(w.fd.add_member(n) for n in ("Cid", "Dee", "Eve", "Fay", "Gus"))]
         for p in people:
             p.where = w.ali.where
