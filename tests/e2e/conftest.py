@@ -195,14 +195,16 @@ def in_flight(fd: FakeDiscord) -> list[Any]:
 
 def runtime_idle(runtime: Any, *, redraws: bool = False) -> bool:
     """No table of this (in-process) runtime has an AI move or a listener call queued or being made
-    (``redraws``: nor a redraw of its message wanted or under way)."""
+    (``redraws``: nor a redraw of its message wanted or being made, nor a later call the listener
+    asked for; a redraw task only pausing after its last redraw, with none wanted, ends without
+    sending anything: it does not count)."""
     def busy(task: asyncio.Task[Any] | None) -> bool:
         return task is not None and not task.done()
 
     for live in list(runtime._live.values()):
         if live.notes or live.calling or busy(live.ai_task) or busy(live.notify_task):
             return False
-        if redraws and (live.redraw_wanted or busy(live.redraw_task) or busy(live.recall_task)):
+        if redraws and (live.redraw_wanted or (live.drawing and busy(live.redraw_task)) or busy(live.recall_task)):
             return False
     return True
 
