@@ -60,7 +60,11 @@ class Delivery:
             await self.clock.sleep(self.redraw_interval)
         while live.redraw_wanted:
             live.redraw_wanted = False
-            await self._call(t, "redraw", t)
+            live.drawing = True
+            try:
+                await self._call(t, "redraw", t)
+            finally:
+                live.drawing = False
             await self.clock.sleep(self.redraw_interval)
 
     def abandon(self, t: Table, live: Live) -> None:

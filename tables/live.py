@@ -179,6 +179,7 @@ class Live:
     # -- tables.delivery
     redraw_task: asyncio.Task[None] | None = None
     redraw_wanted: bool = False
+    drawing: bool = False  # the redraw task is making its call now (else it is pausing, or gone)
     recall_task: asyncio.Task[None] | None = None  # the listener asked to be called again then
     notify_task: asyncio.Task[None] | None = None
     notes: deque[tuple[str, tuple[object, ...]]] = field(default_factory=deque)

@@ -20,7 +20,12 @@ A test that injects a fault and expects a complaint says so with ``w.allow(...)`
 ``w.allow_errors(...)`` (regular expressions).
 
 :class:`RestartWorld` (``make_restart_world``, fixture ``rw``) is the same with the bot in a child
-process on a SQLite file, which a test may kill and start again; its closing checks are the same.
+process on a SQLite file or a PostgreSQL schema, which a test may kill and start again; its closing
+checks are the same.
+
+The fixture ``database`` is one empty database of each backend (SQLite, PostgreSQL: the test runs
+once on each), ``databases`` a maker of as many as a test needs; a test reads them with plain SQL
+(``tests/tables/stores.py``).
 """
 
 from __future__ import annotations
@@ -30,9 +35,8 @@ import contextlib
 import math
 import random
 import re
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +46,7 @@ import pytest
 from tests.fakediscord import FakeDiscord, Person, check_privacy, running_bot
 from tests.fakediscord.play import table_id_of
 from tests.fakediscord.server import Message
+from tests.tables.stores import BACKENDS, PostgresStore, SQLiteStore, Store
 
 FAST_LIMITS = 0.05  # Discord's rate-limit windows, 20 times shorter: an opt-out (``faster=``), named in the test
 GLOBAL_LIMIT = 50  # Discord's global limit, requests a second (interaction callbacks and webhooks aside)
@@ -190,14 +195,16 @@ def in_flight(fd: FakeDiscord) -> list[Any]:
 
 def runtime_idle(runtime: Any, *, redraws: bool = False) -> bool:
     """No table of this (in-process) runtime has an AI move or a listener call queued or being made
-    (``redraws``: nor a redraw of its message wanted or under way)."""
+    (``redraws``: nor a redraw of its message wanted or being made, nor a later call the listener
+    asked for; a redraw task only pausing after its last redraw, with none wanted, ends without
+    sending anything: it does not count)."""
     def busy(task: asyncio.Task[Any] | None) -> bool:
         return task is not None and not task.done()
 
     for live in list(runtime._live.values()):
         if live.notes or live.calling or busy(live.ai_task) or busy(live.notify_task):
             return False
-        if redraws and (live.redraw_wanted or busy(live.redraw_task) or busy(live.recall_task)):
+        if redraws and (live.redraw_wanted or (live.drawing and busy(live.redraw_task)) or busy(live.recall_task)):
             return False
     return True
 
@@ -219,11 +226,36 @@ async def w() -> AsyncIterator[World]:
         yield world
 
 
+@pytest.fixture(params=BACKENDS)
+async def databases(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Callable[[], Awaitable[Store]]]:
+    """A maker of empty databases of one backend (the test runs once with each), inspected from
+    outside with plain SQL; dropped at the end."""
+    server = request.getfixturevalue("pg_server") if request.param == "postgres" else ""
+    made: list[Store] = []
+
+    async def new() -> Store:
+        store: Store = (SQLiteStore(tmp_path / f"deckhand-{len(made)}.db") if not server
+                        else await PostgresStore(server).create())
+        made.append(store)
+        return store
+
+    yield new
+    for store in made:
+        await store.cleanup()
+
+
+@pytest.fixture
+async def database(databases: Callable[[], Awaitable[Store]]) -> Store:
+    """One empty database of each backend (the test runs once with each)."""
+    return await databases()
+
+
 # ==== a bot that restarts =========================================================================
 @dataclass
 class RestartWorld:
     """The fake Discord and its people in this process, the real bot in a child process
-    (:class:`~tests.fakediscord.botprocess.BotProcess`) on a SQLite file, so a test can kill it
+    (:class:`~tests.fakediscord.botprocess.BotProcess`) on a database (a SQLite file or a PostgreSQL
+    schema: :attr:`db`, which the test reads with plain SQL), so a test can kill it
     (``kill -9``) and start another on the same database while the fake Discord keeps running.
 
     People wait for :meth:`ready` before each interaction (nobody clicks while no bot is up); the
@@ -236,7 +268,7 @@ class RestartWorld:
     ali: Person
     bob: Person
     stranger: Person
-    path: Path
+    db: Store
     runtime_options: dict[str, Any]
     seed: int
     config: dict[str, Any] = field(default_factory=dict)  # more config.Config fields (programs, ...)
@@ -251,7 +283,13 @@ class RestartWorld:
 
     @property
     def database(self) -> str:
-        return f"sqlite:///{self.path}"
+        return self.db.url
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file (a SQLite world's)."""
+        assert isinstance(self.db, SQLiteStore), f"a {self.db.kind} world has no file"
+        return self.db.path
 
     def allow(self, *patterns: str) -> None:
         self.allowed.extend(patterns)
@@ -314,40 +352,35 @@ class RestartWorld:
         return reply.interaction.id in self.lost
 
     # ---- the database, as the test reads it ----------------------------------------------------
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Plain SQL (``?`` parameters) on either backend."""
+        return self.db.rows(sql, params)
+
     def row(self, table_id: str) -> dict[str, Any]:
-        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
-            conn.row_factory = sqlite3.Row
-            row = conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
-        assert row is not None, f"table {table_id} is not in the database"
-        return dict(row)
+        row = self.db.table(table_id)
+        assert row, f"table {table_id} is not in the database"
+        return row
 
     def actions(self, table_id: str) -> list[tuple[int, int, str, bool]]:
         """The stored log: (seq, seat, code, auto)."""
-        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
-            rows = conn.execute("SELECT seq, seat, code, auto FROM actions WHERE table_id = ? ORDER BY seq",
-                                (table_id,)).fetchall()
-        return [(seq, seat, code, bool(auto)) for seq, seat, code, auto in rows]
+        return [(seq, seat, code, bool(auto)) for seq, seat, code, auto in self.db.log(table_id)]
 
     def version(self, table_id: str) -> int:
-        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
-            row = conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return -1 if row is None else int(row[0])
+        found = self.db.rows("SELECT version FROM tables WHERE id = ?", (table_id,))
+        return -1 if not found else int(found[0][0])
 
     def stored(self) -> list[Any]:
         """Every table in the database, rebuilt as the bot would (finished ones too)."""
         from tables.history.records import rebuild
         from tables.table import LogEntry
 
-        out = []
-        if not self.path.exists():
+        out: list[Any] = []
+        if isinstance(self.db, SQLiteStore) and not self.db.path.exists():
             return out
-        with contextlib.closing(sqlite3.connect(self.path, timeout=5)) as conn:
-            conn.row_factory = sqlite3.Row
-            rows = [dict(r) for r in conn.execute("SELECT * FROM tables WHERE broken IS NULL")]
-            for r in rows:
-                log = [LogEntry(a["seq"], a["seat"], a["code"], a["time"], bool(a["auto"])) for a in
-                       conn.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY seq", (r["id"],))]
-                out.append(rebuild(r, log)[0])
+        for r in self.db.dicts("SELECT * FROM tables WHERE broken IS NULL"):
+            log = [LogEntry(a["seq"], a["seat"], a["code"], a["time"], bool(a["auto"])) for a in
+                   self.db.dicts("SELECT * FROM actions WHERE table_id = ? ORDER BY seq", (r["id"],))]
+            out.append(rebuild(r, log)[0])
         return out
 
     def errors(self) -> list[str]:
@@ -355,17 +388,19 @@ class RestartWorld:
 
 
 @contextlib.asynccontextmanager
-async def make_restart_world(path: Path, *, seed: int = 7, runtime_options: dict[str, Any] | None = None,
+async def make_restart_world(database: Path | Store, *, seed: int = 7, runtime_options: dict[str, Any] | None = None,
                              config: dict[str, Any] | None = None, faster: str = "", sync_to_guild: bool = True,
                              **fd_options: Any) -> AsyncIterator[RestartWorld]:
-    """A :class:`RestartWorld` on the database file ``path``; the first bot is started."""
+    """A :class:`RestartWorld` on ``database`` (a SQLite file's path, or a store of either backend:
+    the fixture ``database``); the first bot is started."""
+    db = SQLiteStore(database) if isinstance(database, Path) else database
     fd = FakeDiscord(**production_limits(fd_options, faster))
     await fd.start()
     w: RestartWorld | None = None
     try:
         people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
         options = {"ai_delay": 0.05} | (runtime_options or {})
-        w = RestartWorld(fd, *people, path=path, runtime_options=options, seed=seed, config=dict(config or {}),
+        w = RestartWorld(fd, *people, db=db, runtime_options=options, seed=seed, config=dict(config or {}),
                          sync_to_guild=sync_to_guild)
         await w.start_bot()
         yield w

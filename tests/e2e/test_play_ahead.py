@@ -3,13 +3,15 @@ the others play, Ali chooses her card in her own hand view ("Will play …" with
 the moment her turn comes if it still may be, else dropped with a word in her view alone and she
 chooses as usual; Cancel forgets it; a table opened with ``ahead=off`` offers none of it.  Nobody
 else sees anything of it: Bob's view and the public messages are the same, byte for byte, with and
-without a card chosen ahead (and the world's closing privacy check runs after each test).
+without a card chosen ahead (and the world's closing privacy check runs after each test).  Each
+test runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -21,10 +23,18 @@ from tests.e2e.conftest import World, in_flight, make_world, runtime_idle
 from tests.fakediscord.play import open_table, said
 from tests.fakediscord.server import Message
 from tests.fakediscord.users import Person, Reply
+from tests.tables.stores import Store
 
 WILL_PLAY = "Will play {card} when your turn comes — **Cancel** to choose again."
 DROPPED = "{card}, chosen ahead, cannot be played now: choose a card."
 OFF = "Choosing a card before your turn is off at this table."
+
+
+@pytest.fixture
+async def w(database: Store) -> AsyncIterator[World]:
+    """The world on a database of each backend."""
+    async with make_world(config={"database_url": database.url}) as world:
+        yield world
 
 
 def card_words(code: str) -> str:
@@ -193,13 +203,14 @@ async def _two_tricks(w: World, ahead: str | None) -> tuple[str, list[str], tupl
     return chosen, others_see(w, w.ali), (same_world(bob.message.content), same_world(repr(bob.message.components)))
 
 
-async def test_what_the_others_see_is_the_same_with_and_without_a_card_chosen_ahead() -> None:
-    """The same seeded game twice: Ali clicks her second card when her turn comes, then chooses
-    that card ahead instead.  The table message, Bob's view and every message but Ali's own read
-    the same, byte for byte."""
-    async with make_world(seed=5) as w:
+async def test_what_the_others_see_is_the_same_with_and_without_a_card_chosen_ahead(
+        databases: Callable[[], Awaitable[Store]]) -> None:
+    """The same seeded game twice (each on an empty database of its own): Ali clicks her second card
+    when her turn comes, then chooses that card ahead instead.  The table message, Bob's view and
+    every message but Ali's own read the same, byte for byte."""
+    async with make_world(seed=5, config={"database_url": (await databases()).url}) as w:
         code, clicked, bob_clicked = await _two_tricks(w, None)
-    async with make_world(seed=5) as w:
+    async with make_world(seed=5, config={"database_url": (await databases()).url}) as w:
         _, ahead, bob_ahead = await _two_tricks(w, code)
         t = next(iter(w.runtime.tables.values()))
         assert [e.auto for e in t.log if e.seat == 0] == [False, False]

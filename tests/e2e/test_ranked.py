@@ -11,23 +11,9 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
-
 from tests.e2e.conftest import make_world
 from tests.e2e.test_group_dm import JumpClock
 from tests.fakediscord.play import is_over, open_table, play_seat
-from tests.tables.stores import BACKENDS, PostgresStore, SQLiteStore
-
-
-@pytest.fixture(params=BACKENDS)
-async def database(request: pytest.FixtureRequest, tmp_path: Any) -> Any:
-    """One empty database of each backend, inspected from outside with plain SQL."""
-    if request.param == "sqlite":
-        made: Any = SQLiteStore(tmp_path / "deckhand.db")
-    else:
-        made = await PostgresStore(request.getfixturevalue("pg_server")).create()
-    yield made
-    await made.cleanup()
 
 
 async def play_game(w: Any, people: list[Any], options: str) -> Any:
