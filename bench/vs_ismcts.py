@@ -35,10 +35,12 @@ OpenSpiel is installed only for this bench, never for the bot: a separate virtua
 ``python3 -m venv osvenv && osvenv/bin/pip install open_spiel -r requirements.txt``, then
 
     osvenv/bin/python bench/vs_ismcts.py [--json] [--hands N] [--budget 0.1,0.5] [--seed S] [--jobs J]
+                                         [--per-deal]
 
 ``--hands`` is per budget (two hands a deal; default 40), ``--budget`` the CPU seconds per decision
 (comma-separated: one figure each; default 0.1,0.5), ``--seed`` the first deal's seed (another value:
-other deals), ``--jobs`` processes (at most the cores you may use: a busy core slows neither side's
+other deals), ``--per-deal`` adds each deal's margin to the JSON (runs on other deals pool into one
+interval), ``--jobs`` processes (at most the cores you may use: a busy core slows neither side's
 CPU clock, but a job waiting for a core waits).  It prints, per budget, the margin ± its interval,
 hands played, CPU per decision of each side (and IS-MCTS simulations, the strong AI's worlds) and
 the load average; ``--json`` prints ``{budget: {...}}``.
@@ -274,7 +276,7 @@ def one_deal(args: tuple[int, float]) -> dict[str, Any]:
             **{k: [v for h in hands for v in h[k]] for k in ("ours_cpu", "theirs_cpu", "worlds", "simulations")}}
 
 
-def measure(hands: int, budget: float, seed: int, jobs: int) -> dict[str, Any]:
+def measure(hands: int, budget: float, seed: int, jobs: int, per_deal: bool = False) -> dict[str, Any]:
     deals = max(2, math.ceil(hands / 2))
     work = [(seed + d, budget) for d in range(deals)]
     load_before = os.getloadavg()
@@ -291,7 +293,7 @@ def measure(hands: int, budget: float, seed: int, jobs: int) -> dict[str, Any]:
         xs = [v for d in done for v in d[key]]
         return scale * statistics.fmean(xs) if xs else 0.0
 
-    return {
+    out = {
         "margin": margin,
         "ci95": ci,
         "far_end": margin - ci,
@@ -308,6 +310,9 @@ def measure(hands: int, budget: float, seed: int, jobs: int) -> dict[str, Any]:
         "load_average_before": list(load_before),
         "load_average": list(os.getloadavg()),
     }
+    if per_deal:
+        out["per_deal"] = margins
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -317,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", default="0.1,0.5", help="CPU seconds per decision, comma-separated (default 0.1,0.5)")
     p.add_argument("--seed", type=int, default=50_000, help="seed of the first deal (default 50000)")
     p.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--per-deal", action="store_true",
+                   help="add each deal's margin to the JSON (runs on other deals can then be pooled)")
     args = p.parse_args(argv)
     try:
         pyspiel, _, _, _ = load_openspiel()
@@ -330,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {}
     for b in (float(v) for v in args.budget.split(",")):
         try:
-            out[f"{b:g}"] = measure(args.hands, b, args.seed, args.jobs)
+            out[f"{b:g}"] = measure(args.hands, b, args.seed, args.jobs, args.per_deal)
         except RuleMismatch as e:
             print(f"Our Hearts and OpenSpiel's disagree ({e}): the comparison would not be fair.", file=sys.stderr)
             return 1

@@ -300,3 +300,34 @@ class HeartsAI(AI):
         if k.suit_len(c.suit) <= 2:
             d += 3  # almost void: finishing the suit opens more discards
         return d
+
+
+def equivalent_runs(state: Hearts, seat: int, ai: HeartsAI | None = None) -> list[Action]:
+    """``seat``'s legal plays less the ones equivalent to another (the search's candidates): of
+    cards of a suit with only the seat's own cards and cards gone in earlier tricks between them,
+    one (``ai``'s choice when it is among them, else the lowest).  Q♠ is a run of its own."""
+    d = state.decision(seat)
+    if d is None:
+        return []
+    if d.kind != "play" or len(d.actions) <= 1:
+        return list(d.actions)
+    legal = [a.cards[0] for a in d.actions]
+    pick = (ai or HeartsAI()).choose_play(state, seat, legal)
+    filled = dict.fromkeys(_SUITS, 0)  # values that separate nothing: the seat's or played before
+    for c in state.hands[seat]:
+        filled[c.suit] |= 1 << c.value
+    for _, cs in state.history:
+        for c in cs:
+            filled[c.suit] |= 1 << c.value
+    runs: list[list[Card]] = []
+    for c in sorted(legal, key=lambda c: (c.suit, c.value)):
+        run = runs[-1] if runs else None
+        if run is not None and run[-1].suit == c.suit and c is not _QS and run[-1] is not _QS:
+            lo = run[-1].value + 1
+            between = ((1 << c.value) - 1) >> lo << lo
+            if between & ~filled[c.suit] == 0:
+                run.append(c)
+                continue
+        runs.append([c])
+    keep = {pick if pick in run else run[0] for run in runs}
+    return [a for a in d.actions if a.cards[0] in keep]
