@@ -50,7 +50,7 @@ ROOT = os.path.dirname(HERE)
 # Keep bench/ off the path (bench/discord.py would shadow discord.py) and put the project root on it.
 sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 
-from cogs.table.game import playable  # noqa: E402
+from cogs.table.arguments import playable  # noqa: E402
 from tables.history.replay import GameRecord  # noqa: E402
 from tables.programs.procs import has_mark  # noqa: E402
 from tables.table import LogEntry  # noqa: E402

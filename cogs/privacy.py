@@ -24,7 +24,7 @@ from discord.ext import commands
 
 import words
 from cogs.i18n import reading
-from cogs.table.game import EVERY_INSTALL, EVERYWHERE
+from cogs.table.arguments import EVERY_INSTALL, EVERYWHERE
 from cogs.table.render import NO_PINGS
 from tables.runtime import Runtime
 from words import N_

@@ -4,8 +4,6 @@ buttons that keep working after a restart because they are rebuilt from their id
 
 from __future__ import annotations
 
-from typing import Any
-
 from discord.ext import commands
 
 from cogs.live.events import EventsCog
@@ -17,11 +15,12 @@ from cogs.table.game import GameCog
 from cogs.table.settings import SettingsCog
 from cogs.table.stats import StatsCog
 from cogs.table.tournament import TournamentButton, TournamentCog
+from tables.metrics import Metrics
 from tables.runtime import Runtime
 
 
 async def add_cogs(bot: commands.Bot, runtime: Runtime, listener: DiscordListener, *, rules_url: str | None,
-                   metrics: Any) -> None:
+                   metrics: Metrics | None) -> None:
     games = GameCog(runtime, listener, rules_url=rules_url)
     await bot.add_cog(games)
 

@@ -465,6 +465,12 @@ class GameSpec:
     #: A trick game played one card at a time: a person may pick their card before their turn comes
     #: (docs/rules.md, "Play ahead"; tables/ahead.py), unless the table turned it off.
     play_ahead: bool = False
+    #: Duplicate deals (docs/rules.md, "Tournaments and duplicate scoring"): each finished hand's score
+    #: per seat, ``hand_scores(events, players) -> [[score by seat] by hand]``, counted the way its
+    #: outcome counts (``lowest_wins``); None: it is not offered duplicate.  The same deals go to every
+    #: table of a duplicate round, so a game offers it only when a hand's deal depends on the seed and
+    #: the hand's number alone.
+    hand_scores: Callable[[Sequence[Event], int], list[list[float]]] | None = None
 
     @property
     def name(self) -> str:

@@ -14,3 +14,18 @@ from engine.core import Event
 
 #: ``figures(events, players) -> [{figure: count}]``, one dict per seat.
 Figures = Callable[[Sequence[Event], int], list[dict[str, int]]]
+
+
+def hand_totals(events: Sequence[Event], players: int) -> list[list[float]]:
+    """Each finished hand's score per seat, for duplicate scoring (tables/nights/duplicate.py): the
+    change in the running totals that a game's public ``hand_end`` event ends with, one per seat.  A
+    game whose events say it otherwise declares its own ``GameSpec.hand_scores``."""
+    out: list[list[float]] = []
+    before = [0.0] * players
+    for e in events:
+        if e.kind != "hand_end" or e.to is not None or len(e.data) < players:
+            continue
+        after = [float(x) for x in e.data[-players:]]
+        out.append([a - b for a, b in zip(after, before, strict=True)])
+        before = after
+    return out

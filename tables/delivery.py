@@ -120,6 +120,8 @@ class Delivery:
         if method == "redraw" and live is not None:
             self._recall(t, live, again)
         shown = self._shows_the_end(t, method, args)
+        if shown == SHOWN_END and self._unshown(t):
+            shown = 0  # (the message could not be reached: the end waits to be shown)
         if shown and not t.shown & shown:
             t.shown |= shown
         else:
@@ -144,6 +146,19 @@ class Delivery:
             self.redraw(t)
 
         live.recall_task = self.tasks.spawn(later(), f"recall:{t.id}")
+
+    def _unshown(self, t: Table) -> bool:
+        """The listener's optional ``unshown(table)``: the redraw it just made could not reach the
+        table message (where the bot may only answer interactions and no token is left), so the end
+        is not shown yet: the table stays stored as unfinished until it is."""
+        unshown = getattr(self.listener, "unshown", None)
+        if unshown is None:
+            return False
+        try:
+            return bool(unshown(t))
+        except Exception:
+            log.exception("Listener unshown failed for table %s", t.id)
+            return False
 
     @staticmethod
     def _shows_the_end(t: Table, method: str, args: tuple[Any, ...]) -> int:

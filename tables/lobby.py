@@ -212,7 +212,10 @@ class Lobby(RuntimeCore):
             self.persistence.refuse_if_gone()
             entry = t.spec
             players = max(len(t.seats), t.min_seats)
-            seed = self.rng.getrandbits(63)
+            # A duplicate tournament round deals every table the same cards (tables/tournaments.py).
+            seed = self.tournaments.deal_seed(t.id)
+            if seed is None:
+                seed = self.rng.getrandbits(63)
             try:
                 state = entry.game.create(players, t.options, seed)
             except ValueError as e:

@@ -38,7 +38,8 @@ from tables.live import (
 from tables.live import answer_by as click_deadline
 from tables.lobby import Lobby
 from tables.persistence import MOVED, NOT_SAVED, SNAPSHOT_EVERY
-from tables.table import Phase, Table
+from tables.table import SHOWN_END, Phase, Table
+from tables.tournaments import WITHHELD
 from tables.turns import DEFAULT_TIMER, LOBBY_TTL, MISSES_TO_AWAY, SUMMARY_EVENTS
 from words import N_
 
@@ -173,6 +174,8 @@ class Runtime(Lobby):
         async with live.lock:
             if message_id is not None:
                 t.message_id = message_id
+                if t.phase == Phase.FINISHED and not t.shown & SHOWN_END:
+                    self.delivery.redraw(t)  # a new message for an end never shown: drawn, then stored so
             if thread_id is not None:
                 t.thread_id = thread_id
                 self.delivery.redraw(t)  # the table message links to the thread now
@@ -194,10 +197,13 @@ class Runtime(Lobby):
             out.append(t)
         return out
 
-    async def history(self, table_id: str, guild_id: int | None = None) -> GameRecord:
+    async def history(self, table_id: str, guild_id: int | None = None, user_id: int | None = None) -> GameRecord:
         """A game's record (seed, seats, whole log) for ``/game replay``: from memory while the table
-        is here, else from the storage.  Only tables of ``guild_id`` when it is given."""
+        is here, else from the storage.  Only tables of ``guild_id`` when it is given; ``user_id``:
+        the person asking (refused a table of a duplicate round they still play: tables/tournaments.py)."""
         tid = normalise(table_id)
+        if user_id is not None and self.tournaments.withheld(tid, user_id):
+            raise TableError(WITHHELD, "withheld", id=tid)
         missing = TableError(f"There is no game with id `{echo(tid) or '?'}` in my records.", "unknown_table")
         t = self.tables.get(tid)
         if t is not None:

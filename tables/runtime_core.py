@@ -133,7 +133,8 @@ class RuntimeCore:
                                ended=self.finished.ended, reviews=self.reviews, grace=departed_grace)
         self._rematch_lock = asyncio.Lock()
         #: Tournaments (tables/tournaments.py): each round's tables opened here, each end scored.
-        self.tournaments = Tournaments(self, storage, self.tasks, self.rng, listener)  # type: ignore[arg-type]
+        self.tournaments = Tournaments(self, storage, self.tasks, self.rng, listener,  # type: ignore[arg-type]
+                                       ai_pool=ai_pool)
         self.turns.on_end.append(self.tournaments.game_ended)
         self.privacy.tournaments = self.tournaments
         self._sweep: asyncio.Task[None] | None = None

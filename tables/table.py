@@ -108,7 +108,7 @@ class Table:
     # member of (it posts, edits, opens a thread); "app": a server that never added the bot, reached
     # through a person's own install; "private": a DM or group DM (its id stands as ``guild_id``: the
     # place its results belong to).  Outside "server" the bot may only answer interactions: the table
-    # message is kept current through their tokens (cogs/anchors.py), nothing is posted to a channel.
+    # message is kept current through their tokens (cogs/live/anchors.py), nothing is posted to a channel.
     place: str = "server"
     # Opened with its server's house rules (/settings; the lobby says so).  Set once, when opened.
     house: bool = False

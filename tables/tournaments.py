@@ -22,17 +22,23 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from tables.history.stats import absent
+from engine.core import rng_for
+from tables.ai.pool import AIPool
+from tables.history.stats import absent, game_events
 from tables.ids import new_id
 from tables.live import TableError, Tasks
-from tables.nights.tournament import MAX_PLAYERS, MIN_PLAYERS, Tournament, TournamentError
+from tables.nights.tournament import MAX_PLAYERS, MIN_PLAYERS, Boards, Tournament, TournamentError
+from tables.par import pars
 from tables.table import Phase, Table
-from words import N_
+from words import N_, Lazy
 
 log = logging.getLogger("deckhand.tables")
 
 #: The most rounds a tournament may have.
 MAX_ROUNDS = 10
+#: Why someone may not watch, replay or review a table of a duplicate round they play in.
+WITHHELD = N_("Table `{id}` is dealt the same cards as yours in this duplicate round: you can watch or replay it "
+              "once the round's last table has finished.")
 
 
 @dataclass
@@ -100,7 +106,7 @@ class Tournaments:
     """The runtime's tournaments (``Runtime.tournaments``)."""
 
     def __init__(self, runner: Runner, storage: Any | None, tasks: Tasks, rng: Any,
-                 listener: Any | None = None) -> None:
+                 listener: Any | None = None, ai_pool: AIPool | None = None) -> None:
         self.runner = runner
         self.storage = storage
         self.tasks = tasks
@@ -108,17 +114,25 @@ class Tournaments:
         #: The Discord side (cogs/table/tournament.py sets itself): ``tournament_tables``, ``tournament_changed``.
         self.listener = listener
         self.by_id: dict[str, Entry] = {}
+        #: Where par replays run (its background lane: tables/par.py); None: no par.
+        self.ai_pool = ai_pool
+        #: The playouts cap of a par replay's decisions (None: the strong level's own).
+        self.par_playouts: int | None = None
 
     # ---- what people do -------------------------------------------------------------------------
     async def new(self, *, game: str, rounds: int, guild_id: int, channel_id: int, organiser: int,
                   name: str = "", options: dict[str, Any] | None = None, speed: str = "normal",
-                  locale: str = "en") -> Entry:
+                  locale: str = "en", duplicate: bool = False) -> Entry:
         spec = engine.get(game)
         if not 1 <= rounds <= MAX_ROUNDS:
             raise TableError(N_("A tournament has from 1 to {most} rounds."), "rounds", most=MAX_ROUNDS)
+        if duplicate and spec.hand_scores is None:
+            raise TableError(N_("{game} cannot be played with duplicate deals."), "duplicate",
+                             game=Lazy(spec.game.title))
         tid = new_id(self.rng, set(self.by_id) | set(self.runner.tables))
         seed = self.rng.randrange(2**31)
-        entry = Entry(Tournament(tid, spec.game.name, spec.game.min_players, rounds, organiser, seed), guild_id,
+        entry = Entry(Tournament(tid, spec.game.name, spec.game.min_players, rounds, organiser, seed,
+                                 duplicate=duplicate, lowest_wins=spec.lowest_wins), guild_id,
                       channel_id, dict(options or {}), speed, locale)
         entry.t.join(organiser)
         entry.names[organiser] = name
@@ -245,6 +259,30 @@ class Tournaments:
             if t.phase == Phase.LOBBY:
                 await self.runner.start(t.id, t.host_id)
 
+    def deal_seed(self, table_id: str) -> int | None:
+        """The seed a tournament table's game is dealt from when its round is played duplicate: the
+        same for every table of the round (None: the runtime's own, secret, as for any table).  It
+        comes from the tournament's secret seed, so nobody can work it out from another round's."""
+        for entry in self.by_id.values():
+            if entry.t.duplicate and entry.table_of(table_id) is not None:
+                return rng_for(entry.t.seed, entry.id, "deals", entry.t.round_no).getrandbits(63)
+        return None
+
+    def withheld(self, table_id: str, user_id: int) -> bool:
+        """Whether ``user_id`` may not see table ``table_id`` now (watch it, replay it, review it):
+        it is a table of a duplicate round still being played, and they play in that round at
+        another table — its cards are the ones they hold or will hold."""
+        for entry in self.by_id.values():
+            t = entry.t
+            if not t.duplicate or t.state != "running" or entry.table_of(table_id) is None:
+                continue
+            r = t.played[-1]
+            if r.done:
+                return False
+            mine = entry.table_of(table_id)
+            return any(user_id in people for n, people in enumerate(r.tables) if n != mine)
+        return False
+
     def game_ended(self, t: Table) -> None:
         """The runtime's call when a game ends (``Turns.on_end``): a tournament table is scored."""
         for entry in self.by_id.values():
@@ -266,12 +304,30 @@ class Tournaments:
             places = [int(outcome.places[seat_of[i]]) for i in range(len(people))]
             away = sorted({*entry.missing.get(t.id, []),
                            *(i for i, p in enumerate(people) if p is not None and absent(t, seat_of[i]))})
+        boards = self._boards(entry, t, seat_of) if outcome is not None else None
+        if boards is not None and len(entry.t.played[-1].tables) == 1:
+            # One group alone on these cards: the strong AI replays each hand for a par (after the
+            # game, in the background lane; the round ends once it is in).
+            boards.par = await pars(self.ai_pool, t, len(boards.hands), self.par_playouts)
+            if entry.table_of(t.id) != index or entry.t.played[-1].results[index] is not None:
+                return  # scored meanwhile (a restart's recovery)
         before = entry.t.round_no
-        entry.t.finished(t.id, places, away)
+        entry.t.finished(t.id, places, away, boards)
         await self._save(entry)
         self._changed(entry)
         if entry.t.state == "running" and entry.t.round_no > before:
             await self._open_round(entry)
+
+    @staticmethod
+    def _boards(entry: Entry, t: Table, seat_of: Sequence[int]) -> Boards | None:
+        """A duplicate table's score on each hand it finished, seat by seat (GameSpec.hand_scores)."""
+        hand_scores = t.spec.hand_scores
+        if not entry.t.duplicate or hand_scores is None:
+            return None
+        holders = [0] * len(seat_of)
+        for place, seat in enumerate(seat_of):
+            holders[seat] = place
+        return Boards(holders, hand_scores(game_events(t), len(t.seats)))
 
     # ---- kept across restarts ---------------------------------------------------------------------
     async def _save(self, entry: Entry) -> None:
@@ -300,6 +356,8 @@ class Tournaments:
                 continue
             if not owns(entry.guild_id):
                 continue  # another process runs that server's shard: its tournaments too
+            if entry.id in self.by_id:
+                continue  # running here already (a shard gained later recovers again: cogs/ops/shards.py)
             self.by_id[entry.id] = entry
             if entry.t.state != "running":
                 continue

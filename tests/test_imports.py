@@ -282,3 +282,81 @@ def test_each_room_of_tables_imports_only_what_it_may() -> None:
     assert {ARENA, "tables.storage.base", "tables.history.records", "tables.ai.pool", "tables.shards.lease",
             "tables.runtime"} <= set(mods)
     assert table_room_problems(mods) == []
+
+
+#: The rooms of cogs/ and the direction between them (issue 30 part 3), bottom first: a room imports
+#: only the rooms before it in COG_ORDER, and any room the services (COG_SERVICES), which import no
+#: other room of cogs/.  cogs/table/ holds three rooms, by module: ``screens`` (the registry each
+#: game's screens fill: cogs/table/screens.py), ``commands`` (the cogs of /game, /settings, /stats,
+#: /tournament and the parts of the game cog: COG_COMMANDS) and ``drawing`` (every other module:
+#: the table message, the hand view, its controls and custom ids, options in words, the game-over
+#: summary).  ``top`` is cogs/'s own modules (the package, privacy.py, wiring.py).  A new module of
+#: cogs/table/ is ``drawing`` until listed in COG_COMMANDS.
+COG_SERVICES = ("i18n", "ops", "sync")
+COG_ORDER = ("screens", "pictures", "drawing", "watch", "live", "replay", "commands", "top")
+COG_COMMANDS = ("cogs.table.game", "cogs.table.plumbing", "cogs.table.arguments", "cogs.table.answers",
+                "cogs.table.settings", "cogs.table.stats", "cogs.table.tournament")
+
+
+def cog_room(name: str) -> str:
+    parts = name.split(".")
+    if name == "cogs.table.screens":
+        return "screens"
+    if name in COG_COMMANDS:
+        return "commands"
+    if len(parts) == 1 or (len(parts) == 2 and not (ROOT / "cogs" / parts[1]).is_dir()):
+        return "top"
+    return "drawing" if parts[1] == "table" else parts[1]
+
+
+def cog_room_problems(mods: dict[str, Path]) -> list[str]:
+    """What a module of cogs/ imports of cogs/ that its room may not (COG_ORDER, COG_SERVICES)."""
+    problems = []
+    for name, path in sorted(mods.items()):
+        if name.split(".")[0] != "cogs":
+            continue
+        room = cog_room(name)
+        for target in sorted(imported(path, name, mods)):
+            if target.split(".")[0] != "cogs" or target not in mods:
+                continue
+            other = cog_room(target)
+            if other == room or other in COG_SERVICES:
+                continue
+            if room in COG_SERVICES or other not in COG_ORDER[: COG_ORDER.index(room)]:
+                problems.append(f"{name} ({room}) imports {target} ({other})")
+    return problems
+
+
+def test_the_cog_room_check_finds_each_kind_of_slip(tmp_path: Path) -> None:
+    files = {
+        "cogs.table.render": "from cogs.i18n.reading import lang\nfrom cogs.live.hand import LiveViews\n",
+        "cogs.table.screens": "from cogs.pictures.faces import F\n",
+        "cogs.pictures.faces": "from cogs.table.screens import Screens\n",
+        "cogs.live.hand": "from cogs.table import render\nfrom cogs.replay.view import V\n",
+        "cogs.replay.view": "from cogs.live.hand import LiveViews\nfrom cogs.table.game import GameCog\n",
+        "cogs.table.game": "from cogs.live import hand\nfrom cogs.privacy import P\n",
+        "cogs.i18n.reading": "from cogs.table.render import clean\n",
+        "cogs.privacy": "from cogs.table.game import GameCog\nfrom cogs.sync.translator import T\n",
+        "cogs.sync.translator": "",
+    }
+    mods = {}
+    for name, text in files.items():
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        mods[name] = path
+    assert cog_room_problems(mods) == [
+        "cogs.i18n.reading (i18n) imports cogs.table.render (drawing)",
+        "cogs.live.hand (live) imports cogs.replay.view (replay)",
+        "cogs.replay.view (replay) imports cogs.table.game (commands)",
+        "cogs.table.game (commands) imports cogs.privacy (top)",
+        "cogs.table.render (drawing) imports cogs.live.hand (live)",
+        "cogs.table.screens (screens) imports cogs.pictures.faces (pictures)",
+    ]
+
+
+def test_each_room_of_cogs_imports_only_what_it_may() -> None:
+    mods = project_modules()
+    rooms = {cog_room(n) for n in mods if n.startswith("cogs")}
+    assert rooms == set(COG_ORDER) | set(COG_SERVICES), rooms  # every room is there, and no other
+    assert set(COG_COMMANDS) <= set(mods)
+    assert cog_room_problems(mods) == []

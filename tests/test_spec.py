@@ -18,9 +18,8 @@ import pytest
 
 import engine
 from cogs.pictures import faces
-from cogs.table import game as game_cog
-from cogs.table import options, renderers, screens
-from cogs.table.render import Renderer
+from cogs.table import arguments, options, renderers, screens
+from cogs.table.renderer import Renderer
 from cogs.table.screens import Chart
 from engine.core import AI, Event, Game
 from engine.hints import explain
@@ -140,7 +139,7 @@ def test_a_game_that_lacks_a_part_fails_the_check() -> None:
 def test_a_game_registered_through_its_specs_alone_is_in_every_list() -> None:
     name = wargame.NAME
     assert name in renderers.RENDERERS and renderers.renderer_for(name) is wargame.SCREENS.renderer
-    assert name in game_cog.playable()
+    assert name in arguments.playable()
     assert stats.figure_names()["battles"] == "battles won"
     assert options.rules_lines(name)[0][0] == "cards" and options.settings_line(name, {"cards": 4}, None).startswith(
         "4 cards each")
@@ -154,8 +153,8 @@ def test_the_lists_fixed_at_import_are_the_registry_s() -> None:
     """Slash-command choices and the program arena's game list are built when their modules load
     (before War registers): from the registry then."""
     before = {n: s for n, s in engine.games().items() if n != wargame.NAME}
-    assert game_cog.GAMES == {n: s.game.title for n, s in before.items()}
-    assert [c.value for c in game_cog.GAME_CHOICES] == list(before)
+    assert arguments.GAMES == {n: s.game.title for n, s in before.items()}
+    assert [c.value for c in arguments.GAME_CHOICES] == list(before)
     assert programs.PROGRAM_GAMES == arena.GAMES == tuple(n for n, s in before.items() if s.programs)
     assert programs.PROGRAM_GAMES  # the line protocol has a game
 

@@ -29,12 +29,12 @@ def offered() -> Iterator[None]:
     it was imported, before War was registered), as if it were shipped (games/war/'s ``OFFERED``)."""
     from discord import app_commands
 
-    from cogs.table import game as game_cog
+    from cogs.table import arguments
 
     choice = app_commands.Choice(name=War.title, value=NAME)
     with registered():
-        game_cog.GAME_CHOICES.append(choice)
+        arguments.GAME_CHOICES.append(choice)
         try:
             yield
         finally:
-            game_cog.GAME_CHOICES.remove(choice)
+            arguments.GAME_CHOICES.remove(choice)

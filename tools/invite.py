@@ -22,13 +22,14 @@ PERMISSIONS: dict[str, str] = {
     "send_messages": "Send Messages",
     "send_messages_in_threads": "Send Messages in Threads",
     "create_public_threads": "Create Public Threads",
+    "create_private_threads": "Create Private Threads",  # a duplicate tournament's tables
     "embed_links": "Embed Links",
     "attach_files": "Attach Files",  # the end-of-game chart is a file
     "read_message_history": "Read Message History",
     # Not Use External Emojis: the card faces are the application's own emojis, which need no
     # permission ("The USE_EXTERNAL_EMOJIS permission is not required to use app emojis").
 }
-PERMISSIONS_VALUE = 309237763072  # the bits of PERMISSIONS (tests/test_invite.py computes them)
+PERMISSIONS_VALUE = 377957239808  # the bits of PERMISSIONS (tests/test_invite.py computes them)
 SCOPES = ("bot", "applications.commands")
 DEVELOPER_PORTAL = "https://discord.com/developers/applications"
 

@@ -7,12 +7,17 @@ through :func:`words.resolve` (a regional one to its base language, an unknown o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 
 import words
 from tables.live import TableError
 from words import N_, Lazy
+
+if TYPE_CHECKING:
+    from tables.runtime import Runtime
 
 #: Each catalog's name in English (a msgid: a sentence names it in the reader's language) and in
 #: its own language (the choices show both, so a person finds their language whatever they read).
@@ -56,11 +61,11 @@ def is_manager(interaction: discord.Interaction) -> bool:
     return bool(perms is not None and perms.manage_guild)
 
 
-async def answer(runtime: object, interaction: discord.Interaction, guild_id: int, value: str | None,
+async def answer(runtime: Runtime, interaction: discord.Interaction, guild_id: int, value: str | None,
                  now: float) -> str:
     """``/game language``: without a value, what new tables read; with one (a server manager only),
     the server's choice from now on.  The answer is in the asker's language."""
-    servers = runtime.servers  # type: ignore[attr-defined]
+    servers = runtime.servers
     lang = reader(interaction)
     if value is None or not value.strip():
         mine = await servers.locale(guild_id)
@@ -85,11 +90,11 @@ async def answer(runtime: object, interaction: discord.Interaction, guild_id: in
                            language=Lazy(NAMES[new]))
 
 
-async def table_locale(runtime: object, interaction: discord.Interaction, guild_id: int, value: str | None) -> str:
+async def table_locale(runtime: Runtime, interaction: discord.Interaction, guild_id: int, value: str | None) -> str:
     """What a new table reads: ``language:`` if given, else the server's choice, else its Discord language."""
     given = chosen(value)
     if given is not None:
         return given
     # (a conversation without a server: the host's own language)
     discord_locale = interaction.guild_locale or interaction.locale
-    return await runtime.servers.table_locale(guild_id, discord_locale)  # type: ignore[attr-defined,no-any-return]
+    return await runtime.servers.table_locale(guild_id, discord_locale)

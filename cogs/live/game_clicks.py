@@ -17,7 +17,8 @@ import discord
 import engine
 import words
 from cogs.i18n import reading
-from cogs.live.hand import LiveViews, update_message
+from cogs.live import anchors
+from cogs.live.hand import LiveViews, original_is_table, update_message
 from cogs.table import renderers
 from cogs.table.components import (
     TableButton,
@@ -40,6 +41,7 @@ from tables.ids import normalise
 from tables.live import SeatView
 from tables.runtime import Runtime, TableError
 from tables.table import Phase, Table
+from tables.tournaments import WITHHELD
 from words import N_
 
 if TYPE_CHECKING:
@@ -92,6 +94,9 @@ class ComponentClicks:
             await self._say(interaction, words.translate(words.resolve(interaction.locale),
                                                          N_("That button does nothing any more.")))
             return
+        # A click on the message of a table where the bot is not a member is answered by updating
+        # that message (its private answer follows): the message stays current, its token is fresh.
+        anchors.answer_by_update(interaction, act, table_id, self.runtime, self.discord_listener)
         await self._safely(interaction, work())
 
     async def _howto(self, interaction: discord.Interaction, table_id: str) -> None:
@@ -149,6 +154,8 @@ class ComponentClicks:
         if seat is not None and not table.seats[seat].left:
             raise TableError(N_("You play at table `{id}`: press **My hand** (or use `/hand`) to see your "
                                 "cards and the table."), id=table.id)
+        if self.runtime.tournaments.withheld(table.id, interaction.user.id):
+            raise TableError(WITHHELD, id=table.id)
         watchers.use_clock(getattr(self.runtime, "clock", None))  # (when each token runs out: the table's clock)
         if watchers.full(table.id, interaction.user.id):  # (before drawing; `reserve` decides)
             raise TableError(watch.full_line(table.id))
@@ -164,16 +171,19 @@ class ComponentClicks:
         if place is None:
             raise TableError(watch.full_line(table.id))
         try:
+            sent = None
             if _own_message(interaction) is not None:  # Watch on the watcher's own view: follow on there
                 await interaction.response.edit_message(content=payload["content"], embeds=embeds, view=view)
             else:
-                await interaction.response.send_message(payload["content"], embeds=embeds, view=view,
-                                                        ephemeral=True, allowed_mentions=NO_PINGS)
+                sent = await interaction.response.send_message(payload["content"], embeds=embeds, view=view,
+                                                               ephemeral=True, allowed_mentions=NO_PINGS)
         except BaseException:
             watchers.release(place)
             raise
         view.stop()
-        watchers.watch(interaction, table, notes, place)
+        # (a Watch on an anchored table's message updated that message: the view is a followup)
+        followup = getattr(sent, "message_id", None) if original_is_table(interaction) else None
+        watchers.watch(interaction, table, notes, place, message_id=followup)
 
     # ---- live hand views ---------------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, content: str, view: discord.ui.View) -> int | None:

@@ -57,6 +57,9 @@ INTERVAL = 1.0  # at most one edit per view per this many seconds
 # exactly 5 s, and a request held up on a busy machine lands closer to the next one: so a sixth edit
 # waits until BURST_WINDOW has passed since the first of the five before it, a second to spare.
 BURST, BURST_WINDOW = 5, 6.0
+#: The interaction's ``extras`` key set once a click was answered by updating the anchored table
+#: message it came from (cogs/live/anchors.py): its @original is public from then on.
+ORIGINAL_IS_TABLE = "deckhand.original_is_table"
 PUSH_WAIT = 3.0  # how long a turn ping waits for the view's edit before pinging with a button
 # Fields of a seat's view whose change is news for the person even when their cards and decision
 # stay the same: a trick ended (a new trick number, a new leader), a new hand or round, a mark.
@@ -94,6 +97,27 @@ async def edit_original(interaction: discord.Interaction, msg: HandMessage) -> N
     await async_context.get().edit_original_interaction_response(
         interaction.application_id, interaction.token, session=interaction._session,
         proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=payload)
+
+
+async def edit_followup(interaction: discord.Interaction, message_id: int, msg: HandMessage) -> None:
+    """:func:`edit_original` for a hand view that is a followup of ``interaction`` (message
+    ``message_id``): a click on an anchored table's message answers with that message updated
+    (cogs/live/anchors.py), so its ``@original`` is the public table message and the person's own
+    view is the followup that came with it."""
+    state = interaction._state
+    payload: dict[str, Any] = {"embeds": [], "content": msg.content, "components": msg.components}
+    if state.allowed_mentions is not None:
+        payload["allowed_mentions"] = state.allowed_mentions.to_dict()
+    await async_context.get().edit_webhook_message(
+        interaction.application_id, interaction.token, message_id, session=interaction._session,
+        proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=payload)
+
+
+def original_is_table(interaction: object) -> bool:
+    """Whether ``interaction`` was answered by updating the public table message it was clicked on
+    (cogs/live/anchors.py): then its ``@original`` is that message, never a private view, and a
+    view it answered with privately is a followup, edited by its id."""
+    return bool((getattr(interaction, "extras", None) or {}).get(ORIGINAL_IS_TABLE))
 
 
 async def edit_original_message(interaction: discord.Interaction, *, content: str | None, embed: discord.Embed | None,
@@ -163,6 +187,7 @@ class LiveView:
     task: asyncio.Task[None] | None = None
     dead: bool = False
     edits: int = 0
+    followup: bool = False  # the hand message is a followup of ``interaction`` (its @original is public)
 
 
 class LiveViews:
@@ -218,9 +243,12 @@ class LiveViews:
         """``interaction`` was just answered with ``user_id``'s hand view at ``table_id`` (``sv``,
         the seat view it was drawn from; ``message_id``, the message showing it): from now on its
         token keeps that message current."""
+        followup = original_is_table(interaction)
+        if followup and message_id is None:
+            return  # (its @original is the public table message: a view with no id of its own is never edited)
         old = self._views.get((table_id, user_id))
         v = LiveView(table_id, user_id, interaction, self._now() + self.lifetime - self.margin, message_id,
-                     shown=live_key(sv) if sv is not None else None)
+                     shown=live_key(sv) if sv is not None else None, followup=followup)
         if old is not None:
             old.dead = True
             v.last_edit, v.recent = old.last_edit, old.recent
@@ -443,7 +471,10 @@ class LiveViews:
         v.last_edit = self._now()
         v.recent.append(v.last_edit)
         try:
-            await edit_original(v.interaction, msg)
+            if v.followup and v.message_id is not None:
+                await edit_followup(v.interaction, v.message_id, msg)
+            else:
+                await edit_original(v.interaction, msg)
         except discord.NotFound:
             # The person dismissed the message (or Discord forgot the interaction): ping with a button.
             self.failures += 1

@@ -287,19 +287,33 @@ class DiscordListener(Pings):
         if token is None:
             self.live.table_stale(table.id)
             return None
-        watch = self._watches.get(table.id)
-        with render.clock_notes(watch.notes if watch is not None else ()):
-            rendered = renderers.table_message(table)
-        if render.phase_of(table) == "running":
-            with_count(rendered, self.watchers.count(table.id))
+        content, embed, view = self.anchored_message(table)
         try:
-            await self.live.edit_table(token, table.id, content=rendered.content, embed=rendered.embed,
-                                       view=table_view(table), allowed_mentions=NO_PINGS)
+            await self.live.edit_table(token, table.id, content=content, embed=embed, view=view,
+                                       allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
             log.info("Table %s: its message can no longer be edited through a token (%s)", table.id, e)
             self.live.table_token_gone(table.id)
             self.live.table_stale(table.id)
         return None
+
+    def anchored_message(self, table: Table) -> tuple[str | None, discord.Embed | None, discord.ui.View]:
+        """The public table message of a table where the bot is not a member, as it is now (what a
+        token edit or a click's update shows: cogs/live/anchors.py)."""
+        watch = self._watches.get(table.id)
+        with render.clock_notes(watch.notes if watch is not None else ()):
+            rendered = renderers.table_message(table)
+        if render.phase_of(table) == "running":
+            with_count(rendered, self.watchers.count(table.id), table.locale)
+        return rendered.content, rendered.embed, table_view(table)
+
+    def unshown(self, table: Table) -> bool:
+        """The runtime's optional question after a redraw: did it leave the table message as it was?
+        True for a table where the bot is not a member with no token left that may edit its message:
+        a game that ended so counts as not shown (stored unfinished), and the next interaction in its
+        conversation posts its end (cogs/live/anchors.py ``show_ends``).  A lobby closed before its
+        game began has nothing to show."""
+        return table.anchored and table.state is not None and self.live.needs_posting(table.id)
 
     async def close(self) -> None:
         """Stop the nudges and ping removals under way (the standing pings are stored as posted)."""

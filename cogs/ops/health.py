@@ -10,13 +10,17 @@ shard comes from discord.py's events (:func:`watch_gateway`).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from aiohttp import web
 
 from tables import logs
 from tables.metrics import CONTENT_TYPE_LATEST, Metrics
+
+if TYPE_CHECKING:
+    from config import Config
+    from tables.storage.base import Storage
 
 log = logging.getLogger("deckhand.health")
 
@@ -121,7 +125,7 @@ def tag_interactions(bot: Any) -> None:
     parsers["INTERACTION_CREATE"] = tagged
 
 
-async def watch(bot: Any, config: Any, storage: Any | None) -> HealthServer | None:
+async def watch(bot: Any, config: Config, storage: Storage | None) -> HealthServer | None:
     """The operator's view: JSON logs' fields, and with METRICS_ADDRESS the metrics and the health
     checks, served from now on (a standby answers them while it waits); the server, if any."""
     if config.log_format == "json":

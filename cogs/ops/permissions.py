@@ -16,12 +16,15 @@ is missing and what it costs (:meth:`ChannelPermissions.untold`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
 import words
 from words import N_
+
+if TYPE_CHECKING:
+    from tables.table import Table
 
 #: (discord.Permissions flag, its name in Discord's settings, what the table does without it)
 OPTIONAL: tuple[tuple[str, str, str], ...] = (
@@ -41,7 +44,7 @@ class ChannelPermissions:
         self._lacking: dict[int, frozenset[str]] = {}
         self._told: dict[str, frozenset[str]] = {}  # table id -> what its host was told already
 
-    def seen(self, interaction: Any) -> None:
+    def seen(self, interaction: discord.Interaction) -> None:
         """Read ``interaction.app_permissions`` (a guild interaction's; a DM says nothing)."""
         perms = getattr(interaction, "app_permissions", None)
         channel_id = getattr(interaction, "channel_id", None)
@@ -53,7 +56,7 @@ class ChannelPermissions:
             lacking -= {"create_public_threads"}
         self._lacking[channel_id] = lacking
 
-    def lacking(self, table: Any) -> frozenset[str]:
+    def lacking(self, table: Table) -> frozenset[str]:
         """What the bot lacks where ``table`` plays (its thread's and its channel's, as last seen)."""
         out: frozenset[str] = frozenset()
         for cid in (getattr(table, "thread_id", None), getattr(table, "channel_id", None)):
@@ -61,10 +64,10 @@ class ChannelPermissions:
                 out |= self._lacking.get(cid, frozenset())
         return out
 
-    def allows(self, table: Any, flag: str) -> bool:
+    def allows(self, table: Table, flag: str) -> bool:
         return flag not in self.lacking(table)
 
-    def untold(self, table: Any, locale: str = words.ENGLISH) -> str | None:
+    def untold(self, table: Table, locale: str = words.ENGLISH) -> str | None:
         """The notice for the host about what is missing at ``table`` that they have not been told
         yet (marked told: each is said once per table), or ``None``; in ``locale`` (the host's)."""
         lacking = self.lacking(table)

@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 import yarl
@@ -56,6 +56,14 @@ _OPENING: contextvars.ContextVar[DiscordWebSocket | None] = contextvars.ContextV
 CONNECT_RETRY = 5.0  # seconds between two failed connects of a shard (discord.py's own pause)
 
 TOKEN_BUDGET = 48.0  # REST calls a second the whole token may make: under Discord's 50, with a margin
+
+
+class Paced(Protocol):
+    """What the gate resizes of a process's REST budget (cogs/live/budget.py ``RestBudget``)."""
+
+    rate: float
+    burst: float
+    tokens: float
 
 
 def budget_part(total: float, share: float) -> tuple[float, float]:
@@ -77,7 +85,7 @@ class ShardGate:
         calls a second for every process together (``DECKHAND_REST_BUDGET``)."""
         self.bot = bot
         self.rest_budget = rest_budget
-        self.budget: Any = None  # the process's RestBudget, sized to the shards held (pace())
+        self.budget: Paced | None = None  # the process's RestBudget, sized to the shards held (pace())
         self.sharded = count is not None and isinstance(bot, discord.AutoShardedClient)
         leased = isinstance(storage, PostgresStorage)
         self.shards = Shards.of(count or 1, ids, leased=leased)
@@ -89,7 +97,7 @@ class ShardGate:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._launching: dict[int, asyncio.Task[Any]] = {}  # shard -> its connection being made
 
-    def pace(self, budget: Any) -> None:
+    def pace(self, budget: Paced) -> None:
         """Size ``budget`` (a ``RestBudget``) to this process's part of the token's, now and
         whenever the shards held change."""
         self.budget = budget

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -33,6 +33,7 @@ from engine.words import plural
 from tables.ai.reviews import ReviewJob, places, summary
 from tables.history.replay import GameRecord
 from tables.live import TableError
+from tables.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -119,17 +120,23 @@ def review_message(record: GameRecord, found: Review, where: dict[int, str]) -> 
 class ReviewClicks:
     """``/game review`` and the viewer's **Review my play** (a mixin of cogs.table.game.GameCog)."""
 
-    runtime: Any
+    # What this mixin uses of the cog (cogs/table/game.py, cogs/table/plumbing.py), declared for the type checker.
+    runtime: Runtime
+
+    if TYPE_CHECKING:
+        def _guild(self, interaction: discord.Interaction) -> int: ...
+        async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord: ...
+        async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None: ...
 
     async def review_reply(self, interaction: discord.Interaction, table_id: str) -> None:
-        guild = self._guild(interaction)  # type: ignore[attr-defined]
-        record = await self._history(interaction, table_id)  # type: ignore[attr-defined]  # (GameCog's)
+        guild = self._guild(interaction)
+        record = await self._history(interaction, table_id)  # (GameCog's)
         # Refused at once: not yours, not over, or another review of yours still in line.
         got = await self.runtime.reviews.request(record, guild, interaction.user.id)
         if isinstance(got, Review):  # stored: at once
             await interaction.response.defer(ephemeral=True, thinking=True)
             embed, view = await self._review_message(record, got)
-            await self._say(interaction, None, embed=embed, **({"view": view} if view is not None else {}))  # type: ignore[attr-defined]
+            await self._say(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
             return
         await self._wait_for_review(interaction, record, got)
 
@@ -145,7 +152,7 @@ class ReviewClicks:
         until = clock.now() + lifetime - margin
         seen, place = job.version, reviews.place(job)
         shown = waiting_line(record.id, place, reviews.estimate(job), lifetime)
-        await self._say(interaction, shown)  # type: ignore[attr-defined]
+        await self._say(interaction, shown)
         edited = clock.now()
         while not job.done:
             left = until - clock.now()

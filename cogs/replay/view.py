@@ -23,11 +23,11 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -337,13 +337,20 @@ class ReplayClicks:
 
     replays: Replays | None = None
 
+    # What this mixin uses of the cog (cogs/table/game.py, cogs/table/plumbing.py, cogs/replay/review.py),
+    # declared for the type checker.
+    if TYPE_CHECKING:
+        async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord: ...
+        async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None: ...
+        async def review_reply(self, interaction: discord.Interaction, table_id: str) -> None: ...
+
     def _replays(self) -> Replays:
         if self.replays is None:
             self.replays = Replays()
         return self.replays
 
     async def _replay_record(self, interaction: discord.Interaction, table_id: str) -> GameRecord:
-        record = await self._history(interaction, table_id)  # type: ignore[attr-defined]  # (GameCog's)
+        record = await self._history(interaction, table_id)  # (GameCog's)
         if not record.finished:
             raise TableError(still_running(record.id))
         if record.seed is None:
@@ -377,12 +384,12 @@ class ReplayClicks:
 
     async def on_replay(self, interaction: discord.Interaction, table_id: str, step: int, op: str,
                         values: list[str]) -> None:
-        await self._safely(interaction, self._on_replay(interaction, table_id, step, op, values))  # type: ignore[attr-defined]
+        await self._safely(interaction, self._on_replay(interaction, table_id, step, op, values))
 
     async def _on_replay(self, interaction: discord.Interaction, table_id: str, step: int, op: str,
                          values: list[str]) -> None:
         if op == "review":  # the clicker's own review, in a message of its own (cogs/replay/review.py)
-            await self.review_reply(interaction, table_id)  # type: ignore[attr-defined]
+            await self.review_reply(interaction, table_id)
             return
         record = await self._replay_record(interaction, table_id)
         work = asyncio.ensure_future(self._replay_at(record, op, step, values))

@@ -15,6 +15,7 @@ import words as catalog
 from cogs.i18n.reading import lang
 from cogs.table import options as table_options
 from cogs.table import render, renderers
+from cogs.table.renderer import GENERIC, Renderer
 from engine.cards import Card, CardError, card
 from engine.core import AnyCard, Decision
 from tables.live import SeatView
@@ -25,7 +26,7 @@ MAX_CHOICES = 25
 
 
 def legal_choices(
-    decision: Decision, current: str, hand: Sequence[str] | None = None, renderer: render.Renderer | None = None,
+    decision: Decision, current: str, hand: Sequence[str] | None = None, renderer: Renderer | None = None,
     sv: SeatView | None = None, locale: str = ENGLISH,
 ) -> list[app_commands.Choice[str]]:
     """Exactly the legal choices of ``decision`` matching what was typed, at most 25.
@@ -38,10 +39,10 @@ def legal_choices(
     In ``locale`` (the person's): the names read in it, and a card typed in it is read (``dame pik``,
     ``Pik-Dame``, ``d♠`` beside ``q♠`` and ``qs``: words/cards.py)."""
     with speaking(locale):
-        return _legal_choices(decision, current, hand, renderer or render.GENERIC, sv, locale)
+        return _legal_choices(decision, current, hand, renderer or GENERIC, sv, locale)
 
 
-def _legal_choices(decision: Decision, current: str, hand: Sequence[str] | None, r: render.Renderer,
+def _legal_choices(decision: Decision, current: str, hand: Sequence[str] | None, r: Renderer,
                    sv: SeatView | None, locale: str) -> list[app_commands.Choice[str]]:
     typed = current.strip().lower()
     if not decision.pick:

@@ -54,6 +54,7 @@ from cogs.table.custom_ids import (  # the names the ids' users always imported 
     encode_code,
     value_code,  # noqa: F401
 )
+from cogs.table.renderer import Renderer
 from engine.core import TABLE, Action, AnyCard, Decision
 from tables import ahead
 from tables.clicks import marking_since
@@ -152,7 +153,7 @@ def _hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     return content, view
 
 
-def _whole_hand(sv: SeatView, r: render.Renderer, decision: Decision | None) -> list[discord.ui.Item[Any]] | None:
+def _whole_hand(sv: SeatView, r: Renderer, decision: Decision | None) -> list[discord.ui.Item[Any]] | None:
     """Every card of the hand as a button, in hand order, the ones that may not be played now
     disabled (the view says why): for games played a card at a time (``Renderer.whole_hand``),
     while cards are being played — on your turn, and while you wait (the same buttons light up
@@ -170,7 +171,7 @@ def _whole_hand(sv: SeatView, r: render.Renderer, decision: Decision | None) -> 
                          disabled=not playable) for a, playable in cards]
 
 
-def _whole_hand_cards(sv: SeatView, r: render.Renderer, decision: Decision | None) -> list[tuple[Action, bool]] | None:
+def _whole_hand_cards(sv: SeatView, r: Renderer, decision: Decision | None) -> list[tuple[Action, bool]] | None:
     """The buttons of :func:`_whole_hand`: each card's action and whether it may be played now."""
     view = sv.view or {}
     hand = view.get("hand") or []
@@ -200,18 +201,19 @@ def _choosing_ahead(sv: SeatView) -> bool:
     return sv.decision is None and ahead.may_choose(sv.table, sv.seat, sv.view)
 
 
-def _ahead_style(sv: SeatView, r: render.Renderer, a: Action) -> discord.ButtonStyle:
+def _ahead_style(sv: SeatView, r: Renderer, a: Action) -> discord.ButtonStyle:
     return discord.ButtonStyle.success if a.code == sv.ahead else r.action_style(a)
 
 
-def _ahead_line(sv: SeatView, r: render.Renderer) -> str:
+def _ahead_line(sv: SeatView, r: Renderer) -> str:
     """The person's own card chosen ahead ("Will play Q♠"), or the word that it could not be played
     when the turn came; "" when neither.  Only ever on this seat's own hand view."""
     code = sv.ahead if _choosing_ahead(sv) else sv.dropped if sv.decision is not None else None
-    if not code or not ahead.offered(sv.table):
+    state = sv.table.state
+    if not code or not ahead.offered(sv.table) or state is None:
         return ""
     try:
-        card = r.action_label(sv.table.state.action_from_code(code), sv)  # type: ignore[union-attr]
+        card = r.action_label(state.action_from_code(code), sv)
     except Exception:
         return ""
     if code == sv.ahead:
@@ -226,7 +228,7 @@ def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:
     return menus + -(-(buttons + 1) // ROW_BUTTONS) <= MAX_ROWS
 
 
-def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Sequence[AnyCard],
+def _pick_select(sv: SeatView, r: Renderer, decision: Decision, cards: Sequence[AnyCard],
                  pick: int) -> PickSelect:
     table = sv.table
     total = Counter(c.code for c in cards)
@@ -241,7 +243,7 @@ def _pick_select(sv: SeatView, r: render.Renderer, decision: Decision, cards: Se
     return PickSelect(table.id, table.version, decision.kind, pick=pick, placeholder=placeholder, options=options)
 
 
-def _combo_pick(sv: SeatView, r: render.Renderer, decision: Decision, k: int) -> PickSelect | None:
+def _combo_pick(sv: SeatView, r: Renderer, decision: Decision, k: int) -> PickSelect | None:
     """The cards of the legal combinations in one "choose k" menu (each card as many times as one
     combination can use it), when every action is ``k`` cards of one kind and no more."""
     actions = decision.actions
@@ -264,7 +266,7 @@ def _combo_pick(sv: SeatView, r: render.Renderer, decision: Decision, k: int) ->
 
 
 def pick_parts(
-    sv: SeatView, r: render.Renderer, decision: Decision
+    sv: SeatView, r: Renderer, decision: Decision
 ) -> list[tuple[list[str], list[tuple[str, AnyCard, int]]]] | None:
     """The part menus of a pick over more than 25 cards: (group names, [(menu value, card, copy
     number)]) each — the cards grouped by the renderer, adjacent groups sharing a menu — or ``None``
@@ -290,7 +292,7 @@ def marked_values(cards: Sequence[AnyCard], marked: Sequence[str]) -> set[str]:
     return out
 
 
-def _big_pick(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+def _big_pick(sv: SeatView, r: Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
     """Up to four part menus, then OK / Clear.  The cards the seat marked so far (kept by the
     engine) are the menus' defaults; a menu lets at most as many cards be chosen as the pick leaves
     room for."""
@@ -359,7 +361,7 @@ def _flat(groups: list[tuple[str, list[M]]], size: int, most: int) -> list[tuple
     return [(list(dict.fromkeys(name for name, _ in chunk)), [m for _, m in chunk]) for chunk in chunks]
 
 
-def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+def _action_controls(sv: SeatView, r: Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
     """Buttons when the legal actions fit (25) and the renderer does not want menus anyway
     (``menus_always``), else menus grouped by the renderer with the
     ungrouped actions (pass, end turn) as buttons below; else the combination menu; else as many
@@ -386,8 +388,7 @@ def _action_controls(sv: SeatView, r: render.Renderer, decision: Decision) -> tu
         items: list[discord.ui.Item[Any]] = []
         for n, (names, members) in enumerate(menus):
             options = [discord.SelectOption(label=r.action_label(a, sv)[:100], value=a.code, emoji=action_emoji(a),
-                                            description=(r.action_description(sv, a) or None)
-                                            and r.action_description(sv, a)[:100])  # type: ignore[index]
+                                            description=(r.action_description(sv, a) or "")[:100] or None)
                        for a in members]
             items.append(ActionMenu(table.id, table.version, n, options, placeholder=r.menu_placeholder(sv, names)))
         items += [_button(sv, r, a) for a in loose]
@@ -404,7 +405,7 @@ def _fits_id(table: Table, code: str) -> bool:
     return len(custom_id) <= 100 and re.fullmatch(ACTION_TEMPLATE, custom_id) is not None and len(code) <= 100
 
 
-def _button(sv: SeatView, r: render.Renderer, action: Action) -> ActionButton:
+def _button(sv: SeatView, r: Renderer, action: Action) -> ActionButton:
     table = sv.table
     return ActionButton(table.id, table.version, action.code, r.action_label(action, sv), r.action_style(action),
                         action_emoji(action))
@@ -472,14 +473,14 @@ def _hand_payload(sv: SeatView, head: str | None = None) -> HandMessage:
     return HandMessage(content if head is None else f"{head}\n{content}", components, sv)
 
 
-def _plain_labels(r: render.Renderer) -> bool:
+def _plain_labels(r: Renderer) -> bool:
     """Whether the renderer words a card's button as every renderer does (by the card alone, not
     the seat's view): then one card's button is the same at every table and can be kept."""
     cls = type(r)
-    return cls.action_label is render.Renderer.action_label and cls.action_style is render.Renderer.action_style
+    return cls.action_label is Renderer.action_label and cls.action_style is Renderer.action_style
 
 
-def _card_button(table: Table, r: render.Renderer, a: Action, playable: bool,
+def _card_button(table: Table, r: Renderer, a: Action, playable: bool,
                  chosen: bool | None = None) -> dict[str, Any]:
     """One card's button: to play it (``chosen`` None), or to choose it ahead (``chosen``: whether
     it is the card chosen now)."""

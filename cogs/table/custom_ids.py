@@ -57,6 +57,7 @@ import words
 from cogs.i18n.reading import lang
 from cogs.pictures.emoji import card_emoji
 from cogs.table import render, renderers
+from cogs.table.renderer import GENERIC
 from engine.core import Action, AnyCard
 from tables.shards import STARTING
 from words import N_
@@ -234,7 +235,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
             try:
                 action = Action.parse(code)
                 label = label or renderers.action_label(action)
-                style = style or render.GENERIC.action_style(action)
+                style = style or GENERIC.action_style(action)
             except Exception:  # a code of a game with its own cards: words are the renderer's job
                 label = label or code
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(

@@ -17,7 +17,7 @@ from typing import Protocol
 import discord
 
 import words
-from cogs.replay.chart import Series, score_chart, score_series
+from cogs.pictures.chart import Series, score_chart, score_series
 from cogs.table import render
 from cogs.table.render import Rendered
 from tables.history.ratings import Change

@@ -9,13 +9,10 @@ with an apology, so a user never meets "This interaction failed".
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,23 +22,42 @@ from discord.ext import commands
 import engine
 import words
 from cogs.i18n import language, reading
-from cogs.live.game_clicks import ComponentClicks, _describe
+from cogs.live.game_clicks import ComponentClicks
 from cogs.live.hints import hint_text
 from cogs.replay.review import ReviewClicks
 from cogs.replay.view import ReplayClicks
 from cogs.table import options as table_options
 from cogs.table import render, renderers
+from cogs.table.answers import game_over, no_such_game, replay_standings, rules_embed
+from cogs.table.arguments import (
+    EVERY_INSTALL,
+    EVERYWHERE,
+    GAME_CHOICES,
+    GAMES,
+    NOT_IN_A_SERVER,
+    NOT_STRONG,
+    NOT_THIS_CHANNEL,
+    PROGRAM_GAMES,
+    SPEED_CHOICES,
+    ChoiceText,
+    OptionsText,
+    Program,
+    TableId,
+    Typed,
+    house_options,
+    parse_options,
+    place_of,
+    playable,
+)
 from cogs.table.autocomplete import MAX_CHOICES, legal_choices, option_choices, table_choices
 from cogs.table.components import (
     hand_view,
     table_view,
 )
+from cogs.table.plumbing import Plumbing
 from cogs.table.render import NO_PINGS
 from cogs.watch.visibility import may_see, may_see_record
-from engine.core import Outcome
-from tables.finished import AnyTable
-from tables.history.replay import GameRecord, recap, standings
-from tables.ids import echo, normalise
+from tables.history.replay import GameRecord, recap
 from tables.runtime import Runtime, TableError
 from tables.servers import Settings
 from tables.table import Phase, Table
@@ -52,146 +68,18 @@ if TYPE_CHECKING:  # (the listener imports nothing of this module; bot.py wires 
 
 log = logging.getLogger(__name__)
 
-# Every registered game by its title, in the order they were registered (engine/__init__.py).
-GAMES = {name: spec.game.title for name, spec in engine.games().items()}
-GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
-# What /game ai says of the games with program seats and of those without a strong level.
-PROGRAM_GAMES = " and ".join(spec.game.title for spec in engine.games().values() if spec.programs) or "No game"
-NOT_STRONG = " and ".join(spec.game.title for spec in engine.games().values() if not spec.strong)
-SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in table_options.SPEED_ORDER]
+
 def _(msgid: str, /, **fields: Any) -> str:
     """``msgid`` in the language being drawn: inside an interaction, the person's (cogs/i18n/reading.py)."""
     return words.translate(reading.lang(), msgid, **fields)
 
 
-OOPS = N_("Sorry — something went wrong on my side. It has been logged; please try again.")
-NOT_IN_A_SERVER = N_("Deckhand tables live in servers: use these commands in a server channel.")
 NO_EXTERNAL_APPS = N_("This server does not let apps you added to your account show their answers to everyone, so "
                       "nobody else could see a table here. Open one in a group DM with your friends, or ask a "
                       "server manager to add Deckhand to the server.")
-POSTED_AGAIN = N_("↪️ The table goes on here (the message above stopped updating).")
-#: The interaction's ``extras`` key naming the table it was about (cogs/table/game.py ``_post_again``).
-TABLE_EXTRA = "deckhand.table"
-#: Where the game commands work: installed to a server or to a person's account; in a server, a DM
-#: or a group DM.
-EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
-EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
 
-def place_of(interaction: discord.Interaction) -> str:
-    """Where a table opened by this interaction lives (``Table.place``): "server" where the bot is a
-    member of the server, "app" in a server that never added it, "private" in a DM or group DM."""
-    if interaction.guild_id is None:
-        return "private"
-    return "server" if interaction.is_guild_integration() else "app"
-
-
-# What each typed option may hold at most, declared to Discord (which then refuses longer input
-# before it reaches the bot): a table id with room for "#" and spaces pasted around it, options, a
-# move typed with /play, a program's name, one of an option's choices (a game, a speed, a level).
-TableId = app_commands.Range[str, 1, 20]
-ChoiceText = app_commands.Range[str, 1, 20]
-OptionsText = app_commands.Range[str, 1, 300]
-Typed = app_commands.Range[str, 1, 200]
-Program = app_commands.Range[str, 1, 40]
-
-
-NOT_THIS_CHANNEL = N_("Tables are opened in {channels} in this server (a server manager chose them with "
-                      "`/settings channels`).")
-
-
-def house_options(settings: Settings, game: str, typed: dict[str, str], speed: str | None
-                  ) -> tuple[dict[str, str], bool]:
-    """What a new table of ``game`` is opened with: the server's speed, then its house rules for the
-    game, then what the host typed (which wins); and whether house rules were used."""
-    preset = dict(settings.house.get(game, {}))
-    typed = {k.lower(): v for k, v in typed.items()}
-    if speed is not None or "speed" in typed:
-        preset.pop("speed", None)  # the host named one: theirs wins
-    elif "speed" not in preset and settings.speed:
-        preset["speed"] = settings.speed
-    return {**preset, **typed}, bool(settings.house.get(game))
-
-
-def parse_options(text: str | None) -> dict[str, str]:
-    """``"rules=mcgill target=50"`` (spaces or commas between pairs) as a dict of raw strings."""
-    out: dict[str, str] = {}
-    for token in (text or "").replace(",", " ").split():
-        key, eq, value = token.partition("=")
-        if not eq or not key or not value:
-            raise TableError(N_("I can't read `{token}`: options look like `key=value`, e.g. "
-                                "`rules=mcgill target=50`."), token=echo(token))
-        out[key.strip().lower()] = value.strip()
-    return out
-
-
-def playable() -> dict[str, engine.core.GameSpec]:
-    """Games a table can be opened for: in the engine AND drawn by a renderer of their own (both
-    parts are registered for every game: tests/test_spec.py)."""
-    return {name: e for name, e in engine.games().items() if name in renderers.RENDERERS}
-
-
-def replay_standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
-    """A replay's final standings in the shape the table showed them: medals shared by ties, each
-    score in the game's unit."""
-    if outcome is None:
-        return standings(record, outcome)
-    r = renderers.renderer_for(record.game)
-    order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
-    table: Any = SimpleNamespace(id=record.id, game=record.game)  # a stand-in: score_text reads no table
-    marks = render.medals([outcome.places[s] for s in order])
-    return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
-            f"{render.hints_mark(record.hint_count(s))}" for m, s in zip(marks, order, strict=True)]
-
-
-def game_over(table: AnyTable) -> str:
-    """What a player hears when they ask for their hand after the game: it is over, where to look."""
-    # (a table, or the stub of one that left memory: tables/finished.py)
-    if table.seed is None and getattr(table, "state", None) is None:
-        return _("Table `{id}` was closed before its game started. Open a new one with `/game new`.", id=table.id)
-    return _("The game at table `{id}` is over — the final standings are on its table message. "
-             "Replay: `/game replay id:{id}`. Open a new table with `/game new`.", id=table.id)
-
-
-#: The one place a player reads option keys: what a host types in ``/game new … options:``.
-HOW_TO_SET = N_("How to set it")
-
-
-def rules_embed(game: str, rules_url: str | None = None, locale: str = words.ENGLISH) -> discord.Embed:
-    """``/game rules``: the game's rules, then what a host may change, in words; the whole rule book's
-    page when the operator named one (``DECKHAND_RULES_URL``).  In ``locale`` (the asker's: the
-    game's title and rules text are registry data, extracted by tools/catalogs.py; the option lines
-    stay English until their slice of issue 31)."""
-    g = engine.get(game).game
-    _ = words.make_(locale)
-    players = (words.ngettext(locale, "{n} player", "{n} players", g.min_players) if g.min_players == g.max_players
-               else _(N_("{low}–{high} players"), low=g.min_players, high=g.max_players))
-    rules = g.rules_text or g.summary
-    embed = discord.Embed(title=f"{_(g.title)} — {players}", description=_(rules) if rules else rules,
-                          colour=render.LOBBY_COLOUR)
-    # One field per option: a field holds 1024 characters, and one game's options need more.
-    with words.speaking(locale):  # the game's own option words, in the asker's language
-        lines = table_options.rules_lines(g.name)
-    for n, (_key, text) in enumerate(lines):
-        embed.add_field(name=_(N_("What the host can change")) if n == 0 else "\u200b", value=text[:1024],
-                        inline=False)
-    embed.add_field(name=_(HOW_TO_SET), value=_(N_("`/game new game:{name} options:…` with any of {accepted}"),
-                                                name=g.name, accepted=table_options.accepted_line(g.name))[:1024],
-                    inline=False)
-    if rules_url:
-        embed.add_field(name=_(N_("More")), value=table_options.rule_book_link(
-            rules_url, _(N_("The whole rule book: ")))[:1024], inline=False)
-    return embed
-
-
-def no_such_game(game: str) -> str:
-    """The answer to a game name Deckhand does not know (every registered game has its screens:
-    tests/test_spec.py)."""
-    ready = words.join(reading.lang(), [f"**{_(spec.game.title)}**" for spec in playable().values()])
-    return _("Deckhand has no game called “{game}”. You can play {games}.", game=echo(render.clean(game)), games=ready)
-
-
-class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
+class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Cog):
     """Card tables: the ``/game`` group, ``/hand``, ``/play`` and the buttons of table messages."""
 
     def __init__(self, runtime: Runtime, listener: DiscordListener | None = None, *,
@@ -213,192 +101,6 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     # answers alone: Table.place, cogs/live/listener.py).
     game = app_commands.Group(name="game", description="Card game tables: open, join, start, end.",
                               allowed_installs=EVERY_INSTALL, allowed_contexts=EVERYWHERE)
-
-    # ==== plumbing =============================================================================
-    def _answer_by(self, interaction: discord.Interaction) -> float:
-        """The runtime's deadline for this interaction (tables/live.py ``ANSWER_WITHIN``): its age
-        from the time in its id, which Discord stamps when the person clicks."""
-        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        return self.runtime.answer_by(age)
-
-    async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None:
-        """Run a handler; turn refusals into an ephemeral sentence and failures into a logged apology.
-        A click too old to be answered any more (the person saw it fail) changes nothing."""
-        permissions = self.discord_listener.permissions if self.discord_listener is not None else None
-        if permissions is not None:
-            permissions.seen(interaction)  # what the bot may do here, before anything is drawn
-        # What this person reads is in their client's language; what the table reads is drawn in
-        # the table's (cogs/table/renderers.py sets it around every public render).
-        reader = reading.remember(interaction.user.id, interaction.locale)
-        try:
-            self.runtime.refuse_late(self._answer_by(interaction))
-            with reading.reading(reader):
-                await work
-                await self._post_again(interaction)
-        except TableError as e:
-            if e.code == "late":
-                # Nobody can be told: the interaction's answer window is over.
-                log.warning("Dropped a late interaction (it may not take effect after it failed): %s",
-                            _describe(interaction))
-                if asyncio.iscoroutine(work):
-                    work.close()
-                return
-            await self._say(interaction, e.say(words.resolve(interaction.locale)))
-        except Exception:
-            log.exception("Interaction failed: %s", _describe(interaction))
-            await self._say(interaction, words.translate(words.resolve(interaction.locale), OOPS))
-        if permissions is not None:
-            await self._tell_missing(interaction, permissions)
-
-    async def _post_again(self, interaction: discord.Interaction) -> None:
-        """Where the bot is not a member, the table message is edited only through the token of an
-        interaction that may edit it, which lives 15 minutes.  When none is left (everyone was idle,
-        or the bot restarted), the next interaction about the table posts it again — a public
-        followup of this answer — and that followup's token keeps it current from then on.  The old
-        message stays as it stopped; the new one says so on its first line."""
-        table = self.runtime.tables.get(str(interaction.extras.get(TABLE_EXTRA, "")))
-        live = self.live
-        if table is None or live is None or not table.anchored or not interaction.response.is_done():
-            return
-        if not live.needs_posting(table.id):
-            return
-        rendered = renderers.table_message(table)
-        note = words.translate(table.locale, POSTED_AGAIN)
-        try:
-            content = "\n".join(x for x in (note, rendered.content) if x)
-            if rendered.embed is not None:
-                sent = await interaction.followup.send(content, embed=rendered.embed, view=table_view(table),
-                                                       allowed_mentions=NO_PINGS, wait=True)
-            else:
-                sent = await interaction.followup.send(content, view=table_view(table), allowed_mentions=NO_PINGS,
-                                                       wait=True)
-        except discord.HTTPException as e:
-            log.info("Table %s: could not post its message again (%s)", table.id, e)
-            return
-        table.message_id = sent.id
-        live.table_opened(interaction, table.id, message_id=sent.id)
-        with contextlib.suppress(TableError):  # stored: a restart knows the newest message
-            await self.runtime.attach(table.id, message_id=sent.id)
-
-    async def _tell_missing(self, interaction: discord.Interaction, permissions: Any) -> None:
-        """The host of a table here hears once, in plain words, which optional permission the bot
-        lacks and what the table does without it (cogs/ops/permissions.py): a followup on their answer."""
-        if not interaction.response.is_done():
-            return
-        here = interaction.channel_id
-        for table in list(self.runtime.tables.values()):
-            if table.host_id != interaction.user.id or here not in (table.channel_id, table.thread_id) \
-                    or table.phase == "finished" or table.anchored:
-                continue  # (where the bot is not a member it posts nothing: no permission is missing)
-            text = permissions.untold(table, words.resolve(interaction.locale))
-            if text:
-                try:
-                    await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-                except discord.HTTPException as e:
-                    log.warning("Could not tell %s what the bot may not do here: %s", interaction.user.id, e)
-
-    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None:
-        """An ephemeral reply, whether or not the interaction was answered (deferred) already; the
-        id of the message it made, when Discord says."""
-        try:
-            if interaction.response.is_done():
-                # discord.py sends None as no text, though its overloads type the content as str.
-                sent = await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, wait=True,  # type: ignore[call-overload]
-                                                       **kwargs)
-                return getattr(sent, "id", None)
-            callback = await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS,
-                                                               **kwargs)
-            return getattr(callback, "message_id", None)
-        except discord.HTTPException:
-            log.exception("Could not reply to %s", _describe(interaction))
-            return None
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        # Last line of defence for anything the handlers did not catch (transformer or check errors).
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError):
-            await self._say(interaction, original.say(words.resolve(interaction.locale)))
-            return
-        if isinstance(error, app_commands.CheckFailure):
-            # A refusal, not a crash: interaction_check has answered already (a command from a DM).
-            if not interaction.response.is_done():
-                await self._say(interaction, words.translate(
-                    words.resolve(interaction.locale),
-                    NOT_IN_A_SERVER if interaction.guild_id is None else N_("You cannot use this command here.")))
-            return
-        log.error("Command error: %s", _describe(interaction), exc_info=original)
-        await self._say(interaction, OOPS)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None and interaction.channel_id is None:
-            await self._say(interaction, words.translate(words.resolve(interaction.locale), NOT_IN_A_SERVER))
-            return False
-        return True
-
-    def _guild(self, interaction: discord.Interaction) -> int:
-        """The place the interaction's tables and results belong to: its server, or — in a DM or
-        group DM — the conversation itself (its channel's id)."""
-        place = interaction.guild_id or interaction.channel_id
-        if place is None:
-            raise TableError(NOT_IN_A_SERVER)
-        self.runtime.shards.refuse_elsewhere(interaction.guild_id)  # a shard this process does not hold
-        return place
-
-    def _table(self, interaction: discord.Interaction, table_id: str | None,
-               over: Callable[[AnyTable], str] | None = None) -> Table:
-        """The table named by id — only if it belongs to this server.  One that finished and left
-        memory is answered by ``over`` (default :func:`game_over`)."""
-        guild_id = self._guild(interaction)
-        tid = normalise(table_id or "")
-        table = self.runtime.tables.get(tid)
-        if table is None:
-            ended = self.runtime.finished.get(tid)  # a finished table that left memory: it is over
-            if ended is not None and ended.guild_id == guild_id and may_see(interaction, ended):
-                raise TableError((over or game_over)(ended))
-        # A table in a channel the person may not read is answered as one that does not exist.
-        if table is None or table.guild_id != guild_id or not may_see(interaction, table):
-            raise TableError(N_("There is no table with id `{id}` in this server. `/game list` shows them."),
-                             id=echo(tid) or "?")
-        interaction.extras[TABLE_EXTRA] = table.id
-        return table
-
-    def _my_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
-        """The table given by id, else the one the user sits at in this server."""
-        if table_id:
-            return self._table(interaction, table_id)
-        guild_id = self._guild(interaction)
-        table = self.runtime.find(guild_id, user_id=interaction.user.id)
-        if table is None:
-            finished = self._finished_table(guild_id, interaction.user.id)
-            if finished is not None:
-                raise TableError(game_over(finished))
-            raise TableError(N_("You are not seated at a table in this server. Open one with `/game new` "
-                                "or take a seat with `/game join`."))
-        interaction.extras[TABLE_EXTRA] = table.id
-        return table
-
-    def _finished_table(self, guild_id: int, user_id: int) -> AnyTable | None:
-        """The user's most recently finished table in this server, while the runtime still keeps it
-        (or its stub, once it left memory)."""
-        known: list[AnyTable] = [*self.runtime.tables.values(), *self.runtime.finished.ended.values()]
-        mine = [t for t in known
-                if t.guild_id == guild_id and t.phase == Phase.FINISHED and t.seat_of(user_id) is not None]
-        return max(mine, key=lambda t: t.finished_at or 0.0, default=None)
-
-    def _channel_table(self, interaction: discord.Interaction, table_id: str | None = None) -> Table:
-        """The table given by id, else the one meant in this channel (yours first, then an open lobby)."""
-        if table_id:
-            return self._table(interaction, table_id)
-        guild_id = self._guild(interaction)
-        table = self.runtime.find(guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id)
-        if table is None:
-            table = self.runtime.find(guild_id, user_id=interaction.user.id)
-        if table is None:
-            raise TableError(N_("There is no open table here. Open one with `/game new`, or give a table id "
-                                "(`/game list` shows them)."))
-        return table
 
     # ==== /game ================================================================================
     @game.command(name="new", description="Open a table: posts the lobby with Join, Add AI and Start buttons.")
@@ -714,7 +416,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, commands.Cog):
     async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord:
         """A game's record for ``/game replay``, **Replay** and ``/game review``: one of a table in a
         channel the person may not read (and did not play in) is answered as one that does not exist."""
-        record = await self.runtime.history(table_id, self._guild(interaction))
+        record = await self.runtime.history(table_id, self._guild(interaction), interaction.user.id)
         if not may_see_record(interaction, record.channel_id, record.user_ids):
             raise TableError(N_("There is no game with id `{id}` in my records."), "unknown_table", id=record.id)
         return record

@@ -15,7 +15,8 @@ import games
 from cogs.i18n.reading import lang, of_seat, reading
 from cogs.pictures.emoji import text_only
 from cogs.table import screens
-from cogs.table.render import GENERIC, MAX_CONTENT, Rendered, Renderer, embed_fits
+from cogs.table.render import MAX_CONTENT, Rendered, embed_fits
+from cogs.table.renderer import GENERIC, Renderer
 from engine.core import Action, Event
 from tables.live import SeatView
 from tables.table import Table

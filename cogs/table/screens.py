@@ -42,7 +42,7 @@ def choice(table: Mapping[Any, str]) -> Callable[[Any], str]:
 
 @dataclass(frozen=True)
 class Chart:
-    """What the end-of-game picture (cogs/replay/chart.py) plots: one point per hand (a public
+    """What the end-of-game picture (cogs/pictures/chart.py) plots: one point per hand (a public
     ``hand_end``), or per round when ``per_round`` (the public view's ``round`` changes); each point
     the public ``scores`` unless ``snapshot(public_view, players)`` says otherwise."""
 
@@ -56,7 +56,7 @@ class Chart:
 
 @dataclass(frozen=True)
 class Screens:
-    """One game's Discord side.  ``renderer`` is its ``cogs.table.render.Renderer``; ``words`` every
+    """One game's Discord side.  ``renderer`` is its ``cogs.table.renderer.Renderer``; ``words`` every
     option of the engine's ``options_spec`` in plain words; ``table_defaults`` the defaults of a
     Discord table that differ from the engine's; ``faces`` the drawing of each card code of its own
     (beyond the standard deck, which cogs/pictures/faces.py draws for every game)."""

@@ -4,7 +4,7 @@ what).  Anyone may look (``/settings show``); only a member with Manage Server m
 
 Thin: the options a manager types are read by the same code as ``/game new``'s (cogs/table/options.py),
 so house rules that would not open a table are refused with the same sentence; what is shown is said
-in plain words, in the asker's language.  ``/game new`` applies them (cogs/table/game.py
+in plain words, in the asker's language.  ``/game new`` applies them (cogs/table/arguments.py
 :func:`house_options`) and the lobby says "House rules".
 """
 
@@ -22,7 +22,7 @@ import engine
 import words
 from cogs.i18n import language, reading
 from cogs.table import options as table_options
-from cogs.table.game import (
+from cogs.table.arguments import (
     EVERY_INSTALL,
     EVERYWHERE,
     GAME_CHOICES,

@@ -19,7 +19,7 @@ from discord.ext import commands
 import engine
 import words
 from cogs.i18n.reading import lang, reading, remember
-from cogs.table.game import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
+from cogs.table.arguments import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
 from cogs.table.render import NO_PINGS
 from tables.history.ratings import Rating
 from tables.history.stats import GameStats, figure_names, summarise

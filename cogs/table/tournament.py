@@ -26,7 +26,7 @@ from cogs.i18n import reading
 from cogs.live.listener import DiscordListener
 from cogs.table import options as table_options
 from cogs.table import render
-from cogs.table.game import (
+from cogs.table.arguments import (
     EVERY_INSTALL,
     EVERYWHERE,
     GAME_CHOICES,
@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.dark_gold()
 ONLY_IN_A_SERVER = N_("Tournaments are played in a server that added Deckhand: each table needs its own thread.")
+NO_PRIVATE_THREADS = N_("A duplicate tournament needs Deckhand to create private threads in this channel: each table "
+                        "plays out of the other tables' sight, as they hold the same cards.")
 OOPS = N_("Sorry — something went wrong with the tournament. It has been logged; please try again.")
 #: Seconds between two edits of a tournament's message (Discord: 5 edits of a message in 5 s).
 REDRAW_EVERY = 1.5
@@ -74,6 +76,8 @@ def tournament_embed(entry: Entry) -> discord.Embed:
         changed = table_options.changes_line(t.game, entry.options, entry.speed)
     about = [words.ngettext(loc, "{n} round", "{n} rounds", t.rounds),
              words.ngettext(loc, "tables of {n}", "tables of {n}", t.seats)]
+    if t.duplicate:
+        about.append(_(N_("duplicate deals")))
     lines = [" · ".join(about) + (f" · {changed}" if changed else ""),
              _(N_("Organised by {who}."), who=f"<@{t.organiser}>")]
     if t.state == "signup":
@@ -95,14 +99,31 @@ def tournament_embed(entry: Entry) -> discord.Embed:
             e.add_field(name=_(N_("Tables of this round")), value="\n".join(tables)[:1024] or "—", inline=False)
         rows = []
         for s in t.standings()[:25]:
-            rows.append(f"`{s.place}.` <@{s.player}> — " + words.ngettext(
-                loc, "**{points}** point", "**{points}** points", 1 if s.points == 1 else 2,
-                points=_points(s.points)) + " · " + _(N_("opposition {points}"), points=_points(s.opposition))
-                + " · " + words.ngettext(loc, "{n} table won", "{n} tables won", s.wins))
+            if t.against_par:
+                earned = _(N_("**{points}** against par on the same cards"), points=f"{s.points:+g}")
+            elif t.duplicate:
+                earned = _(N_("**{points}** against the field on the same cards"), points=f"{s.points:+g}")
+            else:
+                earned = words.ngettext(loc, "**{points}** point", "**{points}** points", 1 if s.points == 1 else 2,
+                                        points=_points(s.points))
+            rows.append(f"`{s.place}.` <@{s.player}> — " + earned + " · "
+                        + _(N_("opposition {points}"), points=_points(s.opposition))
+                        + " · " + words.ngettext(loc, "{n} table won", "{n} tables won", s.wins))
         e.add_field(name=_(N_("Standings")), value="\n".join(rows)[:1024] or "—", inline=False)
-        e.set_footer(text=_(N_("A point for each seat you finish ahead of, half for a tie; none for a table the AI "
-                               "played for you. Ties: opposition (the points of everyone you sat with), then "
-                               "tables won.")))
+        if t.against_par:
+            e.set_footer(text=_(N_("Duplicate deals, one table: after each game the strong AI plays the same hands in "
+                                   "every seat, and on each hand you score how much better you did than it did with "
+                                   "your cards (par); nothing for a game the AI played for you. Ties: opposition, "
+                                   "then tables won.")))
+        elif t.duplicate:
+            e.set_footer(text=_(N_("Duplicate deals: every table of a round is dealt the same cards, seat by seat. On "
+                                   "each hand you score how much better you did than the others who held your cards "
+                                   "(their average); nothing for a table the AI played for you. The standings change "
+                                   "when a round's last table finishes. Ties: opposition, then tables won.")))
+        else:
+            e.set_footer(text=_(N_("A point for each seat you finish ahead of, half for a tie; none for a table the "
+                                   "AI played for you. Ties: opposition (the points of everyone you sat with), then "
+                                   "tables won.")))
     e.description = "\n".join(lines)
     return e
 
@@ -163,20 +184,25 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(name="new", description="Open sign-ups for a tournament of several rounds.")
     @app_commands.describe(game="Which game", rounds=f"How many rounds (1 to {MAX_ROUNDS})",
-                           options="As in /game new, e.g. target=50; every table plays with them")
+                           options="As in /game new, e.g. target=50; every table plays with them",
+                           duplicate="Same cards at every table of a round; each player scored against the "
+                                     "others who held them")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: ChoiceText,
-                  rounds: app_commands.Range[int, 1, MAX_ROUNDS], options: OptionsText | None = None) -> None:
+                  rounds: app_commands.Range[int, 1, MAX_ROUNDS], options: OptionsText | None = None,
+                  duplicate: bool = False) -> None:
         asker = words.resolve(interaction.locale)
         try:
-            await self._new(interaction, str(getattr(game, "value", game)).strip().lower(), rounds, options)
+            await self._new(interaction, str(getattr(game, "value", game)).strip().lower(), rounds, options,
+                            duplicate)
         except TableError as e:
             await self._say(interaction, e.say(asker))
         except Exception:
             log.exception("Could not open a tournament")
             await self._say(interaction, words.translate(asker, OOPS))
 
-    async def _new(self, interaction: discord.Interaction, game: str, rounds: int, options: str | None) -> None:
+    async def _new(self, interaction: discord.Interaction, game: str, rounds: int, options: str | None,
+                   duplicate: bool = False) -> None:
         asker = words.resolve(interaction.locale)
         if interaction.guild_id is None or place_of(interaction) != "server" or interaction.channel_id is None:
             await self._say(interaction, words.translate(asker, ONLY_IN_A_SERVER))
@@ -191,11 +217,14 @@ class TournamentCog(commands.Cog):
             given, speed = table_options.read(game, raw)
         except ValueError as e:  # the same sentence /game new would give
             raise TableError(str(e)) from None
+        if duplicate and not interaction.app_permissions.create_private_threads:
+            # Each table of a duplicate round must be out of the others' sight (their cards are the same).
+            raise TableError(NO_PRIVATE_THREADS)
         locale = await self.runtime.servers.table_locale(interaction.guild_id, interaction.guild_locale)
         entry = await self.runtime.tournaments.new(
             game=game, rounds=rounds, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             organiser=interaction.user.id, name=interaction.user.display_name, options=given, speed=speed,
-            locale=locale)
+            locale=locale, duplicate=duplicate)
         kwargs: dict[str, Any] = {"embed": tournament_embed(entry), "allowed_mentions": NO_PINGS}
         view = tournament_view(entry)
         if view is not None:
@@ -280,6 +309,8 @@ class TournamentCog(commands.Cog):
         text = words.translate(loc, N_("{game} tournament `{id}` · round {round}: {people} — play in the thread."),
                                game=title, id=entry.id, round=entry.t.round_no,
                                people=", ".join(f"<@{p}>" for p in people))
+        if entry.t.duplicate:
+            return await self._private_place(entry, people, channel, f"{title} · {entry.id} · {n}")
         await listener.budget.take()
         starter = await channel.send(text, allowed_mentions=NO_PINGS)
         await listener.budget.take()
@@ -289,6 +320,28 @@ class TournamentCog(commands.Cog):
             log.info("No thread for a table of tournament %s (%s); it plays in the channel", entry.id, e)
             return None
         # Discord allows 5 new messages in a channel every 5 seconds: the next table's waits a little.
+        await asyncio.sleep(STARTER_EVERY)
+        return int(thread.id)
+
+    async def _private_place(self, entry: Entry, people: list[int], channel: Any, name: str) -> int | None:
+        """A duplicate round's table plays in a private thread with its players only: the round's
+        other tables hold the same cards, and must not see this one's."""
+        listener = self.discord
+        assert listener is not None
+        await listener.budget.take()
+        try:
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.private_thread,
+                                                 auto_archive_duration=1440)
+        except discord.HTTPException as e:
+            log.warning("No private thread for a table of duplicate tournament %s (%s); it plays in the channel",
+                        entry.id, e)
+            return None
+        for p in people:
+            await listener.budget.take()
+            try:
+                await thread.add_user(discord.Object(p))
+            except discord.HTTPException as e:
+                log.info("Could not add %s to tournament %s's thread %s (%s)", p, entry.id, thread.id, e)
         await asyncio.sleep(STARTER_EVERY)
         return int(thread.id)
 

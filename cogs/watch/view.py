@@ -46,6 +46,13 @@ from cogs.i18n.reading import lang, of_person, reading
 from cogs.table import render, renderers
 from cogs.table.components import _table_button
 from cogs.table.render import Rendered
+from engine.core import Event
+from tables.finished import AnyTable
+from tables.table import Table
+
+#: One clock line of the table message (``render.clock_notes``): the event it rewords, its text, and
+#: whether it replaces the event's own line.
+ClockNote = tuple[Event | None, str, bool]
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +64,7 @@ MAX_PER_PERSON = 2  # live watcher's views one person has at once (all tables, e
 MAX_EMBEDS_TOTAL = 6000  # Discord's limit on the characters of all of a message's embeds together
 
 
-def head_line(table: Any) -> str:
+def head_line(table: Table) -> str:
     """The line above a watcher's copy of the table message.  A watcher reads the table as the table
     does, in its language: the copy is drawn once for every watcher of the table (issue 31)."""
     with reading(table.locale):
@@ -91,7 +98,7 @@ def full_line(table_id: str) -> str:
                            "when someone stops watching.", id=table_id, n=MAX_WATCHERS)
 
 
-def over_line(table: Any, *, command: bool = True) -> str:
+def over_line(table: AnyTable, *, command: bool = True) -> str:
     """Watching a finished table — in memory or the stub of one that left it (tables/finished.py),
     the same answer either way: nothing to follow; ``/game watch`` (``command``) points to the
     replay, the **Watch** button (on the table message itself, which shows the end) to that message.
@@ -120,14 +127,14 @@ def with_count(rendered: Rendered, n: int, locale: str = words.ENGLISH) -> Rende
     return rendered
 
 
-def watch_key(table: Any, notes: int = 0) -> tuple[Any, ...]:
+def watch_key(table: Table, notes: int = 0) -> tuple[Any, ...]:
     """What moves the public table: a move (the version), the phase, a pause, a seat leaving or the
     AI taking it over, a clock line.  Cheap: no drawing."""
     seats = tuple((s.user_id, s.away, s.left) for s in table.seats)
     return (table.version, render.phase_of(table), table.paused, seats, notes)
 
 
-def watch_payload(table: Any, drawn: Rendered, summary: Rendered | None, head: str) -> dict[str, Any]:
+def watch_payload(table: Table, drawn: Rendered, summary: Rendered | None, head: str) -> dict[str, Any]:
     """The watcher's view as Discord's JSON: the head line, the public table, the latest summary,
     and **Watch** (pressing it on the view keeps it following with a fresh token)."""
     embeds = [e for e in (drawn.embed, summary.embed if summary is not None else None) if e is not None]
@@ -140,15 +147,22 @@ def watch_payload(table: Any, drawn: Rendered, summary: Rendered | None, head: s
     return {"content": content, "embeds": [e.to_dict() for e in embeds], "components": components}
 
 
-async def edit_token(interaction: Any, payload: dict[str, Any]) -> None:
+async def edit_token(interaction: Any, payload: dict[str, Any], message_id: int | None = None) -> None:
     """Edit the interaction's ``@original`` with ``payload`` through discord.py's webhook adapter,
-    without reading the message back (as cogs/live/hand.py does for hand views)."""
+    without reading the message back (as cogs/live/hand.py does for hand views); ``message_id``: the
+    view is that followup of the interaction instead (a Watch click on an anchored table's message
+    answered by updating that message: cogs/live/anchors.py)."""
     if not isinstance(interaction, discord.Interaction):
         await interaction.edit_original_response(**payload)  # a test's stand-in
         return
     state = interaction._state
     body = {"tts": False, **payload}
     body["allowed_mentions"] = discord.AllowedMentions.none().to_dict()
+    if message_id is not None:
+        await async_context.get().edit_webhook_message(
+            interaction.application_id, interaction.token, message_id, session=interaction._session,
+            proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=body)
+        return
     await async_context.get().edit_original_interaction_response(
         interaction.application_id, interaction.token, session=interaction._session,
         proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=body)
@@ -162,6 +176,7 @@ class Watcher:
     dead: bool = False
     timer: asyncio.Task[None] | None = None
     since: int = 0  # the order people started watching in (the oldest view goes first)
+    message_id: int | None = None  # the view is this followup of ``interaction`` (None: its @original)
 
 
 @dataclass(eq=False)
@@ -178,11 +193,11 @@ class Place:
 class _Group:
     """One table's watchers."""
 
-    table: Any  # the runtime's own Table object (read when drawing, never changed)
+    table: Table  # the runtime's own Table object (read when drawing, never changed)
     watchers: dict[int, Watcher] = field(default_factory=dict)
     summary: Rendered | None = None  # the latest end-of-hand summary the table posted
     summaries: int = 0
-    notes: Sequence[Any] = ()  # the listener's clock lines, as the table message shows them
+    notes: Sequence[ClockNote] = ()  # the listener's clock lines, as the table message shows them
     shown: Any = None  # watch_key of what the views show
     last_edit: float = -math.inf
     wanted: bool = False
@@ -261,13 +276,14 @@ class Watchers:
         if not pending:
             self._pending.pop(place.table_id, None)
 
-    def view(self, table: Any, notes: Sequence[Any] = ()) -> dict[str, Any]:
+    def view(self, table: Table, notes: Sequence[ClockNote] = ()) -> dict[str, Any]:
         """The watcher's view of ``table`` now (the answer to **Watch**)."""
         with render.clock_notes(notes):
             drawn = renderers.table_message(table)
         return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
 
-    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None) -> None:
+    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None,
+              message_id: int | None = None) -> None:
         """``interaction`` was just answered with the watcher's view of ``table``: from now on its
         token keeps it current (a newer Watch of the same person replaces the older; ``place``, the
         place reserved for it, becomes this watcher's).  Past ``per_person`` views, the person's
@@ -284,7 +300,8 @@ class Watchers:
         old = group.watchers.pop(user_id, None)
         if old is not None:
             self._bury(old)
-        w = Watcher(user_id, interaction, self._now() + self.lifetime - MARGIN, since=next(self._order))
+        w = Watcher(user_id, interaction, self._now() + self.lifetime - MARGIN, since=next(self._order),
+                    message_id=message_id)
         group.watchers[user_id] = w
         w.timer = self._spawn(self._expire(table.id, w), f"watch-expiry:{table.id}:{user_id}")
         mine = sorted(((g, x) for g in self._groups.values() for x in g.watchers.values()
@@ -298,7 +315,7 @@ class Watchers:
         return 0 if group is None else sum(1 for w in group.watchers.values() if not w.dead)
 
     # ---- the listener: the table changed ------------------------------------------------------------
-    def changed(self, table: Any, notes: Sequence[Any] = ()) -> None:
+    def changed(self, table: Table, notes: Sequence[ClockNote] = ()) -> None:
         """The table was redrawn: its watchers' views are edited soon (coalesced) if it moved."""
         group = self._groups.get(table.id)
         if group is None:
@@ -308,7 +325,7 @@ class Watchers:
         if watch_key(table, len(group.notes)) != group.shown:
             self._want(group)
 
-    def summary(self, table: Any, drawn: Rendered | None) -> None:
+    def summary(self, table: Table, drawn: Rendered | None) -> None:
         """The table posted an end-of-hand (or end-of-game) summary, ``drawn`` (of its public
         events only): the watchers see it too, under the table, until the next one.  After the
         game's end the views get one last edit."""
@@ -387,7 +404,7 @@ class Watchers:
 
     async def _send(self, group: _Group, w: Watcher, payload: dict[str, Any]) -> None:
         try:
-            await edit_token(w.interaction, payload)
+            await edit_token(w.interaction, payload, w.message_id)
         except discord.NotFound:
             self.failures += 1  # dismissed: nobody sees it any more
             self._drop(group, w, "its message is gone")
@@ -432,7 +449,7 @@ class Watchers:
             payload["components"] = [{"type": 1, "components": [_table_button("watch", table_id)]}] \
                 if render.phase_of(group.table) == "running" else []
         with contextlib.suppress(discord.HTTPException):
-            await edit_token(w.interaction, payload)
+            await edit_token(w.interaction, payload, w.message_id)
             self.edits += 1
         if not group.watchers and not self.editing(table_id) and self._groups.get(table_id) is group:
             del self._groups[table_id]

@@ -20,7 +20,6 @@ from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
     Rendered,
-    Renderer,
     phase_of,
     player_name,
     required_seats,
@@ -29,6 +28,7 @@ from cogs.table.render import (
     table_title,
     when,
 )
+from cogs.table.renderer import Renderer
 from cogs.table.screens import Screens, Words, register
 from engine.core import TABLE, Action, Decision, Event, View
 from games.dalmuti.faces import dalmuti_faces

@@ -8,6 +8,7 @@ from typing import cast
 
 import words
 from engine.core import Game, GameSpec, register
+from engine.figures import hand_totals
 from engine.measure import Measure
 from games.hearts.ai import HeartsAI
 from games.hearts.figures import HEARTS, hearts_figures
@@ -28,7 +29,7 @@ register(GameSpec(
     measure=Measure({"rules": "classic", "target": 1}, "points a hand", hints={"target": 1},
                     lower_is_better=True,
                     target=("games_per_s", 6000), openspiel="hearts", reference=True, length="target"),
-    sample=(4, {"target": 30}), order=1, play_ahead=True,
+    sample=(4, {"target": 30}), order=1, play_ahead=True, hand_scores=hand_totals,
     quick_start=(
         "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
         "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",

@@ -22,7 +22,6 @@ from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
     Rendered,
-    Renderer,
     face,
     faces,
     label,
@@ -34,47 +33,29 @@ from cogs.table.render import (
     table_title,
     when,
 )
+from cogs.table.renderer import Renderer
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, View
-from games.koth.trump import TRUMPS, Trump
+from games.koth.naming import (
+    SUIT_WORDS,
+    card_name,
+    progress_bar,
+    rank_text,
+    suit_title,
+    suit_word,
+    trump_of,
+    trumps_word,
+)
 from tables.live import SeatView
 from tables.table import Table
 from words import N_, Speaker
-from words.cards import suit_name
 
 _, n_ = Speaker("koth").pair()
 
-SUIT_WORDS = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
-RANK_WORDS = {"T": "10"}
 DEFEND_BELOW = 80
 TRICKS = 20
 RANKS = "23456789TJQKA"
-
-
-def rank_text(rank: str | None) -> str:
-    return RANK_WORDS.get(rank or "", rank or "?")
-
-
-def trump_of(view: View) -> Trump:
-    return Trump(view.get("trump_suit"), view.get("trump_rank") or "2")
-
-
-def suit_word(suit: str) -> str:
-    """A suit's name in the language being drawn (``Clubs``, ``Kreuz``, ``梅花``)."""
-    said = suit_name(suit, words.spoken())
-    return SUIT_WORDS[suit] if words.spoken() == words.ENGLISH else said[:1].upper() + said[1:]
-
-
-def trumps_word(suit: str) -> str:
-    """``♣ clubs``: the trump suit inside a sentence."""
-    said = SUIT_WORDS[suit].lower() if words.spoken() == words.ENGLISH else suit_name(suit, words.spoken())
-    return f"{SUIT_SYMBOLS[suit]} {said}"
-
-
-def suit_title(suit: str) -> str:
-    """A group name for an effective suit."""
-    return _("Trumps") if suit == TRUMPS else f"{SUIT_SYMBOLS[suit]} {suit_word(suit)}"
 
 
 def play_words(cards: Sequence[Card | str]) -> str:
@@ -82,16 +63,6 @@ def play_words(cards: Sequence[Card | str]) -> str:
     if len(cs) == 2 and cs[0] is cs[1]:
         return _("a pair of {card}", card=label(cs[0]))
     return " + ".join(label(c) for c in cs)
-
-
-def card_name(c: Any) -> str:
-    """A card said in words in the language being drawn (``queen of spades``, ``Pik-Dame``)."""
-    return words.cards.name(c, words.spoken()) or str(getattr(c, "name", c))
-
-
-def progress_bar(done: int, total: int, width: int = 10) -> str:
-    full = round(width * done / total) if total else 0
-    return "▰" * full + "▱" * (width - full)
 
 
 class KothRenderer(Renderer):

@@ -26,7 +26,6 @@ from cogs.table.render import (
     RECENT_LINES,
     RUNNING_COLOUR,
     Rendered,
-    Renderer,
     clip,
     footer_text,
     phase_of,
@@ -36,6 +35,7 @@ from cogs.table.render import (
     table_title,
     when,
 )
+from cogs.table.renderer import Renderer
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import card
 from engine.core import Action, AnyCard, Decision, Event, View

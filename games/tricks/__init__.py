@@ -7,6 +7,7 @@ from pathlib import Path
 
 import words
 from engine.core import GameSpec, register
+from engine.figures import hand_totals
 from engine.measure import Measure
 from games.tricks.ai import TricksAI
 from games.tricks.figures import TRICKS, tricks_figures
@@ -27,7 +28,7 @@ register(GameSpec(
     figures=tricks_figures, figure_names=TRICKS,
     programs=TricksPrograms(), replay=TricksReplay(),
     measure=Measure({"target": 1}, "tricks a hand"),
-    sample=(4, {"target": 5}), order=2, play_ahead=True,
+    sample=(4, {"target": 5}), order=2, play_ahead=True, hand_scores=hand_totals,
     quick_start=(
         "Goal: win tricks — each trick you take is worth 1 point. There are no trumps.",
         "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",

@@ -15,7 +15,6 @@ from cogs.table.render import (
     FINISHED_COLOUR,
     RUNNING_COLOUR,
     Rendered,
-    Renderer,
     code_span,
     face,
     label,
@@ -27,6 +26,7 @@ from cogs.table.render import (
     table_title,
     when,
 )
+from cogs.table.renderer import Renderer
 from cogs.table.screens import Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View

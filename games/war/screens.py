@@ -8,7 +8,8 @@ from contextlib import contextmanager
 
 import words
 from cogs.table import screens
-from cogs.table.render import Renderer, label, seat_name
+from cogs.table.render import label, seat_name
+from cogs.table.renderer import Renderer
 from cogs.table.screens import Screens, Words, register
 from engine.core import Event, unregister
 from engine.core import register as register_game

@@ -1,8 +1,10 @@
 """Duplicate scoring: luck cancels out when everyone is measured against the others who held the
 same cards.
 
-A *board* is one deal and one of its hands (the cards one seat was dealt).  Played duplicate, the
-same deals go to several tables with the seats rotated, so each board is held by several people; or
+A *board* is one deal and one of its hands (the cards one seat was dealt).  Played duplicate, every
+table of a tournament's round is dealt the same cards seat by seat (the same seed: the deal depends
+on the seed and the hand's number alone), and different people sit in those seats, so each board is
+held by several people — in the same seat, with the same neighbours' cards, the same pass and lead; or
 one group's deals are replayed afterwards by the strong AI in every seat, which gives each board a
 *par*.  A person's result on a board is their score there against the mean of everyone else's on
 the same board (or against par), signed so that more is better whichever way the game counts; their
@@ -13,21 +15,21 @@ only after the hand is over, so nothing of it can show during play.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from typing import TypeVar
+
+#: Whoever held a board's cards (a person, or a seat an AI played).
+H = TypeVar("H", bound=Hashable)
+#: A board (a deal and one of its hands).
+B = TypeVar("B", bound=Hashable)
 
 
-def rotation(table: int, seat: int, seats: int) -> int:
-    """Which hand of a deal the person in ``seat`` at duplicate table ``table`` is dealt: table 0
-    plays the deal as dealt, each next table turns the hands one seat further round."""
-    return (seat + table) % seats
-
-
-def against_field(boards: Mapping[Hashable, Mapping[int, float]], *, lowest_wins: bool,
-                  par: Mapping[Hashable, float] | None = None) -> dict[int, float]:
+def against_field(boards: Mapping[B, Mapping[H, float]], *, lowest_wins: bool,
+                  par: Mapping[B, float] | None = None) -> dict[H, float]:
     """Each person's total against the field.  ``boards``: board → {person: score on it};
     ``par``: board → the AI's score on it (then each person is measured against par instead).
     A board held by one person and without a par counts for nothing (there is nobody to compare)."""
     sign = -1.0 if lowest_wins else 1.0
-    out: dict[int, float] = {}
+    out: dict[H, float] = {}
     for board, scores in boards.items():
         for person, score in scores.items():
             if par is not None and board in par:

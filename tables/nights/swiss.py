@@ -59,13 +59,19 @@ def table_points(seats: Sequence[Seat]) -> dict[int, float]:
     return out
 
 
-def standings(players: Sequence[int], tables: Iterable[Sequence[Seat]]) -> list[Standing]:
-    """Everyone's standing after the finished ``tables`` (any rounds), best first."""
+def standings(players: Sequence[int], tables: Iterable[Sequence[Seat]],
+              earned: Mapping[int, float] | None = None) -> list[Standing]:
+    """Everyone's standing after the finished ``tables`` (any rounds), best first.  ``earned``:
+    each person's points counted another way (a duplicate tournament's, against the field) instead
+    of by places; the tie-breaks are the same."""
     tables = list(tables)
     points = dict.fromkeys(players, 0.0)
     wins = dict.fromkeys(players, 0)
+    if earned is not None:
+        for player, p in earned.items():
+            points[player] = points.get(player, 0.0) + p
     for seats in tables:
-        for player, p in table_points(seats).items():
+        for player, p in ({} if earned is not None else table_points(seats)).items():
             points[player] = points.get(player, 0.0) + p
         for s in seats:
             if s.player is not None and s.present and s.place == 1:

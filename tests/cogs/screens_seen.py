@@ -20,7 +20,7 @@ import discord
 import engine
 import words
 from cogs.table import components, options, renderers
-from cogs.table.game import replay_standings
+from cogs.table.answers import replay_standings
 from engine.core import TABLE, Action, Event, refusal
 from tables import ahead
 from tables.history.replay import GameRecord, recap
@@ -57,7 +57,7 @@ def rules_texts(game: str, locale: str = "en") -> list[tuple[str, str]]:
     """``/game rules`` as its embed reads, field by field.  The field that shows what a host types
     (``HOW_TO_SET``: ``options:target=50``) is the one place option keys belong, so it is kept apart
     as ``"how to set it"`` for the test to leave out of the jargon scan."""
-    from cogs.table.game import HOW_TO_SET, rules_embed
+    from cogs.table.answers import HOW_TO_SET, rules_embed
 
     d = rules_embed(game, locale=locale).to_dict()
     out = [(f"/game rules {game}", d.get("title", "")), (f"/game rules {game}", d.get("description", "")),

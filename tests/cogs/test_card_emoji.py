@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from cogs.pictures import emoji, faces
-from cogs.table import render, renderers
+from cogs.table import render, renderer, renderers
 from cogs.table.components import hand_view
 from games.dalmuti.rules import CARDS, DECK_NUMBERS, Dalmuti
 from games.hearts.rules import Hearts
@@ -109,7 +109,7 @@ def test_a_28_card_koth_hand_fits_with_emoji_markup(ready: dict[str, discord.Par
     # Every card of the hand on the hand lines as its emoji, trumps first, and the message still fits
     # with the longest line a caller puts above it.
     assert sorted(_codes_shown(content, ready)) == sorted(hand)
-    assert len(content) <= render.HAND_ROOM
+    assert len(content) <= renderer.HAND_ROOM
     assert not P.message_problems(_payload(HEAD + content, view)), len(HEAD + content)
     # Every emoji's markup is whole (nothing cut in the middle of one).
     assert content.count("<:") == len(MARKUP.findall(content)) == 28
@@ -177,7 +177,7 @@ def test_a_hand_too_long_for_its_emoji_reads_as_text(ready: dict[str, discord.Pa
     with_emoji, _ = hand_view(sv)
     assert len(_codes_shown(with_emoji, ready)) == 28
     # Less room than the emoji need: the same view, its cards as text, nothing else lost.
-    monkeypatch.setattr(render, "HAND_ROOM", len(with_emoji) - 1)
+    monkeypatch.setattr(renderer, "HAND_ROOM", len(with_emoji) - 1)
     as_text, _ = hand_view(sv)
     assert "<:" not in as_text and len(as_text) < len(with_emoji)
     assert as_text.splitlines()[-1] == with_emoji.splitlines()[-1]  # the move line is still there
@@ -185,7 +185,7 @@ def test_a_hand_too_long_for_its_emoji_reads_as_text(ready: dict[str, discord.Pa
     with emoji.text_only():
         assert hand_view(sv)[0] == as_text
     # Not even the text fits (no screen comes near): cut at a line, never mid-markup, never too long.
-    monkeypatch.setattr(render, "HAND_ROOM", 300)
+    monkeypatch.setattr(renderer, "HAND_ROOM", 300)
     cut, _ = hand_view(sv)
     assert len(cut) <= 300 + len("\n" + "Chosen") + 100 and "<:" not in cut and cut.endswith("…")
 
@@ -199,14 +199,14 @@ def test_long_piles_go_text_before_the_hand_line(ready: dict[str, discord.Partia
     g = fixed(hands=[hand, [], [], []], phase="attack", houses=[[queen, jack, None], [None] * 3, [None] * 3,
                                                                  [None] * 3])
     sv = SeatView(siege_table(g), 0, g.view(0), g.decision(0), None)
-    assert len(renderers.renderer_for("siege").hand_body(sv)) > render.HAND_ROOM  # the case this is about
+    assert len(renderers.renderer_for("siege").hand_body(sv)) > renderer.HAND_ROOM  # the case this is about
     content, view = hand_view(sv)
     lines = content.splitlines()
     piles = next(line for line in lines if line.startswith("Your piles: "))
     assert "<:" not in piles and piles.startswith("Your piles: ① Queen Q♥: 2♠ 2♦ 2♣")
     hand_line = next(line for line in lines if line.startswith("<:"))
     assert _codes_shown(hand_line, ready) == list(g.view(0)["hand"])
-    assert len(content) <= render.HAND_ROOM and not P.message_problems(_payload(HEAD + content, view))
+    assert len(content) <= renderer.HAND_ROOM and not P.message_problems(_payload(HEAD + content, view))
 
 
 def test_dalmutis_biggest_hand_fits(ready: dict[str, discord.PartialEmoji]) -> None:
@@ -219,7 +219,7 @@ def test_dalmutis_biggest_hand_fits(ready: dict[str, discord.PartialEmoji]) -> N
     for seat in range(4):
         sv = dalmuti_seat_view(t, seat)
         content, view = hand_view(sv)
-        assert len(content) <= render.HAND_ROOM and not P.message_problems(_payload(HEAD + content, view))
+        assert len(content) <= renderer.HAND_ROOM and not P.message_problems(_payload(HEAD + content, view))
         assert "<:" in content
     big = max(len(g.view(s)["hand"]) for s in range(4))
     assert big >= 20

@@ -9,7 +9,7 @@ import io
 import pytest
 from PIL import Image
 
-from cogs.replay.chart import score_chart, score_series
+from cogs.pictures.chart import score_chart, score_series
 from tests import wargame
 from tests.cogs.chartgames import finished_record
 

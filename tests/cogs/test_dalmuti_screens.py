@@ -10,8 +10,9 @@ import re
 import discord
 
 from cogs.table import render, renderers
+from cogs.table.autocomplete import legal_choices
 from cogs.table.components import MENU_TEMPLATE, PICK_TEMPLATE, card_values, hand_view, value_code
-from cogs.table.game import GameCog, legal_choices
+from cogs.table.game import GameCog
 from engine.core import TABLE, Event
 from games.dalmuti.rules import CARDS, CLOSE_LOOK, DECK_NUMBERS, JESTER, Dalmuti, dcard
 from tables.runtime import SeatView

@@ -12,8 +12,7 @@ from unittest import mock
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from cogs.pictures import fonts
-from cogs.replay import chart
+from cogs.pictures import chart, fonts
 from tests.cogs.chartgames import finished_record
 
 NAMES = ["Ёжик", "李雷", "محمد", "Ali 🎲"]

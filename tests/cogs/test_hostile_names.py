@@ -16,8 +16,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
-from cogs.pictures import fonts
-from cogs.replay import chart
+from cogs.pictures import chart, fonts
 from cogs.replay import picture as replay_picture
 from cogs.replay.picture import Meta, draw_step
 from cogs.replay.view import steps_in_worker

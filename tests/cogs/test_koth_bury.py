@@ -213,7 +213,7 @@ async def test_a_timeout_buries_the_marked_cards(h: Harness) -> None:
 
 async def test_play_suggestions_carry_on_from_the_marked_cards(h: Harness) -> None:
     from cogs.table import renderers
-    from cogs.table.game import legal_choices
+    from cogs.table.autocomplete import legal_choices
 
     table, lobby, alice = await to_bury(h)
     hand = table.state.sorted_hand(alice)

@@ -1,6 +1,6 @@
 """A click that reaches the bot after its answer window (Discord showed the person "This
 interaction failed") changes nothing and gets no answer — it cannot have one — while the same click
-in time works (cogs/table/game.py ``_safely``, the runtime's ``refuse_late``)."""
+in time works (cogs/table/plumbing.py ``_safely``, the runtime's ``refuse_late``)."""
 
 from __future__ import annotations
 

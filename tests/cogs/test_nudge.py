@@ -10,7 +10,7 @@ import discord
 
 from cogs.live.listener import NUDGE_LEAD
 from cogs.ops.permissions import ChannelPermissions
-from cogs.replay.chart import Series
+from cogs.pictures.chart import Series
 from cogs.table.endgame import text_chart
 from engine.core import Action
 from tests.cogs.conftest import Harness

@@ -7,7 +7,7 @@ import pytest
 
 import engine
 from cogs.table import options, renderers
-from cogs.table.game import option_choices
+from cogs.table.autocomplete import option_choices
 from games.tricks.rules import Tricks
 from tables.table import Phase, Seat, Table
 from tests import wargame

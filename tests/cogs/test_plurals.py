@@ -12,7 +12,7 @@ import pytest
 import engine
 from cogs.replay.review import review_message
 from cogs.table import options, render, renderers
-from cogs.table.game import rules_embed
+from cogs.table.answers import rules_embed
 from engine.core import TABLE
 from engine.review import Review
 from engine.words import plural

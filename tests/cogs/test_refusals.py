@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from cogs.table.components import TableButton
-from cogs.table.game import OOPS
+from cogs.table.plumbing import OOPS
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import FakeInteraction, FakeMessage, custom_ids
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.table import render, renderers
+from cogs.table import render, renderer, renderers
 from engine.cards import card
 from engine.core import Event
 from games.hearts.rules import Hearts
@@ -84,12 +84,12 @@ def test_hand_text_groups_by_suit_and_says_what_to_do() -> None:
 
 
 def test_generic_renderer_for_a_game_without_its_own() -> None:
-    assert renderers.renderer_for("no-such-game") is render.GENERIC
+    assert renderers.renderer_for("no-such-game") is renderer.GENERIC
     t = hearts_table(phase=Phase.RUNNING, seed=1)
     t.state = Hearts.create(4, {}, seed=3)
-    text = render.GENERIC.table_message(t).text()
+    text = renderer.GENERIC.table_message(t).text()
     assert "Ali" in text and "▶" in text
-    assert render.GENERIC.event_text(t, Event("play", 1, (QS,))) == "Bea play Q♠."
+    assert renderer.GENERIC.event_text(t, Event("play", 1, (QS,))) == "Bea play Q♠."
 
 
 def test_final_standings_share_medals_and_say_how_to_replay() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from cogs.table import render, renderers
+from cogs.table.autocomplete import option_choices
 from cogs.table.components import ACTION_TEMPLATE, hand_view
-from cogs.table.game import option_choices
 from engine.cards import card
 from engine.core import Event
 from games.tricks.rules import Tricks

@@ -358,5 +358,17 @@ def test_no_jargon_on_the_game_night_screens() -> None:
         seen.append(("settings", settings_text(Settings(season=season), "en", "English", [])))
     assert "November 2026" in seen[3][1] and "October–December 2026" in seen[4][1]
     assert "finished **3** of 4 ranked games" in seen[5][1]
+    from tables.nights.tournament import Boards
+    d = Tournament("DUP234", "hearts", 4, 1, 1, 7, players=list(range(1, 9)), duplicate=True, lowest_wins=True)
+    dentry = Entry(d, 5, 6, {"target": 1}, "normal", "en")
+    for n, _people in enumerate(d.start(1).tables):
+        d.opened(n, f"D{n}AAAA")
+    seen.append(("duplicate round", embed_text(tournament_embed(dentry))))
+    for n, _people in enumerate(d.played[-1].tables):
+        d.finished(f"D{n}AAAA", [1, 2, 3, 4], boards=Boards([0, 1, 2, 3], [[3.0, 13.0, 10.0, 0.0] if n else
+                                                                           [10.0, 6.0, 10.0, 0.0]]))
+    final = embed_text(tournament_embed(dentry))
+    assert "**+7** against the field on the same cards" in final and "**-7** against the field" in final
+    seen.append(("duplicate final", final))
     found = jargon_in(seen)
     assert not found, "\n".join(found)

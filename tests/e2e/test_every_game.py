@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cogs.table.game import playable
+from cogs.table.arguments import playable
 from tests import wargame
 from tests.e2e.conftest import make_world
 from tests.fakediscord.play import open_table, play_seat

@@ -116,6 +116,58 @@ async def test_a_token_runs_out_after_fifteen_minutes_of_driven_clock() -> None:
         assert any("token used after" in p for p in fd.problems)
 
 
+async def test_a_click_updates_the_public_message_it_came_from_and_its_token_then_edits_that_message() -> None:
+    """UPDATE_MESSAGE (type 7) where the bot is not a member: a click on the app's public message
+    may answer by updating that message for everyone; the click's token then edits it as its
+    ``@original`` for 15 minutes, and its followups (five at most) are new messages.  Discord refuses
+    an update as the answer to a command, a second answer, and an update of a message that is gone."""
+    async with FakeDiscord(ratelimit_scale=0.01) as fd, aiohttp.ClientSession() as s:
+        (ann, ben, *_), group = _group(fd)
+        new = fd.send_interaction(ann.id, P.APPLICATION_COMMAND, {"name": "game"}, group.id, "/game new")
+        button = {"type": 1, "components": [{"type": 2, "style": 1, "label": "My hand", "custom_id": "hand"}]}
+        assert await _answer(fd, s, new, {"type": 4, "data": {"content": "the table", "components": [button]}}) == 204
+        (table,) = ben.sees(group)
+        click = fd.send_interaction(ben.id, P.MESSAGE_COMPONENT, {"custom_id": "hand", "component_type": 2}, group.id,
+                                    "click My hand", message_id=table.id)
+        # Ben did not add the app: his click is answered through Ann's install, which posted the message.
+        assert fd.interaction_payload(click)["authorizing_integration_owners"] == {"1": str(ann.id)}
+        assert await _answer(fd, s, click, {"type": 7, "data": {"content": "the table, now",
+                                                                  "components": [button]}}) == 204
+        assert [m.content for m in ann.sees(group)] == ["the table, now"]  # everyone sees the update
+        assert table.versions[-1].source == "update" and table.versions[-1].by == click.id
+        assert await _answer(fd, s, click, {"type": 4, "data": {"content": "again", "flags": 64}}) == 400
+        assert any(p.endswith("answered twice") for p in fd.problems)
+        fd.problems.clear()
+        base = f"{fd.api_base}/webhooks/{fd.application_id}/{click.token}"
+        async with s.patch(f"{base}/messages/@original", json={"content": "the table, later"}) as r:
+            assert r.status == 200 and (await r.json())["id"] == str(table.id)
+        assert [m.content for m in ann.sees(group)] == ["the table, later"]
+        status, body = await _followup(fd, s, click, "your hand")
+        assert status == 200 and body["channel_id"] == str(group.id)
+        assert [m.content for m in ben.sees(group)] == ["the table, later", "your hand"]  # (not ephemeral: all see it)
+        private = {"content": "only yours", "flags": 64}
+        async with s.post(f"{base}?wait=1", json=private) as r:
+            assert r.status == 200
+        assert "only yours" not in [m.content for m in ann.sees(group)]
+        fd.age_tokens(15 * 60 + 1)
+        async with s.patch(f"{base}/messages/@original", json={"content": "too late"}) as r:
+            assert r.status == 401
+        assert any(p.endswith("(it had run out)") for p in fd.problems)
+        fd.problems.clear()
+        # An update is no answer to a command (there is no message to update).
+        command = fd.send_interaction(ann.id, P.APPLICATION_COMMAND, {"name": "game"}, group.id, "/game list")
+        assert await _answer(fd, s, command, {"type": 7, "data": {"content": "x"}}) == 400
+        assert any("does not fit" in p for p in fd.problems)
+        fd.problems.clear()
+        # A click on a message deleted while the click was on its way: Unknown Message.
+        late = fd.send_interaction(ben.id, P.MESSAGE_COMPONENT, {"custom_id": "hand", "component_type": 2}, group.id,
+                                   "click My hand", message_id=table.id)
+        fd.delete_message(table.id)
+        async with s.post(f"{fd.api_base}/interactions/{late.id}/{late.token}/callback",
+                          json={"type": 7, "data": {"content": "x"}}) as r:
+            assert r.status == 404 and (await r.json())["code"] == 10008
+
+
 async def test_where_a_server_forbids_external_apps_every_answer_is_private() -> None:
     async with FakeDiscord() as fd, aiohttp.ClientSession() as s:
         gid = fd.add_guild("Strict", bot=False)

@@ -12,7 +12,9 @@ import random
 import time
 
 import engine
+from tables.table import SHOWN_ALL, SHOWN_END, SHOWN_SUMMARY
 from tests.e2e.conftest import make_restart_world, make_world
+from tests.fakediscord import payloads as P
 from tests.fakediscord.play import is_over, open_table, play_seat, table_id_of
 
 
@@ -100,9 +102,10 @@ async def test_a_table_idle_past_fifteen_minutes_is_posted_again_by_the_next_int
         # Everyone is idle past the tokens' 15 minutes: Discord's and the bot's clocks move on.
         fd.age_tokens(16 * 60)
         clock.jump(16 * 60)
-        opened = await ben.click(first, "My hand")
+        opened = await ann.slash("hand")  # (Ann added the app to her account: her commands work here)
         assert opened.ephemeral and "Your hand" in opened.text
-        # Ben's click had no token left that may edit the table message: its answer posts it again.
+        # Ann's /hand had no token left that may edit the table message: its answer posts it again
+        # (a click on the table message itself would have updated it in place: the test below).
         again = await w.until(lambda: next((m for m in ben.sees(group) if not m.ephemeral and m.id != first.id
                                             and table_id_of(m) == table_id_of(first)), None),
                               what="the table posted again")
@@ -112,6 +115,140 @@ async def test_a_table_idle_past_fifteen_minutes_is_posted_again_by_the_next_int
         assert is_over(fd, again) and all(log.moves > 0 for log in logs)
         assert not is_over(fd, first)  # the old message stays as it stopped
         assert fd.problems == []
+
+
+async def test_a_click_on_the_table_message_updates_it_and_its_token_keeps_it_current() -> None:
+    """Past every token's 15 minutes, a click on the table message itself (not a command) is
+    answered by updating that very message (UPDATE_MESSAGE): it shows the table as it is, its fresh
+    token keeps it current to the end, and nothing is posted again.  The click's private answer (the
+    hand, a refusal) comes as an ephemeral followup, and the hand it opened stays current through
+    that followup — never through the public message."""
+    clock = JumpClock()
+    async with make_world(sync_to_guild=False, runtime_options={"clock": clock}) as w:
+        w.real_time = clock.real
+        fd = w.fd
+        ann, ben = w.ali, w.bob
+        fd.install_to_account(ann)
+        group = fd.add_group_dm("Two and two AIs", [ann, ben])
+        ann.where = ben.where = group
+        table_message = await open_table(ann, [ben], game="hearts", options="target=20", ai=True,
+                                         join_by="button", speed="untimed")
+        tid = table_id_of(table_message)
+        fd.age_tokens(16 * 60)
+        clock.jump(16 * 60)
+        # A refused click: its sentence privately, and the public message updated all the same.
+        refused = await ann.click(table_message, "Watch")
+        assert refused.ephemeral and "You play at table" in refused.text, refused.text
+        assert any(v.by == refused.interaction.id and v.source == "update" for v in table_message.versions)
+        opened = await ben.click(table_message, "My hand")
+        assert opened.ephemeral and "Your hand" in opened.text, opened.text
+        assert opened.interaction.callback_type == P.UPDATE_MESSAGE
+        assert opened.message.id in opened.interaction.followups  # (the hand: a followup of the click)
+        assert opened.interaction.followup_calls == 1
+        logs = await asyncio.gather(*(play_seat(p, table_message, rng=random.Random(40 + n), open_with="button",
+                                                timeout=240) for n, p in enumerate((ann, ben))))
+        assert all(log.moves > 0 for log in logs)
+        # The same message followed the game to its end, through the clicks' tokens.
+        await w.until(lambda: is_over(fd, table_message), 10.0, "the end on the table message")
+        shown = [m for m in fd.public(group.id) if tid in m.text and m.buttons()]
+        assert [m.id for m in shown] == [table_message.id] and "goes on here" not in table_message.text
+        # The hands those clicks opened (followups) were kept current by their ids (the closing
+        # privacy check: only ever seen by their own person; the public message never showed one).
+        hands = [fd.messages[x] for i in fd.interactions.values() if i.message_id == table_message.id
+                 for x in i.followups]
+        assert hands and all(h.ephemeral for h in hands)
+        assert any(v.source == "edit" for h in hands for v in h.versions)
+        assert fd.problems == []
+
+
+async def test_a_click_whose_update_discord_refuses_is_answered_the_ordinary_way() -> None:
+    async with make_world(sync_to_guild=False) as w:
+        fd = w.fd
+        ann, ben = w.ali, w.bob
+        fd.install_to_account(ann)
+        group = fd.add_group_dm("Two", [ann, ben])
+        ann.where = ben.where = group
+        lobby = (await ann.slash("game new", game="hearts")).message
+        await w.until(w.idle, 5.0, "the lobby drawn")
+        fd.fail("POST /interactions/{interaction_id}/{interaction_token}/callback", status=400)
+        joined = await ben.click(lobby, "Join")
+        assert joined.ephemeral and "You joined table" in joined.text, joined.text
+        assert joined.interaction.callback_type == P.CHANNEL_MESSAGE and not joined.interaction.followups
+        assert fd.injected and not any(v.by == joined.interaction.id for v in lobby.versions)
+        await w.until(lambda: "Bob" in lobby.text, 5.0, "Bob's seat on the lobby")  # (the /game new token drew it)
+        await w.runtime.end(table_id_of(lobby), ann.id)
+        w.allow("injected fault")
+
+
+async def test_a_game_that_ended_after_every_token_ran_out_is_shown_by_the_next_interaction() -> None:
+    """Everyone is idle past 15 minutes, then the AI plays the game to its end: no token may edit
+    the table message any more, so it stops mid-game.  The next Deckhand interaction in that
+    conversation — here a /stats that has nothing to do with the table — is followed by the final
+    standings, headed by a line saying the message above stopped before the end; once only."""
+    clock = JumpClock()
+    async with make_world(sync_to_guild=False, runtime_options={"clock": clock}) as w:
+        w.real_time = clock.real
+        fd = w.fd
+        ann, ben = w.ali, w.bob
+        fd.install_to_account(ann)
+        group = fd.add_group_dm("Two and two AIs", [ann, ben])
+        ann.where = ben.where = group
+        table_message = await open_table(ann, [ben], game="hearts", options="target=1", ai=True,
+                                         join_by="button", speed="untimed")
+        tid = table_id_of(table_message)
+        fd.age_tokens(16 * 60)
+        clock.jump(16 * 60)
+        # Both step away for good: the AI plays their seats (as it does once their time runs out).
+        for p in (ann, ben):
+            await w.runtime.leave(tid, p.id)
+        table = w.runtime.tables[tid]
+        await w.until(lambda: table.phase == "finished", 60.0, "the AI finishing the game")
+        await w.until(w.idle, 10.0, "the last redraw")
+        assert not is_over(fd, table_message)  # the message stopped mid-game
+        assert w.runtime.tables.get(tid) is table and not table.shown & SHOWN_END  # (kept: not shown yet)
+
+        def ends() -> list:
+            return [m for m in fd.public(group.id) if m.id != table_message.id and tid in m.text]
+
+        stats = await ann.slash("stats")
+        assert stats.ephemeral
+        (end,) = await w.until(ends, 5.0, "the final standings posted again")
+        assert "has ended" in end.text and "stopped updating before the end" in end.text, end.text
+        assert is_over(fd, end) and end.interaction_id == stats.interaction.id
+        await w.until(lambda: table.shown & SHOWN_END, 5.0, "the end counted as shown")
+        await ann.slash("game list")
+        await w.until(w.idle, 10.0, "the list answered")
+        assert len(ends()) == 1  # shown once
+        assert fd.problems == []
+
+
+async def test_a_game_that_ended_unseen_is_shown_by_the_first_interaction_after_a_restart(tmp_path) -> None:
+    """The same across a restart: the end no token could show is stored as not shown, so the new
+    process loads the finished table again and the first interaction in the group shows it.  Tokens
+    live a few seconds here (Discord's and the bot's alike), the AI plays slowly: the game outlives
+    every token."""
+    lifetime = 4.0
+    async with make_restart_world(tmp_path / "deckhand.db", sync_to_guild=False, token_lifetime=lifetime,
+                                  config={"token_lifetime": lifetime, "token_margin": 1.0},
+                                  runtime_options={"ai_delay": 0.4}) as w:
+        fd = w.fd
+        ann = w.ali
+        fd.install_to_account(ann)
+        group = fd.add_group_dm("Ann and three AIs", [ann, w.bob])
+        ann.where = group
+        first = await open_table(ann, [], game="hearts", options="target=1", ai=True, speed="untimed")
+        tid = table_id_of(first)
+        left = await ann.slash("game leave")  # (the AI plays her seat to the end)
+        assert "an AI plays your seat" in left.text, left.text
+        await w.until(lambda: w.row(tid)["phase"] == "finished" and w.row(tid)["shown"] == SHOWN_SUMMARY, 120.0,
+                      "the game played out and stored")
+        assert not is_over(fd, first)
+        await w.restart_bot(kill=True)
+        stats = await ann.slash("stats")
+        end = await w.until(lambda: next((m for m in fd.public(group.id) if m.id != first.id and tid in m.text),
+                                         None), 10.0, "the final standings")
+        assert "has ended" in end.text and is_over(fd, end) and end.interaction_id == stats.interaction.id
+        await w.until(lambda: w.row(tid)["shown"] == SHOWN_ALL, 10.0, "the end stored as shown")
 
 
 async def test_a_restart_mid_game_in_a_group_dm_loses_nothing_and_posts_the_table_again(tmp_path) -> None:
@@ -142,8 +279,10 @@ async def test_a_restart_mid_game_in_a_group_dm_loses_nothing_and_posts_the_tabl
         await w.restart_bot(kill=True)
         logs = await asyncio.gather(*players)
         assert over() and all(log.moves > 0 for log in logs)
+        # The new process had no token: the first interaction about the table brought it back — a
+        # click on the table message by updating that message, any other by posting it again.
         again = [m for m in tables_shown() if m.id != first.id]
-        assert again and "goes on here" in again[0].versions[0].text
+        assert is_over(fd, first) or (again and "goes on here" in again[0].versions[0].text)
         row = w.row(tid)
         assert row["phase"] == "finished" and row["place"] == "private" and row["guild_id"] == group.id
         # (the world's closing checks: no refused call; only a click the killed bot never answered failed)

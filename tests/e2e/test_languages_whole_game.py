@@ -18,7 +18,7 @@ from functools import cache
 import pytest
 
 import words
-from cogs.table.game import playable
+from cogs.table.arguments import playable
 from tests.e2e.conftest import World, make_world
 from tests.fakediscord.play import open_table, play_seat
 from tests.fakediscord.server import FakeDiscord, Message

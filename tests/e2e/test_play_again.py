@@ -9,7 +9,7 @@ import asyncio
 import random
 
 import engine
-from cogs.table.game import playable
+from cogs.table.arguments import playable
 from tests.e2e.conftest import World, make_world
 from tests.fakediscord.play import is_over, open_table, play_seat, table_id_of
 

@@ -15,7 +15,7 @@ import pytest
 
 from cogs.replay.picture import Meta, draw_step
 from cogs.replay.view import steps_in_worker, still_running
-from cogs.table.game import playable
+from cogs.table.arguments import playable
 from tests.e2e.conftest import make_world
 from tests.fakediscord.play import open_table, play_seat, table_id_of
 from tests.fakediscord.server import Message

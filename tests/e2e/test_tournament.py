@@ -129,3 +129,58 @@ async def test_ten_people_play_three_rounds_with_a_restart_in_the_second(tmp_pat
                            message.text)
         assert [(int(p), float(pts), float(opp), int(won)) for _, p, pts, opp, won in shown] == [
             (p, pts, opp, won) for p, pts, opp, won in expected]
+
+
+def hand_points(w: Any, tid: str) -> tuple[list[list[int]], int]:
+    """Each finished hand's points by seat at a stored table, read off its log, and its seed."""
+    import engine
+    [(seed, options, seats)] = stored(w, "SELECT seed, options, seats FROM tables WHERE id = ?", (tid,))
+    log = [(seat, code) for seat, code in stored(w, "SELECT seat, code FROM actions WHERE table_id = ? ORDER BY seq",
+                                                   (tid,))]
+    _, events = engine.replay("hearts", len(json.loads(seats)), json.loads(options), int(seed), log)
+    return [list(e.data[:4]) for e in events if e.kind == "hand_end" and e.to is None], int(seed)
+
+
+async def test_duplicate_rounds_deal_both_tables_the_same_cards_out_of_each_others_sight(tmp_path: Path) -> None:
+    async with make_restart_world(tmp_path / "deckhand.db", seed=9) as w:
+        people = [w.ali, w.bob, w.stranger, *(w.fd.add_member(n) for n in ("Cid", "Dee", "Eve", "Fay", "Gus"))]
+        for p in people:
+            p.where = w.ali.where
+        # Two rounds of one hand each: two deals, each played at both tables of its round.
+        opened = await w.ali.slash("tournament new", game="hearts", rounds=2, options="target=1", duplicate=True)
+        assert not opened.ephemeral and "duplicate deals" in opened.text, opened.text
+        message = opened.message
+        for p in people[1:]:
+            assert not (await p.click(message, "Join")).failed
+        await w.ali.click(message, "Start")
+        want: dict[int, float] = {p.id: 0.0 for p in people}
+        for rnd in (1, 2):
+            await w.until(lambda: len(tournament(w)["played"]) == rnd  # noqa: B023
+                          and all(tournament(w)["played"][-1]["table_ids"]), 30, f"round {rnd}'s tables")
+            r = tournament(w)["played"][rnd - 1]
+            ids = r["table_ids"]
+            # Each table plays in a private thread that only its own four players (and the bot) are in.
+            for people_at, tid in zip(r["tables"], ids, strict=True):
+                [(thread_id,)] = stored(w, "SELECT channel_id FROM tables WHERE id = ?", (tid,))
+                thread = w.fd.channels[int(thread_id)]
+                assert thread.type == 12 and thread.members == {w.fd.bot.id, *people_at}, (thread.members, people_at)
+            if rnd == 1:
+                # Someone at the first table may not watch the second: it holds their cards.
+                at_a = next(p for p in people if p.id in r["tables"][0])
+                refused = await at_a.slash("game watch", table=ids[1])
+                assert refused.ephemeral and "dealt the same cards as yours" in refused.text, refused.text
+            await play_round(w, people, ids, 31 + rnd)
+            (hands_a, seed_a), (hands_b, seed_b) = (hand_points(w, tid) for tid in ids)
+            assert seed_a == seed_b and len(hands_a) == len(hands_b) == 1  # the same deal, one hand
+            # Against the field, by hand: a seat's points at the other table less its own there
+            # (fewer points is better in Hearts).
+            for n, tid in enumerate(ids):
+                mine, theirs = (hands_a, hands_b) if n == 0 else (hands_b, hands_a)
+                [(seats,)] = stored(w, "SELECT seats FROM tables WHERE id = ?", (tid,))
+                for seat, s in enumerate(json.loads(seats)):
+                    want[s["user_id"]] += float(theirs[0][seat] - mine[0][seat])
+        await w.until(lambda: tournament(w)["state"] == "finished", 30, "the tournament's end")
+        await w.until(lambda: "Final standings." in message.text, 20, "the final standings")
+        shown = re.findall(r"<@(\d+)> — \*\*([+-][\d.]+)\*\* against the field on the same cards", message.text)
+        assert {int(p): float(v) for p, v in shown} == want, (shown, want)
+        assert any(v != 0 for v in want.values())

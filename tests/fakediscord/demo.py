@@ -45,7 +45,7 @@ RULE = "─" * 72
 def landed_games() -> dict[str, Any]:
     """The games a table can be opened for (engine and Discord screens both landed)."""
     try:
-        from cogs.table.game import playable
+        from cogs.table.arguments import playable
     except ImportError:
         return engine.games()
     return playable()

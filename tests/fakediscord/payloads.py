@@ -45,6 +45,7 @@ EMBED_LINKS = 1 << 14
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
 CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
@@ -58,7 +59,7 @@ USE_EXTERNAL_APPS = 1 << 50
 #: What an app installed to a person's account may do where it is not a member (a DM between people,
 #: a group DM, a server without the bot): Discord's ``app_permissions`` there.
 USER_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
-BOT_PERMISSIONS = 309237763072  # the README's invite permissions (Attach Files; no Use External Emojis)
+BOT_PERMISSIONS = 377957239808  # the README's invite permissions (Attach Files; no Use External Emojis)
 
 
 class Snowflakes:

@@ -184,6 +184,7 @@ def check_privacy(fd: FakeDiscord, tables: Iterable[Any], *, window: float = 2.0
                 who = "everyone" if s.viewer is None else f"user {s.viewer} (seat {seat})"
                 violations.append(f"table {tl.table.id}: {who} could see {sorted(leaked)} in a {s.what} "
                                   f"(message {s.message_id}): {s.text[:300]!r}")
+    violations += _same_deals(fd, timelines, statics, window)
     for m in fd.messages.values():
         if m.ephemeral and not _watcher(m, by_channel.get(m.channel_id, ())):
             continue
@@ -196,6 +197,40 @@ def check_privacy(fd: FakeDiscord, tables: Iterable[Any], *, window: float = 2.0
                 if cards_in(face):  # no button of the table message is a card (its emoji would name it)
                     violations.append(f"{_kind(m)} {m.id} carries a card in a component emoji {face!r}")
     return sorted(set(violations))
+
+
+def _same_deals(fd: FakeDiscord, timelines: Sequence[Timeline], statics: Sequence[str], window: float) -> list[str]:
+    """Tables dealt from one seed hold the same cards seat by seat (a duplicate tournament's round):
+    what anyone could see of one — where it is played, or in a message to them — must not name a card
+    hidden from them at the other, where they play."""
+    by_seed: dict[Any, list[Timeline]] = {}
+    for tl in timelines:
+        if tl.table.seed is not None and tl.times:
+            by_seed.setdefault(tl.table.seed, []).append(tl)
+    out: list[str] = []
+    for group in (g for g in by_seed.values() if len(g) > 1):
+        places = {cid: tl for tl in group for cid in (tl.table.channel_id, tl.table.thread_id) if cid is not None}
+        players = {u: tl for tl in group for u in (s.user_id for s in tl.table.seats) if u is not None}
+        for s in fd.seen():
+            shown = places.get(s.channel_id)
+            if shown is None:
+                continue
+            text = s.text
+            for st in statics:
+                text = text.replace(st, "")
+            named = cards_in(text)
+            if not named:
+                continue
+            viewers = [s.viewer] if s.viewer is not None else [u for u in players if fd.can_see(u, s.channel_id)]
+            for u in viewers:
+                at = players.get(u)
+                if at is None or at is shown:
+                    continue
+                leaked = named & at.hidden_throughout(at.table.seat_of(u), s.at - window, s.at)
+                if leaked:
+                    out.append(f"table {shown.table.id} (same deals as {at.table.id}): user {u} could see "
+                               f"{sorted(leaked)} in a {s.what} (message {s.message_id}): {s.text[:200]!r}")
+    return out
 
 
 def _watcher(m: Any, tls: Sequence[Timeline]) -> bool:

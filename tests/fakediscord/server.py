@@ -172,7 +172,7 @@ class Message:
 class Channel:
     id: int
     name: str
-    type: int = 0  # 0 text, 11 public thread
+    type: int = 0  # 0 text, 11 public thread, 12 private thread
     parent_id: int | None = None
     threads_allowed: bool = True  # False: the bot lacks Create Public Threads here
     can_send: bool = True  # False: the bot lacks Send Messages (in Threads) here: posts get a 403
@@ -198,9 +198,12 @@ class Channel:
     # answer is shown to the person alone.
     external_apps: bool = True
 
+    #: A private thread's members (type 12): only they (and moderators) see it; None elsewhere.
+    members: set[int] | None = None
+
     @property
     def is_thread(self) -> bool:
-        return self.type == 11
+        return self.type in (11, 12)
 
     @property
     def private(self) -> bool:
@@ -374,6 +377,8 @@ ROUTES = [
     Route("PATCH", "/channels/{channel_id}/messages/{message_id}", "edit_message", (5, 5.0)),
     Route("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message", (5, 1.0)),
     Route("POST", "/channels/{channel_id}/messages/{message_id}/threads", "create_thread", (10, 10.0)),
+    Route("POST", "/channels/{channel_id}/threads", "create_thread_alone", (10, 10.0)),
+    Route("PUT", "/channels/{channel_id}/thread-members/{user_id}", "add_thread_member", (10, 10.0)),
     Route("POST", "/channels/{channel_id}/typing", "typing", (5, 5.0)),
     # Discord documents no figure for emoji routes ("limited ... to prevent abuse", its quota headers
     # "may be inaccurate"): these are assumed, a second's worth of the global limit.
@@ -1236,6 +1241,8 @@ class FakeDiscord:
                 "thread_metadata": {"archived": ch.archived, "auto_archive_duration": ch.auto_archive_duration,
                                     "archive_timestamp": P.iso(), "locked": ch.locked, "create_timestamp": P.iso()},
             })
+            if ch.type == 12:
+                base["thread_metadata"]["invitable"] = True
             del base["permission_overwrites"], base["position"]
         else:
             base["parent_id"] = None
@@ -1785,7 +1792,9 @@ class FakeDiscord:
             resource["message"] = self.message_payload(m)
         elif kind == P.UPDATE_MESSAGE:
             self._check_body(data, creating=False)
-            m = self.messages[i.message_id]  # type: ignore[index]
+            m = self.messages.get(i.message_id)  # type: ignore[arg-type]
+            if m is None or m.deleted:  # (deleted while the click was on its way)
+                raise HTTPError(404, 10008, "Unknown Message")
             self._edit(m, data, "update", i)
             i.original_id = m.id
             if files:
@@ -1991,6 +2000,49 @@ class FakeDiscord:
         self._dispatch("THREAD_CREATE", self._channel_payload(thread) | {"newly_created": True})
         self._bump()
         return 201, self._channel_payload(thread)
+
+    async def _h_create_thread_alone(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        """A thread not started from a message: a private one (type 12) needs Create Private Threads
+        and is seen only by its members — the bot, and whoever it adds (``add_thread_member``)."""
+        ch = self._channel(params)
+        if ch.is_thread:
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        kind = int(body.get("type") or 12)  # Discord's default here is a private thread
+        if kind not in (11, 12):
+            raise HTTPError(400, 50035, "Invalid Form Body", {"type": "11 or 12"})
+        need = P.CREATE_PRIVATE_THREADS if kind == 12 else P.CREATE_PUBLIC_THREADS
+        if not self.bot_permissions(ch) & need:
+            raise HTTPError(403, 50013, "Missing Permissions")
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"name": "1 to 100 characters"})
+        thread = Channel(self.ids.next(), name, type=kind, parent_id=ch.id, owner_id=self.bot.id,
+                         auto_archive_duration=int(body.get("auto_archive_duration") or 1440), guild_id=ch.guild_id,
+                         members={self.bot.id} if kind == 12 else None)
+        self.channels[thread.id] = thread
+        self._dispatch("THREAD_CREATE", self._channel_payload(thread) | {"newly_created": True})
+        self._bump()
+        return 201, self._channel_payload(thread)
+
+    async def _h_add_thread_member(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
+        ch = self._channel(params)
+        if not ch.is_thread:
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        if ch.archived:
+            raise HTTPError(400, 50083, "Thread is archived")
+        user = int(params["user_id"])
+        if user not in self.members:
+            raise HTTPError(404, 10013, "Unknown User")
+        if ch.members is not None:
+            ch.members.add(user)
+        self._bump()
+        return 204, None
+
+    def can_see(self, user_id: int, channel_id: int) -> bool:
+        """Whether ``user_id`` sees what is posted in ``channel_id``: everyone in the server does,
+        except in a private thread, which only its members see."""
+        ch = self.channels.get(channel_id)
+        return ch is None or ch.members is None or user_id in ch.members
 
     async def _h_typing(self, params: dict[str, str], body: Any, query: Any) -> tuple[int, Any]:
         self._channel(params)

@@ -18,6 +18,7 @@ sees the answer (or "This interaction failed").
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,8 +51,15 @@ class Reply:
 
     @property
     def message(self) -> Message | None:
-        """The answer: the response message (or the message a click updated), else the last followup."""
+        """The answer: the response message (or the message a click updated), else the last followup.
+        A click that updated a public message and then said something privately (a table where the
+        bot is not a member: cogs/live/anchors.py): that private followup, the answer its person reads."""
         i = self.interaction
+        if i.callback_type == P.UPDATE_MESSAGE and i.followups and i.original_id is not None \
+                and not self.fd.messages[i.original_id].ephemeral:
+            private = [self.fd.messages[x] for x in i.followups if self.fd.messages[x].ephemeral]
+            if private:
+                return private[-1]
         if i.original_id is not None:
             m = self.fd.messages[i.original_id]
             if not m.loading or not i.followups:
@@ -241,6 +249,14 @@ class Person:
         except TimeoutError:
             self.fd.problem(f"interaction {i.label} by {self.name}: deferred and never followed up")
             i.failed = "deferred and never followed up"
+        if i.callback_type == P.UPDATE_MESSAGE and i.message_id is not None and not i.followups:
+            # A public message updated in a conversation the bot is not in: the bot's answer to this
+            # person comes right after, as a followup (cogs/live/anchors.py); they watch for it.
+            m = self.fd.messages.get(i.message_id)
+            ch = self.fd.channels.get(m.channel_id) if m is not None else None
+            if m is not None and not m.ephemeral and ch is not None and not ch.bot_member:
+                with contextlib.suppress(TimeoutError):
+                    await self.fd.wait_for(lambda: i.followups, FOLLOWUP_WAIT, "the answer after an update")
         return Reply(self, i)
 
     def _command_data(self, command: str, given: dict[str, Any], focused: str | None = None,

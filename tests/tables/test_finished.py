@@ -137,3 +137,40 @@ async def test_stubs_go_after_keep_finished(make_runtime, clock, store):
     await clock.advance(601.0)
     await new_table(rt, host=HOST + 50)
     assert rt.finished.get(t.id) is None and rt.finished.ended.keys() == set()
+
+
+class Unreachable(Recorder):
+    """A listener that cannot reach the table message (a table where the bot is not a member whose
+    last token ran out): its ``unshown`` says so until a new message is attached."""
+
+    def __init__(self, clock) -> None:
+        super().__init__(clock)
+        self.reachable = False
+
+    def unshown(self, table) -> bool:
+        return not self.reachable
+
+
+async def test_an_end_no_message_could_show_is_kept_across_a_restart_until_it_is_shown(make_runtime, clock, store):
+    """The game ended while the listener could not reach its message: its end is not counted as
+    shown, so the table stays (in memory and stored as unfinished); a new process recovers it; once
+    the Discord layer posts it again (``attach``), it is drawn, counted shown, stored and let go."""
+    away = Unreachable(clock)
+    rt = make_runtime(storage=await store.open(), listener=away)
+    t = await played_out(rt, clock)
+    await clock.advance(30.0)
+    assert away.redraws[-1][3] == Phase.FINISHED  # (asked for, and not shown)
+    assert t.id in rt.tables and rt.finished.get(t.id) is None
+    assert store.table(t.id)["phase"] == "finished" and store.table(t.id)["shown"] != SHOWN_ALL
+    await rt.close()
+    later = Unreachable(clock)
+    rt2 = make_runtime(storage=await store.open(), listener=later)
+    await rt2.recover()
+    await clock.advance(30.0)
+    t2 = rt2.tables[t.id]
+    assert t2.phase == Phase.FINISHED and t2.id not in rt2.finished.ended
+    later.reachable = True  # the next interaction there posted it again
+    await rt2.attach(t.id, message_id=99)
+    await clock.advance(5.0)
+    assert later.redraws[-1][1:3] == (t.id, t.version) and store.table(t.id)["shown"] == SHOWN_ALL
+    assert t.id not in rt2.tables and rt2.finished.get(t.id) is not None

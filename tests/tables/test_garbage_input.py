@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from cogs.table.game import playable
+from cogs.table.arguments import playable
 from engine.core import Action
 from tables import Phase, TableError
 from tests.tables.conftest import HOST, new_table

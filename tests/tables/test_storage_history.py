@@ -117,7 +117,7 @@ async def test_game_replay_command(make_runtime, clock, tmp_path):
 
 
 async def test_the_replay_marks_who_asked_for_hints_as_the_table_did(make_runtime, clock, store):
-    from cogs.table.game import replay_standings
+    from cogs.table.answers import replay_standings
     from tables.history.records import record_of
 
     rt = make_runtime(storage=await store.open())

@@ -8,15 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from tables.history.ratings import SIGMA
-from tables.nights.duplicate import against_field, rotation
+from tables.nights.duplicate import against_field
 from tables.nights.seasons import season_of, season_start, widened
-
-
-def test_rotation_gives_each_table_the_hands_one_seat_further_round() -> None:
-    assert [rotation(0, s, 4) for s in range(4)] == [0, 1, 2, 3]
-    assert [rotation(1, s, 4) for s in range(4)] == [1, 2, 3, 0]
-    # Over four tables every person-seat holds every hand once.
-    assert {rotation(t, 0, 4) for t in range(4)} == {0, 1, 2, 3}
 
 
 def test_against_the_field_when_the_lowest_score_wins() -> None:
