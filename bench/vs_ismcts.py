@@ -15,9 +15,10 @@ Equal CPU time: every decision with more than one legal move gets the same budge
 measured as this process's CPU time (``time.process_time``: other processes on a shared machine
 count against neither side).  The strong AI searches until its deadline (its playout cap lifted);
 IS-MCTS runs simulations until the same deadline (at least one).  A decision with one legal move is
-played at once by both.  Passing: IS-MCTS passes card by card as OpenSpiel's game asks (three
-budgeted decisions); the strong level passes as the normal AI does (its search covers play only),
-which is instant.
+played at once by both; the strong AI also plays at once when its legal cards are all equivalent
+(one run: games/hearts/search.py), so its mean CPU a decision is a little under the budget.
+Passing: IS-MCTS passes card by card as OpenSpiel's game asks (three budgeted decisions); the
+strong level passes as the normal AI does (its search covers play only), which is instant.
 
 The game is played in our engine; an OpenSpiel ``hearts`` state (``Measure.openspiel``, the name
 bench/engine.py loads) mirrors it move for move: the same pass direction, the same deal, every
