@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action
+from engine.core import AI, Action
 from engine.search import Hooks
 
 
@@ -22,6 +22,15 @@ class HeartsHooks(Hooks):
         from games.hearts.ai import equivalent_runs
 
         return equivalent_runs(state, seat)
+
+    def playout(self, start: Any, x: Any, seat: int, base: AI) -> float | None:
+        """The normal player's playout with its counts kept play by play (same moves, cheaper)."""
+        from games.hearts.ai import HeartsAI, play_out
+
+        if type(base) is not HeartsAI:
+            return None
+        play_out(x, base)
+        return self.utility(start, x, seat)
 
     def utility(self, start: Any, end: Any, seat: int) -> float:
         return -float(end.scores[seat] - start.scores[seat])

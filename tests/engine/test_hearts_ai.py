@@ -384,3 +384,39 @@ def test_the_search_compares_one_card_of_each_run_of_equivalent_ones() -> None:
     play(g, "6C QC KH  AC 2S 2C")
     runs = {a.cards[0].code for a in equivalent_runs(g, 1)}
     assert len(runs) == 2 and "JC" in runs
+
+
+def test_play_out_makes_the_same_moves_as_choose() -> None:
+    from games.hearts.ai import play_out
+
+    ai = HeartsAI()
+    for seed in range(60):
+        rules = "classic" if seed % 3 else "mcgill"
+        g = Hearts.create(4, {"rules": rules, "target": 1 if seed % 2 else 100}, seed)
+        rng = random.Random(seed)
+        while g.phase == "pass":
+            for s in g.to_act():
+                g.apply(s, ai.choose(g, s, rng))
+        for _ in range(rng.randrange(0, 50)):
+            g.apply(g.turn, g.random_action(g.turn, rng))
+        fast, slow = g.copy(), g.copy()
+        play_out(fast, ai)
+        while slow.phase == "play" and slow.hand_no == g.hand_no:
+            slow.apply(slow.turn, ai.choose(slow, slow.turn, rng))
+        assert fast.to_dict() == slow.to_dict()
+        assert fast.hand_no != g.hand_no or fast.is_over
+
+
+def test_knowledge_counts_cards_above_and_below_as_a_plain_count_would() -> None:
+    from games.hearts.ai import _Knowledge
+
+    for seed in range(12):
+        g = Hearts.create(4, {"rules": "classic", "target": 1}, seed)
+        ai, rng = HeartsAI(), random.Random(seed)
+        while not g.is_over:
+            s = g.to_act()[0]
+            k = _Knowledge(g, s)
+            for c in DECK:
+                assert k.unseen_above(c) == sum(1 for v in k.unseen[c.suit] if v > c.value)
+                assert k.unseen_below(c) == sum(1 for v in k.unseen[c.suit] if v < c.value)
+            g.apply(s, ai.choose(g, s, rng))
