@@ -283,6 +283,17 @@ class Tournaments:
             return any(user_id in people for n, people in enumerate(r.tables) if n != mine)
         return False
 
+    def withheld_tables(self) -> set[str]:
+        """The tables of every duplicate round still being played: their results count nowhere
+        (``/stats`` included) until the round's last table has finished — a finished table's scores
+        would tell the round's other players something of the cards they hold."""
+        out: set[str] = set()
+        for entry in self.by_id.values():
+            t = entry.t
+            if t.duplicate and t.state == "running" and t.played and not t.played[-1].done:
+                out |= {tid for tid in t.played[-1].table_ids if tid is not None}
+        return out
+
     def game_ended(self, t: Table) -> None:
         """The runtime's call when a game ends (``Turns.on_end``): a tournament table is scored."""
         for entry in self.by_id.values():

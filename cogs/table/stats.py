@@ -251,6 +251,11 @@ class StatsCog(commands.Cog):
         with reading(loc):
             await self._stats(interaction, user, bool(everywhere))
 
+    def _counted(self, rows: list[Record]) -> list[Record]:
+        """Results that count now: none of a duplicate round still being played (tables/tournaments.py)."""
+        withheld = self.runtime.tournaments.withheld_tables()
+        return [r for r in rows if r["table_id"] not in withheld] if withheld else rows
+
     async def _stats(self, interaction: discord.Interaction, user: discord.User | None = None,
                      everywhere: bool = False) -> None:
         who = user or interaction.user
@@ -266,7 +271,7 @@ class StatsCog(commands.Cog):
                     words.resolve(interaction.locale), ONLY_YOURS_EVERYWHERE))
                 return
             try:
-                rows = await storage.results_everywhere(who.id)
+                rows = self._counted(await storage.results_everywhere(who.id))
             except Exception:
                 log.exception("Reading the results of %s everywhere failed", who.id)
                 await self._reply(interaction, ephemeral=True, text=_(OOPS))
@@ -275,7 +280,7 @@ class StatsCog(commands.Cog):
             await self._reply(interaction, ephemeral=True, embed=stats_embed(name, summarise(rows), everywhere=True))
             return
         try:
-            rows = await storage.player_results(place, who.id)
+            rows = self._counted(await storage.player_results(place, who.id))
             by_game = await ratings.of_player(place, who.id)
             reviewed = await self.runtime.reviews.losses(place, who.id)
         except Exception:

@@ -205,3 +205,36 @@ async def test_own_results_everywhere_are_summed_over_every_place_and_shown_only
     await cog.stats.callback(cog, theirs, FakeUser(BOB, "Bob"), True)
     assert theirs.last.ephemeral and "shown only to their owner" in theirs.last.content
     assert not w.violations
+
+
+async def test_a_duplicate_rounds_results_count_only_once_its_last_table_has_finished(world, clock):
+    import random
+
+    from .test_tournaments import play_people
+
+    w, bot, cog, channel, rt = world
+    people = [4000 + i for i in range(8)]
+    entry = await rt.tournaments.new(game="hearts", rounds=1, guild_id=GUILD, channel_id=channel.id,
+                                     organiser=people[0], options=ONE_HAND, duplicate=True)
+    for p in people[1:]:
+        await rt.tournaments.join(entry.id, p)
+    await rt.tournaments.start(entry.id, people[0])
+    r = entry.t.played[0]
+    first, second = r.table_ids
+    await play_people(rt, clock, [first], random.Random(2))
+    await run_until(clock, lambda: r.results[0] is not None)
+    await clock.settle()
+    done = next(p for p in r.tables[0] if p is not None)
+    asker = FakeUser(next(p for p in r.tables[1] if p is not None), "Asker")
+
+    async def shown() -> str:
+        i = FakeInteraction(w, bot, asker, channel, guild_id=GUILD)
+        await cog.stats.callback(cog, i, FakeUser(done, "Done"))
+        return str(i.last.embed.description) + " ".join(f.value for f in i.last.embed.fields)
+
+    # Stored already, but the other table still holds the same cards: nothing of it counts yet.
+    assert await rt.storage.player_results(GUILD, done)
+    assert "No finished games yet" in await shown()
+    await play_people(rt, clock, [second], random.Random(3))
+    await run_until(clock, lambda: entry.t.state == "finished")
+    assert "**1** game" in await shown()

@@ -163,14 +163,16 @@ async def test_a_duplicate_round_deals_every_table_the_same_cards_and_scores_aga
 
     await play_people(rt, clock, [a.id], random.Random(5))
     await run_until(clock, lambda: r.results[0] is not None)
-    # One table done, the other still playing the same cards: nothing of its result shows yet.
+    # One table done, the other still playing the same cards: nothing of its result shows yet,
+    # /stats included.
     assert b.phase == Phase.RUNNING
     assert entry.t.shown_results(r) == [None, None]
     assert all(s.points == 0 for s in entry.t.standings())
+    assert rt.tournaments.withheld_tables() == {a.id, b.id}
 
     await play_people(rt, clock, [b.id], random.Random(6))
     await run_until(clock, lambda: entry.t.state == "finished")
-    assert not rt.tournaments.withheld(b.id, a_person)
+    assert not rt.tournaments.withheld(b.id, a_person) and rt.tournaments.withheld_tables() == set()
     # Against the field, by hand: on every hand both tables finished, each seat's points against
     # the other table's same seat (lowest wins: fewer points is better).
     hands = []
@@ -189,7 +191,8 @@ async def test_a_duplicate_round_deals_every_table_the_same_cards_and_scores_aga
             want[person] = sum(hands[1 - n][k][seat] - hands[n][k][seat] for k in range(both))
     got = {s.player: s.points for s in entry.t.standings()}
     assert got == pytest.approx(want) and any(v != 0 for v in want.values())
-    # Kept across a restart: the stored tournament reads back with its boards.
+    # Kept across a restart: the stored tournament reads back with its boards (once stored).
+    await run_until(clock, lambda: store.rows("SELECT finished FROM tournaments WHERE id = ?", (entry.id,)) == [(1,)])
     [(data,)] = store.rows("SELECT data FROM tournaments WHERE id = ?", (entry.id,))
     back = Entry.from_row({"data": data, "guild_id": GUILD, "channel_id": CHANNEL})
     assert {s.player: s.points for s in back.t.standings()} == pytest.approx(want)
