@@ -1,4 +1,5 @@
-"""Our strong Hearts AI against OpenSpiel's IS-MCTS, on duplicate deals at equal CPU time per decision.
+"""Our strong AI against OpenSpiel's IS-MCTS in the reference game (engine/measure.py), on duplicate
+deals at equal CPU time per decision.
 
 Each deal (one hand of the reference game's measure, engine/measure.py: classic rules, to one
 hand) is played twice: once with the strong AI in seats 1 and 3 (0-based: 0 and 2) and OpenSpiel's
@@ -6,7 +7,7 @@ hand) is played twice: once with the strong AI in seats 1 and 3 (0-based: 0 and 
 unlimited world samples, the most visited move: the settings of OpenSpiel's own examples) in the
 other two, then again with the sides swapped, so both sides hold the same cards.  The figure is the
 strong AI's **margin in points per seat-hand**: what IS-MCTS took minus what the strong AI took
-(Hearts points, so a positive margin is a win for the strong AI), per seat and hand, averaged over
+(penalty points, so a positive margin is a win for the strong AI), per seat and hand, averaged over
 the deal's eight seat-hands, then over deals, with a 95 % interval over deals (normal
 approximation).  Target (issue 35): margin ≥ 3 with the interval's far end (margin − interval)
 ≥ 1.5, at 0.5 s and at 0.1 s a decision.
@@ -16,19 +17,19 @@ measured as this process's CPU time (``time.process_time``: other processes on a
 count against neither side).  The strong AI searches until its deadline (its playout cap lifted);
 IS-MCTS runs simulations until the same deadline (at least one).  A decision with one legal move is
 played at once by both; the strong AI also plays at once when its legal cards are all equivalent
-(one run: games/hearts/search.py), so its mean CPU a decision is a little under the budget.
+(one run: the game's search hooks), so its mean CPU a decision is a little under the budget.
 Passing: IS-MCTS passes card by card as OpenSpiel's game asks (three budgeted decisions); the
 strong level passes as the normal AI does (its search covers play only), which is instant.
 
-The game is played in our engine; an OpenSpiel ``hearts`` state (``Measure.openspiel``, the name
+The game is played in our engine; an OpenSpiel state of its twin (``Measure.openspiel``, the name
 bench/engine.py loads) mirrors it move for move: the same pass direction, the same deal, every
 pass and card.  Cards translate as OpenSpiel numbers them: rank × 4 + suit, ranks 2…A as 0…12 and
 suits ♣ ♦ ♥ ♠ as 0…3; seats are the same numbers, and OpenSpiel's "left" is our left (seat + 1).
-Rule difference: OpenSpiel's default lets Q♠ break hearts (``qs_breaks_hearts``), ours does not
+Rule difference: OpenSpiel's default lets Q♠ break the suit (``qs_breaks_hearts``), ours does not
 (docs/rules.md §1: only a heart played breaks them), so this bench loads the twin with
 ``qs_breaks_hearts=false`` (bench/engine.py plays the default: for speed, not strength, it does not
 matter).  With that every other default agrees with our classic rules (pass 3, 2♣ opens, no points
-on the first trick unless nothing else is held, hearts led once broken or when nothing else is
+on the first trick unless nothing else is held, a heart led once the suit is broken or when nothing else is
 held, the moon: 26 to each of the others); the bench checks it at every move (the two legal sets
 must be equal and the hand's points the same on both sides) and stops with a clear message if not.
 
@@ -67,8 +68,8 @@ from engine.cards import Card, card  # noqa: E402
 from engine.core import Action  # noqa: E402
 from engine.measure import reference_game  # noqa: E402
 
-GAME = "hearts"
-#: OpenSpiel's parameters that make its Hearts play our classic rules (see the docstring).
+GAME = reference_game().name  # the card game whose twin this bench knows how to mirror
+#: OpenSpiel's parameters that make its twin play our classic rules (see the docstring).
 OPENSPIEL_PARAMS = {"qs_breaks_hearts": False}
 #: Our pass directions as OpenSpiel's first chance outcome numbers them.
 PASS_DIRS = {"hold": 0, "left": 1, "across": 2, "right": 3}
@@ -84,7 +85,7 @@ class Missing(Exception):
 
 
 class RuleMismatch(Exception):
-    """Our Hearts and OpenSpiel's disagreed on a legal move or a hand's points."""
+    """Our game and OpenSpiel's twin disagreed on a legal move or a hand's points."""
 
 
 def to_openspiel(c: Card) -> int:
@@ -125,7 +126,7 @@ def load_openspiel() -> tuple[Any, Any, Any, Any]:
 
 
 def resample_passing(game: Any, state: Any, player: int, rng: Any) -> Any:
-    """A state of OpenSpiel's Hearts that ``player``, about to pass, cannot tell from ``state``: its
+    """A state of OpenSpiel's twin that ``player``, about to pass, cannot tell from ``state``: its
     own deal and the cards it has passed so far as they are, the other hands dealt again at random
     from the rest and the passes made before it drawn again at random from them.  (OpenSpiel's own
     ``resample_from_infostate`` is right once play starts, but during the pass it keeps no record
@@ -333,21 +334,19 @@ def main(argv: list[str] | None = None) -> int:
               "python3 -m venv osvenv && osvenv/bin/pip install open_spiel -r requirements.txt, "
               "then run osvenv/bin/python bench/vs_ismcts.py.", file=sys.stderr)
         return 2
-    if reference_game().game.name != GAME:
-        print(f"This bench plays {GAME}; the reference game is now another.", file=sys.stderr)
     out: dict[str, Any] = {}
     for b in (float(v) for v in args.budget.split(",")):
         try:
             out[f"{b:g}"] = measure(args.hands, b, args.seed, args.jobs, args.per_deal)
         except RuleMismatch as e:
-            print(f"Our Hearts and OpenSpiel's disagree ({e}): the comparison would not be fair.", file=sys.stderr)
+            print(f"Our game and OpenSpiel's twin disagree ({e}): the comparison would not be fair.", file=sys.stderr)
             return 1
     if args.json:
         print(json.dumps(out))
         return 0
     from importlib.metadata import version
 
-    print(f"strong Hearts AI vs OpenSpiel {version('open_spiel')} IS-MCTS (random rollouts), duplicate deals")
+    print(f"strong {GAME} AI vs OpenSpiel {version('open_spiel')} IS-MCTS (random rollouts), duplicate deals")
     for b, r in out.items():
         verdict = "target met" if r["target_met"] else "target NOT met"
         print(f"{b:>4} s a decision: margin {r['margin']:+.2f} ± {r['ci95']:.2f} points per seat-hand "
