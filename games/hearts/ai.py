@@ -16,6 +16,7 @@ opponent has taken every point so far, take a point trick to stop a moon.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from engine.cards import ALL_CARDS, Card, card
@@ -27,6 +28,7 @@ _QS = card("QS")
 _QUEEN = 12
 _SUITS = "CDHS"
 _BY_SUIT = tuple((s, tuple(c for c in _DECK if c.suit == s)) for s in _SUITS)
+_PLAY = {c: Action("play", (c,)) for c in _DECK}
 
 
 def _points(c: Card) -> int:
@@ -70,6 +72,24 @@ class _Knowledge:
                 if c.suit != led:
                     self.void[s].add(led)
 
+    @classmethod
+    def kept(cls, state: Hearts, seat: int, played: set[Card], void: list[set[str]]) -> _Knowledge:
+        """The same knowledge from counts a playout keeps up to date (:func:`play_out`): ``played``
+        holds every card played this hand (the won piles and the trick), ``void`` the suits each
+        seat has shown out of."""
+        k = cls.__new__(cls)
+        k.seat = seat
+        hand = k.hand = state.hands[seat]
+        k.qs_mine = _QS in hand
+        gone = played.union(hand)
+        k.unseen = {s: [c.value for c in cs if c not in gone] for s, cs in _BY_SUIT}
+        k.qs_out = _QS not in gone
+        k.qs_holder = None
+        if k.qs_out and _QS in state.passed[seat]:
+            k.qs_holder = (seat + _pass_offset(state)) % 4
+        k.void = void
+        return k
+
     def void_among(self, suit: str, seats: object) -> bool:
         """Whether any of ``seats`` (other than us) is known to hold no card of ``suit``."""
         return any(suit in self.void[s] for s in seats if s != self.seat)  # type: ignore[attr-defined]
@@ -82,11 +102,13 @@ class _Knowledge:
             return True
         return self.qs_mine and any(v > _QUEEN for v in self.unseen["S"])
 
+    # The unseen values of a suit are in ascending order (the deck's): counted by bisection.
     def unseen_above(self, c: Card) -> int:
-        return sum(1 for v in self.unseen[c.suit] if v > c.value)
+        vs = self.unseen[c.suit]
+        return len(vs) - bisect_right(vs, c.value)
 
     def unseen_below(self, c: Card) -> int:
-        return sum(1 for v in self.unseen[c.suit] if v < c.value)
+        return bisect_left(self.unseen[c.suit], c.value)
 
     def suit_len(self, suit: str) -> int:
         return sum(1 for c in self.hand if c.suit == suit)
@@ -158,9 +180,11 @@ class HeartsAI(AI):
         return score
 
     # ---- playing ----------------------------------------------------------------------------
-    def choose_play(self, state: Hearts, seat: int, legal: list[Card]) -> Card:
-        """The card to play out of ``legal`` (all of them legal now)."""
-        k = _Knowledge(state, seat)
+    def choose_play(self, state: Hearts, seat: int, legal: list[Card], k: _Knowledge | None = None) -> Card:
+        """The card to play out of ``legal`` (all of them legal now); ``k``: the seat's knowledge
+        when the caller keeps it (:func:`play_out`)."""
+        if k is None:
+            k = _Knowledge(state, seat)
         threat = self._moon_threat(state, seat)
         if not state.trick:
             return self._lead(state, k, legal, threat)
@@ -300,3 +324,73 @@ class HeartsAI(AI):
         if k.suit_len(c.suit) <= 2:
             d += 3  # almost void: finishing the suit opens more discards
         return d
+
+
+def equivalent_runs(state: Hearts, seat: int, ai: HeartsAI | None = None) -> list[Action]:
+    """``seat``'s legal plays less the ones equivalent to another (the search's candidates): of
+    cards of a suit with only the seat's own cards and cards gone in earlier tricks between them,
+    one (``ai``'s choice when it is among them, else the lowest).  Q♠ is a run of its own."""
+    d = state.decision(seat)
+    if d is None:
+        return []
+    if d.kind != "play" or len(d.actions) <= 1:
+        return list(d.actions)
+    legal = [a.cards[0] for a in d.actions]
+    pick = (ai or HeartsAI()).choose_play(state, seat, legal)
+    filled = dict.fromkeys(_SUITS, 0)  # values that separate nothing: the seat's or played before
+    for c in state.hands[seat]:
+        filled[c.suit] |= 1 << c.value
+    for _, cs in state.history:
+        for c in cs:
+            filled[c.suit] |= 1 << c.value
+    runs: list[list[Card]] = []
+    for c in sorted(legal, key=lambda c: (c.suit, c.value)):
+        run = runs[-1] if runs else None
+        if run is not None and run[-1].suit == c.suit and c is not _QS and run[-1] is not _QS:
+            lo = run[-1].value + 1
+            between = ((1 << c.value) - 1) >> lo << lo
+            if between & ~filled[c.suit] == 0:
+                run.append(c)
+                continue
+        runs.append([c])
+    keep = {pick if pick in run else run[0] for run in runs}
+    return [a for a in d.actions if a.cards[0] in keep]
+
+
+def play_out(state: Hearts, ai: HeartsAI | None = None) -> None:
+    """Play the current hand of the full state ``state`` (a sampled world, in a search) to its end
+    with ``ai`` (the normal player by default) in every seat: the search's playouts.
+
+    The same moves as asking ``ai.choose`` at every turn, only cheaper: the cards played and the
+    suits each seat has shown out of are kept up to date play by play instead of being recounted
+    from the won piles and the hand's history at each decision, and no :class:`Decision` is built
+    (tests/engine/test_hearts_ai.py compares the two move by move)."""
+    ai = ai or HeartsAI()
+    hand_no = state.hand_no
+    played: set[Card] = set()
+    for pile in state.won:
+        played.update(pile)
+    void: list[set[str]] = [set(), set(), set(), set()]
+    for lead, cs in state.history:
+        led = cs[0].suit
+        for i in (1, 2, 3):
+            if cs[i].suit != led:
+                void[(lead + i) & 3].add(led)
+    for _, c in state.trick:
+        played.add(c)
+    if state.trick:
+        led = state.trick[0][1].suit
+        for s, c in state.trick[1:]:
+            if c.suit != led:
+                void[s].add(led)
+    while state.phase == "play" and state.hand_no == hand_no:
+        turn = state.turn
+        assert turn is not None
+        s = turn
+        legal = state.legal_plays(s)
+        c = legal[0] if len(legal) == 1 else ai.choose_play(state, s, legal, _Knowledge.kept(state, s, played, void))
+        trick = state.trick
+        if trick and c.suit != trick[0][1].suit:
+            void[s].add(trick[0][1].suit)
+        played.add(c)
+        state.apply(s, _PLAY[c])

@@ -354,3 +354,69 @@ def test_remembers_who_showed_out_and_ducks_when_a_void_seat_plays_behind() -> N
     assert ai_card(g, 1) is card("9C")
     g.history = []  # without that memory, plenty of clubs are out and K♣ looked safe to spend
     assert ai_card(g, 1) is card("KC")
+
+
+def test_the_search_compares_one_card_of_each_run_of_equivalent_ones() -> None:
+    from games.hearts.ai import equivalent_runs
+
+    deal = make_deal(
+        "2C 3C 5C 9C TC AD KD QD 2D 4H 5H JS QS",
+        "4C 6C 7C 8C JC 3D 4D 5D 6D 7D 8D 9D TD",
+        "QC KC AC JD 2H 3H 6H 7H 8H 9H TH JH QH",
+        "KH AH 2S 3S 4S 5S 6S 7S 8S 9S TS KS AS",
+    )
+    g = Hearts.create(4, MCGILL, 0, deal=deal)
+    hooks = engine.get("hearts").search
+    runs = {a.cards[0].code for a in hooks.candidates(g, 0)}
+    # 2C 3C touch; 9C TC touch; 5C alone (4C is out); AD KD QD touch; 2D alone; 4H 5H touch (a heart
+    # costs a point whichever); JS and QS touch, but Q♠ costs 13: a run of its own.
+    assert len(runs) == 8
+    assert sum(1 for c in runs if c in ("2C", "3C")) == 1 and "5C" in runs and "2D" in runs
+    assert sum(1 for c in runs if c in ("AD", "KD", "QD")) == 1 and {"JS", "QS"} <= runs
+    assert sum(1 for c in runs if c in ("4H", "5H")) == 1
+    # The normal player's card stands for its run.
+    assert ai_card(g, 0).code in runs
+    # A card on the table splits a run: seat 1, to follow the 5C, holds 4C and 6C 7C 8C apart, and
+    # JC alone (9C TC are out).
+    play(g, "5C")
+    assert len(equivalent_runs(g, 1)) == 3
+    # Cards gone in earlier tricks join them: with 5C and 6C played, 4C 7C 8C take the same tricks.
+    play(g, "6C QC KH  AC 2S 2C")
+    runs = {a.cards[0].code for a in equivalent_runs(g, 1)}
+    assert len(runs) == 2 and "JC" in runs
+
+
+def test_play_out_makes_the_same_moves_as_choose() -> None:
+    from games.hearts.ai import play_out
+
+    ai = HeartsAI()
+    for seed in range(60):
+        rules = "classic" if seed % 3 else "mcgill"
+        g = Hearts.create(4, {"rules": rules, "target": 1 if seed % 2 else 100}, seed)
+        rng = random.Random(seed)
+        while g.phase == "pass":
+            for s in g.to_act():
+                g.apply(s, ai.choose(g, s, rng))
+        for _ in range(rng.randrange(0, 50)):
+            g.apply(g.turn, g.random_action(g.turn, rng))
+        fast, slow = g.copy(), g.copy()
+        play_out(fast, ai)
+        while slow.phase == "play" and slow.hand_no == g.hand_no:
+            slow.apply(slow.turn, ai.choose(slow, slow.turn, rng))
+        assert fast.to_dict() == slow.to_dict()
+        assert fast.hand_no != g.hand_no or fast.is_over
+
+
+def test_knowledge_counts_cards_above_and_below_as_a_plain_count_would() -> None:
+    from games.hearts.ai import _Knowledge
+
+    for seed in range(12):
+        g = Hearts.create(4, {"rules": "classic", "target": 1}, seed)
+        ai, rng = HeartsAI(), random.Random(seed)
+        while not g.is_over:
+            s = g.to_act()[0]
+            k = _Knowledge(g, s)
+            for c in DECK:
+                assert k.unseen_above(c) == sum(1 for v in k.unseen[c.suit] if v > c.value)
+                assert k.unseen_below(c) == sum(1 for v in k.unseen[c.suit] if v < c.value)
+            g.apply(s, ai.choose(g, s, rng))
