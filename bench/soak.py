@@ -62,6 +62,7 @@ from tests.fakediscord.play import (  # noqa: E402
     running_buttons_shown,
     table_id_of,
 )
+from tests.tables.stores import SQLiteStore  # noqa: E402
 
 GAMES = sorted(playable())
 CLIENT = Path(ROOT) / "clients" / "python_client.py"
@@ -237,7 +238,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     w: RestartWorld | None = None
     try:
         people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
-        w = RestartWorld(fd, *people, path=path, runtime_options=dict(RUNTIME), seed=args.seed,
+        w = RestartWorld(fd, *people, db=SQLiteStore(path), runtime_options=dict(RUNTIME), seed=args.seed,
                          config={"programs": {PROGRAM: f"{sys.executable} {CLIENT}"}})
         await w.start_bot()
         for g in range(args.games):

@@ -155,7 +155,7 @@ async def test_duplicate_rounds_deal_both_tables_the_same_cards_out_of_each_othe
         message = opened.message
         for p in people[1:]:
             assert not (await p.click(message, "Join")).failed
-        await w.ali.click(message, "Start")
+        assert not (await w.ali.click(message, "Start")).failed  # answered before the tables open
         want: dict[int, float] = {p.id: 0.0 for p in people}
         for rnd in range(1, rounds + 1):
             await w.until(lambda: len(tournament(w)["played"]) == rnd  # noqa: B023
@@ -168,7 +168,10 @@ async def test_duplicate_rounds_deal_both_tables_the_same_cards_out_of_each_othe
                 thread = w.fd.channels[int(thread_id)]
                 assert thread.type == 12 and thread.members == {w.fd.bot.id, *people_at}, (thread.members, people_at)
             if rnd == 1:
-                # Someone at the first table may not watch the second: it holds their cards.
+                # Someone at the first table may not watch the second (once it plays): it holds their cards.
+                second = ids[1]
+                await w.until(lambda: stored(w, "SELECT phase FROM tables WHERE id = ?",
+                                             (second,)) == [("running",)], 30, "the second table's start")  # noqa: B023
                 at_a = next(p for p in people if p.id in r["tables"][0])
                 refused = await at_a.slash("game watch", table=ids[1])
                 assert refused.ephemeral and "dealt the same cards as yours" in refused.text, refused.text
