@@ -370,5 +370,14 @@ def test_no_jargon_on_the_game_night_screens() -> None:
     final = embed_text(tournament_embed(dentry))
     assert "**+7** against the field on the same cards" in final and "**-7** against the field" in final
     seen.append(("duplicate final", final))
+    alone = Tournament("PAR234", "hearts", 4, 1, 1, 7, players=list(range(1, 5)), duplicate=True, lowest_wins=True)
+    pentry = Entry(alone, 5, 6, {"target": 1}, "normal", "en")
+    alone.start(1)
+    alone.opened(0, "P0AAAA")
+    alone.finished("P0AAAA", [1, 2, 3, 4], boards=Boards([0, 1, 2, 3], [[3.0, 13.0, 10.0, 0.0]],
+                                                          par=[[10.0, 6.0, 10.0, 0.0]]))
+    par = embed_text(tournament_embed(pentry))
+    assert "**+7** against par on the same cards" in par and "**-7** against par" in par
+    seen.append(("duplicate against par", par))
     found = jargon_in(seen)
     assert not found, "\n".join(found)
