@@ -1,13 +1,15 @@
 """A review of one person's play: the strong search run over each decision they made in a finished
 game, from what they could know at that moment.
 
-For each decision of the seat, the state before it is rebuilt from the log, and every candidate
-move (the search's own, plus the move actually made) is played out in the same sampled worlds
-(``state.sample_world(seat, rng)``: the cards the seat could not see dealt again, consistently with
-what it knew), with the game's ``normal`` AI playing every seat, exactly as the ``strong`` level
-searches (engine/search.py).  The mean result of the move made and of the best move found give the
-loss, in the game's units (``GameSpec.review_units``), and the mark from the game's thresholds
-(``GameSpec.review_thresholds``: an inaccuracy from the first, a mistake from the second).
+For each decision of the seat, the state before it is rebuilt from the log, and the game's
+``strong`` level itself (``engine.ai_for(name, "strong")``, the searcher a table's strong seat and
+a hint use) weighs the moves: every candidate of its search (its own candidates and shortlist,
+plus the move actually made) is played out in the same sampled worlds (``state.sample_world(seat,
+rng)``: the cards the seat could not see dealt again, consistently with what it knew), as the
+strong level searches (``SearchAI.evaluate``, engine/search.py).  The mean result of the move made
+and of the best move found give the loss, in the game's units (``GameSpec.review_units``), and the
+mark from the game's thresholds (``GameSpec.review_thresholds``: an inaccuracy from the first, a
+mistake from the second).
 
 Hidden means hidden: nothing here reads a hand the seat could not see.  The worlds come from the
 seat's knowledge only, so the same judgement comes out of any deal the seat could not tell from the
@@ -31,8 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.core import Action, Game, get, levels
-from engine.worlds import NoWorld
+from engine.core import Action, Game, ai_for, get, levels
 
 FINE = "fine"
 INACCURACY = "inaccuracy"
@@ -125,64 +126,38 @@ def judge(state: Game, seat: int, made: Action, rng: random.Random, playouts: in
           time_left: Callable[[], float] | None = None, step: int = 0) -> Judged:
     """Judge ``made`` as ``seat``'s move in ``state`` (which is not changed), from ``seat``'s knowledge.
 
-    Every candidate is played out in the same worlds (common random numbers, as the search does),
-    the move made always among them; ``playouts`` caps the playouts (at least two worlds unless the
-    deadline comes first)."""
+    The strong level's own search weighs the moves (``SearchAI.evaluate``, engine/search.py: its
+    candidates, shortlist, worlds and playouts), the move made always among them, every one played
+    out in the same worlds; ``playouts`` caps the playouts (None: the strong level's; at least two
+    worlds unless the deadline comes first)."""
     name = type(state).name
     spec = get(name)
-    hooks = spec.search
     thresholds = spec.review_thresholds
     d = state.decision(seat)
     legal = state.legal_actions(seat) if d is not None and not d.pick else []
     if d is not None and not d.pick and len(legal) <= 1:
         return Judged(step, made.code, ONLY_MOVE)
-    if hooks is None or not searched(name) or not hooks.searchable(state, seat):
+    if not searched(name):
         return Judged(step, made.code, NOT_SEARCHED)
-    from engine.search import SearchAI
-
-    base = spec.ai()
-    searcher = SearchAI(hooks, base, playouts=spec.playouts if playouts is None else playouts, time_left=time_left)
-    cands = list(hooks.candidates(state, seat))
-    limit = hooks.max_candidates
-    if limit and len(cands) > limit:
-        default = base.choose(state, seat, random.Random(rng.getrandbits(32)))
-        cands = hooks.shortlist(state, seat, cands, base, default, limit)
-    if made not in cands:
-        cands.append(made)
-    n = len(cands)
-    budget = searcher.playouts
-    totals = [0.0] * n
-    worlds = run = 0
-    while worlds < 2 or run + n <= budget:
-        if time_left is not None and time_left() <= 0:
-            break
-        try:
-            world = state.sample_world(seat, rng)
-        except NoWorld:
-            break
-        results: list[float] = []
-        for a in cands:
-            x = world.copy()
-            x.apply(seat, a)
-            r = searcher._playout(state, x, seat, rng, time_left)
-            if r is None:
-                break
-            results.append(r)
-        if len(results) < n:
-            break
-        for j, r in enumerate(results):
-            totals[j] += r
-        worlds += 1
-        run += n
-    if not worlds:
+    # The strong level itself, as a table's strong seat and a hint get it (engine.ai_for): whatever
+    # makes that search stronger makes the review's judgement stronger too.
+    searcher = ai_for(name, "strong", playouts=playouts, time_left=time_left)
+    evaluate = getattr(searcher, "evaluate", None)
+    hooks = getattr(searcher, "hooks", None)
+    if evaluate is None or hooks is None or not hooks.searchable(state, seat):
+        return Judged(step, made.code, NOT_SEARCHED)
+    e = evaluate(state, seat, rng, searcher.playouts, time_left, include=made)
+    if e.only:  # every legal move comes to the same one (equivalent cards): nothing to fault
+        return Judged(step, made.code, FINE, best=made.code)
+    if e.cands is None or not e.worlds:
         return Judged(step, made.code, NO_TIME)
-    means = [t / worlds for t in totals]
-    mine = cands.index(made)
+    cands, means = e.cands, [t / e.worlds for t in e.totals]
+    n, mine = len(cands), cands.index(made)
     # Ties go to the move made: a search that sees no difference finds nothing to fault.
     best = max(range(n), key=lambda j: (means[j], j == mine))
     loss = max(0.0, means[best] - means[mine])
     return Judged(step, made.code, mark_for(loss, thresholds), round(means[mine], 4),
-                  cands[best].code, round(means[best], 4), round(loss, 4), worlds)
+                  cands[best].code, round(means[best], 4), round(loss, 4), e.worlds)
 
 
 def seat_decisions(actions: Sequence[Sequence[Any]], seat: int) -> list[int]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import AI, Action, Game, games, get, register_level
@@ -68,7 +69,28 @@ class Hooks:
         raise NotImplementedError
 
 
+@dataclass
+class Evaluation:
+    """One decision's search (:meth:`SearchAI.evaluate`): the normal AI's move (``default``), the
+    candidates played out (None: nothing was searched: one candidate, or no world possible), each
+    one's total result over ``worlds`` complete worlds, the playouts run, whether the deadline
+    ended it, and (candidates searched, candidates in all) when a shortlist was searched."""
 
+    default: Action
+    cands: list[Action] | None = None
+    totals: list[float] = field(default_factory=list)
+    worlds: int = 0
+    playouts: int = 0
+    out_of_time: bool = False
+    shortlisted: tuple[int, int] | None = None
+    #: Nothing searched because every move comes to the one candidate (``cands`` is None then).
+    only: bool = False
+
+    def means(self) -> dict[str, float]:
+        """Each candidate's mean result (by code), once a world is complete."""
+        if not self.cands or not self.worlds:
+            return {}
+        return {a.code: t / self.worlds for a, t in zip(self.cands, self.totals, strict=True)}
 
 
 class SearchAI(AI):
@@ -95,20 +117,43 @@ class SearchAI(AI):
 
     def search(self, state: Game, seat: int, rng: random.Random, playouts: int,
                time_left: Callable[[], float] | None = None) -> Action:
-        hooks = self.hooks
         base = self.base
         self.last = {}
-        if not hooks.searchable(state, seat):
+        if not self.hooks.searchable(state, seat):
             return base.choose(state, seat, rng)
+        e = self.evaluate(state, seat, rng, playouts, time_left)
+        if e.cands is None:  # one candidate, or knowledge that admits no deal: the sound move
+            return e.default
+        cands, totals, worlds = e.cands, e.totals, e.worlds
+        self.last = {"worlds": worlds, "playouts": e.playouts, "out_of_time": e.out_of_time,
+                     "means": e.means()}
+        if e.shortlisted:
+            self.last["shortlisted"] = e.shortlisted
+        if not worlds:
+            return e.default
+        # Ties go to the normal AI's choice: a search that sees no difference keeps the sound move.
+        best = max(range(len(cands)), key=lambda j: (totals[j], cands[j] == e.default))
+        return cands[best]
+
+    def evaluate(self, state: Game, seat: int, rng: random.Random, playouts: int,
+                 time_left: Callable[[], float] | None = None, include: Action | None = None) -> Evaluation:
+        """The search's work for one decision, without its choice: the candidates (``include``
+        among them: the review's move made), each played out in the same sampled worlds.  The
+        strong level's :meth:`search` and the review (engine/review.py) both judge from this, so a
+        review weighs moves with exactly the search a table's strong seat and a hint use."""
+        hooks = self.hooks
+        base = self.base
         cands = hooks.candidates(state, seat)
         default = base.choose(state, seat, rng)
-        if len(cands) <= 1:
-            return default
+        if len(cands) <= 1 and (include is None or include in cands):
+            return Evaluation(default, only=True)
         limit = self.hooks.max_candidates if self.max_candidates is None else self.max_candidates
         shortlisted = None
         if limit and len(cands) > limit:
             shortlisted = (limit, len(cands))
             cands = hooks.shortlist(state, seat, cands, base, default, limit)
+        if include is not None and include not in cands:
+            cands = [*cands, include]
         n = len(cands)
         totals = [0.0] * n
         worlds = 0
@@ -124,7 +169,7 @@ class SearchAI(AI):
                 world = state.sample_world(seat, rng)
             except NoWorld:
                 # Knowledge that admits no deal (a state built by hand, say): no search, the sound move.
-                return default
+                return Evaluation(default)
             results: list[float] = []
             for a in cands:
                 x = world.copy()
@@ -140,15 +185,7 @@ class SearchAI(AI):
                 totals[j] += r
             worlds += 1
             run += n
-        self.last = {"worlds": worlds, "playouts": run, "out_of_time": out_of_time,
-                     "means": {cands[j].code: totals[j] / worlds for j in range(n)} if worlds else {}}
-        if shortlisted:
-            self.last["shortlisted"] = shortlisted
-        if not worlds:
-            return default
-        # Ties go to the normal AI's choice: a search that sees no difference keeps the sound move.
-        best = max(range(n), key=lambda j: (totals[j], cands[j] == default))
-        return cands[best]
+        return Evaluation(default, cands, totals, worlds, run, out_of_time, shortlisted)
 
     #: Moves of a playout between two looks at the deadline (a look costs far less than a move).
     CHECK_EVERY = 8

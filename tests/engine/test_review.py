@@ -22,10 +22,11 @@ from engine.review import (
     judge,
     merge,
     review,
+    searched,
 )
 from tests import wargame
 from tests.engine.test_hints import hearts_position, play
-from tests.engine.test_search import searchable_position
+from tests.engine.test_search import OPTIONS, advance, searchable_position
 
 QS = card("QS")
 
@@ -151,3 +152,62 @@ def test_a_game_without_a_search_says_so() -> None:
         r = review("war", 2, {}, 1, log, s, "x")
     assert not r.searched and r.decisions == [] and r.average_loss is None
     assert "cannot be reviewed" in r.note and "War" in r.note
+
+
+def review_position(name: str, seed: int) -> Game:
+    """A decision the strong search covers, with a choice, some way into a game of ``name``."""
+    if name in OPTIONS:
+        return searchable_position(name, seed)
+    e = engine.get(name)
+    g = e.game.create(e.game.min_players, {}, seed)
+    rng, hooks = random.Random(seed), e.search
+    advance(g, rng, lambda g: getattr(g, "turn_no", 0) >= 3 and len(g.to_act()) == 1 and g.to_act()[0] >= 0
+            and hooks.searchable(g, g.to_act()[0]) and len(hooks.candidates(g, g.to_act()[0])) >= 2)
+    return g
+
+
+@pytest.mark.parametrize("name", sorted(n for n in engine.games() if searched(n)))
+def test_the_review_weighs_moves_with_the_strong_level_itself(name: str) -> None:
+    """The review's judgement of the strong AI's own move is that search's: the same candidates
+    (Hearts' equivalent cards merged, King of the Hill's shortlist), the same worlds and playouts,
+    the same means — so it never falls back to a weaker searcher than the hint and the strong seat."""
+    checked = 0
+    for seed in range(6):
+        g = review_position(name, seed)
+        seat = g.to_act()[0]
+        strong = engine.ai_for(name, "strong", playouts=40)
+        chosen = strong.choose(g, seat, random.Random(7))
+        last = strong.last
+        if not last.get("worlds"):
+            continue  # one candidate only: nothing searched to compare with
+        j = judge(g, seat, chosen, random.Random(7), playouts=40)
+        assert j.worlds == last["worlds"], (seed, j)
+        assert j.best == chosen.code and j.loss == 0.0
+        assert j.made_value == round(last["means"][chosen.code], 4)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_review_follows_the_strong_level_registered() -> None:
+    """A strong level that sees the queen dump as harmless (every playout scores 0) makes the review
+    see it so too: the review asks the registered level, it does not build a searcher of its own."""
+    from engine.core import _LEVELS
+    from engine.search import SearchAI
+
+    class Blind(SearchAI):
+        def _playout(self, start, x, seat, rng, time_left=None):  # type: ignore[no-untyped-def]
+            return 0.0
+
+    def blind(playouts=None, time_left=None, max_candidates=None):  # type: ignore[no-untyped-def]
+        spec = engine.get("hearts")
+        return Blind(spec.search, spec.ai(), playouts or spec.playouts, time_left, max_candidates)
+
+    g = queen_blunder()
+    assert judge(g, 0, play("QS"), random.Random(1), playouts=40).mark == MISTAKE
+    real = _LEVELS[("hearts", "strong")]
+    _LEVELS[("hearts", "strong")] = blind
+    try:
+        j = judge(g, 0, play("QS"), random.Random(1), playouts=40)
+    finally:
+        _LEVELS[("hearts", "strong")] = real
+    assert j.mark == FINE and j.loss == 0.0 and j.worlds >= 2

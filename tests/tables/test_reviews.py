@@ -213,3 +213,32 @@ def test_the_summary_names_the_costly_move_and_the_better_one_in_plain_words() -
     [option] = menu.item.options
     assert option.value == str(at + 1) and option.label == f"{worst.split(':')[0]} — mistake"
     assert embed.description == "\n".join(lines)
+
+
+async def test_a_whole_hearts_game_is_reviewed_within_a_cpu_minute() -> None:
+    """Issue 35: a Hearts game to 100 is reviewed within 60 CPU seconds — the decisions' shares of
+    the runtime's budget add up to no more (each decision's search stops at its share)."""
+    import random
+
+    import engine
+    from tables.ai.reviews import GAME_BUDGET, ReviewJob
+    from tables.history.replay import GameRecord
+    from tables.table import LogEntry
+
+    e = engine.get("hearts")
+    g = e.game.create(4, {"target": 100}, 5)
+    ai, rng = e.ai(), random.Random(5)
+    log: list[LogEntry] = []
+    while not g.is_over:
+        s = g.to_act()[0]
+        a = ai.choose(g, s, rng)
+        g.apply(s, a)
+        log.append(LogEntry(len(log) + 1, s, a.code, 0.0))
+    record = GameRecord(id="CPU1", game="hearts", options={"target": 100}, seed=5, names=["A", "B", "C", "D"],
+                        ai=[False, True, True, True], log=log, user_ids=[HOST, None, None, None])
+    runs = Reviews(None, None, StoredClock())
+    assert runs.budget == GAME_BUDGET <= 60.0
+    job = ReviewJob(record, 0, GUILD, HOST, runs.budget)
+    mine = [e for e in log if e.seat == 0]
+    assert len(mine) > 60  # a long game: the budget, not the per-decision cap, sets the share
+    assert job.share * len(mine) <= 60.0
