@@ -188,8 +188,25 @@ def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card]
         facts.append(said(N_("no {suit} still out is lower, so it can never take a trick"), suit=one_of_suit(suit)))
     return facts
 
+#: The trick facts that say what a card does, not why (a reason follows them).
+_BARE = ("leads your lowest {suit}", "takes the lead over the {card}")
 
 
+def with_odds(facts: list[str], c: Card, trick: Sequence[tuple[int, Card]], out: set[Card],
+              later: Sequence[set[Card]]) -> list[str]:
+    """``facts`` with the odds right after a bare one: how many higher cards of the suit may still
+    beat ``c`` (on a lead, all those still out; in a trick, those the seats still to play may hold)
+    — why a low lead is likely to lose the trick, and why a card that takes the lead may not keep it."""
+    if not facts or getattr(facts[0], "msgid", None) not in _BARE:
+        return facts
+    pool = out if not trick else set().union(*later)
+    higher = {x for x in pool if x.suit == c.suit and x.value > c.value}
+    if not higher:
+        return facts
+    odds = (said(N_("only one higher {suit} is still out"), suit=one_of_suit(c.suit)) if len(higher) == 1 else
+            said_n("{n} higher {suit} is still out", "{n} higher {suit} are still out", len(higher),
+                   suit=suit_name(c.suit)))
+    return [facts[0], odds, *facts[1:]]
 
 
 def _generic(state: Any, seat: int, action: Action) -> list[str]:

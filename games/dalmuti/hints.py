@@ -32,11 +32,32 @@ def dalmuti_facts(state: Any, seat: int, action: Action) -> list[str]:
         return [said(N_("goes out: {set} are your last cards"), set=words)]
     facts: list[str] = [said(N_("beats {set} with {play}"), set=table, play=words) if cur
              else said(N_("leads {play}"), play=words)]
-    if not cur and not jesters and number >= 9:
-        facts.append(said(N_("high numbers are the weakest: shed them while you lead")))
+    facts.append(_why(state, seat, action, number, jesters, bool(cur)))
     if jesters:
         facts.append(said_n("spends {n} Jester as wild", "spends {n} Jesters as wild", jesters))
     return facts
+
+
+def _why(state: Any, seat: int, action: Action, number: int, jesters: int, beating: bool) -> str:
+    """Why this play rather than another (docs/rules.md §3: the lower the number, the stronger the
+    card; the last to play leads the next round)."""
+    from games.dalmuti.rules import play_spec
+
+    counts = state.counts[seat]  # the seat's own hand: how many of each number (13: Jesters)
+    weakest = max((k for k in range(1, 13) if counts[k]), default=number)
+    if beating:
+        # Weakest: no other play that beats the table uses a higher (weaker) number.
+        others = [sp for a in state.legal_plays(seat) if a != action and (sp := play_spec(a)) is not None
+                  and sp[0] < 13]
+        if not any(sp[0] > number for sp in others):
+            return said(N_("the weakest cards you have that beat it: your stronger ones stay in your hand"))
+        return said(N_("if everyone else passes, you lead the next round"))
+    if not jesters and number >= weakest:
+        return said(N_("high numbers are the weakest: shed them while you lead"))
+    if number <= 3:
+        return said(N_("few cards can beat it, so the lead is likely to come back to you"))
+    n = len(action.cards)
+    return said_n("gets rid of {n} card in one play", "gets rid of {n} cards in one play", n)
 
 
 def dalmuti_move_words(state: Any, seat: int, action: Action) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.core import Action
-from engine.hints import labels, suit_name, trick_facts
+from engine.hints import labels, suit_name, trick_facts, with_odds
 from engine.words import said
 from words import N_
 
@@ -68,7 +68,7 @@ def hearts_facts(state: Any, seat: int, action: Action) -> list[str]:
         facts.append(said(N_("keeps clear of the Q♠ on the table")))
     if QUEEN_SPADES in hand and c is not QUEEN_SPADES and c.suit == "S" and c.value > QUEEN_SPADES.value:
         facts.append(said(N_("sheds a high spade that could catch your own Q♠")))
-    facts += trick_facts(c, trick, hand, out, later, points_of)
+    facts += with_odds(trick_facts(c, trick, hand, out, later, points_of), c, trick, out, later)
     return facts
 
 

@@ -30,7 +30,12 @@ def koth_facts(state: Any, seat: int, action: Action) -> list[str]:
             facts.append(said_n("puts {n} point on your lead", "puts {n} points on your lead", pts))
         elif not what:
             facts.append(said(N_("leads a card with no points")))
-        return facts
+        # Why lead it (docs/rules.md §4, the tricks), second so that a hint's two facts say it.
+        why = (said(N_("on a pair lead only a pair can win the trick")) if len(cs) == 2 else
+               said(N_("a trump lead draws out the others' trumps")) if trump.is_trump(cs[0]) else
+               said(N_("nothing to lose if the other side takes the trick")) if not pts else
+               said(N_("everyone must follow suit if they can: only a player out of that suit can trump it")))
+        return [facts[0], why, *facts[1:]]
     now = trick_winner(trump, [*trick, (seat, cs)])
     on_table = sum(points_of(p) for _, p in trick) + pts
     defenders = {*state.known_defenders(), state.koth}

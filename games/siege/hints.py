@@ -99,10 +99,11 @@ def siege_facts(state: Any, seat: int, action: Action) -> list[str]:
                      pile=_pile(pile, i), before=before, after=after)]
     if k == "swap" and len(a) == 2:
         i, j = int(a[0]) - 1, int(a[1]) - 1
-        return [said(N_("moves your stronger pile to slot {mark}, next to your King pile, where attacks meet it"),
-                     mark=MARKS[i])
-                if i == 0 or j == 0 else
-                said(N_("swaps your piles {first} and {second}"), first=MARKS[i], second=MARKS[j])]
+        if i == 0 or j == 0:
+            return [said(N_("moves your stronger pile to slot {mark}, next to your King pile, where attacks meet "
+                            "it"), mark=MARKS[i])]
+        return [said(N_("swaps your piles {first} and {second}"), first=MARKS[i], second=MARKS[j]),
+                said(N_("the pile nearest your King pile is the one that defends it"))]
     if k == "end":
         d = state.decision(seat)
         unbuilt = sorted({c for a in (d.actions if d is not None else ()) if a.kind in ("place", "start")

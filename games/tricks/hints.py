@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Action
-from engine.hints import labels, trick_facts
+from engine.hints import labels, trick_facts, with_odds
 from engine.words import said
 from words import N_
 
@@ -22,7 +22,7 @@ def tricks_facts(state: Any, seat: int, action: Action) -> list[str]:
     played = {s for s, _ in trick}
     later = [may[s] for s in others if s not in played and trick]
     hand = list(state.hands[seat])
-    facts = trick_facts(c, trick, hand, out, later, lambda _: 0)
+    facts = with_odds(trick_facts(c, trick, hand, out, later, lambda _: 0), c, trick, out, later)
     if trick and c.suit != trick[0][1].suit:
         bosses = [x for x in hand if not any(y.suit == x.suit and y.value > x.value for y in out)]
         if bosses and c not in bosses:
@@ -31,3 +31,4 @@ def tricks_facts(state: Any, seat: int, action: Action) -> list[str]:
     elif not trick and facts and facts[0].startswith("the highest") and len(hand) > 1:
         facts.append(said(N_("a sure trick, cashed while it is")))
     return facts
+

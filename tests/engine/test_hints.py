@@ -228,3 +228,52 @@ def test_a_reason_names_no_card_hidden_from_the_seat(name: str) -> None:
                     checked += 1
             g.apply(s, ai.choose(g, s, rng))
     assert checked >= 10
+
+
+#: Facts that only say what a move is, not why it is good: a hint needs a reason beside them.
+NAMING_ONLY = {
+    "leads your lowest {suit}", "follows with your lowest {suit}", "takes the lead over the {card}",
+    "leads {play}", "beats {set} with {play}", "keeps your cards", "spends {n} Jester as wild",
+    "leads {what}", "leads a card with no points", "puts {n} point on your lead", "plays {what}",
+    "declares {cards}", "{suits} as trumps", "swaps your piles {first} and {second}",
+    # The search's figure and the generic line are not the rules' reasons.
+    "the search found the moves about even", "the search expects about {gap} {units} than with {move}",
+    "the AI's choice here",
+}
+
+
+def reasons_in(reason: str) -> list[str]:
+    """The facts a hint's reason is made of (its ``{first}; {then}`` joins taken apart), by msgid."""
+    msgid = getattr(reason, "msgid", None)
+    if msgid == "{first}; {then}":
+        fields = reason.fields  # type: ignore[attr-defined]
+        return [*reasons_in(fields["first"]), *reasons_in(fields["then"])]
+    return [msgid or str(reason)]
+
+
+@pytest.mark.parametrize("name", ["hearts", "tricks", "dalmuti", "koth", "siege"])
+def test_every_hint_gives_a_reason_not_only_the_move(name: str) -> None:
+    """Issue 35: whatever the decision, a hint says why in the rules' words ("Q♠ … on someone else's
+    trick"), not only what the move is ("leads a 7"): at least one fact of its reason is a reason."""
+    e = engine.get(name)
+    bare: dict[str, int] = {}
+    checked = 0
+    for seed in range(3):
+        g = e.game.create(e.game.min_players, {}, seed)
+        rng, ai = random.Random(seed), e.ai()
+        for _ in range(600):
+            if g.is_over:
+                break
+            if table_step(g, ai, rng):
+                continue
+            s = g.to_act()[0]
+            d = g.decision(s)
+            for a in [ai.choose(g, s, rng), *(() if d is None or d.pick else d.actions[:6])]:
+                facts = reasons_in(explain(g, s, a))
+                checked += 1
+                if all(f in NAMING_ONLY for f in facts):
+                    key = " / ".join(facts)
+                    bare[key] = bare.get(key, 0) + 1
+            g.apply(s, ai.choose(g, s, rng))
+    assert checked >= 100
+    assert not bare, bare
