@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core import Action
 from engine.words import said, said_n, suit
-from games.siege.rules import KING, KING_PILE, PILE_KINDS, SEAT_SUITS, SUIT_NAMES, defending_slot, pile_score
+from games.siege.rules import KING, KING_PILE, SEAT_SUITS, SUIT_NAMES, defending_slot, pile_score
 from words import N_
 
 MARKS = "①②③"
@@ -72,8 +72,6 @@ def siege_facts(state: Any, seat: int, action: Action) -> list[str]:
     if k == "start" and action.cards and a:
         c = action.cards[0]
         facts = [said(N_("starts {kind} in slot {mark}: a shield for your King pile"),
-                      english=f"starts a {PILE_KINDS[c.rank].capitalize()} pile in slot {MARKS[int(a[0]) - 1]}: "
-                              "a shield for your King pile",
                       kind=said(_KIND_WORDS[c.rank]), mark=MARKS[int(a[0]) - 1])]
         numbers = [x for x in state.hands[seat] if x.is_number and x.suit != own]
         if c.rank == "J":
@@ -129,8 +127,7 @@ def siege_move_words(state: Any, seat: int, action: Action) -> str:
     if k == "build":
         return said(N_("building without attacking"))
     if k == "start" and action.cards and a:
-        return said(N_("starting {kind}"), english=f"starting a {PILE_KINDS[action.cards[0].rank].capitalize()} pile",
-                    kind=said(_KIND_WORDS[action.cards[0].rank]))
+        return said(N_("starting {kind}"), kind=said(_KIND_WORDS[action.cards[0].rank]))
     if k == "place" and action.cards and a:
         if a[0] == KING:
             return said(N_("the {card} on your King pile"), card=action.cards[0])

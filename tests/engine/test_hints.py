@@ -277,3 +277,28 @@ def test_every_hint_gives_a_reason_not_only_the_move(name: str) -> None:
             g.apply(s, ai.choose(g, s, rng))
     assert checked >= 100
     assert not bare, bare
+
+
+def test_siege_names_an_ace_pile_with_its_article() -> None:
+    """"starts an Ace pile", never "starts a Ace pile" (the reason and the move it is compared with)."""
+    from games.siege.hints import siege_facts, siege_move_words
+
+    e = engine.get("siege")
+    rng, ai = random.Random(1), e.ai()
+    for seed in range(20):
+        g = e.game.create(4, {}, seed)
+        for _ in range(300):
+            if g.is_over:
+                break
+            if table_step(g, ai, rng):
+                continue
+            s = g.to_act()[0]
+            d = g.decision(s)
+            ace = next((a for a in (d.actions if d is not None and not d.pick else ())
+                        if a.kind == "start" and a.cards[0].rank == "A"), None)
+            if ace is not None:
+                assert siege_facts(g, s, ace)[0].startswith("starts an Ace pile in slot ")
+                assert siege_move_words(g, s, ace) == "starting an Ace pile"
+                return
+            g.apply(s, ai.choose(g, s, rng))
+    raise AssertionError("no Ace pile could be started")
