@@ -4,8 +4,8 @@ and kept in the storage so a review is paid for once.
 
 The judgement is the strong level's own search (engine/review.py asks ``engine.ai_for(game,
 "strong")``, the searcher of a table's strong seat and of a hint), so a stronger search is a
-stronger review at the same cost.  The budget: ``GAME_BUDGET`` CPU seconds for a whole game (60: a
-Hearts game to 100 stays within a CPU minute; issue 35), split evenly over the decisions to judge
+stronger review at the same cost.  The budget: ``GAME_BUDGET`` CPU seconds for a whole game (60: the
+longest game the benches review stays within a CPU minute; issue 35), split evenly over the decisions to judge
 (each decision's search stops at its share, with fewer playouts when the share is small).  The work
 goes to the pool's background lane (``AIPool.run_background``: its own workers at the lowest OS
 priority, ``DECKHAND_REVIEW_WORKERS`` of them), never to the workers the tables' strong seats and
@@ -47,8 +47,8 @@ from words import N_
 
 log = logging.getLogger("deckhand.reviews")
 
-#: CPU seconds a whole game's review may take (issue 35: at most a CPU minute a game, a Hearts game
-#: to 100 included; bench/review.py measures it).  Each decision's share is this over the person's
+#: CPU seconds a whole game's review may take (issue 35: at most a CPU minute a game, the benches'
+#: reference game to 100 included; bench/review.py measures it).  Each decision's share is this over the person's
 #: decisions, so the shares of a game add up to it at most.
 GAME_BUDGET = 60.0
 #: At most this share of CPU per decision (a short game gets no more than a long one's decision).
