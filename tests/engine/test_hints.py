@@ -251,10 +251,16 @@ def reasons_in(reason: str) -> list[str]:
     return [msgid or str(reason)]
 
 
-@pytest.mark.parametrize("name", ["hearts", "tricks", "dalmuti", "koth", "siege"])
+@pytest.mark.parametrize("name", ["hearts", "tricks", "dalmuti", "koth", "siege", "war"])
 def test_every_hint_gives_a_reason_not_only_the_move(name: str) -> None:
     """Issue 35: whatever the decision, a hint says why in the rules' words ("Q♠ … on someone else's
-    trick"), not only what the move is ("leads a 7"): at least one fact of its reason is a reason."""
+    trick"), not only what the move is ("leads a 7"): at least one fact of its reason is a reason.
+    War too (its hint is the normal AI's, with the reason of the highest card taking the battle)."""
+    with wargame.registered():
+        _every_hint_gives_a_reason(name)
+
+
+def _every_hint_gives_a_reason(name: str) -> None:
     e = engine.get(name)
     bare: dict[str, int] = {}
     checked = 0
