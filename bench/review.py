@@ -15,14 +15,14 @@ game's steps with their words, computed in the worker) and ``picture_kb`` (the m
 ``review`` — what a review of a person's play costs (tables/ai/reviews.py): a seeded game of the
 benches' reference game (``Measure.reference``, engine/measure.py) to ``--target`` (100: a real
 game), or with ``--review-games`` a whole game (default options) of each game named, played by
-normal AIs, seat 0's decisions reviewed exactly as the AI pool's worker does it
-(``review_in_worker``: the strong level's search, each decision's share of ``--budget`` CPU
-seconds, at most ``DECISION_CAP``, on the process's own CPU clock, and ``review_playouts``), one
-decision at a time so each is timed.  Reports ``cpu_s_per_game`` (the goal: within the budget,
-``GAME_BUDGET`` = 60 CPU seconds a game; ``within_budget``),
+normal AIs, seat 0's decisions reviewed exactly as the runtime does it (``review_in_worker`` on
+the pieces of ``Plan``: the strong level's search, each decision's share of the ``--budget`` CPU
+seconds still left, at most ``DECISION_CAP``, on the process's own CPU clock, and
+``review_playouts``), each decision timed from its start.  Reports ``cpu_s_per_game`` (the goal:
+within the budget, ``GAME_BUDGET`` = 60 CPU seconds a game; ``within_budget``),
 ``decision_cpu_ms_p50`` / ``decision_cpu_ms_p99`` (decisions the search judged), ``decisions``,
-``judged``, ``share_s``, ``budget_s``, the marks counted and the load average (by game with
-``--review-games``).
+``judged``, ``share_s`` (the first share) and ``share_s_max``, ``budget_s``, the marks counted
+and the load average (by game with ``--review-games``).
 
 ``busy`` — the replay viewer's pictures while such a game's review runs in a real AI pool worker
 (the viewer's own worker and the review's side by side, the bot's loop beside them: a 2-core
@@ -185,35 +185,47 @@ def review_one(args: argparse.Namespace, game: str) -> dict[str, Any]:
     log = game_log(target, seed, game)
     opts = options(target) if game == GAME else {}
     mine = [i for i, a in enumerate(log) if a[0] == 0]
-    share = min(reviews.DECISION_CAP, budget / max(1, len(mine)))
+    # As the runtime spends it (tables/ai/reviews.py's Reviews._run): piece by piece, each decision's
+    # share of the CPU still left, each piece charged what it took in the worker.
+    plan = reviews.Plan(mine, min(reviews.DECISION_CAP, budget / max(1, len(mine))) * len(mine))
+    first_share = plan.share
     cpu: list[float] = []
+    shares: list[float] = []
     decisions = []
     total0 = time.process_time()
-    for i in mine:
-        t0 = time.process_time()
-        part = Review.from_dict(reviews.review_in_worker(game, spec.game.min_players, opts, seed, log, 0,
-                                                         "bench", [i], share, reviews.review_playouts(game)))
-        spent = time.process_time() - t0
+    while piece := plan.next_piece():
+        share = plan.share
+        starts: list[tuple[int, float]] = []
+        answer = reviews.review_in_worker(game, spec.game.min_players, opts, seed, log, 0, "bench", piece, share,
+                                          reviews.review_playouts(game), starts)
+        ended = time.process_time()
+        part = Review.from_dict(answer)
+        plan.charge(piece, answer["cpu"])
         decisions.extend(part.decisions)
-        if part.decisions and part.decisions[0].mark in JUDGED:
-            cpu.append(spent * 1000)
+        marks = {d.step: d.mark for d in part.decisions}
+        for k, (step, t0) in enumerate(starts):
+            t1 = starts[k + 1][1] if k + 1 < len(starts) else ended
+            if marks.get(step) in JUDGED:
+                cpu.append((t1 - t0) * 1000)
+                shares.append(share)
     total = time.process_time() - total0
-    marks: dict[str, int] = {}
+    marks_n: dict[str, int] = {}
     for d in decisions:
-        marks[d.mark] = marks.get(d.mark, 0) + 1
+        marks_n[d.mark] = marks_n.get(d.mark, 0) + 1
     return {
         "game": game,
         "target": target if game == GAME else None,
         "actions": len(log),
         "decisions": len(mine),
         "judged": len(cpu),
-        "share_s": round(share, 3),
+        "share_s": round(first_share, 3),
+        "share_s_max": round(max(shares), 3) if shares else float("nan"),
         "budget_s": budget,
         "cpu_s_per_game": round(total, 1),
         "decision_cpu_ms_p50": round(percentile(cpu, 0.5), 1),
         "decision_cpu_ms_p99": round(percentile(cpu, 0.99), 1),
         "decision_cpu_ms_max": round(max(cpu), 1) if cpu else float("nan"),
-        "marks": marks,
+        "marks": marks_n,
         "within_budget": total <= budget,
         "loadavg_1m": round(os.getloadavg()[0], 2),
     }

@@ -185,7 +185,10 @@ def review(name: str, players: int, options: dict[str, Any] | None, game_seed: i
     cls = spec.game
     state = cls.create(players, options, game_seed)
     out: list[Judged] = []
+    last = max(wanted, default=-1)
     for i, entry in enumerate(actions):
+        if i > last:
+            break  # (the rest of the log changes no judgement: a piece replays only as far as it needs)
         s, code = int(entry[0]), str(entry[1])
         action = cls.action_from_code(code)
         if s == seat and i in wanted:

@@ -5,8 +5,9 @@ and kept in the storage so a review is paid for once.
 The judgement is the strong level's own search (engine/review.py asks ``engine.ai_for(game,
 "strong")``, the searcher of a table's strong seat and of a hint), so a stronger search is a
 stronger review at the same cost.  The budget: ``GAME_BUDGET`` CPU seconds for a whole game (60: the
-longest game the benches review stays within a CPU minute; issue 35), split evenly over the decisions to judge
-(each decision's search stops at its share, with fewer playouts when the share is small).  The work
+longest game the benches review stays within a CPU minute; issue 35), spent piece by piece
+(:class:`Plan`): each decision's search stops at its share of the CPU still left, with fewer
+playouts when the share is small, and what a decision did not need goes to the ones after it.  The work
 goes to the pool's background lane (``AIPool.run_background``: its own workers at the lowest OS
 priority, ``DECKHAND_REVIEW_WORKERS`` of them), never to the workers the tables' strong seats and
 hints search in: tables in play come first, a review takes the CPU they leave over.  It goes in
@@ -80,16 +81,25 @@ ONE_AT_A_TIME = N_("Your review of table `{table}` is still on its way, and each
 
 def review_in_worker(game: str, players: int, options: dict[str, Any], game_seed: int | str,
                      actions: list[list[Any]], seat: int, seed: str, steps: list[int], share: float,
-                     playouts: int | None) -> dict[str, Any]:
+                     playouts: int | None, starts: list[tuple[int, float]] | None = None) -> dict[str, Any]:
     """Run in an AI pool worker: judge ``steps`` of ``seat``, each within ``share`` CPU seconds (the
-    worker's own CPU time: a busy machine slows a review down, it does not make it shallower)."""
+    worker's own CPU time: a busy machine slows a review down, it does not make it shallower).  The
+    answer's ``cpu`` is the CPU seconds the piece took in all (the log's replay included): what the
+    game's budget is charged.  ``starts`` (a bench's): each judged decision's step and CPU clock at
+    its start are appended to it."""
+    began = time.process_time()
 
-    def deadline(_step: int):
-        end = time.process_time() + share
+    def deadline(step: int):
+        now = time.process_time()
+        if starts is not None:
+            starts.append((step, now))
+        end = now + share
         return lambda: end - time.process_time()
 
-    return review(game, players, options, game_seed, actions, seat, seed, playouts=playouts, steps=steps,
-                  time_left=deadline).to_dict()
+    out = review(game, players, options, game_seed, actions, seat, seed, playouts=playouts, steps=steps,
+                 time_left=deadline).to_dict()
+    out["cpu"] = time.process_time() - began
+    return out
 
 
 def review_playouts(game: str) -> int:
@@ -101,6 +111,37 @@ def pieces(steps: Sequence[int], share: float, piece_budget: float = PIECE_BUDGE
     """``steps`` cut into runs whose budgets add up to about ``piece_budget`` each."""
     per = max(1, int(piece_budget // max(share, 1e-9)))
     return [list(steps[i:i + per]) for i in range(0, len(steps), per)]
+
+
+class Plan:
+    """A game's CPU budget spent piece by piece: each piece's decisions get an even share of the CPU
+    still left (at most ``DECISION_CAP``), and each piece is charged what it took.  What a decision
+    did not need (one legal move, a pass the search does not cover, equivalent cards) goes to the
+    decisions after it, so the whole review keeps to the budget and spends it where there is
+    something to weigh."""
+
+    def __init__(self, steps: Sequence[int], budget: float) -> None:
+        self.left = list(steps)
+        self.cpu_left = budget
+
+    @property
+    def share(self) -> float:
+        """CPU seconds for each decision left, as things stand."""
+        return max(0.0, min(DECISION_CAP, self.cpu_left / max(1, len(self.left))))
+
+    def next_piece(self) -> list[int]:
+        """The next decisions to judge together (about ``PIECE_BUDGET`` of CPU); [] when done."""
+        return pieces(self.left, self.share)[0] if self.left else []
+
+    def charge(self, piece: Sequence[int], cpu: float) -> None:
+        self.left = self.left[len(piece):]
+        self.cpu_left -= cpu
+
+
+def _answer(answer: dict[str, Any]) -> tuple[Review, float | None]:
+    """A worker's answer: the piece's review, and the CPU seconds it took (when it says)."""
+    cpu = answer.get("cpu")
+    return Review.from_dict(answer), None if cpu is None else float(cpu)
 
 
 def _actions(record: GameRecord) -> list[list[Any]]:
@@ -376,14 +417,19 @@ class Reviews:
             parts = [Review(record.game, seat, spec.review_units, spec.review_thresholds,
                             [d for i, d in sorted(done.items()) if i in mine_set])]
             loop = asyncio.get_running_loop()
-            for piece in pieces(todo, job.share):
+            # The budget of the decisions left (a review cut short resumes with their part of it).
+            plan = Plan(todo, job.share * len(todo))
+            while piece := plan.next_piece():
+                share = plan.share
                 began = loop.time()
-                part = await self._piece(record, actions, seat, seed, piece, job.share)
+                part, cpu = await self._piece(record, actions, seat, seed, piece, share)
                 await self._keep_progress(job.key, part, job)
                 parts.append(part)
+                plan.charge(piece, share * len(piece) if cpu is None else cpu)
                 job.left -= len(piece)
-                took = (loop.time() - began) / max(1e-9, job.share * len(piece))
+                took = (loop.time() - began) / max(1e-9, share * len(piece))
                 self.pace = min(PACE_BOUNDS[1], max(PACE_BOUNDS[0], 0.7 * self.pace + 0.3 * took))
+                job.share = plan.share
                 self._changed()
             # The moves made for the person, marked not judged (cheap: no search runs for them).
             made_for = [i for i, a in enumerate(actions) if a[0] == seat and a[2]]
@@ -397,13 +443,14 @@ class Reviews:
         return result
 
     async def _piece(self, record: GameRecord, actions: list[list[Any]], seat: int, seed: str, steps: list[int],
-                     share: float) -> Review:
+                     share: float) -> tuple[Review, float | None]:
+        """The piece judged, and the CPU seconds it took (None when the answer does not say)."""
         playouts = self.playouts if self.playouts is not None else review_playouts(record.game)
         args = (record.game, record.players, record.options, record.seed or 0, actions, seat, seed, steps, share,
                 playouts)
         if self.ai_pool is None:
             # No workers (a bot run without them, a test): a thread keeps the loop answering.
-            return Review.from_dict(await asyncio.to_thread(review_in_worker, *args))
+            return _answer(await asyncio.to_thread(review_in_worker, *args))
         loop = asyncio.get_running_loop()
         give_up = loop.time() + PATIENCE
         # Wall time for a piece: its CPU budget on a machine busy with other work (the worker counts
@@ -414,7 +461,7 @@ class Reviews:
             answer = await self.ai_pool.run_background(review_in_worker, *args,
                                                        budget=max(wall, give_up - loop.time()))
             if answer is not None:
-                return Review.from_dict(answer)
+                return _answer(answer)
             # Busy, late or failed: ask again in a moment, for a while (late and failed pieces count
             # against the same patience, so nothing here can go on for ever).
             if loop.time() >= give_up:

@@ -242,3 +242,27 @@ async def test_a_whole_hearts_game_is_reviewed_within_a_cpu_minute() -> None:
     mine = [e for e in log if e.seat == 0]
     assert len(mine) > 60  # a long game: the budget, not the per-decision cap, sets the share
     assert job.share * len(mine) <= 60.0
+
+
+def test_the_plan_gives_what_a_decision_did_not_need_to_the_ones_after_it() -> None:
+    """The game's budget is spent piece by piece: a piece that took less than its shares (one legal
+    move, a pass, equivalent cards) leaves the rest to the decisions after it, and what is charged
+    never runs past the budget."""
+    from tables.ai.reviews import DECISION_CAP, PIECE_BUDGET, Plan
+
+    plan = Plan(list(range(40)), 20.0)
+    assert plan.share == 0.5
+    first = plan.next_piece()
+    assert first == list(range(int(PIECE_BUDGET // 0.5)))
+    plan.charge(first, 0.1)  # four decisions that needed almost nothing
+    assert plan.share == pytest.approx(19.9 / 36) and plan.share > 0.5
+    spent = 0.1
+    while piece := plan.next_piece():
+        cost = plan.share * len(piece)
+        plan.charge(piece, cost)
+        spent += cost
+    assert plan.left == [] and spent == pytest.approx(20.0)
+    plan = Plan([1, 2], 100.0)
+    assert plan.share == DECISION_CAP  # a short game gets no more than a long one's decision
+    plan.charge(plan.next_piece(), 200.0)  # overspent: what is left is judged out of time, not searched
+    assert plan.share == 0.0 and plan.next_piece() == [2]
