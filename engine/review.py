@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.core import Action, Game, ai_for, get, levels
+from engine.search import SearchAI
 
 FINE = "fine"
 INACCURACY = "inaccuracy"
@@ -142,11 +143,9 @@ def judge(state: Game, seat: int, made: Action, rng: random.Random, playouts: in
     # The strong level itself, as a table's strong seat and a hint get it (engine.ai_for): whatever
     # makes that search stronger makes the review's judgement stronger too.
     searcher = ai_for(name, "strong", playouts=playouts, time_left=time_left)
-    evaluate = getattr(searcher, "evaluate", None)
-    hooks = getattr(searcher, "hooks", None)
-    if evaluate is None or hooks is None or not hooks.searchable(state, seat):
+    if not isinstance(searcher, SearchAI) or not searcher.hooks.searchable(state, seat):
         return Judged(step, made.code, NOT_SEARCHED)
-    e = evaluate(state, seat, rng, searcher.playouts, time_left, include=made)
+    e = searcher.evaluate(state, seat, rng, searcher.playouts, time_left, include=made)
     if e.only:  # every legal move comes to the same one (equivalent cards): nothing to fault
         return Judged(step, made.code, FINE, best=made.code)
     if e.cands is None or not e.worlds:
