@@ -92,6 +92,15 @@ def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
         return [said(N_("{suits} as trumps: your longest suit"), suits=suit_name(suit)) if longest
                 else said(N_("{suits} as trumps"), suits=suit_name(suit))]
     if action.kind == "declare" and action.cards:
-        return [said(N_("declares {cards}: a pair is final"), cards=labels(action.cards)) if len(action.cards) == 2
-                else said(N_("declares {cards}"), cards=labels(action.cards))]
+        if len(action.cards) == 2:
+            return [said(N_("declares {cards}: a pair is final"), cards=labels(action.cards))]
+        suit = action.cards[0].suit
+        hand = state.hands[seat]
+        counts = {s: sum(1 for c in hand if c.suit == s) for s in "CDHS"}
+        held = counts.get(suit, 0)
+        # Why this suit: trumps win tricks, so the more of them in your hand the better.
+        why = (said(N_("{suits} as trumps: your longest suit"), suits=suit_name(suit)) if held == max(counts.values())
+               else said_n("{n} card of that suit is already in your hand",
+                           "{n} cards of that suit are already in your hand", held))
+        return [said(N_("declares {cards}"), cards=labels(action.cards)), why]
     return []

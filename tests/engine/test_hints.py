@@ -270,16 +270,22 @@ def _every_hint_gives_a_reason(name: str) -> None:
         for _ in range(600):
             if g.is_over:
                 break
+            # The seats' own decisions, and those they may take while the table acts (a declaration
+            # during King of the Hill's deal).
+            for s in [x for x in g.to_act() if x >= 0]:
+                d = g.decision(s)
+                moves = [] if d is None or d.pick else list(d.actions[:6])
+                if len(g.to_act()) == 1:
+                    moves.insert(0, ai.choose(g, s, rng))
+                for a in moves:
+                    facts = reasons_in(explain(g, s, a))
+                    checked += 1
+                    if all(f in NAMING_ONLY for f in facts):
+                        key = " / ".join(facts)
+                        bare[key] = bare.get(key, 0) + 1
             if table_step(g, ai, rng):
                 continue
             s = g.to_act()[0]
-            d = g.decision(s)
-            for a in [ai.choose(g, s, rng), *(() if d is None or d.pick else d.actions[:6])]:
-                facts = reasons_in(explain(g, s, a))
-                checked += 1
-                if all(f in NAMING_ONLY for f in facts):
-                    key = " / ".join(facts)
-                    bare[key] = bare.get(key, 0) + 1
             g.apply(s, ai.choose(g, s, rng))
     assert checked >= 100
     assert not bare, bare
