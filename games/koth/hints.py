@@ -89,8 +89,10 @@ def _koth_other(state: Any, seat: int, action: Action) -> list[str]:
         hand = state.hands[seat]
         counts = {s: sum(1 for c in hand if c.suit == s) for s in "CDHS"}
         longest = counts[suit] == max(counts.values())
-        return [said(N_("{suits} as trumps: your longest suit"), suits=suit_name(suit)) if longest
-                else said(N_("{suits} as trumps"), suits=suit_name(suit))]
+        return [said(N_("{suits} as trumps: your longest suit"), suits=suit_name(suit))] if longest else [
+            said(N_("{suits} as trumps"), suits=suit_name(suit)),
+            said_n("{n} card of that suit is already in your hand", "{n} cards of that suit are already in your hand",
+                   counts[suit])]
     if action.kind == "declare" and action.cards:
         if len(action.cards) == 2:
             return [said(N_("declares {cards}: a pair is final"), cards=labels(action.cards))]

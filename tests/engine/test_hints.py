@@ -314,3 +314,17 @@ def test_siege_names_an_ace_pile_with_its_article() -> None:
                 return
             g.apply(s, ai.choose(g, s, rng))
     raise AssertionError("no Ace pile could be started")
+
+
+def test_koth_trump_suit_choice_says_why_even_when_not_the_longest() -> None:
+    from games.koth.hints import koth_facts
+
+    g = engine.get("koth").game.create(5, {"rounds": 1, "ready_round": 0}, 2)
+    advance(g, random.Random(2), lambda g: g.phase == "bury")
+    hand = g.hands[g.koth]
+    counts = {s: sum(1 for c in hand if c.suit == s) for s in "CDHS"}
+    for s in "CDHS":
+        facts = [getattr(f, "msgid", f) for f in koth_facts(g, g.koth, Action("suit", args=(s,)))]
+        assert any(f not in NAMING_ONLY for f in facts), (s, facts)
+    short = min(counts, key=lambda s: counts[s])
+    assert koth_facts(g, g.koth, Action("suit", args=(short,)))[1].startswith(f"{counts[short]} card")
