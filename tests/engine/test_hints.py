@@ -233,7 +233,8 @@ def test_a_reason_names_no_card_hidden_from_the_seat(name: str) -> None:
 #: Facts that only say what a move is, not why it is good: a hint needs a reason beside them.
 NAMING_ONLY = {
     "leads your lowest {suit}", "follows with your lowest {suit}", "takes the lead over the {card}",
-    "leads {play}", "beats {set} with {play}", "keeps your cards", "spends {n} Jester as wild",
+    "leads {play}", "beats {set} with {play}", "keeps your cards", "keeps your cards rather than top {set}",
+    "spends {n} Jester as wild",
     "leads {what}", "leads a card with no points", "puts {n} point on your lead", "plays {what}",
     "declares {cards}", "{suits} as trumps", "swaps your piles {first} and {second}",
     # The search's figure and the generic line are not the rules' reasons.
@@ -328,3 +329,15 @@ def test_koth_trump_suit_choice_says_why_even_when_not_the_longest() -> None:
         assert any(f not in NAMING_ONLY for f in facts), (s, facts)
     short = min(counts, key=lambda s: counts[s])
     assert koth_facts(g, g.koth, Action("suit", args=(short,)))[1].startswith(f"{counts[short]} card")
+
+
+def test_dalmuti_pass_says_what_topping_would_have_cost() -> None:
+    from games.dalmuti.rules import Dalmuti
+
+    for seed in range(6):
+        g = Dalmuti.create(5, {}, seed)
+        advance(g, random.Random(seed), lambda g: g.phase == "play" and g.view(g.turn).get("current") is not None
+                and any(a.kind == "play" for a in g.legal_plays(g.turn)))
+        why = explain(g, g.turn, Action("pass"))
+        assert why.startswith("keeps your cards rather than top ") and "; topping it would spend " in why, why
+        assert why.endswith(", better kept for later")
