@@ -20,7 +20,7 @@ def dalmuti_facts(state: Any, seat: int, action: Action) -> list[str]:
     if action.kind == "pass":
         if not cur:
             return [said(N_("keeps your cards"))]
-        facts = [said(N_("keeps your cards rather than top {set}"), set=table)]
+        facts: list[str] = [said(N_("keeps your cards rather than top {set}"), set=table)]
         # The play it would have cost: the weakest (highest-numbered) one that tops the table.
         plays = [a for a in state.legal_plays(seat) if a.kind == "play" and play_spec(a) is not None]
         if plays:
