@@ -20,14 +20,14 @@ def dalmuti_facts(state: Any, seat: int, action: Action) -> list[str]:
     if action.kind == "pass":
         if not cur:
             return [said(N_("keeps your cards"))]
-        facts: list[str] = [said(N_("keeps your cards rather than top {set}"), set=table)]
+        kept: list[str] = [said(N_("keeps your cards rather than top {set}"), set=table)]
         # The play it would have cost: the weakest (highest-numbered) one that tops the table.
         plays = [a for a in state.legal_plays(seat) if a.kind == "play" and play_spec(a) is not None]
         if plays:
             cheapest = max(plays, key=lambda a: (play_set(a)[0], -play_set(a)[2]))
-            facts.append(said(N_("topping it would spend {set}, better kept for later"),
-                              set=said_set(*play_set(cheapest))))
-        return facts
+            kept.append(said(N_("topping it would spend {set}, better kept for later"),
+                             set=said_set(*play_set(cheapest))))
+        return kept
     if action.kind == "give":
         return [said(N_("gives back {cards}: your weakest cards"), cards=labels(action.cards))]
     if action.kind == "revolution":
