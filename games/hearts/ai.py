@@ -118,7 +118,7 @@ def _pass_offset(state: Hearts) -> int:
     return {"left": 1, "right": 3, "across": 2}.get(state.pass_dir, 0)
 
 
-class HeartsAI(AI):
+class HeartsAI(AI[Hearts]):
     """Rule-of-thumb Hearts player: deterministic, always legal, uses only its seat's knowledge."""
 
     # A seat is treated as shooting the moon once it alone has taken this many points ...
@@ -127,7 +127,7 @@ class HeartsAI(AI):
     MOON_LATE_POINTS = 8
     MOON_LATE_TRICK = 7
 
-    def choose(self, state: Hearts, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def choose(self, state: Hearts, seat: int, rng: random.Random) -> Action:
         d = state.decision(seat)
         if d is None:
             raise IllegalAction("It is not your turn.", "not_your_turn")

@@ -98,7 +98,7 @@ class _Knowledge:
         return self.minem[suit].bit_length() - 1
 
 
-class TricksAI(AI):
+class TricksAI(AI[Tricks]):
     """Deterministic card-counting follower; always legal, uses only its seat's knowledge."""
 
     #: Take a trick with a card that is not sure to win it once its chance is at least this.
@@ -109,7 +109,7 @@ class TricksAI(AI):
     SETUP_LENGTH = 4
     SETUP_OUT = 4
 
-    def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:
         legal = state.legal_plays(seat)
         if not legal:
             raise IllegalAction("It is not your turn.", "not_your_turn")
