@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.cards import ALL_CARDS, Card, card
 from engine.core import AI, Action, IllegalAction
@@ -90,9 +90,9 @@ class _Knowledge:
         k.void = void
         return k
 
-    def void_among(self, suit: str, seats: object) -> bool:
+    def void_among(self, suit: str, seats: Iterable[int]) -> bool:
         """Whether any of ``seats`` (other than us) is known to hold no card of ``suit``."""
-        return any(suit in self.void[s] for s in seats if s != self.seat)  # type: ignore[attr-defined]
+        return any(suit in self.void[s] for s in seats if s != self.seat)
 
     @property
     def spade_danger(self) -> bool:

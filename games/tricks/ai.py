@@ -233,7 +233,9 @@ def play_out(state: Tricks, ai: TricksAI | None = None) -> None:
     rem = {su: held[0][su] | held[1][su] | held[2][su] | held[3][su] for su in _SUITS}
     hands = state.hands
     while state.phase == "play" and state.hand_no == hand_no:
-        s = state.turn  # type: ignore[assignment]  # in play, someone's turn
+        turn = state.turn
+        assert turn is not None  # in play, someone's turn
+        s = turn
         legal = state.legal_plays(s)
         if len(legal) == 1:
             c = legal[0]

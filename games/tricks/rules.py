@@ -181,7 +181,8 @@ class Tricks(Game[Card, TricksView]):
 
     # ---- turns ------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        return (self.turn,) if self.phase == PLAY_PHASE else ()  # type: ignore[return-value]
+        turn = self.turn
+        return (turn,) if turn is not None and self.phase == PLAY_PHASE else ()
 
     def legal_plays(self, seat: int) -> list[Card]:
         """Cards ``seat`` may play now (empty when it is not their turn)."""
