@@ -15,7 +15,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypedDict, TypeVar, Unpack
 
 from engine.cards import Card, card
 from engine.words import Phrase, said, said_n
@@ -565,10 +565,19 @@ def get(name: str) -> GameSpec:
 
 
 #: AI levels beyond each game's registered AI (which is ``normal``): (game, level) -> factory.
-class LevelFactory(Protocol):
-    """What makes an AI of a level beyond ``normal``, within a budget (see :func:`ai_for`)."""
+class Budget(TypedDict, total=False):
+    """What a searching AI level may spend on a decision (see :func:`ai_for`)."""
 
-    def __call__(self, playouts: int | None = None, time_left: Callable[[], float] | None = None) -> AI: ...
+    playouts: int | None
+    time_left: Callable[[], float] | None
+    #: The most moves searched (the rest cut by the normal AI's ranking); 0: no cut (tests, benches).
+    max_candidates: int | None
+
+
+class LevelFactory(Protocol):
+    """What makes an AI of a level beyond ``normal``, within a :class:`Budget`."""
+
+    def __call__(self, **budget: Unpack[Budget]) -> AI: ...
 
 
 _LEVELS: dict[tuple[str, str], LevelFactory] = {}
@@ -585,8 +594,7 @@ def levels(name: str) -> tuple[str, ...]:
     return ("normal", *sorted(lv for n, lv in _LEVELS if n == name))
 
 
-def ai_for(name: str, level: str = "normal", *, playouts: int | None = None,
-           time_left: Callable[[], float] | None = None) -> AI:
+def ai_for(name: str, level: str = "normal", **budget: Unpack[Budget]) -> AI:
     """A computer player for game ``name`` at ``level``.  ``normal`` is the game's registered AI
     (instant); ``strong`` searches, within ``budget``: ``playouts`` (a number) and/or ``time_left``
     (a callable giving the seconds left: the engine never reads a clock itself).  Raises
@@ -597,7 +605,7 @@ def ai_for(name: str, level: str = "normal", *, playouts: int | None = None,
     factory = _LEVELS.get((name, level))
     if factory is None:
         raise KeyError(f"{name} has no AI level {level!r}; levels: {', '.join(levels(name))}.")
-    return factory(playouts=playouts, time_left=time_left)
+    return factory(**budget)
 
 
 def replay(

@@ -20,7 +20,6 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from engine.cards import SUIT_NAMES, Card
 from engine.core import Action, Game, ai_for, games, get, levels
@@ -192,6 +191,6 @@ def trick_facts(c: Card, trick: Sequence[tuple[int, Card]], hand: Sequence[Card]
 
 
 
-def _generic(state: Any, seat: int, action: Action) -> list[str]:
+def _generic(state: Game, seat: int, action: Action) -> list[str]:
     return []
 
