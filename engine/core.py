@@ -15,7 +15,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypedDict, TypeVar, Unpack
 
 from engine.cards import Card, card
 from engine.words import Phrase, said, said_n
@@ -47,8 +47,14 @@ class IllegalAction(Exception):
 #: A view of a state (``state.view(seat)``, ``state.public_view()``): a JSON-safe dict whose keys
 #: each game sets out (docs/interfaces.md); what the renderers read.
 View = dict[str, Any]
-#: A game's options by name (``Game.read_options`` checks them and fills in the defaults).
+#: A game's options by name (``Game.read_options`` checks them and fills in the defaults).  Each
+#: value is its :class:`Option`'s (an :data:`OptionValue`), which the game reads as its own type.
 Options = dict[str, Any]
+#: The value of one option: a number, or a word of its choices.
+OptionValue = int | float | str
+#: A whole state as :meth:`Game.to_dict` writes it and :meth:`Game.from_dict` reads it back: a
+#: JSON-safe dict whose keys each game sets out, its values JSON of every shape.
+Saved = dict[str, Any]
 
 
 class AnyCard(Protocol):
@@ -61,14 +67,31 @@ class AnyCard(Protocol):
     def label(self) -> str: ...
 
 
+#: A game's own card class (``Game.all_cards``): covariant, so every game is a ``Game`` of some card.
+CardT = TypeVar("CardT", bound=AnyCard, covariant=True)
+#: A game's own public view (a ``TypedDict`` in its package, what ``public_view`` returns); a caller
+#: that does not know the game reads it as a :data:`View`.
+ViewT = TypeVar("ViewT", bound=Mapping[str, object], covariant=True)
+#: The game class an :class:`AI` plays (``class MyAI(AI[MyGame])``).  Unbound: a game compiled by
+#: mypyc is a virtual subclass of :class:`Game`, not a nominal one (tools/native.py).
+G = TypeVar("G")
+
+
+class Decides(Protocol):
+    """What :class:`Game`'s shared turn helpers (:meth:`Game.legal_actions`, ``random_action``,
+    ``parse_action``) need of a state: its decisions.  A compiled game, which cannot inherit
+    :class:`Game`, calls them with itself (``Game.random_action(self, seat, rng)``)."""
+
+    def decision(self, seat: int) -> Decision | None: ...
+
+
 class Action(NamedTuple):
     """A move.  ``kind`` says what it is (``play``, ``pass``, ...), ``cards`` which cards it uses,
     ``args`` any other words.  Its text code (``play QS``, ``pass 2C 3D 4H``) is what logs,
     replays, autocomplete values and component ids carry."""
 
     kind: str
-    # Any: each game's own card class (Card, or the game's own); a game reads its own.
-    cards: tuple[Any, ...] = ()
+    cards: tuple[Any, ...] = ()  # Any: each game's own card class (Card, or its own); a game reads its own
     args: tuple[str, ...] = ()
 
     @property
@@ -159,13 +182,13 @@ class Option(NamedTuple):
     integer between ``low`` and ``high`` is allowed."""
 
     name: str
-    default: Any
-    choices: tuple = ()
+    default: Any  # Any: the option's own type (an OptionValue), as the game and the cogs read it
+    choices: tuple[OptionValue, ...] = ()
     low: int | None = None
     high: int | None = None
     help: str = ""
 
-    def read(self, text: Any) -> Any:
+    def read(self, text: OptionValue) -> Any:  # Any: as ``default``
         """Validate a value given as text or as its own type; raise ``ValueError`` with a reason."""
         if self.choices:
             for c in self.choices:
@@ -181,8 +204,11 @@ class Option(NamedTuple):
         return value
 
 
-class Game(ABC):
-    """The state of one game.  Subclasses set the class attributes and implement the methods."""
+class Game(ABC, Generic[CardT, ViewT]):
+    """The state of one game.  Subclasses set the class attributes and implement the methods.
+    Generic over the game's own card class and public view (``class MyGame(Game[MyCard,
+    MyView])``, the view a ``TypedDict``); the runtime and the cogs, which do not know the game, use
+    ``Game`` as it is."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -190,13 +216,13 @@ class Game(ABC):
     max_players: ClassVar[int]
     options_spec: ClassVar[tuple[Option, ...]] = ()
     #: Option sets that keep a game short (one hand), for the conformance test and the bench.
-    short_options: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    short_options: ClassVar[tuple[Options, ...]] = ({},)
     summary: ClassVar[str] = ""  # one line of rules for the lobby
     rules_text: ClassVar[str] = ""  # a short readable rules text for /game rules
 
     players: int
     seed: int | str
-    options: dict[str, Any]
+    options: Options
     #: The events :meth:`create` emitted (the first deal, an opening draw), which nobody was there
     #: to hear: every replay reads them before the log's (:func:`replay`).  Empty in a state read
     #: back by :meth:`from_dict` or copied.
@@ -204,10 +230,10 @@ class Game(ABC):
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
-    def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
+    def read_options(cls, given: Options | None) -> Options:
         """Fill defaults and validate; raise ``ValueError`` naming the bad option."""
         given = dict(given or {})
-        out: dict[str, Any] = {}
+        out: Options = {}
         for opt in cls.options_spec:
             out[opt.name] = opt.read(given.pop(opt.name)) if opt.name in given else opt.default
         if given:
@@ -220,10 +246,10 @@ class Game(ABC):
     def create(
         cls,
         players: int,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         seed: int | str = 0,
         deal: Sequence[Sequence[Card]] | None = None,
-    ) -> Game:
+    ) -> Self:
         """A new game.  ``seed`` drives every shuffle; ``deal`` (one card list per seat) replaces
         the first shuffle, for tests, replays and comparisons with other implementations."""
 
@@ -235,11 +261,11 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
+    def from_dict(cls, data: Saved) -> Self:
         """Rebuild exactly the state that :meth:`to_dict` wrote."""
 
     @abstractmethod
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Saved:
         """The whole state as a JSON-safe dict."""
 
     # ---- turns ----------------------------------------------------------------------------
@@ -263,7 +289,7 @@ class Game(ABC):
         choice) stands in for the rules' "on timeout"."""
         return None
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self: Decides, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (enumerates picks — meant for tests and small picks)."""
         d = self.decision(seat)
         if d is None:
@@ -274,7 +300,7 @@ class Game(ABC):
 
         return [Action(d.kind, combo) for combo in combinations(d.cards, d.pick)]
 
-    def random_action(self, seat: int, rng: random.Random) -> Action:
+    def random_action(self: Decides, seat: int, rng: random.Random) -> Action:
         """A uniformly random legal action of ``seat`` (without enumerating big picks)."""
         d = self.decision(seat)
         if d is None:
@@ -288,7 +314,7 @@ class Game(ABC):
         """Validate, then carry out ``action`` for ``seat``; return what happened.  An illegal
         action raises :class:`IllegalAction` and leaves the state exactly as it was."""
 
-    def parse_action(self, seat: int, text: str) -> Action:
+    def parse_action(self: Decides, seat: int, text: str) -> Action:
         """Read what a person typed (``qs``, ``10h``, ``2c 3d 4h``) as an action of ``seat``.
         The default matches strict codes, then a card list against the current decision."""
         d = self.decision(seat)
@@ -323,11 +349,12 @@ class Game(ABC):
 
     # ---- what people may see ------------------------------------------------------------
     @abstractmethod
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: the public view plus its own hidden information."""
+    def view(self, seat: int) -> ViewT:
+        """What ``seat`` may see: the public view plus its own hidden information (a game's own
+        view may add keys to its public view's: a ``TypedDict`` that extends it)."""
 
     @abstractmethod
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> ViewT:
         """What everyone may see.  Holds nothing hidden."""
 
     @abstractmethod
@@ -345,12 +372,12 @@ class Game(ABC):
         """The result once the game is over, else ``None``."""
 
     # ---- search ---------------------------------------------------------------------------
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent copy of the state (search copies a state per playout).  Games override
         this with a direct copy that costs microseconds; this default is the serialised round trip."""
         return type(self).from_dict(self.to_dict())
 
-    def sample_world(self, seat: int, rng: random.Random) -> Game:
+    def sample_world(self, seat: int, rng: random.Random) -> Self:
         """A random full state consistent with everything ``seat`` may know — its hand, everything
         public, its own passes, what play has shown (a seat that did not follow is void) — with the
         cards it cannot see dealt again (like OpenSpiel's ``resample_from_infostate``).
@@ -367,19 +394,20 @@ class Game(ABC):
         one card a play answer, so the Discord layer never re-derives the rule."""
         raise NotImplementedError(f"{cls.title} is not a trick-taking game")
 
-    def all_cards(self) -> list[Card]:
+    def all_cards(self) -> list[CardT]:
         """Every card the game holds, wherever it is (hands, piles, the table): the conformance
         test checks that none is lost or duplicated."""
         raise NotImplementedError
 
 
-class AI(ABC):
-    """A computer player.  It must use only what ``state.view(seat)`` would show."""
+class AI(ABC, Generic[G]):
+    """A computer player of the game class ``G`` (``class MyAI(AI[MyGame])``; a player of any
+    game, as the runtime holds it, is ``AI``).  It must use only what ``state.view(seat)`` would show."""
 
     @abstractmethod
-    def choose(self, state: Game, seat: int, rng: random.Random) -> Action: ...
+    def choose(self, state: G, seat: int, rng: random.Random) -> Action: ...
 
-    def choose_optional(self, state: Game, seat: int, rng: random.Random) -> Action | None:
+    def choose_optional(self, state: G, seat: int, rng: random.Random) -> Action | None:
         """While the table itself is acting (:meth:`Game.table_timer`), the other seats' decisions
         are optional: the move this AI wants to make now, or ``None`` to let the table go on."""
         return self.choose(state, seat, rng)
@@ -425,7 +453,8 @@ class GameSpec:
     game: type[Game]
     ai: type[AI]
     #: The search's knowledge of the game (an ``engine.search.Hooks``); None: it cannot be searched.
-    search: Any = None
+    search: Any = None  # Any: engine/search.py's strong level reads it unchecked once ``strong``
+
     #: Playouts per decision of the ``strong`` level (as measured by bench/ai.py).
     playouts: int = 400
     #: Whether the ``strong`` level is offered: only once bench/ai.py measures a clear gain over
@@ -453,7 +482,7 @@ class GameSpec:
     programs: Any = None  # Any: engine/programs.py imports this module (no import circle)
     #: A short, typical game: ``(players, options)``, played by the tests that run every game (the
     #: privacy test seats it at a runtime).
-    sample: tuple[int, Mapping[str, Any]] | None = None
+    sample: tuple[int, Options] | None = None
     #: What a replay shows of it step by step and its hand-by-hand recap (an
     #: ``engine.replays.ReplayHooks``, from the game's ``engine/<game>_replay.py``); None: only the
     #: hands and the public scores.
@@ -536,10 +565,25 @@ def get(name: str) -> GameSpec:
 
 
 #: AI levels beyond each game's registered AI (which is ``normal``): (game, level) -> factory.
-_LEVELS: dict[tuple[str, str], Any] = {}
+class Budget(TypedDict, total=False):
+    """What a searching AI level may spend on a decision (see :func:`ai_for`)."""
+
+    playouts: int | None
+    time_left: Callable[[], float] | None
+    #: The most moves searched (the rest cut by the normal AI's ranking); 0: no cut (tests, benches).
+    max_candidates: int | None
 
 
-def register_level(name: str, level: str, factory: Any) -> None:
+class LevelFactory(Protocol):
+    """What makes an AI of a level beyond ``normal``, within a :class:`Budget`."""
+
+    def __call__(self, **budget: Unpack[Budget]) -> AI: ...
+
+
+_LEVELS: dict[tuple[str, str], LevelFactory] = {}
+
+
+def register_level(name: str, level: str, factory: LevelFactory) -> None:
     """Offer ``level`` for game ``name``: ``factory(playouts=None, time_left=None) -> AI``."""
     _LEVELS[(name, level)] = factory
 
@@ -550,7 +594,7 @@ def levels(name: str) -> tuple[str, ...]:
     return ("normal", *sorted(lv for n, lv in _LEVELS if n == name))
 
 
-def ai_for(name: str, level: str = "normal", **budget: Any) -> AI:
+def ai_for(name: str, level: str = "normal", **budget: Unpack[Budget]) -> AI:
     """A computer player for game ``name`` at ``level``.  ``normal`` is the game's registered AI
     (instant); ``strong`` searches, within ``budget``: ``playouts`` (a number) and/or ``time_left``
     (a callable giving the seconds left: the engine never reads a clock itself).  Raises
@@ -567,7 +611,7 @@ def ai_for(name: str, level: str = "normal", **budget: Any) -> AI:
 def replay(
     name: str,
     players: int,
-    options: dict[str, Any] | None,
+    options: Options | None,
     seed: int | str,
     actions: Iterable[tuple[int, str]],
     deal: Sequence[Sequence[Card]] | None = None,

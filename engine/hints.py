@@ -20,7 +20,6 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from engine.cards import SUIT_NAMES, Card
 from engine.core import Action, Game, ai_for, games, get, levels
@@ -209,6 +208,6 @@ def with_odds(facts: list[str], c: Card, trick: Sequence[tuple[int, Card]], out:
     return [facts[0], odds, *facts[1:]]
 
 
-def _generic(state: Any, seat: int, action: Action) -> list[str]:
+def _generic(state: Game, seat: int, action: Action) -> list[str]:
     return []
 

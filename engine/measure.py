@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Game, GameSpec, games
+from engine.core import Game, GameSpec, OptionValue, games
 
 
 def score_gain(start: Game, end: Game, seat: int) -> float:
@@ -33,7 +33,7 @@ def win_share(start: Game, end: Game, seat: int) -> float:
 @dataclass(frozen=True)
 class Measure:
     #: Options of a game of one hand: the unit of bench/ai.py's figure.
-    hand: Mapping[str, Any]
+    hand: Mapping[str, OptionValue]
     #: What bench/ai.py's figure counts ("points a hand").
     units: str
     #: The seat's result of the hand played from ``start`` to ``end``, in :attr:`units`.
@@ -44,7 +44,7 @@ class Measure:
     #: better the strong level is, so it turns strong − normal round for such a game.
     lower_is_better: bool = False
     #: bench/hints.py's options when they differ from :attr:`hand`.
-    hints: Mapping[str, Any] | None = None
+    hints: Mapping[str, OptionValue] | None = None
     #: Seats at bench/engine.py's figures (None: the fewest the game allows).
     players: int | None = None
     #: bench/engine.py's speed target, as the game's issue set it: ``(figure, at least)``.
@@ -55,7 +55,7 @@ class Measure:
     #: The variants bench/engine.py plays side by side, each ``(label, one-hand options of ours, the
     #: OpenSpiel game with its parameters)``; empty: the game's first ``short_options`` against
     #: :attr:`openspiel` as OpenSpiel loads it by default.
-    openspiel_variants: tuple[tuple[str, Mapping[str, Any], str], ...] = ()
+    openspiel_variants: tuple[tuple[str, Mapping[str, OptionValue], str], ...] = ()
     #: The game the whole-bot benches play (bench/review.py, bench/storage.py, bench/discord.py):
     #: the one their goals were set for.  One registered game says so.
     reference: bool = False

@@ -13,14 +13,18 @@ Pure: states and views in, JSON-safe values out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple, TypedDict
 
 from engine.core import Event, Game, View
 
-#: A group of cards a replay picture draws: ``{"seat": int | None, "label": str, "cards": [codes]}``
-#: (``seat`` None: in the middle of the table).
-Group = dict[str, Any]
+
+class Group(TypedDict):
+    """A group of cards a replay picture draws."""
+
+    seat: int | None  # None: in the middle of the table
+    label: str
+    cards: list[str]  # codes
 
 
 class Position(NamedTuple):
@@ -33,14 +37,14 @@ class Position(NamedTuple):
     sub: str | None = None
 
 
-def codes(cards: Any) -> list[str]:
+def codes(cards: str | Iterable[object] | None) -> list[str]:
     """Card codes of one card, a list of cards or a list of codes (views hold codes)."""
     if isinstance(cards, str):
         return [cards]
     return [str(getattr(c, "code", c)) for c in cards or ()]
 
 
-def group(seat: int | None, label: str, cards: Any) -> Group:
+def group(seat: int | None, label: str, cards: str | Iterable[object] | None) -> Group:
     return {"seat": seat, "label": label, "cards": codes(cards)}
 
 
@@ -75,7 +79,7 @@ class ReplayHooks:
         :meth:`position` where the game does not number its leads)."""
         return False
 
-    def totals(self, pv: View) -> list[Any] | None:
+    def totals(self, pv: View) -> Sequence[object] | None:
         """The public totals a recap line lists after a hand (None: none)."""
         scores = pv.get("scores")
         return list(scores) if isinstance(scores, list) else None

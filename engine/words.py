@@ -7,8 +7,6 @@ integer: ``1.0`` is ``1 point``); ``echo`` cuts what a person typed before an an
 
 from __future__ import annotations
 
-from typing import Any
-
 ECHO = 24  # the most characters of what a person typed that an answer repeats back
 
 
@@ -44,7 +42,7 @@ class Phrase(str):
     msgid: str
     plural: str | None
     n: int | None
-    fields: dict[str, Any]
+    fields: dict[str, object]
 
 
 class Suit(str):
@@ -76,7 +74,7 @@ def _english(v: object) -> str:
     return label if isinstance(label, str) else number(v)
 
 
-def said(msgid: str, /, *, english: str | None = None, **fields: Any) -> Phrase:
+def said(msgid: str, /, *, english: str | None = None, **fields: object) -> Phrase:
     """``msgid`` with its ``{fields}``: the English sentence, translatable (``english``: the English
     text when it is not ``msgid`` filled in, e.g. a count in words)."""
     p = Phrase(english if english is not None else
@@ -85,7 +83,7 @@ def said(msgid: str, /, *, english: str | None = None, **fields: Any) -> Phrase:
     return p
 
 
-def said_n(singular: str, plural_: str, n: int, /, *, english: str | None = None, **fields: Any) -> Phrase:
+def said_n(singular: str, plural_: str, n: int, /, *, english: str | None = None, **fields: object) -> Phrase:
     """A phrase whose form follows the count ``n`` (``{n}`` in it), under each language's plural rule."""
     text = singular if n == 1 else plural_
     p = Phrase(english if english is not None else

@@ -28,7 +28,7 @@ _J = 13
 _FULL = [0] + list(range(1, 13)) + [2]
 
 
-class DalmutiAI(AI):
+class DalmutiAI(AI[Dalmuti]):
     """Rule-of-thumb Dalmuti player: deterministic, always legal, uses only its seat's knowledge."""
 
     #: A set of this number or worse is cheap enough to break when topping.
@@ -36,7 +36,7 @@ class DalmutiAI(AI):
     #: With this many cards or fewer left, it breaks sets and spends Jesters to keep the lead.
     LATE_CARDS = 5
 
-    def choose(self, state: Dalmuti, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def choose(self, state: Dalmuti, seat: int, rng: random.Random) -> Action:
         d = state.decision(seat)
         if d is None:
             raise IllegalAction("It is not your turn.", "not_your_turn")
@@ -49,7 +49,7 @@ class DalmutiAI(AI):
 
         return self.choose_play(state, seat, [(play_spec(a), a) for a in d.actions])
 
-    def choose_optional(self, state: Dalmuti, seat: int, rng: random.Random) -> Action | None:  # type: ignore[override]
+    def choose_optional(self, state: Dalmuti, seat: int, rng: random.Random) -> Action | None:
         """During the look at the cards: call the revolution when it would otherwise pay taxes (as
         a Peon), else keep quiet."""
         d = state.decision(seat)

@@ -7,7 +7,7 @@ into cards and back.  The phases of a hand build on these: deal.py, taxes.py, pl
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Literal, overload
 
 from engine.core import Action, Event, IllegalAction
 from engine.words import Phrase, echo, said, said_n
@@ -181,17 +181,17 @@ def said_set(number: int, count: int, jesters: int = 0) -> Phrase:
 
 def play_set(action: Action) -> tuple[int, int, int]:
     """``(number, count, jesters)`` of a play, as :func:`describe` reads it."""
-    m, a, b = _SPEC[action] if action in _SPEC else _spec_of(action.cards, strict=True)  # type: ignore[misc]
+    m, a, b = _SPEC[action] if action in _SPEC else _spec_of(action.cards, strict=True)
     return m, a + b, b
 
 
 def describe(action: Action) -> str:
     """How a play reads: ``three 5s``, ``two 9s + Jester``."""
-    m, a, b = _SPEC[action] if action in _SPEC else _spec_of(action.cards, strict=True)  # type: ignore[misc]
+    m, a, b = _SPEC[action] if action in _SPEC else _spec_of(action.cards, strict=True)
     return set_name(m, a + b, b)
 
 
-def _counts_of(cs: Iterable[Any]) -> list[int]:
+def _counts_of(cs: Iterable[DCard]) -> list[int]:
     counts = [0] * 14
     for c in cs:
         counts[c.number] += 1
@@ -215,7 +215,7 @@ def _best_cards(counts: Sequence[int], k: int) -> list[DCard]:
     return _expand(counts)[:k]
 
 
-def _fits(counts: Sequence[int], cs: Sequence[Any]) -> bool:
+def _fits(counts: Sequence[int], cs: Sequence[DCard]) -> bool:
     need = _counts_of(cs)
     return all(need[x] <= counts[x] for x in range(1, 14))
 
@@ -236,6 +236,10 @@ def _read_cards(action: Action) -> tuple[DCard, ...]:
     return tuple(cs)
 
 
+@overload
+def _spec_of(cs: Sequence[DCard], strict: Literal[True]) -> tuple[int, int, int]: ...
+@overload
+def _spec_of(cs: Sequence[DCard], strict: bool) -> tuple[int, int, int] | None: ...
 def _spec_of(cs: Sequence[DCard], strict: bool) -> tuple[int, int, int] | None:
     """``(number, naturals, jesters)`` of a set; ``None`` (or, when ``strict``, an IllegalAction)
     if it is not one: cards of one number, Jesters wild beside them, or one or two Jesters alone."""

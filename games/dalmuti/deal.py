@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Self
 
-from engine.core import Action, Event, Game, rng_for, shuffled
+from engine.core import Action, AnyCard, Event, Game, Options, rng_for, shuffled
 from games.dalmuti.cards import (
     _FULL_COUNTS,
     CARDS,
@@ -22,6 +22,7 @@ from games.dalmuti.cards import (
     _expand,
     dcard,
 )
+from games.dalmuti.view_types import DalmutiView
 
 
 def opening_draw(players: int, rng: random.Random) -> tuple[list[list[tuple[int, int]]], list[int]]:
@@ -47,14 +48,14 @@ def opening_draw(players: int, rng: random.Random) -> tuple[list[list[tuple[int,
 
 
 
-class DalmutiDeal(Game):
+class DalmutiDeal(Game[DCard, DalmutiView]):
     """A game of Dalmuti's state, its creation and the deal of each hand."""
 
     # ---- creation ---------------------------------------------------------------------------
     def __init__(self) -> None:  # use create() or from_dict()
         self.players = 5
         self.seed: int | str = 0
-        self.options: dict[str, Any] = {}
+        self.options: Options = {}
         self.locked = True
         self.hand_no = 0
         self.phase = PLAY
@@ -89,9 +90,9 @@ class DalmutiDeal(Game):
     def create(
         cls,
         players: int = 5,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         seed: int | str = 0,
-        deal: Sequence[Sequence[Any]] | None = None,
+        deal: Sequence[Sequence[AnyCard | str]] | None = None,
         *,
         ranking: Sequence[int] | None = None,
     ) -> Self:

@@ -87,8 +87,8 @@ class DalmutiPlay(DalmutiTaxes):
             spec = _SPEC.get(action)
             if spec is None:
                 spec = _spec_of(_read_cards(action), strict=True)
-            action = _PLAYS[spec]  # type: ignore[index]  # the canonical one (its events are keyed by it)
-        m, a, b = spec  # type: ignore[misc]
+            action = _PLAYS[spec]  # the canonical one (its events are keyed by it)
+        m, a, b = spec
         h = self.counts[seat]
         if h[m] < a or h[JESTER_NUMBER] < b:
             raise IllegalAction(N_("You do not hold {set}."), "not_in_hand", set=said_set(m, a + b, b))
@@ -98,7 +98,7 @@ class DalmutiPlay(DalmutiTaxes):
             if k != self.cur_k:
                 raise IllegalAction(said_n("Play exactly {n} card to beat {play}, or pass.",
                                            "Play exactly {n} cards to beat {play}, or pass.", self.cur_k,
-                                           play=said_set(*play_set(self.cur_action))),  # type: ignore[arg-type]
+                                           play=said_set(*play_set(self.cur_action))),  # type: ignore[arg-type]  # a play to beat has its action
                                     "wrong_count")
             if m >= cur:
                 if m == JESTER_NUMBER:

@@ -34,9 +34,10 @@ def _readings(text: str) -> list[list[list[int]]]:
     tiers: list[list[list[int]]] = []
     # A plural ("5s", "jesters") means counting, so the card-by-card reading does not apply.
     if not any(_is_plural(tok) for tok in tokens):
-        literal = [_card_number(tok) for tok in tokens]
-        if all(x is not None for x in literal):
-            tiers.append([literal])  # type: ignore[list-item]
+        numbers = [_card_number(tok) for tok in tokens]
+        literal = [x for x in numbers if x is not None]
+        if len(literal) == len(numbers):
+            tiers.append([literal])
     counted = _counted(tokens)
     if counted is not None and all(counted not in tier for tier in tiers):
         tiers.append([counted])

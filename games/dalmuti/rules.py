@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
 
 from engine.core import (
     TABLE,
@@ -47,6 +46,7 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
+    Saved,
 )
 from engine.words import Either, echo, said, said_n
 from games.dalmuti.cards import _BY_CODE, _PLAYS, _SPEC, _codes, _counts_of, _expand, _fits, _spec_of
@@ -78,6 +78,7 @@ from games.dalmuti.cards import title_of as title_of
 from games.dalmuti.deal import opening_draw as opening_draw
 from games.dalmuti.play import DalmutiPlay
 from games.dalmuti.reading import _readings
+from games.dalmuti.view_types import CurrentPlay, DalmutiView, Tax
 from words import N_
 
 
@@ -119,7 +120,7 @@ class Dalmuti(DalmutiPlay):
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == PLAY:
-            return (self.turn,)  # type: ignore[return-value]
+            return (self.turn,)  # type: ignore[return-value]  # in play, someone's turn (an int)
         if phase == TAX:
             return (self._tax_parties()[0],)
         if phase == LOOK:
@@ -138,7 +139,7 @@ class Dalmuti(DalmutiPlay):
             if seat != self.turn:
                 return None
             if self.cur_num:
-                what = describe(self.cur_action)  # type: ignore[arg-type]
+                what = describe(self.cur_action)  # type: ignore[arg-type]  # a play to beat (cur_num) has its action
                 prompt = f"Beat {what}: play {self.cur_k} card(s) of a lower number, or pass."
             else:
                 prompt = "Lead any set of cards of one number (Jesters are wild beside a number)."
@@ -296,21 +297,21 @@ class Dalmuti(DalmutiPlay):
         return N_("the cards are being played")
 
     # ---- views ------------------------------------------------------------------------------
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> DalmutiView:
         n = self.players
         place: list[int | None] = [None] * n
         for i, s in enumerate(self.finish):
             place[s] = i + 1
-        cur = None
+        cur: CurrentPlay | None = None
         if self.cur_action is not None:
             m, a, b = _SPEC[self.cur_action]
             cur = {"cards": [c.code for c in self.cur_action.cards], "number": m, "count": a + b,
                    "jesters": b, "by": self.cur_by}
-        tax = None
+        tax: Tax | None = None
         if self.phase == TAX:
             giver, taker, k = self._tax_parties()
             tax = {"giver": giver, "receiver": taker, "count": k}
-        v: dict[str, Any] = {
+        v: DalmutiView = {
             "game": "dalmuti",
             "pass": self.options["pass"],
             "hands": self.options["hands"],
@@ -340,7 +341,7 @@ class Dalmuti(DalmutiPlay):
             v["opening_draw"] = [[[s, CARDS[x].code] for s, x in rnd] for rnd in self.draw]
         return v
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> DalmutiView:
         v = self.public_view()
         v["seat"] = seat
         v["hand"] = _codes(self.counts[seat])
@@ -367,7 +368,7 @@ class Dalmuti(DalmutiPlay):
             hidden.difference_update(CARDS[x].code for rnd in self.draw for _, x in rnd)
         return hidden
 
-    def all_cards(self) -> list[DCard]:  # type: ignore[override]
+    def all_cards(self) -> list[DCard]:
         out = [c for h in self.counts for c in _expand(h)]
         out.extend(_expand(self.pile))
         return out
@@ -383,7 +384,7 @@ class Dalmuti(DalmutiPlay):
         return Outcome.ranked(self.scores)
 
     # ---- serialisation ----------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Saved:
         return {
             "game": "dalmuti",
             "seed": self.seed,
@@ -411,7 +412,7 @@ class Dalmuti(DalmutiPlay):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Dalmuti:
+    def from_dict(cls, data: Saved) -> Dalmuti:
         g = cls()
         g.seed = data["seed"]
         g.options = cls.read_options(data["options"])
@@ -433,8 +434,8 @@ class Dalmuti(DalmutiPlay):
             g.cur_by = -1
         else:
             spec = _spec_of(tuple(dcard(c) for c in cur["cards"]), strict=True)
-            g.cur_action = _PLAYS[spec]  # type: ignore[index]
-            g.cur_num, g.cur_k, g.cur_by = spec[0], spec[1] + spec[2], cur["by"]  # type: ignore[index]
+            g.cur_action = _PLAYS[spec]
+            g.cur_num, g.cur_k, g.cur_by = spec[0], spec[1] + spec[2], cur["by"]
         g.passed = list(data["passed"])
         g.finish = list(data["finish"])
         g.scores = list(data["scores"])
@@ -505,7 +506,7 @@ class Dalmuti(DalmutiPlay):
                 at_least[(self.holder, JESTER_NUMBER)] = k
         return at_least, at_most
 
-    def sample_world(self, seat: int, rng: Any) -> Dalmuti:
+    def sample_world(self, seat: int, rng: random.Random) -> Dalmuti:
         """A full state ``seat`` cannot tell from this one (same view): the other hands dealt again
         at random with their sizes kept, consistently with :meth:`knowledge`; a fresh seed, so
         later deals are unknown too.  Who holds both Jesters during the look is whoever does in

@@ -9,16 +9,16 @@ whole hand."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.core import AI
 from engine.search import Hooks
+from games.dalmuti.rules import Dalmuti
 
 
 class DalmutiHooks(Hooks):
     """The Great Dalmuti: the points the seat's finishing place scores (n−1 for first out … 0)."""
 
-    def playout(self, start: Any, x: Any, seat: int, base: AI) -> float | None:
+    def playout(self, start: Dalmuti, x: Dalmuti, seat: int, base: AI) -> float | None:
         """The normal AI's playout to the end of the hand, cut short once ``seat`` is out: its
         place, so its points, can no longer change (the same result as the full playout)."""
         from games.dalmuti.ai import DalmutiAI
@@ -42,5 +42,5 @@ class DalmutiHooks(Hooks):
             x.apply(s, a)
         return self.utility(start, x, seat)
 
-    def utility(self, start: Any, end: Any, seat: int) -> float:
+    def utility(self, start: Dalmuti, end: Dalmuti, seat: int) -> float:
         return float(end.scores[seat] - start.scores[seat])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.cards import ALL_CARDS, Card, card
 from engine.core import AI, Action, IllegalAction
@@ -90,9 +90,9 @@ class _Knowledge:
         k.void = void
         return k
 
-    def void_among(self, suit: str, seats: object) -> bool:
+    def void_among(self, suit: str, seats: Iterable[int]) -> bool:
         """Whether any of ``seats`` (other than us) is known to hold no card of ``suit``."""
-        return any(suit in self.void[s] for s in seats if s != self.seat)  # type: ignore[attr-defined]
+        return any(suit in self.void[s] for s in seats if s != self.seat)
 
     @property
     def spade_danger(self) -> bool:
@@ -118,7 +118,7 @@ def _pass_offset(state: Hearts) -> int:
     return {"left": 1, "right": 3, "across": 2}.get(state.pass_dir, 0)
 
 
-class HeartsAI(AI):
+class HeartsAI(AI[Hearts]):
     """Rule-of-thumb Hearts player: deterministic, always legal, uses only its seat's knowledge."""
 
     # A seat is treated as shooting the moon once it alone has taken this many points ...
@@ -127,7 +127,7 @@ class HeartsAI(AI):
     MOON_LATE_POINTS = 8
     MOON_LATE_TRICK = 7
 
-    def choose(self, state: Hearts, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def choose(self, state: Hearts, seat: int, rng: random.Random) -> Action:
         d = state.decision(seat)
         if d is None:
             raise IllegalAction("It is not your turn.", "not_your_turn")

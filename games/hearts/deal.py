@@ -7,16 +7,18 @@ the phases together as :class:`~games.hearts.rules.Hearts`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final, Self
+from collections.abc import Callable, Hashable, Sequence
+from typing import Final, Self, TypeVar
 
 from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
-from engine.core import Action, Event, Game, rng_for
+from engine.core import Action, Event, Game, Options, rng_for
+
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
 
 try:
     from mypy_extensions import mypyc_attr
 except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
         return lambda cls: cls
 
 # Module constants are Final: compiled code then reads them directly, not from the module's dict.
@@ -82,13 +84,13 @@ _tuple_new: Final = tuple.__new__
 
 def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> Event:
     """``Event(kind, seat, data, to)`` without the named tuple's Python-level constructor."""
-    return _tuple_new(Event, (kind, seat, data, to))  # type: ignore[no-any-return]
+    return _tuple_new(Event, (kind, seat, data, to))
 
 
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
 # Game's own read_options, called with Hearts as the class (see the note on the class in rules.py).
-_READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
-_OPTIONS_READ: Final[dict[tuple[Any, tuple[Any, ...]], dict[str, Any]]] = {}
+_READ_OPTIONS: Callable[[type, Options | None], Options] = Game.__dict__["read_options"].__func__
+_OPTIONS_READ: Final[dict[tuple[type, tuple[tuple[str, Hashable], ...]], Options]] = {}
 
 
 # Compiled by mypyc with the rest of Hearts' rules: see the note on the class in rules.py.
@@ -100,7 +102,7 @@ class HeartsDeal:
     def __init__(self) -> None:  # use create() or from_dict()
         self.players = 4
         self.seed: int | str = 0
-        self.options: dict[str, Any] = {}
+        self.options: Options = {}
         self.start_events: list[Event] = []  # what create() emitted (Game.start_events)
         self.classic = True
         self.hand_no = 0
@@ -131,25 +133,25 @@ class HeartsDeal:
         self._drawn_seat = -1
 
     @classmethod
-    def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
+    def read_options(cls, given: Options | None) -> Options:
         # Games are created with the same few option sets over and over (tables, search, the
         # bench): what each reads as is remembered (a few dozen at most), and a copy returned.
         try:
             key = (cls, tuple(given.items()) if given else ())
             known = _OPTIONS_READ.get(key)
         except (TypeError, AttributeError):  # an unhashable value, or not a dict: not remembered
-            return _READ_OPTIONS(cls, given)  # type: ignore[no-any-return]
+            return _READ_OPTIONS(cls, given)
         if known is None:
             known = _READ_OPTIONS(cls, given)  # raises for bad options: those are not remembered
             if len(_OPTIONS_READ) < 64:
                 _OPTIONS_READ[key] = known
-        return dict(known)  # type: ignore[arg-type]
+        return dict(known)
 
     @classmethod
     def create(
         cls,
         players: int = 4,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         seed: int | str = 0,
         deal: Sequence[Sequence[Card]] | None = None,
     ) -> Self:

@@ -4,7 +4,8 @@ hand's number; every fourth hand holds).  Then play begins (play.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Final, TypeVar
 
 from engine.cards import Card
 from engine.core import Action, Event, IllegalAction
@@ -17,10 +18,12 @@ from games.hearts.deal import (
 )
 from words import N_
 
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
+
 try:
     from mypy_extensions import mypyc_attr
 except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
         return lambda cls: cls
 
 _PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
@@ -49,7 +52,8 @@ class HeartsPassing(HeartsDeal):
                     raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
         self._drawn = None
         self._drawn_seat = -1
-        choice = self.pass_choice
+        # Its items are read only once every seat has chosen (``None in choice`` returns first).
+        choice: list[tuple[Card, ...]] = self.pass_choice  # type: ignore[assignment]  # see above
         choice[seat] = tuple(cs)
         if None in choice:
             return [_PASS_CHOSEN[seat]]
@@ -58,11 +62,11 @@ class HeartsPassing(HeartsDeal):
         hands = self.hands
         for s in range(4):
             hand = hands[s]
-            for c in choice[s]:  # type: ignore[union-attr]
+            for c in choice[s]:
                 _remove(hand, c)
         for s in range(4):
             to = self.pass_target(s, pass_dir)
-            give: tuple[Card, ...] = choice[s]  # type: ignore[assignment]
+            give: tuple[Card, ...] = choice[s]
             hands[to].extend(give)
             self.passed[s] = give
             self.received[to] = give

@@ -5,8 +5,8 @@ hand: shooting the moon, the scores, and the end of the game at the target."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 from engine.cards import Card
 from engine.core import Action, Event, IllegalAction, TrickTaken
@@ -26,10 +26,12 @@ from games.hearts.deal import (
 from games.hearts.passing import HeartsPassing
 from words import N_
 
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
+
 try:
     from mypy_extensions import mypyc_attr
 except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
         return lambda cls: cls
 
 def points_of(c: Card) -> int:

@@ -18,11 +18,12 @@ use.  All four are compiled together with mypyc (tools/native.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from engine.cards import Card, card
-from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Outcome
+from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Options, Outcome, Saved
 from games.hearts.deal import (
     _PASS_OFFSET,
     DECK,
@@ -50,12 +51,15 @@ from games.hearts.play import (
     HeartsPlay,
 )
 from games.hearts.play import points_of as points_of
+from games.hearts.view_types import HeartsView
 from words import N_
+
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
 
 try:
     from mypy_extensions import mypyc_attr
 except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*_a: Any, **_k: Any) -> Any:  # type: ignore[misc]
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
         return lambda cls: cls
 
 
@@ -78,7 +82,7 @@ class Hearts(HeartsPlay):
         Option("moon", "others_plus_26", ("others_plus_26", "shooter_minus_26"),
                help="shooting the moon: everyone else +26, or the shooter −26"),
     )
-    short_options: ClassVar[tuple[dict[str, Any], ...]] = (
+    short_options: ClassVar[tuple[Options, ...]] = (
         {"rules": "classic", "target": 1},
         {"rules": "mcgill", "target": 1},
         {"rules": "classic", "target": 1, "moon": "shooter_minus_26"},
@@ -126,7 +130,7 @@ class Hearts(HeartsPlay):
                             timer=PASS_TIMER, prompt=f"Choose 3 cards to pass {self.pass_dir} (to seat {to + 1}).")
         return None
 
-    def random_action(self, seat: int, rng: Any) -> Action:
+    def random_action(self, seat: int, rng: random.Random) -> Action:
         turn = self.turn  # narrowed to an int, compiled code compares it unboxed
         if turn is not None and seat == turn and self.phase == PLAY_PHASE:
             # The same draw as picking from legal_plays(seat), without copying the list.
@@ -152,10 +156,10 @@ class Hearts(HeartsPlay):
             a = self._drawn = _tuple_new(Action, ("pass", (c1, c2, h[int(r3 * float(len(h)))]), ()))
             self._drawn_seat = seat
             return a
-        return Game.random_action(self, seat, rng)  # type: ignore[arg-type]
+        return Game.random_action(self, seat, rng)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        return Game.legal_actions(self, seat)  # type: ignore[arg-type]
+        return Game.legal_actions(self, seat)
 
     def table_timer(self) -> tuple[float, Action] | None:
         return None
@@ -166,7 +170,7 @@ class Hearts(HeartsPlay):
     def parse_action(self, seat: int, text: str) -> Action:
         if self.phase == PASS:
             t = text.strip()
-            return Game.parse_action(self, seat, t[4:] if t.lower().startswith("pass") else t)  # type: ignore[arg-type]
+            return Game.parse_action(self, seat, t[4:] if t.lower().startswith("pass") else t)
         if self.phase == PLAY_PHASE and seat == self.turn:
             t = text.strip()
             if t.lower().startswith("play "):
@@ -179,7 +183,7 @@ class Hearts(HeartsPlay):
                 raise IllegalAction(e.phrase, "bad_card") from None
             except KeyError:
                 raise IllegalAction(N_("Hearts has no jokers."), "bad_card") from None
-        return Game.parse_action(self, seat, text)  # type: ignore[arg-type]
+        return Game.parse_action(self, seat, text)
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -226,7 +230,7 @@ class Hearts(HeartsPlay):
         raise IllegalAction(N_("'{kind}' is not a Hearts action."), "bad_action", kind=kind)
 
     # ---- views ------------------------------------------------------------------------------
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> HeartsView:
         lt = self.last_trick
         return {
             "game": "hearts",
@@ -248,7 +252,7 @@ class Hearts(HeartsPlay):
                 "cards": [[s, c.code] for s, c in lt[2]], "winner": lt[0], "points": lt[1]},
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> HeartsView:
         v = self.public_view()
         v["seat"] = seat
         v["hand"] = [c.code for c in _sorted(self.hands[seat])]
@@ -284,7 +288,7 @@ class Hearts(HeartsPlay):
         return Outcome.ranked(self.scores, lowest_wins=True)
 
     # ---- serialisation ----------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Saved:
         def cs(x: Sequence[Card]) -> list[str]:
             return [c.code for c in x]
 
@@ -312,7 +316,7 @@ class Hearts(HeartsPlay):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Hearts:
+    def from_dict(cls, data: Saved) -> Hearts:
         def cs(x: Sequence[str]) -> list[Card]:
             return [card(c) for c in x]
 
@@ -413,7 +417,7 @@ class Hearts(HeartsPlay):
             sure[to] = [c for c in self.passed[seat] if c in unseen]
         return may, sure
 
-    def sample_world(self, seat: int, rng: Any) -> Hearts:
+    def sample_world(self, seat: int, rng: random.Random) -> Hearts:
         """A full state ``seat`` cannot tell from this one (same view), the other hands dealt again
         at random consistently with what ``seat`` knows (see :meth:`knowledge`), and the passes
         it did not see chosen again consistently with that deal (see :meth:`_world_passes`); a
@@ -439,7 +443,7 @@ class Hearts(HeartsPlay):
         self._world_passes(w, seat, rng)
         return w
 
-    def _world_passes(self, w: Hearts, seat: int, rng: Any) -> None:
+    def _world_passes(self, w: Hearts, seat: int, rng: random.Random) -> None:
         """This hand's passes in the world ``w`` (its hands already dealt): ``seat``'s own pass and
         the one it received as they were; every other pass, which ``seat`` never saw, drawn again
         as 3 of the cards its receiver held after the exchange in ``w`` (its hand now and its plays

@@ -3,15 +3,14 @@ it cost the seat (docs/rules.md §1), so fewer is better."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import AI, Action
 from engine.search import Hooks
+from games.hearts.rules import Hearts
 
 
 class HeartsHooks(Hooks):
 
-    def candidates(self, state: Any, seat: int) -> list[Action]:
+    def candidates(self, state: Hearts, seat: int) -> list[Action]:
         """One card of each run of equivalent ones: two cards of a suit with nothing between them
         but the seat's own cards and cards gone in earlier tricks win and lose the same tricks
         whichever is played, and cost the same points (Q♠ is never in a run: it alone costs 13).
@@ -23,7 +22,7 @@ class HeartsHooks(Hooks):
 
         return equivalent_runs(state, seat)
 
-    def playout(self, start: Any, x: Any, seat: int, base: AI) -> float | None:
+    def playout(self, start: Hearts, x: Hearts, seat: int, base: AI) -> float | None:
         """The normal player's playout with its counts kept play by play (same moves, cheaper)."""
         from games.hearts.ai import HeartsAI, play_out
 
@@ -32,5 +31,5 @@ class HeartsHooks(Hooks):
         play_out(x, base)
         return self.utility(start, x, seat)
 
-    def utility(self, start: Any, end: Any, seat: int) -> float:
+    def utility(self, start: Hearts, end: Hearts, seat: int) -> float:
         return -float(end.scores[seat] - start.scores[seat])

@@ -49,7 +49,7 @@ def _trumps_for(hand: Sequence[Card], suit: str, rank: str) -> float:
     return n
 
 
-class KothAI(AI):
+class KothAI(AI[KingOfTheHill]):
     """Rule-of-thumb King of the Hill player: deterministic, always legal, uses only its seat's
     knowledge."""
 
@@ -63,7 +63,7 @@ class KothAI(AI):
     OVERRIDE_MARGIN = 3.0
 
     # ---- the AI interface ---------------------------------------------------------------------
-    def choose(self, state: KingOfTheHill, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def choose(self, state: KingOfTheHill, seat: int, rng: random.Random) -> Action:
         d = state.decision(seat)
         if d is None:
             raise IllegalAction("It is not your turn.", "not_your_turn")
@@ -93,7 +93,7 @@ class KothAI(AI):
             return self.choose_play(state, seat, d.actions)
         raise IllegalAction(f"KothAI does not know the decision {d.kind!r}.", "bad_action")
 
-    def choose_optional(  # type: ignore[override]  # only ever given a King of the Hill state, as choose
+    def choose_optional(
             self, state: KingOfTheHill, seat: int, rng: random.Random) -> Action | None:
         """For a runtime at a table step: the move this AI wants to make now, or ``None`` to let the
         table go on.  Only declarations are optional; any other decision gets :meth:`choose`."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from engine.cards import Card
-from engine.core import Action, Decision, Event, Game, IllegalAction, rng_for, shuffled
+from engine.core import Action, Decision, Event, Game, IllegalAction, Options, rng_for, shuffled
 from games.koth.cards import (
     _DEALT_EVENTS,
     _DECLARE_ONE,
@@ -35,16 +35,17 @@ from games.koth.cards import (
     rank_char,
 )
 from games.koth.trump import Trump
+from games.koth.view_types import KothView
 from words import N_
 
 
-class KothDeal(Game):
+class KothDeal(Game[Card, KothView]):
     """A game of King of the Hill's state, its creation, and the deal with its declarations."""
 
     def __init__(self) -> None:  # use create() or from_dict()
         self.players = PLAYERS
         self.seed: int | str = 0
-        self.options: dict[str, Any] = {}
+        self.options: Options = {}
         self.ranks = [2] * PLAYERS
         self.round_no = 1
         self.start = 0
@@ -99,7 +100,7 @@ class KothDeal(Game):
     def create(
         cls,
         players: int = PLAYERS,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         seed: int | str = 0,
         deal: Sequence[Sequence[Card]] | None = None,
     ) -> Self:

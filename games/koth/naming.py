@@ -3,11 +3,9 @@ being drawn, and the trump ordering a view stands for.  Pure: games/koth/screens
 
 from __future__ import annotations
 
-from typing import Any
-
 import words
 import words.cards
-from engine.cards import SUIT_SYMBOLS
+from engine.cards import SUIT_SYMBOLS, Card
 from engine.core import View
 from games.koth.trump import TRUMPS, Trump
 from words import Speaker
@@ -44,7 +42,7 @@ def suit_title(suit: str) -> str:
     return _("Trumps") if suit == TRUMPS else f"{SUIT_SYMBOLS[suit]} {suit_word(suit)}"
 
 
-def card_name(c: Any) -> str:
+def card_name(c: Card) -> str:
     """A card said in words in the language being drawn (``queen of spades``, ``Pik-Dame``)."""
     return words.cards.name(c, words.spoken()) or str(getattr(c, "name", c))
 

@@ -82,12 +82,13 @@ hooks) and is the one other modules import: it re-exports the names they use.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, CardError, card
 from engine.cards import cards as read_cards
-from engine.core import TABLE, Action, Decision, Event, IllegalAction, Option
+from engine.core import TABLE, Action, Decision, Event, IllegalAction, Option, Saved
 from engine.words import said
 from games.koth.cards import (
     _CALL,
@@ -192,11 +193,11 @@ class KingOfTheHill(KothViews):
     def to_act(self) -> tuple[int, ...]:
         ph = self.phase
         if ph == PLAY:
-            return (self.turn,)  # type: ignore[return-value]
+            return (self.turn,)  # type: ignore[return-value]  # in play, someone's turn (an int)
         if ph == DEAL or ph == LATE:
             return self._declarers() + (TABLE,)
         if ph == SUIT or ph == BURY or ph == CALL:
-            return (self.koth,)  # type: ignore[return-value]
+            return (self.koth,)  # type: ignore[return-value]  # these phases have a King (an int)
         if ph == ROUND_READY or ph == TRICK_READY:
             return tuple(s for s in range(PLAYERS) if not self.ready[s])
         return ()
@@ -242,7 +243,7 @@ class KingOfTheHill(KothViews):
                             prompt="Call a card: whoever plays it joins you.")
         return None
 
-    def random_action(self, seat: int, rng: Any) -> Action:
+    def random_action(self, seat: int, rng: random.Random) -> Action:
         ph = self.phase
         if ph == PLAY and seat == self.turn:
             legal = self.legal_plays(seat)
@@ -324,11 +325,11 @@ class KingOfTheHill(KothViews):
         }[self.phase]
 
     # ---- serialisation ----------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Saved:
         def cs(x: Sequence[Card]) -> list[str]:
             return [c.code for c in x]
 
-        def plays(x: Sequence[tuple[int, tuple[Card, ...]]]) -> list[list[Any]]:
+        def plays(x: Sequence[tuple[int, tuple[Card, ...]]]) -> list[list[int | list[str]]]:
             return [[s, cs(p)] for s, p in x]
 
         lt = self.last_trick
@@ -369,7 +370,7 @@ class KingOfTheHill(KothViews):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> KingOfTheHill:
+    def from_dict(cls, data: Saved) -> KingOfTheHill:
         def cs(x: Sequence[str]) -> list[Card]:
             return [card(c) for c in x]
 
@@ -438,7 +439,7 @@ class KingOfTheHill(KothViews):
         d["_legal"] = d["_legal_set"] = d["_play_decision"] = d["_drawn"] = None
         return g
 
-    def sample_world(self, seat: int, rng: Any) -> KingOfTheHill:
+    def sample_world(self, seat: int, rng: random.Random) -> KingOfTheHill:
         """A full state ``seat`` cannot tell from this one (same view): every card it has not seen
         (other hands, the stock, the buried cards unless it is the KotH) dealt again at random,
         consistently with what it knows — declared trump-rank cards stay with their declarer until
@@ -545,7 +546,7 @@ class KingOfTheHill(KothViews):
         w._reset_derived()
         return w
 
-    def _world_dead(self, w: KingOfTheHill, seat: int, rng: Any) -> None:
+    def _world_dead(self, w: KingOfTheHill, seat: int, rng: random.Random) -> None:
         """The dead hand in the world ``w`` (its cards dealt): known only to the seat that took
         it, which between rounds is the last round's KotH (it may have lost the hill since); for
         any other seat, during the bury 8 of the KotH's cards in ``w``, later what was buried."""

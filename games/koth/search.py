@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import AI, Action
 from engine.search import Hooks
+from games.koth.rules import KingOfTheHill
 
 
 class KothHooks(Hooks):
@@ -17,10 +16,10 @@ class KothHooks(Hooks):
     #: and a few pairs) is cut.  Follows of a pair lead offer up to ~190 pairs.
     max_candidates: int | None = 24
 
-    def done(self, start: Any, now: Any) -> bool:
+    def done(self, start: KingOfTheHill, now: KingOfTheHill) -> bool:
         return now.is_over or now.round_no != start.round_no
 
-    def shortlist(self, state: Any, seat: int, cands: list[Action], base: AI, default: Action,
+    def shortlist(self, state: KingOfTheHill, seat: int, cands: list[Action], base: AI, default: Action,
                   k: int) -> list[Action]:
         """The normal AI's own ranking (its move, then the best throw, feed and take by turns)."""
         from games.koth.ai import KothAI
@@ -30,8 +29,9 @@ class KothHooks(Hooks):
         ranked = [a for a in base.rank_plays(state, seat, cands) if a != default]
         return [default, *ranked][:k]
 
-    def utility(self, start: Any, end: Any, seat: int) -> float:
+    def utility(self, start: KingOfTheHill, end: KingOfTheHill, seat: int) -> float:
         lr = end.last_round
+        assert lr is not None  # the round is over
         score = float(lr["challenge_score"])
         if score >= 80:
             score += self.LINE_BONUS

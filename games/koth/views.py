@@ -4,8 +4,6 @@ and the game's end and outcome."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.cards import Card
 from engine.core import Outcome
 from games.koth.cards import (
@@ -18,6 +16,7 @@ from games.koth.cards import (
     rank_char,
 )
 from games.koth.play import KothPlay
+from games.koth.view_types import KothView
 
 
 class KothViews(KothPlay):
@@ -34,7 +33,7 @@ class KothViews(KothPlay):
         # Between rounds (and at the end) every card of the last round is face up.
         return self.last_round is not None and (self.phase == OVER or (self.phase == ROUND_READY))
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> KothView:
         d = self.declared
         known = self.known_defenders()
         lt = self.last_trick
@@ -78,7 +77,7 @@ class KothViews(KothPlay):
             "winners": list(self.winners),
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> KothView:
         v = self.public_view()
         v["seat"] = seat
         v["hand"] = [c.code for c in self.sorted_hand(seat)]

@@ -50,7 +50,7 @@ def _potential(special: SiegeCard, numbers: Sequence[SiegeCard]) -> float:
     return best + (1.0 if best_has_two else 0.0)
 
 
-class SiegeAI(AI):
+class SiegeAI(AI[Siege]):
     """Rule-of-thumb Siege player: deterministic, always legal, uses only its seat's knowledge."""
 
     OWN_CARD = 4.0  # a defender's card of our suit: one ninth of a win ...
@@ -68,7 +68,7 @@ class SiegeAI(AI):
     # from the players who need them (four such players deadlock the game).
     ENOUGH_MARGIN = 8
 
-    def choose(self, state: Siege, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def choose(self, state: Siege, seat: int, rng: random.Random) -> Action:
         legal = state.legal(seat)
         if not legal:
             raise IllegalAction("It is not your turn.", "not_your_turn")

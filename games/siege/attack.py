@@ -8,7 +8,6 @@ from __future__ import annotations
 from engine.core import Action, Event, IllegalAction
 from games.siege.cards import (
     BUILD_PHASE,
-    Pile,
     _codes,
     _slot_arg,
 )
@@ -46,7 +45,8 @@ class SiegeAttack(SiegeTurn):
         j = defending_slot(theirs)
         if j is None:
             raise IllegalAction(N_("Seat {seat} has no house pile to attack."), "no_target", seat=target + 1)
-        dfd: Pile = theirs[j]  # type: ignore[assignment]
+        dfd = theirs[j]
+        assert dfd is not None  # defending_slot names a pile
         # Validated: from here on nothing can fail.
         a_score, d_score = pile_score(att), pile_score(dfd)
         self.attacked.append(i)

@@ -5,7 +5,7 @@ checked in full before it changes anything."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from engine.core import Action, Event, IllegalAction
 from engine.words import said
@@ -41,7 +41,7 @@ class SiegeBuild(SiegeAttack):
             raise IllegalAction(N_("{card} is not a Siege card."), "bad_card", card=str(c))
         return found
 
-    def _check_build(self, seat: int, action: Action) -> Any:
+    def _check_build(self, seat: int, action: Action) -> Callable[[], list[Event]]:
         """Validate a start/place/swap; return the function that carries it out."""
         kind, args = action.kind, action.args
         mine = self.houses[seat]
@@ -113,9 +113,10 @@ class SiegeBuild(SiegeAttack):
     def _do_place(self, seat: int, c: SiegeCard, i: int) -> list[Event]:
         self._left_hand(seat, c)
         p = self.houses[seat][i]
-        p.append(c)  # type: ignore[union-attr]
+        assert p is not None  # _check_build found a pile in slot i
+        p.append(c)
         self._touch()
-        return [Event("place", seat, (c, i + 1, pile_score(p)))]  # type: ignore[arg-type]
+        return [Event("place", seat, (c, i + 1, pile_score(p)))]
 
     def _do_place_king(self, seat: int, c: SiegeCard) -> list[Event]:
         self._left_hand(seat, c)

@@ -39,9 +39,9 @@ other modules import: it re-exports the names they use.
 
 from __future__ import annotations
 
-from typing import Any
+import random
 
-from engine.core import Action, Decision, Event, IllegalAction, Option, Outcome
+from engine.core import Action, Decision, Event, IllegalAction, Option, Outcome, Saved
 from games.siege.build import SiegeBuild
 from games.siege.cards import (
     _END_FILLER,
@@ -93,6 +93,7 @@ from games.siege.piles import defending_slot as defending_slot
 from games.siege.piles import fits as fits
 from games.siege.piles import misfit_reason as misfit_reason
 from games.siege.piles import why_not_fits as why_not_fits
+from games.siege.view_types import LastAttack, PileView, SiegeView
 from words import N_
 
 # START, PLACE and PLACE_KING as lists by ``3 * card.index + slot`` (``card.index``): what
@@ -225,7 +226,7 @@ class Siege(SiegeBuild):
         return Decision(seat, self.phase, self.legal(seat), timer=TURN_TIMER, prompt=prompt,
                         clock_key=f"turn {self.turn_no}")
 
-    def random_action(self, seat: int, rng: Any) -> Action:
+    def random_action(self, seat: int, rng: random.Random) -> Action:
         legal = self.legal(seat)
         if not legal:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
@@ -369,12 +370,12 @@ class Siege(SiegeBuild):
         return self._do_place(seat, c, i)
 
     # ---- views ----------------------------------------------------------------------------------
-    def _pile_view(self, p: Pile | None) -> dict[str, Any] | None:
+    def _pile_view(self, p: Pile | None) -> PileView | None:
         if p is None:
             return None
         return {"kind": pile_kind(p), "special": p[0].code, "cards": _codes(p[1:]), "score": pile_score(p)}
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> SiegeView:
         over = self.phase == OVER
         return {
             "game": "siege",
@@ -391,11 +392,11 @@ class Siege(SiegeBuild):
             "stock": len(self.stock),
             "discard": len(self.discard),
             "attacked": [i + 1 for i in self.attacked] if not over else [],
-            "last_attack": None if self.last_attack is None else dict(self.last_attack),
+            "last_attack": None if self.last_attack is None else self.last_attack.copy(),
             "winner": self.winner,
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> SiegeView:
         v = self.public_view()
         v["seat"] = seat
         v["suit"] = SEAT_SUITS[seat]
@@ -427,7 +428,7 @@ class Siege(SiegeBuild):
             self._shown = shown
         return shown
 
-    def all_cards(self) -> list[SiegeCard]:  # type: ignore[override]
+    def all_cards(self) -> list[SiegeCard]:
         out = [c for h in self.hands for c in h]
         out.extend(c for k in self.kings for c in k)
         out.extend(c for h in self.houses for p in h if p is not None for c in p)
@@ -446,7 +447,7 @@ class Siege(SiegeBuild):
         return Outcome.ranked([len(k) for k in self.kings])
 
     # ---- serialisation --------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Saved:
         return {
             "game": "siege",
             "seed": self.seed,
@@ -461,8 +462,7 @@ class Siege(SiegeBuild):
             "discard": _codes(self.discard),
             "shuffles": self.shuffles,
             "attacked": list(self.attacked),
-            "last_attack": None if self.last_attack is None else {
-                k: list(v) if isinstance(v, list) else v for k, v in self.last_attack.items()},
+            "last_attack": None if self.last_attack is None else _copy_attack(self.last_attack),
             "winner": self.winner,
             "seen_in_hand": [_codes(h) for h in self.seen_in_hand],
             "seen_discard": _codes(self.seen_discard),
@@ -470,7 +470,7 @@ class Siege(SiegeBuild):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Siege:
+    def from_dict(cls, data: Saved) -> Siege:
         g = cls()
         g.seed = data["seed"]
         g.options = cls.read_options(data["options"])
@@ -485,7 +485,7 @@ class Siege(SiegeBuild):
         g.shuffles = data["shuffles"]
         g.attacked = list(data["attacked"])
         la = data["last_attack"]
-        g.last_attack = None if la is None else {k: list(v) if isinstance(v, list) else v for k, v in la.items()}
+        g.last_attack = None if la is None else _copy_attack(la)
         g.winner = data["winner"]
         # Absent from snapshots written before search: sample_world then infers less.
         g.seen_in_hand = [_read(h) for h in data.get("seen_in_hand", [[], [], [], []])]
@@ -510,7 +510,7 @@ class Siege(SiegeBuild):
         d["_legal"] = d["_shown"] = d["_drawn"] = None
         return g
 
-    def sample_world(self, seat: int, rng: Any) -> Siege:
+    def sample_world(self, seat: int, rng: random.Random) -> Siege:
         """A full state ``seat`` cannot tell from this one (same view): the cards it has not seen
         placed (the other hands, the stock, the discard pile) dealt again at random with every
         holder's size kept, consistently with what it saw — cards a rival was seen to win in a fight
@@ -555,3 +555,8 @@ class Siege(SiegeBuild):
         w.own_discard = [self.own_discard[s][:] if s == seat else [] for s in range(4)]
         w._touch()
         return w
+
+
+def _copy_attack(la: LastAttack) -> LastAttack:
+    """A copy of the last attack's record that shares none of its lists."""
+    return {**la, "taken": list(la["taken"]), "discarded": list(la["discarded"])}

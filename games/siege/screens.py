@@ -13,7 +13,6 @@ attack as ``public_view()`` shows it.  Older lines keep their numbers and drop t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -38,7 +37,7 @@ from cogs.table.render import (
 from cogs.table.renderer import Renderer
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import card
-from engine.core import Action, AnyCard, Decision, Event, View
+from engine.core import Action, Decision, Event, View
 from games.siege.faces import siege_faces
 from games.siege.rules import (
     BY_CODE,
@@ -51,6 +50,7 @@ from games.siege.rules import (
     defending_slot,
     pile_score,
 )
+from games.siege.view_types import LastAttack, PileView
 from tables.live import SeatView
 from tables.table import Table
 from words import N_, Speaker
@@ -71,7 +71,7 @@ def kind(name: str) -> str:
     return _(KINDS[name])
 
 
-def card_label(c: Any) -> str:
+def card_label(c: SiegeCard) -> str:
     """A card's label in the language being drawn: a blank's word is translated (``blank 5``)."""
     if getattr(c, "suit", "") == "X" and words.spoken() != words.ENGLISH:
         return _("blank {rank}", rank="10" if c.rank == "T" else c.rank)
@@ -105,7 +105,7 @@ def shown(code: str) -> str:
     return card_markup(code, lab(code))
 
 
-def pile_text(slot: int, pile: dict[str, Any] | None) -> str:
+def pile_text(slot: int, pile: PileView | None) -> str:
     """``① Queen Q♥: 5♠ blank 5 7♥ — score **8**``, the cards as emoji when they are ready (they lie face up
     on the table: the emoji name no more than the label)."""
     if pile is None:
@@ -126,7 +126,7 @@ def _of(n: int, total: int) -> str:
     return "/".join((str(n), str(total)))
 
 
-def card_name(c: Any) -> str:
+def card_name(c: SiegeCard) -> str:
     """A card said in words in the language being drawn (``queen of spades``, ``Pik-Dame``; a blank's
     the rules' own English name outside English too: ``blank five`` reads as its label)."""
     if getattr(c, "suit", "") == "X":
@@ -135,14 +135,14 @@ def card_name(c: Any) -> str:
     return words.cards.name(standard, words.spoken()) or str(c.name)
 
 
-def defender_slot(houses: Sequence[dict[str, Any] | None]) -> int | None:
+def defender_slot(houses: Sequence[PileView | None]) -> int | None:
     return defending_slot(houses)  # (the engine's rule: the pile nearest the King pile)
 
 
 class SiegeRenderer(Renderer):
     new_round_events = frozenset()  # one deal for the whole game
     menus_always = True  # a menu per pile (and one of attacks) instead of up to 16 buttons
-    _last_menus: tuple[Any, Any, dict[str, str]] | None = None
+    _last_menus: tuple[Decision | None, View | None, dict[str, str]] | None = None
     lobby_values = {"max_rounds": (0, 5, 10, 20)}
 
     # -- public --------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ class SiegeRenderer(Renderer):
             lines.append(self.attack_line(table, pv, la))
         return "\n".join(lines)
 
-    def attack_line(self, table: Table, pv: View, la: dict[str, Any]) -> str:
+    def attack_line(self, table: Table, pv: View, la: LastAttack) -> str:
         att, dfd, win = la["seat"], la["target"], la["winner"]
         text = "⚔️ " + _("Last attack: {who}'s pile {slot} (score {score}) against {rival}'s pile {their} "
                         "(score {theirs}) — **{winner}** won", who=seat_name(table, att),
@@ -231,7 +231,7 @@ class SiegeRenderer(Renderer):
         k, d = event.kind, event.data
         who = seat_name(table, event.seat)
 
-        def card_words(c: AnyCard, what: str = "") -> str:
+        def card_words(c: SiegeCard, what: str = "") -> str:
             return card_label(c) if named else (what or _("a card"))
 
         if k == "turn":
@@ -472,7 +472,7 @@ class SiegeRenderer(Renderer):
         return None
 
     @staticmethod
-    def attack_preview(mine: dict[str, Any], slot: int, theirs: dict[str, Any], their_slot: int) -> str:
+    def attack_preview(mine: PileView, slot: int, theirs: PileView, their_slot: int) -> str:
         """The fight before it is fought, from the piles' public scores and the engine's verdict:
         ``your Queen ③ (score 4) against their Jack ① (score 3): you win``."""
         a, d = mine["score"], theirs["score"]

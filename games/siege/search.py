@@ -24,11 +24,10 @@ and the discard pile dealt again consistently with what it saw; tests/engine/tes
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.core import Action
 from engine.search import Hooks
-from games.siege.rules import SEAT_SUITS, pile_score
+from games.siege.rules import SEAT_SUITS, Siege, SiegeCard, pile_score
 
 
 class SiegeHooks(Hooks):
@@ -44,10 +43,10 @@ class SiegeHooks(Hooks):
     PILE = 0.04  # per point of each of the seat's house piles
     PILE_CAP = 10  # points beyond which a pile is no better a shield
 
-    def searchable(self, state: Any, seat: int) -> bool:
+    def searchable(self, state: Siege, seat: int) -> bool:
         return state.phase != "over" and state.to_act() == (seat,)
 
-    def candidates(self, state: Any, seat: int) -> list[Action]:
+    def candidates(self, state: Siege, seat: int) -> list[Action]:
         from games.siege.ai import SiegeAI
 
         legal = list(state.legal(seat))
@@ -61,7 +60,7 @@ class SiegeHooks(Hooks):
         # A pile started in one empty slot or another is the same pile (slots swap freely while
         # building), and a Queen or an Ace pile is the same whatever the suit of its queen or ace:
         # one start per kind of pile, the normal AI's when it starts one of that kind.
-        starts: dict[Any, Action] = {}
+        starts: dict[SiegeCard | str, Action] = {}
         for a in out:
             if a.kind == "start":
                 key = _pile_kind(a.cards[0])
@@ -75,10 +74,10 @@ class SiegeHooks(Hooks):
             out = [a for a in out if a.kind != drop]
         return out
 
-    def done(self, start: Any, now: Any) -> bool:
+    def done(self, start: Siege, now: Siege) -> bool:
         return now.is_over or now.turn_no > start.turn_no + self.TURNS
 
-    def value(self, g: Any, p: int) -> float:
+    def value(self, g: Siege, p: int) -> float:
         suit = SEAT_SUITS[p]
         v = self.ON_KING * len(g.kings[p])
         v += self.IN_HAND * sum(1 for c in g.hands[p] if c.suit == suit)
@@ -93,13 +92,13 @@ class SiegeHooks(Hooks):
         v += self.PILE * sum(min(pile_score(pile), self.PILE_CAP) for pile in g.houses[p] if pile is not None)
         return v
 
-    def utility(self, start: Any, end: Any, seat: int) -> float:
+    def utility(self, start: Siege, end: Siege, seat: int) -> float:
         if end.winner is not None:
             return self.WIN if end.winner == seat else -self.WIN
         vals = [self.value(end, p) for p in range(4)]
         return vals[seat] - max(v for p, v in enumerate(vals) if p != seat)
 
 
-def _pile_kind(special: Any) -> Any:
+def _pile_kind(special: SiegeCard) -> SiegeCard | str:
     """What a pile started with ``special`` is: a Jack pile by its jack's suit, else its rank."""
     return special if special.rank == "J" else special.rank

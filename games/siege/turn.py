@@ -8,9 +8,9 @@ takes now, and the end of a turn (the hand discarded face down) or of the game. 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Self
 
-from engine.core import Action, Event, Game, rng_for, shuffled
+from engine.core import Action, AnyCard, Event, Game, Options, rng_for, shuffled
 from engine.words import said
 from engine.words import suit as said_suit
 from games.siege.cards import (
@@ -32,16 +32,17 @@ from games.siege.piles import (
     fits,
     misfit_reason,
 )
+from games.siege.view_types import LastAttack, SiegeView
 from words import N_
 
 
-class SiegeTurn(Game):
+class SiegeTurn(Game[SiegeCard, SiegeView]):
     """A game of Siege's state, its creation, and the start and end of every turn."""
 
     def __init__(self) -> None:  # use create() or from_dict()
         self.players = 4
         self.seed: int | str = 0
-        self.options: dict[str, Any] = {}
+        self.options: Options = {}
         self.phase = BUILD_PHASE
         self.turn = 0
         self.turn_no = 0
@@ -52,7 +53,7 @@ class SiegeTurn(Game):
         self.discard: list[SiegeCard] = []
         self.shuffles = 0
         self.attacked: list[int] = []  # slots (0-based) that fought this turn
-        self.last_attack: dict[str, Any] | None = None
+        self.last_attack: LastAttack | None = None
         self.winner: int | None = None
         # What players could remember, for sample_world (never shown in a view): the cards each
         # hand was seen to receive in a fight and not seen to give up; the cards seen going into
@@ -76,9 +77,9 @@ class SiegeTurn(Game):
     def create(
         cls,
         players: int = 4,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         seed: int | str = 0,
-        deal: Sequence[Sequence[Any]] | None = None,
+        deal: Sequence[Sequence[AnyCard | str]] | None = None,
     ) -> Self:
         """``deal``: four lists of five cards, the first draw of seats 0..3 in order, optionally
         followed by a fifth list, the rest of the stock in drawing order (then the five lists must
@@ -99,9 +100,9 @@ class SiegeTurn(Game):
         return g
 
     @staticmethod
-    def _stock_from_deal(seed: int | str, deal: Sequence[Sequence[Any]]) -> list[SiegeCard]:
+    def _stock_from_deal(seed: int | str, deal: Sequence[Sequence[AnyCard | str]]) -> list[SiegeCard]:
         try:
-            lists = [[BY_CODE[getattr(c, "code", c)] for c in part] for part in deal]
+            lists = [[BY_CODE[c if isinstance(c, str) else c.code] for c in part] for part in deal]
         except KeyError as e:
             raise ValueError(f"{e.args[0]} is not a Siege card.") from None
         if len(lists) not in (4, 5) or any(len(h) != HAND_SIZE for h in lists[:4]):

@@ -98,7 +98,7 @@ class _Knowledge:
         return self.minem[suit].bit_length() - 1
 
 
-class TricksAI(AI):
+class TricksAI(AI[Tricks]):
     """Deterministic card-counting follower; always legal, uses only its seat's knowledge."""
 
     #: Take a trick with a card that is not sure to win it once its chance is at least this.
@@ -109,7 +109,7 @@ class TricksAI(AI):
     SETUP_LENGTH = 4
     SETUP_OUT = 4
 
-    def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:
         legal = state.legal_plays(seat)
         if not legal:
             raise IllegalAction("It is not your turn.", "not_your_turn")
@@ -233,7 +233,9 @@ def play_out(state: Tricks, ai: TricksAI | None = None) -> None:
     rem = {su: held[0][su] | held[1][su] | held[2][su] | held[3][su] for su in _SUITS}
     hands = state.hands
     while state.phase == "play" and state.hand_no == hand_no:
-        s = state.turn  # type: ignore[assignment]  # in play, someone's turn
+        turn = state.turn
+        assert turn is not None  # in play, someone's turn
+        s = turn
         legal = state.legal_plays(s)
         if len(legal) == 1:
             c = legal[0]

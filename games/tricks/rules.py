@@ -28,8 +28,8 @@ Phases: ``play`` → ``over``; a new hand is dealt inside the action that ends t
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Any
 
 from engine.cards import ALL_CARDS, Card, CardError, card, four_hands_of_thirteen, sort_key
 from engine.core import (
@@ -39,11 +39,14 @@ from engine.core import (
     Game,
     IllegalAction,
     Option,
+    Options,
     Outcome,
+    Saved,
     TrickTaken,
     rng_for,
     shuffled,
 )
+from games.tricks.view_types import TricksView
 from words import N_
 
 DECK: tuple[Card, ...] = ALL_CARDS[:52]
@@ -75,7 +78,7 @@ def clean_bad_text(text: str) -> str:
     return out[:BAD_TEXT_MAX]
 
 
-class Tricks(Game):
+class Tricks(Game[Card, TricksView]):
     name = "tricks"
     title = "Tricks"
     min_players = 4
@@ -101,7 +104,7 @@ class Tricks(Game):
     def __init__(self) -> None:  # use create() or from_dict()
         self.players = 4
         self.seed: int | str = 0
-        self.options: dict[str, Any] = {}
+        self.options: Options = {}
         self.hand_no = 0
         self.phase = PLAY_PHASE
         self.hands: list[list[Card]] = [[], [], [], []]
@@ -120,7 +123,7 @@ class Tricks(Game):
     def create(
         cls,
         players: int = 4,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         seed: int | str = 0,
         deal: Sequence[Sequence[Card]] | None = None,
     ) -> Tricks:
@@ -178,7 +181,8 @@ class Tricks(Game):
 
     # ---- turns ------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        return (self.turn,) if self.phase == PLAY_PHASE else ()  # type: ignore[return-value]
+        turn = self.turn
+        return (turn,) if turn is not None and self.phase == PLAY_PHASE else ()
 
     def legal_plays(self, seat: int) -> list[Card]:
         """Cards ``seat`` may play now (empty when it is not their turn)."""
@@ -202,7 +206,7 @@ class Tricks(Game):
         return Decision(seat, "play", tuple(PLAY[c] for c in self.legal_plays(seat)),
                         timer=PLAY_TIMER, prompt="Play a card.")
 
-    def random_action(self, seat: int, rng: Any) -> Action:
+    def random_action(self, seat: int, rng: random.Random) -> Action:
         legal = self.legal_plays(seat)
         if not legal:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
@@ -319,7 +323,7 @@ class Tricks(Game):
         self._start_hand(None, events)
 
     # ---- views ------------------------------------------------------------------------------
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> TricksView:
         last = self.history[-1] if self.history else None
         return {
             "game": "tricks",
@@ -340,7 +344,7 @@ class Tricks(Game):
                 "winner": last[1], "points": 1},
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> TricksView:
         v = self.public_view()
         v["seat"] = seat
         v["hand"] = [c.code for c in _sorted(self.hands[seat])]
@@ -366,7 +370,7 @@ class Tricks(Game):
         return Outcome.ranked(self.scores)
 
     # ---- serialisation ----------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Saved:
         return {
             "game": "tricks",
             "seed": self.seed,
@@ -384,7 +388,7 @@ class Tricks(Game):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Tricks:
+    def from_dict(cls, data: Saved) -> Tricks:
         g = cls()
         g.seed = data["seed"]
         g.options = cls.read_options(data["options"])
@@ -466,7 +470,7 @@ class Tricks(Game):
         may[seat] = set(self.hands[seat])
         return may
 
-    def sample_world(self, seat: int, rng: Any) -> Tricks:
+    def sample_world(self, seat: int, rng: random.Random) -> Tricks:
         """A full state ``seat`` cannot tell from this one (same view): the other hands dealt again
         at random, respecting the voids shown and the reads of :meth:`likely` (only the voids when
         the reads admit no deal); a fresh seed, so later deals are unknown too."""

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import AI, Action
 from engine.search import Hooks
+from games.tricks.rules import Tricks
 
 
 class TricksHooks(Hooks):
 
-    def candidates(self, state: Any, seat: int) -> list[Action]:
+    def candidates(self, state: Tricks, seat: int) -> list[Action]:
         """One card of each run of equivalent ones: two cards of a suit with nothing between them
         but the seat's own cards and cards gone in earlier tricks take the same tricks whichever is
         played (a card on the table now still counts between them: it may beat one and not the
@@ -20,7 +19,7 @@ class TricksHooks(Hooks):
 
         return equivalent_runs(state, seat)
 
-    def playout(self, start: Any, x: Any, seat: int, base: AI) -> float | None:
+    def playout(self, start: Tricks, x: Tricks, seat: int, base: AI) -> float | None:
         """The normal player's playout with its counts kept play by play (same moves, cheaper)."""
         from games.tricks.ai import TricksAI, play_out
 
@@ -29,5 +28,5 @@ class TricksHooks(Hooks):
         play_out(x, base)
         return self.utility(start, x, seat)
 
-    def utility(self, start: Any, end: Any, seat: int) -> float:
+    def utility(self, start: Tricks, end: Tricks, seat: int) -> float:
         return float(end.scores[seat] - start.scores[seat])

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from engine.core import AI, Action, Game
+from engine.core import AI, Action
 from games.war.rules import RANKS, War
 
 
-class WarAI(AI):
+class WarAI(AI[War]):
     """Plays its lowest card that takes the battle so far, else its lowest card."""
 
-    def choose(self, state: Game, seat: int, rng: random.Random) -> Action:
+    def choose(self, state: War, seat: int, rng: random.Random) -> Action:
         assert isinstance(state, War)
         hand = state.hands[seat]
         best = max((RANKS.index(c.code[0]) for _, c in state.trick), default=-1)

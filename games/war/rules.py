@@ -6,10 +6,10 @@ engine and the standard library only."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.cards import ALL_CARDS, Card, card
-from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Outcome, rng_for
+from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Options, Outcome, Saved, rng_for
+from games.war.view_types import WarView
 from words import N_
 
 NAME = "war"
@@ -20,7 +20,7 @@ def _order(c: Card) -> int:
     return c.index
 
 
-class War(Game):
+class War(Game[Card, WarView]):
     name = NAME
     title = "War"
     min_players = 2
@@ -29,7 +29,7 @@ class War(Game):
     summary = "Play a card; the highest takes the battle."
     rules_text = "Each player plays a card in turn; the highest rank wins the battle. Most battles wins."
 
-    def __init__(self, players: int, options: dict[str, Any], seed: int | str) -> None:
+    def __init__(self, players: int, options: Options, seed: int | str) -> None:
         self.players = players
         self.options = options
         self.seed = seed
@@ -40,7 +40,7 @@ class War(Game):
         self.scores = [0] * players
 
     @classmethod
-    def create(cls, players: int, options: dict[str, Any] | None = None, seed: int | str = 0,
+    def create(cls, players: int, options: Options | None = None, seed: int | str = 0,
                deal: Sequence[Sequence[Card]] | None = None) -> War:
         if not cls.min_players <= players <= cls.max_players:
             raise ValueError(f"War is played by {cls.min_players} to {cls.max_players} players.")
@@ -95,12 +95,12 @@ class War(Game):
         return events
 
     # ---- views ----------------------------------------------------------------------------
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> WarView:
         return {"game": NAME, "phase": "over" if self.is_over else "play", "turn": self.turn,
                 "leader": self.leader, "trick": [[s, c.code] for s, c in self.trick],
                 "scores": list(self.scores), "cards_left": [len(h) for h in self.hands]}
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> WarView:
         return {**self.public_view(), "seat": seat, "hand": [c.code for c in self.hands[seat]]}
 
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -118,7 +118,7 @@ class War(Game):
         return Outcome.ranked(self.scores) if self.is_over else None
 
     # ---- storage --------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Saved:
         return {"game": NAME, "players": self.players, "options": dict(self.options), "seed": self.seed,
                 "phase": "over" if self.is_over else "play",
                 "hands": [[c.code for c in h] for h in self.hands],
@@ -126,7 +126,7 @@ class War(Game):
                 "won": [[c.code for c in w] for w in self.won], "leader": self.leader, "scores": list(self.scores)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> War:
+    def from_dict(cls, data: Saved) -> War:
         g = cls(data["players"], dict(data["options"]), data["seed"])
         g.hands = [sorted((card(c) for c in h), key=_order) for h in data["hands"]]
         g.trick = [(s, card(c)) for s, c in data["trick"]]
