@@ -81,8 +81,9 @@ def percentile(xs: list[float], q: float) -> float:
 def sample_record(game: str, seed: int) -> GameRecord:
     """A whole game of ``game`` (its spec's sample options), every seat the normal AI."""
     spec = engine.get(game)
+    assert spec.sample is not None, f"{game} has no sample options"
     players, options = spec.sample
-    g = spec.game.create(players, options, seed)
+    g = spec.game.create(players, dict(options), seed)
     rng = random.Random(seed)
     log: list[LogEntry] = []
     while not g.is_over:
@@ -347,7 +348,7 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
             for r in [record(p, p + 1)] + ([record(people + k, 1) for k in range(extra)] if p == 0 else [])]
     tick = asyncio.ensure_future(ticker())
     refused = 0
-    jobs: list[Any] = []
+    jobs: list[reviews.ReviewJob] = []
     estimates: list[float] = []
     t0 = time.perf_counter()
     try:
@@ -357,6 +358,7 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
             except TableError:
                 refused += 1
                 continue
+            assert isinstance(job, reviews.ReviewJob), "a fresh record has no stored review"
             jobs.append(job)
             estimates.append(runs.estimate(job))
         done_at: list[float] = []

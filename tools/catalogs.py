@@ -114,7 +114,8 @@ def command_texts() -> list[tuple[str, str]]:
             for c in deckhand.tree.get_commands():
                 await c.get_translated_payload(deckhand.tree, Recorder())
         finally:
-            await deckhand.runtime.close()
+            if deckhand.runtime is not None:
+                await deckhand.runtime.close()
 
     asyncio.run(walk())
     return seen
