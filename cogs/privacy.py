@@ -25,7 +25,7 @@ from discord.ext import commands
 import words
 from cogs.i18n import reading
 from cogs.table.arguments import EVERY_INSTALL, EVERYWHERE
-from cogs.table.custom_ids import releasing
+from cogs.table.custom_ids import UIItem, releasing
 from cogs.table.render import NO_PINGS
 from tables.runtime import Runtime
 from words import N_
@@ -112,7 +112,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=FORGET_TE
         self.op = op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: UIItem,
                              match: re.Match[str], /) -> ForgetButton:
         return cls(match["op"])
 

@@ -145,8 +145,9 @@ class Lobby(RuntimeCore):
             if t.phase == Phase.LOBBY:
                 del t.seats[seat]
                 humans = t.humans()
-                if humans and t.host_id == user_id:
-                    t.host_id = t.seats[humans[0]].user_id  # type: ignore[assignment]
+                new_host = t.seats[humans[0]].user_id if humans and t.host_id == user_id else None
+                if new_host is not None:
+                    t.host_id = new_host
                 if not humans:
                     self.turns.finish(t, early=True)
                 await self.persistence.commit(t)
@@ -162,8 +163,9 @@ class Lobby(RuntimeCore):
             if t.host_id == user_id:
                 # Someone still playing must be able to end the table.
                 present = [i for i in t.humans() if not t.seats[i].left]
-                if present:
-                    t.host_id = t.seats[present[0]].user_id  # type: ignore[assignment]
+                new_host = t.seats[present[0]].user_id if present else None
+                if new_host is not None:
+                    t.host_id = new_host
             self.turns.reschedule(t, touched=(seat,))  # their view says the AI plays now
             await self.persistence.commit(t)
             self.delivery.redraw(t)

@@ -33,7 +33,7 @@ from tables.ai.reviews import Reviews, move_words
 from tables.clock import Clock
 from tables.finished import Ended
 from tables.live import Live
-from tables.storage.base import Forgotten, Record
+from tables.storage.base import Forgotten, Record, Storage
 from tables.table import SHOWN_ALL, Phase, Table
 from words import N_
 
@@ -72,10 +72,10 @@ def seats_without(seats_text: str, user_id: int) -> tuple[str, list[int]] | None
     return json.dumps(seats, separators=(",", ":"), sort_keys=True), theirs
 
 
-def _when(at: object) -> str | None:
+def _when(at: float | str | None) -> str | None:
     if at is None:
         return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(at)))  # type: ignore[arg-type]
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(at)))
 
 
 def _json(text: object) -> Any:
@@ -88,7 +88,7 @@ def _json(text: object) -> Any:
 class Privacy:
     """The runtime's keeper of people's data (``Runtime.privacy``)."""
 
-    def __init__(self, storage: Any | None, clock: Clock, *, tables: dict[str, Table],
+    def __init__(self, storage: Storage | None, clock: Clock, *, tables: dict[str, Table],
                  live_of: Callable[[str], Live | None], ended: dict[str, Ended], reviews: Reviews,
                  grace: float | None = GRACE) -> None:
         self.storage = storage

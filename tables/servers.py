@@ -19,6 +19,7 @@ from typing import Any
 
 import words
 from tables.nights.seasons import PERIODS, Period
+from tables.storage.base import Storage
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ class Settings:
 class Servers:
     """The runtime's keeper of server settings (``Runtime.servers``)."""
 
-    def __init__(self, storage: Any | None) -> None:
+    def __init__(self, storage: Storage | None) -> None:
         self.storage = storage
         self._locale: dict[int, str | None] = {}
         self._settings: dict[int, Settings] = {}

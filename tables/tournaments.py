@@ -29,6 +29,7 @@ from tables.ids import new_id
 from tables.live import TableError, Tasks
 from tables.nights.tournament import MAX_PLAYERS, MIN_PLAYERS, Boards, Tournament, TournamentError
 from tables.par import pars
+from tables.storage.base import Storage
 from tables.table import Phase, Table
 from words import N_, Lazy
 
@@ -105,7 +106,7 @@ class Runner(Protocol):
 class Tournaments:
     """The runtime's tournaments (``Runtime.tournaments``)."""
 
-    def __init__(self, runner: Runner, storage: Any | None, tasks: Tasks, rng: Any,
+    def __init__(self, runner: Runner, storage: Storage | None, tasks: Tasks, rng: Any,
                  listener: Any | None = None, ai_pool: AIPool | None = None) -> None:
         self.runner = runner
         self.storage = storage

@@ -109,8 +109,7 @@ def meta_of(record: GameRecord, count: int, locale: str = catalog.ENGLISH) -> Me
     state, _ = record.replay()
     outcome = state.outcome()
     r = renderers.renderer_for(record.game)
-    probe = SimpleNamespace(id=record.id, game=record.game)
-    rank = r.score_text(probe, 0, 14).startswith("rank")  # type: ignore[arg-type]
+    rank = r.score_text(record.stand_in(), 0, 14).startswith("rank")
     # AI seats are marked once ("AI 2" needs no "(AI)").
     tag = catalog.translate(locale, " (AI)")
     names = tuple(n + tag if a and not n.startswith("AI") else n

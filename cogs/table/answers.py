@@ -4,7 +4,6 @@ standings, the answer about a game that is over and to a game Deckhand does not 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -34,7 +33,7 @@ def replay_standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
         return standings(record, outcome)
     r = renderers.renderer_for(record.game)
     order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
-    table: Any = SimpleNamespace(id=record.id, game=record.game)  # a stand-in: score_text reads no table
+    table = record.stand_in()  # score_text reads no more of it
     marks = render.medals([outcome.places[s] for s in order])
     return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
             f"{render.hints_mark(record.hint_count(s))}" for m, s in zip(marks, order, strict=True)]

@@ -36,7 +36,7 @@ from cogs.table.arguments import (
     parse_options,
     place_of,
 )
-from cogs.table.custom_ids import releasing
+from cogs.table.custom_ids import UIItem, releasing
 from cogs.table.render import NO_PINGS
 from tables.live import TableError
 from tables.runtime import Runtime
@@ -150,7 +150,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPL
         self.tid, self.op = tid, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: UIItem,
                              match: re.Match[str], /) -> TournamentButton:
         return cls(match["id"], match["op"])
 

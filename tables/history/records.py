@@ -228,7 +228,9 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         raise Unrecoverable("the table has no id")
     game = record.get("game")
     try:
-        spec = engine.get(game)  # type: ignore[arg-type]
+        if not isinstance(game, str):
+            raise TypeError(game)
+        spec = engine.get(game)
     except (KeyError, TypeError):
         raise Unrecoverable(f"there is no game called {game!r}") from None
     try:

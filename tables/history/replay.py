@@ -60,6 +60,12 @@ class GameRecord:
     def players(self) -> int:
         return len(self.names)
 
+    def stand_in(self) -> Table:
+        """A table with this record's id, game, options and speed (no place, seats or state): for code
+        that takes a table and reads no more of it (a renderer's ``score_text``)."""
+        return Table(id=self.id, game=self.game, options=dict(self.options), speed=self.speed,
+                     guild_id=0, channel_id=self.channel_id or 0, host_id=0)
+
     def hint_count(self, seat: int) -> int:
         """The decisions for which seat ``seat`` asked for a hint (0 in records from before hints)."""
         return self.hints[seat] if 0 <= seat < len(self.hints) else 0
