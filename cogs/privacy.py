@@ -27,6 +27,7 @@ from cogs.i18n import reading
 from cogs.table.arguments import EVERY_INSTALL, EVERYWHERE
 from cogs.table.custom_ids import UIItem, releasing
 from cogs.table.render import NO_PINGS
+from tables.privacy import Export
 from tables.runtime import Runtime
 from words import N_
 
@@ -91,7 +92,7 @@ def policy_url(rules_url: str | None) -> str | None:
     return None
 
 
-def export_file(data: dict[str, Any]) -> tuple[discord.File, bool]:
+def export_file(data: Export) -> tuple[discord.File, bool]:
     """The export as an attachment (compressed when it would be too big for Discord)."""
     raw = json.dumps(data, ensure_ascii=False, indent=1).encode()
     if len(raw) <= ATTACHMENT_LIMIT:

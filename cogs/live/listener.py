@@ -28,7 +28,7 @@ from cogs.table import render, renderers
 from cogs.table.components import let_go, table_view
 from cogs.table.endgame import add_rating_changes, attach_picture_later
 from cogs.table.render import NO_PINGS
-from cogs.watch.view import with_count
+from cogs.watch.view import ClockNote, with_count
 from engine.core import Event
 from tables.table import Table
 from tables.turns import MISSES_TO_AWAY
@@ -101,7 +101,7 @@ class DiscordListener(Pings):
         being edited (those read the table by its id)?"""
         return self.live.editing(table.id) or self.watchers.editing(table.id)
 
-    def notes(self, table: Table) -> tuple[Any, ...]:
+    def notes(self, table: Table) -> tuple[ClockNote, ...]:
         """The clock lines the table message shows now (``render.clock_notes``)."""
         watch = self._watches.get(table.id)
         return tuple(watch.notes) if watch is not None else ()

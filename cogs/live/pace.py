@@ -69,7 +69,7 @@ MILESTONE_EVENTS = frozenset({"trick", "round_end", "turn", "out", "revolution",
 
 @dataclass
 class _Table:
-    phase: tuple[Any, ...]
+    phase: tuple[object, ...]
     seats: tuple[tuple[int | None, str, bool, bool, bool], ...]
     version: int
     last_event: Event | None

@@ -435,7 +435,7 @@ class HandMessage:
         return hand_view(self.sv)[1]
 
 
-_BUTTONS: dict[tuple[Any, ...], ButtonComponent] = {}  # one card's button dict, without its custom id
+_BUTTONS: dict[tuple[object, ...], ButtonComponent] = {}  # one card's button dict, without its custom id
 _BUTTONS_MAX = 4096  # (cards × played or not × emoji sets × games: far below; a bound all the same)
 
 

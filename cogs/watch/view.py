@@ -47,6 +47,7 @@ from cogs.table import render, renderers
 from cogs.table.components import _table_button
 from cogs.table.render import Rendered
 from engine.core import Event
+from tables.clock import Clock
 from tables.finished import AnyTable
 from tables.table import Table
 
@@ -127,7 +128,7 @@ def with_count(rendered: Rendered, n: int, locale: str = words.ENGLISH) -> Rende
     return rendered
 
 
-def watch_key(table: Table, notes: int = 0) -> tuple[Any, ...]:
+def watch_key(table: Table, notes: int = 0) -> tuple[object, ...]:
     """What moves the public table: a move (the version), the phase, a pause, a seat leaving or the
     AI taking it over, a clock line.  Cheap: no drawing."""
     seats = tuple((s.user_id, s.away, s.left) for s in table.seats)
@@ -147,7 +148,7 @@ def watch_payload(table: Table, drawn: Rendered, summary: Rendered | None, head:
     return {"content": content, "embeds": [e.to_dict() for e in embeds], "components": components}
 
 
-async def edit_token(interaction: Any, payload: dict[str, Any], message_id: int | None = None) -> None:
+async def edit_token(interaction: discord.Interaction, payload: dict[str, Any], message_id: int | None = None) -> None:
     """Edit the interaction's ``@original`` with ``payload`` through discord.py's webhook adapter,
     without reading the message back (as cogs/live/hand.py does for hand views); ``message_id``: the
     view is that followup of the interaction instead (a Watch click on an anchored table's message
@@ -171,7 +172,7 @@ async def edit_token(interaction: Any, payload: dict[str, Any], message_id: int 
 @dataclass(eq=False)
 class Watcher:
     user_id: int
-    interaction: Any  # its @original is the watcher's view
+    interaction: discord.Interaction  # its @original is the watcher's view
     expires: float  # on Watchers' clock: the last edit (the "press Watch again" line) is due then
     dead: bool = False
     timer: asyncio.Task[None] | None = None
@@ -198,7 +199,7 @@ class _Group:
     summary: Rendered | None = None  # the latest end-of-hand summary the table posted
     summaries: int = 0
     notes: Sequence[ClockNote] = ()  # the listener's clock lines, as the table message shows them
-    shown: Any = None  # watch_key of what the views show
+    shown: tuple[object, ...] | None = None  # watch_key of what the views show
     last_edit: float = -math.inf
     wanted: bool = False
     closing: bool = False  # the game is over: one more edit, then the group goes
@@ -216,7 +217,7 @@ class Watchers:
         most: int = MAX_WATCHERS,
         per_person: int = MAX_PER_PERSON,
         now: Callable[[], float] | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        sleep: Callable[[float], Awaitable[object]] | None = None,
     ) -> None:
         self.lifetime = lifetime
         self.interval = interval
@@ -237,7 +238,7 @@ class Watchers:
         self.draws = 0  # public views drawn for watchers
         self.failures = 0
 
-    def use_clock(self, clock: Any) -> None:
+    def use_clock(self, clock: Clock | None) -> None:
         """The table's clock paces the edits (a test's fake clock drives both)."""
         if clock is not None and self._own_clock:
             self._now, self._sleep = clock.now, clock.sleep
@@ -282,8 +283,8 @@ class Watchers:
             drawn = renderers.table_message(table)
         return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
 
-    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None,
-              message_id: int | None = None) -> None:
+    def watch(self, interaction: discord.Interaction, table: Table, notes: Sequence[ClockNote] = (),
+              place: Place | None = None, message_id: int | None = None) -> None:
         """``interaction`` was just answered with the watcher's view of ``table``: from now on its
         token keeps it current (a newer Watch of the same person replaces the older; ``place``, the
         place reserved for it, becomes this watcher's).  Past ``per_person`` views, the person's
