@@ -16,7 +16,7 @@ import functools
 import re
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from tables.storage.base import (
     LOG_COLUMNS,
@@ -86,15 +86,17 @@ class Rows:
 
 
 Step = Run | RunMany | Value | Rows
+# What a step is sent back depends on the step (a count, a value, rows), and so does a job's result.
 Steps = Generator[Step, Any, Any]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
-class Job:
+class Job(Generic[R]):
     """A write: ``steps()`` makes its generator (one transaction).  Writes with the same ``key``
     commit in the order they were made; ``single``: exactly one statement, its own transaction."""
 
-    steps: Callable[[], Steps]
+    steps: Callable[[], Generator[Step, Any, R]]
     key: str = ""
     single: bool = False
 
@@ -233,7 +235,7 @@ class SQLStorage:
 
     dialect: ClassVar[Dialect] = SQLITE
 
-    async def _run(self, job: Job) -> Any:
+    async def _run(self, job: Job[R]) -> R:
         raise NotImplementedError
 
     async def _read(self, sql: str, params: Sequence[Param] = ()) -> list[Record]:
