@@ -5,7 +5,6 @@ start, end, and Play again.  Each step runs under the table's lock and through t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.core import Options
 from tables import offers, rematch
@@ -60,7 +59,7 @@ class Lobby(RuntimeCore):
                                 offers.table_ai_level(name, ai_level), locale=locale, place=place, house=house,
                                 ranked=ranked, play_ahead=play_ahead)
 
-    async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
+    async def _open(self, game: str, options: Options, speed: str, guild_id: int, channel_id: int,
                     host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = (),
                     locale: str = "en", place: str = "server", house: bool = False, ranked: bool = False,
                     play_ahead: bool = True) -> Table:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
-from engine.core import TABLE, Event
+from engine.core import TABLE, Event, Options
 from tables.ai.pool import AIPool
 from tables.history.stats import game_events
 from tables.table import Table
@@ -31,7 +31,7 @@ DECISION_BUDGET = 0.5
 HAND_BUDGET = 120.0
 
 
-def par_in_worker(game: str, players: int, options: dict[str, Any], seed: int, actions: list[list[Any]],
+def par_in_worker(game: str, players: int, options: Options, seed: int, actions: list[list[Any]],
                   hand: int, ai_seed: str, playouts: int | None,
                   decision_budget: float = DECISION_BUDGET) -> list[float]:
     """Run in an AI pool worker: the game replayed from its log to the start of hand ``hand`` (from
@@ -50,7 +50,7 @@ def par_in_worker(game: str, players: int, options: dict[str, Any], seed: int, a
     if ends != hand:
         raise ValueError(f"the game has no hand {hand}")
 
-    def budget() -> Any:
+    def budget() -> Callable[[], float]:
         end = time.process_time() + decision_budget
         return lambda: end - time.process_time()
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import engine
 import words
+from engine.core import Options
 from tables.history.records import Unrecoverable, read_seats
 from tables.live import TableError
 from tables.table import SPEEDS, Phase, Seat, Table
@@ -30,7 +31,7 @@ class Plan:
 
     old_id: str
     game: str
-    options: dict[str, Any]
+    options: Options
     speed: str
     ai_level: str | None
     guild_id: int

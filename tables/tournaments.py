@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from engine.core import rng_for
+from engine.core import Options, rng_for
 from tables.ai.pool import AIPool
 from tables.history.stats import absent, game_events
 from tables.ids import new_id
@@ -50,7 +51,7 @@ class Entry:
     t: Tournament
     guild_id: int
     channel_id: int
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Options = field(default_factory=dict)
     speed: str = "normal"
     locale: str = "en"
     message_id: int | None = None
@@ -106,7 +107,7 @@ class Runner(Protocol):
 class Tournaments:
     """The runtime's tournaments (``Runtime.tournaments``)."""
 
-    def __init__(self, runner: Runner, storage: Storage | None, tasks: Tasks, rng: Any,
+    def __init__(self, runner: Runner, storage: Storage | None, tasks: Tasks, rng: random.Random,
                  listener: Any | None = None, ai_pool: AIPool | None = None) -> None:
         self.runner = runner
         self.storage = storage
@@ -122,7 +123,7 @@ class Tournaments:
 
     # ---- what people do -------------------------------------------------------------------------
     async def new(self, *, game: str, rounds: int, guild_id: int, channel_id: int, organiser: int,
-                  name: str = "", options: dict[str, Any] | None = None, speed: str = "normal",
+                  name: str = "", options: Options | None = None, speed: str = "normal",
                   locale: str = "en", duplicate: bool = False) -> Entry:
         spec = engine.get(game)
         if not 1 <= rounds <= MAX_ROUNDS:
@@ -181,7 +182,7 @@ class Tournaments:
         await self._save(entry)
 
     @staticmethod
-    def _refusing(step: Callable[[], Any]) -> None:
+    def _refusing(step: Callable[[], object]) -> None:
         try:
             step()
         except TournamentError as e:
@@ -364,7 +365,7 @@ class Tournaments:
         except Exception:
             log.exception("Could not store tournament %s", entry.id)
 
-    async def recover(self, stored_outcome: Callable[[str], Any],
+    async def recover(self, stored_outcome: Callable[[str], Awaitable[Table | None]],
                       owns: Callable[[int], bool] = lambda guild_id: True) -> None:
         """At start-up (after the tables): every unfinished stored tournament is back, each table of
         its round that ended while the bot was down is scored (``stored_outcome(table_id)``: the table

@@ -34,6 +34,7 @@ from typing import Any
 
 import engine
 import words
+from engine.core import Game, Options
 from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Judged, Review, merge, review, searched
 from engine.words import plural
 from tables.ai.pool import AIPool
@@ -73,7 +74,7 @@ ONE_AT_A_TIME = N_("Your review of table `{table}` is still on its way, and each
                    "a time: ask for this one once that one is done.")
 
 
-def review_in_worker(game: str, players: int, options: dict[str, Any], game_seed: int | str,
+def review_in_worker(game: str, players: int, options: Options, game_seed: int | str,
                      actions: list[list[Any]], seat: int, seed: str, steps: list[int], share: float,
                      playouts: int | None) -> dict[str, Any]:
     """Run in an AI pool worker: judge ``steps`` of ``seat``, each within ``share`` CPU seconds (the
@@ -464,7 +465,7 @@ def places(record: GameRecord, steps: Sequence[int], locale: str = words.ENGLISH
     return out
 
 
-def _place(state: Any, locale: str = words.ENGLISH) -> str:
+def _place(state: Game, locale: str = words.ENGLISH) -> str:
     trick = getattr(state, "trick_no", None)
     hand = getattr(state, "hand_no", None)
     rnd = getattr(state, "round_no", None)
