@@ -24,7 +24,7 @@ import re
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TextIO
 
 FORMATS = ("text", "json")
 FIELDS = ("table_id", "guild_id", "shard")
@@ -106,7 +106,7 @@ class JsonLines(logging.Formatter):
     the traceback of an exception (``exception``)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
+        out: dict[str, object] = {  # (json.dumps writes what it cannot as str)
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname,
             "logger": record.name,
@@ -125,7 +125,7 @@ class JsonLines(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
-def handler(fmt: str, stream: Any = None) -> logging.Handler:
+def handler(fmt: str, stream: TextIO | None = None) -> logging.Handler:
     """A stream handler (stderr by default) writing ``fmt`` lines (``text`` or ``json``)."""
     out = logging.StreamHandler(stream)
     if fmt == "json":

@@ -30,7 +30,7 @@ from tables.ids import new_id
 from tables.live import TableError, Tasks
 from tables.nights.tournament import MAX_PLAYERS, MIN_PLAYERS, Boards, Tournament, TournamentError
 from tables.par import pars
-from tables.storage.base import Storage
+from tables.storage.base import Record, Storage
 from tables.table import Phase, Table
 from words import N_, Lazy
 
@@ -75,7 +75,7 @@ class Entry:
                           sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Entry:
+    def from_row(cls, row: Record) -> Entry:
         d = json.loads(row["data"])
         return cls(Tournament.from_dict(d["tournament"]), int(row["guild_id"]), int(row["channel_id"]),
                    dict(d.get("options") or {}), str(d.get("speed") or "normal"), str(d.get("locale") or "en"),

@@ -10,7 +10,6 @@ deleted channel, a missing permission or an outage must never stop a table.
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -194,7 +193,8 @@ class DiscordListener(Pings):
         except Exception:
             log.exception("Could not post the message of table %s", table.id)
 
-    async def _find_posted(self, table: Table, channel: Any, look_back: int = 25) -> Any:
+    async def _find_posted(self, table: Table, channel: discord.abc.Messageable, look_back: int = 25
+                           ) -> discord.Message | None:
         """The bot's own message of ``table`` among the channel's latest (Read Message History), or
         ``None`` (none there, or the bot may not read the history)."""
         me = getattr(getattr(self.bot, "user", None), "id", None)  # (the bot's own account, once logged in)

@@ -70,7 +70,7 @@ def stopped_line(table_id: str) -> str:
                            id=table_id)
 
 
-async def _first(*waits: Awaitable[Any]) -> None:
+async def _first(*waits: Awaitable[object]) -> None:
     """Wait until the first of ``waits`` is done; the others are cancelled."""
     tasks = [asyncio.ensure_future(w) for w in waits]
     try:

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 import re
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -227,11 +226,9 @@ class TournamentCog(commands.Cog):
             game=game, rounds=rounds, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             organiser=interaction.user.id, name=interaction.user.display_name, options=given, speed=speed,
             locale=locale, duplicate=duplicate)
-        kwargs: dict[str, Any] = {"embed": tournament_embed(entry), "allowed_mentions": NO_PINGS}
         view = tournament_view(entry)
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(embed=tournament_embed(entry), allowed_mentions=NO_PINGS,
+                                                view=discord.utils.MISSING if view is None else view)
         message = await interaction.original_response()
         await self.runtime.tournaments.attach(entry.id, message.id)
 
@@ -323,7 +320,8 @@ class TournamentCog(commands.Cog):
         await asyncio.sleep(STARTER_EVERY)
         return int(thread.id)
 
-    async def _private_place(self, entry: Entry, people: list[int], channel: Any, name: str) -> int | None:
+    async def _private_place(self, entry: Entry, people: list[int], channel: discord.TextChannel,
+                             name: str) -> int | None:
         """A duplicate round's table plays in a private thread with its players only: the round's
         other tables hold the same cards, and must not see this one's."""
         listener = self.discord
@@ -375,7 +373,7 @@ class TournamentCog(commands.Cog):
         if thread is not None:
             await listener.started(t)
 
-    async def _thread(self, t: Table) -> Any:
+    async def _thread(self, t: Table) -> discord.Thread | None:
         listener = self.discord
         if listener is None or t.thread_id is not None or t.message_id is None:
             return None
