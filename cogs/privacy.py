@@ -16,7 +16,7 @@ import json
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Unpack
 
 import discord
 from discord import app_commands
@@ -26,7 +26,7 @@ import words
 from cogs.i18n import reading
 from cogs.table.arguments import EVERY_INSTALL, EVERYWHERE
 from cogs.table.custom_ids import UIItem, releasing
-from cogs.table.render import NO_PINGS
+from cogs.table.render import NO_PINGS, Extras
 from tables.privacy import Export
 from tables.runtime import Runtime
 from words import N_
@@ -146,7 +146,7 @@ class PrivacyCog(commands.Cog):
         # for the games a person was forgotten from, so no cached name outlives them.
         self.forget_caches = forget_caches
 
-    async def _answer(self, interaction: discord.Interaction, text: str, **kw: Any) -> None:
+    async def _answer(self, interaction: discord.Interaction, text: str, **kw: Unpack[Extras]) -> None:
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, **kw)

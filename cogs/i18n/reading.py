@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from typing import Any
 
 import words
 
@@ -51,6 +52,12 @@ def lang(table: object = None) -> str:
     if reader is not None:
         return reader
     return getattr(table, "locale", None) or words.ENGLISH
+
+
+def drawn(msgid: str, /, **fields: Any) -> str:
+    """``msgid`` in the language being drawn (:func:`lang`: inside an interaction, the asker's, or the
+    server's), its ``{fields}`` filled in: the cogs' ``_`` (``from cogs.i18n.reading import drawn as _``)."""
+    return words.translate(lang(), msgid, **fields)
 
 
 def tr(table: object = None) -> Callable[..., str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import discord
 
@@ -126,7 +126,8 @@ class ReviewClicks:
     if TYPE_CHECKING:
         def _guild(self, interaction: discord.Interaction) -> int: ...
         async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord: ...
-        async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None: ...
+        async def _say(self, interaction: discord.Interaction, text: str | None,
+                       **kwargs: Unpack[render.Extras]) -> int | None: ...
 
     async def review_reply(self, interaction: discord.Interaction, table_id: str) -> None:
         guild = self._guild(interaction)
@@ -136,7 +137,8 @@ class ReviewClicks:
         if isinstance(got, Review):  # stored: at once
             await interaction.response.defer(ephemeral=True, thinking=True)
             embed, view = await self._review_message(record, got)
-            await self._say(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
+            await (self._say(interaction, None, embed=embed) if view is None
+                   else self._say(interaction, None, embed=embed, view=view))
             return
         await self._wait_for_review(interaction, record, got)
 

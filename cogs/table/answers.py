@@ -4,13 +4,12 @@ standings, the answer about a game that is over and to a game Deckhand does not 
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 import engine
 import words
 from cogs.i18n import reading
+from cogs.i18n.reading import drawn as _
 from cogs.table import options as table_options
 from cogs.table import render, renderers
 from cogs.table.arguments import playable
@@ -19,11 +18,6 @@ from tables.finished import AnyTable
 from tables.history.replay import GameRecord, standings
 from tables.ids import echo
 from words import N_
-
-
-def _(msgid: str, /, **fields: Any) -> str:
-    """``msgid`` in the language being drawn: inside an interaction, the person's (cogs/i18n/reading.py)."""
-    return words.translate(reading.lang(), msgid, **fields)
 
 
 def replay_standings(record: GameRecord, outcome: Outcome | None) -> list[str]:

@@ -13,7 +13,7 @@ import contextlib
 import io
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -22,6 +22,7 @@ from discord.ext import commands
 import engine
 import words
 from cogs.i18n import language, reading
+from cogs.i18n.reading import drawn as _
 from cogs.live.game_clicks import ComponentClicks
 from cogs.live.hints import hint_text
 from cogs.replay.review import ReviewClicks
@@ -69,10 +70,6 @@ if TYPE_CHECKING:  # (the listener imports nothing of this module; bot.py wires 
 
 log = logging.getLogger(__name__)
 
-
-def _(msgid: str, /, **fields: Any) -> str:
-    """``msgid`` in the language being drawn: inside an interaction, the person's (cogs/i18n/reading.py)."""
-    return words.translate(reading.lang(), msgid, **fields)
 
 
 NO_EXTERNAL_APPS = N_("This server does not let apps you added to your account show their answers to everyone, so "

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Unpack
 
 import discord
 from discord import app_commands
@@ -23,7 +23,7 @@ from cogs.table import renderers
 from cogs.table.answers import game_over
 from cogs.table.arguments import NOT_IN_A_SERVER
 from cogs.table.components import table_view
-from cogs.table.render import NO_PINGS
+from cogs.table.render import NO_PINGS, Extras
 from cogs.watch.visibility import may_see
 from tables.finished import AnyTable
 from tables.ids import echo, normalise
@@ -135,7 +135,7 @@ class Plumbing:
                 except discord.HTTPException as e:
                     log.warning("Could not tell %s what the bot may not do here: %s", interaction.user.id, e)
 
-    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None:
+    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Unpack[Extras]) -> int | None:
         """An ephemeral reply, whether or not the interaction was answered (deferred) already; the
         id of the message it made, when Discord says."""
         try:

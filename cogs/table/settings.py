@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Unpack
+from typing import Unpack
 
 import discord
 from discord import app_commands
@@ -21,6 +21,7 @@ from discord.ext import commands
 import engine
 import words
 from cogs.i18n import language, reading
+from cogs.i18n.reading import drawn as _
 from cogs.table import options as table_options
 from cogs.table.arguments import (
     EVERY_INSTALL,
@@ -54,9 +55,6 @@ SEASON_CHOICES = [app_commands.Choice(name="every month", value="month"),
                   app_commands.Choice(name="every three months", value="quarter"),
                   app_commands.Choice(name="never: one board for all time", value="none")]
 
-
-def _(msgid: str, /, **fields: Any) -> str:
-    return words.translate(reading.lang(), msgid, **fields)
 
 
 def describe_house(game: str, raw: dict[str, str]) -> str:

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 import engine
 import words
+from cogs.i18n.reading import drawn as _
 from cogs.i18n.reading import lang, reading, remember
 from cogs.table.arguments import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
 from cogs.table.render import NO_PINGS
@@ -39,10 +40,6 @@ ONLY_YOURS_EVERYWHERE = N_("Results from every server and conversation are shown
                            "leave out `user:` to see yours.")
 OOPS = N_("Sorry — I could not read the stats just now. It has been logged; please try again.")
 
-
-def _(msgid: str, /, **fields: Any) -> str:
-    """``msgid`` in the language being drawn (cogs/i18n/reading.py: the asker's, or the server's)."""
-    return words.translate(lang(), msgid, **fields)
 
 
 def _num(value: float, places: int) -> str:
