@@ -146,17 +146,17 @@ def options(target: int) -> dict[str, Any]:
     return {length: target} if length else {}
 
 
-def game_log(target: int, seed: int) -> list[list[Any]]:
-    """A whole reference game of normal AIs: ``[seat, code, auto, timeout]`` per action."""
+def game_log(target: int, seed: int) -> list[reviews.Logged]:
+    """A whole reference game of normal AIs: ``(seat, code, auto, timeout)`` per action."""
     spec = REFERENCE
     g = spec.game.create(PLAYERS, options(target), seed)
     ai, rng = spec.ai(), random.Random(seed)
-    log: list[list[Any]] = []
+    log: list[reviews.Logged] = []
     while not g.is_over:
         s = next(s for s in g.to_act() if g.decision(s) is not None)
         a = ai.choose(g, s, rng)
         g.apply(s, a)
-        log.append([s, a.code, False, False])
+        log.append((s, a.code, False, False))
     return log
 
 

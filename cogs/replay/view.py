@@ -42,7 +42,7 @@ from cogs.table.render import NO_PINGS
 from engine.core import Event, Game
 from tables.ai.pool import PICTURE_NICE, die_with_parent
 from tables.ai.pool import _lower_priority as lower_priority
-from tables.history.replay import GameRecord
+from tables.history.replay import GameRecord, RecordJSON
 from tables.history.replay_steps import NotReplayable, Step, steps
 from tables.privacy import former_name
 from tables.runtime import TableError
@@ -123,7 +123,7 @@ def meta_of(record: GameRecord, count: int, locale: str = catalog.ENGLISH) -> Me
                 locale)
 
 
-def steps_in_worker(record_json: dict[str, Any], locale: str = catalog.ENGLISH
+def steps_in_worker(record_json: RecordJSON, locale: str = catalog.ENGLISH
                     ) -> tuple[list[Step], MetaJSON]:
     """A finished game's steps with their words, and the picture's :class:`Meta` (as JSON), in ``locale``."""
     record = GameRecord.from_json(record_json)

@@ -510,7 +510,7 @@ def ahead_id(table_id: str, code: str | None) -> str:
     return f"dh:h:{table_id}:{'-' if code is None else encode_code(code)}"
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[UIItem]], ...] = (
     TableButton, ActionButton, PickSelect, ActionMenu, PartSelect, PickDone, AheadButton)
 
 

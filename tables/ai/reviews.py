@@ -75,7 +75,7 @@ ONE_AT_A_TIME = N_("Your review of table `{table}` is still on its way, and each
 
 
 def review_in_worker(game: str, players: int, options: Options, game_seed: int | str,
-                     actions: list[list[Any]], seat: int, seed: str, steps: list[int], share: float,
+                     actions: list[Logged], seat: int, seed: str, steps: list[int], share: float,
                      playouts: int | None) -> dict[str, Any]:
     """Run in an AI pool worker: judge ``steps`` of ``seat``, each within ``share`` CPU seconds (the
     worker's own CPU time: a busy machine slows a review down, it does not make it shallower)."""
@@ -99,8 +99,12 @@ def pieces(steps: Sequence[int], share: float, piece_budget: float = PIECE_BUDGE
     return [list(steps[i:i + per]) for i in range(0, len(steps), per)]
 
 
-def _actions(record: GameRecord) -> list[list[Any]]:
-    return [[e.seat, e.code, bool(e.auto), bool(getattr(e, "timeout", False))] for e in record.log]
+#: One logged action as a review reads it: (seat, code, made for the person, made at their timeout).
+Logged = tuple[int, str, bool, bool]
+
+
+def _actions(record: GameRecord) -> list[Logged]:
+    return [(e.seat, e.code, bool(e.auto), bool(getattr(e, "timeout", False))) for e in record.log]
 
 
 class ReviewJob:
@@ -392,7 +396,7 @@ class Reviews:
         self._partial.pop(job.key, None)
         return result
 
-    async def _piece(self, record: GameRecord, actions: list[list[Any]], seat: int, seed: str, steps: list[int],
+    async def _piece(self, record: GameRecord, actions: list[Logged], seat: int, seed: str, steps: list[int],
                      share: float) -> Review:
         playouts = self.playouts if self.playouts is not None else review_playouts(record.game)
         args = (record.game, record.players, record.options, record.seed or 0, actions, seat, seed, steps, share,
