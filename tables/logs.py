@@ -50,8 +50,7 @@ def parse_format(text: str | None) -> str:
 def follow(where: Callable[[str], tuple[int | None, int | None]]) -> None:
     """Read a table's server and shard with ``where`` (a bound method of the bot's) from now on."""
     global _where
-    # ignore: typeshed wants a MethodType, which a bound method is though mypy calls it a Callable.
-    _where = weakref.WeakMethod(where)  # type: ignore[arg-type]
+    _where = weakref.WeakMethod(where)
 
 
 def table_of_task() -> str | None:

@@ -67,7 +67,7 @@ class _Sent:
         self.message_id = message_id
 
 
-class AnchoredResponse(discord.InteractionResponse):  # type: ignore[type-arg]
+class AnchoredResponse(discord.InteractionResponse):
     """``interaction.response`` for a click on an anchored table's message: the first answer is the
     table message updated (type 7); a private answer follows as an ephemeral followup."""
 
@@ -100,7 +100,7 @@ class AnchoredResponse(discord.InteractionResponse):  # type: ignore[type-arg]
             task.add_done_callback(_tasks.discard)
         return True
 
-    async def send_message(self, content: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+    async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
         if not kwargs.get("ephemeral") or self.is_done() or not await self._update():
             return await super().send_message(content, **kwargs)
         kwargs.pop("delete_after", None)

@@ -37,8 +37,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import discord
 import yarl
@@ -51,6 +51,7 @@ from tables.shards.lease import DEFAULT_POLL, Leases
 from tables.storage import PostgresStorage, Storage
 
 log = logging.getLogger("deckhand.shards")
+T = TypeVar("T")
 
 # The gateway socket being opened in this task (set as discord.py's ``from_client`` makes it), so the
 # IDENTIFY hook can close it when the lease went while it waited.
@@ -95,8 +96,8 @@ class ShardGate:
             self.leases = Leases(storage.url.dsn, self.shards, gained=self._gained, lost=self._lost, poll=poll)
         self.started = False
         self.lost_all = False  # a bot without shards lost its lease and stopped
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._launching: dict[int, asyncio.Task[Any]] = {}  # shard -> its connection being made
+        self._tasks: set[asyncio.Task[object]] = set()
+        self._launching: dict[int, asyncio.Task[None]] = {}  # shard -> its connection being made
 
     def pace(self, budget: Paced) -> None:
         """Size ``budget`` (a ``RestBudget``) to this process's part of the token's, now and
@@ -182,7 +183,7 @@ class ShardGate:
             if info is not None:
                 await info.disconnect()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    def _spawn(self, coro: Coroutine[object, None, T]) -> asyncio.Task[T]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

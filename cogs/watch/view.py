@@ -34,7 +34,7 @@ import itertools
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -360,7 +360,7 @@ class Watchers:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ---- the work -------------------------------------------------------------------------------------
-    def _spawn(self, coro: Any, name: str) -> asyncio.Task[None]:
+    def _spawn(self, coro: Coroutine[object, None, None], name: str) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
