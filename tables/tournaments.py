@@ -108,12 +108,13 @@ class Tournaments:
     """The runtime's tournaments (``Runtime.tournaments``)."""
 
     def __init__(self, runner: Runner, storage: Storage | None, tasks: Tasks, rng: random.Random,
-                 listener: Any | None = None, ai_pool: AIPool | None = None) -> None:
+                 listener: object = None, ai_pool: AIPool | None = None) -> None:
         self.runner = runner
         self.storage = storage
         self.tasks = tasks
         self.rng = rng
-        #: The Discord side (cogs/table/tournament.py sets itself): ``tournament_tables``, ``tournament_changed``.
+        #: The Discord side (cogs/table/tournament.py sets itself), each of its calls looked up as it is made:
+        #: ``tournament_place``, ``tournament_tables``, ``tournament_changed``.
         self.listener = listener
         self.by_id: dict[str, Entry] = {}
         #: Where par replays run (its background lane: tables/par.py); None: no par.

@@ -108,7 +108,8 @@ class AnchoredResponse(discord.InteractionResponse):
                                                 **{k: v for k, v in kwargs.items() if v is not None})
         return _Sent(sent.id)
 
-    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False
+                    ) -> discord.InteractionCallbackResponse[discord.Client] | None:
         # ("thinking…" would be a new message: the update acknowledges the click; the answer follows)
         if self.is_done() or not await self._update():
             return await super().defer(ephemeral=ephemeral, thinking=thinking)
