@@ -144,29 +144,17 @@ class DiscordListener(Pings):
             log.exception("Could not post the start notice of table %s", table.id)
 
     async def turn(self, table: Table, seats: Sequence[int]) -> None:
-        try:
+        with self._posting(table, "Could not post the turn notice of table %s"):
             await self._wait_gate(table.id)
             first = self._first.pop(table.id, None)
             if first is not None and set(seats) <= first:
                 return  # the start notice pinged them for this very turn
             await self._turn(table, seats)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not post the turn notice of table %s")
-        except Exception:
-            log.exception("Could not post the turn notice of table %s", table.id)
 
     async def summary(self, table: Table, events: Sequence[Event]) -> None:
-        try:
+        with self._posting(table, "Could not post the summary of table %s"):
             await self._wait_gate(table.id)
             await self._summary(table, events)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not post the summary of table %s")
-        except Exception:
-            log.exception("Could not post the summary of table %s", table.id)
 
     async def unposted(self, table: Table) -> None:
         """The runtime's call for a table restored with no message (the bot stopped after storing a
@@ -174,7 +162,7 @@ class DiscordListener(Pings):
         that was deleted is posted again, so people can see and join it.  No pings."""
         if table.message_id is not None or table.anchored:
             return  # (a table where the bot is not a member is posted again by the next interaction)
-        try:
+        with self._posting(table, "Could not post the message of table %s"):
             channel = self.channel(table.channel_id)
             # The message may have reached Discord with its id not yet stored: found, it is kept
             # (the redraws edit it); else it is posted.
@@ -186,12 +174,6 @@ class DiscordListener(Pings):
                                          allowed_mentions=NO_PINGS)
             if table.message_id is None:
                 table.message_id = msg.id  # (the runtime stores it: its ids changed)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not post the message of table %s")
-        except Exception:
-            log.exception("Could not post the message of table %s", table.id)
 
     async def _find_posted(self, table: Table, channel: discord.abc.Messageable, look_back: int = 25
                            ) -> discord.Message | None:

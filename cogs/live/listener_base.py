@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -231,6 +231,19 @@ class ListenerBase:
                 await runtime.detach_thread(thread_id)
         except Exception:
             log.exception("Table %s: could not move the game out of its deleted thread", table_id)
+
+    @contextlib.contextmanager
+    def _posting(self, table: Table, failed: str) -> Iterator[None]:
+        """Around a post of ``table``'s: Discord's refusals as :meth:`_forbidden` and :meth:`_not_found`
+        take them, anything else logged (``failed``: the log's words, ``%s`` the table's id)."""
+        try:
+            yield
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._not_found(table, e, failed)
+        except Exception:
+            log.exception(failed, table.id)
 
     def _not_found(self, table: Table, error: discord.NotFound, message: str) -> None:
         """In an ``except``: a post Discord answered 404.  Unknown Channel once the thread was left

@@ -200,14 +200,8 @@ class Pings(ListenerBase):
         if n.task is not asyncio.current_task():
             return
         n.task, n.at = None, None
-        try:
+        with self._posting(table, "Could not remind the players of table %s"):
             await self._nudge(table, n)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not remind the players of table %s")
-        except Exception:
-            log.exception("Could not remind the players of table %s", table.id)
         if self._nudges.get(table.id) is n:
             self._plan_nudges(table)
 

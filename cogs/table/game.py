@@ -56,7 +56,7 @@ from cogs.table.components import (
     let_go,
     table_view,
 )
-from cogs.table.plumbing import Plumbing
+from cogs.table.plumbing import Plumbing, open_thread
 from cogs.table.render import NO_PINGS
 from cogs.watch.visibility import may_see, may_see_record
 from tables.history.replay import GameRecord, recap
@@ -344,17 +344,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Co
         budget = self.discord_listener.budget if self.discord_listener is not None else None  # the bot-wide REST budget
         if budget is not None:
             await budget.take(urgent=True)  # the host is waiting on this answer: it does not queue
-        try:
-            thread = await channel.get_partial_message(table.message_id).create_thread(
-                name=f"{render.game_title(table)} · {table.id}", auto_archive_duration=1440
-            )
-        except discord.HTTPException as e:  # Forbidden included: no thread permission
-            log.info("No thread for table %s (%s); playing in the channel", table.id, e)
-            return None
-        table.thread_id = thread.id
-        with contextlib.suppress(TableError):
-            await self.runtime.attach(table.id, thread_id=thread.id)
-        return thread
+        return await open_thread(self.runtime, channel, table, log)
 
     @game.command(name="end", description="End a table (host, or a member with Manage Server).")
     @app_commands.describe(id="Table id (default: the table in this channel)")

@@ -11,7 +11,6 @@ server that added the bot: each table needs its message and thread.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 
@@ -24,7 +23,6 @@ import words
 from cogs.i18n import reading
 from cogs.live.listener import DiscordListener
 from cogs.table import options as table_options
-from cogs.table import render
 from cogs.table.arguments import (
     EVERY_INSTALL,
     EVERYWHERE,
@@ -36,6 +34,7 @@ from cogs.table.arguments import (
     place_of,
 )
 from cogs.table.custom_ids import UIItem, releasing
+from cogs.table.plumbing import open_thread
 from cogs.table.render import NO_PINGS
 from tables.live import TableError
 from tables.runtime import Runtime
@@ -383,13 +382,4 @@ class TournamentCog(commands.Cog):
         if channel is None or not hasattr(channel, "get_partial_message"):
             return None
         await listener.budget.take()
-        try:
-            thread = await channel.get_partial_message(t.message_id).create_thread(
-                name=f"{render.game_title(t)} · {t.id}", auto_archive_duration=1440)
-        except discord.HTTPException as e:
-            log.info("No thread for tournament table %s (%s); playing in the channel", t.id, e)
-            return None
-        t.thread_id = thread.id
-        with contextlib.suppress(TableError):
-            await self.runtime.attach(t.id, thread_id=thread.id)
-        return thread
+        return await open_thread(self.runtime, channel, t, log, "tournament table")
