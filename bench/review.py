@@ -160,6 +160,19 @@ def game_log(target: int, seed: int) -> list[reviews.Logged]:
     return log
 
 
+def logged(target: int, seed: int) -> list[LogEntry]:
+    """:func:`game_log` as a table's log."""
+    return [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
+
+
+async def loop_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """Until ``stop``: how late (ms) the event loop wakes from each 50 ms sleep, into ``lags``."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.05)
+        lags.append((time.perf_counter() - t0 - 0.05) * 1000)
+
+
 async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
     target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
     budget = getattr(args, "budget", None) or reviews.GAME_BUDGET
@@ -205,7 +218,7 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     from tables.clock import SystemClock
 
     target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
-    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
+    log = logged(target, seed)
     record = GameRecord(id="BUSY01", game=GAME, options=options(target), seed=seed,
                         names=NAMES, ai=AI_SEATS, log=log, user_ids=USER_IDS)
     pool = AIPool(workers=1)
@@ -215,18 +228,12 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     times: list[float] = []
     stop = asyncio.Event()
 
-    async def ticker() -> None:
-        while not stop.is_set():
-            t0 = time.perf_counter()
-            await asyncio.sleep(0.05)
-            lags.append((time.perf_counter() - t0 - 0.05) * 1000)
-
     try:
         await replays.warm()
         all_steps, meta = await replays.steps(record)
         runs = reviews.Reviews(None, pool, SystemClock(), budget=getattr(args, "budget", None) or reviews.GAME_BUDGET)
         review = asyncio.ensure_future(runs.get(record, 1, 1))
-        tick = asyncio.ensure_future(ticker())
+        tick = asyncio.ensure_future(loop_lag(lags, stop))
         await asyncio.sleep(1.0)  # the review's first piece is in the worker
         rng = random.Random(seed)
         for i in sorted(rng.sample(range(len(all_steps)), min(args.steps, len(all_steps)))):
@@ -281,7 +288,7 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
 
     seed, decisions = getattr(args, "seed", 5), getattr(args, "decisions", 24)
     target = getattr(args, "target", 100)
-    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
+    log = logged(target, seed)
     out: dict[str, Any] = {"decisions": decisions}
     for lane, background in (("shared", 0), ("background", 1)):
         for reviewing in (False, True):
@@ -327,7 +334,7 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
     budget = getattr(args, "budget", None) or reviews.GAME_BUDGET
 
     def record(n: int, user: int) -> GameRecord:
-        log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed + n))]
+        log = logged(target, seed + n)
         return GameRecord(id=f"Q{n:05d}", game=GAME, options=options(target), seed=seed + n,
                           names=NAMES, ai=AI_SEATS, log=log, user_ids=[user, *USER_IDS[1:]])
 
@@ -337,16 +344,10 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
     lags: list[float] = []
     stop = asyncio.Event()
 
-    async def ticker() -> None:
-        while not stop.is_set():
-            t0 = time.perf_counter()
-            await asyncio.sleep(0.05)
-            lags.append((time.perf_counter() - t0 - 0.05) * 1000)
-
     # Every game played out first: the asks come at once, and the loop's lag is the line's alone.
     asks = [r for p in range(people)
             for r in [record(p, p + 1)] + ([record(people + k, 1) for k in range(extra)] if p == 0 else [])]
-    tick = asyncio.ensure_future(ticker())
+    tick = asyncio.ensure_future(loop_lag(lags, stop))
     refused = 0
     jobs: list[reviews.ReviewJob] = []
     estimates: list[float] = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Unpack
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import discord
 
@@ -68,6 +68,14 @@ def stopped_line(table_id: str) -> str:
     return words.translate(lang(), "Deckhand stopped before your review was done. What was reviewed so far is "
                            "kept: ask again with `/game review id:{id}` in a minute and it carries on from there.",
                            id=table_id)
+
+
+class Edit(TypedDict, total=False):
+    """What an edit of the review's answer changes."""
+
+    content: str | None
+    embed: discord.Embed | None
+    view: discord.ui.View
 
 
 async def _first(*waits: Awaitable[object]) -> None:
@@ -185,20 +193,17 @@ class ReviewClicks:
             await self._edit_answer(interaction, content=e.say(lang()))
             return
         embed, view = await self._review_message(record, found)
-        await self._edit_answer(interaction, content=None, embed=embed,
-                                view=discord.utils.MISSING if view is None else view)
+        await (self._edit_answer(interaction, content=None, embed=embed) if view is None
+               else self._edit_answer(interaction, content=None, embed=embed, view=view))
 
     async def _review_message(self, record: GameRecord, found: Review) -> tuple[discord.Embed, discord.ui.View | None]:
         # Where each decision was (one replay of the log): off the loop, like the review itself.
         where = await asyncio.to_thread(places, record, [d.step for d in found.decisions], lang())
         return review_message(record, found, where)
 
-    async def _edit_answer(self, interaction: discord.Interaction, *, content: str | None,
-                           embed: discord.Embed | None = discord.utils.MISSING,
-                           view: discord.ui.View | None = discord.utils.MISSING) -> None:
-        """The answer's text, and its embed and view when given (``MISSING``: left as they are)."""
+    async def _edit_answer(self, interaction: discord.Interaction, **fields: Unpack[Edit]) -> None:
+        """The answer's fields given (those not given are left as they are)."""
         try:
-            await interaction.edit_original_response(allowed_mentions=render.NO_PINGS, content=content, embed=embed,
-                                                     view=view)
+            await interaction.edit_original_response(allowed_mentions=render.NO_PINGS, **fields)
         except Exception:  # dismissed, the token ran out, the bot stopping: the review is kept all the same
             log.warning("Could not update a review's answer (%s)", interaction.id, exc_info=True)

@@ -35,7 +35,7 @@ from cogs.table.arguments import (
 )
 from cogs.table.custom_ids import UIItem, releasing
 from cogs.table.plumbing import open_thread
-from cogs.table.render import NO_PINGS
+from cogs.table.render import NO_PINGS, Extras
 from tables.live import TableError
 from tables.runtime import Runtime
 from tables.table import Phase, Table
@@ -226,8 +226,10 @@ class TournamentCog(commands.Cog):
             organiser=interaction.user.id, name=interaction.user.display_name, options=given, speed=speed,
             locale=locale, duplicate=duplicate)
         view = tournament_view(entry)
-        await interaction.response.send_message(embed=tournament_embed(entry), allowed_mentions=NO_PINGS,
-                                                view=discord.utils.MISSING if view is None else view)
+        extras: Extras = {"embed": tournament_embed(entry)}
+        if view is not None:
+            extras["view"] = view
+        await interaction.response.send_message(allowed_mentions=NO_PINGS, **extras)
         message = await interaction.original_response()
         await self.runtime.tournaments.attach(entry.id, message.id)
 

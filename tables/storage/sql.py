@@ -49,13 +49,18 @@ LOG_TYPES = {"seq": "int", "seat": "int", "code": "text", "time": "float8", "aut
 
 # ==== steps: what a write does, run by each backend ================================================
 @dataclass(frozen=True)
-class Run:
-    """One statement; the backend sends back how many rows it changed.  ``conflict``: raised
-    instead of the database's error when the statement meets a key already stored."""
+class _Statement:
+    """One statement and its parameters.  ``conflict``: raised instead of the database's error when
+    the statement meets a key already stored.  What the backend sends back is the step's kind's."""
 
     sql: str
     params: Sequence[Param] = ()
     conflict: StorageError | None = None
+
+
+@dataclass(frozen=True)
+class Run(_Statement):
+    """One statement; the backend sends back how many rows it changed."""
 
 
 @dataclass(frozen=True)
@@ -68,21 +73,13 @@ class RunMany:
 
 
 @dataclass(frozen=True)
-class Value:
+class Value(_Statement):
     """One statement; the backend sends back the first column of its first row."""
-
-    sql: str
-    params: Sequence[Param] = ()
-    conflict: StorageError | None = None
 
 
 @dataclass(frozen=True)
-class Rows:
+class Rows(_Statement):
     """One query; the backend sends back every row as a record (column → value)."""
-
-    sql: str
-    params: Sequence[Param] = ()
-    conflict: StorageError | None = None
 
 
 Step = Run | RunMany | Value | Rows
