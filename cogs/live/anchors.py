@@ -129,6 +129,7 @@ def answer_by_update(interaction: discord.Interaction, act: str, table_id: str, 
     if table is None or not table.anchored or table.message_id != message.id \
             or interaction.channel_id != table.channel_id:
         return
+    # ignore: discord.py caches ``response`` in this private slot and offers no way to replace it.
     interaction._cs_response = AnchoredResponse(interaction, table, listener, runtime)  # type: ignore[attr-defined]
 
 

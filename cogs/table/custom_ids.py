@@ -161,6 +161,7 @@ HANDLER_COG = "GameCog"
 
 
 async def _handler(interaction: discord.Interaction) -> Handler | None:
+    # ignore: discord.py types the client as a plain Client; ours is a commands.Bot (a test's fake has get_cog too).
     cog = interaction.client.get_cog(HANDLER_COG)  # type: ignore[attr-defined]
     if cog is None:
         # Between a restart and the cog loading, say so instead of letting the click "fail".
