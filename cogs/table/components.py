@@ -483,7 +483,7 @@ def _plain_labels(r: Renderer) -> bool:
 
 
 def _card_button(table: Table, r: Renderer, a: Action, playable: bool,
-                 chosen: bool | None = None) -> dict[str, Any]:
+                 chosen: bool | None = None) -> ButtonComponent:
     """One card's button: to play it (``chosen`` None), or to choose it ahead (``chosen``: whether
     it is the card chosen now)."""
     emoji = action_emoji(a)
@@ -499,27 +499,27 @@ def _card_button(table: Table, r: Renderer, a: Action, playable: bool,
             style = discord.ButtonStyle.success if chosen else r.action_style(a)
             made = AheadButton(table.id, a.code, r.action_label(a), style, emoji).item.to_component_dict()
         _BUTTONS[key] = made
-    d = dict(made)  # (the same keys in the same order, only the custom id differs)
+    d = made.copy()  # (the same keys in the same order, only the custom id differs)
     d["custom_id"] = (f"dh:a:{table.id}:{table.version}:{encode_code(a.code)}" if chosen is None
                       else ahead_id(table.id, a.code))
     return d
 
 
-def _ahead_cancel(table_id: str) -> dict[str, Any]:
+def _ahead_cancel(table_id: str) -> ButtonComponent:
     key = ("ahead", "cancel", lang())
     made = _BUTTONS.get(key)
     if made is None:
         made = _BUTTONS[key] = AheadButton(table_id, None).item.to_component_dict()
-    d = dict(made)
+    d = made.copy()
     d["custom_id"] = ahead_id(table_id, None)
     return d
 
 
-def _table_button(act: str, table_id: str) -> dict[str, Any]:
+def _table_button(act: str, table_id: str) -> ButtonComponent:
     key = ("table", act, lang())
     made = _BUTTONS.get(key)
     if made is None:
         made = _BUTTONS[key] = TableButton(act, table_id).item.to_component_dict()
-    d = dict(made)
+    d = made.copy()
     d["custom_id"] = f"dh:t:{act}:{table_id}"
     return d

@@ -36,7 +36,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import discord
 from discord.webhook.async_ import async_context
@@ -50,6 +50,10 @@ from engine.core import Event
 from tables.clock import Clock
 from tables.finished import AnyTable
 from tables.table import Table
+
+if TYPE_CHECKING:  # (discord.types is for the type checker, as in cogs/table/components.py)
+    from discord.types.components import ActionRow as ActionRowPayload
+    from discord.types.embed import Embed as EmbedPayload
 
 #: One clock line of the table message (``render.clock_notes``): the event it rewords, its text, and
 #: whether it replaces the event's own line.
@@ -135,20 +139,28 @@ def watch_key(table: Table, notes: int = 0) -> tuple[object, ...]:
     return (table.version, render.phase_of(table), table.paused, seats, notes)
 
 
-def watch_payload(table: Table, drawn: Rendered, summary: Rendered | None, head: str) -> dict[str, Any]:
+class WatchPayload(TypedDict):
+    """The watcher's view as Discord's JSON: the body of an edit of its message (the mentions aside)."""
+
+    content: str
+    embeds: list[EmbedPayload]
+    components: list[ActionRowPayload]
+
+
+def watch_payload(table: Table, drawn: Rendered, summary: Rendered | None, head: str) -> WatchPayload:
     """The watcher's view as Discord's JSON: the head line, the public table, the latest summary,
     and **Watch** (pressing it on the view keeps it following with a fresh token)."""
     embeds = [e for e in (drawn.embed, summary.embed if summary is not None else None) if e is not None]
     if sum(len(e) for e in embeds) > MAX_EMBEDS_TOTAL:
         embeds = embeds[:1]  # the table first: the summary was posted in the channel too
     content = "\n".join(p for p in (head, drawn.content) if p)
-    components = []
+    components: list[ActionRowPayload] = []
     if render.phase_of(table) == "running":
         components = [{"type": 1, "components": [_table_button("watch", table.id)]}]
     return {"content": content, "embeds": [e.to_dict() for e in embeds], "components": components}
 
 
-async def edit_token(interaction: discord.Interaction, payload: dict[str, Any], message_id: int | None = None) -> None:
+async def edit_token(interaction: discord.Interaction, payload: WatchPayload, message_id: int | None = None) -> None:
     """Edit the interaction's ``@original`` with ``payload`` through discord.py's webhook adapter,
     without reading the message back (as cogs/live/hand.py does for hand views); ``message_id``: the
     view is that followup of the interaction instead (a Watch click on an anchored table's message
@@ -277,7 +289,7 @@ class Watchers:
         if not pending:
             self._pending.pop(place.table_id, None)
 
-    def view(self, table: Table, notes: Sequence[ClockNote] = ()) -> dict[str, Any]:
+    def view(self, table: Table, notes: Sequence[ClockNote] = ()) -> WatchPayload:
         """The watcher's view of ``table`` now (the answer to **Watch**)."""
         with render.clock_notes(notes):
             drawn = renderers.table_message(table)
@@ -403,7 +415,7 @@ class Watchers:
         await asyncio.gather(*(self._send(group, w, payload) for w in live))
         group.last_edit = self._now()
 
-    async def _send(self, group: _Group, w: Watcher, payload: dict[str, Any]) -> None:
+    async def _send(self, group: _Group, w: Watcher, payload: WatchPayload) -> None:
         try:
             await edit_token(w.interaction, payload, w.message_id)
         except discord.NotFound:
