@@ -33,7 +33,7 @@ test: build
 lint: $(BIN)/.installed typecheck
 	$(BIN)/ruff check .
 
-# mypy over engine/, games/, tables/ and cogs/ ([tool.mypy] in pyproject.toml); any error fails make lint, so CI.
+# mypy over engine/, games/, tables/, cogs/, bench/ and tools/ ([tool.mypy] in pyproject.toml); any error fails make lint, so CI.
 typecheck: $(BIN)/.installed
 	$(BIN)/mypy
 

@@ -49,6 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import engine  # noqa: E402
 from engine.core import TABLE  # noqa: E402
 from engine.measure import Measure  # noqa: E402
+from engine.search import SearchAI  # noqa: E402
 
 
 def measure_of(name: str) -> Measure:
@@ -90,9 +91,12 @@ def play_hand(name: str, deal_seed: int, strong_seat: int | None,
     # Built from the hooks, not engine.ai_for: a game's strong level is registered only once measured.
     end = [0.0]  # the current decision's deadline, in process CPU seconds
     time_left = (lambda: end[0] - time.process_time()) if setup.budget is not None else None
-    strong = (engine.search.strong(name)(playouts=setup.playouts, time_left=time_left,
-                                         max_candidates=setup.max_candidates)
-              if strong_seat is not None else None)
+    strong: SearchAI | None = None
+    if strong_seat is not None:
+        made = engine.search.strong(name)(playouts=setup.playouts, time_left=time_left,
+                                          max_candidates=setup.max_candidates)
+        assert isinstance(made, SearchAI)  # the strong level is engine.search's
+        strong = made
     counts = {"fallbacks": 0, "shortlisted": 0}
     rng = random.Random(f"{deal_seed}/{strong_seat}")
     times: list[tuple[float, float]] = []  # (wall, CPU) seconds of each searched decision
@@ -104,15 +108,19 @@ def play_hand(name: str, deal_seed: int, strong_seat: int | None,
             move = None
             for s in acting:
                 if s != TABLE:
-                    ai = strong if s == strong_seat else normal
+                    ai = strong if strong is not None and s == strong_seat else normal
                     a = ai.choose_optional(g, s, rng)
                     if a is not None:
                         move = (s, a)
                         break
-            g.apply(*(move or (TABLE, g.decision(TABLE).actions[0])))
+            if move is None:
+                decision = g.decision(TABLE)
+                assert decision is not None  # the table is to act
+                move = (TABLE, decision.actions[0])
+            g.apply(*move)
             continue
         s = acting[0]
-        if s == strong_seat:
+        if strong is not None and s == strong_seat:
             searched = hooks.searchable(g, s)
             t, c = time.perf_counter(), time.process_time()
             end[0] = c + (setup.budget or 0.0)

@@ -461,8 +461,7 @@ def public_lag(messages: list[Any], log: dict[str, list[list[Any]]]) -> tuple[li
     alone = total = 0
     for m in messages:
         plays = [float(at) for at, code in log.get(str(m.id), []) if str(code).startswith("play ")]
-        shown = [(v.at, cards_played(v.text)) for v in m.versions]
-        shown = [(at, n) for at, n in shown if n is not None]
+        shown = [(at, n) for at, n in ((v.at, cards_played(v.text)) for v in m.versions) if n is not None]
         for i, at in enumerate(plays):
             first = next((t for t, n in shown if t >= at and n >= i + 1), None)
             if first is None:

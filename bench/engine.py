@@ -169,7 +169,9 @@ def _ai_move(ai: Any, g: Game, acting: tuple[int, ...], rng: random.Random,
                 times.append(time.perf_counter() - t)
                 if a is not None:
                     return seat, a
-        return TABLE, g.decision(TABLE).actions[0]
+        decision = g.decision(TABLE)
+        assert decision is not None  # the table is to act
+        return TABLE, decision.actions[0]
     seat = acting[0]
     t = time.perf_counter()
     a = ai.choose(g, seat, rng)
@@ -192,8 +194,13 @@ def halfway(game: type[Game], options: dict[str, Any], seed: int = 0) -> Game:
 def copy_costs(game: type[Game], options: dict[str, Any], seconds: float) -> dict[str, float]:
     g = halfway(game, options)
     out = {}
-    for key, fn in (("copy_us", g.copy), ("roundtrip_us", lambda: type(g).from_dict(g.to_dict()))):
-        per_s, _ = _rate(lambda _s, fn=fn: fn(), seconds / 4)
+    costs: tuple[tuple[str, Callable[[], object]], ...] = (
+        ("copy_us", g.copy), ("roundtrip_us", lambda: type(g).from_dict(g.to_dict())))
+    for key, fn in costs:
+        def once(_seed: int, fn: Callable[[], object] = fn) -> object:
+            return fn()
+
+        per_s, _ = _rate(once, seconds / 4)
         out[key] = 1e6 / per_s
     return out
 
@@ -243,7 +250,7 @@ def openspiel_side_by_side(name: str, twin: str, seconds: float, rounds: int = 1
     OpenSpiel's ``twin`` (a game string with its parameters): one-hand random games/s, measured in
     alternating rounds."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError as e:
         return {"available": False, "reason": f"open_spiel is not installed ({e})"}
     os_game = pyspiel.load_game(twin)

@@ -85,8 +85,9 @@ def percentile(xs: list[float], q: float) -> float:
 def sample_record(game: str, seed: int) -> GameRecord:
     """A whole game of ``game`` (its spec's sample options), every seat the normal AI."""
     spec = engine.get(game)
+    assert spec.sample is not None, f"{game} has no sample options"
     players, options = spec.sample
-    g = spec.game.create(players, options, seed)
+    g = spec.game.create(players, dict(options), seed)
     rng = random.Random(seed)
     log: list[LogEntry] = []
     while not g.is_over:
@@ -149,25 +150,42 @@ def options(target: int) -> dict[str, Any]:
     return {length: target} if length else {}
 
 
-def game_log(target: int, seed: int, game: str | None = None) -> list[list[Any]]:
+def game_log(target: int, seed: int, game: str | None = None) -> list[reviews.Logged]:
     """A whole game of normal AIs: ``[seat, code, auto, timeout]`` per action.  The reference game
     runs to ``target``; another game (``game``) is a whole game with its default options."""
     spec = REFERENCE if game is None or game == GAME else engine.get(game)
     g = spec.game.create(spec.game.min_players, options(target) if spec is REFERENCE else {}, seed)
     ai, rng = spec.ai(), random.Random(seed)
-    log: list[list[Any]] = []
+    log: list[reviews.Logged] = []
     while not g.is_over:
         acting = g.to_act()
         s = next((s for s in acting if s >= 0 and g.decision(s) is not None), None)
         if s is None:  # the table's own step (a deal, a look): seats may act first, else the table
             move = next(((x, a) for x in acting if x >= 0 and (a := ai.choose_optional(g, x, rng)) is not None),
                         None)
-            s, a = move if move is not None else (acting[0], g.decision(acting[0]).actions[0])
+            if move is None:
+                table = g.decision(acting[0])
+                assert table is not None  # nobody else acts: the table's own step is due
+                move = (acting[0], table.actions[0])
+            s, a = move
         else:
             a = ai.choose(g, s, rng)
         g.apply(s, a)
-        log.append([s, a.code, False, False])
+        log.append((s, a.code, False, False))
     return log
+
+
+def logged(target: int, seed: int) -> list[LogEntry]:
+    """:func:`game_log` as a table's log."""
+    return [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
+
+
+async def loop_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """Until ``stop``: how late (ms) the event loop wakes from each 50 ms sleep, into ``lags``."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.05)
+        lags.append((time.perf_counter() - t0 - 0.05) * 1000)
 
 
 async def review_figure(args: argparse.Namespace) -> dict[str, Any]:
@@ -239,7 +257,7 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     from tables.clock import SystemClock
 
     target, seed = getattr(args, "target", 100), getattr(args, "seed", 5)
-    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
+    log = logged(target, seed)
     record = GameRecord(id="BUSY01", game=GAME, options=options(target), seed=seed,
                         names=NAMES, ai=AI_SEATS, log=log, user_ids=USER_IDS)
     pool = AIPool(workers=1)
@@ -249,18 +267,12 @@ async def busy_figure(args: argparse.Namespace) -> dict[str, Any]:
     times: list[float] = []
     stop = asyncio.Event()
 
-    async def ticker() -> None:
-        while not stop.is_set():
-            t0 = time.perf_counter()
-            await asyncio.sleep(0.05)
-            lags.append((time.perf_counter() - t0 - 0.05) * 1000)
-
     try:
         await replays.warm()
         all_steps, meta = await replays.steps(record)
         runs = reviews.Reviews(None, pool, SystemClock(), budget=getattr(args, "budget", None) or reviews.GAME_BUDGET)
         review = asyncio.ensure_future(runs.get(record, 1, 1))
-        tick = asyncio.ensure_future(ticker())
+        tick = asyncio.ensure_future(loop_lag(lags, stop))
         await asyncio.sleep(1.0)  # the review's first piece is in the worker
         rng = random.Random(seed)
         for i in sorted(rng.sample(range(len(all_steps)), min(args.steps, len(all_steps)))):
@@ -315,7 +327,7 @@ async def fallbacks_figure(args: argparse.Namespace) -> dict[str, Any]:
 
     seed, decisions = getattr(args, "seed", 5), getattr(args, "decisions", 24)
     target = getattr(args, "target", 100)
-    log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed))]
+    log = logged(target, seed)
     out: dict[str, Any] = {"decisions": decisions}
     for lane, background in (("shared", 0), ("background", 1)):
         for reviewing in (False, True):
@@ -361,7 +373,7 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
     budget = getattr(args, "budget", None) or reviews.GAME_BUDGET
 
     def record(n: int, user: int) -> GameRecord:
-        log = [LogEntry(i + 1, s, code, 0.0) for i, (s, code, _, _) in enumerate(game_log(target, seed + n))]
+        log = logged(target, seed + n)
         return GameRecord(id=f"Q{n:05d}", game=GAME, options=options(target), seed=seed + n,
                           names=NAMES, ai=AI_SEATS, log=log, user_ids=[user, *USER_IDS[1:]])
 
@@ -371,18 +383,12 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
     lags: list[float] = []
     stop = asyncio.Event()
 
-    async def ticker() -> None:
-        while not stop.is_set():
-            t0 = time.perf_counter()
-            await asyncio.sleep(0.05)
-            lags.append((time.perf_counter() - t0 - 0.05) * 1000)
-
     # Every game played out first: the asks come at once, and the loop's lag is the line's alone.
     asks = [r for p in range(people)
             for r in [record(p, p + 1)] + ([record(people + k, 1) for k in range(extra)] if p == 0 else [])]
-    tick = asyncio.ensure_future(ticker())
+    tick = asyncio.ensure_future(loop_lag(lags, stop))
     refused = 0
-    jobs: list[Any] = []
+    jobs: list[reviews.ReviewJob] = []
     estimates: list[float] = []
     t0 = time.perf_counter()
     try:
@@ -392,6 +398,7 @@ async def queue_figure(args: argparse.Namespace) -> dict[str, Any]:
             except TableError:
                 refused += 1
                 continue
+            assert isinstance(job, reviews.ReviewJob), "a fresh record has no stored review"
             jobs.append(job)
             estimates.append(runs.estimate(job))
         done_at: list[float] = []

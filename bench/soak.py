@@ -102,10 +102,11 @@ def check_game(path: Path, tid: str, people: dict[int, int], logs: list[Any]) ->
         problems.append(f"the log is not one action per version (version {row['version']}, {len(log)} actions)")
     try:
         state, _ = GameRecord.of_stored(row, log).replay()
-        if not state.is_over:
+        outcome = state.outcome() if state.is_over else None
+        if outcome is None:
             problems.append("the replayed game is not over")
         else:
-            scores = state.outcome().scores
+            scores = outcome.scores
             expected = {user: scores[seat] for seat, user in people.items()}
             if results != expected:
                 problems.append(f"results {results} are not the replay's {expected}")
@@ -168,10 +169,12 @@ async def _left_over(w: RestartWorld, marks: set[str], within: float = 10.0) -> 
 async def open_game(w: RestartWorld, game: str) -> Any:
     short = dict(playable()[game].game.short_options[0])
     options = " ".join(f"{k}={v}" for k, v in short.items()) or None
-    new = await w.ali.slash("game new", game=game, **({"options": options} if options else {}), speed="blitz")
-    if new.failed or new.message is None:
+    new = await (w.ali.slash("game new", game=game, options=options, speed="blitz") if options
+                 else w.ali.slash("game new", game=game, speed="blitz"))
+    message = new.message
+    if new.failed or message is None:
         raise RuntimeError(f"/game new {game} failed: {new.text!r}")
-    tid = table_id_of(new.message)
+    tid = table_id_of(message)
     joined = await w.bob.slash("game join", id=tid)
     if "You joined table" not in joined.text:
         raise RuntimeError(f"Bob could not join: {joined.text!r}")
@@ -183,8 +186,8 @@ async def open_game(w: RestartWorld, game: str) -> Any:
     started = await w.ali.slash("game start")
     if "game is on" not in started.text.lower():
         raise RuntimeError(f"/game start failed: {started.text!r}")
-    await w.fd.wait_for(lambda: running_buttons_shown(w.fd, new.message), 10.0, "the running table message")
-    return new.message
+    await w.fd.wait_for(lambda: running_buttons_shown(w.fd, message), 10.0, "the running table message")
+    return message
 
 
 async def soak_game(w: RestartWorld, game: str, kills: int, rng: random.Random, marks: set[str]) -> dict[str, Any]:
@@ -237,8 +240,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     marks: set[str] = set()
     w: RestartWorld | None = None
     try:
-        people = [fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")]
-        w = RestartWorld(fd, *people, db=SQLiteStore(path), runtime_options=dict(RUNTIME), seed=args.seed,
+        ali, bob, stranger = fd.add_member("Ali"), fd.add_member("Bob"), fd.add_member("Stranger")
+        w = RestartWorld(fd, ali, bob, stranger, db=SQLiteStore(path), runtime_options=dict(RUNTIME), seed=args.seed,
                          config={"programs": {PROGRAM: f"{sys.executable} {CLIENT}"}})
         await w.start_bot()
         for g in range(args.games):

@@ -44,7 +44,7 @@ from engine.measure import reference_game  # noqa: E402
 from tables.clock import SystemClock  # noqa: E402
 from tables.history import records  # noqa: E402
 from tables.runtime import Runtime  # noqa: E402
-from tables.storage import LOG_COLUMNS, TABLE_COLUMNS, PostgresURL, open_storage, parse_url  # noqa: E402
+from tables.storage import LOG_COLUMNS, TABLE_COLUMNS, PostgresURL, SQLiteURL, open_storage, parse_url  # noqa: E402
 from tables.table import LogEntry, Phase, Seat, Table  # noqa: E402
 
 #: The game the tables play: the benches' reference (engine/measure.py).
@@ -106,6 +106,7 @@ def rows_for(n: int) -> tuple[list[list[Any]], list[tuple[Any, ...]]]:
     table_rows, action_rows = [], []
     for i in range(n):
         t, snapshot, at = running_table(i, rng, now)
+        assert t.state is not None  # a running table has its game
         rec = records.record_of(t, {s: t.version for s in t.state.to_act()})
         rec.update(snapshot=snapshot, snapshot_version=at, broken=None)
         table_rows.append([rec[c] for c in TABLE_COLUMNS])
@@ -119,9 +120,10 @@ class Target:
 
     def __init__(self, base: Path, database_url: str | None) -> None:
         self.base = base
-        self.pg = parse_url(database_url) if database_url else None
-        if self.pg is not None and not isinstance(self.pg, PostgresURL):
+        pg = parse_url(database_url) if database_url else None
+        if pg is not None and not isinstance(pg, PostgresURL):
             raise SystemExit("--database-url takes a postgresql:// URL (SQLite files go in --dir)")
+        self.pg = pg
         self.schemas: list[str] = []
 
     @property
@@ -149,7 +151,9 @@ class Target:
         await (await open_storage(url)).close()  # create and migrate
         table_rows, action_rows = rows_for(n)
         if self.pg is None:
-            with sqlite3.connect(parse_url(url).path) as conn:
+            file = parse_url(url)
+            assert isinstance(file, SQLiteURL)  # made by :meth:`url` without a PostgreSQL server
+            with sqlite3.connect(file.path) as conn:
                 marks = ", ".join("?" * len(TABLE_COLUMNS))
                 conn.executemany(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({marks})", table_rows)
                 conn.executemany(f"INSERT INTO actions ({', '.join(LOG_COLUMNS)}) "

@@ -58,8 +58,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -67,6 +68,7 @@ import engine  # noqa: E402
 from engine.cards import Card, card  # noqa: E402
 from engine.core import Action  # noqa: E402
 from engine.measure import reference_game  # noqa: E402
+from engine.search import SearchAI  # noqa: E402
 
 GAME = reference_game().name  # the card game whose twin this bench knows how to mirror
 #: OpenSpiel's parameters that make its twin play our classic rules (see the docstring).
@@ -78,6 +80,18 @@ SUITS = "CDHS"
 UCT_C = 2.0
 #: The strong AI's playout cap when its deadline ends the search (tables.ai.pool's cap).
 PLAYOUT_CAP = 100_000
+
+
+@runtime_checkable
+class Twin(Protocol):
+    """What this bench reads of the reference game's state to mirror it move for move in OpenSpiel."""
+
+    hands: Sequence[Sequence[Card]]
+    phase: str
+    scores: Sequence[int]
+
+    @property
+    def pass_dir(self) -> str: ...
 
 
 class Missing(Exception):
@@ -118,8 +132,8 @@ def load_openspiel() -> tuple[Any, Any, Any, Any]:
     """pyspiel, OpenSpiel's ISMCTS module, its MCTS module and numpy; :class:`Missing` if absent."""
     try:
         import numpy as np
-        import pyspiel  # type: ignore[import-not-found]
-        from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
     except ImportError as e:
         raise Missing(str(e)) from None
     return pyspiel, ismcts, mcts, np
@@ -201,6 +215,7 @@ def play_hand(deal_seed: int, ours: tuple[int, ...], budget: float) -> dict[str,
     assert m is not None
     g = spec.game.create(4, dict(m.hand), deal_seed)
     start = g.copy()
+    assert isinstance(g, Twin) and isinstance(start, Twin), f"{GAME} is not the game this bench mirrors"
     os_game = pyspiel.load_game(m.openspiel, OPENSPIEL_PARAMS)
     x = os_game.new_initial_state()
     x.apply_action(PASS_DIRS[g.pass_dir])
@@ -211,6 +226,7 @@ def play_hand(deal_seed: int, ours: tuple[int, ...], budget: float) -> dict[str,
     deadline = [0.0]
     strong = engine.search.strong(GAME)(playouts=PLAYOUT_CAP,
                                         time_left=lambda: deadline[0] - time.process_time())
+    assert isinstance(strong, SearchAI)  # the strong level is engine.search's
     normal = spec.ai()
     bot = timed_ismcts(os_game, budget, deal_seed * 8 + ours[0])
     rng = random.Random(f"{deal_seed}/{ours}")
@@ -243,7 +259,9 @@ def play_hand(deal_seed: int, ours: tuple[int, ...], budget: float) -> dict[str,
             g.apply(s, passes[s])
     while not spec.search.done(start, g):
         (s,) = g.to_act()
-        legal = sorted(to_openspiel(a.cards[0]) for a in g.decision(s).actions)
+        decision = g.decision(s)
+        assert decision is not None  # the seat to act has a decision
+        legal = sorted(to_openspiel(a.cards[0]) for a in decision.actions)
         if legal != sorted(x.legal_actions()):
             raise RuleMismatch(f"seat {s}: our legal cards {[from_openspiel(a).code for a in legal]}, "
                                f"OpenSpiel's {[from_openspiel(a).code for a in x.legal_actions()]}")
@@ -335,9 +353,9 @@ def main(argv: list[str] | None = None) -> int:
               "then run osvenv/bin/python bench/vs_ismcts.py.", file=sys.stderr)
         return 2
     out: dict[str, Any] = {}
-    for b in (float(v) for v in args.budget.split(",")):
+    for budget in (float(v) for v in args.budget.split(",")):
         try:
-            out[f"{b:g}"] = measure(args.hands, b, args.seed, args.jobs, args.per_deal)
+            out[f"{budget:g}"] = measure(args.hands, budget, args.seed, args.jobs, args.per_deal)
         except RuleMismatch as e:
             print(f"Our game and OpenSpiel's twin disagree ({e}): the comparison would not be fair.", file=sys.stderr)
             return 1

@@ -16,7 +16,7 @@ import json
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Unpack
 
 import discord
 from discord import app_commands
@@ -25,8 +25,9 @@ from discord.ext import commands
 import words
 from cogs.i18n import reading
 from cogs.table.arguments import EVERY_INSTALL, EVERYWHERE
-from cogs.table.custom_ids import releasing
-from cogs.table.render import NO_PINGS
+from cogs.table.custom_ids import UIItem, releasing
+from cogs.table.render import NO_PINGS, Extras
+from tables.privacy import Export
 from tables.runtime import Runtime
 from words import N_
 
@@ -91,7 +92,7 @@ def policy_url(rules_url: str | None) -> str | None:
     return None
 
 
-def export_file(data: dict[str, Any]) -> tuple[discord.File, bool]:
+def export_file(data: Export) -> tuple[discord.File, bool]:
     """The export as an attachment (compressed when it would be too big for Discord)."""
     raw = json.dumps(data, ensure_ascii=False, indent=1).encode()
     if len(raw) <= ATTACHMENT_LIMIT:
@@ -112,7 +113,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=FORGET_TE
         self.op = op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: UIItem,
                              match: re.Match[str], /) -> ForgetButton:
         return cls(match["op"])
 
@@ -145,7 +146,7 @@ class PrivacyCog(commands.Cog):
         # for the games a person was forgotten from, so no cached name outlives them.
         self.forget_caches = forget_caches
 
-    async def _answer(self, interaction: discord.Interaction, text: str, **kw: Any) -> None:
+    async def _answer(self, interaction: discord.Interaction, text: str, **kw: Unpack[Extras]) -> None:
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, **kw)

@@ -20,10 +20,7 @@ signalled (the card played, or the word that it was dropped).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from engine.core import Action, IllegalAction
+from engine.core import Action, IllegalAction, View
 from tables.live import Picks, TableError
 from tables.table import Phase, Table
 from words import N_
@@ -39,7 +36,7 @@ def offered(t: Table) -> bool:
     return bool(t.spec.play_ahead and getattr(t, "play_ahead", True))
 
 
-def may_choose(t: Table, seat: int, view: Mapping[str, Any] | None = None) -> bool:
+def may_choose(t: Table, seat: int, view: View | None = None) -> bool:
     """Whether ``seat``'s person may choose a card ahead now: a running trick game that plays ahead,
     cards being played, a person's seat (not the AI's) whose turn it is not.  ``view``: the seat's
     view, when the caller has it already."""

@@ -16,7 +16,8 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from tables.storage.base import Storage
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ def read_due(text: str) -> dict[int, float | None]:
 class Kept:
     """The runtime's keeper of rematch links and standing pings (``Runtime.kept``)."""
 
-    def __init__(self, storage: Any | None) -> None:
+    def __init__(self, storage: Storage | None) -> None:
         self.storage = storage
 
     # ---- Play again --------------------------------------------------------------------------

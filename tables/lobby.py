@@ -5,7 +5,6 @@ start, end, and Play again.  Each step runs under the table's lock and through t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.core import Options
 from tables import offers, rematch
@@ -60,7 +59,7 @@ class Lobby(RuntimeCore):
                                 offers.table_ai_level(name, ai_level), locale=locale, place=place, house=house,
                                 ranked=ranked, play_ahead=play_ahead)
 
-    async def _open(self, game: str, options: dict[str, Any], speed: str, guild_id: int, channel_id: int,
+    async def _open(self, game: str, options: Options, speed: str, guild_id: int, channel_id: int,
                     host_id: int, host_name: str, ai_level: str | None, ais: Sequence[Seat] = (),
                     locale: str = "en", place: str = "server", house: bool = False, ranked: bool = False,
                     play_ahead: bool = True) -> Table:
@@ -145,8 +144,9 @@ class Lobby(RuntimeCore):
             if t.phase == Phase.LOBBY:
                 del t.seats[seat]
                 humans = t.humans()
-                if humans and t.host_id == user_id:
-                    t.host_id = t.seats[humans[0]].user_id  # type: ignore[assignment]
+                new_host = t.seats[humans[0]].user_id if humans and t.host_id == user_id else None
+                if new_host is not None:
+                    t.host_id = new_host
                 if not humans:
                     self.turns.finish(t, early=True)
                 await self.persistence.commit(t)
@@ -162,8 +162,9 @@ class Lobby(RuntimeCore):
             if t.host_id == user_id:
                 # Someone still playing must be able to end the table.
                 present = [i for i in t.humans() if not t.seats[i].left]
-                if present:
-                    t.host_id = t.seats[present[0]].user_id  # type: ignore[assignment]
+                new_host = t.seats[present[0]].user_id if present else None
+                if new_host is not None:
+                    t.host_id = new_host
             self.turns.reschedule(t, touched=(seat,))  # their view says the AI plays now
             await self.persistence.commit(t)
             self.delivery.redraw(t)

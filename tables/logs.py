@@ -24,7 +24,7 @@ import re
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TextIO
 
 FORMATS = ("text", "json")
 FIELDS = ("table_id", "guild_id", "shard")
@@ -50,7 +50,7 @@ def parse_format(text: str | None) -> str:
 def follow(where: Callable[[str], tuple[int | None, int | None]]) -> None:
     """Read a table's server and shard with ``where`` (a bound method of the bot's) from now on."""
     global _where
-    _where = weakref.WeakMethod(where)  # type: ignore[arg-type]
+    _where = weakref.WeakMethod(where)
 
 
 def table_of_task() -> str | None:
@@ -105,7 +105,7 @@ class JsonLines(logging.Formatter):
     the traceback of an exception (``exception``)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
+        out: dict[str, object] = {  # (json.dumps writes what it cannot as str)
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname,
             "logger": record.name,
@@ -124,7 +124,7 @@ class JsonLines(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
-def handler(fmt: str, stream: Any = None) -> logging.Handler:
+def handler(fmt: str, stream: TextIO | None = None) -> logging.Handler:
     """A stream handler (stderr by default) writing ``fmt`` lines (``text`` or ``json``)."""
     out = logging.StreamHandler(stream)
     if fmt == "json":

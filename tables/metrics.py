@@ -17,7 +17,7 @@ import bisect
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from prometheus_client import CONTENT_TYPE_LATEST, ProcessCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
@@ -25,6 +25,15 @@ from prometheus_client.registry import Collector, CollectorRegistry
 
 import engine
 from tables.table import Phase
+
+if TYPE_CHECKING:
+    from tables.ai.pool import AIPool
+    from tables.runtime import Runtime
+    from tables.shards import Shards
+    from tables.shards.lease import Leases
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 __all__ = ["CONTENT_TYPE_LATEST", "GROUPS", "Histogram", "Metrics", "parse_address", "route_group"]
 
@@ -112,10 +121,10 @@ class Metrics:
         self.rest_429 = dict.fromkeys(GROUPS, 0)
         self.storage_writes = Histogram(STORAGE_BUCKETS)
         self.ai_decisions = Histogram(AI_BUCKETS)
-        self.runtime: Any = None  # tables.runtime.Runtime
-        self.ai_pool: Any = None  # tables.ai.pool.AIPool
-        self.shards: Any = None  # tables.shards.Shards
-        self.leases: Any = None  # tables.shards.lease.Leases (PostgreSQL only)
+        self.runtime: Runtime | None = None
+        self.ai_pool: AIPool | None = None
+        self.shards: Shards | None = None
+        self.leases: Leases | None = None  # (PostgreSQL only)
         self.gateway: dict[int, str] = {}  # shard -> one of GATEWAY_STATES, from the gateway's events
         self.latencies: Callable[[], Iterable[tuple[int, float]]] = lambda: ()
         self.registry = CollectorRegistry(auto_describe=False)
@@ -146,7 +155,7 @@ class Metrics:
         if latency >= ANSWER_WITHIN or status == 404:  # 404: Discord no longer knew it (it had failed)
             self.interactions_late += 1
 
-    def time_calls(self, obj: Any, names: Iterable[str], histogram: Histogram) -> None:
+    def time_calls(self, obj: object, names: Iterable[str], histogram: Histogram) -> None:
         """Time every call of ``obj``'s coroutine methods ``names`` (a storage's writes, the AI
         pool's decisions) into ``histogram``, failed ones too."""
         for name in names:
@@ -273,8 +282,8 @@ class _Collector(Collector):
         return self.metrics.families()
 
 
-def _timed(method: Callable[..., Awaitable[Any]], histogram: Histogram) -> Callable[..., Awaitable[Any]]:
-    async def timed(*args: Any, **kwargs: Any) -> Any:
+def _timed(method: Callable[P, Awaitable[R]], histogram: Histogram) -> Callable[P, Awaitable[R]]:
+    async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
         began = time.perf_counter()
         try:
             return await method(*args, **kwargs)

@@ -14,11 +14,10 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import engine
-from engine.core import TABLE, Event
+from engine.core import TABLE, Event, Options
 from tables.ai.pool import AIPool
 from tables.history.stats import game_events
 from tables.table import Table
@@ -31,7 +30,7 @@ DECISION_BUDGET = 0.5
 HAND_BUDGET = 120.0
 
 
-def par_in_worker(game: str, players: int, options: dict[str, Any], seed: int, actions: list[list[Any]],
+def par_in_worker(game: str, players: int, options: Options, seed: int, actions: list[tuple[int, str]],
                   hand: int, ai_seed: str, playouts: int | None,
                   decision_budget: float = DECISION_BUDGET) -> list[float]:
     """Run in an AI pool worker: the game replayed from its log to the start of hand ``hand`` (from
@@ -41,16 +40,16 @@ def par_in_worker(game: str, players: int, options: dict[str, Any], seed: int, a
     state = cls.create(players, options, seed)
     events: list[Event] = list(state.start_events)
     ends = 0
-    for seat, code in actions:
+    for who, code in actions:
         if ends >= hand:
             break
-        got = state.apply(seat, cls.action_from_code(code))
+        got = state.apply(who, cls.action_from_code(code))
         events.extend(got)
         ends += sum(1 for e in got if e.kind == "hand_end" and e.to is None)
     if ends != hand:
         raise ValueError(f"the game has no hand {hand}")
 
-    def budget() -> Any:
+    def budget() -> Callable[[], float]:
         end = time.process_time() + decision_budget
         return lambda: end - time.process_time()
 
@@ -81,7 +80,7 @@ async def pars(pool: AIPool | None, t: Table, hands: int, playouts: int | None =
     out: list[list[float] | None] = []
     if pool is None or t.seed is None:
         return [None] * hands
-    actions = [[e.seat, e.code] for e in t.log]
+    actions = [(e.seat, e.code) for e in t.log]
     for k in range(hands):
         got = await pool.run_background(par_in_worker, t.game, len(t.seats), dict(t.options), t.seed, actions, k,
                                         f"{t.seed}/par/{k}", playouts, budget=HAND_BUDGET)

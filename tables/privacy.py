@@ -24,8 +24,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import NotRequired, TypedDict
 
 import engine
 import words
@@ -33,8 +33,9 @@ from tables.ai.reviews import Reviews, move_words
 from tables.clock import Clock
 from tables.finished import Ended
 from tables.live import Live
-from tables.storage.base import Forgotten, Record
+from tables.storage.base import Forgotten, Record, Storage
 from tables.table import SHOWN_ALL, Phase, Table
+from tables.tournaments import Entry, Tournaments
 from words import N_
 
 log = logging.getLogger("deckhand.privacy")
@@ -44,6 +45,69 @@ FORMER_PLAYER = N_("A former player")
 GRACE = 30 * 86400.0  # seconds a server that removed Deckhand has to add it back before its data goes
 SWEEP_EVERY = 86400.0  # the departed servers' sweep runs daily
 EXPORT_VERSION = 1
+
+#: A JSON value as ``json.loads`` gives it (a stored column that holds JSON).
+Json = dict[str, "Json"] | list["Json"] | str | int | float | bool | None
+
+
+class ExportedMove(TypedDict):
+    number: int
+    seat: int
+    move: str
+    in_words: str | None
+    made_for_you: bool
+    at: str | None
+
+
+class ExportedGame(TypedDict):
+    table_id: str
+    game: str
+    where: str
+    place_id: str
+    channel_id: str
+    you_host_it: bool
+    your_seats: list[int]
+    players: Sequence[Json]  # names (a stored table's as its seats column holds them)
+    options: Json
+    speed: str
+    state: str
+    created_at: str | None
+    finished_at: str | None
+    ended_early: bool
+    your_moves: NotRequired[list[ExportedMove]]
+
+
+class ExportedStanding(TypedDict):
+    place: int
+    points: float
+    opposition: float
+    tables_won: int
+
+
+class ExportedTournament(TypedDict):
+    tournament_id: str
+    place_id: str
+    game: str
+    state: str
+    rounds: int
+    your_name: str
+    organiser: bool
+    your_standing: ExportedStanding | None
+
+
+class Export(TypedDict, total=False):
+    """What ``/privacy export`` hands a person (format :data:`EXPORT_VERSION`): everything kept about them."""
+
+    format: int
+    user_id: str
+    made_at: str | None
+    results: list[dict[str, Json]]
+    ratings: list[dict[str, Json]]
+    season_boards: list[dict[str, Json]]
+    reviews: list[dict[str, Json]]
+    settings_changes: list[dict[str, Json]]
+    games: list[ExportedGame]
+    tournaments: list[ExportedTournament]
 
 
 def former_name(locale: str = words.ENGLISH) -> str:
@@ -72,13 +136,13 @@ def seats_without(seats_text: str, user_id: int) -> tuple[str, list[int]] | None
     return json.dumps(seats, separators=(",", ":"), sort_keys=True), theirs
 
 
-def _when(at: object) -> str | None:
+def _when(at: float | str | None) -> str | None:
     if at is None:
         return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(at)))  # type: ignore[arg-type]
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(at)))
 
 
-def _json(text: object) -> Any:
+def _json(text: str | None) -> Json:
     try:
         return json.loads(str(text))
     except ValueError:
@@ -88,7 +152,7 @@ def _json(text: object) -> Any:
 class Privacy:
     """The runtime's keeper of people's data (``Runtime.privacy``)."""
 
-    def __init__(self, storage: Any | None, clock: Clock, *, tables: dict[str, Table],
+    def __init__(self, storage: Storage | None, clock: Clock, *, tables: dict[str, Table],
                  live_of: Callable[[str], Live | None], ended: dict[str, Ended], reviews: Reviews,
                  grace: float | None = GRACE) -> None:
         self.storage = storage
@@ -99,12 +163,12 @@ class Privacy:
         self.reviews = reviews
         self.grace = grace
         #: The runtime's tournaments (tables/tournaments.py; set by the runtime once it has them).
-        self.tournaments: Any | None = None
+        self.tournaments: Tournaments | None = None
 
     # ---- what is kept, as a file ---------------------------------------------------------------
-    async def export(self, user_id: int, locale: str = words.ENGLISH) -> dict[str, Any]:
+    async def export(self, user_id: int, locale: str = words.ENGLISH) -> Export:
         """Everything kept about ``user_id``, as JSON-ready data (their own moves only)."""
-        out: dict[str, Any] = {
+        out: Export = {
             "format": EXPORT_VERSION, "user_id": str(user_id), "made_at": _when(self.clock.now()),
             "results": [], "ratings": [], "reviews": [], "games": [], "tournaments": [],
         }
@@ -125,7 +189,7 @@ class Privacy:
             out["settings_changes"] = [{"place_id": str(r["guild_id"]), "at": _when(r["at"]),
                                         "change": _json(r["change"])} for r in rows.get("settings_changes", [])]
             stored = {str(r["id"]): r for r in await self.storage.person_tables(user_id)}
-        games: dict[str, dict[str, Any]] = {}
+        games: dict[str, ExportedGame] = {}
         for tid, row in stored.items():
             game = self._game(row, user_id)
             if game is not None:
@@ -150,7 +214,7 @@ class Privacy:
         return out
 
     @staticmethod
-    def _tournament(entry: Any, user_id: int) -> dict[str, Any]:
+    def _tournament(entry: Entry, user_id: int) -> ExportedTournament:
         mine = next((s for s in entry.t.standings() if s.player == user_id), None)
         return {"tournament_id": entry.id, "place_id": str(entry.guild_id), "game": entry.t.game,
                 "state": entry.t.state, "rounds": entry.t.rounds, "your_name": entry.names.get(user_id, ""),
@@ -159,7 +223,7 @@ class Privacy:
                                                             "opposition": mine.opposition, "tables_won": mine.wins}}
 
     @staticmethod
-    def _result(r: Record) -> dict[str, Any]:
+    def _result(r: Record) -> dict[str, Json]:
         return {"table_id": r["table_id"], "place_id": str(r["guild_id"]), "game": r["game"], "seat": int(r["seat"]),
                 "name": r["name"], "players": int(r["players"]), "place": int(r["place"]), "score": int(r["score"]),
                 "won": bool(r["won"]), "hints": int(r.get("hints") or 0), "figures": _json(r["figures"]),
@@ -167,7 +231,7 @@ class Privacy:
                 "finished_at": _when(r["finished_at"])}
 
     @staticmethod
-    def _game(row: Record, user_id: int) -> dict[str, Any] | None:
+    def _game(row: Record, user_id: int) -> ExportedGame | None:
         seats = _json(row["seats"])
         if not isinstance(seats, list):
             return None
@@ -186,7 +250,7 @@ class Privacy:
         }
 
     @staticmethod
-    def _game_of_table(t: Table, user_id: int) -> dict[str, Any]:
+    def _game_of_table(t: Table, user_id: int) -> ExportedGame:
         return {
             "table_id": t.id, "game": t.game, "where": t.place, "place_id": str(t.guild_id),
             "channel_id": str(t.channel_id), "you_host_it": t.host_id == user_id,
@@ -196,7 +260,7 @@ class Privacy:
         }
 
     @staticmethod
-    def _move(games: dict[str, dict[str, Any]], m: Record, locale: str) -> dict[str, Any]:
+    def _move(games: dict[str, ExportedGame], m: Record, locale: str) -> ExportedMove:
         game = games[str(m["table_id"])]["game"]
         known = engine.games().get(game) is not None
         return {"number": int(m["seq"]), "seat": int(m["seat"]), "move": m["code"],

@@ -12,14 +12,14 @@ open, and says it was used once it has closed or ended.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import engine
 import words
+from engine.core import Options
 from tables.history.records import Unrecoverable, read_seats
 from tables.live import TableError
+from tables.storage.base import Record
 from tables.table import SPEEDS, Phase, Seat, Table
 from words import N_
 
@@ -30,7 +30,7 @@ class Plan:
 
     old_id: str
     game: str
-    options: dict[str, Any]
+    options: Options
     speed: str
     ai_level: str | None
     guild_id: int
@@ -61,7 +61,7 @@ def of_table(t: Table) -> Plan:
                 t.locale, t.place, t.ranked, t.play_ahead)
 
 
-def of_stored(record: Mapping[str, Any]) -> Plan:
+def of_stored(record: Record) -> Plan:
     """From a stored row; raises :class:`TableError` when the row cannot be read as a table."""
     tid = str(record.get("id") or "?")
     try:

@@ -133,6 +133,7 @@ class RuntimeCore:
                                ended=self.finished.ended, reviews=self.reviews, grace=departed_grace)
         self._rematch_lock = asyncio.Lock()
         #: Tournaments (tables/tournaments.py): each round's tables opened here, each end scored.
+        # ignore: the core is always a Runtime, whose lobby (a subclass) has the Runner's methods.
         self.tournaments = Tournaments(self, storage, self.tasks, self.rng, listener,  # type: ignore[arg-type]
                                        ai_pool=ai_pool)
         self.turns.on_end.append(self.tournaments.game_ended)
@@ -256,8 +257,8 @@ class RuntimeCore:
 
     def _come_back(self, t: Table, seat: int) -> None:
         s = t.seats[seat]
-        if s.left:
-            offers.refuse_if_elsewhere(self._claims(), t.guild_id, s.user_id, t)  # type: ignore[arg-type]
+        if s.left and s.user_id is not None:  # (a seat that left is a person's)
+            offers.refuse_if_elsewhere(self._claims(), t.guild_id, s.user_id, t)
         s.away = s.left = False
         s.missed = 0
         self.turns.reschedule(t, restart=(seat,))

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TypedDict, Unpack
 
 import words
 from tables.nights.seasons import PERIODS, Period
+from tables.storage.base import Record, Storage
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +64,20 @@ class Settings:
         return not self.channels or any(c in self.channels for c in channel_ids if c is not None)
 
 
+class Changes(TypedDict, total=False):
+    """Some of :class:`Settings`' fields, changed at once (``/settings``)."""
+
+    channels: tuple[int, ...]
+    speed: str | None
+    house: dict[str, dict[str, str]]
+    leaderboard: bool
+    season: Period
+
+
 class Servers:
     """The runtime's keeper of server settings (``Runtime.servers``)."""
 
-    def __init__(self, storage: Any | None) -> None:
+    def __init__(self, storage: Storage | None) -> None:
         self.storage = storage
         self._locale: dict[int, str | None] = {}
         self._settings: dict[int, Settings] = {}
@@ -120,7 +131,7 @@ class Servers:
         got = self._settings[guild_id] = Settings.from_json(text)
         return got
 
-    async def change(self, guild_id: int, user_id: int, at: float, **changes: Any) -> Settings:
+    async def change(self, guild_id: int, user_id: int, at: float, **changes: Unpack[Changes]) -> Settings:
         """Change some of ``guild_id``'s settings (the fields of :class:`Settings`), kept with who
         changed what.  Raises what the storage raised: the person is told it did not work."""
         new = replace(await self.settings(guild_id), **changes)
@@ -131,7 +142,7 @@ class Servers:
         self._settings[guild_id] = new
         return new
 
-    async def history(self, guild_id: int, limit: int = 5) -> list[dict[str, Any]]:
+    async def history(self, guild_id: int, limit: int = 5) -> list[Record]:
         """The last changes (who, when, what), newest first; none without a storage."""
         if self.storage is None:
             return []

@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from engine.core import rng_for
+from engine.core import Options, rng_for
 from tables.ai.pool import AIPool
 from tables.history.stats import absent, game_events
 from tables.ids import new_id
 from tables.live import TableError, Tasks
 from tables.nights.tournament import MAX_PLAYERS, MIN_PLAYERS, Boards, Tournament, TournamentError
 from tables.par import pars
+from tables.storage.base import Record, Storage
 from tables.table import Phase, Table
 from words import N_, Lazy
 
@@ -49,7 +51,7 @@ class Entry:
     t: Tournament
     guild_id: int
     channel_id: int
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Options = field(default_factory=dict)
     speed: str = "normal"
     locale: str = "en"
     message_id: int | None = None
@@ -73,7 +75,7 @@ class Entry:
                           sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Entry:
+    def from_row(cls, row: Record) -> Entry:
         d = json.loads(row["data"])
         return cls(Tournament.from_dict(d["tournament"]), int(row["guild_id"]), int(row["channel_id"]),
                    dict(d.get("options") or {}), str(d.get("speed") or "normal"), str(d.get("locale") or "en"),
@@ -105,13 +107,14 @@ class Runner(Protocol):
 class Tournaments:
     """The runtime's tournaments (``Runtime.tournaments``)."""
 
-    def __init__(self, runner: Runner, storage: Any | None, tasks: Tasks, rng: Any,
-                 listener: Any | None = None, ai_pool: AIPool | None = None) -> None:
+    def __init__(self, runner: Runner, storage: Storage | None, tasks: Tasks, rng: random.Random,
+                 listener: object = None, ai_pool: AIPool | None = None) -> None:
         self.runner = runner
         self.storage = storage
         self.tasks = tasks
         self.rng = rng
-        #: The Discord side (cogs/table/tournament.py sets itself): ``tournament_tables``, ``tournament_changed``.
+        #: The Discord side (cogs/table/tournament.py sets itself), each of its calls looked up as it is made:
+        #: ``tournament_place``, ``tournament_tables``, ``tournament_changed``.
         self.listener = listener
         self.by_id: dict[str, Entry] = {}
         #: Where par replays run (its background lane: tables/par.py); None: no par.
@@ -121,7 +124,7 @@ class Tournaments:
 
     # ---- what people do -------------------------------------------------------------------------
     async def new(self, *, game: str, rounds: int, guild_id: int, channel_id: int, organiser: int,
-                  name: str = "", options: dict[str, Any] | None = None, speed: str = "normal",
+                  name: str = "", options: Options | None = None, speed: str = "normal",
                   locale: str = "en", duplicate: bool = False) -> Entry:
         spec = engine.get(game)
         if not 1 <= rounds <= MAX_ROUNDS:
@@ -180,7 +183,7 @@ class Tournaments:
         await self._save(entry)
 
     @staticmethod
-    def _refusing(step: Callable[[], Any]) -> None:
+    def _refusing(step: Callable[[], object]) -> None:
         try:
             step()
         except TournamentError as e:
@@ -363,7 +366,7 @@ class Tournaments:
         except Exception:
             log.exception("Could not store tournament %s", entry.id)
 
-    async def recover(self, stored_outcome: Callable[[str], Any],
+    async def recover(self, stored_outcome: Callable[[str], Awaitable[Table | None]],
                       owns: Callable[[int], bool] = lambda guild_id: True) -> None:
         """At start-up (after the tables): every unfinished stored tournament is back, each table of
         its round that ended while the bot was down is scored (``stored_outcome(table_id)``: the table

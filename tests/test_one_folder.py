@@ -3,8 +3,8 @@
 Every registered game's name (``hearts``) and title (``King of the Hill``) is looked for, as a word
 and in any case, in the product code (``PRODUCT``) outside the places a game's own code lives
 (``OWN``).  A hit is listed with its file and line, so whoever adds one sees where.  ``OWN`` says
-where a game's code lives: its folder, ``games/<name>/``; ``LEFT`` the one shared file allowed to
-name a game, and why.
+where a game's code lives: its folder, ``games/<name>/``; ``LEFT`` the shared files allowed to
+name a game (none), and why.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ("engine", "tables", "cogs", "bench", "tools", "games", "bot.py")
 #: Where a game's own code lives, by pattern (``{game}``: its name): its modules, its screens.
 OWN = ("games/{game}/*", "games/{game}/**/*")
-#: Outside games/: only the build's list of the modules it compiles with mypyc (tools/native.py),
-#: which is read before any game is imported, so it cannot ask the registry.
-LEFT = ("tools/native.py",)
+#: Shared files allowed to name a game: none (the build reads the modules a game compiles with
+#: mypyc from the game's own package: tools/native.py's ``declared``).
+LEFT: tuple[str, ...] = ()
 #: Where a game's name is an English word that means something else: file -> those games' names.
 WORDS = {"engine/cards.py": ("hearts",)}  # the suit of the standard deck
 

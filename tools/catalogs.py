@@ -23,11 +23,15 @@ import asyncio
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import words  # noqa: E402
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 KEYWORDS = {"_": None, "N_": None, "ngettext": (2, 3), "translate": (2,), "said_n": (1, 2)}
 #: A game's own modules (words.Speaker): ``_("…")``, ``N_("…")``, ``n_("{n} card", "{n} cards", n)``;
@@ -100,7 +104,8 @@ def command_texts() -> list[tuple[str, str]]:
     seen: list[tuple[str, str]] = []
 
     class Recorder(discord.app_commands.Translator):
-        async def translate(self, string, locale, context):  # type: ignore[no-untyped-def]
+        async def translate(self, string: discord.app_commands.locale_str, locale: discord.Locale,
+                            context: discord.app_commands.TranslationContextTypes) -> str | None:
             if locale is discord.Locale.german and context.location in CONTEXTS:
                 key = (CONTEXTS[context.location], string.message)
                 if key not in seen:
@@ -114,13 +119,14 @@ def command_texts() -> list[tuple[str, str]]:
             for c in deckhand.tree.get_commands():
                 await c.get_translated_payload(deckhand.tree, Recorder())
         finally:
-            await deckhand.runtime.close()
+            if deckhand.runtime is not None:
+                await deckhand.runtime.close()
 
     asyncio.run(walk())
     return seen
 
 
-def template(domain: str = words.DOMAIN):  # type: ignore[no-untyped-def]
+def template(domain: str = words.DOMAIN) -> Catalog:
     """The catalog of every msgid of ``domain`` (a babel Catalog, no translations)."""
     from babel.messages.catalog import Catalog
 
@@ -184,14 +190,14 @@ def update() -> None:
             print(f"updated {po.relative_to(ROOT)}")
 
 
-def read(po: Path):  # type: ignore[no-untyped-def]
+def read(po: Path) -> Catalog:
     from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
         return read_po(f, locale=po.parent.parent.name)
 
 
-def problems(catalog) -> list[str]:  # type: ignore[no-untyped-def]
+def problems(catalog: Catalog) -> list[str]:
     """What keeps a catalog (a babel Catalog) from being complete: an untranslated or fuzzy entry,
     a translation whose ``{placeholders}`` differ from its msgid's, plural forms other than the
     language's count (its ``Plural-Forms`` header)."""
@@ -199,8 +205,8 @@ def problems(catalog) -> list[str]:  # type: ignore[no-untyped-def]
     for m in catalog:
         if not m.id:
             continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strs = m.string if isinstance(m.string, tuple) else (m.string,)
+        ids = tuple(m.id) if isinstance(m.id, tuple | list) else (m.id,)
+        strs = tuple(m.string) if isinstance(m.string, tuple | list) else (m.string,)
         name = f"{m.context + ': ' if m.context else ''}{ids[0]!r}"
         if m.fuzzy:
             out.append(f"fuzzy: {name}")
@@ -211,14 +217,14 @@ def problems(catalog) -> list[str]:  # type: ignore[no-untyped-def]
             continue
         want = words.fields_of(ids[-1]) | words.fields_of(ids[0])
         for s in strs:
-            if words.fields_of(s) != want:
+            if s and words.fields_of(s) != want:  # (every one is, by now)
                 out.append(f"placeholders {sorted(words.fields_of(s))} instead of {sorted(want)}: {name}")
     return out
 
 
-def stale(catalog, tmpl) -> list[str]:  # type: ignore[no-untyped-def]
+def stale(catalog: Catalog, tmpl: Catalog) -> list[str]:
     """How a catalog differs from the code's template: msgids it lacks, and ones the code no longer says."""
-    def keys(c):  # type: ignore[no-untyped-def]
+    def keys(c: Catalog) -> set[tuple[str | None, str | tuple[str, ...]]]:
         return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id}
 
     ours, code = keys(catalog), keys(tmpl)

@@ -15,6 +15,7 @@ and the environment: it lives outside engine/ because the rules do no I/O.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import importlib.abc
@@ -32,15 +33,37 @@ from types import ModuleType
 log = logging.getLogger("deckhand.engine")
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The modules compiled by mypyc (what search and the benches spend their time in), by full name.
-#: A game's rules split by phase are listed in the order they import each other (the rules last).
-COMPILED = ("engine.cards", "games.hearts.deal", "games.hearts.passing", "games.hearts.play", "games.hearts.rules")
-#: What the compiled code depends on: it reads the types (named tuples' fields, constants) of the
-#: modules it imports, so a change to any of these makes the build stale.
-SOURCES = ("games/hearts/rules.py", "games/hearts/deal.py", "games/hearts/passing.py", "games/hearts/play.py",
-           "engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
+#: The engine's own modules compiled by mypyc (by full name) and what compiled code depends on: it
+#: reads the types (named tuples' fields, constants) of the modules it imports, so a change to any
+#: of these makes the build stale.
+ENGINE_COMPILED = ("engine.cards",)
+ENGINE_SOURCES = ("engine/cards.py", "engine/core.py", "engine/worlds.py", "tools/build.py")
+#: The name a game's package (games/<name>/__init__.py) gives the tuple of its own modules to
+#: compile, by their names in the package, in the order they import each other (the rules last).
+DECLARED = "COMPILED"
+
+
+def declared(games: Path = ROOT / "games") -> tuple[str, ...]:
+    """Every game's modules to compile, by full name (``games.<name>.<module>``), games in name
+    order.  Read from the text of each ``games/<name>/__init__.py`` (its ``COMPILED = (...)``, a
+    literal), not by importing it: the build is chosen before the engine, which a game imports, is."""
+    out: list[str] = []
+    for init in sorted(games.glob("*/__init__.py")):
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            if value is not None and any(isinstance(t, ast.Name) and t.id == DECLARED for t in targets):
+                out += [f"games.{init.parent.name}.{m}" for m in ast.literal_eval(value)]
+    return tuple(out)
+
+
+#: The modules compiled by mypyc (what search and the benches spend their time in), by full name:
+#: the engine's, then each game's own (:func:`declared`).
+COMPILED = (*ENGINE_COMPILED, *declared())
+#: What the compiled code depends on: the games' compiled sources and the engine's (above).
+SOURCES = (*(f"{m.replace('.', '/')}.py" for m in COMPILED if m not in ENGINE_COMPILED), *ENGINE_SOURCES)
 #: The extension the compiled modules share (mypyc compiles them as one group, so calls and attribute
-#: reads between them, Hearts reading a Card's suit, are direct): ``engine/native__mypyc*.so``.
+#: reads between them, a game's rules reading a Card's suit, are direct): ``engine/native__mypyc*.so``.
 SHARED = "engine.native__mypyc"
 BUILD_DIR = ROOT / "build" / "mypyc"
 MANIFEST = "manifest.json"
@@ -159,7 +182,7 @@ def _is_compiled(mod: ModuleType) -> bool:
 
 def module(name: str) -> str:
     """A compiled module's full name: ``engine.cards`` as it is, or a part of one name of
-    :data:`COMPILED` (``cards``, ``hearts``: a game's name names its rules)."""
+    :data:`COMPILED` (``cards``, or a game's name, which names its rules)."""
     if "." in name:
         return name
     found = [m for m in COMPILED if name in m.split(".")]

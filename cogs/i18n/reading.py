@@ -46,15 +46,21 @@ def reading(locale: str | None) -> Iterator[None]:
         _READER.reset(token)
 
 
-def lang(table: Any = None) -> str:
-    """The language being drawn in: the reader's, else the table's, else English."""
+def lang(table: object = None) -> str:
+    """The language being drawn in: the reader's, else the table's (anything with a ``locale``), else English."""
     reader = _READER.get()
     if reader is not None:
         return reader
     return getattr(table, "locale", None) or words.ENGLISH
 
 
-def tr(table: Any = None) -> Callable[..., str]:
+def drawn(msgid: str, /, **fields: Any) -> str:
+    """``msgid`` in the language being drawn (:func:`lang`: inside an interaction, the asker's, or the
+    server's), its ``{fields}`` filled in: the cogs' ``_`` (``from cogs.i18n.reading import drawn as _``)."""
+    return words.translate(lang(), msgid, **fields)
+
+
+def tr(table: object = None) -> Callable[..., str]:
     """``_`` for a renderer: ``_ = tr(table)``, then ``_("Players")``."""
     return words.make_(lang(table))
 
@@ -79,7 +85,7 @@ def of_person(user_id: int | None, fallback: str = words.ENGLISH) -> str:
     return _PEOPLE.get(user_id, fallback) if user_id is not None else fallback
 
 
-def of_seat(table: Any, seat: int) -> str:
+def of_seat(table: object, seat: int) -> str:
     """The language of the person in ``seat`` (their hand view's), else the table's."""
     seats = getattr(table, "seats", ())
     user = seats[seat].user_id if 0 <= seat < len(seats) else None

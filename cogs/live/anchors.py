@@ -67,7 +67,7 @@ class _Sent:
         self.message_id = message_id
 
 
-class AnchoredResponse(discord.InteractionResponse):  # type: ignore[type-arg]
+class AnchoredResponse(discord.InteractionResponse):
     """``interaction.response`` for a click on an anchored table's message: the first answer is the
     table message updated (type 7); a private answer follows as an ephemeral followup."""
 
@@ -100,7 +100,7 @@ class AnchoredResponse(discord.InteractionResponse):  # type: ignore[type-arg]
             task.add_done_callback(_tasks.discard)
         return True
 
-    async def send_message(self, content: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+    async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
         if not kwargs.get("ephemeral") or self.is_done() or not await self._update():
             return await super().send_message(content, **kwargs)
         kwargs.pop("delete_after", None)
@@ -108,7 +108,8 @@ class AnchoredResponse(discord.InteractionResponse):  # type: ignore[type-arg]
                                                 **{k: v for k, v in kwargs.items() if v is not None})
         return _Sent(sent.id)
 
-    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False
+                    ) -> discord.InteractionCallbackResponse[discord.Client] | None:
         # ("thinking…" would be a new message: the update acknowledges the click; the answer follows)
         if self.is_done() or not await self._update():
             return await super().defer(ephemeral=ephemeral, thinking=thinking)
@@ -128,6 +129,7 @@ def answer_by_update(interaction: discord.Interaction, act: str, table_id: str, 
     if table is None or not table.anchored or table.message_id != message.id \
             or interaction.channel_id != table.channel_id:
         return
+    # ignore: discord.py caches ``response`` in this private slot and offers no way to replace it.
     interaction._cs_response = AnchoredResponse(interaction, table, listener, runtime)  # type: ignore[attr-defined]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Unpack
 
 import discord
 
@@ -31,7 +31,7 @@ from cogs.table.components import (
     value_code,
 )
 from cogs.table.howto import howto_text
-from cogs.table.render import NO_PINGS
+from cogs.table.render import NO_PINGS, Extras
 from cogs.watch import view as watch
 from cogs.watch.visibility import may_see
 from engine.core import Action, Event
@@ -62,7 +62,8 @@ class ComponentClicks:
 
     if TYPE_CHECKING:
         async def _safely(self, interaction: discord.Interaction, work: Awaitable[object]) -> None: ...
-        async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None: ...
+        async def _say(self, interaction: discord.Interaction, text: str | None,
+                       **kwargs: Unpack[Extras]) -> int | None: ...
         def _table(self, interaction: discord.Interaction, table_id: str | None,
                    over: Callable[[AnyTable], str] | None = None) -> Table: ...
         async def _join(self, interaction: discord.Interaction, table_id: str | None) -> None: ...

@@ -68,7 +68,7 @@ LIVE_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no", "ma
 PUBLIC_FIELDS = ("phase", "hand_no", "trick_no", "round", "leader", "turn_no")
 
 
-def live_key(sv: SeatView) -> tuple[Any, ...]:
+def live_key(sv: SeatView) -> tuple[object, ...]:
     """What a hand view shows that is worth an edit when it changes: the phase, the person's
     decision, their cards, the fields above, their missed turns and whether the AI plays for them,
     and their own card chosen ahead (tables/ahead.py).
@@ -153,7 +153,7 @@ async def update_message(interaction: discord.Interaction, msg: HandMessage) -> 
     response._response_type = discord.InteractionResponseType.message_update
 
 
-def public_key(table: Table) -> tuple[Any, ...]:
+def public_key(table: Table) -> tuple[object, ...]:
     """The table's public milestones that every hand view shows (from the public view only)."""
     state = getattr(table, "state", None)
     if state is None:
@@ -180,7 +180,8 @@ class LiveView:
     interaction: discord.Interaction  # its @original is the hand message
     expires: float  # on LiveViews' clock
     message_id: int | None = None  # the hand message, when known
-    shown: Any = None  # live_key of what the message shows now (None: unknown, edit on next change)
+    # live_key of what the message shows now (None: unknown, edit on next change)
+    shown: tuple[object, ...] | None = None
     last_edit: float = -math.inf
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=BURST))  # when the last edits were sent
     wanted: bool = False
@@ -214,7 +215,7 @@ class LiveViews:
         self.runtime = runtime  # seat views come from it (the cog sets it when the listener could not)
         self._views: dict[tuple[str, int], LiveView] = {}
         self._by_table: dict[str, dict[int, LiveView]] = {}  # the same views, found by table
-        self._public: dict[str, tuple[Any, ...]] = {}  # public_key of each table at its last redraw
+        self._public: dict[str, tuple[object, ...]] = {}  # public_key of each table at its last redraw
         # The table message itself was the answer to /game new: that interaction's token edits it
         # too, uncounted by the global limit, while it lives (table id -> (interaction, expires)).
         # Per table: the interaction that may edit its message, when its token runs out, and the

@@ -10,7 +10,6 @@ deleted channel, a missing permission or an outage must never stop a table.
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -28,7 +27,7 @@ from cogs.table import render, renderers
 from cogs.table.components import let_go, table_view
 from cogs.table.endgame import add_rating_changes, attach_picture_later
 from cogs.table.render import NO_PINGS
-from cogs.watch.view import with_count
+from cogs.watch.view import ClockNote, with_count
 from engine.core import Event
 from tables.table import Table
 from tables.turns import MISSES_TO_AWAY
@@ -101,7 +100,7 @@ class DiscordListener(Pings):
         being edited (those read the table by its id)?"""
         return self.live.editing(table.id) or self.watchers.editing(table.id)
 
-    def notes(self, table: Table) -> tuple[Any, ...]:
+    def notes(self, table: Table) -> tuple[ClockNote, ...]:
         """The clock lines the table message shows now (``render.clock_notes``)."""
         watch = self._watches.get(table.id)
         return tuple(watch.notes) if watch is not None else ()
@@ -145,29 +144,17 @@ class DiscordListener(Pings):
             log.exception("Could not post the start notice of table %s", table.id)
 
     async def turn(self, table: Table, seats: Sequence[int]) -> None:
-        try:
+        with self._posting(table, "Could not post the turn notice of table %s"):
             await self._wait_gate(table.id)
             first = self._first.pop(table.id, None)
             if first is not None and set(seats) <= first:
                 return  # the start notice pinged them for this very turn
             await self._turn(table, seats)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not post the turn notice of table %s")
-        except Exception:
-            log.exception("Could not post the turn notice of table %s", table.id)
 
     async def summary(self, table: Table, events: Sequence[Event]) -> None:
-        try:
+        with self._posting(table, "Could not post the summary of table %s"):
             await self._wait_gate(table.id)
             await self._summary(table, events)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not post the summary of table %s")
-        except Exception:
-            log.exception("Could not post the summary of table %s", table.id)
 
     async def unposted(self, table: Table) -> None:
         """The runtime's call for a table restored with no message (the bot stopped after storing a
@@ -175,7 +162,7 @@ class DiscordListener(Pings):
         that was deleted is posted again, so people can see and join it.  No pings."""
         if table.message_id is not None or table.anchored:
             return  # (a table where the bot is not a member is posted again by the next interaction)
-        try:
+        with self._posting(table, "Could not post the message of table %s"):
             channel = self.channel(table.channel_id)
             # The message may have reached Discord with its id not yet stored: found, it is kept
             # (the redraws edit it); else it is posted.
@@ -187,14 +174,9 @@ class DiscordListener(Pings):
                                          allowed_mentions=NO_PINGS)
             if table.message_id is None:
                 table.message_id = msg.id  # (the runtime stores it: its ids changed)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not post the message of table %s")
-        except Exception:
-            log.exception("Could not post the message of table %s", table.id)
 
-    async def _find_posted(self, table: Table, channel: Any, look_back: int = 25) -> Any:
+    async def _find_posted(self, table: Table, channel: discord.abc.Messageable, look_back: int = 25
+                           ) -> discord.Message | None:
         """The bot's own message of ``table`` among the channel's latest (Read Message History), or
         ``None`` (none there, or the bot may not read the history)."""
         me = getattr(getattr(self.bot, "user", None), "id", None)  # (the bot's own account, once logged in)

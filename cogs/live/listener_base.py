@@ -9,9 +9,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -25,10 +25,12 @@ from cogs.table.custom_ids import let_go
 from cogs.table.render import NO_PINGS
 from cogs.watch.view import Watchers
 from engine.core import Event
+from tables.clock import Clock
 from tables.table import Table
 from words import N_
 
 log = logging.getLogger("cogs.live.listener")
+T = TypeVar("T")
 
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
 
@@ -128,7 +130,7 @@ class ListenerBase:
         # Per table, the reading of the pings a previous process left standing (once per process).
         self._restored: dict[str, asyncio.Task[None]] = {}
         self._nudges: dict[str, _Nudges] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         # What the bot may do in each channel, as the interactions there say (the cog reads them).
         self.permissions = ChannelPermissions()
 
@@ -183,10 +185,10 @@ class ListenerBase:
         clock = self._clock()
         return clock.now() if clock is not None else time.monotonic()
 
-    def _clock(self) -> Any:
+    def _clock(self) -> Clock | None:
         return getattr(self.live.runtime, "clock", None) or getattr(getattr(self.bot, "runtime", None), "clock", None)
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    def _spawn(self, coro: Coroutine[object, None, T]) -> asyncio.Task[T]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -207,7 +209,7 @@ class ListenerBase:
         finally:
             let_go(kwargs.get("view"))
 
-    def _thread_gone(self, table: Table, where: Any) -> bool:
+    def _thread_gone(self, table: Table, where: object) -> bool:
         """A post to ``where`` found it gone: if it is the table's thread, do what THREAD_DELETE
         does (:meth:`Runtime.detach_thread`: the game goes on in the channel, whose table message
         gets its controls back), once, whichever comes first; the event, when it comes, finds
@@ -229,6 +231,19 @@ class ListenerBase:
                 await runtime.detach_thread(thread_id)
         except Exception:
             log.exception("Table %s: could not move the game out of its deleted thread", table_id)
+
+    @contextlib.contextmanager
+    def _posting(self, table: Table, failed: str) -> Iterator[None]:
+        """Around a post of ``table``'s: Discord's refusals as :meth:`_forbidden` and :meth:`_not_found`
+        take them, anything else logged (``failed``: the log's words, ``%s`` the table's id)."""
+        try:
+            yield
+        except discord.Forbidden as e:
+            self._forbidden(table, e)
+        except discord.NotFound as e:
+            self._not_found(table, e, failed)
+        except Exception:
+            log.exception(failed, table.id)
 
     def _not_found(self, table: Table, error: discord.NotFound, message: str) -> None:
         """In an ``except``: a post Discord answered 404.  Unknown Channel once the thread was left

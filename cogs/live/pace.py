@@ -41,7 +41,6 @@ import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from cogs.table import render
 from engine.core import Event
@@ -69,7 +68,7 @@ MILESTONE_EVENTS = frozenset({"trick", "round_end", "turn", "out", "revolution",
 
 @dataclass
 class _Table:
-    phase: tuple[Any, ...]
+    phase: tuple[object, ...]
     seats: tuple[tuple[int | None, str, bool, bool, bool], ...]
     version: int
     last_event: Event | None
@@ -116,8 +115,8 @@ class PublicPace:
         self._running: set[str] = set()  # running tables whose edits the budget pays for
         self._running_free: set[str] = set()  # running tables edited through a token
         self._free: set[str] = set()  # tables whose message is edited through a token: no budget
-        self._channel: dict[str, Any] = {}  # running REST-edited table -> its message's channel
-        self._per_channel: dict[Any, int] = {}  # channel -> its running REST-edited tables
+        self._channel: dict[str, int] = {}  # running REST-edited table -> its message's channel id
+        self._per_channel: dict[int, int] = {}  # channel id -> its running REST-edited tables
         self.edits = 0  # paced or not, for the bench and tests
 
     @property
@@ -202,7 +201,7 @@ class PublicPace:
         if table_id in self._running or table_id in self._running_free:
             self._set_running(table_id, self._channel.get(table_id), True)
 
-    def _set_running(self, table_id: str, channel: Any, running: bool) -> None:
+    def _set_running(self, table_id: str, channel: int | None, running: bool) -> None:
         old = self._channel.pop(table_id, None)
         if table_id in self._running and old is not None:
             self._per_channel[old] -= 1

@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import discord
 
@@ -18,7 +17,7 @@ from cogs.i18n.reading import reading
 from cogs.live.listener_base import ListenerBase, _Nudges, _Ping
 from cogs.table import renderers
 from cogs.table.components import TableButton
-from tables.kept import StoredPing
+from tables.kept import Kept, StoredPing
 from tables.table import Table
 
 log = logging.getLogger("cogs.live.listener")
@@ -92,7 +91,7 @@ class Pings(ListenerBase):
         for p in old:
             await self._remove(table.id, p)
 
-    def _stand(self, table: Table, sent: Any, seats: Sequence[int]) -> None:
+    def _stand(self, table: Table, sent: discord.Message | None, seats: Sequence[int]) -> None:
         """Remember a ping just posted for ``seats`` (deleted once they all moved)."""
         channel_id = getattr(getattr(sent, "channel", None), "id", None) or table.thread_id or table.channel_id
         if sent is not None and channel_id is not None:
@@ -103,7 +102,7 @@ class Pings(ListenerBase):
             self._pings.setdefault(table.id, []).append(ping)
         self._sweep_pings(table)
 
-    def _kept(self) -> Any:
+    def _kept(self) -> Kept | None:
         """The runtime's store of what a restart must not forget (tables/kept.py), if it has one."""
         runtime = self.live.runtime or getattr(self.bot, "runtime", None)
         return getattr(runtime, "kept", None)
@@ -201,14 +200,8 @@ class Pings(ListenerBase):
         if n.task is not asyncio.current_task():
             return
         n.task, n.at = None, None
-        try:
+        with self._posting(table, "Could not remind the players of table %s"):
             await self._nudge(table, n)
-        except discord.Forbidden as e:
-            self._forbidden(table, e)
-        except discord.NotFound as e:
-            self._not_found(table, e, "Could not remind the players of table %s")
-        except Exception:
-            log.exception("Could not remind the players of table %s", table.id)
         if self._nudges.get(table.id) is n:
             self._plan_nudges(table)
 

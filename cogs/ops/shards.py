@@ -37,18 +37,21 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from typing import Any, Protocol, cast
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import discord
 import yarl
-from discord.gateway import DiscordWebSocket
-from discord.shard import Shard
+from discord.ext import commands
+from discord.gateway import DiscordWebSocket, ReconnectWebSocket
+from discord.shard import EventItem, Shard
 
 from tables.shards import Shards
 from tables.shards.lease import DEFAULT_POLL, Leases
-from tables.storage import PostgresStorage
+from tables.storage import PostgresStorage, Storage
 
 log = logging.getLogger("deckhand.shards")
+T = TypeVar("T")
 
 # The gateway socket being opened in this task (set as discord.py's ``from_client`` makes it), so the
 # IDENTIFY hook can close it when the lease went while it waited.
@@ -78,7 +81,7 @@ def budget_part(total: float, share: float) -> tuple[float, float]:
 
 
 class ShardGate:
-    def __init__(self, bot: Any, count: int | None, ids: tuple[int, ...] | None, storage: Any,
+    def __init__(self, bot: Any, count: int | None, ids: tuple[int, ...] | None, storage: Storage | None,
                  poll: float = DEFAULT_POLL, rest_budget: float = TOKEN_BUDGET) -> None:
         """``bot``: the Deckhand (an ``AutoShardedBot`` when ``count`` is given); ``storage``: the
         opened storage (PostgreSQL: leases are taken), or None; ``rest_budget``: the token's REST
@@ -87,15 +90,14 @@ class ShardGate:
         self.rest_budget = rest_budget
         self.budget: Paced | None = None  # the process's RestBudget, sized to the shards held (pace())
         self.sharded = count is not None and isinstance(bot, discord.AutoShardedClient)
-        leased = isinstance(storage, PostgresStorage)
-        self.shards = Shards.of(count or 1, ids, leased=leased)
+        self.shards = Shards.of(count or 1, ids, leased=isinstance(storage, PostgresStorage))
         self.leases: Leases | None = None
-        if leased:
+        if isinstance(storage, PostgresStorage):
             self.leases = Leases(storage.url.dsn, self.shards, gained=self._gained, lost=self._lost, poll=poll)
         self.started = False
         self.lost_all = False  # a bot without shards lost its lease and stopped
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._launching: dict[int, asyncio.Task[Any]] = {}  # shard -> its connection being made
+        self._tasks: set[asyncio.Task[object]] = set()
+        self._launching: dict[int, asyncio.Task[None]] = {}  # shard -> its connection being made
 
     def pace(self, budget: Paced) -> None:
         """Size ``budget`` (a ``RestBudget``) to this process's part of the token's, now and
@@ -181,7 +183,7 @@ class ShardGate:
             if info is not None:
                 await info.disconnect()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    def _spawn(self, coro: Coroutine[object, None, T]) -> asyncio.Task[T]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -200,7 +202,8 @@ class GatedShard(Shard):
     """One gateway shard of a :class:`GatedShards` bot: it (re)connects only while its process holds
     the shard's lease, and once :meth:`retire`\\ d it never connects again."""
 
-    def __init__(self, ws: DiscordWebSocket, client: Any, queue_put: Any) -> None:
+    def __init__(self, ws: DiscordWebSocket, client: discord.AutoShardedClient,
+                 queue_put: Callable[[EventItem], None]) -> None:
         super().__init__(ws, client, queue_put)
         self.retired = False
         self._retiring: asyncio.Task[None] | None = None
@@ -239,7 +242,7 @@ class GatedShard(Shard):
         if not self.allowed():
             await self.retire()
 
-    async def reidentify(self, exc: Any) -> None:
+    async def reidentify(self, exc: ReconnectWebSocket) -> None:
         if not self.allowed():
             await self.retire()
             return
@@ -255,7 +258,25 @@ class GatedShard(Shard):
         await super()._handle_disconnect(e)
 
 
-class GatedShards:
+# What :class:`GatedShards` is mixed into (for the type checker; at run time it is a plain mixin).
+if TYPE_CHECKING:
+    _Sharded = commands.AutoShardedBot
+else:
+    _Sharded = object
+
+
+def _shards_of(client: discord.AutoShardedClient) -> dict[int, Shard]:
+    """discord.py's own table of ``client``'s shards (its private ``__shards``: no public way to
+    replace a shard)."""
+    return vars(client)["_AutoShardedClient__shards"]
+
+
+def _events_of(client: discord.AutoShardedClient) -> asyncio.PriorityQueue[EventItem]:
+    """The queue a shard of ``client`` puts its events in (discord.py's private ``__queue``)."""
+    return vars(client)["_AutoShardedClient__queue"]
+
+
+class GatedShards(_Sharded):
     """Mixed into a Deckhand ``AutoShardedBot`` (before it): its shards are :class:`GatedShard`\\ s,
     and no IDENTIFY goes out for a shard whose lease this process does not hold (``self.gate``)."""
 
@@ -264,7 +285,7 @@ class GatedShards:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        state = self._connection  # type: ignore[attr-defined]
+        state = self._connection
         update = state._update_references
 
         def noting(ws: DiscordWebSocket) -> None:
@@ -272,14 +293,15 @@ class GatedShards:
             _OPENING.set(ws)
             update(ws)
 
-        state._update_references = noting
+        # discord.py has no hook for the socket a shard just opened: this instance's method is wrapped.
+        state._update_references = noting  # type: ignore[method-assign]
 
     def holds_shard(self, shard: int) -> bool:
         gate = getattr(self, "gate", None)
         return gate is None or gate.shards.holds(shard)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        await super().before_identify_hook(shard_id, initial=initial)  # type: ignore[misc]
+        await super().before_identify_hook(shard_id, initial=initial)
         if shard_id is not None and not self.holds_shard(shard_id):
             # The lease went during discord.py's wait: no IDENTIFY.  Its own connect code ends
             # quietly on a cancellation (and the socket opened for it is closed here).
@@ -294,11 +316,12 @@ class GatedShards:
         discord.py does), as a :class:`GatedShard` that replaces (and retires) any earlier one."""
         while self.holds_shard(shard_id):
             try:
-                coro = DiscordWebSocket.from_client(self, initial=initial, gateway=gateway,  # type: ignore[arg-type]
+                coro = DiscordWebSocket.from_client(self, initial=initial, gateway=gateway,
                                                     shard_id=shard_id)
                 ws = await asyncio.wait_for(coro, timeout=self.shard_connect_timeout)
             except asyncio.CancelledError:
-                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
                     raise
                 return  # the IDENTIFY hook found the lease gone
             except Exception:
@@ -307,9 +330,9 @@ class GatedShards:
                 initial = False
                 await asyncio.sleep(CONNECT_RETRY)
                 continue
-            shards = self._AutoShardedClient__shards  # type: ignore[attr-defined]
+            shards = _shards_of(self)
             old = shards.get(shard_id)
-            shard = GatedShard(ws, self, self._AutoShardedClient__queue.put_nowait)  # type: ignore[attr-defined]
+            shard = GatedShard(ws, self, _events_of(self).put_nowait)
             shards[shard_id] = shard
             if isinstance(old, GatedShard):
                 await old.retire()
@@ -319,12 +342,12 @@ class GatedShards:
     def stop_shard(self, shard_id: int) -> None:
         """This process lost the shard's lease: not one more of its events is read (at once, before
         anything else runs; :meth:`retire_shard` closes the socket)."""
-        shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+        shard = _shards_of(self).get(shard_id)
         if isinstance(shard, GatedShard):
             shard.stop()
 
     async def retire_shard(self, shard_id: int) -> None:
         """This process lost the shard's lease: its connection, whatever state it is in, ends."""
-        shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+        shard = _shards_of(self).get(shard_id)
         if isinstance(shard, GatedShard):
             await shard.retire()

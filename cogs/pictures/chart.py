@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -93,7 +92,7 @@ def score_series(record: GameRecord, locale: str = words.ENGLISH) -> Series | No
                   y_ticks=dict(chart.y_ticks) if chart.y_ticks else None, locale=locale)
 
 
-def _font(px: int) -> Any:
+def _font(px: int) -> fonts.Font:
     # Labels and numbers: the names' first font, so the picture is set in one face.
     return fonts.primary(px)
 

@@ -30,11 +30,10 @@ import importlib.util
 import logging
 import struct
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont, features
 
@@ -43,6 +42,10 @@ log = logging.getLogger(__name__)
 WEIGHT = 400  # Regular: the variable fonts' weight (Noto Sans CJK's own default is Thin)
 CJK_FACE = "Noto Sans CJK SC"  # the collection's faces differ only in glyph forms: Chinese names are the likeliest
 ELLIPSIS = "…"
+#: A font at one size: a file's (FreeType), or Pillow's built-in one when no file has the glyphs.
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+#: A colour as Pillow takes it: a grey level, RGB(A), or a name.
+Ink = int | tuple[int, ...] | str
 # What Pillow's built-in font draws: ASCII only (an accented letter is a box: tests/cogs/test_fonts.py).
 BUILT_IN = ((0x20,), (0x7E,))
 # Drawn with the font of the character before them when it has them, else left out: they change
@@ -75,7 +78,7 @@ class Face:
         i = bisect.bisect_right(self.starts, cp) - 1
         return i >= 0 and cp <= self.ends[i]
 
-    def font(self, px: int) -> Any:
+    def font(self, px: int) -> Font:
         return _load(self.path, self.index, px)
 
 
@@ -141,7 +144,7 @@ def read_cmap(path: str | Path, index: int = 0) -> tuple[tuple[int, ...], tuple[
     raise ValueError(f"{path}: no Unicode character map")
 
 
-def _format4(at: Any, pos: int) -> list[int]:
+def _format4(at: Callable[[int, int], bytes], pos: int) -> list[int]:
     length = struct.unpack(">H", at(pos + 2, 2))[0]
     data = at(pos, length)
     seg = struct.unpack(">H", data[6:8])[0] // 2
@@ -220,7 +223,7 @@ RAQM = features.check("raqm")
 
 
 @lru_cache(maxsize=64)
-def _load(path: str | None, index: int, px: int) -> Any:
+def _load(path: str | None, index: int, px: int) -> Font:
     if path is None:
         return ImageFont.load_default(px)
     engine = ImageFont.Layout.RAQM if RAQM else ImageFont.Layout.BASIC
@@ -234,7 +237,7 @@ def _load(path: str | None, index: int, px: int) -> Any:
     return font
 
 
-def primary(px: int) -> Any:
+def primary(px: int) -> Font:
     """The chain's first font at ``px`` pixels: for text known to be Latin (numbers, labels)."""
     return chain()[0].font(px)
 
@@ -349,13 +352,14 @@ def _run_text(run: Run) -> str:
     return run.text[::-1] if run.rtl and not RAQM else run.text
 
 
-def _kwargs(run: Run) -> dict[str, Any]:
-    return {"direction": "rtl" if run.rtl else "ltr"} if RAQM and run.face.path is not None else {}
+def _raqm_direction(run: Run) -> str | None:
+    """The run's direction for Raqm (None, Pillow's default, without it or in the built-in font)."""
+    return ("rtl" if run.rtl else "ltr") if RAQM and run.face.path is not None else None
 
 
 def text_length(text: str, px: int) -> float:
     """How wide ``text`` is drawn at ``px`` pixels."""
-    return sum(r.face.font(px).getlength(_run_text(r), **_kwargs(r)) for r in runs(text))
+    return sum(r.face.font(px).getlength(_run_text(r), direction=_raqm_direction(r)) for r in runs(text))
 
 
 def fit(text: str, px: int, width: float) -> str:
@@ -421,20 +425,22 @@ def _picture_names(names: tuple[str, ...], px: int, rooms: tuple[float, ...]) ->
     return tuple(out)
 
 
-def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, px: int, fill: Any,
+def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, px: int, fill: Ink,
               anchor: str = "la") -> float:
     """Draw ``text`` at ``xy`` with the chain's fonts at ``px`` pixels; returns its width.
     ``anchor``: ``"la"`` (``xy`` is the left end of the first font's ascender line, Pillow's
     default) or ``"ls"`` (the left end of the baseline)."""
     x, y = xy
     if anchor == "la":
-        y += primary(px).getmetrics()[0]
+        first = primary(px)
+        assert isinstance(first, ImageFont.FreeTypeFont)  # (Pillow's built-in font is one too, since 10.1)
+        y += first.getmetrics()[0]
     elif anchor != "ls":
         raise ValueError(f"anchor {anchor!r}: only 'la' and 'ls'")
     start = x
     for run in visual(runs(text)):
         font = run.face.font(px)
         s = _run_text(run)
-        draw.text((x, y), s, font=font, fill=fill, anchor="ls", **_kwargs(run))
-        x += font.getlength(s, **_kwargs(run))
+        draw.text((x, y), s, font=font, fill=fill, anchor="ls", direction=_raqm_direction(run))
+        x += font.getlength(s, direction=_raqm_direction(run))
     return x - start

@@ -16,12 +16,14 @@ import io
 import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict
 
 from PIL import Image, ImageDraw
 
 import words
 from cogs.pictures import faces, fonts
+from engine.replays import Group
+from tables.history.replay_steps import Step
 from words import N_
 
 WIDTH = 1200
@@ -40,6 +42,17 @@ GOLD = (242, 196, 54)
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
+class MetaJSON(TypedDict, total=False):
+    """:class:`Meta` as it crosses to the picture worker (``title``, ``names`` and ``count`` always)."""
+
+    title: str
+    names: list[str]
+    count: int
+    score_word: str
+    winners: list[int]
+    locale: str
+
+
 @dataclass(frozen=True)
 class Meta:
     """What stays the same over a game's steps."""
@@ -51,12 +64,12 @@ class Meta:
     winners: tuple[int, ...] = ()
     locale: str = "en"  # the language of the viewer who asked (its words and picture: issue 31)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MetaJSON:
         return {"title": self.title, "names": list(self.names), "count": self.count,
                 "score_word": self.score_word, "winners": list(self.winners), "locale": self.locale}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Meta:
+    def from_json(cls, d: MetaJSON) -> Meta:
         return cls(str(d["title"]), tuple(d["names"]), int(d["count"]), str(d.get("score_word", "score")),
                    tuple(d.get("winners") or ()), str(d.get("locale") or "en"))
 
@@ -106,12 +119,13 @@ def warm() -> int:
 
 
 # ---- the picture ---------------------------------------------------------------------------------
-def _where(step: dict[str, Any], count: int, locale: str = words.ENGLISH) -> str:
+def _where(step: Step, count: int, locale: str = words.ENGLISH) -> str:
     """``Step 3 of 52 · Hand 1 · trick 2`` in ``locale``."""
     parts = [words.translate(locale, "Step {n} of {count}", n=step["index"] + 1, count=count),
              _position(locale, step["unit"].capitalize(), step["hand"])]
-    if step.get("trick") is not None and step.get("sub"):
-        parts.append(_position(locale, step["sub"], step["trick"]))
+    trick, sub = step.get("trick"), step.get("sub")
+    if trick is not None and sub:
+        parts.append(_position(locale, sub, trick))
     return " · ".join(parts)
 
 
@@ -125,7 +139,7 @@ def _position(locale: str, unit: str, n: object) -> str:
 _POSITIONS = (N_("Hand {n}"), N_("Round {n}"), N_("trick {n}"), N_("turn {n}"), N_("lead {n}"))
 
 
-def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
+def draw_step(step: Step, meta: Meta) -> bytes:
     """The PNG of one step (``WIDTH`` wide, one row per seat)."""
     names = fonts.picture_names(meta.names, 17, LEFT - 34)  # drawable, told apart (cogs/pictures/fonts.py)
     n = len(names)
@@ -180,7 +194,7 @@ def draw_step(step: dict[str, Any], meta: Meta) -> bytes:
     return buf.getvalue()
 
 
-def _groups(img: Image.Image, d: ImageDraw.ImageDraw, groups: list[dict[str, Any]], y: float, left: int) -> None:
+def _groups(img: Image.Image, d: ImageDraw.ImageDraw, groups: list[Group], y: float, left: int) -> None:
     """One seat's cards on the table, each group under its label, sharing the column's width."""
     if not groups:
         return

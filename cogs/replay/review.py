@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import discord
 
@@ -70,7 +70,15 @@ def stopped_line(table_id: str) -> str:
                            id=table_id)
 
 
-async def _first(*waits: Awaitable[Any]) -> None:
+class Edit(TypedDict, total=False):
+    """What an edit of the review's answer changes."""
+
+    content: str | None
+    embed: discord.Embed | None
+    view: discord.ui.View
+
+
+async def _first(*waits: Awaitable[object]) -> None:
     """Wait until the first of ``waits`` is done; the others are cancelled."""
     tasks = [asyncio.ensure_future(w) for w in waits]
     try:
@@ -126,7 +134,8 @@ class ReviewClicks:
     if TYPE_CHECKING:
         def _guild(self, interaction: discord.Interaction) -> int: ...
         async def _history(self, interaction: discord.Interaction, table_id: str) -> GameRecord: ...
-        async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None: ...
+        async def _say(self, interaction: discord.Interaction, text: str | None,
+                       **kwargs: Unpack[render.Extras]) -> int | None: ...
 
     async def review_reply(self, interaction: discord.Interaction, table_id: str) -> None:
         guild = self._guild(interaction)
@@ -136,7 +145,8 @@ class ReviewClicks:
         if isinstance(got, Review):  # stored: at once
             await interaction.response.defer(ephemeral=True, thinking=True)
             embed, view = await self._review_message(record, got)
-            await self._say(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
+            await (self._say(interaction, None, embed=embed) if view is None
+                   else self._say(interaction, None, embed=embed, view=view))
             return
         await self._wait_for_review(interaction, record, got)
 
@@ -183,14 +193,16 @@ class ReviewClicks:
             await self._edit_answer(interaction, content=e.say(lang()))
             return
         embed, view = await self._review_message(record, found)
-        await self._edit_answer(interaction, content=None, embed=embed, **({"view": view} if view is not None else {}))
+        await (self._edit_answer(interaction, content=None, embed=embed) if view is None
+               else self._edit_answer(interaction, content=None, embed=embed, view=view))
 
     async def _review_message(self, record: GameRecord, found: Review) -> tuple[discord.Embed, discord.ui.View | None]:
         # Where each decision was (one replay of the log): off the loop, like the review itself.
         where = await asyncio.to_thread(places, record, [d.step for d in found.decisions], lang())
         return review_message(record, found, where)
 
-    async def _edit_answer(self, interaction: discord.Interaction, **fields: Any) -> None:
+    async def _edit_answer(self, interaction: discord.Interaction, **fields: Unpack[Edit]) -> None:
+        """The answer's fields given (those not given are left as they are)."""
         try:
             await interaction.edit_original_response(allowed_mentions=render.NO_PINGS, **fields)
         except Exception:  # dismissed, the token ran out, the bot stopping: the review is kept all the same

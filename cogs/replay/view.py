@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -35,20 +35,23 @@ import engine
 import words as catalog
 from cogs.i18n.reading import lang, reading
 from cogs.pictures import emoji, fonts
-from cogs.replay.picture import WORDS_PX, Meta, _position, _where, draw_step, score_value, warm
+from cogs.replay.picture import WORDS_PX, Meta, MetaJSON, _position, _where, draw_step, score_value, warm
 from cogs.table import render, renderers
 from cogs.table.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump, number
 from cogs.table.render import NO_PINGS
 from engine.core import Event, Game
 from tables.ai.pool import PICTURE_NICE, die_with_parent
 from tables.ai.pool import _lower_priority as lower_priority
-from tables.history.replay import GameRecord
-from tables.history.replay_steps import NotReplayable, steps
+from tables.history.replay import GameRecord, RecordJSON
+from tables.history.replay_steps import NotReplayable, Step, steps
 from tables.privacy import former_name
 from tables.runtime import TableError
 from words import N_
 
 log = logging.getLogger("cogs.replay")
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 STEP_CACHE = 16  # games whose steps are kept
 PICTURE_CACHE = 256  # pictures kept (~60-120 KB each)
@@ -109,8 +112,7 @@ def meta_of(record: GameRecord, count: int, locale: str = catalog.ENGLISH) -> Me
     state, _ = record.replay()
     outcome = state.outcome()
     r = renderers.renderer_for(record.game)
-    probe = SimpleNamespace(id=record.id, game=record.game)
-    rank = r.score_text(probe, 0, 14).startswith("rank")  # type: ignore[arg-type]
+    rank = r.score_text(record.stand_in(), 0, 14).startswith("rank")
     # AI seats are marked once ("AI 2" needs no "(AI)").
     tag = catalog.translate(locale, " (AI)")
     names = tuple(n + tag if a and not n.startswith("AI") else n
@@ -121,8 +123,8 @@ def meta_of(record: GameRecord, count: int, locale: str = catalog.ENGLISH) -> Me
                 locale)
 
 
-def steps_in_worker(record_json: dict[str, Any], locale: str = catalog.ENGLISH
-                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def steps_in_worker(record_json: RecordJSON, locale: str = catalog.ENGLISH
+                    ) -> tuple[list[Step], MetaJSON]:
     """A finished game's steps with their words, and the picture's :class:`Meta` (as JSON), in ``locale``."""
     record = GameRecord.from_json(record_json)
     # A seat without a name: someone Deckhand forgot (tables/privacy.py).
@@ -139,7 +141,7 @@ def start_worker(parent: int) -> None:
     warm()
 
 
-def picture_in_worker(step: dict[str, Any], meta: dict[str, Any]) -> bytes:
+def picture_in_worker(step: Step, meta: MetaJSON) -> bytes:
     return draw_step(step, Meta.from_json(meta))
 
 
@@ -150,9 +152,9 @@ class Replays:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
-        self._steps: OrderedDict[tuple[str, str], tuple[list[dict[str, Any]], dict[str, Any]]] = OrderedDict()
+        self._steps: OrderedDict[tuple[str, str], tuple[list[Step], MetaJSON]] = OrderedDict()
         self._pictures: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
-        self._pending: dict[Any, asyncio.Future[Any]] = {}
+        self._pending: dict[tuple[str | int, ...], asyncio.Future[Any]] = {}
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -160,7 +162,7 @@ class Replays:
                                                  initializer=start_worker, initargs=(os.getpid(),))
         return self._executor
 
-    async def _once(self, key: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _once(self, key: tuple[str | int, ...], fn: Callable[..., T], *args: object) -> T:
         # Two clicks wanting the same thing share one computation.
         fut = self._pending.get(key)
         if fut is None:
@@ -179,7 +181,7 @@ class Replays:
         return await self._once(("warm",), warm)
 
     async def steps(self, record: GameRecord, locale: str = catalog.ENGLISH
-                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+                    ) -> tuple[list[Step], MetaJSON]:
         """The steps and meta of a game in ``locale`` (cached per game and language)."""
         key = (record.id, locale)
         got = self._steps.get(key)
@@ -189,7 +191,7 @@ class Replays:
         self._steps.move_to_end(key)
         return got
 
-    async def picture(self, table_id: str, step: dict[str, Any], meta: dict[str, Any]) -> bytes:
+    async def picture(self, table_id: str, step: Step, meta: MetaJSON) -> bytes:
         key = (table_id, int(step["index"]), str(meta.get("locale") or "en"))
         png = self._pictures.get(key)
         if png is None:
@@ -212,7 +214,7 @@ class Replays:
             self._executor = None
 
 
-def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+def _remember(cache: OrderedDict[K, V], key: K, value: V, size: int) -> None:
     cache[key] = value
     cache.move_to_end(key)
     while len(cache) > size:
@@ -220,11 +222,11 @@ def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> 
 
 
 # ==== the message ===================================================================================
-def where(step: dict[str, Any], count: int, locale: str = catalog.ENGLISH) -> str:
+def where(step: Step, count: int, locale: str = catalog.ENGLISH) -> str:
     return _where(step, count, locale)
 
 
-def jump_options(all_steps: Sequence[dict[str, Any]], current: int,
+def jump_options(all_steps: Sequence[Step], current: int,
                  locale: str = catalog.ENGLISH) -> list[tuple[str, int]]:
     """At most 25 places to jump to: the start of each hand or round (thinned evenly in a long game,
     the current one always kept), then each trick (turn, lead) of the current hand, then the end."""
@@ -238,9 +240,9 @@ def jump_options(all_steps: Sequence[dict[str, Any]], current: int,
     out = [(_position(locale, unit.capitalize(), h), i) for h, i in hands]
     subs: list[tuple[int, int]] = []
     for s in all_steps:
-        if s["hand"] == here and s.get("sub") and s.get("trick") is not None and (
-                not subs or s["trick"] != subs[-1][0]):
-            subs.append((s["trick"], s["index"]))
+        trick = s.get("trick")
+        if s["hand"] == here and s.get("sub") and trick is not None and (not subs or trick != subs[-1][0]):
+            subs.append((trick, s["index"]))
     room = MAX_OPTIONS - len(out) - 1
     if len(subs) > 1:
         sub = all_steps[current].get("sub") or "trick"
@@ -264,7 +266,7 @@ def _thin(items: list[tuple[int, int]], most: int, keep: Callable[[tuple[int, in
     return [x for k, x in enumerate(items) if k % every == 0 or keep(x)]
 
 
-def timeout_line(step: dict[str, Any], meta: dict[str, Any]) -> str:
+def timeout_line(step: Step, meta: MetaJSON) -> str:
     """The line for a move the clock made for a person (marked, as the live table said it)."""
     names = meta.get("names") or []
     seat = step.get("seat")
@@ -274,7 +276,7 @@ def timeout_line(step: dict[str, Any], meta: dict[str, Any]) -> str:
                                     "them.", name=render.clean(names[seat]))
 
 
-def viewer(table_id: str, all_steps: Sequence[dict[str, Any]], index: int, meta: dict[str, Any],
+def viewer(table_id: str, all_steps: Sequence[Step], index: int, meta: MetaJSON,
            png: bytes) -> tuple[discord.Embed, discord.File, discord.ui.View]:
     """The viewer at step ``index``: its embed (the step in words, the picture), the picture as a
     file, and its buttons and menu."""

@@ -20,7 +20,7 @@ from discord import app_commands
 log = logging.getLogger("deckhand")
 
 
-def _same(ours: Any, theirs: Any) -> bool:
+def _same(ours: object, theirs: object) -> bool:
     """Whether Discord's copy says what ours says.  Discord adds fields (ids, versions) and may
     leave out one whose value is empty or false (an option's ``required``, empty localizations),
     so only our fields count, a missing one matching only an empty or false value of ours."""
@@ -38,9 +38,9 @@ def _same(ours: Any, theirs: Any) -> bool:
     return bool(ours == theirs)
 
 
-def same_commands(ours: Sequence[Mapping[str, Any]], theirs: Sequence[Mapping[str, Any]]) -> bool:
+def same_commands(ours: Sequence[Mapping[str, object]], theirs: Sequence[Mapping[str, object]]) -> bool:
     """Whether Discord's commands (``theirs``, as listed) are ours (as a sync would write them)."""
-    def key(c: Mapping[str, Any]) -> tuple[Any, str]:
+    def key(c: Mapping[str, object]) -> tuple[object, str]:
         return (c.get("type", 1), str(c.get("name")))
 
     mine = {key(c): c for c in ours}

@@ -4,14 +4,12 @@ standings, the answer about a game that is over and to a game Deckhand does not 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
-
 import discord
 
 import engine
 import words
 from cogs.i18n import reading
+from cogs.i18n.reading import drawn as _
 from cogs.table import options as table_options
 from cogs.table import render, renderers
 from cogs.table.arguments import playable
@@ -22,11 +20,6 @@ from tables.ids import echo
 from words import N_
 
 
-def _(msgid: str, /, **fields: Any) -> str:
-    """``msgid`` in the language being drawn: inside an interaction, the person's (cogs/i18n/reading.py)."""
-    return words.translate(reading.lang(), msgid, **fields)
-
-
 def replay_standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
     """A replay's final standings in the shape the table showed them: medals shared by ties, each
     score in the game's unit."""
@@ -34,7 +27,7 @@ def replay_standings(record: GameRecord, outcome: Outcome | None) -> list[str]:
         return standings(record, outcome)
     r = renderers.renderer_for(record.game)
     order = sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s))
-    table: Any = SimpleNamespace(id=record.id, game=record.game)  # a stand-in: score_text reads no table
+    table = record.stand_in()  # score_text reads no more of it
     marks = render.medals([outcome.places[s] for s in order])
     return [f"{m} {render.clean(record.names[s])} — {r.score_text(table, s, outcome.scores[s])}"
             f"{render.hints_mark(record.hint_count(s))}" for m, s in zip(marks, order, strict=True)]

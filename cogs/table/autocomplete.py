@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from discord import app_commands
 
@@ -19,6 +18,7 @@ from cogs.table.renderer import GENERIC, Renderer
 from engine.cards import Card, CardError, card
 from engine.core import AnyCard, Decision
 from tables.live import SeatView
+from tables.table import Table
 from words import ENGLISH, speaking
 from words import cards as card_words
 
@@ -190,7 +190,7 @@ def _round_numbers(low: int | None, high: int | None) -> list[int]:
     return [n for n in (25, 50, 100) if (low is None or n >= low) and (high is None or n <= high)]
 
 
-def table_choices(tables: Sequence[Any], channel_id: int | None, current: str) -> list[app_commands.Choice[str]]:
+def table_choices(tables: Sequence[Table], channel_id: int | None, current: str) -> list[app_commands.Choice[str]]:
     """Suggestions for ``/game watch table:``: the running tables given (one server's), those of
     this channel (or its thread) first, newest first, matching what was typed in their id, game or
     players' names.  Only what the table message shows publicly."""

@@ -48,6 +48,7 @@ from cogs.table.custom_ids import (  # the names the ids' users always imported 
     PickSelect,
     ReplayButton,
     TableButton,
+    UIItem,
     ahead_id,
     card_values,
     decode_code,  # noqa: F401
@@ -123,7 +124,7 @@ def _hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     view = discord.ui.View(timeout=None)
     if render.phase_of(table) != "running":
         return content, view
-    items: list[discord.ui.Item[Any]] = []
+    items: list[UIItem] = []
     whole = _whole_hand(seat_view, r, decision)
     if whole is not None:
         items = whole
@@ -154,7 +155,7 @@ def _hand_view(seat_view: SeatView) -> tuple[str, discord.ui.View]:
     return content, view
 
 
-def _whole_hand(sv: SeatView, r: Renderer, decision: Decision | None) -> list[discord.ui.Item[Any]] | None:
+def _whole_hand(sv: SeatView, r: Renderer, decision: Decision | None) -> list[UIItem] | None:
     """Every card of the hand as a button, in hand order, the ones that may not be played now
     disabled (the view says why): for games played a card at a time (``Renderer.whole_hand``),
     while cards are being played — on your turn, and while you wait (the same buttons light up
@@ -164,7 +165,7 @@ def _whole_hand(sv: SeatView, r: Renderer, decision: Decision | None) -> list[di
         return None
     table = sv.table
     if _choosing_ahead(sv):
-        chosen: list[discord.ui.Item[Any]] = [
+        chosen: list[UIItem] = [
             AheadButton(table.id, a.code, r.action_label(a, sv), _ahead_style(sv, r, a), action_emoji(a))
             for a, _ in cards]
         return chosen + ([AheadButton(table.id, None)] if sv.ahead else [])
@@ -223,7 +224,7 @@ def _ahead_line(sv: SeatView, r: Renderer) -> str:
     return "\n⚠️ " + tr(sv.table)(N_("{card}, chosen ahead, cannot be played now: choose a card."), card=card)
 
 
-def _room(items: Sequence[discord.ui.Item[Any]]) -> bool:
+def _room(items: Sequence[UIItem]) -> bool:
     menus = sum(1 for i in items if isinstance(getattr(i, "item", i), discord.ui.Select))
     buttons = len(items) - menus
     return menus + -(-(buttons + 1) // ROW_BUTTONS) <= MAX_ROWS
@@ -293,7 +294,7 @@ def marked_values(cards: Sequence[AnyCard], marked: Sequence[str]) -> set[str]:
     return out
 
 
-def _big_pick(sv: SeatView, r: Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+def _big_pick(sv: SeatView, r: Renderer, decision: Decision) -> tuple[list[UIItem], str]:
     """Up to four part menus, then OK / Clear.  The cards the seat marked so far (kept by the
     engine) are the menus' defaults; a menu lets at most as many cards be chosen as the pick leaves
     room for."""
@@ -308,7 +309,7 @@ def _big_pick(sv: SeatView, r: Renderer, decision: Decision) -> tuple[list[disco
     count = len(picked)
     room = max(0, decision.pick - count)
     since = marking_since(table, sv.seat, decision.kind)
-    items: list[discord.ui.Item[Any]] = []
+    items: list[UIItem] = []
     for n, (names, members) in enumerate(parts):
         options = []
         for value, c, copy in members:
@@ -362,7 +363,7 @@ def _flat(groups: list[tuple[str, list[M]]], size: int, most: int) -> list[tuple
     return [(list(dict.fromkeys(name for name, _ in chunk)), [m for _, m in chunk]) for chunk in chunks]
 
 
-def _action_controls(sv: SeatView, r: Renderer, decision: Decision) -> tuple[list[discord.ui.Item[Any]], str]:
+def _action_controls(sv: SeatView, r: Renderer, decision: Decision) -> tuple[list[UIItem], str]:
     """Buttons when the legal actions fit (25) and the renderer does not want menus anyway
     (``menus_always``), else menus grouped by the renderer with the
     ungrouped actions (pass, end turn) as buttons below; else the combination menu; else as many
@@ -386,7 +387,7 @@ def _action_controls(sv: SeatView, r: Renderer, decision: Decision) -> tuple[lis
         loose = loose[:ROW_BUTTONS]
     menus = _pack(list(groups.items()), MAX_OPTIONS, MAX_MENUS)
     if menus is not None:
-        items: list[discord.ui.Item[Any]] = []
+        items: list[UIItem] = []
         for n, (names, members) in enumerate(menus):
             options = [discord.SelectOption(label=r.action_label(a, sv)[:100], value=a.code, emoji=action_emoji(a),
                                             description=(r.action_description(sv, a) or "")[:100] or None)
@@ -434,7 +435,7 @@ class HandMessage:
         return hand_view(self.sv)[1]
 
 
-_BUTTONS: dict[tuple[Any, ...], ButtonComponent] = {}  # one card's button dict, without its custom id
+_BUTTONS: dict[tuple[object, ...], ButtonComponent] = {}  # one card's button dict, without its custom id
 _BUTTONS_MAX = 4096  # (cards × played or not × emoji sets × games: far below; a bound all the same)
 
 
@@ -482,7 +483,7 @@ def _plain_labels(r: Renderer) -> bool:
 
 
 def _card_button(table: Table, r: Renderer, a: Action, playable: bool,
-                 chosen: bool | None = None) -> dict[str, Any]:
+                 chosen: bool | None = None) -> ButtonComponent:
     """One card's button: to play it (``chosen`` None), or to choose it ahead (``chosen``: whether
     it is the card chosen now)."""
     emoji = action_emoji(a)
@@ -498,27 +499,27 @@ def _card_button(table: Table, r: Renderer, a: Action, playable: bool,
             style = discord.ButtonStyle.success if chosen else r.action_style(a)
             made = AheadButton(table.id, a.code, r.action_label(a), style, emoji).item.to_component_dict()
         _BUTTONS[key] = made
-    d = dict(made)  # (the same keys in the same order, only the custom id differs)
+    d = made.copy()  # (the same keys in the same order, only the custom id differs)
     d["custom_id"] = (f"dh:a:{table.id}:{table.version}:{encode_code(a.code)}" if chosen is None
                       else ahead_id(table.id, a.code))
     return d
 
 
-def _ahead_cancel(table_id: str) -> dict[str, Any]:
+def _ahead_cancel(table_id: str) -> ButtonComponent:
     key = ("ahead", "cancel", lang())
     made = _BUTTONS.get(key)
     if made is None:
         made = _BUTTONS[key] = AheadButton(table_id, None).item.to_component_dict()
-    d = dict(made)
+    d = made.copy()
     d["custom_id"] = ahead_id(table_id, None)
     return d
 
 
-def _table_button(act: str, table_id: str) -> dict[str, Any]:
+def _table_button(act: str, table_id: str) -> ButtonComponent:
     key = ("table", act, lang())
     made = _BUTTONS.get(key)
     if made is None:
         made = _BUTTONS[key] = TableButton(act, table_id).item.to_component_dict()
-    d = dict(made)
+    d = made.copy()
     d["custom_id"] = f"dh:t:{act}:{table_id}"
     return d

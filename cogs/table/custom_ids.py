@@ -50,7 +50,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import discord
 
@@ -76,7 +76,7 @@ DONE_TEMPLATE = rf"dh:k:(?P<tid>{TABLE_ID}):(?P<ver>{VERSION}):(?P<kind>{KIND}):
 
 
 # ---- letting views go --------------------------------------------------------------------------
-def let_go(view: discord.ui.View | None) -> None:
+def let_go(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     """``view`` is done with (sent, or its click answered): stop it and empty it.  A View and its
     items point at each other (each item's ``view``), a cycle only the garbage collector frees; a
     hand view is some 15-25 items with their buttons and emoji, drawn for every click and every live
@@ -88,7 +88,9 @@ def let_go(view: discord.ui.View | None) -> None:
     view.clear_items()
 
 
-ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+#: A component of ours: a DynamicItem (what discord.py types its ``item`` as) sits in either kind of view.
+UIItem = discord.ui.Item[discord.ui.View | discord.ui.LayoutView]
+ItemT = TypeVar("ItemT", bound=UIItem)
 
 
 def releasing(callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]
@@ -159,6 +161,7 @@ HANDLER_COG = "GameCog"
 
 
 async def _handler(interaction: discord.Interaction) -> Handler | None:
+    # ignore: discord.py types the client as a plain Client; ours is a commands.Bot (a test's fake has get_cog too).
     cog = interaction.client.get_cog(HANDLER_COG)  # type: ignore[attr-defined]
     if cog is None:
         # Between a restart and the cog loading, say so instead of letting the click "fail".
@@ -211,7 +214,7 @@ def value_code(value: str) -> str:
     return value.split(VALUE_SEP, 1)[0]
 
 
-def _values(item: Any, interaction: discord.Interaction) -> list[str]:
+def _values(item: UIItem, interaction: discord.Interaction) -> list[str]:
     return list(getattr(item, "values", None) or ()) or _data_values(interaction)
 
 
@@ -222,7 +225,7 @@ def _data_values(interaction: discord.Interaction) -> list[str]:
     return list(values) if isinstance(values, list) else []
 
 
-def _received_select(item: Any) -> discord.ui.Select | None:
+def _received_select(item: UIItem) -> discord.ui.Select | None:
     return item if isinstance(item, discord.ui.Select) else None
 
 
@@ -240,7 +243,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_TEMP
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> TableButton:
         return cls(match["act"], match["tid"])
 
@@ -285,7 +288,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> ActionButton:
         return cls(match["tid"], _number(match["ver"]), decode_code(match["code"]), getattr(item, "label", None),
                    getattr(item, "style", None))
@@ -320,7 +323,7 @@ class ActionMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> ActionMenu:
         return cls(match["tid"], _number(match["ver"]), _number(match["n"]), select=_received_select(item))
 
@@ -374,7 +377,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> PickSelect:
         # Keep the received select: its options and the chosen values come from the click.
         return cls(match["tid"], _number(match["ver"]), match["kind"], select=_received_select(item))
@@ -420,7 +423,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=PART_TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> PartSelect:
         return cls(match["tid"], _number(match["ver"]), match["kind"], _number(match["part"]),
                    select=_received_select(item))
@@ -458,7 +461,7 @@ class PickDone(discord.ui.DynamicItem[discord.ui.Button], template=DONE_TEMPLATE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> PickDone:
         return cls(match["tid"], _number(match["ver"]), match["kind"], match["op"], getattr(item, "label", None))
 
@@ -492,7 +495,7 @@ class AheadButton(discord.ui.DynamicItem[discord.ui.Button], template=AHEAD_TEMP
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> AheadButton:
         code = None if match["code"] == "-" else decode_code(match["code"])
         return cls(match["tid"], code, getattr(item, "label", None), getattr(item, "style", None))
@@ -508,7 +511,7 @@ def ahead_id(table_id: str, code: str | None) -> str:
     return f"dh:h:{table_id}:{'-' if code is None else encode_code(code)}"
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[UIItem]], ...] = (
     TableButton, ActionButton, PickSelect, ActionMenu, PartSelect, PickDone, AheadButton)
 
 
@@ -528,9 +531,19 @@ _REPLAY_BUTTONS: dict[str, tuple[str, str]] = {
 }
 
 
-async def _replay_handler(interaction: discord.Interaction) -> Any:
+@runtime_checkable
+class ReplayHandler(Protocol):
+    """What the replay viewer's components call; cogs/replay/view.py's cog implements it."""
+
+    async def on_replay(self, interaction: discord.Interaction, table_id: str, step: int, op: str,
+                        values: list[str]) -> None: ...
+
+
+async def _replay_handler(interaction: discord.Interaction) -> ReplayHandler | None:
     cog = await _handler(interaction)
-    if cog is not None and not hasattr(cog, "on_replay"):
+    if cog is None:
+        return None
+    if not isinstance(cog, ReplayHandler):  # (has no on_replay)
         await interaction.response.send_message(
             words.translate(words.resolve(interaction.locale), N_("That button does nothing any more.")),
             ephemeral=True)
@@ -553,7 +566,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> ReplayButton:
         return cls(match["tid"], _number(match["step"]), match["op"])
 
@@ -578,7 +591,7 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=JUMP_TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: UIItem, match: re.Match[str], /
     ) -> ReplayJump:
         return cls(match["tid"], _number(match["step"]), select=_received_select(item))
 

@@ -13,7 +13,7 @@ import contextlib
 import io
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -22,6 +22,7 @@ from discord.ext import commands
 import engine
 import words
 from cogs.i18n import language, reading
+from cogs.i18n.reading import drawn as _
 from cogs.live.game_clicks import ComponentClicks
 from cogs.live.hints import hint_text
 from cogs.replay.review import ReviewClicks
@@ -55,7 +56,7 @@ from cogs.table.components import (
     let_go,
     table_view,
 )
-from cogs.table.plumbing import Plumbing
+from cogs.table.plumbing import Plumbing, open_thread
 from cogs.table.render import NO_PINGS
 from cogs.watch.visibility import may_see, may_see_record
 from tables.history.replay import GameRecord, recap
@@ -69,10 +70,6 @@ if TYPE_CHECKING:  # (the listener imports nothing of this module; bot.py wires 
 
 log = logging.getLogger(__name__)
 
-
-def _(msgid: str, /, **fields: Any) -> str:
-    """``msgid`` in the language being drawn: inside an interaction, the person's (cogs/i18n/reading.py)."""
-    return words.translate(reading.lang(), msgid, **fields)
 
 
 NO_EXTERNAL_APPS = N_("This server does not let apps you added to your account show their answers to everyone, so "
@@ -347,17 +344,7 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Co
         budget = self.discord_listener.budget if self.discord_listener is not None else None  # the bot-wide REST budget
         if budget is not None:
             await budget.take(urgent=True)  # the host is waiting on this answer: it does not queue
-        try:
-            thread = await channel.get_partial_message(table.message_id).create_thread(
-                name=f"{render.game_title(table)} · {table.id}", auto_archive_duration=1440
-            )
-        except discord.HTTPException as e:  # Forbidden included: no thread permission
-            log.info("No thread for table %s (%s); playing in the channel", table.id, e)
-            return None
-        table.thread_id = thread.id
-        with contextlib.suppress(TableError):
-            await self.runtime.attach(table.id, thread_id=thread.id)
-        return thread
+        return await open_thread(self.runtime, channel, table, log)
 
     @game.command(name="end", description="End a table (host, or a member with Manage Server).")
     @app_commands.describe(id="Table id (default: the table in this channel)")

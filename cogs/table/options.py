@@ -13,7 +13,6 @@ arena: a game may play to 50 here (about a dozen hands) and to 1000 in program c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import engine
 import words as catalog
@@ -21,7 +20,7 @@ from cogs.i18n.reading import lang
 from cogs.table import screens
 from cogs.table.screens import Words
 from cogs.table.screens import choice as _choice
-from engine.core import Game, Option, Options
+from engine.core import Game, Option, Options, OptionValue
 from engine.words import number as number  # the one count helper (engine/words.py), for the screens
 from engine.words import plural as plural
 from tables.ids import echo
@@ -111,7 +110,7 @@ def say(game: str, name: str, value: object) -> str:
         return f"{name} {value}"
 
 
-def values(opt: Option) -> list[Any]:
+def values(opt: Option) -> list[OptionValue]:
     """An option's choices in a sensible order: numbers ascending, speeds fastest first, words as the
     game lists them (default first)."""
     if opt.name == "speed":
@@ -148,7 +147,7 @@ def settings_line(game: str, options: Options | None, speed: str | None, ai: str
     return " · ".join(parts)
 
 
-def changes_line(game: str, options: Mapping[str, Any] | None, speed: str | None, ai: str | None = None,
+def changes_line(game: str, options: Mapping[str, object] | None, speed: str | None, ai: str | None = None,
                  ahead: bool = True) -> str:
     """Only what a table plays differently from a Discord table's defaults, in plain words and the
     game's own order ("" when it plays them all): what the lobby and the footers say."""

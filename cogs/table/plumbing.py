@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, Unpack
 
 import discord
 from discord import app_commands
@@ -19,11 +19,11 @@ import words
 from cogs.i18n import reading
 from cogs.live.game_clicks import _describe
 from cogs.ops.permissions import ChannelPermissions
-from cogs.table import renderers
+from cogs.table import render, renderers
 from cogs.table.answers import game_over
 from cogs.table.arguments import NOT_IN_A_SERVER
 from cogs.table.components import table_view
-from cogs.table.render import NO_PINGS
+from cogs.table.render import NO_PINGS, Extras
 from cogs.watch.visibility import may_see
 from tables.finished import AnyTable
 from tables.ids import echo, normalise
@@ -36,6 +36,30 @@ if TYPE_CHECKING:
     from cogs.live.listener import DiscordListener
 
 log = logging.getLogger("cogs.table.game")  # (the cog's own log, as before the split)
+
+
+class _Threadable(Protocol):
+    """A channel a table's thread can be opened from (its message's)."""
+
+    def get_partial_message(self, message_id: int, /) -> discord.PartialMessage: ...
+
+
+async def open_thread(runtime: Runtime, channel: _Threadable, table: Table, said: logging.Logger,
+                      what: str = "table") -> discord.Thread | None:
+    """A public thread from ``table``'s message in ``channel``, kept as the table's (``Runtime.attach``);
+    ``None`` when Discord refuses (the game stays in the channel: ``said`` logs it, of a ``what``)."""
+    assert table.message_id is not None
+    try:
+        thread = await channel.get_partial_message(table.message_id).create_thread(
+            name=f"{render.game_title(table)} · {table.id}", auto_archive_duration=1440
+        )
+    except discord.HTTPException as e:  # Forbidden included: no thread permission
+        said.info("No thread for %s %s (%s); playing in the channel", what, table.id, e)
+        return None
+    table.thread_id = thread.id
+    with contextlib.suppress(TableError):
+        await runtime.attach(table.id, thread_id=thread.id)
+    return thread
 
 
 OOPS = N_("Sorry — something went wrong on my side. It has been logged; please try again.")
@@ -135,7 +159,7 @@ class Plumbing:
                 except discord.HTTPException as e:
                     log.warning("Could not tell %s what the bot may not do here: %s", interaction.user.id, e)
 
-    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Any) -> int | None:
+    async def _say(self, interaction: discord.Interaction, text: str | None, **kwargs: Unpack[Extras]) -> int | None:
         """An ephemeral reply, whether or not the interaction was answered (deferred) already; the
         id of the message it made, when Discord says."""
         try:

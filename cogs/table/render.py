@@ -17,6 +17,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TypedDict
 
 import discord
 
@@ -34,6 +35,14 @@ from words.cards import label as card_label
 
 #: What every message the bot sends may ping by default: nobody.  A turn ping names its people itself.
 NO_PINGS = discord.AllowedMentions.none()
+
+
+class Extras(TypedDict, total=False):
+    """What an ephemeral answer may carry besides its text (the cogs' ``_say``, ``_answer``)."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    file: discord.File
 
 LOBBY_COLOUR = discord.Colour.blurple()
 RUNNING_COLOUR = discord.Colour.green()

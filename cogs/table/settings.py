@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Unpack
 
 import discord
 from discord import app_commands
@@ -21,6 +21,7 @@ from discord.ext import commands
 import engine
 import words
 from cogs.i18n import language, reading
+from cogs.i18n.reading import drawn as _
 from cogs.table import options as table_options
 from cogs.table.arguments import (
     EVERY_INSTALL,
@@ -32,8 +33,10 @@ from cogs.table.arguments import (
     parse_options,
 )
 from cogs.table.render import NO_PINGS
+from tables.nights.seasons import PERIODS
 from tables.runtime import Runtime
-from tables.servers import Settings
+from tables.servers import Changes, Settings
+from tables.storage.base import Record
 from words import N_
 
 log = logging.getLogger(__name__)
@@ -53,9 +56,6 @@ SEASON_CHOICES = [app_commands.Choice(name="every month", value="month"),
                   app_commands.Choice(name="never: one board for all time", value="none")]
 
 
-def _(msgid: str, /, **fields: Any) -> str:
-    return words.translate(reading.lang(), msgid, **fields)
-
 
 def describe_house(game: str, raw: dict[str, str]) -> str:
     """House rules in the words the lobby uses ("target score 50 · blitz timers")."""
@@ -66,7 +66,7 @@ def describe_house(game: str, raw: dict[str, str]) -> str:
     return said or _(N_("standard rules"))
 
 
-def settings_text(settings: Settings, locale: str, server_language: str, changes: list[dict[str, Any]]) -> str:
+def settings_text(settings: Settings, locale: str, server_language: str, changes: list[Record]) -> str:
     """``/settings show``: every setting in plain words, then the last changes and who made them."""
     lines = [_(N_("**This server's settings**"))]
     where = ", ".join(f"<#{c}>" for c in settings.channels)
@@ -127,7 +127,7 @@ class SettingsCog(commands.Cog):
         except discord.HTTPException:
             log.exception("Could not answer a settings command")
 
-    async def _change(self, interaction: discord.Interaction, **changes: Any) -> None:
+    async def _change(self, interaction: discord.Interaction, **changes: Unpack[Changes]) -> None:
         """Check the asker may, store the change, say so (all in the asker's language)."""
         locale = reading.remember(interaction.user.id, interaction.locale)
         with reading.reading(locale):
@@ -224,8 +224,9 @@ class SettingsCog(commands.Cog):
     @app_commands.choices(every=SEASON_CHOICES)
     async def seasons(self, interaction: discord.Interaction, every: ChoiceText) -> None:
         value = str(getattr(every, "value", every))
-        if value not in SEASONS:
+        period = next((p for p in PERIODS if p == value), None)
+        if period is None or value not in SEASONS:
             with reading.reading(reading.remember(interaction.user.id, interaction.locale)):
                 await self._answer(interaction, _(N_("Choose one of the season lengths offered.")))
             return
-        await self._change(interaction, season=value)
+        await self._change(interaction, season=period)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import date
-from typing import Any, overload
+from typing import overload
 
 import discord
 from discord import app_commands
@@ -18,9 +18,10 @@ from discord.ext import commands
 
 import engine
 import words
+from cogs.i18n.reading import drawn as _
 from cogs.i18n.reading import lang, reading, remember
 from cogs.table.arguments import GAME_CHOICES, GAMES, NOT_IN_A_SERVER, ChoiceText
-from cogs.table.render import NO_PINGS
+from cogs.table.render import NO_PINGS, Extras
 from tables.history.ratings import Rating
 from tables.history.stats import GameStats, figure_names, summarise
 from tables.runtime import Runtime
@@ -39,10 +40,6 @@ ONLY_YOURS_EVERYWHERE = N_("Results from every server and conversation are shown
                            "leave out `user:` to see yours.")
 OOPS = N_("Sorry — I could not read the stats just now. It has been logged; please try again.")
 
-
-def _(msgid: str, /, **fields: Any) -> str:
-    """``msgid`` in the language being drawn (cogs/i18n/reading.py: the asker's, or the server's)."""
-    return words.translate(lang(), msgid, **fields)
 
 
 def _num(value: float, places: int) -> str:
@@ -206,14 +203,14 @@ class StatsCog(commands.Cog):
 
     async def _reply(self, interaction: discord.Interaction, *, ephemeral: bool, text: str | None = None,
                      embed: discord.Embed | None = None) -> None:
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
-        if embed is not None:
-            kwargs["embed"] = embed
+        extras: Extras = {} if embed is None else {"embed": embed}
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, **kwargs)  # type: ignore[arg-type]  # None: no text (discord.py takes it)
+                # ignore: None is no text (discord.py takes it, though its overloads type the content as str)
+                await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=NO_PINGS,  # type: ignore[arg-type]
+                                                **extras)
             else:
-                await interaction.response.send_message(text, **kwargs)
+                await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=NO_PINGS, **extras)
         except discord.HTTPException:
             log.exception("Could not answer a stats command")
 

@@ -11,10 +11,8 @@ server that added the bot: each table needs its message and thread.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,7 +23,6 @@ import words
 from cogs.i18n import reading
 from cogs.live.listener import DiscordListener
 from cogs.table import options as table_options
-from cogs.table import render
 from cogs.table.arguments import (
     EVERY_INSTALL,
     EVERYWHERE,
@@ -36,8 +33,9 @@ from cogs.table.arguments import (
     parse_options,
     place_of,
 )
-from cogs.table.custom_ids import releasing
-from cogs.table.render import NO_PINGS
+from cogs.table.custom_ids import UIItem, releasing
+from cogs.table.plumbing import open_thread
+from cogs.table.render import NO_PINGS, Extras
 from tables.live import TableError
 from tables.runtime import Runtime
 from tables.table import Phase, Table
@@ -150,7 +148,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPL
         self.tid, self.op = tid, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: UIItem,
                              match: re.Match[str], /) -> TournamentButton:
         return cls(match["id"], match["op"])
 
@@ -227,11 +225,11 @@ class TournamentCog(commands.Cog):
             game=game, rounds=rounds, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             organiser=interaction.user.id, name=interaction.user.display_name, options=given, speed=speed,
             locale=locale, duplicate=duplicate)
-        kwargs: dict[str, Any] = {"embed": tournament_embed(entry), "allowed_mentions": NO_PINGS}
         view = tournament_view(entry)
+        extras: Extras = {"embed": tournament_embed(entry)}
         if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+            extras["view"] = view
+        await interaction.response.send_message(allowed_mentions=NO_PINGS, **extras)
         message = await interaction.original_response()
         await self.runtime.tournaments.attach(entry.id, message.id)
 
@@ -323,7 +321,8 @@ class TournamentCog(commands.Cog):
         await asyncio.sleep(STARTER_EVERY)
         return int(thread.id)
 
-    async def _private_place(self, entry: Entry, people: list[int], channel: Any, name: str) -> int | None:
+    async def _private_place(self, entry: Entry, people: list[int], channel: discord.TextChannel,
+                             name: str) -> int | None:
         """A duplicate round's table plays in a private thread with its players only: the round's
         other tables hold the same cards, and must not see this one's."""
         listener = self.discord
@@ -375,7 +374,7 @@ class TournamentCog(commands.Cog):
         if thread is not None:
             await listener.started(t)
 
-    async def _thread(self, t: Table) -> Any:
+    async def _thread(self, t: Table) -> discord.Thread | None:
         listener = self.discord
         if listener is None or t.thread_id is not None or t.message_id is None:
             return None
@@ -385,13 +384,4 @@ class TournamentCog(commands.Cog):
         if channel is None or not hasattr(channel, "get_partial_message"):
             return None
         await listener.budget.take()
-        try:
-            thread = await channel.get_partial_message(t.message_id).create_thread(
-                name=f"{render.game_title(t)} · {t.id}", auto_archive_duration=1440)
-        except discord.HTTPException as e:
-            log.info("No thread for tournament table %s (%s); playing in the channel", t.id, e)
-            return None
-        t.thread_id = thread.id
-        with contextlib.suppress(TableError):
-            await self.runtime.attach(t.id, thread_id=thread.id)
-        return thread
+        return await open_thread(self.runtime, channel, t, log, "tournament table")

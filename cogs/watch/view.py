@@ -34,9 +34,9 @@ import itertools
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import discord
 from discord.webhook.async_ import async_context
@@ -47,8 +47,13 @@ from cogs.table import render, renderers
 from cogs.table.components import _table_button
 from cogs.table.render import Rendered
 from engine.core import Event
+from tables.clock import Clock
 from tables.finished import AnyTable
 from tables.table import Table
+
+if TYPE_CHECKING:  # (discord.types is for the type checker, as in cogs/table/components.py)
+    from discord.types.components import ActionRow as ActionRowPayload
+    from discord.types.embed import Embed as EmbedPayload
 
 #: One clock line of the table message (``render.clock_notes``): the event it rewords, its text, and
 #: whether it replaces the event's own line.
@@ -127,27 +132,35 @@ def with_count(rendered: Rendered, n: int, locale: str = words.ENGLISH) -> Rende
     return rendered
 
 
-def watch_key(table: Table, notes: int = 0) -> tuple[Any, ...]:
+def watch_key(table: Table, notes: int = 0) -> tuple[object, ...]:
     """What moves the public table: a move (the version), the phase, a pause, a seat leaving or the
     AI taking it over, a clock line.  Cheap: no drawing."""
     seats = tuple((s.user_id, s.away, s.left) for s in table.seats)
     return (table.version, render.phase_of(table), table.paused, seats, notes)
 
 
-def watch_payload(table: Table, drawn: Rendered, summary: Rendered | None, head: str) -> dict[str, Any]:
+class WatchPayload(TypedDict):
+    """The watcher's view as Discord's JSON: the body of an edit of its message (the mentions aside)."""
+
+    content: str
+    embeds: list[EmbedPayload]
+    components: list[ActionRowPayload]
+
+
+def watch_payload(table: Table, drawn: Rendered, summary: Rendered | None, head: str) -> WatchPayload:
     """The watcher's view as Discord's JSON: the head line, the public table, the latest summary,
     and **Watch** (pressing it on the view keeps it following with a fresh token)."""
     embeds = [e for e in (drawn.embed, summary.embed if summary is not None else None) if e is not None]
     if sum(len(e) for e in embeds) > MAX_EMBEDS_TOTAL:
         embeds = embeds[:1]  # the table first: the summary was posted in the channel too
     content = "\n".join(p for p in (head, drawn.content) if p)
-    components = []
+    components: list[ActionRowPayload] = []
     if render.phase_of(table) == "running":
         components = [{"type": 1, "components": [_table_button("watch", table.id)]}]
     return {"content": content, "embeds": [e.to_dict() for e in embeds], "components": components}
 
 
-async def edit_token(interaction: Any, payload: dict[str, Any], message_id: int | None = None) -> None:
+async def edit_token(interaction: discord.Interaction, payload: WatchPayload, message_id: int | None = None) -> None:
     """Edit the interaction's ``@original`` with ``payload`` through discord.py's webhook adapter,
     without reading the message back (as cogs/live/hand.py does for hand views); ``message_id``: the
     view is that followup of the interaction instead (a Watch click on an anchored table's message
@@ -171,7 +184,7 @@ async def edit_token(interaction: Any, payload: dict[str, Any], message_id: int 
 @dataclass(eq=False)
 class Watcher:
     user_id: int
-    interaction: Any  # its @original is the watcher's view
+    interaction: discord.Interaction  # its @original is the watcher's view
     expires: float  # on Watchers' clock: the last edit (the "press Watch again" line) is due then
     dead: bool = False
     timer: asyncio.Task[None] | None = None
@@ -198,7 +211,7 @@ class _Group:
     summary: Rendered | None = None  # the latest end-of-hand summary the table posted
     summaries: int = 0
     notes: Sequence[ClockNote] = ()  # the listener's clock lines, as the table message shows them
-    shown: Any = None  # watch_key of what the views show
+    shown: tuple[object, ...] | None = None  # watch_key of what the views show
     last_edit: float = -math.inf
     wanted: bool = False
     closing: bool = False  # the game is over: one more edit, then the group goes
@@ -216,7 +229,7 @@ class Watchers:
         most: int = MAX_WATCHERS,
         per_person: int = MAX_PER_PERSON,
         now: Callable[[], float] | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        sleep: Callable[[float], Awaitable[object]] | None = None,
     ) -> None:
         self.lifetime = lifetime
         self.interval = interval
@@ -237,7 +250,7 @@ class Watchers:
         self.draws = 0  # public views drawn for watchers
         self.failures = 0
 
-    def use_clock(self, clock: Any) -> None:
+    def use_clock(self, clock: Clock | None) -> None:
         """The table's clock paces the edits (a test's fake clock drives both)."""
         if clock is not None and self._own_clock:
             self._now, self._sleep = clock.now, clock.sleep
@@ -276,14 +289,14 @@ class Watchers:
         if not pending:
             self._pending.pop(place.table_id, None)
 
-    def view(self, table: Table, notes: Sequence[ClockNote] = ()) -> dict[str, Any]:
+    def view(self, table: Table, notes: Sequence[ClockNote] = ()) -> WatchPayload:
         """The watcher's view of ``table`` now (the answer to **Watch**)."""
         with render.clock_notes(notes):
             drawn = renderers.table_message(table)
         return watch_payload(table, drawn, self._last.get(table.id), head_line(table))
 
-    def watch(self, interaction: Any, table: Any, notes: Sequence[Any] = (), place: Place | None = None,
-              message_id: int | None = None) -> None:
+    def watch(self, interaction: discord.Interaction, table: Table, notes: Sequence[ClockNote] = (),
+              place: Place | None = None, message_id: int | None = None) -> None:
         """``interaction`` was just answered with the watcher's view of ``table``: from now on its
         token keeps it current (a newer Watch of the same person replaces the older; ``place``, the
         place reserved for it, becomes this watcher's).  Past ``per_person`` views, the person's
@@ -359,7 +372,7 @@ class Watchers:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ---- the work -------------------------------------------------------------------------------------
-    def _spawn(self, coro: Any, name: str) -> asyncio.Task[None]:
+    def _spawn(self, coro: Coroutine[object, None, None], name: str) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -402,7 +415,7 @@ class Watchers:
         await asyncio.gather(*(self._send(group, w, payload) for w in live))
         group.last_edit = self._now()
 
-    async def _send(self, group: _Group, w: Watcher, payload: dict[str, Any]) -> None:
+    async def _send(self, group: _Group, w: Watcher, payload: WatchPayload) -> None:
         try:
             await edit_token(w.interaction, payload, w.message_id)
         except discord.NotFound:

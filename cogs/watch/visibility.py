@@ -12,12 +12,13 @@ exactly as one that does not exist.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
+from tables.finished import AnyTable
 
-def may_read(interaction: Any, channel_id: int | None) -> bool:
+
+def may_read(interaction: discord.Interaction, channel_id: int | None) -> bool:
     """Whether the person of ``interaction`` may read the channel (or thread) ``channel_id``."""
     if channel_id is None:
         return False
@@ -37,7 +38,7 @@ def may_read(interaction: Any, channel_id: int | None) -> bool:
         return False
 
 
-def may_see(interaction: Any, table: Any) -> bool:
+def may_see(interaction: discord.Interaction, table: AnyTable) -> bool:
     """Whether the person may know of ``table`` (a running table, the stub of a finished one):
     they sat at it, or they may read its channel."""
     if table.seat_of(interaction.user.id) is not None:
@@ -48,6 +49,6 @@ def may_see(interaction: Any, table: Any) -> bool:
     return may_read(interaction, getattr(table, "channel_id", None))
 
 
-def may_see_record(interaction: Any, channel_id: int | None, user_ids: Sequence[int | None]) -> bool:
+def may_see_record(interaction: discord.Interaction, channel_id: int | None, user_ids: Sequence[int | None]) -> bool:
     """The same for a game's record (``/game replay``, ``/game review``)."""
     return interaction.user.id in user_ids or may_read(interaction, channel_id)

@@ -18,6 +18,11 @@ from games.hearts.rules import Hearts
 from games.hearts.search import HeartsHooks
 from words import N_
 
+#: The modules tools/native.py compiles with mypyc (the strong level's playouts spend their time in
+#: them), in the order they import each other, the rules last.  A literal: the build reads it from
+#: this file's text, before the engine (which this package imports) is imported.
+COMPILED = ("deal", "passing", "play", "rules")
+
 # Playouts per decision of the strong level, as measured by bench/ai.py (CPU p99 under 0.6 s).
 register(GameSpec(
     # cast: Hearts is a virtual subclass of Game (compiled, it cannot inherit it: games/hearts/rules.py).

@@ -38,6 +38,7 @@ from typing import Any
 
 import engine
 import words
+from engine.core import Game, Options
 from engine.review import JUDGED, MADE_FOR_YOU, TIMEOUT, Judged, Review, merge, review, searched
 from engine.words import plural
 from tables.ai.pool import AIPool
@@ -79,8 +80,8 @@ ONE_AT_A_TIME = N_("Your review of table `{table}` is still on its way, and each
                    "a time: ask for this one once that one is done.")
 
 
-def review_in_worker(game: str, players: int, options: dict[str, Any], game_seed: int | str,
-                     actions: list[list[Any]], seat: int, seed: str, steps: list[int], share: float,
+def review_in_worker(game: str, players: int, options: Options, game_seed: int | str,
+                     actions: list[Logged], seat: int, seed: str, steps: list[int], share: float,
                      playouts: int | None, starts: list[tuple[int, float]] | None = None) -> dict[str, Any]:
     """Run in an AI pool worker: judge ``steps`` of ``seat``, each within ``share`` CPU seconds (the
     worker's own CPU time: a busy machine slows a review down, it does not make it shallower).  The
@@ -144,8 +145,12 @@ def _answer(answer: dict[str, Any]) -> tuple[Review, float | None]:
     return Review.from_dict(answer), None if cpu is None else float(cpu)
 
 
-def _actions(record: GameRecord) -> list[list[Any]]:
-    return [[e.seat, e.code, bool(e.auto), bool(getattr(e, "timeout", False))] for e in record.log]
+#: One logged action as a review reads it: (seat, code, made for the person, made at their timeout).
+Logged = tuple[int, str, bool, bool]
+
+
+def _actions(record: GameRecord) -> list[Logged]:
+    return [(e.seat, e.code, bool(e.auto), bool(getattr(e, "timeout", False))) for e in record.log]
 
 
 class ReviewJob:
@@ -442,7 +447,7 @@ class Reviews:
         self._partial.pop(job.key, None)
         return result
 
-    async def _piece(self, record: GameRecord, actions: list[list[Any]], seat: int, seed: str, steps: list[int],
+    async def _piece(self, record: GameRecord, actions: list[Logged], seat: int, seed: str, steps: list[int],
                      share: float) -> tuple[Review, float | None]:
         """The piece judged, and the CPU seconds it took (None when the answer does not say)."""
         playouts = self.playouts if self.playouts is not None else review_playouts(record.game)
@@ -516,7 +521,7 @@ def places(record: GameRecord, steps: Sequence[int], locale: str = words.ENGLISH
     return out
 
 
-def _place(state: Any, locale: str = words.ENGLISH) -> str:
+def _place(state: Game, locale: str = words.ENGLISH) -> str:
     trick = getattr(state, "trick_no", None)
     hand = getattr(state, "hand_no", None)
     rnd = getattr(state, "round_no", None)

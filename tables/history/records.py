@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal, overload
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal, TypeVar, overload
 
 import engine
 import words
@@ -23,10 +23,12 @@ from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
 
 log = logging.getLogger("deckhand.tables")
 
+T = TypeVar("T")
+
 SEAT_FIELDS = ("user_id", "name", "is_ai", "away", "missed", "left")
 # Written only when not at their default, so seats stored before they existed (and every other
 # seat) read the same.
-OPTIONAL_SEAT_DEFAULTS: dict[str, Any] = {"program": None, "level": None, "hints": 0, "hinted_at": None,
+OPTIONAL_SEAT_DEFAULTS: dict[str, int | bool | None] = {"program": None, "level": None, "hints": 0, "hinted_at": None,
                                           "former": False}
 OPTIONAL_SEAT_FIELDS = tuple(OPTIONAL_SEAT_DEFAULTS)
 
@@ -123,7 +125,7 @@ def _time(value: object, what: str, *, optional: bool = False) -> float | None:
     return float(value)
 
 
-def _json(text: object, what: str, kind: type) -> Any:
+def _json(text: object, what: str, kind: type[T]) -> T:
     if not isinstance(text, str):
         raise Unrecoverable(f"{what} is missing")
     try:
@@ -168,15 +170,15 @@ def read_seats(text: object) -> list[Seat]:
     return [_seat(d, i) for i, d in enumerate(_json(text, "the seats", list))]
 
 
-def _seat_map(text: object, what: str, value: type) -> dict[int, Any]:
+def _seat_map(text: object, what: str, read: Callable[[object, str], T]) -> dict[int, T]:
     raw = _json(text, what, dict)
-    out: dict[int, Any] = {}
+    out: dict[int, T] = {}
     for k, v in raw.items():
         try:
             seat = int(k)
         except ValueError:
             raise Unrecoverable(f"{what} names seat {k!r}") from None
-        out[seat] = _time(v, what) if value is float else _int(v, what)
+        out[seat] = read(v, what)
     return out
 
 
@@ -228,7 +230,9 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
         raise Unrecoverable("the table has no id")
     game = record.get("game")
     try:
-        spec = engine.get(game)  # type: ignore[arg-type]
+        if not isinstance(game, str):
+            raise TypeError(game)
+        spec = engine.get(game)
     except (KeyError, TypeError):
         raise Unrecoverable(f"there is no game called {game!r}") from None
     try:
@@ -280,8 +284,8 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
     )
     if t.place not in PLACES:
         raise Unrecoverable(f"the place {t.place!r} is unknown")
-    deadlines = _seat_map(record.get("deadlines") or "{}", "the deadlines", float)
-    since = _seat_map(record.get("since") or "{}", "the turn versions", int)
+    deadlines = _seat_map(record.get("deadlines") or "{}", "the deadlines", _time)
+    since = _seat_map(record.get("since") or "{}", "the turn versions", _int)
     if phase == Phase.FINISHED and seed is None and not version and not entries:
         return t, {}  # a lobby that closed before its game started
     if phase == Phase.LOBBY:

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import engine
 import words
@@ -29,6 +29,31 @@ from tables.table import LogEntry, Phase, Table
 
 FORMAT = "deckhand-replay"
 FORMAT_VERSION = 1
+
+
+class SeatJSON(TypedDict):
+    name: str
+    ai: bool
+    hints: NotRequired[int]  # how many decisions the person asked a hint for (none: left out)
+
+
+class RecordJSON(TypedDict):
+    """A replay file (:meth:`GameRecord.to_json`): ``actions`` are ``[seq, seat, code, time, auto(, True)]``,
+    the sixth only for a move the clock made."""
+
+    format: str
+    format_version: int
+    id: str
+    game: str
+    options: Options
+    speed: str
+    seed: int | None
+    seats: list[SeatJSON]
+    ended_early: bool
+    created_at: float | None
+    finished_at: float | None
+    actions: list[list[int | str | float | bool]]
+    result: dict[str, list[int]] | None
 
 
 @dataclass(frozen=True)
@@ -59,6 +84,12 @@ class GameRecord:
     @property
     def players(self) -> int:
         return len(self.names)
+
+    def stand_in(self) -> Table:
+        """A table with this record's id, game, options and speed (no place, seats or state): for code
+        that takes a table and reads no more of it (a renderer's ``score_text``)."""
+        return Table(id=self.id, game=self.game, options=dict(self.options), speed=self.speed,
+                     guild_id=0, channel_id=self.channel_id or 0, host_id=0)
 
     def hint_count(self, seat: int) -> int:
         """The decisions for which seat ``seat`` asked for a hint (0 in records from before hints)."""
@@ -106,10 +137,15 @@ class GameRecord:
         return engine.replay(self.game, self.players, self.options, self.seed, [(e.seat, e.code) for e in self.log])
 
     # ---- the file ----------------------------------------------------------------------------
-    def to_json(self, outcome: Outcome | None = None) -> dict[str, Any]:
+    def to_json(self, outcome: Outcome | None = None) -> RecordJSON:
         if outcome is None and self.seed is not None:
             state, _ = self.replay()
             outcome = state.outcome()
+        seats: list[SeatJSON] = []
+        for i, (n, a) in enumerate(zip(self.names, self.ai, strict=True)):
+            seats.append({"name": n, "ai": a})
+            if self.hint_count(i):
+                seats[-1]["hints"] = self.hints[i]
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -118,8 +154,7 @@ class GameRecord:
             "options": self.options,
             "speed": self.speed,
             "seed": self.seed,
-            "seats": [{"name": n, "ai": a, **({"hints": self.hints[i]} if self.hint_count(i) else {})}
-                      for i, (n, a) in enumerate(zip(self.names, self.ai, strict=True))],
+            "seats": seats,
             "ended_early": self.ended_early,
             "created_at": self.created_at,
             "finished_at": self.finished_at,

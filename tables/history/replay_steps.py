@@ -27,14 +27,38 @@ Pure and synchronous (the engine only), so the Discord layer runs it in a worker
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypedDict
 
 import engine
-from engine.core import TABLE, Event, Game
-from engine.replays import ReplayHooks
+from engine.core import TABLE, Event, Game, View
+from engine.replays import Group, ReplayHooks
 from tables.history.replay import GameRecord
 
 Words = Callable[[Game, Sequence[Event]], str]
+#: An event's data as a step keeps it: cards as their codes, anything else a JSON scalar.
+Datum = int | str | bool | float | None
+#: A public event of a step: ``[kind, seat, [data…]]``.
+EventRow = list[str | int | None | list[Datum]]
+
+
+class Step(TypedDict):
+    """One step of a replay (the module's doc says what each key holds)."""
+
+    index: int
+    seat: int | None
+    code: str | None
+    hand: int
+    unit: str
+    trick: int | None
+    sub: str | None
+    phase: str
+    hands: list[list[str]]
+    table: list[Group]
+    piles: list[Group]
+    scores: list[int]
+    events: list[EventRow]
+    words: str
+    timeout: bool
 
 
 class NotReplayable(ValueError):
@@ -46,18 +70,18 @@ def hooks_of(game: str) -> ReplayHooks:
     return engine.get(game).replay or ReplayHooks()
 
 
-def scores_of(game: str, pv: dict[str, Any], players: int) -> list[int]:
+def scores_of(game: str, pv: View, players: int) -> list[int]:
     """The public scores in one list, the way the game's outcome counts them."""
     return hooks_of(game).scores(pv, players)
 
 
-def _event(e: Event) -> list[Any]:
+def _event(e: Event) -> EventRow:
     data = [getattr(x, "code", x) for x in e.data]
     return [e.kind, e.seat, [x if isinstance(x, (int, str, bool, float)) or x is None else str(x) for x in data]]
 
 
 def _describe(g: Game, hooks: ReplayHooks, players: int, index: int, seat: int | None, code: str | None,
-              events: Sequence[Event], leads: int, words: Words | None, timeout: bool = False) -> dict[str, Any]:
+              events: Sequence[Event], leads: int, words: Words | None, timeout: bool = False) -> Step:
     pv = g.public_view()
     views = [g.view(s) for s in range(players)]
     hands = [[str(c) for c in v.get("hand") or ()] for v in views]
@@ -82,7 +106,7 @@ def _describe(g: Game, hooks: ReplayHooks, players: int, index: int, seat: int |
     }
 
 
-def steps(record: GameRecord, words: Words | None = None) -> list[dict[str, Any]]:
+def steps(record: GameRecord, words: Words | None = None) -> list[Step]:
     """Every step of a finished game (see the module's doc); raises :class:`NotReplayable`."""
     if not record.finished:
         raise NotReplayable("the game is not over")

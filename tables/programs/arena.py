@@ -134,7 +134,7 @@ async def play_game(
         bad_cards=rules.bad_cards(state),
         retired=[s.retired for s in seats],
         messages=sum(s.sent for s in seats) + answers,
-        transcripts=[s.transcript for s in seats] if record else None,  # type: ignore[misc]
+        transcripts=[s.transcript or [] for s in seats] if record else None,  # (recorded: each has one)
     )
 
 

@@ -53,7 +53,6 @@ import shlex
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import engine
 from engine.cards import Card
@@ -171,7 +170,7 @@ class TablePrograms:
     command line; ``names`` are the seats' names; ``state_of`` returns the table's current state."""
 
     def __init__(self, settings: ProgramSettings, programs: Mapping[int, str], names: Sequence[str],
-                 state_of: Callable[[], Any], *, label: str = "?") -> None:
+                 state_of: Callable[[], Game | None], *, label: str = "?") -> None:
         self.settings = settings
         self.label = label  # the table id, for logs
         self.names = protocol_names(names)

@@ -212,8 +212,10 @@ class ProgramPlayer:
         self.pid = transport.get_pid()
         if self.record is not None:
             self.record.add(self.mark, self.pid)
-        self._stdin = transport.get_pipe_transport(0)  # type: ignore[assignment]
-        self._stdout = transport.get_pipe_transport(1)  # type: ignore[assignment]
+        stdin, stdout = transport.get_pipe_transport(0), transport.get_pipe_transport(1)
+        # (asyncio's pipe transports: a subprocess's stdin is written, its stdout read)
+        assert isinstance(stdin, asyncio.WriteTransport) and isinstance(stdout, asyncio.ReadTransport)
+        self._stdin, self._stdout = stdin, stdout
         self._stdin_open = True
 
     async def _unstart(self) -> None:
@@ -367,7 +369,8 @@ class ProgramPlayer:
                     async with asyncio.timeout(EXIT_WAIT):
                         await asyncio.shield(exited)
             self._die(EXIT if exited is not None and exited.done() else CLOSED)
-        return self.dead  # type: ignore[return-value]
+        assert self.dead is not None  # _die said why
+        return self.dead
 
     async def ask(self, line: str = QUERY_CARD) -> Answer:
         """Send ``line`` (after any queued ones) and wait for the answer."""

@@ -141,6 +141,13 @@ def start_game(names: Sequence[str]) -> str:
     return format_message("INFO", "start game", *names)
 
 
+def _who(names: Sequence[str], event: Event) -> str:
+    """The name of the seat an event is about (a play, a trick's winner, a bad card: always a seat)."""
+    if event.seat is None:
+        raise ValueError(f"a {event.kind!r} event names no seat")
+    return names[event.seat]
+
+
 def event_lines(event: Event, names: Sequence[str]) -> list[tuple[int | None, str]]:
     """The protocol lines for one engine event: ``(seat, line)`` with ``seat`` ``None`` for
     every player.  Events the protocol does not speak of give no line."""
@@ -152,11 +159,11 @@ def event_lines(event: Event, names: Sequence[str]) -> list[tuple[int | None, st
     if k == "trick_start":
         return [(None, format_message("INFO", "start trick", d[0], *(names[s] for s in d[1:])))]
     if k == "play":
-        return [(None, format_message("INFO", "played", names[event.seat], card_text(d[0])))]  # type: ignore[index]
+        return [(None, format_message("INFO", "played", _who(names, event), card_text(d[0])))]
     if k == "trick":
-        return [(None, format_message("INFO", "end trick", d[0], names[event.seat], d[1]))]  # type: ignore[index]
+        return [(None, format_message("INFO", "end trick", d[0], _who(names, event), d[1]))]
     if k == "bad_card":
-        return [(None, format_message("INFO", "bad card", names[event.seat], d[0]))]  # type: ignore[index]
+        return [(None, format_message("INFO", "bad card", _who(names, event), d[0]))]
     if k == "hand_end":
         return [(None, format_message("INFO", "end hand", d[0]))]
     if k == "game_end":

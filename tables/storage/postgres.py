@@ -38,6 +38,7 @@ from tables.storage.sql import (
     CURRENT_VERSION,
     POSTGRES,
     Job,
+    R,
     Rows,
     RunMany,
     Value,
@@ -57,7 +58,7 @@ MIGRATION_LOCK = 0x6465636B_6D696772  # "deckmigr"
 POOL_SIZE = 8
 
 Conn: TypeAlias = asyncpg.Connection  # an alias, not a variable, though asyncpg is untyped
-Work = Callable[[Conn], Awaitable[Any]]
+Work = Callable[[Conn], Awaitable[R]]
 
 
 async def schema_version(conn: Conn) -> int:
@@ -95,7 +96,7 @@ async def _keep_session(conn: Conn) -> None:
     is still rolled back by the pool before this."""
 
 
-async def _drive(conn: Conn, job: Job) -> Any:
+async def _drive(conn: Conn, job: Job[R]) -> R:
     """Run a job's steps (see :mod:`tables.storage.sql`) on ``conn``."""
     steps = job.steps()
     reply: Any = None
@@ -189,14 +190,14 @@ class PostgresStorage(PeopleStorage):
         if self.gone is not None:
             raise StorageGone(self.gone)
 
-    async def _transaction(self, work: Work, key: str = "", *, one_statement: bool = False) -> Any:
+    async def _transaction(self, work: Work[R], key: str = "", *, one_statement: bool = False) -> R:
         if self._closed:
             raise StorageError("The database is closed.")
         if self.gone is not None:
             raise StorageGone(self.gone)
         before = self._last.get(key)
 
-        async def run() -> Any:
+        async def run() -> R:
             if before is not None and not before.done():
                 await asyncio.wait([before])
             async with self.pool.acquire() as conn:
@@ -223,7 +224,7 @@ class PostgresStorage(PeopleStorage):
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise StorageError(f"The database refused the write: {e}") from e
 
-    async def _reading(self, work: Work, *, snapshot: bool = False) -> Any:
+    async def _reading(self, work: Work[R], *, snapshot: bool = False) -> R:
         if self._closed:
             raise StorageError("The database is closed.")
         self._reads += 1
@@ -244,7 +245,7 @@ class PostgresStorage(PeopleStorage):
 
         return await self._reading(work)
 
-    async def _run(self, job: Job) -> Any:
+    async def _run(self, job: Job[R]) -> R:
         return await self._transaction(lambda conn: _drive(conn, job), job.key, one_statement=job.single)
 
     # ---- reads --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import functools
 import re
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from tables.storage.base import (
     LOG_COLUMNS,
@@ -49,13 +49,18 @@ LOG_TYPES = {"seq": "int", "seat": "int", "code": "text", "time": "float8", "aut
 
 # ==== steps: what a write does, run by each backend ================================================
 @dataclass(frozen=True)
-class Run:
-    """One statement; the backend sends back how many rows it changed.  ``conflict``: raised
-    instead of the database's error when the statement meets a key already stored."""
+class _Statement:
+    """One statement and its parameters.  ``conflict``: raised instead of the database's error when
+    the statement meets a key already stored.  What the backend sends back is the step's kind's."""
 
     sql: str
     params: Sequence[Param] = ()
     conflict: StorageError | None = None
+
+
+@dataclass(frozen=True)
+class Run(_Statement):
+    """One statement; the backend sends back how many rows it changed."""
 
 
 @dataclass(frozen=True)
@@ -68,33 +73,27 @@ class RunMany:
 
 
 @dataclass(frozen=True)
-class Value:
+class Value(_Statement):
     """One statement; the backend sends back the first column of its first row."""
-
-    sql: str
-    params: Sequence[Param] = ()
-    conflict: StorageError | None = None
 
 
 @dataclass(frozen=True)
-class Rows:
+class Rows(_Statement):
     """One query; the backend sends back every row as a record (column → value)."""
-
-    sql: str
-    params: Sequence[Param] = ()
-    conflict: StorageError | None = None
 
 
 Step = Run | RunMany | Value | Rows
+# What a step is sent back depends on the step (a count, a value, rows), and so does a job's result.
 Steps = Generator[Step, Any, Any]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
-class Job:
+class Job(Generic[R]):
     """A write: ``steps()`` makes its generator (one transaction).  Writes with the same ``key``
     commit in the order they were made; ``single``: exactly one statement, its own transaction."""
 
-    steps: Callable[[], Steps]
+    steps: Callable[[], Generator[Step, Any, R]]
     key: str = ""
     single: bool = False
 
@@ -233,7 +232,7 @@ class SQLStorage:
 
     dialect: ClassVar[Dialect] = SQLITE
 
-    async def _run(self, job: Job) -> Any:
+    async def _run(self, job: Job[R]) -> R:
         raise NotImplementedError
 
     async def _read(self, sql: str, params: Sequence[Param] = ()) -> list[Record]:

@@ -45,6 +45,7 @@ from tables.storage.sql import (
     CURRENT_VERSION,
     SQLITE,
     Job,
+    R,
     Rows,
     RunMany,
     Value,
@@ -106,7 +107,7 @@ def _unusable(path: str, e: sqlite3.Error) -> StorageError:
 
 
 # ==== SQLite =====================================================================================
-Work = Callable[[sqlite3.Connection], Any]  # one write, run in the database thread
+Work = Callable[[sqlite3.Connection], R]  # one write, run in the database thread
 MAX_BATCH = 256
 
 
@@ -185,7 +186,7 @@ def _rescued_beside(path: str) -> str | None:
     return str(copies[-1]) if copies else None
 
 
-def _drive(c: sqlite3.Connection, job: Job) -> Any:
+def _drive(c: sqlite3.Connection, job: Job[R]) -> R:
     """In the database thread: run a job's steps (see :mod:`tables.storage.sql`) on ``c``."""
     steps = job.steps()
     reply: Any = None
@@ -236,7 +237,7 @@ class SQLiteStorage(PeopleStorage):
     _rescued: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _closed: bool = False
-    _queue: list[tuple[Work, asyncio.Future[Any]]] = field(default_factory=list)
+    _queue: list[tuple[Work[object], asyncio.Future[Any]]] = field(default_factory=list)  # (each write its own result)
     _flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -340,13 +341,13 @@ class SQLiteStorage(PeopleStorage):
             raise StorageGone(self.gone)
 
     # ---- plumbing -----------------------------------------------------------------------------
-    async def _transaction(self, work: Work) -> Any:
+    async def _transaction(self, work: Work[R]) -> R:
         if self._closed:
             raise StorageError("The database is closed.")
         if self.gone is not None:
             raise StorageGone(self.gone)
         loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Any] = loop.create_future()
+        fut: asyncio.Future[R] = loop.create_future()
         self._queue.append((work, fut))
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush(), name="storage-flush")
@@ -379,10 +380,10 @@ class SQLiteStorage(PeopleStorage):
                 else:
                     fut.set_exception(value)
 
-    def _run_batch(self, works: list[Work]) -> list[tuple[bool, Any]]:
+    def _run_batch(self, works: list[Work[object]]) -> list[tuple[bool, object]]:
         """In the database thread: one transaction, one savepoint per write."""
         c = self.conn._conn
-        out: list[tuple[bool, Any]] = []
+        out: list[tuple[bool, object]] = []
         # Just before the transaction: a write into a deleted (or swapped) file would look
         # committed and be lost at the next start.  One stat per batch, a few microseconds.
         self._gone_in_thread()
@@ -419,7 +420,7 @@ class SQLiteStorage(PeopleStorage):
                 rows = await cur.fetchall()
         return [dict(zip(cols, r, strict=True)) for r in rows]
 
-    async def _run(self, job: Job) -> Any:
+    async def _run(self, job: Job[R]) -> R:
         return await self._transaction(lambda c: _drive(c, job))
 
     # ---- reads --------------------------------------------------------------------------------

@@ -172,3 +172,14 @@ def test_the_pure_sources_run_when_asked_and_say_so():
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["pure", "True", FAST.create(4, {}, 1).to_dict()["hands"][0][0]]
     assert "DECKHAND_PURE is set" not in out.stderr  # asked for: no warning
+
+
+def test_each_game_declares_what_it_compiles_in_its_own_package(tmp_path):
+    """tools/native.py names no game: it reads a literal ``COMPILED`` from each games/<name>/__init__.py."""
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "__init__.py").write_text('"""B."""\nimport engine\n\nCOMPILED = ("deal", "rules")\n')
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "__init__.py").write_text('"""A game with nothing compiled."""\nimport engine\n')
+    assert native.declared(tmp_path) == ("games.b.deal", "games.b.rules")
+    assert native.COMPILED == ("engine.cards", *native.declared())
+    assert "games.hearts.rules" in native.COMPILED and "games/hearts/rules.py" in native.SOURCES
