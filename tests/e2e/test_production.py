@@ -4,6 +4,10 @@ without DEV_GUILD_ID, as production runs — its commands registered globally.""
 
 from __future__ import annotations
 
+import asyncio
+
+import discord
+
 from tests.e2e.conftest import ANSWER_WITHIN, GLOBAL_LIMIT, World, make_world
 from tests.fakediscord.play import open_table
 
@@ -32,3 +36,21 @@ async def test_without_dev_guild_id_the_bot_registers_its_commands_globally() ->
         # People in any server reach them: a global command works like a server's.
         rules = await w.stranger.slash("game rules", game="hearts")
         assert rules.ephemeral and "Hearts" in rules.text
+
+
+async def test_the_bot_keeps_no_message_cache(w: World) -> None:
+    """Every message the bot posts comes back over the gateway (MESSAGE_CREATE): discord.py kept the
+    last 1,000, each some thirty objects, which nothing of Deckhand reads; a full garbage collection
+    walked them all while the tables played (issue 35)."""
+    came_back = asyncio.Event()
+
+    async def on_message(message: discord.Message) -> None:
+        came_back.set()
+
+    w.bot.add_listener(on_message)
+    try:
+        await open_table(w.ali, [w.bob], options="target=1")
+        await asyncio.wait_for(came_back.wait(), 30)
+    finally:
+        w.bot.remove_listener(on_message)
+    assert list(w.bot.cached_messages) == []
