@@ -110,6 +110,7 @@ the oldest generation the garbage collector walked meanwhile (what held the loop
 ``BENCH_HEAP_WHO=1`` (with ``BENCH_GC_LOG=1``; a diagnosis: it holds the loop a second or so) adds,
 at the first heap report and at exit, who holds a sample of each common kind of tracked object (the
 chain of its referrers' types); ``BENCH_HEAP_WHO=list,Message,...`` names the kinds.
+``BENCH_GC_THRESHOLD=2000,10,10`` sets the bot process's collector thresholds (an experiment).
 """
 
 from __future__ import annotations

@@ -155,6 +155,10 @@ async def main(argv: list[str] | None = None) -> int:
 
         sampler = asyncio.create_task(sample())  # noqa: F841 (kept alive until exit)
     slow_steps = watch_slow_steps() if os.environ.get("BENCH_SLOW_STEPS") else None
+    if os.environ.get("BENCH_GC_THRESHOLD"):  # an experiment: e.g. 2000,10,10 (Python's default 700,10,10)
+        import gc
+
+        gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC_THRESHOLD"].split(",")))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
