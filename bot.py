@@ -51,6 +51,11 @@ class Deckhand(commands.Bot):
         # No message pings anyone unless it says whom (issue 14 item 10): names are user-chosen
         # and may hold mention markup, and a message edited without allowed_mentions would parse it.
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # No message cache: Deckhand never reads a message back from it (it edits by id, and an
+        # interaction brings its own), and discord.py's 1,000 cached messages, each some thirty
+        # objects (its components, embeds, lists of mentions), were a third of the heap a full
+        # garbage collection walks while the tables play (issue 35).
+        client_options.setdefault("max_messages", None)
         # Every request Discord's global limit counts waits for this gate just before it is sent.
         self.send_gate = SendGate()
         client_options.setdefault("http_trace", self.send_gate.trace())

@@ -107,6 +107,10 @@ tables spread over servers of every shard; ``bot_cpu_percent`` is then theirs to
 report its heap every 20 s and its garbage-collector pauses at exit (on stderr); ``BENCH_SLOW_STEPS=1``
 has it report at exit the event loop's steps that took 2 ms or more of its CPU, with what ran and
 the oldest generation the garbage collector walked meanwhile (what held the loop while a click waited).
+``BENCH_HEAP_WHO=1`` (with ``BENCH_GC_LOG=1``; a diagnosis: it holds the loop a second or so) adds,
+at the first heap report and at exit, who holds a sample of each common kind of tracked object (the
+chain of its referrers' types); ``BENCH_HEAP_WHO=list,Message,...`` names the kinds.
+``BENCH_GC_THRESHOLD=2000,10,10`` sets the bot process's collector thresholds (an experiment).
 """
 
 from __future__ import annotations

@@ -7,9 +7,11 @@ table's lock); the Discord layer reads it to render messages, and may set ``thre
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from typing import NamedTuple, SupportsIndex, overload
 
 import engine
 from engine.core import Event, Game, GameSpec, Options
@@ -69,6 +71,54 @@ class LogEntry(NamedTuple):
     timeout: bool = False
 
 
+_entry = functools.partial(tuple.__new__, LogEntry)  # a stored row read back as its LogEntry
+
+
+class ActionLog(list[LogEntry]):
+    """A table's log: a list of :class:`LogEntry` to whoever reads it, kept as plain tuples.
+
+    A LogEntry, like any instance of a class, is watched by the garbage collector for as long as
+    it lives; a plain tuple of numbers and strings is not (the collector stops tracking it the
+    first time it looks).  A running table's log grows by a row a move and lives as long as the
+    table: kept as LogEntry objects they were the most numerous objects every full collection
+    walked, some fifty a table (issue 35).  Rows are read back as LogEntry (iterating, indexing,
+    slicing); what is added (``append``, ``extend``, the constructor) is stored as tuples."""
+
+    __slots__ = ()
+
+    def __init__(self, entries: Iterable[LogEntry] = ()) -> None:
+        super().__init__(tuple(e) for e in entries)  # type: ignore[misc]
+
+    def append(self, entry: LogEntry) -> None:
+        super().append(tuple(entry))  # type: ignore[arg-type]
+
+    def extend(self, entries: Iterable[LogEntry]) -> None:
+        super().extend(tuple(e) for e in entries)  # type: ignore[misc]
+
+    def __iter__(self) -> Iterator[LogEntry]:
+        return map(_entry, super().__iter__())
+
+    def __reversed__(self) -> Iterator[LogEntry]:
+        return map(_entry, super().__reversed__())
+
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> LogEntry: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[LogEntry]: ...
+
+    def __getitem__(self, i: SupportsIndex | slice) -> LogEntry | list[LogEntry]:
+        if isinstance(i, slice):
+            return [_entry(r) for r in super().__getitem__(i)]
+        return _entry(super().__getitem__(i))
+
+    def copy(self) -> list[LogEntry]:
+        return list(self)
+
+    def __add__(self, other: list[LogEntry]) -> list[LogEntry]:  # type: ignore[override]
+        return list(self) + list(other)
+
+
 # eq=False: two tables are the same table only if they are the same object.
 @dataclass(eq=False)
 class Table:
@@ -87,7 +137,7 @@ class Table:
     thread_id: int | None = None
     message_id: int | None = None
     deadlines: dict[int, float] = field(default_factory=dict)
-    log: list[LogEntry] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=ActionLog)
     recent: list[Event] = field(default_factory=list)
     created_at: float = 0.0
     ended_early: bool = False

@@ -100,6 +100,7 @@ class ComponentClicks:
         # that message (its private answer follows): the message stays current, its token is fresh.
         anchors.answer_by_update(interaction, act, table_id, self.runtime, self.discord_listener)
         await self._safely(interaction, work())
+        answered(interaction)
 
     async def _howto(self, interaction: discord.Interaction, table_id: str) -> None:
         """How to play: the table's game's quick start, only to the person who asked (an interaction
@@ -231,6 +232,7 @@ class ComponentClicks:
             await self._act(interaction, table_id, version, clicks.action_named(table, interaction.user.id, code))
 
         await self._safely(interaction, work())
+        answered(interaction)
 
     async def on_pick(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, values: list[str]
@@ -241,6 +243,7 @@ class ComponentClicks:
             await self._act(interaction, table_id, version, action)
 
         await self._safely(interaction, work())
+        answered(interaction)
 
     def _picked(self, table: Table, user_id: int, kind: str, values: Sequence[str]) -> Action:
         """The action chosen in a card menu: its values are card codes (``D5#2`` for a second copy),
@@ -276,6 +279,7 @@ class ComponentClicks:
             await self._refresh(interaction, table.id)
 
         await self._safely(interaction, work())
+        answered(interaction)
 
     async def on_pick_done(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, op: str
@@ -293,6 +297,7 @@ class ComponentClicks:
             await self._act(interaction, table.id, version, Action(kind))
 
         await self._safely(interaction, work())
+        answered(interaction)
 
     async def on_ahead(self, interaction: discord.Interaction, table_id: str, code: str | None) -> None:
         """Play ahead (tables/ahead.py): a card chosen for when the person's turn comes, or
@@ -308,6 +313,7 @@ class ComponentClicks:
             self._live(interaction, sv)
 
         await self._safely(interaction, work())
+        answered(interaction)
 
     def _chooser(
         self, interaction: discord.Interaction, table_id: str, version: int, kind: str, marking: bool = False
@@ -351,6 +357,18 @@ class ComponentClicks:
         content, view = hand_view(sv)
         ack = renderers.renderer_for(table.game).ack_line(table, sv.seat, events)
         return f"{ack}\n{content}", view, sv
+
+
+def answered(interaction: discord.Interaction) -> None:
+    """The click is handled: cut the cycle between the interaction and its ``response`` (each
+    points at the other), which only the garbage collector could free, and with the interaction
+    the clicked message and its components (some forty objects a click; under load the collector's
+    main work and its longest pauses, issue 35).  Cut, they all go as soon as the last task holding
+    the interaction ends.  Only once the response was sent: the response still says so
+    (``is_done()``, ``type``), and anything that would send another is refused as before."""
+    response = getattr(interaction, "_cs_response", None)
+    if isinstance(response, discord.InteractionResponse) and response.is_done():
+        response._parent = None  # type: ignore[assignment]
 
 
 def _own_message(interaction: discord.Interaction) -> discord.Message | None:

@@ -44,6 +44,7 @@ from discord.webhook.async_ import async_context
 
 from cogs.table import render
 from cogs.table.components import HandMessage, hand_payload
+from cogs.watch.view import Token, token_of
 from tables.live import SeatView
 from tables.runtime import Runtime
 from tables.table import Table
@@ -84,7 +85,7 @@ def live_key(sv: SeatView) -> tuple[object, ...]:
             tuple(_frozen(view.get(k)) for k in LIVE_FIELDS), present, sv.ahead, sv.dropped)
 
 
-async def edit_original(interaction: discord.Interaction, msg: HandMessage) -> None:
+async def edit_original(interaction: discord.Interaction | Token, msg: HandMessage) -> None:
     """``interaction.edit_original_response(content=..., view=..., embed=None)`` with the hand view
     as its JSON, and without reading Discord's answer back into a message object: a live view is
     edited some fifty times a hand and nobody reads that answer (building the View and parsing the
@@ -99,7 +100,7 @@ async def edit_original(interaction: discord.Interaction, msg: HandMessage) -> N
         proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=payload)
 
 
-async def edit_followup(interaction: discord.Interaction, message_id: int, msg: HandMessage) -> None:
+async def edit_followup(interaction: discord.Interaction | Token, message_id: int, msg: HandMessage) -> None:
     """:func:`edit_original` for a hand view that is a followup of ``interaction`` (message
     ``message_id``): a click on an anchored table's message answers with that message updated
     (cogs/live/anchors.py), so its ``@original`` is the public table message and the person's own
@@ -120,7 +121,8 @@ def original_is_table(interaction: object) -> bool:
     return bool((getattr(interaction, "extras", None) or {}).get(ORIGINAL_IS_TABLE))
 
 
-async def edit_original_message(interaction: discord.Interaction, *, content: str | None, embed: discord.Embed | None,
+async def edit_original_message(interaction: discord.Interaction | Token, *, content: str | None,
+                                embed: discord.Embed | None,
                                 view: discord.ui.View, allowed_mentions: discord.AllowedMentions) -> None:
     """``interaction.edit_original_response(...)`` for the table message (edited through the
     token of the ``/game new`` that posted it), likewise without reading the message back."""
@@ -177,7 +179,7 @@ def _frozen(value: object) -> object:
 class LiveView:
     table_id: str
     user_id: int
-    interaction: discord.Interaction  # its @original is the hand message
+    interaction: Token  # its @original is the hand message
     expires: float  # on LiveViews' clock
     message_id: int | None = None  # the hand message, when known
     # live_key of what the message shows now (None: unknown, edit on next change)
@@ -220,7 +222,7 @@ class LiveViews:
         # too, uncounted by the global limit, while it lives (table id -> (interaction, expires)).
         # Per table: the interaction that may edit its message, when its token runs out, and the
         # message (None: the interaction's @original).
-        self._table_tokens: dict[str, tuple[discord.Interaction, float, int | None]] = {}
+        self._table_tokens: dict[str, tuple[Token, float, int | None]] = {}
         self._stale: set[str] = set()  # tables whose message no token can edit any more
         self._tasks: set[asyncio.Task[None]] = set()
         self.edits = 0  # token edits made (for the bench and tests)
@@ -248,7 +250,7 @@ class LiveViews:
         if followup and message_id is None:
             return  # (its @original is the public table message: a view with no id of its own is never edited)
         old = self._views.get((table_id, user_id))
-        v = LiveView(table_id, user_id, interaction, self._now() + self.lifetime - self.margin, message_id,
+        v = LiveView(table_id, user_id, token_of(interaction), self._now() + self.lifetime - self.margin, message_id,
                      shown=live_key(sv) if sv is not None else None, followup=followup)
         if old is not None:
             old.dead = True
@@ -299,10 +301,10 @@ class LiveViews:
         posted the message as a followup; None: it is the interaction's @original): until its token
         runs out, the table message is edited through it (Discord's global limit does not count
         those)."""
-        self._table_tokens[table_id] = (interaction, self._now() + self.lifetime - self.margin, message_id)
+        self._table_tokens[table_id] = (token_of(interaction), self._now() + self.lifetime - self.margin, message_id)
         self._stale.discard(table_id)
 
-    def table_token(self, table_id: str) -> discord.Interaction | None:
+    def table_token(self, table_id: str) -> Token | None:
         """The interaction that may edit the table message, while its token lives."""
         held = self._table_tokens.get(table_id)
         if held is None:
@@ -321,7 +323,7 @@ class LiveViews:
         """Whether the table's message must be posted again (no live token can edit it)."""
         return table_id in self._stale or self.table_token(table_id) is None
 
-    async def edit_table(self, interaction: discord.Interaction, table_id: str, *, content: str | None,
+    async def edit_table(self, interaction: Token, table_id: str, *, content: str | None,
                          embed: discord.Embed | None, view: discord.ui.View,
                          allowed_mentions: discord.AllowedMentions) -> None:
         """Edit the table message through ``interaction``'s token (its @original, or the followup

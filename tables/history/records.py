@@ -19,7 +19,7 @@ import engine
 import words
 from engine.core import Event, Game, Options
 from tables.storage.base import Record
-from tables.table import RECENT_EVENTS, SPEEDS, LogEntry, Phase, Seat, Table
+from tables.table import RECENT_EVENTS, SPEEDS, ActionLog, LogEntry, Phase, Seat, Table
 
 log = logging.getLogger("deckhand.tables")
 
@@ -312,7 +312,7 @@ def rebuild(record: Record, entries: Sequence[LogEntry]) -> tuple[Table, dict[in
     if phase == Phase.RUNNING and state.is_over:
         raise Unrecoverable("the log ends the game but the table was still running")
     t.state = state
-    t.log = list(entries)
+    t.log = ActionLog(entries)
     t.recent = recent
     if phase == Phase.RUNNING:
         acting = set(state.to_act())

@@ -272,3 +272,24 @@ async def test_a_busy_view_gets_no_sixth_edit_within_six_seconds(h: Harness) -> 
     assert len(sent) >= 2 * BURST, sent  # the view kept up, a burst at a time
     assert all(b - a >= 1.0 for a, b in zip(sent, sent[1:], strict=False)), sent
     assert all(sent[i + BURST] - sent[i] >= BURST_WINDOW for i in range(len(sent) - BURST)), sent
+
+
+async def test_a_live_view_keeps_the_token_not_the_interaction(h: Harness) -> None:
+    """The interaction holds the message it came from (a hand view's buttons and emoji, some sixty
+    objects) and a cycle with its response that only a garbage collection frees: for the token's
+    fifteen minutes every full collection walked them (issue 35).  Only its token is kept."""
+    import gc
+
+    from cogs.live.hand import LiveView
+
+    table, _ = await h.running_table()
+    live = live_of(h)
+    _, answered = await token_of(h, h.alice)
+    live.opened(answered, table.id, h.alice.id, None)
+    live.table_opened(answered, table.id)
+    held = [r for r in gc.get_referrers(answered)
+            if isinstance(r, LiveView) or any(r is t for t in live._table_tokens.values())]
+    assert held == []
+    live.seat_changed(table, (table.seat_of(h.alice.id),))  # still edited through that token
+    await h.settle(1.1)
+    assert any(m == answered.original.id for _, m in h.world.token_edits)

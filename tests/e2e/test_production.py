@@ -4,8 +4,13 @@ without DEV_GUILD_ID, as production runs — its commands registered globally.""
 
 from __future__ import annotations
 
+import asyncio
+import random
+
+import discord
+
 from tests.e2e.conftest import ANSWER_WITHIN, GLOBAL_LIMIT, World, make_world
-from tests.fakediscord.play import open_table
+from tests.fakediscord.play import open_table, play_seat
 
 
 async def test_a_world_runs_the_production_setting_by_default(w: World) -> None:
@@ -32,3 +37,47 @@ async def test_without_dev_guild_id_the_bot_registers_its_commands_globally() ->
         # People in any server reach them: a global command works like a server's.
         rules = await w.stranger.slash("game rules", game="hearts")
         assert rules.ephemeral and "Hearts" in rules.text
+
+
+async def test_the_bot_keeps_no_message_cache(w: World) -> None:
+    """Every message the bot posts comes back over the gateway (MESSAGE_CREATE): discord.py kept the
+    last 1,000, each some thirty objects, which nothing of Deckhand reads; a full garbage collection
+    walked them all while the tables played (issue 35)."""
+    came_back = asyncio.Event()
+
+    async def on_message(message: discord.Message) -> None:
+        came_back.set()
+
+    w.bot.add_listener(on_message)
+    try:
+        await open_table(w.ali, [w.bob], options="target=1")
+        await asyncio.wait_for(came_back.wait(), 30)
+    finally:
+        w.bot.remove_listener(on_message)
+    assert list(w.bot.cached_messages) == []
+
+
+async def test_an_answered_click_leaves_no_garbage_cycle(w: World) -> None:
+    """An interaction and its ``response`` point at each other: every click left that cycle, with
+    the clicked message and its components (some forty objects), for the garbage collector — under
+    load most of its work and its longest pauses (issue 35).  Once a card click is answered the
+    cycle is cut: with the collector off, nothing of the click stays once it is handled."""
+    import gc
+
+    def card_clicks() -> list[discord.Interaction]:
+        return [o for o in gc.get_objects() if isinstance(o, discord.Interaction)
+                and str((o.data or {}).get("custom_id", "")).startswith("dh:a:")]
+
+    table_message = await open_table(w.ali, [w.bob], options="target=1")
+    table = w.table(table_message)
+    await w.until(lambda: table.state is not None, what="the game starts")
+    gc.collect()
+    gc.disable()
+    try:
+        played = await asyncio.gather(*(play_seat(p, table_message, rng=random.Random(n), timeout=60,
+                                                  over=lambda: len(table.log) >= 12)
+                                        for n, p in enumerate((w.ali, w.bob))))
+        assert sum(s.moves for s in played) > 0
+        await w.until(lambda: not card_clicks(), timeout=10.0, what="the handled card clicks freed")
+    finally:
+        gc.enable()

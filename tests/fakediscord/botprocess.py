@@ -31,7 +31,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -134,6 +134,8 @@ async def main(argv: list[str] | None = None) -> int:
         if save_all:
             gc.set_debug(gc.DEBUG_SAVEALL)
 
+        asked = [False]
+
         async def sample() -> None:
             while True:
                 await asyncio.sleep(20)
@@ -144,10 +146,19 @@ async def main(argv: list[str] | None = None) -> int:
                 objects = gc.get_objects()
                 kinds = collections.Counter(type(o).__qualname__ for o in objects).most_common(8)
                 print(f"bot heap: {len(objects)} tracked objects, most {kinds}", file=sys.stderr)
+                if os.environ.get("BENCH_HEAP_WHO") and not asked[0]:
+                    asked[0] = True
+                    named = tuple(k for k in os.environ["BENCH_HEAP_WHO"].split(",") if k != "1")
+                    for kind, (n, owners) in heap_owners(objects, *([named] if named else [])).items():
+                        print(f"bot heap who: {kind} {n}: {owners}", file=sys.stderr)
                 del objects
 
         sampler = asyncio.create_task(sample())  # noqa: F841 (kept alive until exit)
     slow_steps = watch_slow_steps() if os.environ.get("BENCH_SLOW_STEPS") else None
+    if os.environ.get("BENCH_GC_THRESHOLD"):  # an experiment: e.g. 2000,10,10 (Python's default 700,10,10)
+        import gc
+
+        gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC_THRESHOLD"].split(",")))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -179,6 +190,10 @@ async def main(argv: list[str] | None = None) -> int:
         objects = gc.get_objects()
         kinds = collections.Counter(type(o).__qualname__ for o in objects)
         print(f"bot heap at exit: {len(objects)} tracked objects, most {kinds.most_common(12)}", file=sys.stderr)
+        if os.environ.get("BENCH_HEAP_WHO"):
+            named = tuple(k for k in os.environ["BENCH_HEAP_WHO"].split(",") if k != "1")
+            for kind, (n, owners) in heap_owners(objects, *([named] if named else [])).items():
+                print(f"bot heap who at exit: {kind} {n}: {owners}", file=sys.stderr)
     if pauses:
         worst = sorted(pauses)[-5:]
         total = sum(p for p, _, _ in pauses)
@@ -200,10 +215,79 @@ async def main(argv: list[str] | None = None) -> int:
         print(f"bot loop steps over {SLOW_STEP * 1000:g} ms: {len(slow_steps)}, longest "
               f"{sorted((round(d * 1000, 1), w) for d, w in slow_steps)[-8:]}; most often {by_what.most_common(8)}",
               file=sys.stderr)
+        # The steps no collection ran in: the loop's own work (rendering, parsing, the engine).
+        clean = [(d, w) for d, w in slow_steps if " (gc " not in w]
+        cpu_of: collections.Counter[str] = collections.Counter()
+        for d, w in clean:
+            cpu_of[w] += d
+        print(f"bot loop steps over {SLOW_STEP * 1000:g} ms with no collection: {len(clean)}, "
+              f"{sum(d for d, _ in clean) * 1000:.0f} ms CPU, by what (ms) "
+              f"{[(w, round(c * 1000)) for w, c in cpu_of.most_common(10)]}", file=sys.stderr)
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
     return 0
+
+
+def heap_owners(objects: list[Any], kinds: tuple[str, ...] = ("list", "tuple", "Button", "PartialEmoji", "LogEntry",
+                "Context", "coroutine", "cell", "dict", "Event"), per_kind: int = 300,
+                depth: int = 5) -> dict[str, tuple[int, list[tuple[str, int]]]]:
+    """BENCH_HEAP_WHO=1: who holds a sample of each kind of tracked object (the chain of its
+    referrers' types, first referrer each step, ``+n`` more), from one reverse map of ``objects``."""
+    import collections
+    import gc
+    import random
+    import types
+
+    back: dict[int, list[Any]] = collections.defaultdict(list)
+    for o in objects:
+        for r in gc.get_referents(o):
+            back[id(r)].append(o)
+    by: dict[str, list[Any]] = collections.defaultdict(list)
+    for o in objects:
+        n = type(o).__qualname__
+        if n in kinds:
+            by[n].append(o)
+
+    def name_of(r: Any, cur: Any) -> str:
+        name = type(r).__qualname__
+        if isinstance(r, dict):
+            key = next((k for k, v in r.items() if v is cur), None)
+            name += f"[{key!r}]" if isinstance(key, str) else ""
+        elif isinstance(r, (types.FunctionType, types.CoroutineType)):
+            name += ":" + getattr(r, "__qualname__", "?")
+        else:
+            attr = None
+            for k in getattr(type(r), "__slots__", ()) or ():
+                if isinstance(k, str) and getattr(r, k, None) is cur:
+                    attr = k
+            d = getattr(r, "__dict__", None)
+            if isinstance(d, dict) and attr is None:
+                attr = next((k for k, v in d.items() if v is cur), None)
+            if attr:
+                name += "." + attr
+        return name
+
+    out = {}
+    for kind, objs in by.items():
+        tally: collections.Counter[str] = collections.Counter()
+        for o in random.sample(objs, min(per_kind, len(objs))):
+            chain: list[str] = []
+            cur = o
+            for _ in range(depth):
+                refs = back.get(id(cur), [])
+                if not refs:
+                    chain.append("-")
+                    break
+                r = refs[0]
+                chain.append(name_of(r, cur) + (f"(+{len(refs) - 1})" if len(refs) > 1 else ""))
+                cur = r
+            extra = ""
+            if kind in ("list", "tuple"):
+                extra = f" len={len(o)} el={type(o[0]).__qualname__ if o else '-'}"
+            tally[" <- ".join(chain) + extra] += 1
+        out[kind] = (len(objs), tally.most_common(15))
+    return out
 
 
 SLOW_STEP = 0.002  # BENCH_SLOW_STEPS=1: the loop's steps that took at least this much CPU
@@ -242,22 +326,35 @@ def watch_slow_steps() -> list[tuple[float, str]]:
     return steps
 
 
+class Played(NamedTuple):
+    """What :func:`play_log` reads of a finished table (its message and its actions' times and
+    codes as tuples of atomic values: kept to the end of the run, they stay out of the collector's
+    sight, as the finished table the runtime let go would be)."""
+    message_id: int | None
+    actions: tuple[tuple[float, str], ...]
+
+
 def watch_tables(bot: Any) -> dict[str, Any]:
-    """Every table the listener is asked to redraw, kept (a finished one leaves the runtime): the
-    bench reads their action logs at the end (:func:`play_log`)."""
+    """Every table the listener is asked to redraw, kept (a finished one leaves the runtime; of it
+    only a :class:`Played`): the bench reads their action logs at the end (:func:`play_log`)."""
+    from tables.table import Phase
+
     tables: dict[str, Any] = {}
     listener = bot.runtime.listener
     redraw = listener.redraw
 
     async def watched(table: Any) -> Any:
-        tables[table.id] = table
+        if table.phase == Phase.FINISHED:
+            tables[table.id] = Played(table.message_id, tuple((e.time, e.code) for e in table.log))
+        else:
+            tables[table.id] = table
         return await redraw(table)
 
     listener.redraw = watched
     return tables
 
 
-def time_stages(bot: Any) -> dict[str, list[list[float]]]:
+def time_stages(bot: Any) -> dict[str, list[tuple[float, float]]]:
     """Time the stages of every card click's answer (a card button or a card menu on a hand view),
     each as ``[wall ms, CPU ms]`` (the CPU: this process's main thread, so what other work the loop
     ran meanwhile counts, and what other processes of a busy machine ran does not):
@@ -273,7 +370,8 @@ def time_stages(bot: Any) -> dict[str, list[list[float]]]:
     from tables.persistence import Persistence
     from tables.runtime import Runtime
 
-    stages: dict[str, list[list[float]]] = {k: [] for k in ("queued", "act", "commit", "render", "answer", "click")}
+    stages: dict[str, list[tuple[float, float]]] = {
+        k: [] for k in ("queued", "act", "commit", "render", "answer", "click")}
     received: dict[int, tuple[float, float]] = {}
     clicking: set[Any] = set()  # the tasks answering a click now (not the tasks they start)
 
@@ -282,7 +380,9 @@ def time_stages(bot: Any) -> dict[str, list[list[float]]]:
 
     def note(stage: str, since: tuple[float, float]) -> None:
         wall, cpu = now()
-        stages[stage].append([round((wall - since[0]) * 1000, 3), round((cpu - since[1]) * 1000, 3)])
+        # A tuple of two floats, not a list: the collector stops tracking it, so the thousands of
+        # them a run keeps do not make the bot's own collections (what the bench measures) longer.
+        stages[stage].append((round((wall - since[0]) * 1000, 3), round((cpu - since[1]) * 1000, 3)))
 
     parsers = bot._connection.parsers  # (discord.py's gateway dispatch: event name -> bound parse_ method)
     parse = parsers["INTERACTION_CREATE"]
@@ -343,7 +443,8 @@ def time_stages(bot: Any) -> dict[str, list[list[float]]]:
 
 def play_log(tables: dict[str, Any]) -> dict[str, list[list[Any]]]:
     """Table message id -> the table's actions as ``[time, code]`` (the runtime's clock: wall time)."""
-    return {str(t.message_id): [[e.time, e.code] for e in t.log] for t in tables.values() if t.message_id}
+    return {str(t.message_id): [list(a) for a in t.actions] if isinstance(t, Played)
+            else [[e.time, e.code] for e in t.log] for t in tables.values() if t.message_id}
 
 
 # ==== for tests: start it, kill it, start it again =================================================

@@ -357,3 +357,33 @@ async def test_a_deleted_thread_is_forgotten_and_stays_forgotten_after_a_restart
     await rt2.recover()
     assert (rt2.get(t.id).message_id, rt2.get(t.id).thread_id) == (42, None)
     assert rt2.get(other.id).thread_id == 53
+
+
+async def test_a_tables_log_holds_nothing_the_garbage_collector_walks(make_runtime, clock, store):
+    """A running table's log grows by a row a move and lives as long as the table: as LogEntry
+    objects its rows were what every full collection walked most (issue 35).  Its rows are plain
+    tuples of numbers and strings, which the collector stops tracking — read back as LogEntry —
+    also in a table recovered after a restart."""
+    import gc
+
+    from tables.table import LogEntry
+
+    def tracked(log) -> list:  # (the rows the log holds; a list subclass also names its class)
+        return [r for r in gc.get_referents(log) if gc.is_tracked(r) and not isinstance(r, type)]
+
+    rt = make_runtime(storage=await store.open())
+    t = await started(rt, options=SHORT)
+    await play(rt, clock, t.id, steps=12)
+    assert len(t.log) > 4 and all(isinstance(e, LogEntry) for e in t.log)
+    gc.collect()
+    assert tracked(t.log) == []
+    await rt.close()
+    rt2 = make_runtime(storage=await store.open())
+    await rt2.recover()
+    t2 = rt2.get(t.id)
+    assert moves(t2) == moves(t) and t2.log[-1] == t.log[-1] and t2.log[-1].seq == t.version
+    gc.collect()
+    assert tracked(t2.log) == []
+    await play(rt2, clock, t.id, steps=4)
+    gc.collect()
+    assert tracked(t2.log) == []
