@@ -211,12 +211,13 @@ class KothDeal(Game):
 
     def _deal(self) -> list[Event]:
         c = self.stock.pop()
-        s = (self.start + self.deal_count) % PLAYERS
+        n = self.deal_count
+        s = (self.start + n) % PLAYERS
         self.hands[s].append(c)
-        self.deal_count += 1
+        self.deal_count = n = n + 1
         if c.rank == self.trump.rank:
             self._count_rank_card(s, c)
-        if self.deal_count == DEALT:
+        if n == DEALT:
             self.phase = LATE
         return [_DEALT_EVENTS[s][c]]
 

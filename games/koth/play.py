@@ -38,12 +38,7 @@ from words import N_
 def trick_winner(trump: Trump, trick: Sequence[tuple[int, tuple[Card, ...]]]) -> int:
     """The seat winning ``trick`` (``[(seat, cards), ...]``, the lead first) so far (docs/rules.md §4, step 9):
     the highest single, or identical pair, of the led suit or of trumps; of equal plays the first."""
-    return _winner(trump.table(), trick)
-
-
-def _winner(order: dict[Card, tuple[str, int, tuple[int, int, int]]],
-            trick: Sequence[tuple[int, tuple[Card, ...]]]) -> int:
-    """:func:`trick_winner` with the trump's table (``Trump.table()``) at hand."""
+    order = trump.table()
     lead = trick[0][1]
     pair = len(lead) == 2
     winner = trick[0][0]
@@ -166,7 +161,7 @@ class KothPlay(KothCall):
         if len(trick) < PLAYERS:
             self.turn = seat + 1 if seat + 1 < PLAYERS else 0
             return events
-        winner = _winner(self._order, trick)
+        winner = trick_winner(self.trump, trick)
         cards_won = [c for _, p in trick for c in p]
         pts = points_of(cards_won)
         self.taken[winner].extend(cards_won)
