@@ -52,6 +52,8 @@ from tables.finished import AnyTable
 from tables.table import Table
 
 if TYPE_CHECKING:  # (discord.types is for the type checker, as in cogs/table/components.py)
+    import aiohttp
+    from discord.state import ConnectionState
     from discord.types.components import ActionRow as ActionRowPayload
     from discord.types.embed import Embed as EmbedPayload
 
@@ -171,8 +173,8 @@ class Token:
 
     application_id: int
     token: str
-    _state: Any
-    _session: Any
+    _state: ConnectionState
+    _session: aiohttp.ClientSession
 
 
 def token_of(interaction: discord.Interaction | Token) -> Token:
@@ -181,7 +183,8 @@ def token_of(interaction: discord.Interaction | Token) -> Token:
     return Token(interaction.application_id, interaction.token, interaction._state, interaction._session)
 
 
-async def edit_token(interaction: discord.Interaction | Token, payload: WatchPayload, message_id: int | None = None) -> None:
+async def edit_token(interaction: discord.Interaction | Token, payload: WatchPayload,
+                     message_id: int | None = None) -> None:
     """Edit the interaction's ``@original`` with ``payload`` through discord.py's webhook adapter,
     without reading the message back (as cogs/live/hand.py does for hand views); ``message_id``: the
     view is that followup of the interaction instead (a Watch click on an anchored table's message
@@ -205,7 +208,7 @@ async def edit_token(interaction: discord.Interaction | Token, payload: WatchPay
 @dataclass(eq=False)
 class Watcher:
     user_id: int
-    interaction: discord.Interaction  # its @original is the watcher's view
+    interaction: discord.Interaction | Token  # its @original is the watcher's view
     expires: float  # on Watchers' clock: the last edit (the "press Watch again" line) is due then
     dead: bool = False
     timer: asyncio.Task[None] | None = None

@@ -156,7 +156,16 @@ _TOP = [[[[tuple(_PLAYS[(m, a, k - a)] for a in range(max(1, k - j), min(c, k, m
 # _PLAY_EVENT[seat][id(action)]: keyed by the canonical action's identity (see _SPEC_BY_ID), which
 # is cheaper than hashing the action.
 _PLAY_EVENT = [{id(a): Event("play", s, a.cards) for a in _PLAYS.values()} for s in range(8)]
+# _PLAY_INFO[id(action)]: (number, naturals, jesters, cards, the play's event by seat) of a canonical play.
+_PLAY_INFO = {id(a): (m, na, b, na + b, [_PLAY_EVENT[s][id(a)] for s in range(8)])
+              for (m, na, b), a in _PLAYS.items()}
+# _ROUND_END[owner][leader]: the event of a round's end.
+_ROUND_END = [[Event("round_end", o, (lead,)) for lead in range(8)] for o in range(8)]
 _PASS_EVENT = [Event("pass", s, ()) for s in range(8)]
+#: ``to_act()`` of one seat, built once.
+_SEAT_ALONE = tuple((s,) for s in range(8))
+_CLOSE_ONLY = (CLOSE_LOOK,)
+_REVOLT_ONLY = (REVOLT,)
 _AUTO_PASS = [Event("auto_pass", s, ()) for s in range(8)]
 _JESTERS_ALONE = ((), (_PLAYS[(JESTER_NUMBER, 0, 1)],),
                   (_PLAYS[(JESTER_NUMBER, 0, 1)], _PLAYS[(JESTER_NUMBER, 0, 2)]))
@@ -199,11 +208,16 @@ def _counts_of(cs: Iterable[DCard]) -> list[int]:
 
 
 def _expand(counts: Sequence[int]) -> list[DCard]:
+    """The cards of ``counts`` (a count per number, index 13 the Jesters), lowest number first."""
     out: list[DCard] = []
-    for n in range(1, 14):
-        if counts[n]:
-            out.extend((CARDS[n],) * counts[n])
+    for run, c in zip(_RUNS, counts[1:], strict=True):
+        if c:
+            out += run[c]
     return out
+
+
+# _RUNS[n - 1][c]: c cards of number n, built once (at most 12 of a number in a hand or a pile).
+_RUNS = [[(CARDS[n],) * c for c in range(13)] for n in range(1, 14)]
 
 
 def _codes(counts: Sequence[int]) -> list[str]:

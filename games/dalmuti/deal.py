@@ -85,6 +85,9 @@ class DalmutiDeal(Game[DCard, DalmutiView]):
         #: state, not events, so they wait here for whoever wants to show them.
         self.start_events: list[Event] = []
         self._legal: list[Action] | None = None
+        # The give random_action just drew (cards of the giver's hand, as many as owed, in order):
+        # _give carries it out unchecked.  Forgotten at the give.
+        self._drawn: Action | None = None
 
     @classmethod
     def create(
@@ -165,7 +168,7 @@ class DalmutiDeal(Game[DCard, DalmutiView]):
         self.tax_step = 0
         self.revolution = None
         self.holder = None
-        self._legal = None
+        self._legal = self._drawn = None
         events.append(Event("hand_start", None, (self.hand_no, *order)))
         for s in range(n):
             events.append(Event("dealt", s, tuple(_expand(self.counts[s])), s))

@@ -12,10 +12,10 @@ from games.dalmuti.cards import (
     _JESTERS_ALONE,
     _LEAD,
     _PASS_EVENT,
-    _PLAY_EVENT,
+    _PLAY_INFO,
     _PLAYS,
+    _ROUND_END,
     _SPEC,
-    _SPEC_BY_ID,
     _TOP,
     JESTER_NUMBER,
     OVER,
@@ -82,17 +82,17 @@ class DalmutiPlay(DalmutiTaxes):
         if seat != self.turn:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
         # The engine's own Action objects are found by identity, which is cheaper than hashing them.
-        spec = _SPEC_BY_ID.get(id(action))
-        if spec is None:
+        info = _PLAY_INFO.get(id(action))
+        if info is None:
             spec = _SPEC.get(action)
             if spec is None:
                 spec = _spec_of(_read_cards(action), strict=True)
             action = _PLAYS[spec]  # the canonical one (its events are keyed by it)
-        m, a, b = spec
+            info = _PLAY_INFO[id(action)]
+        m, a, b, k, play_events = info
         h = self.counts[seat]
         if h[m] < a or h[JESTER_NUMBER] < b:
             raise IllegalAction(N_("You do not hold {set}."), "not_in_hand", set=said_set(m, a + b, b))
-        k = a + b
         cur = self.cur_num
         if cur:
             if k != self.cur_k:
@@ -118,7 +118,7 @@ class DalmutiPlay(DalmutiTaxes):
         self.cur_num, self.cur_k, self.cur_action, self.cur_by = m, k, action, seat
         self.passed[seat] = False
         self._legal = None
-        events = [_PLAY_EVENT[seat][id(action)]]
+        events = [play_events[seat]]
         if not left:
             self.finish.append(seat)
             self.active -= 1
@@ -169,7 +169,7 @@ class DalmutiPlay(DalmutiTaxes):
                 lead = order[i]
                 if self.left[lead]:
                     break
-        events.append(Event("round_end", owner, (lead,)))
+        events.append(_ROUND_END[owner][lead])
         self.cur_num = self.cur_k = 0
         self.cur_action = None
         self.cur_by = -1

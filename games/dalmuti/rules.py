@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from operator import attrgetter
 
 from engine.core import (
     TABLE,
@@ -49,7 +50,19 @@ from engine.core import (
     Saved,
 )
 from engine.words import Either, echo, said, said_n
-from games.dalmuti.cards import _BY_CODE, _PLAYS, _SPEC, _codes, _counts_of, _expand, _fits, _spec_of
+from games.dalmuti.cards import (
+    _BY_CODE,
+    _CLOSE_ONLY,
+    _PLAYS,
+    _REVOLT_ONLY,
+    _SEAT_ALONE,
+    _SPEC,
+    _codes,
+    _counts_of,
+    _expand,
+    _fits,
+    _spec_of,
+)
 from games.dalmuti.cards import CARDS as CARDS
 from games.dalmuti.cards import CLOSE_LOOK as CLOSE_LOOK
 from games.dalmuti.cards import DECK as DECK
@@ -80,6 +93,8 @@ from games.dalmuti.play import DalmutiPlay
 from games.dalmuti.reading import _readings
 from games.dalmuti.view_types import CurrentPlay, DalmutiView, Tax
 from words import N_
+
+_number = attrgetter("number")
 
 
 class Dalmuti(DalmutiPlay):
@@ -120,7 +135,7 @@ class Dalmuti(DalmutiPlay):
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == PLAY:
-            return (self.turn,)  # type: ignore[return-value]  # in play, someone's turn (an int)
+            return _SEAT_ALONE[self.turn]  # type: ignore[index]  # in play, someone's turn (an int)
         if phase == TAX:
             return (self._tax_parties()[0],)
         if phase == LOOK:
@@ -167,15 +182,25 @@ class Dalmuti(DalmutiPlay):
         return super().legal_actions(seat)
 
     def random_action(self, seat: int, rng: random.Random) -> Action:
-        if self.phase == PLAY and seat == self.turn:
+        phase = self.phase
+        if phase == PLAY and seat == self.turn:
             legal = self._legal
             if legal is None:
                 self._legal = legal = self._compute_legal(seat)
             return legal[int(rng.random() * len(legal))]
-        if self.phase == TAX and seat == self._tax_parties()[0]:
-            k = self._tax_parties()[2]
-            chosen = sorted(rng.sample(_expand(self.counts[seat]), k), key=lambda c: c.number)
-            return Action("give", tuple(chosen))
+        if phase == TAX:
+            giver, _, k = self._tax_parties()
+            if seat == giver:
+                chosen = sorted(rng.sample(_expand(self.counts[seat]), k), key=_number)
+                # Cards of the hand, as many as owed, in order: _give need not check them again.
+                a = self._drawn = Action("give", tuple(chosen))
+                return a
+        elif phase == LOOK:
+            # What Game.random_action draws from the decision's one action, without building it.
+            if seat == TABLE:
+                return rng.choice(_CLOSE_ONLY)  # type: ignore[no-any-return]
+            if seat == self.holder:
+                return rng.choice(_REVOLT_ONLY)  # type: ignore[no-any-return]
         return super().random_action(seat, rng)
 
     # ---- reading what people type -------------------------------------------------------------
@@ -270,7 +295,7 @@ class Dalmuti(DalmutiPlay):
         if phase == OVER:
             raise IllegalAction(N_("The game is over."), "game_over")
         if seat == TABLE:
-            if phase != LOOK or action != CLOSE_LOOK:
+            if phase != LOOK or (action is not CLOSE_LOOK and action != CLOSE_LOOK):
                 raise IllegalAction(N_("The table has nothing to do right now."), "not_your_turn")
             return self._close_look()
         if not 0 <= seat < self.players:
@@ -468,7 +493,7 @@ class Dalmuti(DalmutiPlay):
         d["tax_given"] = [t[:] for t in self.tax_given]
         d["tax_received"] = [t[:] for t in self.tax_received]
         d["start_events"] = []
-        d["_legal"] = None
+        d["_legal"] = d["_drawn"] = None
         return g
 
     def knowledge(self, seat: int) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:

@@ -90,12 +90,17 @@ class DalmutiTaxes(DalmutiDeal):
         giver, taker, k = self._tax_parties()
         if seat != giver:
             raise IllegalAction(N_("It is not your turn to give cards back."), "not_your_turn")
-        cs = _read_cards(action)
-        if len(cs) != k:
-            raise IllegalAction(said_n("Give back exactly {n} card.", "Give back exactly {n} cards.", k), "wrong_count")
-        if not _fits(self.counts[seat], cs):
-            raise IllegalAction(N_("You can only give back cards from your hand."), "not_in_hand")
-        cs = tuple(sorted(cs, key=lambda c: c.number))
+        if action is self._drawn:
+            cs = action.cards  # drawn by random_action from this hand, as many as owed, in order
+        else:
+            cs = _read_cards(action)
+            if len(cs) != k:
+                raise IllegalAction(said_n("Give back exactly {n} card.", "Give back exactly {n} cards.", k),
+                                    "wrong_count")
+            if not _fits(self.counts[seat], cs):
+                raise IllegalAction(N_("You can only give back cards from your hand."), "not_in_hand")
+            cs = tuple(sorted(cs, key=lambda c: c.number))
+        self._drawn = None
         self._transfer(seat, taker, cs)
         events = [
             Event("tax_return", seat, (taker, k)),

@@ -8,13 +8,18 @@ from engine.cards import Card
 from engine.core import Action, Event, IllegalAction
 from games.koth.bury import KothBury
 from games.koth.cards import (
+    _CALL,
     _DISTINCT,
     CALL_NOBODY,
     PLAY,
     PLAYERS,
     TRICK_READY,
 )
+from games.koth.trump import Trump
 from words import N_
+
+# A pure memo of KothCall._call_actions: at most 5 x 13 trumps.
+_CALLS: dict[Trump, tuple[Action, ...]] = {}
 
 
 class KothCall(KothBury):
@@ -25,6 +30,13 @@ class KothCall(KothBury):
         key = self._order
         return sorted((c for c in _DISTINCT if c.suit != "~" and c.rank != self.trump.rank),
                       key=lambda c: key[c][2])
+
+    def _call_actions(self) -> tuple[Action, ...]:
+        """The call decision's actions: a call of each card of :meth:`callable`, built once per trump."""
+        acts = _CALLS.get(self.trump)
+        if acts is None:
+            acts = _CALLS[self.trump] = tuple(_CALL[c] for c in self.callable())
+        return acts
 
     def _call(self, seat: int, action: Action) -> list[Event]:
         if seat != self.koth:
@@ -52,7 +64,7 @@ class KothCall(KothBury):
         return events
 
     def _before_trick(self) -> None:
-        self._legal = self._legal_set = self._play_decision = self._drawn = None
+        self._legal = self._legal_plays = self._legal_set = self._play_decision = self._drawn = None
         if self.options["ready_trick"] > 0:
             self.phase = TRICK_READY
             self.ready = [False] * PLAYERS

@@ -37,6 +37,7 @@ CONFIRM_BURY = Action("bury")
 DEAL_ACTION = Action("deal")
 CLOSE_ACTION = Action("close")
 READY_ACTION = Action("ready")
+_READY_ONLY = (READY_ACTION,)
 SUIT_ACTIONS = {s: Action("suit", (), (s,)) for s in SUITS}
 _DISTINCT = sorted(set(DECK), key=lambda c: c.index)
 _DECLARE_ONE = {c: Action("declare", (c,)) for c in _DISTINCT}
@@ -55,7 +56,7 @@ _KINDS = {"ready", "deal", "close", "declare", "suit", "bury", "call", "play"}
 
 def points_of(cs: Sequence[Card]) -> int:
     """Points in ``cs``: 5s count 5, tens and kings 10 (200 in the double deck)."""
-    return sum(_POINTS[c] for c in cs)
+    return sum(map(_POINTS.__getitem__, cs))
 
 
 def rank_char(rank: int) -> str:
@@ -67,6 +68,19 @@ def _play_action(cs: tuple[Card, ...]) -> Action:
     if a is None:
         a = _PLAYS[cs] = Action("play", cs)
     return a
+
+
+# Every play that can exist, built once (legal plays are lists of these; see play.py): a single,
+# an identical pair, and two different cards (both orders give the one action, cards in index order).
+_ONE = {c: _play_action((c,)) for c in _DISTINCT}
+_TWO = {c: _play_action((c, c)) for c in _DISTINCT}
+_COMBO = {a: {b: _play_action((a, b) if a.index < b.index else (b, a)) for b in _DISTINCT if b is not a}
+          for a in _DISTINCT}
+# The play events of those actions, per seat, keyed by the action's identity (the actions above
+# live as long as the module, so no other object shares their id()): cheaper than hashing it.
+_PLAY_EVENTS = [{id(a): Event("play", s, a.cards) for a in _PLAYS.values()} for s in range(PLAYERS)]
+#: ``to_act()`` of one seat, built once.
+_SEAT_ALONE = tuple((s,) for s in range(PLAYERS))
 
 
 def _canon(cs: Sequence[Card]) -> tuple[Card, ...]:

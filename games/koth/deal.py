@@ -83,14 +83,22 @@ class KothDeal(Game[Card, KothView]):
     def _reset_derived(self) -> None:
         # Derived from the hands, kept incrementally because the deal is the hot path.
         self._order = self.trump.table()
+        self._suit = self.trump.suits()  # card -> effective suit
+        self._suit_sets = self.trump.suit_sets()  # effective suit -> its cards
         self._tr: list[list[Card]] = [[] for _ in range(PLAYERS)]  # trump-rank cards held, per seat
         self._pairs = [0] * PLAYERS  # identical trump-rank pairs held, per seat
-        self._legal: list[tuple[Card, ...]] | None = None
-        self._legal_set: set[tuple[Card, ...]] | None = None
+        # to_act() during the deal and the late window (the declarers, then the table): asked for
+        # before every dealt card, changed only by a trump-rank card or a declaration.
+        self._acting: tuple[int, ...] | None = None
+        # The legal plays of the seat to play, as the shared actions of cards.py (_ONE, _TWO, _COMBO),
+        # and (built only when asked for) their cards and the set of their ids.
+        self._legal: list[Action] | None = None
+        self._legal_plays: list[tuple[Card, ...]] | None = None
+        self._legal_set: set[int] | None = None
         self._play_decision: Decision | None = None
-        # The play random_action just drew from ``_legal`` (its action and its cards): legal by
-        # construction, so _play need not check it again.  Forgotten with ``_legal``.
-        self._drawn: tuple[Action, tuple[Card, ...]] | None = None
+        # The play random_action just drew from ``_legal``: legal by construction, so _play need not
+        # check it again.  Forgotten with ``_legal``.
+        self._drawn: Action | None = None
         if self.phase in (DEAL, LATE):
             for s in range(PLAYERS):
                 for c in self.hands[s]:
@@ -175,6 +183,7 @@ class KothDeal(Game[Card, KothView]):
         events.append(Event("round", self.start, (self.round_no, rank, -1 if self.koth is None else self.koth)))
 
     def _declarers(self) -> tuple[int, ...]:
+        """The seats that may declare now (the deal and the late window)."""
         d = self.declared
         if d is None:
             return tuple(s for s in range(PLAYERS) if self._tr[s])
@@ -203,12 +212,13 @@ class KothDeal(Game[Card, KothView]):
 
     def _deal(self) -> list[Event]:
         c = self.stock.pop()
-        s = (self.start + self.deal_count) % PLAYERS
+        n = self.deal_count
+        s = (self.start + n) % PLAYERS
         self.hands[s].append(c)
-        self.deal_count += 1
+        self.deal_count = n = n + 1
         if c.rank == self.trump.rank:
             self._count_rank_card(s, c)
-        if self.deal_count == DEALT:
+        if n == DEALT:
             self.phase = LATE
         return [_DEALT_EVENTS[s][c]]
 
@@ -219,6 +229,7 @@ class KothDeal(Game[Card, KothView]):
         if c in tr:
             self._pairs[seat] += 1
         tr.append(c)
+        self._acting = None
 
     def _declare(self, seat: int, action: Action) -> list[Event]:
         cs = action.cards
@@ -240,6 +251,7 @@ class KothDeal(Game[Card, KothView]):
                                 "need_pair")
         self.declared = (seat, c, len(cs))
         self.declarations.append(self.declared)
+        self._acting = None
         return [Event("declare", seat, tuple(cs))]
 
     def _close_late(self) -> list[Event]:
@@ -279,6 +291,8 @@ class KothDeal(Game[Card, KothView]):
         self.trump = Trump(suit, self.trump.rank)
         self.trump_how = how
         self._order = self.trump.table()
+        self._suit = self.trump.suits()
+        self._suit_sets = self.trump.suit_sets()
         events.append(Event("trump", koth, (suit, self.trump.rank, how)))
         # The KotH takes the dead hand.
         self.dead = self.stock[::-1]

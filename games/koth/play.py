@@ -14,6 +14,11 @@ from engine.core import Action, Decision, Event, IllegalAction
 from engine.words import said, said_n, suit
 from games.koth.call import KothCall
 from games.koth.cards import (
+    _COMBO,
+    _ONE,
+    _PLAY_EVENTS,
+    _PLAYS,
+    _TWO,
     ACE,
     DEFEND_BELOW,
     OVER,
@@ -22,7 +27,6 @@ from games.koth.cards import (
     READY_ACTION,
     ROUND_READY,
     _canon,
-    _distinct,
     _pairs_in,
     points_of,
     rank_char,
@@ -38,18 +42,17 @@ def trick_winner(trump: Trump, trick: Sequence[tuple[int, tuple[Card, ...]]]) ->
     lead = trick[0][1]
     pair = len(lead) == 2
     winner = trick[0][0]
-    best_suit, best = order[lead[0]][:2]
+    best_suit, best, _ = order[lead[0]]
     for s, p in trick[1:]:
         if pair and p[0] is not p[1]:
             continue  # only an identical pair can win a pair lead
-        suit, strength = order[p[0]][:2]
+        suit, strength, _ = order[p[0]]
         if suit == best_suit:
             if strength > best:  # strictly: of equal plays the first wins
                 winner, best = s, strength
         elif suit == TRUMPS:  # a trump over the led plain suit
             winner, best_suit, best = s, suit, strength
     return winner
-
 
 
 class KothPlay(KothCall):
@@ -62,35 +65,51 @@ class KothPlay(KothCall):
 
     def legal_plays(self, seat: int) -> list[tuple[Card, ...]]:
         """Every distinct play ``seat`` may make now (cards of a two-card play in index order)."""
+        legal = self.legal_play_actions(seat)
+        if not legal:
+            return []
+        plays = self._legal_plays
+        if plays is None:
+            plays = self._legal_plays = [a.cards for a in legal]
+        return plays
+
+    def legal_play_actions(self, seat: int) -> list[Action]:
+        """:meth:`legal_plays` as their ``play`` actions (shared values: see cards.py)."""
         if self.phase != PLAY or seat != self.turn:
             return []
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal(seat)
-            self._legal_set = None  # built when a play must be checked (see _play)
+            self._legal_plays = self._legal_set = None
         return legal
 
-    def _compute_legal(self, seat: int) -> list[tuple[Card, ...]]:
+    def _compute_legal(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
-        order = self._order
-        if not self.trick:
-            return [(c,) for c in _distinct(hand)] + [(c, c) for c in _pairs_in(hand)]
-        lead = self.trick[0][1]
-        led = order[lead[0]][0]
-        suited = [c for c in hand if order[c][0] == led]
+        trick = self.trick
+        if not trick:
+            distinct = dict.fromkeys(hand)
+            out = list(map(_ONE.__getitem__, distinct))
+            if len(distinct) < len(hand):
+                out.extend(map(_TWO.__getitem__, _pairs_in(hand)))
+            return out
+        lead = trick[0][1]
+        of_led = self._suit_sets[self._suit[lead[0]]]
+        suited = list(filter(of_led.__contains__, hand))
         if len(lead) == 1:
-            return [(c,) for c in _distinct(suited or hand)]
+            return list(map(_ONE.__getitem__, dict.fromkeys(suited or hand)))
         pairs = _pairs_in(suited)
         if pairs:
-            return [(c, c) for c in pairs]
+            return list(map(_TWO.__getitem__, pairs))
         if len(suited) >= 2:
-            return [_canon(p) for p in combinations(suited, 2)]  # no pairs among them: all distinct
+            return [_COMBO[a][b] for a, b in combinations(suited, 2)]  # no pairs among them: all distinct
         if len(suited) == 1:
             one = suited[0]
-            return [_canon((one, c)) for c in _distinct(hand) if c is not one]
+            with_one = _COMBO[one]
+            return [with_one[c] for c in dict.fromkeys(hand) if c is not one]
         # Void in the led suit: any two cards.
-        distinct = _distinct(hand)
-        return [_canon(p) for p in combinations(distinct, 2)] + [(c, c) for c in _pairs_in(hand)]
+        out = [_COMBO[a][b] for a, b in combinations(dict.fromkeys(hand), 2)]
+        out.extend(map(_TWO.__getitem__, _pairs_in(hand)))
+        return out
 
     def _ready(self, seat: int, action: Action) -> list[Event]:
         if self.ready[seat]:
@@ -110,34 +129,37 @@ class KothPlay(KothCall):
     def _play(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
             raise IllegalAction(N_("It is not your turn."), "not_your_turn")
-        cs = action.cards
-        drawn = self._drawn
-        if drawn is not None and action is drawn[0] and self._legal is not None:
-            play = drawn[1]  # random_action just drew it from the legal plays: no need to check again
-        else:
+        if action is not self._drawn or self._legal is None:
+            # Not the play random_action just drew from the legal plays (legal by construction):
+            # check it, as the shared action of its cards.
+            cs = action.cards
             if len(cs) not in (1, 2) or action.args:
                 raise IllegalAction(N_("Play one card or two."), "wrong_count")
             play = _canon(cs)
-            self.legal_plays(seat)
+            legal = self.legal_play_actions(seat)
             legal_set = self._legal_set
             if legal_set is None:
-                legal_set = self._legal_set = set(self._legal or ())
-            if play not in legal_set:
+                legal_set = self._legal_set = {id(a) for a in legal}
+            shared = _PLAYS.get(play)
+            if shared is None or id(shared) not in legal_set:
                 reason, code = self._why_illegal(seat, play)
                 raise IllegalAction(reason, code)
+            action = shared
         # Validated: from here on nothing can fail.
+        play = action.cards
         hand = self.hands[seat]
         for c in play:
             hand.remove(c)
-        self._legal = self._legal_set = self._play_decision = self._drawn = None
+        # (_legal_plays and _legal_set are read only through a fresh _legal, which resets them.)
+        self._legal = self._play_decision = self._drawn = None
         trick = self.trick
         trick.append((seat, play))
-        events = [Event("play", seat, play)]
+        events = [_PLAY_EVENTS[seat][id(action)]]
         called = self.called
         if called is not None and not self.call_done and called in play:
             self._count_called(seat, play.count(called), events)
         if len(trick) < PLAYERS:
-            self.turn = (seat + 1) % PLAYERS
+            self.turn = seat + 1 if seat + 1 < PLAYERS else 0
             return events
         winner = trick_winner(self.trump, trick)
         cards_won = [c for _, p in trick for c in p]
@@ -145,8 +167,9 @@ class KothPlay(KothCall):
         self.taken[winner].extend(cards_won)
         self.points[winner] += pts
         events.append(Event("trick", winner, (self.trick_no, pts)))
-        self.last_trick = (winner, pts, tuple(trick))
-        self.history.append(tuple(trick))
+        done = tuple(trick)
+        self.last_trick = (winner, pts, done)
+        self.history.append(done)
         self.trick = []
         self.trick_no += 1
         self.leader = winner

@@ -91,8 +91,9 @@ from engine.cards import cards as read_cards
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, Option, Saved
 from engine.words import said
 from games.koth.cards import (
-    _CALL,
     _KINDS,
+    _READY_ONLY,
+    _SEAT_ALONE,
     BURY,
     BURY_TIMER,
     CALL,
@@ -116,7 +117,6 @@ from games.koth.cards import (
     SUIT_WORDS,
     SUITS,
     TRICK_READY,
-    _play_action,
 )
 from games.koth.cards import ACE as ACE
 from games.koth.cards import CONFIRM_BURY as CONFIRM_BURY
@@ -193,9 +193,12 @@ class KingOfTheHill(KothViews):
     def to_act(self) -> tuple[int, ...]:
         ph = self.phase
         if ph == PLAY:
-            return (self.turn,)  # type: ignore[return-value]  # in play, someone's turn (an int)
+            return _SEAT_ALONE[self.turn]  # type: ignore[index]  # in play, someone's turn (an int)
         if ph == DEAL or ph == LATE:
-            return self._declarers() + (TABLE,)
+            acting = self._acting
+            if acting is None:
+                acting = self._acting = self._declarers() + (TABLE,)
+            return acting
         if ph == SUIT or ph == BURY or ph == CALL:
             return (self.koth,)  # type: ignore[return-value]  # these phases have a King (an int)
         if ph == ROUND_READY or ph == TRICK_READY:
@@ -216,7 +219,7 @@ class KingOfTheHill(KothViews):
             d = self._play_decision  # asked for again and again until the play: built once
             if d is None:
                 d = self._play_decision = Decision(
-                    seat, "play", tuple(_play_action(p) for p in self.legal_plays(seat)), timer=PLAY_TIMER,
+                    seat, "play", tuple(self.legal_play_actions(seat)), timer=PLAY_TIMER,
                     prompt="Lead a card or an identical pair." if not self.trick else "Follow the lead.")
             return d
         if ph == DEAL or ph == LATE:
@@ -239,20 +242,30 @@ class KingOfTheHill(KothViews):
             return Decision(seat, "bury", pick=DEAD, cards=tuple(self.sorted_hand(seat)), timer=BURY_TIMER,
                             prompt="Bury 8 cards.", clock_key=f"bury {self.round_no}")
         if ph == CALL:
-            return Decision(seat, "call", tuple(_CALL[c] for c in self.callable()), timer=CALL_TIMER,
+            return Decision(seat, "call", self._call_actions(), timer=CALL_TIMER,
                             prompt="Call a card: whoever plays it joins you.")
         return None
 
     def random_action(self, seat: int, rng: random.Random) -> Action:
         ph = self.phase
         if ph == PLAY and seat == self.turn:
-            legal = self.legal_plays(seat)
-            play = legal[int(rng.random() * len(legal))]
-            a = _play_action(play)
-            self._drawn = (a, play)
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal(seat)
+                self._legal_plays = self._legal_set = None
+            a = self._drawn = legal[int(rng.random() * len(legal))]
             return a
         if ph == DEAL and seat == TABLE:
             return DEAL_ACTION
+        if (ph == DEAL or ph == LATE) and 0 <= seat < PLAYERS:
+            # What Game.random_action draws from the decision's actions, without building its prompt.
+            opts = self.declare_options(seat)
+            if opts:
+                return rng.choice(opts)  # type: ignore[no-any-return]
+        elif (ph == ROUND_READY or ph == TRICK_READY) and 0 <= seat < PLAYERS and not self.ready[seat]:
+            return rng.choice(_READY_ONLY)  # type: ignore[no-any-return]  # as from the decision's one action
+        elif ph == CALL and seat == self.koth:
+            return rng.choice(self._call_actions())  # type: ignore[no-any-return]
         if ph == BURY and seat == self.koth:
             # Always the bury itself (never a marking step), so it is also a sound move at a
             # timeout: the cards the KotH marked, and random others to make 8.
@@ -281,6 +294,10 @@ class KingOfTheHill(KothViews):
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
         ph = self.phase
+        if ph == PLAY and seat == self.turn and action.kind == "play":  # the hot path of every trick
+            return self._play(seat, action)
+        if action is DEAL_ACTION and ph == DEAL and seat == TABLE:  # the deal's next card: the hot path of every deal
+            return self._deal()
         if ph == OVER:
             raise IllegalAction(N_("The game is over."), "game_over")
         kind = action.kind
@@ -436,7 +453,7 @@ class KingOfTheHill(KothViews):
         d["winners"] = self.winners[:]
         d["_tr"] = [t[:] for t in self._tr]
         d["_pairs"] = self._pairs[:]
-        d["_legal"] = d["_legal_set"] = d["_play_decision"] = d["_drawn"] = None
+        d["_legal"] = d["_legal_plays"] = d["_legal_set"] = d["_play_decision"] = d["_drawn"] = None
         return g
 
     def sample_world(self, seat: int, rng: random.Random) -> KingOfTheHill:

@@ -39,6 +39,23 @@ class Trump(NamedTuple):
             t = _TABLES[self] = {c: (self._effective_suit(c), self._strength(c), self._sort_key(c)) for c in ALL_CARDS}
         return t
 
+    def suits(self) -> dict[Card, str]:
+        """``{card: effective suit}`` for all 54 cards (the table's first column), built once per value."""
+        t = _SUITS.get(self)
+        if t is None:
+            t = _SUITS[self] = {c: v[0] for c, v in self.table().items()}
+        return t
+
+    def suit_sets(self) -> dict[str, frozenset[Card]]:
+        """``{effective suit: its cards}`` (of all 54 cards), built once per value."""
+        t = _SUIT_SETS.get(self)
+        if t is None:
+            by: dict[str, set[Card]] = {}
+            for c, s in self.suits().items():
+                by.setdefault(s, set()).add(c)
+            t = _SUIT_SETS[self] = {s: frozenset(cs) for s, cs in by.items()}
+        return t
+
     def is_trump(self, c: Card) -> bool:
         return c.suit == "~" or c.rank == self.rank or c.suit == self.suit
 
@@ -94,3 +111,5 @@ class Trump(NamedTuple):
 
 # A pure memo: there are at most 5 x 13 orderings.
 _TABLES: dict[Trump, dict[Card, tuple[str, int, tuple[int, int, int]]]] = {}
+_SUITS: dict[Trump, dict[Card, str]] = {}
+_SUIT_SETS: dict[Trump, dict[str, frozenset[Card]]] = {}
