@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple, SupportsIndex, overload
+from typing import Any, NamedTuple, SupportsIndex, overload
 
 import engine
 from engine.core import Event, Game, GameSpec, Options
@@ -74,7 +74,8 @@ class LogEntry(NamedTuple):
 _entry = functools.partial(tuple.__new__, LogEntry)  # a stored row read back as its LogEntry
 
 
-class ActionLog(list[LogEntry]):
+# list[Any]: what it holds is plain tuples (``tuple(entry)``), what it gives back LogEntry objects.
+class ActionLog(list[Any]):
     """A table's log: a list of :class:`LogEntry` to whoever reads it, kept as plain tuples.
 
     A LogEntry, like any instance of a class, is watched by the garbage collector for as long as
@@ -87,13 +88,13 @@ class ActionLog(list[LogEntry]):
     __slots__ = ()
 
     def __init__(self, entries: Iterable[LogEntry] = ()) -> None:
-        super().__init__(tuple(e) for e in entries)  # type: ignore[misc]
+        super().__init__(tuple(e) for e in entries)
 
     def append(self, entry: LogEntry) -> None:
-        super().append(tuple(entry))  # type: ignore[arg-type]
+        super().append(tuple(entry))
 
     def extend(self, entries: Iterable[LogEntry]) -> None:
-        super().extend(tuple(e) for e in entries)  # type: ignore[misc]
+        super().extend(tuple(e) for e in entries)
 
     def __iter__(self) -> Iterator[LogEntry]:
         return map(_entry, super().__iter__())
@@ -115,7 +116,7 @@ class ActionLog(list[LogEntry]):
     def copy(self) -> list[LogEntry]:
         return list(self)
 
-    def __add__(self, other: list[LogEntry]) -> list[LogEntry]:  # type: ignore[override]
+    def __add__(self, other: list[Any]) -> list[Any]:  # rows read back as LogEntry
         return list(self) + list(other)
 
 
