@@ -7,11 +7,13 @@ the phases together as :class:`~games.hearts.rules.Hearts`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from _random import Random as _Generator
+from collections.abc import Callable, Sequence
+from hashlib import sha512
 from typing import Any, Final, Self
 
 from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
-from engine.core import Action, Event, Game, rng_for
+from engine.core import Action, Event, Game
 
 try:
     from mypy_extensions import mypyc_attr
@@ -28,6 +30,8 @@ DECK: Final[tuple[Card, ...]] = ALL_CARDS[:52]
 PLAY: Final[dict[Card, Action]] = {c: Action("play", (c,)) for c in DECK}
 PASS_DIRS: Final[tuple[str, ...]] = ("left", "right", "across", "hold")
 _PASS_OFFSET: Final = {"left": 1, "right": 3, "across": 2, "hold": 0}
+# The seat each seat passes to, by ``hand_no % 4`` (left, right, across, hold: PASS_DIRS' order).
+_PASS_OFFSETS: Final[tuple[int, ...]] = (1, 3, 2, 0)
 PASS_TIMER: Final = 60.0
 PLAY_TIMER: Final = 30.0
 
@@ -85,6 +89,19 @@ def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> E
     return _tuple_new(Event, (kind, seat, data, to))  # type: ignore[no-any-return]
 
 
+def _no_draw() -> float:
+    raise RuntimeError("no generator yet")  # never called: random_action sets _rnd with _rng
+
+
+def _deal_generator(seed: int | str, hand_no: int) -> _Generator:
+    """``rng_for(seed, "deal", hand_no)``'s generator (the same seed, so the same numbers), seeded
+    without random.Random's Python-level __init__ and seed: a string seed is the integer of its bytes
+    followed by their SHA-512 digest (random.Random.seed, version 2), and the C generator's
+    ``random`` is the one random.Random inherits."""
+    text = "/".join((str(seed), "deal", str(hand_no))).encode()
+    return _Generator(int.from_bytes(text + sha512(text).digest(), "big"))
+
+
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
 # Game's own read_options, called with Hearts as the class (see the note on the class in rules.py).
 _READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
@@ -129,6 +146,10 @@ class HeartsDeal:
         # apply need not check it again.  Cleared by every change and by copy().
         self._drawn: Action | None = None
         self._drawn_seat = -1
+        # The generator random_action last drew from, and its bound ``random``: looked up once, not at
+        # every draw (a random.Random's method is found through its instance dict first).
+        self._rng: Any = None
+        self._rnd: Callable[[], float] = _no_draw
 
     @classmethod
     def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
@@ -169,7 +190,7 @@ class HeartsDeal:
         # ``sorted(DECK, key=lambda _: rnd())`` draws the keys in deck order and sorts stably: the
         # same as drawing them first and sorting the positions (which saves 52 calls of a key
         # function; tests/engine/test_native.py checks the deals are the same).
-        rnd = rng_for(self.seed, "deal", self.hand_no).random
+        rnd = _deal_generator(self.seed, self.hand_no).random
         keys = [rnd() for _ in DECK]
         deck = [DECK[i] for i in sorted(range(52), key=keys.__getitem__)]
         return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
@@ -219,8 +240,11 @@ class HeartsDeal:
         self._drawn_seat = -1
         self.phase = PLAY_PHASE
         hands = self.hands
-        self.leader = next(s for s in range(4) if _index(hands[s], TWO_CLUBS) >= 0)
-        self.turn = self.leader
+        leader = 0
+        while _index(hands[leader], TWO_CLUBS) < 0:
+            leader += 1
+        self.leader = leader
+        self.turn = leader
 
     def _split(self) -> list[list[list[Card]]]:
         """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``): for each

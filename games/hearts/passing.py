@@ -9,6 +9,7 @@ from typing import Any, Final
 from engine.cards import Card
 from engine.core import Action, Event, IllegalAction
 from games.hearts.deal import (
+    _PASS_OFFSETS,
     PASS,
     HeartsDeal,
     _event,
@@ -51,23 +52,27 @@ class HeartsPassing(HeartsDeal):
         self._drawn_seat = -1
         choice = self.pass_choice
         choice[seat] = tuple(cs)
-        if None in choice:
+        if choice[0] is None or choice[1] is None or choice[2] is None or choice[3] is None:
             return [_PASS_CHOSEN[seat]]
         events = [_PASS_CHOSEN[seat]]
         pass_dir = self.pass_dir
+        off = _PASS_OFFSETS[self.hand_no & 3]  # pass_dir's offset (a pass happens only in classic rules)
         hands = self.hands
+        passed = self.passed
+        received = self.received
         for s in range(4):
             hand = hands[s]
             for c in choice[s]:  # type: ignore[union-attr]
                 _remove(hand, c)
         for s in range(4):
-            to = self.pass_target(s, pass_dir)
+            to = (s + off) & 3
             give: tuple[Card, ...] = choice[s]  # type: ignore[assignment]
             hands[to].extend(give)
-            self.passed[s] = give
-            self.received[to] = give
-            events.append(_event("passed", s, (to, *give), s))
-            events.append(_event("received", to, (s, *give), to))
+            passed[s] = give
+            received[to] = give
+            c0, c1, c2 = give[0], give[1], give[2]
+            events.append(_event("passed", s, (to, c0, c1, c2), s))
+            events.append(_event("received", to, (s, c0, c1, c2), to))
         events.append(_event("exchange", None, (pass_dir,)))
         self._begin_play()
         return events

@@ -35,6 +35,7 @@ from games.hearts.deal import (
     QUEEN_SPADES,
     TWO_CLUBS,
     _index,
+    _no_draw,
     _sorted,
     _take,
     _tuple_new,
@@ -136,20 +137,36 @@ class Hearts(HeartsPlay):
                 legal = split[seat][trick[0][1].index // 13] or self._legal_now(seat)  # following suit, inlined
             else:
                 legal = self._legal_now(seat)
-            r: float = rng.random()
+            if rng is not self._rng:
+                self._rng = rng
+                self._rnd = rng.random
+            r: float = self._rnd()
             n = float(len(legal))  # r * n: the float product that r * len(legal) computes, unboxed
             a = self._drawn = _PLAY_AT[legal[int(r * n)].index]
             self._drawn_seat = seat
             return a
         if self.phase == PASS and self.pass_choice[seat] is None:
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
-            h = list(self.hands[seat])
-            r1: float = rng.random()
-            c1 = h.pop(int(r1 * float(len(h))))
-            r2: float = rng.random()
-            c2 = h.pop(int(r2 * float(len(h))))
-            r3: float = rng.random()
-            a = self._drawn = _tuple_new(Action, ("pass", (c1, c2, h[int(r3 * float(len(h)))]), ()))
+            # The hand is not copied: each draw's position among the cards left is mapped back to
+            # the hand's (what popping the earlier draws from a copy would have picked).
+            if rng is not self._rng:
+                self._rng = rng
+                self._rnd = rng.random
+            h = self.hands[seat]
+            left = len(h)
+            r1: float = self._rnd()
+            i1 = int(r1 * float(left))
+            r2: float = self._rnd()
+            i2 = int(r2 * float(left - 1))
+            if i2 >= i1:
+                i2 += 1
+            r3: float = self._rnd()
+            i3 = int(r3 * float(left - 2))
+            if i3 >= (i1 if i1 < i2 else i2):
+                i3 += 1
+            if i3 >= (i2 if i1 < i2 else i1):
+                i3 += 1
+            a = self._drawn = _tuple_new(Action, ("pass", (h[i1], h[i2], h[i3]), ()))
             self._drawn_seat = seat
             return a
         return Game.random_action(self, seat, rng)  # type: ignore[arg-type]
@@ -369,6 +386,8 @@ class Hearts(HeartsPlay):
         g._legal = None if split is None else [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in split]
         g._drawn = None
         g._drawn_seat = -1
+        g._rng = None
+        g._rnd = _no_draw
         return g
 
     def knowledge(self, seat: int) -> tuple[list[set[Card]], list[list[Card]]]:
