@@ -143,7 +143,16 @@ class HeartsPlay(HeartsPassing):
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return events
-        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
+        # Each pair read as a typed tuple (its items taken out directly; unpacking the list's pairs
+        # would make compiled code build an iterator over each).
+        p0: tuple[int, Card] = trick[0]
+        p1: tuple[int, Card] = trick[1]
+        p2: tuple[int, Card] = trick[2]
+        p3: tuple[int, Card] = trick[3]
+        s0, c0 = p0[0], p0[1]
+        s1, c1 = p1[0], p1[1]
+        s2, c2 = p2[0], p2[1]
+        s3, c3 = p3[0], p3[1]
         led = c0.suit
         winner, best = s0, c0.value
         if c1.suit == led and c1.value > best:
@@ -154,7 +163,7 @@ class HeartsPlay(HeartsPassing):
             winner = s3
         pts = _POINTS[c0.index] + _POINTS[c1.index] + _POINTS[c2.index] + _POINTS[c3.index]
         cards4: tuple[Card, ...] = (c0, c1, c2, c3)  # one tuple object, shared (not rebuilt per use)
-        self.won[winner] += cards4
+        self.won[winner].extend(cards4)
         self.hand_points[winner] += pts
         trick_no = self.trick_no
         events.append(_event("trick", winner, (trick_no, pts, c0, c1, c2, c3)))
@@ -190,11 +199,13 @@ class HeartsPlay(HeartsPassing):
                 pts = [-26 if s == moon else 0 for s in range(4)]
         for s in range(4):
             self.scores[s] += pts[s]
-        events.append(Event("hand_end", None, (*pts, moon, *self.scores)))
-        if max(self.scores) >= self.options["target"]:
+        scores = self.scores
+        events.append(_event("hand_end", None, (pts[0], pts[1], pts[2], pts[3], moon,
+                                                scores[0], scores[1], scores[2], scores[3])))
+        if max(scores) >= self.options["target"]:
             self.phase = OVER
             self.turn = None
-            events.append(Event("game_end", None, tuple(self.scores)))
+            events.append(_event("game_end", None, (scores[0], scores[1], scores[2], scores[3])))
             return
         self.hand_no += 1
         self._start_hand(None, events)
