@@ -102,6 +102,10 @@ def _deal_generator(seed: int | str, hand_no: int) -> _Generator:
     return _Generator(int.from_bytes(text + sha512(text).digest(), "big"))
 
 
+# The first hands' "deal" events, shared (events are immutable): by ``hand_no * 2 + classic``.
+_DEAL_EVENTS: Final[list[Event]] = [_event("deal", None, (n >> 1, PASS_DIRS[(n >> 1) % 4] if n & 1 else "hold"))
+                                    for n in range(128)]
+
 _sorted = lambda cs: sorted(cs, key=_SORT_POS.__getitem__)  # noqa: E731
 # Game's own read_options, called with Hearts as the class (see the note on the class in rules.py).
 _READ_OPTIONS: Any = Game.__dict__["read_options"].__func__
@@ -225,7 +229,9 @@ class HeartsDeal:
         self.last_trick = None
         self.history = []
         pass_dir = self.pass_dir
-        events += (_event("deal", None, (self.hand_no, pass_dir)),
+        hand_no = self.hand_no
+        deal = _DEAL_EVENTS[hand_no << 1 | self.classic] if hand_no < 64 else _event("deal", None, (hand_no, pass_dir))
+        events += (deal,
                    _event("dealt", 0, tuple(hands[0]), 0), _event("dealt", 1, tuple(hands[1]), 1),
                    _event("dealt", 2, tuple(hands[2]), 2), _event("dealt", 3, tuple(hands[3]), 3))
         if pass_dir == "hold":
@@ -248,12 +254,12 @@ class HeartsDeal:
 
     def _split(self) -> list[list[list[Card]]]:
         """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``): for each
-        seat, its cards of each suit by suit number (``card.index // 13``), in hand order."""
+        seat, its cards of each suit by suit number (``card.suit_index``), in hand order."""
         split = []
         for hand in self.hands:
             by_suit: list[list[Card]] = [[], [], [], []]
             for c in hand:
-                by_suit[c.index // 13].append(c)
+                by_suit[c.suit_index].append(c)
             split.append(by_suit)
         self._legal = split
         return split

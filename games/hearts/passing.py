@@ -11,6 +11,7 @@ from engine.core import Action, Event, IllegalAction
 from games.hearts.deal import (
     _PASS_OFFSETS,
     PASS,
+    PASS_DIRS,
     HeartsDeal,
     _event,
     _index,
@@ -25,6 +26,8 @@ except ImportError:  # the pure-Python engine needs no build tools
         return lambda cls: cls
 
 _PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
+# The exchange's event by ``hand_no % 4`` (PASS_DIRS' order), shared: events are immutable.
+_EXCHANGE: Final[tuple[Event, ...]] = tuple(Event("exchange", None, (d,)) for d in PASS_DIRS)
 # to_act while passing, by the bit mask of the seats still to choose.
 _PENDING: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(s for s in range(4) if mask >> s & 1) for mask in range(16))
@@ -55,8 +58,8 @@ class HeartsPassing(HeartsDeal):
         if choice[0] is None or choice[1] is None or choice[2] is None or choice[3] is None:
             return [_PASS_CHOSEN[seat]]
         events = [_PASS_CHOSEN[seat]]
-        pass_dir = self.pass_dir
-        off = _PASS_OFFSETS[self.hand_no & 3]  # pass_dir's offset (a pass happens only in classic rules)
+        way = self.hand_no & 3 if self.classic else 3  # pass_dir's place in PASS_DIRS (3: hold)
+        off = _PASS_OFFSETS[way]
         hands = self.hands
         passed = self.passed
         received = self.received
@@ -73,6 +76,6 @@ class HeartsPassing(HeartsDeal):
             c0, c1, c2 = give[0], give[1], give[2]
             events.append(_event("passed", s, (to, c0, c1, c2), s))
             events.append(_event("received", to, (s, c0, c1, c2), to))
-        events.append(_event("exchange", None, (pass_dir,)))
+        events.append(_EXCHANGE[way])
         self._begin_play()
         return events

@@ -39,7 +39,7 @@ def points_of(c: Card) -> int:
 
 
 # Tables indexed by ``card.index`` (0..51, suit by suit in C D H S order: the suit's number is
-# ``index // 13``), or by ``seat * 52 + card.index``: a list read, cheaper than a dict lookup.
+# ``suit_index``), or by ``seat * 52 + card.index``: a list read, cheaper than a dict lookup.
 HEARTS: Final = 2  # the suit number of hearts
 _POINTS: Final[list[int]] = [points_of(c) for c in DECK]
 _PLAY_AT: Final[list[Action]] = [PLAY[c] for c in DECK]
@@ -48,6 +48,7 @@ _PLAY_EVENTS: Final[list[Event]] = [Event("play", seat, (c,)) for seat in range(
 # The trick's (seat, card) pairs, shared for the same reason.  Typed Any: compiled code copies a
 # ``tuple[int, Card]`` read from a list into a new tuple when it stores it again.
 _SEAT_CARD: Final[list[Any]] = [(seat, c) for seat in range(4) for c in DECK]
+_HEARTS_BROKEN: Final[tuple[Event, ...]] = tuple(Event("hearts_broken", seat, ()) for seat in range(4))
 # What to_act returns during play: asked before every move, so shared rather than built.
 _SEAT_TUPLES: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,), (3,))
 _ONLY_TWO_CLUBS: Final = [TWO_CLUBS]
@@ -100,7 +101,7 @@ class HeartsPlay(HeartsPassing):
             if hearts and hearts < len(hand):
                 return [c for c in hand if c.suit != "H"]
             return hand
-        follow = split[seat][trick[0][1].index // 13]
+        follow = split[seat][trick[0][1].suit_index]
         if follow:
             return follow
         if self.classic and self.trick_no == 0:
@@ -131,15 +132,15 @@ class HeartsPlay(HeartsPassing):
             _remove(self.hands[seat], c)
             split = self._split()
         else:
-            _take(self.hands[seat], split[seat][i // 13], c)
+            _take(self.hands[seat], split[seat][c.suit_index], c)
         self._drawn = None
         trick = self.trick
         shared: list[Any] = trick  # see _SEAT_CARD
         shared.append(_SEAT_CARD[seat * 52 + i])
         events = [_PLAY_EVENTS[seat * 52 + i]]
-        if not self.hearts_broken and i // 13 == HEARTS:
+        if not self.hearts_broken and c.suit_index == HEARTS:
             self.hearts_broken = True
-            events.append(_event("hearts_broken", seat, ()))
+            events.append(_HEARTS_BROKEN[seat])
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return events

@@ -134,7 +134,7 @@ class Hearts(HeartsPlay):
             split = self._legal
             trick = self.trick
             if split is not None and trick:
-                legal = split[seat][trick[0][1].index // 13] or self._legal_now(seat)  # following suit, inlined
+                legal = split[seat][trick[0][1].suit_index] or self._legal_now(seat)  # following suit, inlined
             else:
                 legal = self._legal_now(seat)
             if rng is not self._rng:
@@ -219,8 +219,8 @@ class Hearts(HeartsPlay):
                 return self._apply_checked(seat, action)
             trick: list[Any] = self.trick  # Any: see _SEAT_CARD
             i = c.index
-            if len(trick) < 3 and (self.hearts_broken or i // 13 != HEARTS):
-                _take(self.hands[seat], split[seat][i // 13], c)
+            if len(trick) < 3 and (self.hearts_broken or c.suit_index != HEARTS):
+                _take(self.hands[seat], split[seat][c.suit_index], c)
                 self._drawn = None
                 trick.append(_SEAT_CARD[seat * 52 + i])
                 self.turn = (seat + 1) & 3
