@@ -99,13 +99,13 @@ class HeartsPlay(HeartsPassing):
                 return hand
             hearts = len(split[seat][HEARTS])
             if hearts and hearts < len(hand):
-                return [c for c in hand if c.suit != "H"]
+                return [c for c in hand if c.suit_index != HEARTS]
             return hand
         follow = split[seat][trick[0][1].suit_index]
         if follow:
             return follow
         if self.classic and self.trick_no == 0:
-            clean = [c for c in hand if c.suit != "H" and c is not QUEEN_SPADES]
+            clean = [c for c in hand if c.suit_index != HEARTS and c is not QUEEN_SPADES]
             return clean or hand
         return hand
 
@@ -137,13 +137,13 @@ class HeartsPlay(HeartsPassing):
         trick = self.trick
         shared: list[Any] = trick  # see _SEAT_CARD
         shared.append(_SEAT_CARD[seat * 52 + i])
-        events = [_PLAY_EVENTS[seat * 52 + i]]
-        if not self.hearts_broken and c.suit_index == HEARTS:
+        played = _PLAY_EVENTS[seat * 52 + i]
+        broke = not self.hearts_broken and c.suit_index == HEARTS
+        if broke:
             self.hearts_broken = True
-            events.append(_HEARTS_BROKEN[seat])
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
-            return events
+            return [played, _HEARTS_BROKEN[seat]] if broke else [played]
         # Each pair read as a typed tuple (its items taken out directly; unpacking the list's pairs
         # would make compiled code build an iterator over each).
         p0: tuple[int, Card] = trick[0]
@@ -154,20 +154,22 @@ class HeartsPlay(HeartsPassing):
         s1, c1 = p1[0], p1[1]
         s2, c2 = p2[0], p2[1]
         s3, c3 = p3[0], p3[1]
-        led = c0.suit
+        led = c0.suit_index
         winner, best = s0, c0.value
-        if c1.suit == led and c1.value > best:
+        if c1.suit_index == led and c1.value > best:
             winner, best = s1, c1.value
-        if c2.suit == led and c2.value > best:
+        if c2.suit_index == led and c2.value > best:
             winner, best = s2, c2.value
-        if c3.suit == led and c3.value > best:
+        if c3.suit_index == led and c3.value > best:
             winner = s3
         pts = _POINTS[c0.index] + _POINTS[c1.index] + _POINTS[c2.index] + _POINTS[c3.index]
         cards4: tuple[Card, ...] = (c0, c1, c2, c3)  # one tuple object, shared (not rebuilt per use)
         self.won[winner].extend(cards4)
         self.hand_points[winner] += pts
         trick_no = self.trick_no
-        events.append(_event("trick", winner, (trick_no, pts, c0, c1, c2, c3)))
+        taken = _event("trick", winner, (trick_no, pts, c0, c1, c2, c3))
+        # The events' list made at its length (not grown by appends: each growth reallocates).
+        events = [played, _HEARTS_BROKEN[seat], taken] if broke else [played, taken]
         self.last_trick = (winner, pts, tuple(trick))
         self.history.append((s0, cards4))
         self.trick = []
