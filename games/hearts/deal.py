@@ -198,14 +198,18 @@ class HeartsDeal:
         # ``sorted(DECK, key=lambda _: rnd())`` draws the keys in deck order and sorts stably: the
         # same as drawing them first and sorting the positions (which saves 52 calls of a key
         # function; tests/engine/test_native.py checks the deals are the same).
-        rnd = _deal_generator(self.seed, self.hand_no).random
+        generator = _deal_generator(self.seed, self.hand_no)
         if _COMPILED:
             # Compiled, a sort of small integers without a key function is cheaper: each key's top
-            # 24 bits (a key is an integer of 53 bits over 2**53, so this is exact), times 64, plus
-            # the card's place.  While no two of those top bits are equal they order the cards as
-            # the whole keys do; on a tie (about one deal in 12,000) the deal is drawn again the
-            # way below, from a generator seeded again.  The interpreter does better below.
-            order = [int(rnd() * 16777216.0) << 6 | j for j in range(52)]
+            # 24 bits, times 64, plus the card's place.  While no two of those top bits are equal
+            # they order the cards as the whole keys do; on a tie (about one deal in 12,000) the
+            # deal is drawn again the way below, from a generator seeded again.  The keys' words
+            # come in one call: random() makes a key of two 32-bit words, the first one's top 27
+            # bits over 2**27 then the second's top 26, so the key's top 24 bits are the first
+            # word's top 24; getrandbits gives the same words, the first one the lowest.
+            words = generator.getrandbits(3328).to_bytes(416, "little")
+            order = [(words[8 * j + 1] | words[8 * j + 2] << 8 | words[8 * j + 3] << 16) << 6 | j
+                     for j in range(52)]
             order.sort()
             deck: list[Card] = []
             last = -1
@@ -216,7 +220,8 @@ class HeartsDeal:
                 deck.append(DECK[v & 63])
             else:
                 return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
-            rnd = _deal_generator(self.seed, self.hand_no).random
+            generator = _deal_generator(self.seed, self.hand_no)
+        rnd = generator.random
         keys = [rnd() for _ in DECK]
         deck = [DECK[i] for i in sorted(range(52), key=keys.__getitem__)]
         return [deck[0::4], deck[1::4], deck[2::4], deck[3::4]]
