@@ -133,13 +133,30 @@ class Hearts(HeartsPlay):
             # The same draw as picking from legal_plays(seat), without copying the list.
             split = self._legal
             trick = self.trick
-            if split is not None and trick:
-                legal = split[seat][trick[0][1].suit_index] or self._legal_now(seat)  # following suit, inlined
-            else:
-                legal = self._legal_now(seat)
             if rng is not self._rng:
                 self._rng = rng
                 self._rnd = rng.random
+            if split is not None and trick:
+                legal = split[seat][trick[0][1].suit_index] or self._legal_now(seat)  # following suit, inlined
+            elif split is not None and self.classic and not self.hearts_broken and self.trick_no:
+                # A lead before hearts broke (classic rules): with hearts and other cards in hand,
+                # the legal cards are the hand's other cards; the one drawn is found in the hand
+                # without building their list (what _legal_now returns, the same draw).
+                hand = self.hands[seat]
+                others = len(hand) - len(split[seat][HEARTS])
+                if others and others < len(hand):
+                    r0: float = self._rnd()
+                    k = int(r0 * float(others))
+                    for c in hand:
+                        if c.suit_index != HEARTS:
+                            if not k:
+                                a = self._drawn = _PLAY_AT[c.index]
+                                self._drawn_seat = seat
+                                return a
+                            k -= 1
+                legal = hand
+            else:
+                legal = self._legal_now(seat)
             r: float = self._rnd()
             n = float(len(legal))  # r * n: the float product that r * len(legal) computes, unboxed
             a = self._drawn = _PLAY_AT[legal[int(r * n)].index]
