@@ -142,7 +142,13 @@ class HeartsDeal:
         self.won: list[list[Card]] = [[], [], [], []]
         self.hand_points = [0, 0, 0, 0]
         self.scores = [0, 0, 0, 0]
-        self.last_trick: tuple[int, int, tuple[tuple[int, Card], ...]] | None = None
+        # The last finished trick as (winner, points, its (seat, card) pairs): see last_trick.
+        self._last: tuple[int, int, tuple[tuple[int, Card], ...]] | None = None
+        # A trick just taken, not yet made into ``_last`` (its list, which play replaced by a new
+        # one and never changes again, its winner and its points): made when last_trick is read.
+        self._last_cards: list[Any] | None = None
+        self._last_winner = 0
+        self._last_points = 0
         # This hand's finished tricks as (leader, cards in play order): public, and what a player
         # who watched the table remembers (who showed out of a suit, for sample_world).
         self.history: list[tuple[int, tuple[Card, ...]]] = []
@@ -158,6 +164,21 @@ class HeartsDeal:
         # every draw (a random.Random's method is found through its instance dict first).
         self._rng: Any = None
         self._rnd: Callable[[], float] = _no_draw
+
+    @property
+    def last_trick(self) -> tuple[int, int, tuple[tuple[int, Card], ...]] | None:
+        """The last finished trick of this hand as (winner, points, its (seat, card) pairs in play
+        order), None before the first.  Made when read: play keeps the pieces (issue 35)."""
+        cards = self._last_cards
+        if cards is not None:
+            self._last = (self._last_winner, self._last_points, tuple(cards))
+            self._last_cards = None
+        return self._last
+
+    @last_trick.setter
+    def last_trick(self, value: tuple[int, int, tuple[tuple[int, Card], ...]] | None) -> None:
+        self._last = value
+        self._last_cards = None
 
     @classmethod
     def read_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:

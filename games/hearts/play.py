@@ -170,7 +170,9 @@ class HeartsPlay(HeartsPassing):
         taken = _event("trick", winner, (trick_no, pts, c0, c1, c2, c3))
         # The events' list made at its length (not grown by appends: each growth reallocates).
         events = [played, _HEARTS_BROKEN[seat], taken] if broke else [played, taken]
-        self.last_trick = (winner, pts, tuple(trick))
+        self._last_cards = trick  # last_trick, made when read
+        self._last_winner = winner
+        self._last_points = pts
         self.history.append((s0, cards4))
         self.trick = []
         self.trick_no = trick_no + 1

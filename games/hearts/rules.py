@@ -397,7 +397,10 @@ class Hearts(HeartsPlay):
         g.won = [w[:] for w in self.won]
         g.hand_points = self.hand_points[:]
         g.scores = self.scores[:]
-        g.last_trick = self.last_trick
+        g._last = self._last  # last_trick, shared: its pieces are never changed once taken
+        g._last_cards = self._last_cards
+        g._last_winner = self._last_winner
+        g._last_points = self._last_points
         g.history = self.history[:]
         split = self._legal
         g._legal = None if split is None else [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in split]
