@@ -155,7 +155,7 @@ class HeartsDeal:
         # Derived from ``hands`` to make moves cheap (see _split): each seat's hand split by suit,
         # in hand order.  The engine keeps it in step with every move; code that edits ``hands``
         # directly (tests, sample_world) sets it to None and it is rebuilt when next needed.
-        self._legal: list[list[list[Card]]] | None = None
+        self._legal: list[list[Card]] | None = None
         # The action random_action just drew for seat ``_drawn_seat``: legal by construction, so
         # apply need not check it again.  Cleared by every change and by copy().
         self._drawn: Action | None = None
@@ -300,14 +300,15 @@ class HeartsDeal:
         self.leader = leader
         self.turn = leader
 
-    def _split(self) -> list[list[list[Card]]]:
-        """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``): for each
-        seat, its cards of each suit by suit number (``card.suit_index``), in hand order."""
-        split = []
+    def _split(self) -> list[list[Card]]:
+        """Rebuild the per-suit split of every hand from ``hands`` (kept as ``_legal``): one flat
+        list of 16, seat by seat, each seat's cards of each suit by suit number
+        (``card.suit_index``) in hand order: seat ``s``'s suit ``n`` is ``split[s * 4 + n]``."""
+        split: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
+        base = 0
         for hand in self.hands:
-            by_suit: list[list[Card]] = [[], [], [], []]
             for c in hand:
-                by_suit[c.suit_index].append(c)
-            split.append(by_suit)
+                split[base + c.suit_index].append(c)
+            base += 4
         self._legal = split
         return split

@@ -97,11 +97,11 @@ class HeartsPlay(HeartsPassing):
                 return _ONLY_TWO_CLUBS
             if self.hearts_broken:
                 return hand
-            hearts = len(split[seat][HEARTS])
+            hearts = len(split[seat * 4 + HEARTS])
             if hearts and hearts < len(hand):
                 return [c for c in hand if c.suit_index != HEARTS]
             return hand
-        follow = split[seat][trick[0][1].suit_index]
+        follow = split[seat * 4 + trick[0][1].suit_index]
         if follow:
             return follow
         if self.classic and self.trick_no == 0:
@@ -132,7 +132,7 @@ class HeartsPlay(HeartsPassing):
             _remove(self.hands[seat], c)
             split = self._split()
         else:
-            _take(self.hands[seat], split[seat][c.suit_index], c)
+            _take(self.hands[seat], split[seat * 4 + c.suit_index], c)
         self._drawn = None
         trick = self.trick
         shared: list[Any] = trick  # see _SEAT_CARD

@@ -137,13 +137,13 @@ class Hearts(HeartsPlay):
                 self._rng = rng
                 self._rnd = rng.random
             if split is not None and trick:
-                legal = split[seat][trick[0][1].suit_index] or self._legal_now(seat)  # following suit, inlined
+                legal = split[seat * 4 + trick[0][1].suit_index] or self._legal_now(seat)  # following suit, inlined
             elif split is not None and self.classic and not self.hearts_broken and self.trick_no:
                 # A lead before hearts broke (classic rules): with hearts and other cards in hand,
                 # the legal cards are the hand's other cards; the one drawn is found in the hand
                 # without building their list (what _legal_now returns, the same draw).
                 hand = self.hands[seat]
-                others = len(hand) - len(split[seat][HEARTS])
+                others = len(hand) - len(split[seat * 4 + HEARTS])
                 if others and others < len(hand):
                     r0: float = self._rnd()
                     k = int(r0 * float(others))
@@ -237,7 +237,7 @@ class Hearts(HeartsPlay):
             trick: list[Any] = self.trick  # Any: see _SEAT_CARD
             i = c.index
             if len(trick) < 3 and (self.hearts_broken or c.suit_index != HEARTS):
-                _take(self.hands[seat], split[seat][c.suit_index], c)
+                _take(self.hands[seat], split[seat * 4 + c.suit_index], c)
                 self._drawn = None
                 trick.append(_SEAT_CARD[seat * 52 + i])
                 self.turn = (seat + 1) & 3
@@ -403,7 +403,7 @@ class Hearts(HeartsPlay):
         g._last_points = self._last_points
         g.history = self.history[:]
         split = self._legal
-        g._legal = None if split is None else [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in split]
+        g._legal = None if split is None else [suited[:] for suited in split]
         g._drawn = None
         g._drawn_seat = -1
         g._rng = None
