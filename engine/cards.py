@@ -41,13 +41,16 @@ class Card:
     class, whose attributes compiled code reads directly; its ``__setattr__``/``__delattr__`` keep
     it immutable either way (``__slots__`` matter only to the pure build)."""
 
-    __slots__ = ("rank", "suit", "code", "value", "index")
+    __slots__ = ("rank", "suit", "code", "value", "index", "suit_index")
 
     rank: str
     suit: str
     code: str
     value: int
     index: int
+    #: The suit's number, its place in ``SUITS`` (``index // 13``; 4 for the jokers): what games
+    #: index their per-suit tables with, read without a division.
+    suit_index: int
 
     def __init__(self, rank: str, suit: str, value: int, index: int) -> None:
         object.__setattr__(self, "rank", rank)
@@ -55,6 +58,7 @@ class Card:
         object.__setattr__(self, "code", rank + suit if suit != "~" else "~" + rank)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "index", index)
+        object.__setattr__(self, "suit_index", index // 13)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")

@@ -10,7 +10,9 @@ from typing import Final, TypeVar
 from engine.cards import Card
 from engine.core import Action, Event, IllegalAction
 from games.hearts.deal import (
+    _PASS_OFFSETS,
     PASS,
+    PASS_DIRS,
     HeartsDeal,
     _event,
     _index,
@@ -27,6 +29,8 @@ except ImportError:  # the pure-Python engine needs no build tools
         return lambda cls: cls
 
 _PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
+# The exchange's event by ``hand_no % 4`` (PASS_DIRS' order), shared: events are immutable.
+_EXCHANGE: Final[tuple[Event, ...]] = tuple(Event("exchange", None, (d,)) for d in PASS_DIRS)
 # to_act while passing, by the bit mask of the seats still to choose.
 _PENDING: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(s for s in range(4) if mask >> s & 1) for mask in range(16))
@@ -55,23 +59,27 @@ class HeartsPassing(HeartsDeal):
         # Its items are read only once every seat has chosen (``None in choice`` returns first).
         choice: list[tuple[Card, ...]] = self.pass_choice  # type: ignore[assignment]  # see above
         choice[seat] = tuple(cs)
-        if None in choice:
+        if choice[0] is None or choice[1] is None or choice[2] is None or choice[3] is None:
             return [_PASS_CHOSEN[seat]]
         events = [_PASS_CHOSEN[seat]]
-        pass_dir = self.pass_dir
+        way = self.hand_no & 3 if self.classic else 3  # pass_dir's place in PASS_DIRS (3: hold)
+        off = _PASS_OFFSETS[way]
         hands = self.hands
+        passed = self.passed
+        received = self.received
         for s in range(4):
             hand = hands[s]
             for c in choice[s]:
                 _remove(hand, c)
         for s in range(4):
-            to = self.pass_target(s, pass_dir)
+            to = (s + off) & 3
             give: tuple[Card, ...] = choice[s]
             hands[to].extend(give)
-            self.passed[s] = give
-            self.received[to] = give
-            events.append(_event("passed", s, (to, *give), s))
-            events.append(_event("received", to, (s, *give), to))
-        events.append(_event("exchange", None, (pass_dir,)))
+            passed[s] = give
+            received[to] = give
+            c0, c1, c2 = give[0], give[1], give[2]
+            events.append(_event("passed", s, (to, c0, c1, c2), s))
+            events.append(_event("received", to, (s, c0, c1, c2), to))
+        events.append(_EXCHANGE[way])
         self._begin_play()
         return events

@@ -41,7 +41,7 @@ def points_of(c: Card) -> int:
 
 
 # Tables indexed by ``card.index`` (0..51, suit by suit in C D H S order: the suit's number is
-# ``index // 13``), or by ``seat * 52 + card.index``: a list read, cheaper than a dict lookup.
+# ``suit_index``), or by ``seat * 52 + card.index``: a list read, cheaper than a dict lookup.
 HEARTS: Final = 2  # the suit number of hearts
 _POINTS: Final[list[int]] = [points_of(c) for c in DECK]
 _PLAY_AT: Final[list[Action]] = [PLAY[c] for c in DECK]
@@ -50,6 +50,7 @@ _PLAY_EVENTS: Final[list[Event]] = [Event("play", seat, (c,)) for seat in range(
 # The trick's (seat, card) pairs, shared for the same reason.  Typed Any: compiled code copies a
 # ``tuple[int, Card]`` read from a list into a new tuple when it stores it again.
 _SEAT_CARD: Final[list[Any]] = [(seat, c) for seat in range(4) for c in DECK]
+_HEARTS_BROKEN: Final[tuple[Event, ...]] = tuple(Event("hearts_broken", seat, ()) for seat in range(4))
 # What to_act returns during play: asked before every move, so shared rather than built.
 _SEAT_TUPLES: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,), (3,))
 _ONLY_TWO_CLUBS: Final = [TWO_CLUBS]
@@ -98,15 +99,15 @@ class HeartsPlay(HeartsPassing):
                 return _ONLY_TWO_CLUBS
             if self.hearts_broken:
                 return hand
-            hearts = len(split[seat][HEARTS])
+            hearts = len(split[seat * 4 + HEARTS])
             if hearts and hearts < len(hand):
-                return [c for c in hand if c.suit != "H"]
+                return [c for c in hand if c.suit_index != HEARTS]
             return hand
-        follow = split[seat][trick[0][1].index // 13]
+        follow = split[seat * 4 + trick[0][1].suit_index]
         if follow:
             return follow
         if self.classic and self.trick_no == 0:
-            clean = [c for c in hand if c.suit != "H" and c is not QUEEN_SPADES]
+            clean = [c for c in hand if c.suit_index != HEARTS and c is not QUEEN_SPADES]
             return clean or hand
         return hand
 
@@ -133,34 +134,47 @@ class HeartsPlay(HeartsPassing):
             _remove(self.hands[seat], c)
             split = self._split()
         else:
-            _take(self.hands[seat], split[seat][i // 13], c)
+            _take(self.hands[seat], split[seat * 4 + c.suit_index], c)
         self._drawn = None
         trick = self.trick
         shared: list[Any] = trick  # see _SEAT_CARD
         shared.append(_SEAT_CARD[seat * 52 + i])
-        events = [_PLAY_EVENTS[seat * 52 + i]]
-        if not self.hearts_broken and i // 13 == HEARTS:
+        played = _PLAY_EVENTS[seat * 52 + i]
+        broke = not self.hearts_broken and c.suit_index == HEARTS
+        if broke:
             self.hearts_broken = True
-            events.append(_event("hearts_broken", seat, ()))
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
-            return events
-        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
-        led = c0.suit
+            return [played, _HEARTS_BROKEN[seat]] if broke else [played]
+        # Each pair read as a typed tuple (its items taken out directly; unpacking the list's pairs
+        # would make compiled code build an iterator over each).
+        p0: tuple[int, Card] = trick[0]
+        p1: tuple[int, Card] = trick[1]
+        p2: tuple[int, Card] = trick[2]
+        p3: tuple[int, Card] = trick[3]
+        s0, c0 = p0[0], p0[1]
+        s1, c1 = p1[0], p1[1]
+        s2, c2 = p2[0], p2[1]
+        s3, c3 = p3[0], p3[1]
+        led = c0.suit_index
         winner, best = s0, c0.value
-        if c1.suit == led and c1.value > best:
+        if c1.suit_index == led and c1.value > best:
             winner, best = s1, c1.value
-        if c2.suit == led and c2.value > best:
+        if c2.suit_index == led and c2.value > best:
             winner, best = s2, c2.value
-        if c3.suit == led and c3.value > best:
+        if c3.suit_index == led and c3.value > best:
             winner = s3
         pts = _POINTS[c0.index] + _POINTS[c1.index] + _POINTS[c2.index] + _POINTS[c3.index]
         cards4: tuple[Card, ...] = (c0, c1, c2, c3)  # one tuple object, shared (not rebuilt per use)
-        self.won[winner] += cards4
+        self.won[winner].extend(cards4)
         self.hand_points[winner] += pts
         trick_no = self.trick_no
-        events.append(_event("trick", winner, (trick_no, pts, c0, c1, c2, c3)))
-        self.last_trick = (winner, pts, tuple(trick))
+        taken = _event("trick", winner, (trick_no, pts, c0, c1, c2, c3))
+        # The events' list made at its length (not grown by appends: each growth reallocates).
+        events = [played, _HEARTS_BROKEN[seat], taken] if broke else [played, taken]
+        self._last_cards = trick  # last_trick, made when read
+        self._last_winner = winner
+        self._last_points = pts
         self.history.append((s0, cards4))
         self.trick = []
         self.trick_no = trick_no + 1
@@ -192,11 +206,13 @@ class HeartsPlay(HeartsPassing):
                 pts = [-26 if s == moon else 0 for s in range(4)]
         for s in range(4):
             self.scores[s] += pts[s]
-        events.append(Event("hand_end", None, (*pts, moon, *self.scores)))
-        if max(self.scores) >= self.options["target"]:
+        scores = self.scores
+        events.append(_event("hand_end", None, (pts[0], pts[1], pts[2], pts[3], moon,
+                                                scores[0], scores[1], scores[2], scores[3])))
+        if max(scores) >= self.options["target"]:
             self.phase = OVER
             self.turn = None
-            events.append(Event("game_end", None, tuple(self.scores)))
+            events.append(_event("game_end", None, (scores[0], scores[1], scores[2], scores[3])))
             return
         self.hand_no += 1
         self._start_hand(None, events)

@@ -36,6 +36,7 @@ from games.hearts.deal import (
     QUEEN_SPADES,
     TWO_CLUBS,
     _index,
+    _no_draw,
     _sorted,
     _take,
     _tuple_new,
@@ -136,24 +137,57 @@ class Hearts(HeartsPlay):
             # The same draw as picking from legal_plays(seat), without copying the list.
             split = self._legal
             trick = self.trick
+            if rng is not self._rng:
+                self._rng = rng
+                self._rnd = rng.random
             if split is not None and trick:
-                legal = split[seat][trick[0][1].index // 13] or self._legal_now(seat)  # following suit, inlined
+                legal = split[seat * 4 + trick[0][1].suit_index] or self._legal_now(seat)  # following suit, inlined
+            elif split is not None and self.classic and not self.hearts_broken and self.trick_no:
+                # A lead before hearts broke (classic rules): with hearts and other cards in hand,
+                # the legal cards are the hand's other cards; the one drawn is found in the hand
+                # without building their list (what _legal_now returns, the same draw).
+                hand = self.hands[seat]
+                others = len(hand) - len(split[seat * 4 + HEARTS])
+                if others and others < len(hand):
+                    r0: float = self._rnd()
+                    k = int(r0 * float(others))
+                    for c in hand:
+                        if c.suit_index != HEARTS:
+                            if not k:
+                                a = self._drawn = _PLAY_AT[c.index]
+                                self._drawn_seat = seat
+                                return a
+                            k -= 1
+                legal = hand
             else:
                 legal = self._legal_now(seat)
-            r: float = rng.random()
+            r: float = self._rnd()
             n = float(len(legal))  # r * n: the float product that r * len(legal) computes, unboxed
             a = self._drawn = _PLAY_AT[legal[int(r * n)].index]
             self._drawn_seat = seat
             return a
         if self.phase == PASS and self.pass_choice[seat] is None:
             # Three uniform draws without replacement: the bench's hot path, so no Decision built.
-            h = list(self.hands[seat])
-            r1: float = rng.random()
-            c1 = h.pop(int(r1 * float(len(h))))
-            r2: float = rng.random()
-            c2 = h.pop(int(r2 * float(len(h))))
-            r3: float = rng.random()
-            a = self._drawn = _tuple_new(Action, ("pass", (c1, c2, h[int(r3 * float(len(h)))]), ()))
+            # The hand is not copied: each draw's position among the cards left is mapped back to
+            # the hand's (what popping the earlier draws from a copy would have picked).
+            if rng is not self._rng:
+                self._rng = rng
+                self._rnd = rng.random
+            h = self.hands[seat]
+            left = len(h)
+            r1: float = self._rnd()
+            i1 = int(r1 * float(left))
+            r2: float = self._rnd()
+            i2 = int(r2 * float(left - 1))
+            if i2 >= i1:
+                i2 += 1
+            r3: float = self._rnd()
+            i3 = int(r3 * float(left - 2))
+            if i3 >= (i1 if i1 < i2 else i2):
+                i3 += 1
+            if i3 >= (i2 if i1 < i2 else i1):
+                i3 += 1
+            a = self._drawn = _tuple_new(Action, ("pass", (h[i1], h[i2], h[i3]), ()))
             self._drawn_seat = seat
             return a
         return Game.random_action(self, seat, rng)
@@ -206,8 +240,8 @@ class Hearts(HeartsPlay):
                 return self._apply_checked(seat, action)
             trick: list[Any] = self.trick  # Any: see _SEAT_CARD
             i = c.index
-            if len(trick) < 3 and (self.hearts_broken or i // 13 != HEARTS):
-                _take(self.hands[seat], split[seat][i // 13], c)
+            if len(trick) < 3 and (self.hearts_broken or c.suit_index != HEARTS):
+                _take(self.hands[seat], split[seat * 4 + c.suit_index], c)
                 self._drawn = None
                 trick.append(_SEAT_CARD[seat * 52 + i])
                 self.turn = (seat + 1) & 3
@@ -367,12 +401,17 @@ class Hearts(HeartsPlay):
         g.won = [w[:] for w in self.won]
         g.hand_points = self.hand_points[:]
         g.scores = self.scores[:]
-        g.last_trick = self.last_trick
+        g._last = self._last  # last_trick, shared: its pieces are never changed once taken
+        g._last_cards = self._last_cards
+        g._last_winner = self._last_winner
+        g._last_points = self._last_points
         g.history = self.history[:]
         split = self._legal
-        g._legal = None if split is None else [[h[0][:], h[1][:], h[2][:], h[3][:]] for h in split]
+        g._legal = None if split is None else [suited[:] for suited in split]
         g._drawn = None
         g._drawn_seat = -1
+        g._rng = None
+        g._rnd = _no_draw
         return g
 
     def knowledge(self, seat: int) -> tuple[list[set[Card]], list[list[Card]]]:

@@ -39,8 +39,8 @@ def reference_legal(g: Hearts, seat: int) -> list[Card]:
 def split_matches_hands(g: Hearts) -> bool:
     if g._legal is None:
         return True
-    # The split is by suit number: C D H S are 0 1 2 3.
-    return all(g._legal[s][n] == [c for c in g.hands[s] if c.suit == suit]
+    # The split is flat, seat by seat, by suit number: C D H S are 0 1 2 3.
+    return all(g._legal[s * 4 + n] == [c for c in g.hands[s] if c.suit == suit]
                for s in range(4) for n, suit in enumerate("CDHS"))
 
 
