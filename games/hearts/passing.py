@@ -56,11 +56,14 @@ class HeartsPassing(HeartsDeal):
                     raise IllegalAction(N_("{card} is not in your hand."), "not_in_hand", card=c)
         self._drawn = None
         self._drawn_seat = -1
-        # Its items are read only once every seat has chosen (``None in choice`` returns first).
-        choice: list[tuple[Card, ...]] = self.pass_choice  # type: ignore[assignment]  # see above
-        choice[seat] = tuple(cs)
-        if choice[0] is None or choice[1] is None or choice[2] is None or choice[3] is None:
+        pending = self.pass_choice
+        pending[seat] = tuple(cs)
+        c0, c1, c2, c3 = pending
+        if c0 is None or c1 is None or c2 is None or c3 is None:
             return [_PASS_CHOSEN[seat]]
+        # Every seat has chosen.  (Not the list read as tuples: the compiled build checks each item's
+        # type where it is read, and reading a seat still choosing would raise there.)
+        choice = (c0, c1, c2, c3)
         events = [_PASS_CHOSEN[seat]]
         way = self.hand_no & 3 if self.classic else 3  # pass_dir's place in PASS_DIRS (3: hold)
         off = _PASS_OFFSETS[way]
@@ -77,9 +80,9 @@ class HeartsPassing(HeartsDeal):
             hands[to].extend(give)
             passed[s] = give
             received[to] = give
-            c0, c1, c2 = give[0], give[1], give[2]
-            events.append(_event("passed", s, (to, c0, c1, c2), s))
-            events.append(_event("received", to, (s, c0, c1, c2), to))
+            g0, g1, g2 = give[0], give[1], give[2]
+            events.append(_event("passed", s, (to, g0, g1, g2), s))
+            events.append(_event("received", to, (s, g0, g1, g2), to))
         events.append(_EXCHANGE[way])
         self._begin_play()
         return events
