@@ -119,12 +119,20 @@ def is_peon(position: int, players: int) -> bool:
     return position >= players - 2
 
 
+#: The numbers said with "an" in English (eight, eleven).
+_AN = frozenset((8, 11))
+
+
+def _article(number: int) -> str:
+    return "an" if number in _AN else "a"
+
+
 def set_name(number: int, count: int, jesters: int = 0) -> str:
     """``three 5s``, ``two 9s + Jester``, ``a Jester``: how a play reads."""
     if number == JESTER_NUMBER:
         return "a Jester" if count == 1 else "two Jesters"
     naturals = count - jesters
-    base = f"a {number}" if naturals == 1 else f"{_NUMBER_WORDS[naturals - 1]} {number}s"
+    base = f"{_article(number)} {number}" if naturals == 1 else f"{_NUMBER_WORDS[naturals - 1]} {number}s"
     if jesters:
         base += " + Jester" if jesters == 1 else " + two Jesters"
     return base
@@ -182,7 +190,10 @@ def said_set(number: int, count: int, jesters: int = 0) -> Phrase:
     english = set_name(number, count, jesters)
     if number == JESTER_NUMBER:
         return said(N_("a Jester") if count == 1 else N_("two Jesters"), english=english)
-    base = said_n("a {number}", "{n} {number}s", count - jesters, number=number)
+    if number in _AN:
+        base = said_n("an {number}", "{n} {number}s", count - jesters, number=number)
+    else:
+        base = said_n("a {number}", "{n} {number}s", count - jesters, number=number)
     if not jesters:
         return said_n(base.msgid, base.plural or "", count - jesters, english=english, number=number)
     return said(N_("{set} + Jester") if jesters == 1 else N_("{set} + two Jesters"), english=english, set=base)

@@ -82,7 +82,10 @@ def _said_set(number: int, count: int, jesters: int) -> str:
     """A set in another language than English (English: the rules' own ``set_name``)."""
     if number == JESTER_NUMBER:
         return _("a Jester") if count == 1 else _("two Jesters")
-    said = n_("a {number}", "{n} {number}s", count - jesters, number=number)
+    if number in (8, 11):  # "an eight", "an eleven" (the catalogs' English)
+        said = n_("an {number}", "{n} {number}s", count - jesters, number=number)
+    else:
+        said = n_("a {number}", "{n} {number}s", count - jesters, number=number)
     if jesters:
         said = _("{set} + Jester", set=said) if jesters == 1 else _("{set} + two Jesters", set=said)
     return said

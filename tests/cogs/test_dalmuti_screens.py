@@ -197,3 +197,11 @@ def test_sentences() -> None:
     assert say(t, Event("tax_sent", 4, (0, five, nine), 4)) is None  # private
     assert say(t, Event("out", 3, (1,))) == "🏁 Cy is out 1st — next hand: Greater Dalmuti."
     assert dcard("JJ") is JESTER and card_values([five, five, nine]) == ["D5#1", "D5#2", "D9"]
+
+
+def test_a_single_eight_or_eleven_reads_with_an() -> None:
+    from games.dalmuti.cards import said_set, set_name
+
+    assert set_name(8, 1) == "an 8" and set_name(11, 2, 1) == "an 11 + Jester"
+    assert set_name(7, 1) == "a 7" and set_name(8, 2) == "two 8s"
+    assert str(said_set(11, 1)) == "an 11" and str(said_set(5, 1)) == "a 5"
