@@ -19,16 +19,14 @@ from engine.core import (  # noqa: F401
     IllegalAction,
     Option,
     Outcome,
-    ai_for,
     discover,
     games,
     get,
-    levels,
     register,
-    register_level,
     replay,
     unregister,
 )
+from engine.levels import ai_for, levels, register_level  # noqa: F401
 
 # No game is named here: each registers itself, with all its pure parts, in its own package
 # (games/<name>/__init__.py), and the registry imports the games package the first time it is read

@@ -15,9 +15,11 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypedDict, TypeVar, Unpack
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from engine.cards import Card, card
+from engine.randomness import rng_for as rng_for
+from engine.randomness import shuffled as shuffled
 from engine.words import Phrase, said, said_n
 from words import N_
 
@@ -545,8 +547,8 @@ def register(spec: GameSpec) -> None:
 def unregister(name: str) -> None:
     """Forget a game and its AI levels (tests register throwaway games)."""
     _REGISTRY.pop(name, None)
-    for key in [k for k in _LEVELS if k[0] == name]:
-        del _LEVELS[key]
+    for key in [k for k in LEVELS if k[0] == name]:
+        del LEVELS[key]
 
 
 def games() -> dict[str, GameSpec]:
@@ -564,48 +566,9 @@ def get(name: str) -> GameSpec:
         raise KeyError(f"Unknown game {name!r}; games: {', '.join(sorted(_REGISTRY))}.") from None
 
 
-#: AI levels beyond each game's registered AI (which is ``normal``): (game, level) -> factory.
-class Budget(TypedDict, total=False):
-    """What a searching AI level may spend on a decision (see :func:`ai_for`)."""
-
-    playouts: int | None
-    time_left: Callable[[], float] | None
-    #: The most moves searched (the rest cut by the normal AI's ranking); 0: no cut (tests, benches).
-    max_candidates: int | None
-
-
-class LevelFactory(Protocol):
-    """What makes an AI of a level beyond ``normal``, within a :class:`Budget`."""
-
-    def __call__(self, **budget: Unpack[Budget]) -> AI: ...
-
-
-_LEVELS: dict[tuple[str, str], LevelFactory] = {}
-
-
-def register_level(name: str, level: str, factory: LevelFactory) -> None:
-    """Offer ``level`` for game ``name``: ``factory(playouts=None, time_left=None) -> AI``."""
-    _LEVELS[(name, level)] = factory
-
-
-def levels(name: str) -> tuple[str, ...]:
-    """The AI levels game ``name`` offers, ``normal`` first."""
-    get(name)
-    return ("normal", *sorted(lv for n, lv in _LEVELS if n == name))
-
-
-def ai_for(name: str, level: str = "normal", **budget: Unpack[Budget]) -> AI:
-    """A computer player for game ``name`` at ``level``.  ``normal`` is the game's registered AI
-    (instant); ``strong`` searches, within ``budget``: ``playouts`` (a number) and/or ``time_left``
-    (a callable giving the seconds left: the engine never reads a clock itself).  Raises
-    ``KeyError`` naming the levels offered when the game has no such level."""
-    if level == "normal":
-        return get(name).ai()
-    discover()
-    factory = _LEVELS.get((name, level))
-    if factory is None:
-        raise KeyError(f"{name} has no AI level {level!r}; levels: {', '.join(levels(name))}.")
-    return factory(**budget)
+#: AI levels beyond each game's registered AI (which is ``normal``): (game, level) -> what makes one
+#: (engine/levels.py offers and reads them; kept here so that :func:`unregister` forgets them too).
+LEVELS: dict[tuple[str, str], Callable[..., AI]] = {}
 
 
 def replay(
@@ -624,20 +587,3 @@ def replay(
     for seat, code in actions:
         events.extend(g.apply(seat, cls.action_from_code(code)))
     return g, events
-
-
-def rng_for(seed: int | str, *parts: object) -> random.Random:
-    """A deterministic generator for one purpose of one game (``rng_for(seed, "deal", 3)``), so a
-    game needs no generator state in its serialised form."""
-    return random.Random("/".join(map(str, (seed, *parts))))
-
-
-_T = TypeVar("_T")
-
-
-def shuffled(items: Sequence[_T], rnd: Callable[[], float]) -> list[_T]:
-    """``sorted(items, key=lambda _: rnd())``, the games' shuffle (the deals of stored games depend
-    on it), without a call of a key function per item: the keys are drawn first, in the same order,
-    and the positions sorted stably by them, which is the same order."""
-    keys = [rnd() for _ in items]
-    return [items[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]

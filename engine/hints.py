@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.cards import SUIT_NAMES, Card
-from engine.core import Action, Game, ai_for, games, get, levels
+from engine.core import Action, Game, games, get
+from engine.levels import ai_for, levels
 from engine.words import Phrase, said, said_n, suit
 from words import N_
 

@@ -33,7 +33,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.core import Action, Game, ai_for, get, levels
+from engine.core import Action, Game, get
+from engine.levels import ai_for, levels
 from engine.search import SearchAI
 
 FINE = "fine"

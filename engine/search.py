@@ -36,7 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import AI, Action, Game, games, get, register_level
+from engine.core import AI, Action, Game, games, get
+from engine.levels import register_level
 from engine.worlds import NoWorld
 
 

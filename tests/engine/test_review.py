@@ -191,7 +191,7 @@ def test_the_review_weighs_moves_with_the_strong_level_itself(name: str) -> None
 def test_the_review_follows_the_strong_level_registered() -> None:
     """A strong level that sees the queen dump as harmless (every playout scores 0) makes the review
     see it so too: the review asks the registered level, it does not build a searcher of its own."""
-    from engine.core import _LEVELS
+    from engine.core import LEVELS as _LEVELS
     from engine.search import SearchAI
 
     class Blind(SearchAI):
