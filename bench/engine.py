@@ -70,8 +70,9 @@ def players_for(game: type[Game]) -> int:
 
 
 def module_of(game: type[Game]) -> str:
-    """The engine module that holds the game's rules (``tools.native``'s name for it)."""
-    return game.__module__.rsplit(".", 1)[-1]
+    """The module that holds the game's rules, by its full name (``games.hearts.rules``): a game's
+    last name part alone (``rules``) is every game's and named only the compiled one."""
+    return game.__module__
 
 
 def build_of(game: type[Game]) -> str:

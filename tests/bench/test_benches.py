@@ -40,6 +40,15 @@ def test_engine_bench_measures_every_game() -> None:
         assert f["ai_ms_max"] >= f["ai_ms_p999"] > 0 and f["ai_ms_max"] >= f["ai_ms_mean"] > 0, (game, f)
         assert positive(f["copy_us"]) and positive(f["roundtrip_us"]), (game, f)
     assert positive(figures["siege"]["turns_per_s"])
+    # Each game's build as the engine loaded it (only a game whose package declares COMPILED can be
+    # compiled; the label once said "compiled" for every game).
+    from tools import native
+
+    for game, f in figures.items():
+        if game in engine.games():
+            module = engine.get(game).game.__module__
+            assert f["engine_build"] == ("compiled" if native.is_compiled(module) else "pure"), (game, f)
+    assert "pure" in {f["engine_build"] for g, f in figures.items() if g in engine.games()}
 
 
 def test_storage_bench_commits_recovers_and_weighs_tables(tmp_path: Path) -> None:
