@@ -70,7 +70,7 @@ def players_for(game: type[Game]) -> int:
 
 
 def module_of(game: type[Game]) -> str:
-    """The module that holds the game's rules, by its full name (``games.hearts.rules``): a game's
+    """The module that holds the game's rules, by its full name (``games.<name>.rules``): a game's
     last name part alone (``rules``) is every game's and named only the compiled one."""
     return game.__module__
 
