@@ -182,12 +182,14 @@ def _is_compiled(mod: ModuleType) -> bool:
 
 def module(name: str) -> str:
     """A compiled module's full name: ``engine.cards`` as it is, or a part of one name of
-    :data:`COMPILED` (``cards``, or a game's name, which names its rules)."""
+    :data:`COMPILED` (``cards``, or a game's name, which names its rules).  A last name that both
+    the engine and a game's package use (``cards``) names the engine's."""
     if "." in name:
         return name
     found = [m for m in COMPILED if name in m.split(".")]
     if len(found) > 1:
-        found = [m for m in found if m.split(".")[-2:] == [name, "rules"]]
+        found = ([m for m in found if m.split(".")[-2:] == [name, "rules"]]
+                 or [m for m in found if m == f"engine.{name}"])
     if len(found) != 1:
         raise KeyError(f"{name!r} names {len(found)} compiled modules: {', '.join(COMPILED)}")
     return found[0]

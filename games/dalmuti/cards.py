@@ -2,32 +2,41 @@
 each number n = 1..12, lower is better, and two Jesters, wild beside a numbered card), reading a
 card, the ranking's titles, every play that can exist (built once, so legal plays are a few list
 extensions) and how a set reads.  Hands are kept as counts per number; the helpers here turn counts
-into cards and back.  The phases of a hand build on these: deal.py, taxes.py, play.py."""
+into cards and back.  The phases of a hand build on these: deal.py, taxes.py, play.py.  Compiled
+with mypyc along with them (tools/native.py), so the module constants are Final."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal, overload
+from typing import Final, Literal, overload
 
 from engine.core import Action, Event, IllegalAction
 from engine.words import Phrase, echo, said, said_n
 from words import N_
 
-JESTER_NUMBER = 13
-PLAY_TIMER = 30.0
-TAX_TIMER = 60.0
+JESTER_NUMBER: Final = 13
+PLAY_TIMER: Final = 30.0
+TAX_TIMER: Final = 60.0
 #: The look at the cards that starts every hand (RULES §3.3); the holder of both Jesters may call a
 #: revolution meanwhile.  Equal for every hand, whoever holds what.
-LOOK_TIMER = 8.0
+LOOK_TIMER: Final = 8.0
 
-LOOK, TAX, PLAY, OVER = "look", "tax", "play", "over"
+LOOK: Final = "look"
+TAX: Final = "tax"
+PLAY: Final = "play"
+OVER: Final = "over"
 
-_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_NUMBER_WORDS: Final[tuple[str, ...]] = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
 class DCard:
     """One Dalmuti card: a number 1..12, or the Jester (13).  Use :data:`CARDS` or :func:`dcard`,
-    never the constructor: there is exactly one object per number, so copies compare equal."""
+    never the constructor: there is exactly one object per number, so copies compare equal.
+
+    Compiled with mypyc (tools/native.py), it is a native class whose attributes compiled code reads
+    directly; its ``__setattr__``/``__delattr__`` keep it immutable either way (``__slots__`` matter
+    only to the pure build), like engine/cards.py's Card."""
 
     __slots__ = ("number", "code", "label", "name", "index", "value")
 
@@ -51,6 +60,9 @@ class DCard:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("cards are immutable")
+
     def __repr__(self) -> str:
         return f"DCard({self.code})"
 
@@ -62,14 +74,14 @@ class DCard:
 
 
 #: The 13 cards by number (index 0 unused): ``CARDS[5]`` is a 5, ``CARDS[13]`` the Jester.
-CARDS: tuple[DCard, ...] = (None, *(DCard(n) for n in range(1, 14)))  # type: ignore[arg-type]  # 0 is never read
-JESTER = CARDS[JESTER_NUMBER]
-_BY_CODE: dict[str, DCard] = {c.code: c for c in CARDS[1:]}
+CARDS: Final[tuple[DCard, ...]] = (None, *(DCard(n) for n in range(1, 14)))  # type: ignore[arg-type]  # 0 is never read
+JESTER: Final = CARDS[JESTER_NUMBER]
+_BY_CODE: Final[dict[str, DCard]] = {c.code: c for c in CARDS[1:]}
 
 #: The deck as numbers: n copies of n, then two Jesters.
-DECK_NUMBERS: tuple[int, ...] = tuple(n for n in range(1, 13) for _ in range(n)) + (JESTER_NUMBER, JESTER_NUMBER)
-DECK: tuple[DCard, ...] = tuple(CARDS[n] for n in DECK_NUMBERS)
-_FULL_COUNTS = [0] + [n for n in range(1, 13)] + [2]
+DECK_NUMBERS: Final[tuple[int, ...]] = tuple(n for n in range(1, 13) for _ in range(n)) + (JESTER_NUMBER, JESTER_NUMBER)
+DECK: Final[tuple[DCard, ...]] = tuple(CARDS[n] for n in DECK_NUMBERS)
+_FULL_COUNTS: Final = [0] + [n for n in range(1, 13)] + [2]
 
 
 class DCardError(ValueError):
@@ -120,7 +132,7 @@ def is_peon(position: int, players: int) -> bool:
 
 
 #: The numbers said with "an" in English (eight, eleven).
-_AN = frozenset((8, 11))
+_AN: Final = frozenset((8, 11))
 
 
 def _article(number: int) -> str:
@@ -140,42 +152,46 @@ def set_name(number: int, count: int, jesters: int = 0) -> str:
 
 # Every play that can exist, built once: (number, naturals, jesters) -> Action, and back.  Actions are
 # immutable values, so legal-move lists and the random player share these objects.
-_PLAYS: dict[tuple[int, int, int], Action] = {}
+_PLAYS: Final[dict[tuple[int, int, int], Action]] = {}
 for _m in range(1, 13):
     for _a in range(1, _m + 1):
         for _b in range(3):
             _PLAYS[(_m, _a, _b)] = Action("play", (CARDS[_m],) * _a + (JESTER,) * _b)
 _PLAYS[(JESTER_NUMBER, 0, 1)] = Action("play", (JESTER,))
 _PLAYS[(JESTER_NUMBER, 0, 2)] = Action("play", (JESTER, JESTER))
-_SPEC: dict[Action, tuple[int, int, int]] = {a: k for k, a in _PLAYS.items()}
+_SPEC: Final[dict[Action, tuple[int, int, int]]] = {a: k for k, a in _PLAYS.items()}
 # The canonical actions live as long as the module, so no other live object can share their id().
-_SPEC_BY_ID: dict[int, tuple[int, int, int]] = {id(a): k for k, a in _PLAYS.items()}
-PASS_ACTION = Action("pass")
-REVOLT = Action("revolution")
+_SPEC_BY_ID: Final[dict[int, tuple[int, int, int]]] = {id(a): k for k, a in _PLAYS.items()}
+PASS_ACTION: Final = Action("pass")
+REVOLT: Final = Action("revolution")
 #: The table's action that ends the look (then taxes, unless a revolution was called).
-CLOSE_LOOK = Action("close")
+CLOSE_LOOK: Final = Action("close")
 # _LEAD[m][c][j]: the leads with number m holding c of them and j Jesters; _TOP[m][c][j][k]: the plays
 # of exactly k cards of m.  Built once, so enumerating legal plays is a few list extensions.
-_LEAD = [[[tuple(_PLAYS[(m, a, b)] for a in range(1, min(c, m) + 1) for b in range(j + 1)) if m < 13 else ()
-           for j in range(3)] for c in range(13)] for m in range(13)]
-_TOP = [[[[tuple(_PLAYS[(m, a, k - a)] for a in range(max(1, k - j), min(c, k, m) + 1)) if 0 < m < 13 else ()
-            for k in range(15)] for j in range(3)] for c in range(13)] for m in range(13)]
+_LEAD: Final[list[list[list[tuple[Action, ...]]]]] = [
+    [[tuple(_PLAYS[(m, a, b)] for a in range(1, min(c, m) + 1) for b in range(j + 1)) if m < 13 else ()
+     for j in range(3)] for c in range(13)] for m in range(13)]
+_TOP: Final[list[list[list[list[tuple[Action, ...]]]]]] = [
+    [[[tuple(_PLAYS[(m, a, k - a)] for a in range(max(1, k - j), min(c, k, m) + 1)) if 0 < m < 13 else ()
+      for k in range(15)] for j in range(3)] for c in range(13)] for m in range(13)]
 # Events are immutable, so the ones a hand repeats most are built once and shared.
 # _PLAY_EVENT[seat][id(action)]: keyed by the canonical action's identity (see _SPEC_BY_ID), which
 # is cheaper than hashing the action.
-_PLAY_EVENT = [{id(a): Event("play", s, a.cards) for a in _PLAYS.values()} for s in range(8)]
+_PLAY_EVENT: Final[list[dict[int, Event]]] = [
+    {id(a): Event("play", s, a.cards) for a in _PLAYS.values()} for s in range(8)]
 # _PLAY_INFO[id(action)]: (number, naturals, jesters, cards, the play's event by seat) of a canonical play.
-_PLAY_INFO = {id(a): (m, na, b, na + b, [_PLAY_EVENT[s][id(a)] for s in range(8)])
-              for (m, na, b), a in _PLAYS.items()}
+_PLAY_INFO: Final[dict[int, tuple[int, int, int, int, list[Event]]]] = {
+    id(a): (m, na, b, na + b, [_PLAY_EVENT[s][id(a)] for s in range(8)])
+    for (m, na, b), a in _PLAYS.items()}
 # _ROUND_END[owner][leader]: the event of a round's end.
-_ROUND_END = [[Event("round_end", o, (lead,)) for lead in range(8)] for o in range(8)]
-_PASS_EVENT = [Event("pass", s, ()) for s in range(8)]
+_ROUND_END: Final[list[list[Event]]] = [[Event("round_end", o, (lead,)) for lead in range(8)] for o in range(8)]
+_PASS_EVENT: Final[list[Event]] = [Event("pass", s, ()) for s in range(8)]
 #: ``to_act()`` of one seat, built once.
-_SEAT_ALONE = tuple((s,) for s in range(8))
-_CLOSE_ONLY = (CLOSE_LOOK,)
-_REVOLT_ONLY = (REVOLT,)
-_AUTO_PASS = [Event("auto_pass", s, ()) for s in range(8)]
-_JESTERS_ALONE = ((), (_PLAYS[(JESTER_NUMBER, 0, 1)],),
+_SEAT_ALONE: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(8))
+_CLOSE_ONLY: Final[tuple[Action, ...]] = (CLOSE_LOOK,)
+_REVOLT_ONLY: Final[tuple[Action, ...]] = (REVOLT,)
+_AUTO_PASS: Final[list[Event]] = [Event("auto_pass", s, ()) for s in range(8)]
+_JESTERS_ALONE: Final[tuple[tuple[Action, ...], ...]] = ((), (_PLAYS[(JESTER_NUMBER, 0, 1)],),
                   (_PLAYS[(JESTER_NUMBER, 0, 1)], _PLAYS[(JESTER_NUMBER, 0, 2)]))
 
 
@@ -228,7 +244,7 @@ def _expand(counts: Sequence[int]) -> list[DCard]:
 
 
 # _RUNS[n - 1][c]: c cards of number n, built once (at most 12 of a number in a hand or a pile).
-_RUNS = [[(CARDS[n],) * c for c in range(13)] for n in range(1, 14)]
+_RUNS: Final[list[list[tuple[DCard, ...]]]] = [[(CARDS[n],) * c for c in range(13)] for n in range(1, 14)]
 
 
 def _codes(counts: Sequence[int]) -> list[str]:

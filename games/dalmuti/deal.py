@@ -1,13 +1,14 @@
 """The deal of every hand of The Great Dalmuti (docs/rules.md §3.1-3.2): the opening draw that
 ranks the first hand, the game's state, its creation, and dealing all 80 cards one at a time from
 the Greater Dalmuti on.  Every hand then starts with the look at the cards (taxes.py) and is played
-out (play.py); rules.py puts the phases together as :class:`~games.dalmuti.rules.Dalmuti`."""
+out (play.py); rules.py puts the phases together as :class:`~games.dalmuti.rules.Dalmuti`.  Compiled
+with mypyc with the other phases and cards.py (tools/native.py)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Self
+from collections.abc import Callable, Sequence
+from typing import ClassVar, Self, TypeVar
 
 from engine.core import Action, AnyCard, Event, Game, Options, rng_for, shuffled
 from games.dalmuti.cards import (
@@ -22,7 +23,14 @@ from games.dalmuti.cards import (
     _expand,
     dcard,
 )
-from games.dalmuti.view_types import DalmutiView
+
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python engine needs no build tools
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
+        return lambda cls: cls
 
 
 def opening_draw(players: int, rng: random.Random) -> tuple[list[list[tuple[int, int]]], list[int]]:
@@ -47,9 +55,19 @@ def opening_draw(players: int, rng: random.Random) -> tuple[list[list[tuple[int,
     return rounds, resolve(list(range(players)))
 
 
+# Game's own read_options, called with Dalmuti as the class (see the note on the class in rules.py).
+_READ_OPTIONS: Callable[[type, Options | None], Options] = Game.__dict__["read_options"].__func__
 
-class DalmutiDeal(Game[DCard, DalmutiView]):
+
+# Compiled by mypyc with the rest of Dalmuti's rules: see the note on the class in rules.py.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class DalmutiDeal:
     """A game of Dalmuti's state, its creation and the deal of each hand."""
+
+    title: ClassVar[str] = "The Great Dalmuti"
+    # RULES §3: 4 to 8 (the seed says 5 to 8; the published game allows 4).
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 8
 
     # ---- creation ---------------------------------------------------------------------------
     def __init__(self) -> None:  # use create() or from_dict()
@@ -88,6 +106,10 @@ class DalmutiDeal(Game[DCard, DalmutiView]):
         # The give random_action just drew (cards of the giver's hand, as many as owed, in order):
         # _give carries it out unchecked.  Forgotten at the give.
         self._drawn: Action | None = None
+
+    @classmethod
+    def read_options(cls, given: Options | None) -> Options:
+        return _READ_OPTIONS(cls, given)
 
     @classmethod
     def create(

@@ -5,6 +5,9 @@ left holding cards; finishing order scores n−1 … 0 and ranks the next hand (
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from engine.core import Action, Event, IllegalAction
 from engine.words import said_n
 from games.dalmuti.cards import (
@@ -29,7 +32,17 @@ from games.dalmuti.cards import (
 from games.dalmuti.taxes import DalmutiTaxes
 from words import N_
 
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python engine needs no build tools
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
+        return lambda cls: cls
+
+
+# Compiled by mypyc with the rest of Dalmuti's rules: see the note on the class in rules.py.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DalmutiPlay(DalmutiTaxes):
     """Legal plays, a play, a pass, and the ends of a round and of a hand."""
 

@@ -30,24 +30,29 @@ sets and their words), deal.py (the opening draw, the state and the deal), taxes
 revolution and the taxes), play.py (the play of a hand) and reading.py (what players type); this
 module puts them together as :class:`Dalmuti` (turns, decisions, applying an action, views,
 saving and the search's hooks) and is the one other modules import: it re-exports the names they
-use.
+use.  All five (cards.py too) are compiled together with mypyc (tools/native.py).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from operator import attrgetter
+from typing import ClassVar, TypeVar
 
 from engine.core import (
     TABLE,
     Action,
     Decision,
     Event,
+    Game,
     IllegalAction,
     Option,
+    Options,
     Outcome,
     Saved,
+    TrickTaken,
 )
 from engine.words import Either, echo, said, said_n
 from games.dalmuti.cards import (
@@ -96,21 +101,33 @@ from words import N_
 
 _number = attrgetter("number")
 
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python engine needs no build tools
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
+        return lambda cls: cls
+
+
+# Dalmuti is compiled by mypyc with its phases and cards (tools/native.py; search plays it most), and
+# a compiled ("native") class cannot inherit from an interpreted one: so it (with the phases' classes
+# it extends, compiled with it) implements the Game interface itself, is registered as a virtual
+# subclass of Game at the end of this module, and its few uses of Game's shared code call it
+# explicitly (as Hearts does).  Interpreted subclasses stay allowed; being native, the class itself
+# cannot be monkeypatched.  Its title and table sizes are deal.py's (create checks them).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Dalmuti(DalmutiPlay):
-    name = "dalmuti"
-    title = "The Great Dalmuti"
-    # RULES §3: 4 to 8 (the seed says 5 to 8; the published game allows 4).
-    min_players = 4
-    max_players = 8
-    options_spec = (
+    name: ClassVar[str] = "dalmuti"
+    options_spec: ClassVar[tuple[Option, ...]] = (
         Option("hands", 5, low=1, high=50, help="how many hands the game lasts"),
         Option("pass", "locked", ("locked", "open"),
                help="locked: a passer sits out the rest of the round · open: a passer may play again"),
     )
-    short_options = ({"hands": 1}, {"hands": 1, "pass": "open"})
-    summary = "Climb from Peon to Dalmuti: beat the last play with as many cards of a lower number; first out wins."
-    rules_text = (
+    short_options: ClassVar[tuple[Options, ...]] = ({"hands": 1}, {"hands": 1, "pass": "open"})
+    summary: ClassVar[str] = ("Climb from Peon to Dalmuti: beat the last play with as many cards of a lower number; "
+                              "first out wins.")
+    rules_text: ClassVar[str] = (
         "**The Great Dalmuti** — 4 to 8 players, 80 cards: twelve 12s, eleven 11s … one 1, "
         "and two Jesters. Lower numbers are better.\n"
         "• The first hand's ranks come from a draw (lowest card = Greater Dalmuti); later hands are "
@@ -132,10 +149,18 @@ class Dalmuti(DalmutiPlay):
     def table_timer(self) -> tuple[float, Action] | None:
         return (LOOK_TIMER, CLOSE_LOOK) if self.phase == LOOK else None
 
+    def timeout_action(self, seat: int) -> Action | None:
+        return None
+
+    @classmethod
+    def trick_taken(cls, cards: Sequence[object], leader: int = 0) -> TrickTaken:
+        raise NotImplementedError(f"{cls.title} is not a trick-taking game")
+
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase == PLAY:
-            return _SEAT_ALONE[self.turn]  # type: ignore[index]  # in play, someone's turn (an int)
+        turn = self.turn
+        if phase == PLAY and turn is not None:  # in play, someone's turn
+            return _SEAT_ALONE[turn]
         if phase == TAX:
             return (self._tax_parties()[0],)
         if phase == LOOK:
@@ -179,7 +204,7 @@ class Dalmuti(DalmutiPlay):
         if d is not None and d.pick:
             # The same number several times is one choice, not one per copy.
             return [Action(d.kind, combo) for combo in dict.fromkeys(combinations(d.cards, d.pick))]
-        return super().legal_actions(seat)
+        return Game.legal_actions(self, seat)
 
     def random_action(self, seat: int, rng: random.Random) -> Action:
         phase = self.phase
@@ -201,7 +226,7 @@ class Dalmuti(DalmutiPlay):
                 return rng.choice(_CLOSE_ONLY)  # type: ignore[no-any-return]
             if seat == self.holder:
                 return rng.choice(_REVOLT_ONLY)  # type: ignore[no-any-return]
-        return super().random_action(seat, rng)
+        return Game.random_action(self, seat, rng)
 
     # ---- reading what people type -------------------------------------------------------------
     @classmethod
@@ -478,22 +503,40 @@ class Dalmuti(DalmutiPlay):
 
     # ---- search (see engine/worlds.py) ----------------------------------------------------------
     def copy(self) -> Dalmuti:
-        g = Dalmuti.__new__(Dalmuti)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["ranking"] = self.ranking[:]
-        d["pos"] = self.pos[:]
-        d["counts"] = [h[:] for h in self.counts]
-        d["left"] = self.left[:]
-        d["pile"] = self.pile[:]
-        d["passed"] = self.passed[:]
-        d["finish"] = self.finish[:]
-        d["scores"] = self.scores[:]
-        d["history"] = self.history[:]
-        d["tax_given"] = [t[:] for t in self.tax_given]
-        d["tax_received"] = [t[:] for t in self.tax_received]
-        d["start_events"] = []
-        d["_legal"] = d["_drawn"] = None
+        # Attribute by attribute (a compiled class has no __dict__ to copy): keep in step with
+        # DalmutiDeal.__init__.
+        g = type(self).__new__(type(self))
+        g.players = self.players
+        g.seed = self.seed
+        g.options = self.options
+        g.locked = self.locked
+        g.hand_no = self.hand_no
+        g.phase = self.phase
+        g.ranking = self.ranking[:]
+        g.pos = self.pos[:]
+        g.counts = [h[:] for h in self.counts]
+        g.left = self.left[:]
+        g.pile = self.pile[:]
+        g.turn = self.turn
+        g.leader = self.leader
+        g.cur_num = self.cur_num
+        g.cur_k = self.cur_k
+        g.cur_action = self.cur_action
+        g.cur_by = self.cur_by
+        g.passed = self.passed[:]
+        g.finish = self.finish[:]
+        g.active = self.active
+        g.scores = self.scores[:]
+        g.history = self.history[:]
+        g.revolution = self.revolution
+        g.holder = self.holder
+        g.tax_step = self.tax_step
+        g.tax_given = [t[:] for t in self.tax_given]
+        g.tax_received = [t[:] for t in self.tax_received]
+        g.draw = self.draw
+        g.start_events = []
+        g._legal = None
+        g._drawn = None
         return g
 
     def knowledge(self, seat: int) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
@@ -591,3 +634,6 @@ class Dalmuti(DalmutiPlay):
                 given[p] = got[seat][:]
                 got[p] = given[seat][:]
         return given, got
+
+
+Game.register(Dalmuti)
