@@ -7,10 +7,13 @@ with mypyc with the other phases and cards.py (tools/native.py)."""
 from __future__ import annotations
 
 import random
+from _random import Random as _Generator
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Self, TypeVar
+from hashlib import sha512
+from math import ceil, log
+from typing import ClassVar, Final, Self, TypeVar
 
-from engine.core import Action, AnyCard, Event, Game, Options, rng_for, shuffled
+from engine.core import Action, AnyCard, Event, Game, Options, shuffled
 from games.dalmuti.cards import (
     _FULL_COUNTS,
     CARDS,
@@ -33,26 +36,80 @@ except ImportError:  # the pure-Python engine needs no build tools
         return lambda cls: cls
 
 
-def opening_draw(players: int, rng: random.Random) -> tuple[list[list[tuple[int, int]]], list[int]]:
+_tuple_new: Final = tuple.__new__
+
+
+def _event(kind: str, seat: int | None, data: tuple, to: int | None = None) -> Event:
+    """``Event(kind, seat, data, to)`` without the named tuple's Python-level constructor."""
+    return _tuple_new(Event, (kind, seat, data, to))
+
+
+def _generator(text: str) -> _Generator:
+    """``rng_for``'s generator for ``text`` (its parts joined by ``/``: ``"7/deal/0"``), the same
+    numbers, seeded without random.Random's Python-level __init__ and seed: a string seed is the
+    integer of its bytes followed by their SHA-512 digest (random.Random.seed, version 2), and the
+    C generator's ``random`` and ``getrandbits`` are the ones random.Random inherits."""
+    b = text.encode()
+    return _Generator(int.from_bytes(b + sha512(b).digest(), "big"))
+
+
+def _below(gen: _Generator, n: int) -> int:
+    """random.Random._randbelow(n) (its getrandbits way) from the C generator."""
+    bits = n.bit_length()
+    r: int = gen.getrandbits(bits)
+    while r >= n:
+        r = gen.getrandbits(bits)
+    return r
+
+
+def _sample(gen: _Generator, k: int) -> list[int]:
+    """``random.Random.sample(DECK_NUMBERS, k)`` as a random.Random in the generator's state
+    draws it (the same two ways, chosen the same way), without its Python-level calls."""
+    population = DECK_NUMBERS
+    n = len(population)
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    out: list[int] = []
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = _below(gen, n - i)
+            out.append(pool[j])
+            pool[j] = pool[n - i - 1]
+    else:
+        selected: set[int] = set()
+        for _ in range(k):
+            j = _below(gen, n)
+            while j in selected:
+                j = _below(gen, n)
+            selected.add(j)
+            out.append(population[j])
+    return out
+
+
+def opening_draw(players: int, rng: random.Random | _Generator) -> tuple[list[list[tuple[int, int]]], list[int]]:
     """RULES §3.1: every player draws a card from the full deck; the lowest draw is the Greater
     Dalmuti, and so on.  A Jester draws worst (13).  Players who tie draw again among themselves
     (from a full deck again), as often as needed.  Returns the draw rounds ``[[(seat, number),
-    ...], ...]`` in the order they were made, and the ranking (seats, best first)."""
+    ...], ...]`` in the order they were made, and the ranking (seats, best first).  ``rng`` is a
+    random.Random (its ``sample`` draws), or create's C generator (the same draws, cheaper)."""
     rounds: list[list[tuple[int, int]]] = []
+    return rounds, _resolve(list(range(players)), rng, rounds)
 
-    def resolve(group: list[int]) -> list[int]:
-        drawn = rng.sample(DECK_NUMBERS, len(group))
-        rounds.append(list(zip(group, drawn, strict=True)))
-        by_number: dict[int, list[int]] = {}
-        for s, v in zip(group, drawn, strict=True):
-            by_number.setdefault(v, []).append(s)
-        out: list[int] = []
-        for v in sorted(by_number):
-            tied = by_number[v]
-            out.extend(tied if len(tied) == 1 else resolve(tied))
-        return out
 
-    return rounds, resolve(list(range(players)))
+def _resolve(group: list[int], rng: random.Random | _Generator, rounds: list[list[tuple[int, int]]]) -> list[int]:
+    """The ranking of ``group`` by a draw, ties drawn again among themselves (opening_draw)."""
+    drawn = rng.sample(DECK_NUMBERS, len(group)) if isinstance(rng, random.Random) else _sample(rng, len(group))
+    rounds.append(list(zip(group, drawn, strict=True)))
+    by_number: dict[int, list[int]] = {}
+    for s, v in zip(group, drawn, strict=True):
+        by_number.setdefault(v, []).append(s)
+    out: list[int] = []
+    for v in sorted(by_number):
+        tied = by_number[v]
+        out.extend(tied if len(tied) == 1 else _resolve(tied, rng, rounds))
+    return out
 
 
 # Game's own read_options, called with Dalmuti as the class (see the note on the class in rules.py).
@@ -138,11 +195,12 @@ class DalmutiDeal:
             if sorted(order) != list(range(players)):
                 raise ValueError("A ranking lists every seat once.")
         else:
-            g.draw, order = opening_draw(players, rng_for(seed, "draw"))
+            # rng_for(seed, "draw")'s draws
+            g.draw, order = opening_draw(players, _generator(f"{seed}/draw"))
             for i, rnd in enumerate(g.draw):
                 for s, v in rnd:
-                    events.append(Event("draw", s, (CARDS[v], i)))
-        events.append(Event("ranking", None, tuple(order)))
+                    events.append(_event("draw", s, (CARDS[v], i)))
+        events.append(_event("ranking", None, tuple(order)))
         hands = None
         if deal is not None:
             hands = [_counts_of(dcard(str(c)) if not isinstance(c, DCard) else c for c in h) for h in deal]
@@ -154,7 +212,7 @@ class DalmutiDeal:
 
     def _deal(self, order: list[int]) -> list[list[int]]:
         """RULES §3.2: all 80 cards, one at a time, starting with the Greater Dalmuti."""
-        rnd = rng_for(self.seed, "deal", self.hand_no).random
+        rnd = _generator(f"{self.seed}/deal/{self.hand_no}").random  # rng_for(seed, "deal", hand_no)'s
         # Sorting by random keys is a uniform shuffle, and faster than Random.shuffle.
         deck = shuffled(DECK_NUMBERS, rnd)
         n = self.players
@@ -191,9 +249,9 @@ class DalmutiDeal:
         self.revolution = None
         self.holder = None
         self._legal = self._drawn = None
-        events.append(Event("hand_start", None, (self.hand_no, *order)))
+        events.append(_event("hand_start", None, (self.hand_no, *order)))
         for s in range(n):
-            events.append(Event("dealt", s, tuple(_expand(self.counts[s])), s))
+            events.append(_event("dealt", s, tuple(_expand(self.counts[s])), s))
         # RULES §3.3: every hand starts with the same look; the holder of both Jesters (if anyone)
         # may call a revolution during it.  Nothing public says whether there is a holder.
         self.holder = next((s for s in range(n) if self.counts[s][JESTER_NUMBER] == 2), None)

@@ -125,3 +125,25 @@ def test_random_games_are_the_games_they_always_were(key: str, build: str) -> No
 @pytest.mark.parametrize("build", BUILDS)
 def test_ai_games_are_the_games_they_always_were(build: str) -> None:
     assert ai_games(BUILDS[build], AIS[build](), range(40)) == AI_DIGEST
+
+
+DEALS = {"engine": importlib.import_module("games.dalmuti.deal"), "pure": sys.modules["games.dalmuti._pure_deal"]}
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_creation_draws_what_the_seeded_generators_draw(build: str) -> None:
+    """create seeds its C generators itself and draws the opening draw's samples without
+    random.Random's Python-level calls: the same draws (ties and redraws included) and the same
+    shuffles as ``rng_for`` and ``random.Random.sample``, for every table size."""
+    from engine.core import rng_for, shuffled
+
+    deal = DEALS[build]
+    ties = 0
+    for seed in [*range(1500), "x", "same-3", "é/ü", -7]:
+        for players in range(4, 9):
+            want = deal.opening_draw(players, rng_for(seed, "draw"))
+            assert deal.opening_draw(players, deal._generator(f"{seed}/draw")) == want, (seed, players)
+            ties += len(want[0]) > 1
+        assert (shuffled(deal.DECK_NUMBERS, deal._generator(f"{seed}/deal/3").random)
+                == shuffled(deal.DECK_NUMBERS, rng_for(seed, "deal", 3).random)), seed
+    assert ties > 1000  # redraws were compared too
