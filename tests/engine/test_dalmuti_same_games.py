@@ -147,3 +147,16 @@ def test_creation_draws_what_the_seeded_generators_draw(build: str) -> None:
         assert (shuffled(deal.DECK_NUMBERS, deal._generator(f"{seed}/deal/3").random)
                 == shuffled(deal.DECK_NUMBERS, rng_for(seed, "deal", 3).random)), seed
     assert ties > 1000  # redraws were compared too
+
+
+def test_the_engine_plays_the_compiled_rules_wherever_a_build_is_loaded() -> None:
+    """The comparison above sets the build the engine picked against the source: with a build
+    loaded (CI, make build) that must be the compiled rules, cards and phases all."""
+    assert PURE.__module__ == "games.dalmuti._pure_rules" and PURE is not FAST
+    assert [c.__module__ for c in PURE.__mro__[1:-1]] == [
+        "games.dalmuti._pure_play", "games.dalmuti._pure_taxes", "games.dalmuti._pure_deal"]
+    assert issubclass(FAST, engine.Game) and isinstance(FAST.create(5), engine.Game)
+    for name in ("games.dalmuti.cards", "games.dalmuti.deal", "games.dalmuti.taxes", "games.dalmuti.play",
+                 "games.dalmuti.rules"):
+        assert native.is_compiled(name) == (native.BUILD == "compiled"), (name, native.REASON)
+    assert native.module("dalmuti") == "games.dalmuti.rules" and native.module("cards") == "engine.cards"
