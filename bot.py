@@ -24,6 +24,7 @@ from cogs.ops.health import HealthServer, watch
 from cogs.ops.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.pictures import emoji as card_emoji
 from cogs.sync.command_sync import register_commands
+from cogs.table.custom_ids import AnsweringTree
 from cogs.wiring import add_cogs
 from config import ENV_FILE, EXIT_CONFIG, HERE, Config, ConfigError, load_config
 from tables import logs
@@ -39,6 +40,7 @@ from tools.invite import invite_url
 log = logging.getLogger("deckhand")
 #: The bot process's GIL switch interval (sys.setswitchinterval; Python's default is 5 ms).
 SWITCH_INTERVAL = 0.0005
+
 
 class Deckhand(commands.Bot):
     """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""
@@ -60,7 +62,7 @@ class Deckhand(commands.Bot):
         self.send_gate = SendGate()
         client_options.setdefault("http_trace", self.send_gate.trace())
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
-                         **client_options)
+                         tree_cls=AnsweringTree, **client_options)
         self.config = config
         self.runtime_options = dict(runtime_options or {})
         # The bot process (main) freezes its start-up heap; a test process running many bots does not.

@@ -81,3 +81,26 @@ async def test_an_answered_click_leaves_no_garbage_cycle(w: World) -> None:
         await w.until(lambda: not card_clicks(), timeout=10.0, what="the handled card clicks freed")
     finally:
         gc.enable()
+
+
+async def test_answered_commands_and_sent_views_leave_no_garbage_cycle(w: World) -> None:
+    """A slash command's interaction, like a click's, points at its ``response`` and back; and a
+    View sent with a message (the lobby's buttons) and its items point at each other: every
+    ``/game new``, ``/game join``, ``/hand``… left such a cycle for the garbage collector (issue
+    35).  Once answered, nothing of them stays: they go without the collector."""
+    import gc
+
+    def left() -> list[str]:
+        return [f"{type(o).__qualname__} {(o.data or {}).get('name', '') if isinstance(o, discord.Interaction) else ''}"
+                for o in gc.get_objects() if isinstance(o, discord.Interaction | discord.ui.View | discord.ui.Item)]
+
+    gc.collect()
+    gc.disable()
+    try:
+        table_message = await open_table(w.ali, [w.bob], options="target=1")  # /game new, join, ai, start
+        hand = await w.bob.slash("hand")
+        listed = await w.stranger.slash("game list")
+        assert not (hand.failed or listed.failed) and table_message.id
+        await w.until(lambda: not left(), timeout=10.0, what=f"the answered commands freed: {left()}")
+    finally:
+        gc.enable()
