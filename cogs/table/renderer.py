@@ -159,8 +159,16 @@ class Renderer:
 
     def recent_lines(self, table: Table) -> list[str]:
         events = self.current_events(table)
-        out = noted(events, [self.event_text(table, e) for e in events])
-        return out[-RECENT_LINES:]
+        # Only the newest events' sentences are drawn: enough of them for the last lines (a round's
+        # events are a whole hand of plays, each redraw drew them all for five lines).  A tail's
+        # lines are the whole list's last ones: an event's clock notes follow its own line.
+        start = len(events)
+        while True:
+            start = max(0, start - 2 * RECENT_LINES)
+            tail = events[start:]
+            out = noted(tail, [self.event_text(table, e) for e in tail])
+            if len(out) >= RECENT_LINES or start == 0:
+                return out[-RECENT_LINES:]
 
     def current_events(self, table: Table) -> list[Event]:
         """Recent public events of the current round only: cards named in earlier rounds may be back
