@@ -24,6 +24,7 @@ from cogs.ops.health import HealthServer, watch
 from cogs.ops.shards import TOKEN_BUDGET, GatedShards, ShardGate, budget_part
 from cogs.pictures import emoji as card_emoji
 from cogs.sync.command_sync import register_commands
+from cogs.table.custom_ids import AnsweringTree
 from cogs.wiring import add_cogs
 from config import ENV_FILE, EXIT_CONFIG, HERE, Config, ConfigError, load_config
 from tables import logs
@@ -40,6 +41,18 @@ log = logging.getLogger("deckhand")
 #: The bot process's GIL switch interval (sys.setswitchinterval; Python's default is 5 ms).
 SWITCH_INTERVAL = 0.0005
 
+
+def intents() -> discord.Intents:
+    """Discord's default intents but the server messages' events: Deckhand reads no message (its
+    commands are slash commands, it edits its messages by id, a deleted one shows as a 404 when it is
+    edited, a deleted thread comes with the GUILDS intent), yet every message posted or edited in
+    every channel it can see came over the gateway, each decoded into a discord.py Message (some
+    thirty objects) and handed to a prefix-command check (issue 35).  No privileged intent."""
+    chosen = discord.Intents.default()
+    chosen.guild_messages = False
+    return chosen
+
+
 class Deckhand(commands.Bot):
     """The bot: its dependencies are built in :meth:`setup_hook`, once the event loop runs."""
 
@@ -47,7 +60,7 @@ class Deckhand(commands.Bot):
                  freeze_heap: bool = False, **client_options: Any) -> None:
         # runtime_options go to the table Runtime (tests: ai_delay=0, ...); client_options to discord.py
         # (tests: guild_ready_timeout).  Production passes neither.
-        # Default intents only: slash commands and components need no privileged intent.
+        # No privileged intent: slash commands and components need none (intents()).
         # No message pings anyone unless it says whom (issue 14 item 10): names are user-chosen
         # and may hold mention markup, and a message edited without allowed_mentions would parse it.
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
@@ -59,8 +72,8 @@ class Deckhand(commands.Bot):
         # Every request Discord's global limit counts waits for this gate just before it is sent.
         self.send_gate = SendGate()
         client_options.setdefault("http_trace", self.send_gate.trace())
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
-                         **client_options)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
+                         tree_cls=AnsweringTree, **client_options)
         self.config = config
         self.runtime_options = dict(runtime_options or {})
         # The bot process (main) freezes its start-up heap; a test process running many bots does not.

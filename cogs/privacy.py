@@ -25,7 +25,7 @@ from discord.ext import commands
 import words
 from cogs.i18n import reading
 from cogs.table.arguments import EVERY_INSTALL, EVERYWHERE
-from cogs.table.custom_ids import UIItem, releasing
+from cogs.table.custom_ids import UIItem, let_go, releasing
 from cogs.table.render import NO_PINGS, Extras
 from tables.privacy import Export
 from tables.runtime import Runtime
@@ -154,6 +154,8 @@ class PrivacyCog(commands.Cog):
                 await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS, **kw)
         except discord.HTTPException:
             log.exception("Could not answer a privacy command")
+        finally:
+            let_go(kw.get("view"))  # sent: its buttons are rebuilt from their ids when clicked
 
     @privacy.command(name="kept", description="What Deckhand keeps about you, why, and for how long.")
     async def kept(self, interaction: discord.Interaction) -> None:

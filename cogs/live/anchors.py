@@ -191,6 +191,8 @@ async def _post_end(interaction: discord.Interaction, runtime: Runtime, listener
     except discord.HTTPException as e:
         log.info("Table %s: could not post its final standings again (%s)", table.id, e)
         return
+    finally:
+        let_go(view)
     table.message_id = sent.id
     listener.live.table_opened(interaction, table.id, message_id=sent.id)
     await _attach(runtime, table)

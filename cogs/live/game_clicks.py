@@ -30,6 +30,7 @@ from cogs.table.components import (
     pick_parts,
     value_code,
 )
+from cogs.table.custom_ids import answered
 from cogs.table.howto import howto_text
 from cogs.table.render import NO_PINGS, Extras
 from cogs.watch import view as watch
@@ -357,18 +358,6 @@ class ComponentClicks:
         content, view = hand_view(sv)
         ack = renderers.renderer_for(table.game).ack_line(table, sv.seat, events)
         return f"{ack}\n{content}", view, sv
-
-
-def answered(interaction: discord.Interaction) -> None:
-    """The click is handled: cut the cycle between the interaction and its ``response`` (each
-    points at the other), which only the garbage collector could free, and with the interaction
-    the clicked message and its components (some forty objects a click; under load the collector's
-    main work and its longest pauses, issue 35).  Cut, they all go as soon as the last task holding
-    the interaction ends.  Only once the response was sent: the response still says so
-    (``is_done()``, ``type``), and anything that would send another is refused as before."""
-    response = getattr(interaction, "_cs_response", None)
-    if isinstance(response, discord.InteractionResponse) and response.is_done():
-        response._parent = None  # type: ignore[assignment]  # discord.py types it as never None; cut on purpose
 
 
 def _own_message(interaction: discord.Interaction) -> discord.Message | None:

@@ -170,8 +170,12 @@ class DiscordListener(Pings):
             if msg is None:
                 await self.budget.take()
                 rendered = renderers.table_message(table)
-                msg = await channel.send(content=rendered.content, embed=rendered.embed, view=table_view(table),
-                                         allowed_mentions=NO_PINGS)
+                view = table_view(table)
+                try:
+                    msg = await channel.send(content=rendered.content, embed=rendered.embed, view=view,
+                                             allowed_mentions=NO_PINGS)
+                finally:
+                    let_go(view)
             if table.message_id is None:
                 table.message_id = msg.id  # (the runtime stores it: its ids changed)
 

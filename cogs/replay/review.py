@@ -27,7 +27,7 @@ import words
 from cogs.i18n.reading import lang
 from cogs.live.hand import LIFETIME, MARGIN
 from cogs.table import render
-from cogs.table.custom_ids import MAX_OPTIONS, ReplayJump
+from cogs.table.custom_ids import MAX_OPTIONS, ReplayJump, let_go
 from engine.review import FINE, MISTAKE, Review
 from engine.words import plural
 from tables.ai.reviews import ReviewJob, places, summary
@@ -207,3 +207,5 @@ class ReviewClicks:
             await interaction.edit_original_response(allowed_mentions=render.NO_PINGS, **fields)
         except Exception:  # dismissed, the token ran out, the bot stopping: the review is kept all the same
             log.warning("Could not update a review's answer (%s)", interaction.id, exc_info=True)
+        finally:
+            let_go(fields.get("view"))

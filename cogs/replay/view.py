@@ -37,7 +37,7 @@ from cogs.i18n.reading import lang, reading
 from cogs.pictures import emoji, fonts
 from cogs.replay.picture import WORDS_PX, Meta, MetaJSON, _position, _where, draw_step, score_value, warm
 from cogs.table import render, renderers
-from cogs.table.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump, number
+from cogs.table.custom_ids import MAX_OPTIONS, ReplayButton, ReplayJump, let_go, number
 from cogs.table.render import NO_PINGS
 from engine.core import Event, Game
 from tables.ai.pool import PICTURE_NICE, die_with_parent
@@ -382,7 +382,11 @@ class ReplayClicks:
         except TableError as e:
             await interaction.followup.send(e.say(lang()), ephemeral=True)
             return
-        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        try:
+            await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True,
+                                            allowed_mentions=NO_PINGS)
+        finally:
+            let_go(view)
 
     async def on_replay(self, interaction: discord.Interaction, table_id: str, step: int, op: str,
                         values: list[str]) -> None:
@@ -406,17 +410,20 @@ class ReplayClicks:
             else:
                 await interaction.response.defer()
         embed, file, view = await work
-        if op == "open":
-            if deferred:
-                await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        try:
+            if op == "open":
+                if deferred:
+                    await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True,
+                                                    allowed_mentions=NO_PINGS)
+                else:
+                    await interaction.response.send_message(embed=embed, file=file, view=view, ephemeral=True,
+                                                            allowed_mentions=NO_PINGS)
+            elif deferred:
+                await interaction.edit_original_response(embed=embed, attachments=[file], view=view)
             else:
-                await interaction.response.send_message(embed=embed, file=file, view=view, ephemeral=True,
-                                                        allowed_mentions=NO_PINGS)
-        elif deferred:
-            await interaction.edit_original_response(embed=embed, attachments=[file], view=view)
-        else:
-            await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
+                await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
+        finally:
+            let_go(view)  # sent: its items are rebuilt from their ids when clicked
 
     async def cog_unload(self) -> None:
         if self.replays is not None:

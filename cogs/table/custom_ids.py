@@ -88,6 +88,30 @@ def let_go(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     view.clear_items()
 
 
+def answered(interaction: discord.Interaction) -> None:
+    """The interaction is handled: cut the cycle between it and its ``response`` (each points at
+    the other), which only the garbage collector could free, and with the interaction the clicked
+    message and its components (some forty objects a click; under load the collector's main work
+    and its longest pauses, issue 35).  Cut, they all go as soon as the last task holding the
+    interaction ends.  Only once the response was sent: the response still says so
+    (``is_done()``, ``type``), and anything that would send another is refused as before.  Every
+    component's callback (:func:`releasing`) and every command (:class:`AnsweringTree`) ends here."""
+    response = getattr(interaction, "_cs_response", None)
+    if isinstance(response, discord.InteractionResponse) and response.is_done():
+        response._parent = None  # type: ignore[assignment]  # discord.py types it as never None; cut on purpose
+
+
+class AnsweringTree(discord.app_commands.CommandTree):  # type: ignore[type-arg]  # (any client)
+    """discord.py's command tree, whose every command (and autocomplete) ends with
+    :func:`answered`: a slash command's interaction is freed without the collector, as a click's is."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        try:
+            await super()._call(interaction)
+        finally:
+            answered(interaction)
+
+
 #: A component of ours: a DynamicItem (what discord.py types its ``item`` as) sits in either kind of view.
 UIItem = discord.ui.Item[discord.ui.View | discord.ui.LayoutView]
 ItemT = TypeVar("ItemT", bound=UIItem)
@@ -96,7 +120,8 @@ ItemT = TypeVar("ItemT", bound=UIItem)
 def releasing(callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]
               ) -> Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]:
     """A DynamicItem's ``callback`` that lets go of the View discord.py rebuilt from the clicked
-    message (``View.from_message``: every component of it, for this one click) once it returns."""
+    message (``View.from_message``: every component of it, for this one click) once it returns,
+    and of the interaction (:func:`answered`)."""
 
     @functools.wraps(callback)
     async def run(self: ItemT, interaction: discord.Interaction) -> None:
@@ -104,6 +129,7 @@ def releasing(callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, An
             await callback(self, interaction)
         finally:
             let_go(self.view)
+            answered(interaction)
 
     return run
 

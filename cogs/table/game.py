@@ -188,9 +188,10 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Co
         """A new lobby's table message as the answer to the interaction (``line`` above it)."""
         rendered = renderers.table_message(table)
         content = rendered.content if line is None else "\n".join(x for x in (line, rendered.content) if x)
+        view = table_view(table)
         try:
             callback = await interaction.response.send_message(  # embed None: none (discord.py takes it, untyped)
-                content=content, embed=rendered.embed, view=table_view(table), allowed_mentions=pings  # type: ignore[arg-type]
+                content=content, embed=rendered.embed, view=view, allowed_mentions=pings  # type: ignore[arg-type]
             )
             # The callback response names the message; asking Discord again is only a fallback.
             message_id = getattr(callback, "message_id", None) or (await interaction.original_response()).id
@@ -199,6 +200,8 @@ class GameCog(ReviewClicks, ReplayClicks, ComponentClicks, Plumbing, commands.Co
             with contextlib.suppress(TableError):
                 await self.runtime.end(table.id, interaction.user.id, admin=True)
             raise
+        finally:
+            let_go(view)  # sent (or not): its buttons are rebuilt from their ids when clicked
         table.message_id = message_id
         if self.live is not None:  # this answer's token edits the table message, uncounted
             self.live.table_opened(interaction, table.id)

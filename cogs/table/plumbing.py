@@ -22,7 +22,7 @@ from cogs.ops.permissions import ChannelPermissions
 from cogs.table import render, renderers
 from cogs.table.answers import game_over
 from cogs.table.arguments import NOT_IN_A_SERVER
-from cogs.table.components import table_view
+from cogs.table.components import let_go, table_view
 from cogs.table.render import NO_PINGS, Extras
 from cogs.watch.visibility import may_see
 from tables.finished import AnyTable
@@ -126,17 +126,19 @@ class Plumbing:
             return
         rendered = renderers.table_message(table)
         note = words.translate(table.locale, POSTED_AGAIN)
+        view = table_view(table)
         try:
             content = "\n".join(x for x in (note, rendered.content) if x)
             if rendered.embed is not None:
-                sent = await interaction.followup.send(content, embed=rendered.embed, view=table_view(table),
+                sent = await interaction.followup.send(content, embed=rendered.embed, view=view,
                                                        allowed_mentions=NO_PINGS, wait=True)
             else:
-                sent = await interaction.followup.send(content, view=table_view(table), allowed_mentions=NO_PINGS,
-                                                       wait=True)
+                sent = await interaction.followup.send(content, view=view, allowed_mentions=NO_PINGS, wait=True)
         except discord.HTTPException as e:
             log.info("Table %s: could not post its message again (%s)", table.id, e)
             return
+        finally:
+            let_go(view)
         table.message_id = sent.id
         live.table_opened(interaction, table.id, message_id=sent.id)
         with contextlib.suppress(TableError):  # stored: a restart knows the newest message
@@ -174,6 +176,8 @@ class Plumbing:
         except discord.HTTPException:
             log.exception("Could not reply to %s", _describe(interaction))
             return None
+        finally:
+            let_go(kwargs.get("view"))  # sent: its items are rebuilt from their ids when clicked
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -11,6 +11,7 @@ draws with (:mod:`cogs.table.render`), it is pure: no I/O, nothing awaited; a pu
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Sequence, Sized
 
 import discord
@@ -56,6 +57,13 @@ from words.cards import name as card_name
 #: The hand view's own text: the rest of a message's 2,000 is for the line a caller puts above it
 #: ("✅ You played Q♠.", "⚠️ That changed just before your click…") and a menu note below it.
 HAND_ROOM = 1700
+
+
+@functools.lru_cache(maxsize=4096)
+def joined(locale: str, items: tuple[str, ...]) -> str:
+    """:func:`words.join`, remembered: the same few names are joined for every redraw and hand
+    view ("Ali to act", "Waiting for Bea and Cy."), and Babel's list patterns took some 50 µs a call."""
+    return words.join(locale, items)
 
 
 class Renderer:
@@ -139,7 +147,7 @@ class Renderer:
         seats = list(required_seats(table))
         if not seats:
             return ""
-        who = words.join(lang(table), [f"**{seat_name(table, s)}**" for s in seats])
+        who = joined(lang(table), tuple(f"**{seat_name(table, s)}**" for s in seats))
         deadline = self.deadline_of(table, seats)
         return "▶ " + tr(table)(N_("{who} to act"), who=who) + (f" · ⏰ {when(deadline)}" if deadline else "")
 
@@ -159,8 +167,16 @@ class Renderer:
 
     def recent_lines(self, table: Table) -> list[str]:
         events = self.current_events(table)
-        out = noted(events, [self.event_text(table, e) for e in events])
-        return out[-RECENT_LINES:]
+        # Only the newest events' sentences are drawn: enough of them for the last lines (a round's
+        # events are a whole hand of plays, each redraw drew them all for five lines).  A tail's
+        # lines are the whole list's last ones: an event's clock notes follow its own line.
+        start = len(events)
+        while True:
+            start = max(0, start - 2 * RECENT_LINES)
+            tail = events[start:]
+            out = noted(tail, [self.event_text(table, e) for e in tail])
+            if len(out) >= RECENT_LINES or start == 0:
+                return out[-RECENT_LINES:]
 
     def current_events(self, table: Table) -> list[Event]:
         """Recent public events of the current round only: cards named in earlier rounds may be back
@@ -340,7 +356,7 @@ class Renderer:
             return _(N_("The game is over."))
         if decision is None:
             waiting = [seat_name(table, s) for s in required_seats(table)]
-            return (_(N_("Waiting for {who}."), who=words.join(lang(table), waiting)) if waiting
+            return (_(N_("Waiting for {who}."), who=joined(lang(table), tuple(waiting))) if waiting
                     else _(N_("Nothing to decide right now.")))
         closes = self.decision_deadline(sv)
         deadline = f" ⏰ {when(closes)}" if closes else ""

@@ -33,7 +33,7 @@ from cogs.table.arguments import (
     parse_options,
     place_of,
 )
-from cogs.table.custom_ids import UIItem, releasing
+from cogs.table.custom_ids import UIItem, let_go, releasing
 from cogs.table.plumbing import open_thread
 from cogs.table.render import NO_PINGS, Extras
 from tables.live import TableError
@@ -229,7 +229,10 @@ class TournamentCog(commands.Cog):
         extras: Extras = {"embed": tournament_embed(entry)}
         if view is not None:
             extras["view"] = view
-        await interaction.response.send_message(allowed_mentions=NO_PINGS, **extras)
+        try:
+            await interaction.response.send_message(allowed_mentions=NO_PINGS, **extras)
+        finally:
+            let_go(view)  # sent: its buttons are rebuilt from their ids when clicked
         message = await interaction.original_response()
         await self.runtime.tournaments.attach(entry.id, message.id)
 
@@ -260,6 +263,8 @@ class TournamentCog(commands.Cog):
                 await interaction.response.edit_message(embed=tournament_embed(entry), view=view)
         except discord.HTTPException:
             log.exception("Could not redraw tournament %s", tid)
+        finally:
+            let_go(view)
 
     # ---- the runtime's calls (tables/tournaments.py) --------------------------------------------
     async def tournament_changed(self, entry: Entry) -> None:
@@ -285,11 +290,13 @@ class TournamentCog(commands.Cog):
         if channel is None or entry.message_id is None or self.discord is None:
             return
         await self.discord.budget.take()
+        view = tournament_view(entry)
         try:
-            await channel.get_partial_message(entry.message_id).edit(embed=tournament_embed(entry),
-                                                                     view=tournament_view(entry))
+            await channel.get_partial_message(entry.message_id).edit(embed=tournament_embed(entry), view=view)
         except discord.HTTPException:
             log.exception("Could not redraw tournament %s", entry.id)
+        finally:
+            let_go(view)
 
     async def tournament_place(self, entry: Entry, people: list[int]) -> int | None:
         """A thread of its own for one table of the round, from a short message in the tournament's

@@ -1,12 +1,15 @@
 """Why some of a person's cards cannot be played now: the cards no action of their decision uses,
 and the engine's own refusal for one of them (``engine.core.refusal``, asked on a copy of the
-state), remembered per state so a redraw does not ask again.
+state), remembered per table and version so a redraw does not ask again.
 """
 
 from __future__ import annotations
 
+import weakref
+
 from engine.core import Game, refusal
 from tables.live import SeatView
+from tables.table import Table
 
 
 def unplayable(sv: SeatView) -> list[str]:
@@ -24,9 +27,12 @@ def unplayable(sv: SeatView) -> list[str]:
 #: Decisions where a card may be unplayable for a reason worth a line (a turn may mix kinds).
 RESTRICTED_KINDS = frozenset({"play", "call"})
 
-# (id of the state, version, seat, card) -> (the state, the reason): asked once per state and card,
-# the state kept with its answer so a recycled id can never hit (test tables share ids and versions).
-_WHY: dict[tuple[int, int, int, str], tuple[Game, str | None]] = {}
+# table -> (its state, its version, {(seat, card): the reason}) when a hand was last drawn: asked
+# once per version, seat and card.  One entry a table (the engine changes a state in place; a table
+# restored after a failed write has a new state object and may repeat a version), gone with the
+# table: no game state outlives its table here (issue 35: 512 states were kept).
+_WHY: weakref.WeakKeyDictionary[Table, tuple[Game, int, dict[tuple[int, str], str | None]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def restriction(sv: SeatView) -> str | None:
@@ -36,10 +42,13 @@ def restriction(sv: SeatView) -> str | None:
     table, d = sv.table, sv.decision
     if not cards or table.state is None or d is None:
         return None
-    key = (id(table.state), table.version, sv.seat, cards[0])
-    hit = _WHY.get(key)
-    if hit is not None and hit[0] is table.state:
-        return hit[1]
+    entry = _WHY.get(table)
+    if entry is None or entry[0] is not table.state or entry[1] != table.version:
+        entry = (table.state, table.version, {})
+        _WHY[table] = entry
+    key = (sv.seat, cards[0])
+    if key in entry[2]:
+        return entry[2][key]
     try:
         # The game reads the code (its own cards: a D8 is not the 8♦); the engine's refusal,
         # whether it comes from reading or from applying, is the reason.
@@ -47,7 +56,5 @@ def restriction(sv: SeatView) -> str | None:
     except Exception:
         refused = None
     why = None if refused is None else refused.phrase
-    if len(_WHY) > 512:
-        _WHY.clear()
-    _WHY[key] = (table.state, why)
+    entry[2][key] = why
     return why

@@ -7,13 +7,18 @@ bot empties each view once it is sent or its click answered (cogs.table.custom_i
 from __future__ import annotations
 
 import gc
+import random
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import discord
 
+import engine
+from cogs.table.unplayable import restriction, unplayable
 from engine.core import refusal
+from tables.live import SeatView
+from tables.table import Phase, Seat, Table
 from tests.cogs.conftest import Harness
 from tests.cogs.fakes import enabled_ids
 from tests.cogs.test_refusals import human_on_turn
@@ -85,3 +90,31 @@ async def test_a_refusal_asked_for_a_drawing_leaves_no_frames_for_the_collector(
     with cyclic_garbage() as garbage:
         assert _refused_why(table.state, 0, "pass 2C") is not None
     assert [type(o).__qualname__ for o in garbage if isinstance(o, (types.FrameType, BaseException))] == []
+
+
+def test_the_reasons_for_unplayable_cards_keep_no_game_once_its_table_is_gone() -> None:
+    """Each hand drawn remembers why its unplayable cards cannot be played (cogs/table/unplayable.py),
+    so a redraw does not ask the rules again; the 512 states it kept with their reasons outlived
+    their tables, a full collection walking every card of them (issue 35).  Once the table is gone,
+    nothing of its game is kept."""
+    cls = engine.get("hearts").game
+    g = cls.create(4, cls.read_options({}), 5)
+    seats = [Seat(10 + i, f"P{i}") for i in range(4)]
+    t = Table(id="ABC234", game="hearts", options=dict(g.options), speed="normal", guild_id=1, channel_id=2,
+              host_id=10, seats=seats, phase=Phase.RUNNING, seed=1)
+    t.state = g
+    rng = random.Random(5)
+    reasons = []
+    while len(reasons) < 3 and not g.is_over:
+        seat = g.to_act()[0]
+        sv = SeatView(t, seat, g.view(seat), g.decision(seat), None)
+        if unplayable(sv):
+            reasons.append(restriction(sv))
+            assert restriction(sv) == reasons[-1]  # (asked again: remembered)
+        g.apply(seat, g.random_action(seat, rng))
+        t.version += 1
+    assert len(reasons) == 3 and all(reasons), reasons  # a player could not play some cards three times
+    del t, sv
+    gc.collect()
+    kept = [type(r).__qualname__ for r in gc.get_referrers(g) if not isinstance(r, types.FrameType)]
+    assert kept == []

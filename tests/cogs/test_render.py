@@ -254,3 +254,29 @@ def test_standings_of_a_game_ended_early_rank_as_the_games_spec_says(lowest_wins
     rows = renderers.renderer_for("tricks").standings(t)
     assert rows == ([(1, 3, 0), (2, 1, 1), (2, 2, 1), (4, 0, 3)] if lowest_wins
                     else [(1, 0, 3), (2, 1, 1), (2, 2, 1), (4, 3, 0)])
+
+
+def test_the_recent_lines_are_the_last_of_the_whole_rounds_lines_clock_notes_included() -> None:
+    """The table message draws only its newest events' sentences (a round's events are a whole hand
+    of plays): its Recent lines are the last five of every sentence of the round, clock notes in
+    place (after or instead of their event's line), at every step of a hand."""
+    import random
+
+    t = hearts_table(phase=Phase.RUNNING, seed=99)
+    t.state = Hearts.create(4, Hearts.read_options({}), seed=7)
+    r = renderers.renderer_for("hearts")
+    rng = random.Random(7)
+    checked = 0
+    while not t.state.is_over and checked < 80:
+        seat = t.state.to_act()[0]
+        t.recent += [e for e in t.state.apply(seat, t.state.random_action(seat, rng)) if e.to is None]
+        events = r.current_events(t)
+        plays = [e for e in events if e.kind == "play"]
+        notes = [(plays[-1], "⏰ a note after the newest play", False)] if plays else []
+        if len(plays) > 3:
+            notes += [(plays[-3], "⏰ instead of an older play", True), (plays[0], "⏰ after the first", False)]
+        with render.clock_notes(notes):
+            whole = render.noted(events, [r.event_text(t, e) for e in events])[-render.RECENT_LINES:]
+            assert r.recent_lines(t) == whole
+        checked += 1
+    assert checked == 80
