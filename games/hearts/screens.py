@@ -8,25 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import discord
-
-import words
-from cogs.table.render import (
-    FINISHED_COLOUR,
-    RUNNING_COLOUR,
-    Rendered,
-    _public_events,
-    face,
-    label,
-    labels,
-    phase_of,
-    player_name,
-    seat_badge,
-    seat_name,
-    table_title,
-    when,
-)
-from cogs.table.renderer import Renderer
+from cogs.table.render import Rendered, face, label, labels, player_name, seat_badge, seat_name
+from cogs.table.renderer import Renderer, clock, game_winners
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
@@ -76,12 +59,12 @@ class HeartsRenderer(Renderer):
                 who = ", ".join(f"**{seat_name(table, s)}**" for s in waiting)
                 deadline = self.deadline_of(table, waiting)
                 lines.append(_("Waiting for {who} to choose", who=who)
-                             + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                             + clock(deadline))
         elif pv.get("turn") is not None:
             turn = pv["turn"]
             deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
-                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                         + clock(deadline))
         trick = pv.get("trick") or []
         if trick:
             lines.append(_("**On the table:** {cards}",
@@ -142,8 +125,7 @@ class HeartsRenderer(Renderer):
                          if moon is not None and moon >= 0 else "")
             return _("Hand over: {scores}.", scores=parts) + moon_text
         if k == "game_end":
-            best = min(d)
-            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
+            best, winners = game_winners(table, d, lowest=True)
             return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
                       best, winners=winners)
         return super().event_text(table, event)
@@ -156,27 +138,19 @@ class HeartsRenderer(Renderer):
         return super().own_text(table, event)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = _public_events(events)
-        hand_end = next((e for e in events if e.kind == "hand_end"), None)
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if hand_end is None and not over:
-            return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
-        if hand_end is not None:
-            n = len(table.seats)
-            d = hand_end.data
-            pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
-            pv = table.state.public_view() if table.state is not None else {}
-            hand_no = pv.get("hand_no", 0) + (1 if pv.get("phase") == "over" else 0)
-            lines = [_("**End of hand {hand}**", hand=hand_no)]
-            if moon is not None and moon >= 0:
-                lines.append("🌙 **" + _("{who} shot the moon!", who=seat_name(table, moon)) + "**")
-            for s in range(n):
-                lines.append(f"{player_name(table, s)}: +{pts[s]} → **{scores[s]}**")
-            e.description = "\n".join(lines)
-        if over:
-            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
-        return Rendered(embed=e)
+        return self.hand_summary(table, events, _("Game over"))
+
+    def hand_end_lines(self, table: Table, hand_end: Event, over: bool) -> list[str]:
+        n, d = len(table.seats), hand_end.data
+        pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
+        pv = table.state.public_view() if table.state is not None else {}
+        hand_no = pv.get("hand_no", 0) + (1 if pv.get("phase") == "over" else 0)
+        lines = [_("**End of hand {hand}**", hand=hand_no)]
+        if moon is not None and moon >= 0:
+            lines.append("🌙 **" + _("{who} shot the moon!", who=seat_name(table, moon)) + "**")
+        for s in range(n):
+            lines.append(f"{player_name(table, s)}: +{pts[s]} → **{scores[s]}**")
+        return lines
 
     def score_text(self, table: Table, seat: int, score: object) -> str:
         return n_("{n} point", "{n} points", int(score)) if isinstance(score, int) else str(score)

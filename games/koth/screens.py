@@ -18,22 +18,8 @@ import discord
 
 import words
 import words.cards
-from cogs.table.render import (
-    FINISHED_COLOUR,
-    RUNNING_COLOUR,
-    Rendered,
-    face,
-    faces,
-    label,
-    labels,
-    phase_of,
-    player_name,
-    seat_badge,
-    seat_name,
-    table_title,
-    when,
-)
-from cogs.table.renderer import Renderer
+from cogs.table.render import Rendered, face, faces, label, labels, phase_of, player_name, seat_badge, seat_name
+from cogs.table.renderer import Renderer, clock
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, View
@@ -96,7 +82,7 @@ class KothRenderer(Renderer):
 
     def _clock(self, table: Table, seats: Sequence[int | None]) -> str:
         deadline = self.deadline_of(table, [s for s in seats if s is not None])
-        return f" · ⏰ {when(deadline)}" if deadline else ""
+        return clock(deadline)
 
     def _phase_lines(self, table: Table, pv: View) -> list[str]:
         phase, koth = pv.get("phase"), pv.get("koth")
@@ -311,49 +297,41 @@ class KothRenderer(Renderer):
         return super().turn_what(table, seats, live)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = [e for e in events if e.to is None]
-        end = next((e for e in events if e.kind == "hand_end"), None)
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if end is None and not over:
-            return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
-        if end is not None:
-            n = len(table.seats)
-            d = end.data
-            rnd, mate, score, ch_pts, dead_pts, bonus, last_winner, nxt, gain = d[:9]
-            after = list(d[9:9 + n])
-            koth = end.seat
-            assert koth is not None  # a hand's end names its KotH
-            pv = table.state.public_view() if table.state is not None else {}
-            last = pv.get("last_round") or {}
-            before = last.get("ranks_before") if last.get("round") == rnd else None
-            lines = [_("**End of round {round}**", round=rnd),
-                     "👑 " + (_("King {who} with 🤝 {mate}", who=player_name(table, koth),
-                               mate=player_name(table, mate))
-                             if mate >= 0 else _("King {who} defending alone", who=player_name(table, koth)))]
-            took = (n_("Challengers took {n} point and the last trick: + {bonus} for the buried {dead}",
-                       "Challengers took {n} points and the last trick: + {bonus} for the buried {dead}", ch_pts,
-                       bonus=bonus, dead=dead_pts) if bonus
-                    else n_("Challengers took {n} point", "Challengers took {n} points", ch_pts))
-            lines.append(f"⚔️ {took} → **{score}**")
-            if score < DEFEND_BELOW:
-                lines.append("🛡️ " + n_("The hill held: defenders climb {n} rank.",
-                                       "The hill held: defenders climb {n} ranks.", gain))
-            else:
-                lines.append("🏔️ " + (n_("The hill fell: challengers climb {n} rank.",
-                                        "The hill fell: challengers climb {n} ranks.", gain) if gain
-                                     else _("The hill fell: no one climbs.")))
-            if last.get("dead_hand") and last.get("round") == rnd:
-                lines.append("🪦 " + _("Buried: {cards}", cards=labels(last["dead_hand"])))
-            lines.append(_("Next King: **{who}**", who=player_name(table, nxt)) if not over else "")
-            for s in range(n):
-                was = f"{rank_text(before[s])} → " if before and before[s] != after[s] else ""
-                now = "**" + rank_text(after[s]) + "**"
-                lines.append(f"{player_name(table, s)}: " + _("rank {rank}", rank=was + now))
-            e.description = "\n".join(line for line in lines if line)
-        if over:
-            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
-        return Rendered(embed=e)
+        return self.hand_summary(table, events, _("Game over"))
+
+    def hand_end_lines(self, table: Table, end: Event, over: bool) -> list[str]:
+        n, d = len(table.seats), end.data
+        rnd, mate, score, ch_pts, dead_pts, bonus, last_winner, nxt, gain = d[:9]
+        after = list(d[9:9 + n])
+        koth = end.seat
+        assert koth is not None  # a hand's end names its KotH
+        pv = table.state.public_view() if table.state is not None else {}
+        last = pv.get("last_round") or {}
+        before = last.get("ranks_before") if last.get("round") == rnd else None
+        lines = [_("**End of round {round}**", round=rnd),
+                 "👑 " + (_("King {who} with 🤝 {mate}", who=player_name(table, koth),
+                           mate=player_name(table, mate))
+                         if mate >= 0 else _("King {who} defending alone", who=player_name(table, koth)))]
+        took = (n_("Challengers took {n} point and the last trick: + {bonus} for the buried {dead}",
+                   "Challengers took {n} points and the last trick: + {bonus} for the buried {dead}", ch_pts,
+                   bonus=bonus, dead=dead_pts) if bonus
+                else n_("Challengers took {n} point", "Challengers took {n} points", ch_pts))
+        lines.append(f"⚔️ {took} → **{score}**")
+        if score < DEFEND_BELOW:
+            lines.append("🛡️ " + n_("The hill held: defenders climb {n} rank.",
+                                   "The hill held: defenders climb {n} ranks.", gain))
+        else:
+            lines.append("🏔️ " + (n_("The hill fell: challengers climb {n} rank.",
+                                    "The hill fell: challengers climb {n} ranks.", gain) if gain
+                                 else _("The hill fell: no one climbs.")))
+        if last.get("dead_hand") and last.get("round") == rnd:
+            lines.append("🪦 " + _("Buried: {cards}", cards=labels(last["dead_hand"])))
+        lines.append(_("Next King: **{who}**", who=player_name(table, nxt)) if not over else "")
+        for s in range(n):
+            was = f"{rank_text(before[s])} → " if before and before[s] != after[s] else ""
+            now = "**" + rank_text(after[s]) + "**"
+            lines.append(f"{player_name(table, s)}: " + _("rank {rank}", rank=was + now))
+        return [line for line in lines if line]
 
     def standings(self, table: Table) -> list[tuple[int, int, int | None]]:
         state = table.state

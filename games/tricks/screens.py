@@ -8,25 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import discord
-
-import words
-from cogs.table.render import (
-    FINISHED_COLOUR,
-    RUNNING_COLOUR,
-    Rendered,
-    code_span,
-    face,
-    label,
-    labels,
-    phase_of,
-    player_name,
-    seat_badge,
-    seat_name,
-    table_title,
-    when,
-)
-from cogs.table.renderer import Renderer
+from cogs.table.render import Rendered, code_span, face, label, labels, player_name, seat_badge, seat_name
+from cogs.table.renderer import Renderer, clock, game_winners
 from cogs.table.screens import Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
@@ -62,7 +45,7 @@ class TricksRenderer(Renderer):
         if turn is not None and pv.get("phase") == "play":
             deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
-                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                         + clock(deadline))
         trick = pv.get("trick") or []
         if trick:
             lines.append(_("**On the table:** {cards}",
@@ -116,8 +99,7 @@ class TricksRenderer(Renderer):
             return (_("Hand abandoned: {scores}.", scores=parts) if d[1]
                     else _("Hand over: {scores}.", scores=parts))
         if k == "game_end":
-            best = max(d)
-            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
+            best, winners = game_winners(table, d)
             return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
                       best, winners=winners)
         return super().event_text(table, event)
@@ -128,28 +110,20 @@ class TricksRenderer(Renderer):
         return super().own_text(table, event)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = [e for e in events if e.to is None]
-        hand_end = next((e for e in events if e.kind == "hand_end"), None)
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if hand_end is None and not over:
-            return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
-        if hand_end is not None:
-            n = len(table.seats)
-            d = hand_end.data
-            won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
-            lines = [_("**End of hand {hand}**", hand=int(d[0]) + 1)
-                     + (" " + _("(abandoned after a bad card)") if d[1] else "")]
-            for s in sorted(range(n), key=lambda s: -scores[s]):
-                won_s = n_("{n} trick", "{n} tricks", won[s])
-                lines.append(f"{player_name(table, s)}: {won_s} → **{scores[s]}**")
-            target = table.options.get("target") if table.options else None
-            if target is not None and not over:
-                lines.append(n_("First to {n} point wins.", "First to {n} points wins.", target))
-            e.description = "\n".join(lines)
-        if over:
-            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
-        return Rendered(embed=e)
+        return self.hand_summary(table, events, _("Game over"))
+
+    def hand_end_lines(self, table: Table, hand_end: Event, over: bool) -> list[str]:
+        n, d = len(table.seats), hand_end.data
+        won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
+        lines = [_("**End of hand {hand}**", hand=int(d[0]) + 1)
+                 + (" " + _("(abandoned after a bad card)") if d[1] else "")]
+        for s in sorted(range(n), key=lambda s: -scores[s]):
+            won_s = n_("{n} trick", "{n} tricks", won[s])
+            lines.append(f"{player_name(table, s)}: {won_s} → **{scores[s]}**")
+        target = table.options.get("target") if table.options else None
+        if target is not None and not over:
+            lines.append(n_("First to {n} point wins.", "First to {n} points wins.", target))
+        return lines
 
     # -- private -------------------------------------------------------------------------------
     def hand_extra(self, sv: SeatView) -> list[str]:
