@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Self
 
 from engine.core import Action, AnyCard, Event, Game, Options, rng_for, shuffled
+from engine.scaffold import started
 from games.dalmuti.cards import (
     _FULL_COUNTS,
     CARDS,
@@ -90,24 +91,13 @@ class DalmutiDeal(Game[DCard, DalmutiView]):
         self._drawn: Action | None = None
 
     @classmethod
-    def create(
-        cls,
-        players: int = 5,
-        options: Options | None = None,
-        seed: int | str = 0,
-        deal: Sequence[Sequence[AnyCard | str]] | None = None,
-        *,
-        ranking: Sequence[int] | None = None,
-    ) -> Self:
+    def create(cls, players: int = 5, options: Options | None = None, seed: int | str = 0,
+               deal: Sequence[Sequence[AnyCard | str]] | None = None, *, ranking: Sequence[int] | None = None) -> Self:
         """A new game.  ``deal`` (one card list per seat, together the 80-card deck; sizes free, for
         tests) replaces the first shuffle; ``ranking`` (seats, Greater Dalmuti first) replaces the
         opening draw."""
-        if not cls.min_players <= players <= cls.max_players:
-            raise ValueError("The Great Dalmuti needs 4 to 8 players.")
-        g = cls()
+        g = started(cls, players, options, seed, "The Great Dalmuti needs 4 to 8 players.")
         g.players = players
-        g.seed = seed
-        g.options = cls.read_options(options)
         g.locked = g.options["pass"] == "locked"
         g.scores = [0] * players
         events: list[Event] = []

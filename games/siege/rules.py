@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 
 from engine.core import Action, Decision, Event, IllegalAction, Option, Outcome, Saved
+from engine.scaffold import saved
 from games.siege.build import SiegeBuild
 from games.siege.cards import (
     _END_FILLER,
@@ -437,37 +438,28 @@ class Siege(SiegeBuild):
         return out
 
     # ---- the end --------------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def outcome(self) -> Outcome | None:
-        if self.phase != OVER:
-            return None
+    def final_outcome(self) -> Outcome:
         return Outcome.ranked([len(k) for k in self.kings])
 
     # ---- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> Saved:
-        return {
-            "game": "siege",
-            "seed": self.seed,
-            "options": dict(self.options),
-            "phase": self.phase,
-            "turn": self.turn,
-            "turn_no": self.turn_no,
-            "hands": [_codes(h) for h in self.hands],
-            "kings": [_codes(k) for k in self.kings],
-            "houses": [[None if p is None else _codes(p) for p in h] for h in self.houses],
-            "stock": _codes(self.stock),
-            "discard": _codes(self.discard),
-            "shuffles": self.shuffles,
-            "attacked": list(self.attacked),
-            "last_attack": None if self.last_attack is None else _copy_attack(self.last_attack),
-            "winner": self.winner,
-            "seen_in_hand": [_codes(h) for h in self.seen_in_hand],
-            "seen_discard": _codes(self.seen_discard),
-            "own_discard": [_codes(h) for h in self.own_discard],
-        }
+        return saved(
+            self,
+            phase=self.phase,
+            turn=self.turn,
+            turn_no=self.turn_no,
+            hands=[_codes(h) for h in self.hands],
+            kings=[_codes(k) for k in self.kings],
+            houses=[[None if p is None else _codes(p) for p in h] for h in self.houses],
+            stock=_codes(self.stock),
+            discard=_codes(self.discard),
+            shuffles=self.shuffles,
+            attacked=list(self.attacked),
+            last_attack=None if self.last_attack is None else _copy_attack(self.last_attack),
+            winner=self.winner,
+            seen_in_hand=[_codes(h) for h in self.seen_in_hand],
+            seen_discard=_codes(self.seen_discard),
+            own_discard=[_codes(h) for h in self.own_discard])
 
     @classmethod
     def from_dict(cls, data: Saved) -> Siege:

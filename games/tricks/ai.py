@@ -27,7 +27,8 @@ from __future__ import annotations
 import random
 
 from engine.cards import ALL_CARDS, Card
-from engine.core import AI, Action, IllegalAction
+from engine.core import AI, Action
+from engine.scaffold import your_turn
 from games.tricks.rules import Tricks
 
 _DECK: tuple[Card, ...] = ALL_CARDS[:52]
@@ -110,9 +111,7 @@ class TricksAI(AI[Tricks]):
     SETUP_OUT = 4
 
     def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:
-        legal = state.legal_plays(seat)
-        if not legal:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+        legal = your_turn(state.legal_plays(seat))
         if len(legal) == 1:
             return _PLAY[legal[0]]
         return _PLAY[self.choose_card(state, seat, legal)]

@@ -46,6 +46,7 @@ from engine.core import (
     rng_for,
     shuffled,
 )
+from engine.scaffold import EndsOver, saved, started
 from games.tricks.view_types import TricksView
 from words import N_
 
@@ -78,7 +79,7 @@ def clean_bad_text(text: str) -> str:
     return out[:BAD_TEXT_MAX]
 
 
-class Tricks(Game[Card, TricksView]):
+class Tricks(EndsOver, Game[Card, TricksView]):
     name = "tricks"
     title = "Tricks"
     min_players = 4
@@ -120,18 +121,9 @@ class Tricks(Game[Card, TricksView]):
         self._legal: list[Card] | None = None
 
     @classmethod
-    def create(
-        cls,
-        players: int = 4,
-        options: Options | None = None,
-        seed: int | str = 0,
-        deal: Sequence[Sequence[Card]] | None = None,
-    ) -> Tricks:
-        if players != 4:
-            raise ValueError("Tricks needs exactly 4 players.")
-        g = cls()
-        g.seed = seed
-        g.options = cls.read_options(options)
+    def create(cls, players: int = 4, options: Options | None = None, seed: int | str = 0,
+               deal: Sequence[Sequence[Card]] | None = None) -> Tricks:
+        g = started(cls, players, options, seed, "Tricks needs exactly 4 players.")
         hands = None if deal is None else four_hands_of_thirteen(deal, "Tricks")
         events: list[Event] = []
         g.start_events = events
@@ -360,32 +352,23 @@ class Tricks(Game[Card, TricksView]):
         return out
 
     # ---- the end ----------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def outcome(self) -> Outcome | None:
-        if self.phase != OVER:
-            return None
+    def final_outcome(self) -> Outcome:
         return Outcome.ranked(self.scores)
 
     # ---- serialisation ----------------------------------------------------------------------
     def to_dict(self) -> Saved:
-        return {
-            "game": "tricks",
-            "seed": self.seed,
-            "options": dict(self.options),
-            "hand_no": self.hand_no,
-            "phase": self.phase,
-            "hands": [[c.code for c in h] for h in self.hands],
-            "trick": [[s, c.code] for s, c in self.trick],
-            "trick_no": self.trick_no,
-            "leader": self.leader,
-            "turn": self.turn,
-            "history": [[lead, win, [c.code for c in cs]] for lead, win, cs in self.history],
-            "scores": list(self.scores),
-            "bad_cards": list(self.bad_cards),
-        }
+        return saved(
+            self,
+            hand_no=self.hand_no,
+            phase=self.phase,
+            hands=[[c.code for c in h] for h in self.hands],
+            trick=[[s, c.code] for s, c in self.trick],
+            trick_no=self.trick_no,
+            leader=self.leader,
+            turn=self.turn,
+            history=[[lead, win, [c.code for c in cs]] for lead, win, cs in self.history],
+            scores=list(self.scores),
+            bad_cards=list(self.bad_cards))
 
     @classmethod
     def from_dict(cls, data: Saved) -> Tricks:
