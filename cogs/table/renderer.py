@@ -11,7 +11,9 @@ draws with (:mod:`cogs.table.render`), it is pure: no I/O, nothing awaited; a pu
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence, Sized
+import functools
+from collections.abc import Callable, Iterable, Sequence, Sized
+from typing import TypeVar
 
 import discord
 
@@ -146,6 +148,10 @@ class Renderer:
     def deadline_of(self, table: Table, seats: Sequence[int]) -> float | None:
         times = [table.deadlines[s] for s in seats if table.deadlines.get(s) is not None]
         return min(times) if times else None
+
+    def deadline_note(self, table: Table, seats: Sequence[int]) -> str:
+        """`` · ⏰ in 25 seconds`` after a line about ``seats``' decision, when it has a deadline (:func:`clock`)."""
+        return clock(self.deadline_of(table, seats))
 
     def seat_lines(self, table: Table, pv: View) -> str:
         scores = pv.get("scores") or [None] * len(table.seats)
@@ -432,6 +438,25 @@ class Renderer:
 
 
 # ---- what every game's screens say alike (games/<name>/screens.py) ---------------------------------
+R = TypeVar("R", bound="Renderer")
+C = TypeVar("C")
+
+
+def public_only(event_text: Callable[[R, Table, Event], str | None]) -> Callable[[R, Table, Event], str | None]:
+    """A game renderer's ``event_text`` that speaks of public events alone: an event sent to one seat
+    (``event.to``) has no public line."""
+    @functools.wraps(event_text)
+    def said(self: R, table: Table, event: Event) -> str | None:
+        return None if event.to is not None else event_text(self, table, event)
+    return said
+
+
+def on_table(table: Table, trick: Iterable[tuple[int, C]], show: Callable[[C], str]) -> str:
+    """A trick's cards, each after the seat that played it (``Ali Q♠ · Bo 3♠``; ``show``: a card or a
+    pair in words)."""
+    return " · ".join(f"{seat_name(table, s)} {show(c)}" for s, c in trick)
+
+
 def clock(deadline: float | None) -> str:
     """`` · ⏰ in 25 seconds`` after a line whose decision has a deadline, else nothing."""
     return f" · ⏰ {when(deadline)}" if deadline else ""

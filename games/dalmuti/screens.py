@@ -17,7 +17,7 @@ import discord
 import words
 from cogs.pictures.emoji import card_markup
 from cogs.table.render import Rendered, player_name, required_seats, seat_badge, seat_name
-from cogs.table.renderer import Renderer, clock, game_winners
+from cogs.table.renderer import Renderer, game_winners, public_only
 from cogs.table.screens import Screens, Words, register
 from engine.core import TABLE, Action, Decision, Event, View
 from games.dalmuti.faces import dalmuti_faces
@@ -138,21 +138,19 @@ class DalmutiRenderer(Renderer):
             lines.append("✊ " + _("**{who}** called a revolution: no taxes this hand.", who=seat_name(table, holder)))
         if phase == "look":
             # The same words and clock for every hand, whoever holds what (RULES §3.3).
-            deadline = self.deadline_of(table, [TABLE])
             lines.append("👀 " + _("Everyone is looking at their cards; taxes follow")
-                         + clock(deadline))
+                         + self.deadline_note(table, [TABLE]))
         elif phase == "tax" and pv.get("tax"):
             tax = pv["tax"]
             giver, peon, k = tax["giver"], tax["receiver"], tax["count"]
             titles = pv.get("titles") or []
-            deadline = self.deadline_of(table, [giver])
             lines.append("💰 " + n_("Taxes: **{peon}** ({title}) paid their {n} best card; **{giver}** is choosing "
                                     "{n} card to give back",
                                     "Taxes: **{peon}** ({title}) paid their {n} best cards; **{giver}** is choosing "
                                     "{n} cards to give back", k, peon=seat_name(table, peon),
                                     title=title_words(titles[peon]) if peon < len(titles) else "",
                                     giver=seat_name(table, giver))
-                         + clock(deadline))
+                         + self.deadline_note(table, [giver]))
         elif phase == "play":
             cur = pv.get("current")
             turn = pv.get("turn")
@@ -167,8 +165,8 @@ class DalmutiRenderer(Renderer):
             elif turn is not None:
                 lines.append(_("**{who}** leads a new round", who=seat_name(table, turn)))
             if turn is not None:
-                deadline = self.deadline_of(table, [turn])
-                lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn)) + clock(deadline))
+                lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
+                             + self.deadline_note(table, [turn]))
             passed = [s for s, p in enumerate(pv.get("passed") or []) if p]
             if passed and cur:
                 lines.append(_("Passed: {who}", who=", ".join(seat_name(table, s) for s in passed)))
@@ -215,12 +213,14 @@ class DalmutiRenderer(Renderer):
                                      value=draw_text(table, draw, pv.get("ranking", []))[:1024], inline=False)
         return rendered
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         n = len(table.seats)
+        if k == "game_end":
+            best, winners = game_winners(table, d)
+            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
+                      best, winners=winners)
         if k == "draw":
             return _("{who} drew {card}.", who=who, card=d[0].label)
         if k == "ranking":
@@ -261,18 +261,14 @@ class DalmutiRenderer(Renderer):
             order = d[1:1 + n]
             return _("Hand over: {players}.", players=" · ".join(f"{place_word(i + 1)} {seat_name(table, s)}"
                                                                  for i, s in enumerate(order)))
-        if k == "game_end":
-            best, winners = game_winners(table, d)
-            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
-                      best, winners=winners)
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
         k, d = event.kind, event.data
-        if k == "play":
-            return _("You played {set}.", set=set_words(d))
         if k == "pass":
             return _("You passed.")
+        if k == "play":
+            return _("You played {set}.", set=set_words(d))
         if k == "tax_return":
             return n_("You gave {n} card back to {who}.", "You gave {n} cards back to {who}.", d[1],
                       who=seat_name(table, d[0]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from cogs.table.render import Rendered, face, label, labels, player_name, seat_badge, seat_name
-from cogs.table.renderer import Renderer, clock, game_winners
+from cogs.table.renderer import Renderer, game_winners, on_table, public_only
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
@@ -57,18 +57,15 @@ class HeartsRenderer(Renderer):
             waiting = [s for s in range(len(pv.get("passed", []))) if not pv["passed"][s]]
             if waiting:
                 who = ", ".join(f"**{seat_name(table, s)}**" for s in waiting)
-                deadline = self.deadline_of(table, waiting)
                 lines.append(_("Waiting for {who} to choose", who=who)
-                             + clock(deadline))
+                             + self.deadline_note(table, waiting))
         elif pv.get("turn") is not None:
             turn = pv["turn"]
-            deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
-                         + clock(deadline))
+                         + self.deadline_note(table, [turn]))
         trick = pv.get("trick") or []
         if trick:
-            lines.append(_("**On the table:** {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick)))
+            lines.append(_("**On the table:** {cards}", cards=on_table(table, trick, face)))
         elif pv.get("last_trick"):
             lt = pv["last_trick"]
             best = _winning_card([c for _s, c in lt["cards"]])
@@ -94,11 +91,9 @@ class HeartsRenderer(Renderer):
                          + _("(+{points} this hand)", points=hand_pts) + cards)
         return "\n".join(lines)
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         if k == "deal":
             hand_no, direction = d[0], d[1]
             if direction == "hold":
@@ -171,8 +166,7 @@ class HeartsRenderer(Renderer):
             lines.append(_("You received {cards} from {who}.", cards=labels(received), who=frm))
         trick = view.get("trick") or []
         if trick:
-            lines.append(_("On the table: {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick)))
+            lines.append(_("On the table: {cards}", cards=on_table(table, trick, label)))
         elif view.get("last_trick") and view.get("phase") == "play":
             lt = view["last_trick"]
             best = _winning_card([c for _s, c in lt["cards"]])

@@ -19,7 +19,7 @@ import discord
 import words
 import words.cards
 from cogs.table.render import Rendered, face, faces, label, labels, phase_of, player_name, seat_badge, seat_name
-from cogs.table.renderer import Renderer, clock
+from cogs.table.renderer import Renderer, on_table, public_only
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, View
@@ -81,8 +81,7 @@ class KothRenderer(Renderer):
         return "\n".join(lines)
 
     def _clock(self, table: Table, seats: Sequence[int | None]) -> str:
-        deadline = self.deadline_of(table, [s for s in seats if s is not None])
-        return clock(deadline)
+        return self.deadline_note(table, [s for s in seats if s is not None])
 
     def _phase_lines(self, table: Table, pv: View) -> list[str]:
         phase, koth = pv.get("phase"), pv.get("koth")
@@ -122,8 +121,7 @@ class KothRenderer(Renderer):
                                who=", ".join(seat_name(table, s) for s in waiting)) + self._clock(table, waiting))
             trick = pv.get("trick") or []
             if trick:
-                lines.append(_("**On the table:** {cards}",
-                               cards=" · ".join(f"{seat_name(table, s)} {faces(p)}" for s, p in trick)))
+                lines.append(_("**On the table:** {cards}", cards=on_table(table, trick, faces)))
             elif pv.get("last_trick"):
                 lt = pv["last_trick"]
                 plays = " · ".join(faces(p) for _s, p in lt["plays"])
@@ -209,11 +207,9 @@ class KothRenderer(Renderer):
             lines.append(f"{mark} {seat_badge(table, i)}{role} — " + " · ".join(p for p in parts if p))
         return "\n".join(lines)
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         if k == "round":
             rnd, rank, koth = d
             if koth is not None and koth >= 0:
@@ -390,8 +386,7 @@ class KothRenderer(Renderer):
             lines.append(called)
         trick = view.get("trick") or []
         if trick:
-            lines.append(_("On the table: {cards}", cards=" · ".join(f"{seat_name(table, s)} {labels(p)}"
-                                                                     for s, p in trick)))
+            lines.append(_("On the table: {cards}", cards=on_table(table, trick, labels)))
         if phase in ("play", "trick_ready"):
             lines.append(_("Challengers' points so far: {points}", points=view.get("challenger_points", 0)))
         return lines
@@ -523,9 +518,7 @@ def rank_points(pv: View, n: int) -> list[float]:
 
 _COPY = {"first": N_("the first copy of the called card joins"),
          "second": N_("the second copy of the called card joins")}
-register(Screens(
-    "koth", KothRenderer(),
-    words={
+register(Screens("koth", KothRenderer(), words={
         "rounds": Words(N_("the most rounds the game lasts, then the highest rank wins; 0: until a King or teammate "
                            "defends at rank A"),
                         lambda v: _("play until a defence at rank A") if v == 0

@@ -31,7 +31,7 @@ from cogs.table.render import (
     seat_name,
     table_title,
 )
-from cogs.table.renderer import Renderer, clock, summary_start
+from cogs.table.renderer import Renderer, summary_start
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import card
 from engine.core import Action, Decision, Event, View
@@ -169,9 +169,8 @@ class SiegeRenderer(Renderer):
         turn = pv.get("turn")
         if turn is not None:
             step = _("attack step (attack, or start building)") if pv.get("phase") == "attack" else _("building")
-            deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}**'s turn — {step}", who=seat_name(table, turn), step=step)
-                         + clock(deadline))
+                         + self.deadline_note(table, [turn]))
             if pv.get("attacked"):
                 lines.append(_("Piles that attacked this turn: {piles}",
                                piles=", ".join(SLOT_MARKS[i - 1] for i in pv["attacked"])))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cogs.table.render import Rendered, code_span, face, label, labels, player_name, seat_badge, seat_name
-from cogs.table.renderer import Renderer, clock, game_winners
+from cogs.table.renderer import Renderer, game_winners, on_table, public_only
 from cogs.table.screens import Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
@@ -43,15 +43,11 @@ class TricksRenderer(Renderer):
                    hand=hand_no + 1, who=first, trick=trick_no, tricks=TRICKS_PER_HAND, target=pv.get("target"))]
         turn = pv.get("turn")
         if turn is not None and pv.get("phase") == "play":
-            deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
-                         + clock(deadline))
-        trick = pv.get("trick") or []
-        if trick:
-            lines.append(_("**On the table:** {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick)))
-        elif pv.get("last_trick"):
-            lt = pv["last_trick"]
+                         + self.deadline_note(table, [turn]))
+        if trick := pv.get("trick"):
+            lines.append(_("**On the table:** {cards}", cards=on_table(table, trick, face)))
+        elif lt := pv.get("last_trick"):
             best = winning_card([c for _s, c in lt["cards"]])
             played = " ".join(face(c) for _s, c in lt["cards"])
             lines.append(_("Last trick ({cards}): {who} took it with {card}", cards=played,
@@ -73,11 +69,9 @@ class TricksRenderer(Renderer):
                          + n_("({n} trick this hand)", "({n} tricks this hand)", tricks) + extra)
         return "\n".join(lines)
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         if k == "deal":
             return _("Hand {hand} dealt — {who} leads.", hand=int(d[0]) + 1, who=seat_name(table, d[1]))
         if k == "trick_start":
@@ -91,6 +85,10 @@ class TricksRenderer(Renderer):
             said = f" ({code_span(d[0])})" if d and d[0] else ""  # a program's own words
             return "⚠️ " + _("{who} sent a bad card{said}: −100 (now {score}); the hand is abandoned.", who=who,
                              said=said, score=d[1])
+        if k == "game_end":
+            best, winners = game_winners(table, d)
+            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
+                      best, winners=winners)
         if k == "hand_end":
             n = len(table.seats)
             won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
@@ -98,10 +96,6 @@ class TricksRenderer(Renderer):
                                for s in range(n))
             return (_("Hand abandoned: {scores}.", scores=parts) if d[1]
                     else _("Hand over: {scores}.", scores=parts))
-        if k == "game_end":
-            best, winners = game_winners(table, d)
-            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
-                      best, winners=winners)
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
@@ -131,8 +125,7 @@ class TricksRenderer(Renderer):
         lines = []
         trick = view.get("trick") or []
         if trick:
-            lines.append(_("On the table: {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick)))
+            lines.append(_("On the table: {cards}", cards=on_table(table, trick, label)))
         elif view.get("last_trick"):
             lt = view["last_trick"]
             played = labels(c for _s, c in lt["cards"])
