@@ -4,9 +4,10 @@ state's head (:func:`saved`) and an AI's "not your turn" (:func:`your_turn`).  P
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, TypeVar
 
-from engine.core import Game, IllegalAction, Options, Outcome, Saved
+from engine.core import AnyCard, Game, IllegalAction, Options, Outcome, Saved
 from words import N_
 
 #: The phase a game that uses :class:`EndsOver` is in once it ended.
@@ -21,9 +22,15 @@ def started(cls: type[G], players: int, options: Options | None, seed: int | str
     with ``refusal``, the game's own sentence), the seed and the options read (``Game.read_options``)."""
     if not cls.min_players <= players <= cls.max_players:
         raise ValueError(refusal)
+    return restored(cls, {"seed": seed, "options": options})
+
+
+def restored(cls: type[G], data: Saved) -> G:
+    """A state of ``cls`` for its ``from_dict`` (and :func:`started`): the seed and the options that
+    :func:`saved` wrote, read back."""
     g = cls()
-    g.seed = seed
-    g.options = cls.read_options(options)
+    g.seed = data["seed"]
+    g.options = cls.read_options(data["options"])
     return g
 
 
@@ -55,3 +62,27 @@ def your_turn(decision: T | None) -> T:
     if not decision:
         raise IllegalAction(N_("It is not your turn."), "not_your_turn")
     return decision
+
+
+S = TypeVar("S")
+
+
+def copied(state: S, flat: tuple[str, ...] = (), nested: tuple[str, ...] = (), cleared: tuple[str, ...] = ()) -> S:
+    """``state``'s copy for search (``Game.copy``): its attributes shared, but the lists named ``flat``
+    copied, the lists of lists named ``nested`` copied two deep and the caches named ``cleared`` reset
+    to ``None``."""
+    g = type(state).__new__(type(state))
+    d = state.__dict__.copy()
+    for k in flat:
+        d[k] = d[k][:]
+    for k in nested:
+        d[k] = [x[:] for x in d[k]]
+    for k in cleared:
+        d[k] = None
+    g.__dict__ = d
+    return g
+
+
+def others_cards(hands: Sequence[Iterable[AnyCard]], seat: int | None) -> set[str]:
+    """The codes in every hand but ``seat``'s (``None``: every hand): where a ``hidden_from`` starts."""
+    return {c.code for s, hand in enumerate(hands) if s != seat for c in hand}

@@ -106,9 +106,7 @@ class TricksAI(AI[Tricks]):
     TAKE_CHANCE = 0.5
     #: Setting up a long suit before cashing bosses: only with more cards than this in hand, a suit
     #: at least this long, and at least this many of it still out (else there is nothing to set up).
-    SETUP_CARDS = 8
-    SETUP_LENGTH = 4
-    SETUP_OUT = 4
+    SETUP_CARDS, SETUP_LENGTH, SETUP_OUT = 8, 4, 4
 
     def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:
         legal = your_turn(state.legal_plays(seat))

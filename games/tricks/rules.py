@@ -46,7 +46,7 @@ from engine.core import (
     rng_for,
     shuffled,
 )
-from engine.scaffold import EndsOver, saved, started
+from engine.scaffold import EndsOver, copied, restored, saved, started
 from games.tricks.view_types import TricksView
 from words import N_
 
@@ -82,8 +82,7 @@ def clean_bad_text(text: str) -> str:
 class Tricks(EndsOver, Game[Card, TricksView]):
     name = "tricks"
     title = "Tricks"
-    min_players = 4
-    max_players = 4
+    min_players = max_players = 4
     options_spec = (
         Option("target", 1000, low=1, high=100_000,
                help="the game ends after the hand in which someone reaches it (1000 is for program contests)"),
@@ -212,10 +211,9 @@ class Tricks(EndsOver, Game[Card, TricksView]):
             t = t[5:]
         try:
             return PLAY[card(t)]
-        except CardError as e:
-            raise IllegalAction(e.phrase, "bad_card") from None
-        except KeyError:
-            raise IllegalAction(N_("Tricks has no jokers."), "bad_card") from None
+        except (CardError, KeyError) as e:  # (a joker is a card, but not one of this deck)
+            raise IllegalAction(e.phrase if isinstance(e, CardError) else N_("Tricks has no jokers."),
+                                "bad_card") from None
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -372,9 +370,7 @@ class Tricks(EndsOver, Game[Card, TricksView]):
 
     @classmethod
     def from_dict(cls, data: Saved) -> Tricks:
-        g = cls()
-        g.seed = data["seed"]
-        g.options = cls.read_options(data["options"])
+        g = restored(cls, data)
         g.hand_no = data["hand_no"]
         g.phase = data["phase"]
         g.hands = [[card(c) for c in h] for h in data["hands"]]
@@ -389,16 +385,7 @@ class Tricks(EndsOver, Game[Card, TricksView]):
 
     # ---- search -----------------------------------------------------------------------------
     def copy(self) -> Tricks:
-        g = Tricks.__new__(Tricks)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["hands"] = [h[:] for h in self.hands]
-        d["trick"] = self.trick[:]
-        d["history"] = self.history[:]
-        d["scores"] = self.scores[:]
-        d["bad_cards"] = self.bad_cards[:]
-        d["_legal"] = None
-        return g
+        return copied(self, ("trick", "history", "scores", "bad_cards"), ("hands",), ("_legal",))
 
     def knowledge(self, seat: int) -> list[set[Card]]:
         """For each seat, the cards it may still hold as ``seat`` can tell: unseen cards, less the
