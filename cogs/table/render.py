@@ -303,4 +303,3 @@ def noted(events: Sequence[Event], texts: Sequence[str | None]) -> list[str]:
             out.append(t)
         out.extend(after.get(n, ()))
     return out
-
