@@ -15,7 +15,7 @@ import io
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Unpack
 
 import discord
@@ -226,17 +226,18 @@ class PrivacyCog(commands.Cog):
     # ---- a server that removes Deckhand: its data goes after a grace period (tables/privacy.py) ----
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        try:
-            await self.runtime.privacy.server_left(guild.id)
-        except Exception:
-            log.exception("Could not note that a server removed Deckhand")
+        await self._note(lambda: self.runtime.privacy.server_left(guild.id), "removed")
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._note(lambda: self.runtime.privacy.server_back(guild.id), "added")
+
+    async def _note(self, noting: Callable[[], Awaitable[object]], what: str) -> None:
+        """Note that a server ``what`` (removed, added) Deckhand; a failure is logged, never raised."""
         try:
-            await self.runtime.privacy.server_back(guild.id)
+            await noting()
         except Exception:
-            log.exception("Could not note that a server added Deckhand")
+            log.exception("Could not note that a server %s Deckhand", what)
 
     async def _settle(self, interaction: discord.Interaction, text: str) -> None:
         """The question's message says what happened, its buttons gone."""

@@ -8,12 +8,22 @@ stores what they count at the end of a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from engine.core import Event
 
 #: ``figures(events, players) -> [{figure: count}]``, one dict per seat.
 Figures = Callable[[Sequence[Event], int], list[dict[str, int]]]
+
+
+def zeroed(names: Mapping[str, str], players: int) -> list[dict[str, int]]:
+    """Each seat's figures (``names``: a game's figure names) at zero, where a game's count starts."""
+    return [dict.fromkeys(names, 0) for _ in range(players)]
+
+
+def public(events: Iterable[Event]) -> Iterator[Event]:
+    """The public events of a replay, the ones figures are counted from."""
+    return (e for e in events if e.to is None)
 
 
 def hand_totals(events: Sequence[Event], players: int) -> list[list[float]]:

@@ -69,6 +69,15 @@ class Hooks:
         """The result for ``seat`` (higher is better) of the hand played from ``start`` to ``end``."""
         raise NotImplementedError
 
+    def own_playout(self, start: Any, x: Any, seat: int, base: AI, normal: type[AI],
+                    play_out: Callable[[Any, Any], object]) -> float | None:
+        """A ``playout`` by the game's ``normal`` player with its counts kept play by play (``play_out(x,
+        base)``: the same moves, cheaper); ``None`` (the search's own playout) for another ``base``."""
+        if type(base) is not normal:
+            return None
+        play_out(x, base)
+        return self.utility(start, x, seat)
+
 
 @dataclass
 class Evaluation:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TypedDict, Unpack
 
@@ -22,6 +23,10 @@ from tables.nights.seasons import PERIODS, Period
 from tables.storage.base import Record, Storage
 
 log = logging.getLogger(__name__)
+
+
+class _Unread(Exception):
+    """The storage could not be read (logged): the caller keeps Deckhand's default."""
 
 
 @dataclass(frozen=True)
@@ -82,17 +87,25 @@ class Servers:
         self._locale: dict[int, str | None] = {}
         self._settings: dict[int, Settings] = {}
 
+    async def _read(self, guild_id: int, what: str, read: Callable[[Storage], Awaitable[str | None]]) -> str | None:
+        """What ``read`` finds of ``guild_id`` in the storage (``None`` without one); a failure is logged
+        and raises :class:`_Unread` (the caller falls back to Deckhand's default)."""
+        if self.storage is None:
+            return None
+        try:
+            return await read(self.storage)
+        except Exception as e:
+            log.warning("Could not read the %s of server %s (%s).", what, guild_id, e)
+            raise _Unread from None
+
     async def locale(self, guild_id: int) -> str | None:
         """The language a server manager chose for ``guild_id`` (a catalog of words/), or ``None``."""
         if guild_id in self._locale:
             return self._locale[guild_id]
-        found: str | None = None
-        if self.storage is not None:
-            try:
-                found = await self.storage.server_locale(guild_id)
-            except Exception as e:
-                log.warning("Could not read the language of server %s (%s).", guild_id, e)
-                return None
+        try:
+            found = await self._read(guild_id, "language", lambda s: s.server_locale(guild_id))
+        except _Unread:
+            return None
         found = found if found in words.LOCALES else None
         self._locale[guild_id] = found
         return found
@@ -121,13 +134,10 @@ class Servers:
         got = self._settings.get(guild_id)
         if got is not None:
             return got
-        text: str | None = None
-        if self.storage is not None:
-            try:
-                text = await self.storage.server_settings(guild_id)
-            except Exception as e:
-                log.warning("Could not read the settings of server %s (%s).", guild_id, e)
-                return Settings()
+        try:
+            text = await self._read(guild_id, "settings", lambda s: s.server_settings(guild_id))
+        except _Unread:
+            return Settings()
         got = self._settings[guild_id] = Settings.from_json(text)
         return got
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence, Sized
+from typing import TypeVar
 
 import discord
 
@@ -155,6 +156,10 @@ class Renderer:
         times = [table.deadlines[s] for s in seats if table.deadlines.get(s) is not None]
         return min(times) if times else None
 
+    def deadline_note(self, table: Table, seats: Sequence[int]) -> str:
+        """`` · ⏰ in 25 seconds`` after a line about ``seats``' decision, when it has a deadline (:func:`clock`)."""
+        return clock(self.deadline_of(table, seats))
+
     def seat_lines(self, table: Table, pv: View) -> str:
         scores = pv.get("scores") or [None] * len(table.seats)
         acting = set(required_seats(table))
@@ -246,6 +251,23 @@ class Renderer:
             lines.append(self.standings_text(table))
         e.description = "\n".join(lines)
         return Rendered(embed=e)
+
+    def hand_summary(self, table: Table, events: Sequence[Event], game_over: str) -> Rendered | None:
+        """A game's summary after a move that ended a hand (its :meth:`hand_end_lines`) or the game (the
+        standings, under ``game_over``: the game's own words for it); ``None`` when neither happened."""
+        start = summary_start(table, events)
+        if start is None:
+            return None
+        e, end, over = start
+        if end is not None:
+            e.description = "\n".join(self.hand_end_lines(table, end, over))
+        if over:
+            e.add_field(name=game_over, value=self.standings_text(table), inline=False)
+        return Rendered(embed=e)
+
+    def hand_end_lines(self, table: Table, end: Event, over: bool) -> list[str]:
+        """The lines of :meth:`hand_summary` for a hand's ``end`` event (``over``: the game ended with it)."""
+        return []
 
     # -- private: what the player just did, to head their refreshed hand view --
     def ack(self, table: Table, seat: int, events: Sequence[Event]) -> str:
@@ -428,6 +450,51 @@ class Renderer:
     def pick_group(self, sv: SeatView, c: AnyCard) -> str:
         """The menu a card goes in when a pick has more cards than one menu holds."""
         return SUIT_SYMBOLS.get(getattr(c, "suit", ""), tr(sv.table)(N_("Other")))
+
+
+# ---- what every game's screens say alike (games/<name>/screens.py) ---------------------------------
+R = TypeVar("R", bound="Renderer")
+C = TypeVar("C")
+
+
+def public_only(event_text: Callable[[R, Table, Event], str | None]) -> Callable[[R, Table, Event], str | None]:
+    """A game renderer's ``event_text`` that speaks of public events alone: an event sent to one seat
+    (``event.to``) has no public line."""
+    @functools.wraps(event_text)
+    def said(self: R, table: Table, event: Event) -> str | None:
+        return None if event.to is not None else event_text(self, table, event)
+    return said
+
+
+def on_table(table: Table, trick: Iterable[tuple[int, C]], show: Callable[[C], str]) -> str:
+    """A trick's cards, each after the seat that played it (``Ali Q♠ · Bo 3♠``; ``show``: a card or a
+    pair in words)."""
+    return " · ".join(f"{seat_name(table, s)} {show(c)}" for s, c in trick)
+
+
+def clock(deadline: float | None) -> str:
+    """`` · ⏰ in 25 seconds`` after a line whose decision has a deadline, else nothing."""
+    return f" · ⏰ {when(deadline)}" if deadline else ""
+
+
+def game_winners(table: Table, totals: Sequence[int], *, lowest: bool = False) -> tuple[int, str]:
+    """A game's best final total (the lowest, where the lowest wins) and the seats that reached it,
+    named as one list ("Ali and Bo"): what a game's "Game over" line says."""
+    best = min(totals) if lowest else max(totals)
+    return best, words.join(spoken(), [seat_name(table, s) for s in range(len(totals)) if totals[s] == best])
+
+
+def summary_start(table: Table, events: Sequence[Event],
+                  end_kind: str = "hand_end") -> tuple[discord.Embed, Event | None, bool] | None:
+    """The start of a game's summary after a move: its embed (gold once the game is over), the public
+    event of kind ``end_kind`` among ``events`` (a hand's end) and whether the game is over; ``None``
+    when neither happened."""
+    public = _public_events(events)
+    end = next((e for e in public if e.kind == end_kind), None)
+    over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in public)
+    if end is None and not over:
+        return None
+    return discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR), end, over
 
 
 def _count(free: int | Sized) -> int:

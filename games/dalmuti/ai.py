@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import random
 
-from engine.core import AI, Action, IllegalAction
+from engine.core import AI, Action
+from engine.scaffold import your_turn
 from games.dalmuti.rules import Dalmuti, play_spec
 
 _J = 13
@@ -37,9 +38,7 @@ class DalmutiAI(AI[Dalmuti]):
     LATE_CARDS = 5
 
     def choose(self, state: Dalmuti, seat: int, rng: random.Random) -> Action:
-        d = state.decision(seat)
-        if d is None:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+        d = your_turn(state.decision(seat))
         if d.kind == "revolution":
             return d.actions[0]  # the only answer there is: declining is keeping quiet
         if d.kind == "give":

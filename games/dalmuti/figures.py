@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
-from engine.figures import hand_totals
+from engine.figures import hand_totals, public, zeroed
 from words import N_
 
 #: Each figure's name: a msgid of this game's domain (games/dalmuti/locale/), translated where shown.
@@ -14,10 +14,8 @@ DALMUTI = {"firsts": N_("hands finished first"), "revolutions": N_("revolutions 
 
 
 def dalmuti_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"firsts": 0, "revolutions": 0, "hands": 0} for _ in range(players)]
-    for e in events:
-        if e.to is not None:
-            continue
+    out = zeroed(DALMUTI, players)
+    for e in public(events):
         if e.kind == "hand_end" and len(e.data) > 1:
             first = e.data[1]  # (hand_no, finishing order..., scores...)
             for f in out:

@@ -16,19 +16,8 @@ import discord
 
 import words
 from cogs.pictures.emoji import card_markup
-from cogs.table.render import (
-    FINISHED_COLOUR,
-    RUNNING_COLOUR,
-    Rendered,
-    phase_of,
-    player_name,
-    required_seats,
-    seat_badge,
-    seat_name,
-    table_title,
-    when,
-)
-from cogs.table.renderer import Renderer
+from cogs.table.render import Rendered, player_name, required_seats, seat_badge, seat_name
+from cogs.table.renderer import Renderer, game_winners, public_only
 from cogs.table.screens import Screens, Words, register
 from engine.core import TABLE, Action, Decision, Event, View
 from games.dalmuti.faces import dalmuti_faces
@@ -149,21 +138,19 @@ class DalmutiRenderer(Renderer):
             lines.append("✊ " + _("**{who}** called a revolution: no taxes this hand.", who=seat_name(table, holder)))
         if phase == "look":
             # The same words and clock for every hand, whoever holds what (RULES §3.3).
-            deadline = self.deadline_of(table, [TABLE])
             lines.append("👀 " + _("Everyone is looking at their cards; taxes follow")
-                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                         + self.deadline_note(table, [TABLE]))
         elif phase == "tax" and pv.get("tax"):
             tax = pv["tax"]
             giver, peon, k = tax["giver"], tax["receiver"], tax["count"]
             titles = pv.get("titles") or []
-            deadline = self.deadline_of(table, [giver])
             lines.append("💰 " + n_("Taxes: **{peon}** ({title}) paid their {n} best card; **{giver}** is choosing "
                                     "{n} card to give back",
                                     "Taxes: **{peon}** ({title}) paid their {n} best cards; **{giver}** is choosing "
                                     "{n} cards to give back", k, peon=seat_name(table, peon),
                                     title=title_words(titles[peon]) if peon < len(titles) else "",
                                     giver=seat_name(table, giver))
-                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                         + self.deadline_note(table, [giver]))
         elif phase == "play":
             cur = pv.get("current")
             turn = pv.get("turn")
@@ -178,9 +165,8 @@ class DalmutiRenderer(Renderer):
             elif turn is not None:
                 lines.append(_("**{who}** leads a new round", who=seat_name(table, turn)))
             if turn is not None:
-                deadline = self.deadline_of(table, [turn])
-                clock = f" · ⏰ {when(deadline)}" if deadline else ""
-                lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn)) + clock)
+                lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
+                             + self.deadline_note(table, [turn]))
             passed = [s for s, p in enumerate(pv.get("passed") or []) if p]
             if passed and cur:
                 lines.append(_("Passed: {who}", who=", ".join(seat_name(table, s) for s in passed)))
@@ -227,12 +213,14 @@ class DalmutiRenderer(Renderer):
                                      value=draw_text(table, draw, pv.get("ranking", []))[:1024], inline=False)
         return rendered
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         n = len(table.seats)
+        if k == "game_end":
+            best, winners = game_winners(table, d)
+            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
+                      best, winners=winners)
         if k == "draw":
             return _("{who} drew {card}.", who=who, card=d[0].label)
         if k == "ranking":
@@ -273,19 +261,14 @@ class DalmutiRenderer(Renderer):
             order = d[1:1 + n]
             return _("Hand over: {players}.", players=" · ".join(f"{place_word(i + 1)} {seat_name(table, s)}"
                                                                  for i, s in enumerate(order)))
-        if k == "game_end":
-            best = max(d)
-            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
-            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
-                      best, winners=winners)
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
         k, d = event.kind, event.data
-        if k == "play":
-            return _("You played {set}.", set=set_words(d))
         if k == "pass":
             return _("You passed.")
+        if k == "play":
+            return _("You played {set}.", set=set_words(d))
         if k == "tax_return":
             return n_("You gave {n} card back to {who}.", "You gave {n} cards back to {who}.", d[1],
                       who=seat_name(table, d[0]))
@@ -306,27 +289,19 @@ class DalmutiRenderer(Renderer):
         return text
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = [e for e in events if e.to is None]
-        hand_end = next((e for e in events if e.kind == "hand_end"), None)
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if hand_end is None and not over:
-            return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
-        if hand_end is not None:
-            n = len(table.seats)
-            d = hand_end.data
-            order, scores = d[1:1 + n], d[1 + n:1 + 2 * n]
-            lines = [_("**End of hand {hand}** — finishing order", hand=int(d[0]) + 1) if over
-                     else _("**End of hand {hand}** — finishing order and new titles", hand=int(d[0]) + 1)]
-            for i, s in enumerate(order):
-                title = title_of(i, n)
-                lines.append(f"{place_word(i + 1)} {TITLE_MARKS.get(title, '')} {player_name(table, s)} → "
-                             f"**{title_words(title)}** " + _("(+{points}, total {total})", points=n - 1 - i,
-                                                              total=scores[s]))
-            e.description = "\n".join(lines)
-        if over:
-            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
-        return Rendered(embed=e)
+        return self.hand_summary(table, events, _("Game over"))
+
+    def hand_end_lines(self, table: Table, hand_end: Event, over: bool) -> list[str]:
+        n, d = len(table.seats), hand_end.data
+        order, scores = d[1:1 + n], d[1 + n:1 + 2 * n]
+        lines = [_("**End of hand {hand}** — finishing order", hand=int(d[0]) + 1) if over
+                 else _("**End of hand {hand}** — finishing order and new titles", hand=int(d[0]) + 1)]
+        for i, s in enumerate(order):
+            title = title_of(i, n)
+            lines.append(f"{place_word(i + 1)} {TITLE_MARKS.get(title, '')} {player_name(table, s)} → "
+                         f"**{title_words(title)}** " + _("(+{points}, total {total})", points=n - 1 - i,
+                                                          total=scores[s]))
+        return lines
 
     def score_text(self, table: Table, seat: int, score: object) -> str:
         return n_("{n} point", "{n} points", int(score)) if isinstance(score, int) else str(score)

@@ -1,13 +1,10 @@
-"""Hearts (docs/rules.md §1): the rules (rules.py), the normal AI (ai.py), the strong level's hooks
-(search.py), a hint's facts (hints.py), the stats figures (figures.py) and, for the Discord side
-only, its screens (screens.py, imported by cogs/, never from here).  Importing this package
-registers the game's pure parts (engine/core.py's ``GameSpec``); games/__init__.py imports it."""
+"""Hearts (docs/rules.md §1): a trick game for four where points are bad; its rules are compiled
+(``COMPILED``).  What each file here holds: docs/interfaces.md, "Adding a game"."""
 
-from pathlib import Path
 from typing import cast
 
-import words
-from engine.core import Game, GameSpec, register
+from engine.core import Game, GameSpec
+from engine.enlist import enlist
 from engine.figures import hand_totals
 from engine.measure import Measure
 from games.hearts.ai import HeartsAI
@@ -24,7 +21,7 @@ from words import N_
 COMPILED = ("deal", "passing", "play", "rules")
 
 # Playouts per decision of the strong level, as measured by bench/ai.py (CPU p99 under 0.6 s).
-register(GameSpec(
+enlist(__file__, GameSpec(
     # cast: Hearts is a virtual subclass of Game (compiled, it cannot inherit it: games/hearts/rules.py).
     cast("type[Game]", Hearts), HeartsAI, search=HeartsHooks(), playouts=480, strong=True,
     explain=hearts_facts, hint_units=N_("fewer points this hand"),
@@ -43,13 +40,8 @@ register(GameSpec(
                          "hearts(pass_cards=false,no_pts_on_first_trick=false,must_break_hearts=false,"
                          "can_lead_any_club=true)"),
                     )),
-    sample=(4, {"target": 30}), order=1, play_ahead=True, hand_scores=hand_totals,
-    quick_start=(
-        "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
-        "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
-        "Wins: the game ends once someone reaches the target; the lowest score wins.",
-        "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.",
-    )))
-
-# Its own words (screens, hints, replay steps, figures): games/hearts/locale/, a domain named after it.
-words.add_domain("hearts", Path(__file__).parent / "locale")
+    sample=(4, {"target": 30}), order=1, play_ahead=True, hand_scores=hand_totals),
+    "Goal: take as few points as you can — every heart costs 1 point and Q♠ costs 13.",
+    "Your turn: play one card. Follow the suit that was led if you can; otherwise play any card.",
+    "Wins: the game ends once someone reaches the target; the lowest score wins.",
+    "Key rule: take all 13 hearts and Q♠ in one hand (shooting the moon) and the others get 26.")

@@ -20,7 +20,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 
 from engine.cards import ALL_CARDS, Card, card
-from engine.core import AI, Action, IllegalAction
+from engine.core import AI, Action
+from engine.scaffold import your_turn
 from games.hearts.rules import Hearts
 
 _DECK: tuple[Card, ...] = ALL_CARDS[:52]
@@ -128,9 +129,7 @@ class HeartsAI(AI[Hearts]):
     MOON_LATE_TRICK = 7
 
     def choose(self, state: Hearts, seat: int, rng: random.Random) -> Action:
-        d = state.decision(seat)
-        if d is None:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+        d = your_turn(state.decision(seat))
         if d.kind == "pass":
             return Action("pass", tuple(self.choose_pass(d.cards, d.pick)))
         if len(d.actions) == 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Event
+from engine.figures import public, zeroed
 from words import N_
 
 #: Each figure's name: a msgid of this game's domain (games/hearts/locale/), translated where shown.
@@ -13,10 +14,8 @@ HEARTS = {"moons": N_("moons shot"), "queens": N_("Q♠ taken"), "hands": N_("ha
 
 
 def hearts_figures(events: Sequence[Event], players: int) -> list[dict[str, int]]:
-    out = [{"moons": 0, "queens": 0, "hands": 0} for _ in range(players)]
-    for e in events:
-        if e.to is not None:
-            continue
+    out = zeroed(HEARTS, players)
+    for e in public(events):
         if e.kind == "hand_end" and len(e.data) > players:
             moon = e.data[players]
             for f in out:

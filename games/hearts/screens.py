@@ -8,25 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import discord
-
-import words
-from cogs.table.render import (
-    FINISHED_COLOUR,
-    RUNNING_COLOUR,
-    Rendered,
-    _public_events,
-    face,
-    label,
-    labels,
-    phase_of,
-    player_name,
-    seat_badge,
-    seat_name,
-    table_title,
-    when,
-)
-from cogs.table.renderer import Renderer
+from cogs.table.render import Rendered, face, label, labels, player_name, seat_badge, seat_name
+from cogs.table.renderer import Renderer, game_winners, on_table, public_only
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
@@ -74,18 +57,15 @@ class HeartsRenderer(Renderer):
             waiting = [s for s in range(len(pv.get("passed", []))) if not pv["passed"][s]]
             if waiting:
                 who = ", ".join(f"**{seat_name(table, s)}**" for s in waiting)
-                deadline = self.deadline_of(table, waiting)
                 lines.append(_("Waiting for {who} to choose", who=who)
-                             + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                             + self.deadline_note(table, waiting))
         elif pv.get("turn") is not None:
             turn = pv["turn"]
-            deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
-                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                         + self.deadline_note(table, [turn]))
         trick = pv.get("trick") or []
         if trick:
-            lines.append(_("**On the table:** {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick)))
+            lines.append(_("**On the table:** {cards}", cards=on_table(table, trick, face)))
         elif pv.get("last_trick"):
             lt = pv["last_trick"]
             best = _winning_card([c for _s, c in lt["cards"]])
@@ -111,11 +91,9 @@ class HeartsRenderer(Renderer):
                          + _("(+{points} this hand)", points=hand_pts) + cards)
         return "\n".join(lines)
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         if k == "deal":
             hand_no, direction = d[0], d[1]
             if direction == "hold":
@@ -142,8 +120,7 @@ class HeartsRenderer(Renderer):
                          if moon is not None and moon >= 0 else "")
             return _("Hand over: {scores}.", scores=parts) + moon_text
         if k == "game_end":
-            best = min(d)
-            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
+            best, winners = game_winners(table, d, lowest=True)
             return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
                       best, winners=winners)
         return super().event_text(table, event)
@@ -156,27 +133,19 @@ class HeartsRenderer(Renderer):
         return super().own_text(table, event)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = _public_events(events)
-        hand_end = next((e for e in events if e.kind == "hand_end"), None)
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if hand_end is None and not over:
-            return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
-        if hand_end is not None:
-            n = len(table.seats)
-            d = hand_end.data
-            pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
-            pv = table.state.public_view() if table.state is not None else {}
-            hand_no = pv.get("hand_no", 0) + (1 if pv.get("phase") == "over" else 0)
-            lines = [_("**End of hand {hand}**", hand=hand_no)]
-            if moon is not None and moon >= 0:
-                lines.append("🌙 **" + _("{who} shot the moon!", who=seat_name(table, moon)) + "**")
-            for s in range(n):
-                lines.append(f"{player_name(table, s)}: +{pts[s]} → **{scores[s]}**")
-            e.description = "\n".join(lines)
-        if over:
-            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
-        return Rendered(embed=e)
+        return self.hand_summary(table, events, _("Game over"))
+
+    def hand_end_lines(self, table: Table, hand_end: Event, over: bool) -> list[str]:
+        n, d = len(table.seats), hand_end.data
+        pts, moon, scores = d[:n], d[n], d[n + 1: 2 * n + 1]
+        pv = table.state.public_view() if table.state is not None else {}
+        hand_no = pv.get("hand_no", 0) + (1 if pv.get("phase") == "over" else 0)
+        lines = [_("**End of hand {hand}**", hand=hand_no)]
+        if moon is not None and moon >= 0:
+            lines.append("🌙 **" + _("{who} shot the moon!", who=seat_name(table, moon)) + "**")
+        for s in range(n):
+            lines.append(f"{player_name(table, s)}: +{pts[s]} → **{scores[s]}**")
+        return lines
 
     def score_text(self, table: Table, seat: int, score: object) -> str:
         return n_("{n} point", "{n} points", int(score)) if isinstance(score, int) else str(score)
@@ -197,8 +166,7 @@ class HeartsRenderer(Renderer):
             lines.append(_("You received {cards} from {who}.", cards=labels(received), who=frm))
         trick = view.get("trick") or []
         if trick:
-            lines.append(_("On the table: {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick)))
+            lines.append(_("On the table: {cards}", cards=on_table(table, trick, label)))
         elif view.get("last_trick") and view.get("phase") == "play":
             lt = view["last_trick"]
             best = _winning_card([c for _s, c in lt["cards"]])

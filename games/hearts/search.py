@@ -26,10 +26,7 @@ class HeartsHooks(Hooks):
         """The normal player's playout with its counts kept play by play (same moves, cheaper)."""
         from games.hearts.ai import HeartsAI, play_out
 
-        if type(base) is not HeartsAI:
-            return None
-        play_out(x, base)
-        return self.utility(start, x, seat)
+        return self.own_playout(start, x, seat, base, HeartsAI, play_out)
 
     def utility(self, start: Hearts, end: Hearts, seat: int) -> float:
         return -float(end.scores[seat] - start.scores[seat])

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 
 from engine.cards import Card
 from engine.core import AI, TABLE, Action, IllegalAction
+from engine.scaffold import your_turn
 from games.koth.rules import DECK, KingOfTheHill, trick_winner
 from games.koth.trump import TRUMPS, Trump
 
@@ -64,9 +65,7 @@ class KothAI(AI[KingOfTheHill]):
 
     # ---- the AI interface ---------------------------------------------------------------------
     def choose(self, state: KingOfTheHill, seat: int, rng: random.Random) -> Action:
-        d = state.decision(seat)
-        if d is None:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+        d = your_turn(state.decision(seat))
         if d.kind == "ready" or seat == TABLE:
             return d.actions[0]  # ready at once; for the table, its one timed step
         if d.kind == "declare":

@@ -13,6 +13,7 @@ from typing import Any, Self
 
 from engine.cards import Card
 from engine.core import Action, Decision, Event, Game, IllegalAction, Options, rng_for, shuffled
+from engine.scaffold import EndsOver, started
 from games.koth.cards import (
     _DEALT_EVENTS,
     _DECLARE_ONE,
@@ -39,7 +40,7 @@ from games.koth.view_types import KothView
 from words import N_
 
 
-class KothDeal(Game[Card, KothView]):
+class KothDeal(EndsOver, Game[Card, KothView]):
     """A game of King of the Hill's state, its creation, and the deal with its declarations."""
 
     def __init__(self) -> None:  # use create() or from_dict()
@@ -105,21 +106,12 @@ class KothDeal(Game[Card, KothView]):
                     self._count_rank_card(s, c)
 
     @classmethod
-    def create(
-        cls,
-        players: int = PLAYERS,
-        options: Options | None = None,
-        seed: int | str = 0,
-        deal: Sequence[Sequence[Card]] | None = None,
-    ) -> Self:
+    def create(cls, players: int = PLAYERS, options: Options | None = None, seed: int | str = 0,
+               deal: Sequence[Sequence[Card]] | None = None) -> Self:
         """``deal``: five lists of 20 cards in the order each seat receives them, optionally a sixth
         list of the 8 dead-hand cards (else the rest of the double deck); it replaces round 1's
         shuffle, the dealing order (from the starting player) is kept."""
-        if players != PLAYERS:
-            raise ValueError("King of the Hill needs exactly 5 players.")
-        g = cls()
-        g.seed = seed
-        g.options = cls.read_options(options)
+        g = started(cls, players, options, seed, "King of the Hill needs exactly 5 players.")
         g.start = rng_for(seed, "start").randrange(PLAYERS)
         g.stock = cls._stock_from(deal, g.start) if deal is not None else g._shuffled(1)
         if g.options["ready_round"] > 0:

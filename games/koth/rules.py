@@ -89,6 +89,7 @@ from typing import Any
 from engine.cards import Card, CardError, card
 from engine.cards import cards as read_cards
 from engine.core import TABLE, Action, Decision, Event, IllegalAction, Option, Saved
+from engine.scaffold import copied
 from engine.words import said
 from games.koth.cards import (
     _KINDS,
@@ -133,12 +134,17 @@ from games.koth.trump import Trump
 from games.koth.views import KothViews
 from words import N_
 
+#: What :meth:`KingOfTheHill.copy` copies (``engine.scaffold.copied``): lists, lists of lists, caches reset.
+_FLAT = ("ranks", "ready", "stock", "declarations", "dead", "marked", "buried", "trick", "points", "history",
+         "winners", "_pairs")
+_NESTED = ("hands", "taken", "_tr")
+_CACHES = ("_legal", "_legal_plays", "_legal_set", "_play_decision", "_drawn")
+
 
 class KingOfTheHill(KothViews):
     name = "koth"
     title = "King of the Hill"
-    min_players = 5
-    max_players = 5
+    min_players = max_players = 5
     options_spec = (
         Option("rounds", 0, low=0, high=200,
                help="0: play until a King or teammate defends at rank A; otherwise stop after this many "
@@ -435,26 +441,7 @@ class KingOfTheHill(KothViews):
 
     # ---- search (see engine/worlds.py) ----------------------------------------------------------
     def copy(self) -> KingOfTheHill:
-        g = KingOfTheHill.__new__(KingOfTheHill)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["ranks"] = self.ranks[:]
-        d["ready"] = self.ready[:]
-        d["stock"] = self.stock[:]
-        d["hands"] = [h[:] for h in self.hands]
-        d["declarations"] = self.declarations[:]
-        d["dead"] = self.dead[:]
-        d["marked"] = self.marked[:]
-        d["buried"] = self.buried[:]
-        d["trick"] = self.trick[:]
-        d["taken"] = [t[:] for t in self.taken]
-        d["points"] = self.points[:]
-        d["history"] = self.history[:]
-        d["winners"] = self.winners[:]
-        d["_tr"] = [t[:] for t in self._tr]
-        d["_pairs"] = self._pairs[:]
-        d["_legal"] = d["_legal_plays"] = d["_legal_set"] = d["_play_decision"] = d["_drawn"] = None
-        return g
+        return copied(self, _FLAT, _NESTED, _CACHES)
 
     def sample_world(self, seat: int, rng: random.Random) -> KingOfTheHill:
         """A full state ``seat`` cannot tell from this one (same view): every card it has not seen

@@ -18,22 +18,8 @@ import discord
 
 import words
 import words.cards
-from cogs.table.render import (
-    FINISHED_COLOUR,
-    RUNNING_COLOUR,
-    Rendered,
-    face,
-    faces,
-    label,
-    labels,
-    phase_of,
-    player_name,
-    seat_badge,
-    seat_name,
-    table_title,
-    when,
-)
-from cogs.table.renderer import Renderer
+from cogs.table.render import Rendered, face, faces, label, labels, phase_of, player_name, seat_badge, seat_name
+from cogs.table.renderer import Renderer, on_table, public_only
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import SUIT_SYMBOLS, Card, card
 from engine.core import TABLE, Action, Decision, Event, View
@@ -95,8 +81,7 @@ class KothRenderer(Renderer):
         return "\n".join(lines)
 
     def _clock(self, table: Table, seats: Sequence[int | None]) -> str:
-        deadline = self.deadline_of(table, [s for s in seats if s is not None])
-        return f" · ⏰ {when(deadline)}" if deadline else ""
+        return self.deadline_note(table, [s for s in seats if s is not None])
 
     def _phase_lines(self, table: Table, pv: View) -> list[str]:
         phase, koth = pv.get("phase"), pv.get("koth")
@@ -136,8 +121,7 @@ class KothRenderer(Renderer):
                                who=", ".join(seat_name(table, s) for s in waiting)) + self._clock(table, waiting))
             trick = pv.get("trick") or []
             if trick:
-                lines.append(_("**On the table:** {cards}",
-                               cards=" · ".join(f"{seat_name(table, s)} {faces(p)}" for s, p in trick)))
+                lines.append(_("**On the table:** {cards}", cards=on_table(table, trick, faces)))
             elif pv.get("last_trick"):
                 lt = pv["last_trick"]
                 plays = " · ".join(faces(p) for _s, p in lt["plays"])
@@ -223,11 +207,9 @@ class KothRenderer(Renderer):
             lines.append(f"{mark} {seat_badge(table, i)}{role} — " + " · ".join(p for p in parts if p))
         return "\n".join(lines)
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         if k == "round":
             rnd, rank, koth = d
             if koth is not None and koth >= 0:
@@ -311,49 +293,41 @@ class KothRenderer(Renderer):
         return super().turn_what(table, seats, live)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = [e for e in events if e.to is None]
-        end = next((e for e in events if e.kind == "hand_end"), None)
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if end is None and not over:
-            return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
-        if end is not None:
-            n = len(table.seats)
-            d = end.data
-            rnd, mate, score, ch_pts, dead_pts, bonus, last_winner, nxt, gain = d[:9]
-            after = list(d[9:9 + n])
-            koth = end.seat
-            assert koth is not None  # a hand's end names its KotH
-            pv = table.state.public_view() if table.state is not None else {}
-            last = pv.get("last_round") or {}
-            before = last.get("ranks_before") if last.get("round") == rnd else None
-            lines = [_("**End of round {round}**", round=rnd),
-                     "👑 " + (_("King {who} with 🤝 {mate}", who=player_name(table, koth),
-                               mate=player_name(table, mate))
-                             if mate >= 0 else _("King {who} defending alone", who=player_name(table, koth)))]
-            took = (n_("Challengers took {n} point and the last trick: + {bonus} for the buried {dead}",
-                       "Challengers took {n} points and the last trick: + {bonus} for the buried {dead}", ch_pts,
-                       bonus=bonus, dead=dead_pts) if bonus
-                    else n_("Challengers took {n} point", "Challengers took {n} points", ch_pts))
-            lines.append(f"⚔️ {took} → **{score}**")
-            if score < DEFEND_BELOW:
-                lines.append("🛡️ " + n_("The hill held: defenders climb {n} rank.",
-                                       "The hill held: defenders climb {n} ranks.", gain))
-            else:
-                lines.append("🏔️ " + (n_("The hill fell: challengers climb {n} rank.",
-                                        "The hill fell: challengers climb {n} ranks.", gain) if gain
-                                     else _("The hill fell: no one climbs.")))
-            if last.get("dead_hand") and last.get("round") == rnd:
-                lines.append("🪦 " + _("Buried: {cards}", cards=labels(last["dead_hand"])))
-            lines.append(_("Next King: **{who}**", who=player_name(table, nxt)) if not over else "")
-            for s in range(n):
-                was = f"{rank_text(before[s])} → " if before and before[s] != after[s] else ""
-                now = "**" + rank_text(after[s]) + "**"
-                lines.append(f"{player_name(table, s)}: " + _("rank {rank}", rank=was + now))
-            e.description = "\n".join(line for line in lines if line)
-        if over:
-            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
-        return Rendered(embed=e)
+        return self.hand_summary(table, events, _("Game over"))
+
+    def hand_end_lines(self, table: Table, end: Event, over: bool) -> list[str]:
+        n, d = len(table.seats), end.data
+        rnd, mate, score, ch_pts, dead_pts, bonus, last_winner, nxt, gain = d[:9]
+        after = list(d[9:9 + n])
+        koth = end.seat
+        assert koth is not None  # a hand's end names its KotH
+        pv = table.state.public_view() if table.state is not None else {}
+        last = pv.get("last_round") or {}
+        before = last.get("ranks_before") if last.get("round") == rnd else None
+        lines = [_("**End of round {round}**", round=rnd),
+                 "👑 " + (_("King {who} with 🤝 {mate}", who=player_name(table, koth),
+                           mate=player_name(table, mate))
+                         if mate >= 0 else _("King {who} defending alone", who=player_name(table, koth)))]
+        took = (n_("Challengers took {n} point and the last trick: + {bonus} for the buried {dead}",
+                   "Challengers took {n} points and the last trick: + {bonus} for the buried {dead}", ch_pts,
+                   bonus=bonus, dead=dead_pts) if bonus
+                else n_("Challengers took {n} point", "Challengers took {n} points", ch_pts))
+        lines.append(f"⚔️ {took} → **{score}**")
+        if score < DEFEND_BELOW:
+            lines.append("🛡️ " + n_("The hill held: defenders climb {n} rank.",
+                                   "The hill held: defenders climb {n} ranks.", gain))
+        else:
+            lines.append("🏔️ " + (n_("The hill fell: challengers climb {n} rank.",
+                                    "The hill fell: challengers climb {n} ranks.", gain) if gain
+                                 else _("The hill fell: no one climbs.")))
+        if last.get("dead_hand") and last.get("round") == rnd:
+            lines.append("🪦 " + _("Buried: {cards}", cards=labels(last["dead_hand"])))
+        lines.append(_("Next King: **{who}**", who=player_name(table, nxt)) if not over else "")
+        for s in range(n):
+            was = f"{rank_text(before[s])} → " if before and before[s] != after[s] else ""
+            now = "**" + rank_text(after[s]) + "**"
+            lines.append(f"{player_name(table, s)}: " + _("rank {rank}", rank=was + now))
+        return [line for line in lines if line]
 
     def standings(self, table: Table) -> list[tuple[int, int, int | None]]:
         state = table.state
@@ -412,8 +386,7 @@ class KothRenderer(Renderer):
             lines.append(called)
         trick = view.get("trick") or []
         if trick:
-            lines.append(_("On the table: {cards}", cards=" · ".join(f"{seat_name(table, s)} {labels(p)}"
-                                                                     for s, p in trick)))
+            lines.append(_("On the table: {cards}", cards=on_table(table, trick, labels)))
         if phase in ("play", "trick_ready"):
             lines.append(_("Challengers' points so far: {points}", points=view.get("challenger_points", 0)))
         return lines
@@ -545,9 +518,7 @@ def rank_points(pv: View, n: int) -> list[float]:
 
 _COPY = {"first": N_("the first copy of the called card joins"),
          "second": N_("the second copy of the called card joins")}
-register(Screens(
-    "koth", KothRenderer(),
-    words={
+register(Screens("koth", KothRenderer(), words={
         "rounds": Words(N_("the most rounds the game lasts, then the highest rank wins; 0: until a King or teammate "
                            "defends at rank A"),
                         lambda v: _("play until a defence at rank A") if v == 0

@@ -118,13 +118,7 @@ class KothViews(KothPlay):
         return out
 
     # ---- the end ----------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def outcome(self) -> Outcome | None:
-        if self.phase != OVER:
-            return None
+    def final_outcome(self) -> Outcome:
         win = set(self.winners)
         key = [(s in win, self.ranks[s]) for s in range(PLAYERS)]
         places = tuple(1 + sum(1 for k in key if k > mine) for mine in key)

@@ -26,7 +26,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.core import AI, Action, IllegalAction
+from engine.core import AI, Action
+from engine.scaffold import your_turn
 from games.siege.rules import END, SEAT_SUITS, Siege, SiegeCard, fits, pile_score
 
 
@@ -69,9 +70,7 @@ class SiegeAI(AI[Siege]):
     ENOUGH_MARGIN = 8
 
     def choose(self, state: Siege, seat: int, rng: random.Random) -> Action:
-        legal = state.legal(seat)
-        if not legal:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+        legal = your_turn(state.legal(seat))
         if len(legal) == 1:
             return legal[0]
         if state.phase == "attack":

@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 
 from engine.core import Action, Decision, Event, IllegalAction, Option, Outcome, Saved
+from engine.scaffold import copied, others_cards, restored, saved
 from games.siege.build import SiegeBuild
 from games.siege.cards import (
     _END_FILLER,
@@ -122,8 +123,7 @@ _EMPTY: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(3) if not mas
 class Siege(SiegeBuild):
     name = "siege"
     title = "Siege"
-    min_players = 4
-    max_players = 4
+    min_players = max_players = 4
     options_spec = (
         Option("max_rounds", 0, low=0, high=1000,
                help="0: play until a King pile is complete; otherwise the game also ends after this many "
@@ -404,10 +404,7 @@ class Siege(SiegeBuild):
         return v
 
     def hidden_from(self, seat: int | None) -> set[str]:
-        hidden: set[str] = set()
-        for s in range(4):
-            if s != seat:
-                hidden.update(c.code for c in self.hands[s])
+        hidden = others_cards(self.hands, seat)
         if not hidden:
             return hidden
         # Blank codes repeat: a code shown on the table (or in your own hand) reveals nobody's hand.
@@ -437,43 +434,32 @@ class Siege(SiegeBuild):
         return out
 
     # ---- the end --------------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def outcome(self) -> Outcome | None:
-        if self.phase != OVER:
-            return None
+    def final_outcome(self) -> Outcome:
         return Outcome.ranked([len(k) for k in self.kings])
 
     # ---- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> Saved:
-        return {
-            "game": "siege",
-            "seed": self.seed,
-            "options": dict(self.options),
-            "phase": self.phase,
-            "turn": self.turn,
-            "turn_no": self.turn_no,
-            "hands": [_codes(h) for h in self.hands],
-            "kings": [_codes(k) for k in self.kings],
-            "houses": [[None if p is None else _codes(p) for p in h] for h in self.houses],
-            "stock": _codes(self.stock),
-            "discard": _codes(self.discard),
-            "shuffles": self.shuffles,
-            "attacked": list(self.attacked),
-            "last_attack": None if self.last_attack is None else _copy_attack(self.last_attack),
-            "winner": self.winner,
-            "seen_in_hand": [_codes(h) for h in self.seen_in_hand],
-            "seen_discard": _codes(self.seen_discard),
-            "own_discard": [_codes(h) for h in self.own_discard],
-        }
+        return saved(
+            self,
+            phase=self.phase,
+            turn=self.turn,
+            turn_no=self.turn_no,
+            hands=[_codes(h) for h in self.hands],
+            kings=[_codes(k) for k in self.kings],
+            houses=[[None if p is None else _codes(p) for p in h] for h in self.houses],
+            stock=_codes(self.stock),
+            discard=_codes(self.discard),
+            shuffles=self.shuffles,
+            attacked=list(self.attacked),
+            last_attack=None if self.last_attack is None else _copy_attack(self.last_attack),
+            winner=self.winner,
+            seen_in_hand=[_codes(h) for h in self.seen_in_hand],
+            seen_discard=_codes(self.seen_discard),
+            own_discard=[_codes(h) for h in self.own_discard])
 
     @classmethod
     def from_dict(cls, data: Saved) -> Siege:
-        g = cls()
-        g.seed = data["seed"]
-        g.options = cls.read_options(data["options"])
+        g = restored(cls, data)
         g.phase = data["phase"]
         g.turn = data["turn"]
         g.turn_no = data["turn_no"]
@@ -495,19 +481,9 @@ class Siege(SiegeBuild):
 
     # ---- search (see engine/worlds.py) ----------------------------------------------------------
     def copy(self) -> Siege:
-        g = Siege.__new__(Siege)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["hands"] = [h[:] for h in self.hands]
-        d["kings"] = [k[:] for k in self.kings]
-        d["houses"] = [[None if p is None else p[:] for p in h] for h in self.houses]
-        d["stock"] = self.stock[:]
-        d["discard"] = self.discard[:]
-        d["attacked"] = self.attacked[:]
-        d["seen_in_hand"] = [h[:] for h in self.seen_in_hand]
-        d["seen_discard"] = self.seen_discard[:]
-        d["own_discard"] = [h[:] for h in self.own_discard]
-        d["_legal"] = d["_shown"] = d["_drawn"] = None
+        g = copied(self, ("stock", "discard", "attacked", "seen_discard"),
+                   ("hands", "kings", "seen_in_hand", "own_discard"), ("_legal", "_shown", "_drawn"))
+        g.houses = [[None if p is None else p[:] for p in h] for h in self.houses]
         return g
 
     def sample_world(self, seat: int, rng: random.Random) -> Siege:

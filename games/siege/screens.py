@@ -20,21 +20,18 @@ import words
 import words.cards
 from cogs.pictures.emoji import card_markup, text_only
 from cogs.table.render import (
-    FINISHED_COLOUR,
     MAX_FIELD,
     RECENT_LINES,
     RUNNING_COLOUR,
     Rendered,
     clip,
     footer_text,
-    phase_of,
     player_name,
     seat_badge,
     seat_name,
     table_title,
-    when,
 )
-from cogs.table.renderer import Renderer
+from cogs.table.renderer import Renderer, summary_start
 from cogs.table.screens import Chart, Screens, Words, register
 from engine.cards import card
 from engine.core import Action, Decision, Event, View
@@ -172,9 +169,8 @@ class SiegeRenderer(Renderer):
         turn = pv.get("turn")
         if turn is not None:
             step = _("attack step (attack, or start building)") if pv.get("phase") == "attack" else _("building")
-            deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}**'s turn — {step}", who=seat_name(table, turn), step=step)
-                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
+                         + self.deadline_note(table, [turn]))
             if pv.get("attacked"):
                 lines.append(_("Piles that attacked this turn: {piles}",
                                piles=", ".join(SLOT_MARKS[i - 1] for i in pv["attacked"])))
@@ -332,11 +328,10 @@ class SiegeRenderer(Renderer):
         return super().ack_line(table, seat, events)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = [e for e in events if e.to is None]
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if not over:
+        start = summary_start(table, events, end_kind="")  # (no hand ends: only the game's end)
+        if start is None:
             return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR)
+        e = start[0]
         pv = table.state.public_view() if table.state is not None else {}
         lines = []
         win = pv.get("winner")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Self
 
 from engine.core import Action, AnyCard, Event, Game, Options, rng_for, shuffled
+from engine.scaffold import EndsOver, started
 from engine.words import said
 from engine.words import suit as said_suit
 from games.siege.cards import (
@@ -36,7 +37,7 @@ from games.siege.view_types import LastAttack, SiegeView
 from words import N_
 
 
-class SiegeTurn(Game[SiegeCard, SiegeView]):
+class SiegeTurn(EndsOver, Game[SiegeCard, SiegeView]):
     """A game of Siege's state, its creation, and the start and end of every turn."""
 
     def __init__(self) -> None:  # use create() or from_dict()
@@ -74,21 +75,12 @@ class SiegeTurn(Game[SiegeCard, SiegeView]):
         self._drawn = None
 
     @classmethod
-    def create(
-        cls,
-        players: int = 4,
-        options: Options | None = None,
-        seed: int | str = 0,
-        deal: Sequence[Sequence[AnyCard | str]] | None = None,
-    ) -> Self:
+    def create(cls, players: int = 4, options: Options | None = None, seed: int | str = 0,
+               deal: Sequence[Sequence[AnyCard | str]] | None = None) -> Self:
         """``deal``: four lists of five cards, the first draw of seats 0..3 in order, optionally
         followed by a fifth list, the rest of the stock in drawing order (then the five lists must
         make the whole deck).  Without the fifth list the remaining cards are shuffled below."""
-        if players != 4:
-            raise ValueError("Siege has exactly 4 seats (empty seats are played by the computer).")
-        g = cls()
-        g.seed = seed
-        g.options = cls.read_options(options)
+        g = started(cls, players, options, seed, "Siege has exactly 4 seats (empty seats are played by the computer).")
         if deal is None:
             rnd = rng_for(seed, "deal").random
             g.stock = shuffled(DECK, rnd)

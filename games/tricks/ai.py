@@ -27,7 +27,8 @@ from __future__ import annotations
 import random
 
 from engine.cards import ALL_CARDS, Card
-from engine.core import AI, Action, IllegalAction
+from engine.core import AI, Action
+from engine.scaffold import your_turn
 from games.tricks.rules import Tricks
 
 _DECK: tuple[Card, ...] = ALL_CARDS[:52]
@@ -105,14 +106,10 @@ class TricksAI(AI[Tricks]):
     TAKE_CHANCE = 0.5
     #: Setting up a long suit before cashing bosses: only with more cards than this in hand, a suit
     #: at least this long, and at least this many of it still out (else there is nothing to set up).
-    SETUP_CARDS = 8
-    SETUP_LENGTH = 4
-    SETUP_OUT = 4
+    SETUP_CARDS, SETUP_LENGTH, SETUP_OUT = 8, 4, 4
 
     def choose(self, state: Tricks, seat: int, rng: random.Random) -> Action:
-        legal = state.legal_plays(seat)
-        if not legal:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+        legal = your_turn(state.legal_plays(seat))
         if len(legal) == 1:
             return _PLAY[legal[0]]
         return _PLAY[self.choose_card(state, seat, legal)]

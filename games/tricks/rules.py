@@ -46,6 +46,7 @@ from engine.core import (
     rng_for,
     shuffled,
 )
+from engine.scaffold import EndsOver, copied, restored, saved, started
 from games.tricks.view_types import TricksView
 from words import N_
 
@@ -78,11 +79,10 @@ def clean_bad_text(text: str) -> str:
     return out[:BAD_TEXT_MAX]
 
 
-class Tricks(Game[Card, TricksView]):
+class Tricks(EndsOver, Game[Card, TricksView]):
     name = "tricks"
     title = "Tricks"
-    min_players = 4
-    max_players = 4
+    min_players = max_players = 4
     options_spec = (
         Option("target", 1000, low=1, high=100_000,
                help="the game ends after the hand in which someone reaches it (1000 is for program contests)"),
@@ -120,18 +120,9 @@ class Tricks(Game[Card, TricksView]):
         self._legal: list[Card] | None = None
 
     @classmethod
-    def create(
-        cls,
-        players: int = 4,
-        options: Options | None = None,
-        seed: int | str = 0,
-        deal: Sequence[Sequence[Card]] | None = None,
-    ) -> Tricks:
-        if players != 4:
-            raise ValueError("Tricks needs exactly 4 players.")
-        g = cls()
-        g.seed = seed
-        g.options = cls.read_options(options)
+    def create(cls, players: int = 4, options: Options | None = None, seed: int | str = 0,
+               deal: Sequence[Sequence[Card]] | None = None) -> Tricks:
+        g = started(cls, players, options, seed, "Tricks needs exactly 4 players.")
         hands = None if deal is None else four_hands_of_thirteen(deal, "Tricks")
         events: list[Event] = []
         g.start_events = events
@@ -220,10 +211,9 @@ class Tricks(Game[Card, TricksView]):
             t = t[5:]
         try:
             return PLAY[card(t)]
-        except CardError as e:
-            raise IllegalAction(e.phrase, "bad_card") from None
-        except KeyError:
-            raise IllegalAction(N_("Tricks has no jokers."), "bad_card") from None
+        except (CardError, KeyError) as e:  # (a joker is a card, but not one of this deck)
+            raise IllegalAction(e.phrase if isinstance(e, CardError) else N_("Tricks has no jokers."),
+                                "bad_card") from None
 
     # ---- applying actions -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -360,38 +350,27 @@ class Tricks(Game[Card, TricksView]):
         return out
 
     # ---- the end ----------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def outcome(self) -> Outcome | None:
-        if self.phase != OVER:
-            return None
+    def final_outcome(self) -> Outcome:
         return Outcome.ranked(self.scores)
 
     # ---- serialisation ----------------------------------------------------------------------
     def to_dict(self) -> Saved:
-        return {
-            "game": "tricks",
-            "seed": self.seed,
-            "options": dict(self.options),
-            "hand_no": self.hand_no,
-            "phase": self.phase,
-            "hands": [[c.code for c in h] for h in self.hands],
-            "trick": [[s, c.code] for s, c in self.trick],
-            "trick_no": self.trick_no,
-            "leader": self.leader,
-            "turn": self.turn,
-            "history": [[lead, win, [c.code for c in cs]] for lead, win, cs in self.history],
-            "scores": list(self.scores),
-            "bad_cards": list(self.bad_cards),
-        }
+        return saved(
+            self,
+            hand_no=self.hand_no,
+            phase=self.phase,
+            hands=[[c.code for c in h] for h in self.hands],
+            trick=[[s, c.code] for s, c in self.trick],
+            trick_no=self.trick_no,
+            leader=self.leader,
+            turn=self.turn,
+            history=[[lead, win, [c.code for c in cs]] for lead, win, cs in self.history],
+            scores=list(self.scores),
+            bad_cards=list(self.bad_cards))
 
     @classmethod
     def from_dict(cls, data: Saved) -> Tricks:
-        g = cls()
-        g.seed = data["seed"]
-        g.options = cls.read_options(data["options"])
+        g = restored(cls, data)
         g.hand_no = data["hand_no"]
         g.phase = data["phase"]
         g.hands = [[card(c) for c in h] for h in data["hands"]]
@@ -406,16 +385,7 @@ class Tricks(Game[Card, TricksView]):
 
     # ---- search -----------------------------------------------------------------------------
     def copy(self) -> Tricks:
-        g = Tricks.__new__(Tricks)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["hands"] = [h[:] for h in self.hands]
-        d["trick"] = self.trick[:]
-        d["history"] = self.history[:]
-        d["scores"] = self.scores[:]
-        d["bad_cards"] = self.bad_cards[:]
-        d["_legal"] = None
-        return g
+        return copied(self, ("trick", "history", "scores", "bad_cards"), ("hands",), ("_legal",))
 
     def knowledge(self, seat: int) -> list[set[Card]]:
         """For each seat, the cards it may still hold as ``seat`` can tell: unseen cards, less the

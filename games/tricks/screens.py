@@ -8,25 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import discord
-
-import words
-from cogs.table.render import (
-    FINISHED_COLOUR,
-    RUNNING_COLOUR,
-    Rendered,
-    code_span,
-    face,
-    label,
-    labels,
-    phase_of,
-    player_name,
-    seat_badge,
-    seat_name,
-    table_title,
-    when,
-)
-from cogs.table.renderer import Renderer
+from cogs.table.render import Rendered, code_span, face, label, labels, player_name, seat_badge, seat_name
+from cogs.table.renderer import Renderer, game_winners, on_table, public_only
 from cogs.table.screens import Screens, Words, register
 from engine.cards import Card, card
 from engine.core import Decision, Event, View
@@ -60,15 +43,11 @@ class TricksRenderer(Renderer):
                    hand=hand_no + 1, who=first, trick=trick_no, tricks=TRICKS_PER_HAND, target=pv.get("target"))]
         turn = pv.get("turn")
         if turn is not None and pv.get("phase") == "play":
-            deadline = self.deadline_of(table, [turn])
             lines.append("▶ " + _("**{who}** to play", who=seat_name(table, turn))
-                         + (f" · ⏰ {when(deadline)}" if deadline else ""))
-        trick = pv.get("trick") or []
-        if trick:
-            lines.append(_("**On the table:** {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {face(c)}" for s, c in trick)))
-        elif pv.get("last_trick"):
-            lt = pv["last_trick"]
+                         + self.deadline_note(table, [turn]))
+        if trick := pv.get("trick"):
+            lines.append(_("**On the table:** {cards}", cards=on_table(table, trick, face)))
+        elif lt := pv.get("last_trick"):
             best = winning_card([c for _s, c in lt["cards"]])
             played = " ".join(face(c) for _s, c in lt["cards"])
             lines.append(_("Last trick ({cards}): {who} took it with {card}", cards=played,
@@ -90,11 +69,9 @@ class TricksRenderer(Renderer):
                          + n_("({n} trick this hand)", "({n} tricks this hand)", tricks) + extra)
         return "\n".join(lines)
 
+    @public_only
     def event_text(self, table: Table, event: Event) -> str | None:
-        if event.to is not None:
-            return None
-        k, d = event.kind, event.data
-        who = seat_name(table, event.seat)
+        k, d, who = event.kind, event.data, seat_name(table, event.seat)
         if k == "deal":
             return _("Hand {hand} dealt — {who} leads.", hand=int(d[0]) + 1, who=seat_name(table, d[1]))
         if k == "trick_start":
@@ -108,6 +85,10 @@ class TricksRenderer(Renderer):
             said = f" ({code_span(d[0])})" if d and d[0] else ""  # a program's own words
             return "⚠️ " + _("{who} sent a bad card{said}: −100 (now {score}); the hand is abandoned.", who=who,
                              said=said, score=d[1])
+        if k == "game_end":
+            best, winners = game_winners(table, d)
+            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
+                      best, winners=winners)
         if k == "hand_end":
             n = len(table.seats)
             won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
@@ -115,11 +96,6 @@ class TricksRenderer(Renderer):
                                for s in range(n))
             return (_("Hand abandoned: {scores}.", scores=parts) if d[1]
                     else _("Hand over: {scores}.", scores=parts))
-        if k == "game_end":
-            best = max(d)
-            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
-            return n_("Game over — {winners} won with {n} point.", "Game over — {winners} won with {n} points.",
-                      best, winners=winners)
         return super().event_text(table, event)
 
     def own_text(self, table: Table, event: Event) -> str | None:
@@ -128,28 +104,20 @@ class TricksRenderer(Renderer):
         return super().own_text(table, event)
 
     def summary(self, table: Table, events: Sequence[Event]) -> Rendered | None:
-        events = [e for e in events if e.to is None]
-        hand_end = next((e for e in events if e.kind == "hand_end"), None)
-        over = phase_of(table) == "finished" or any(e.kind == "game_end" for e in events)
-        if hand_end is None and not over:
-            return None
-        e = discord.Embed(title=table_title(table), colour=FINISHED_COLOUR if over else RUNNING_COLOUR)
-        if hand_end is not None:
-            n = len(table.seats)
-            d = hand_end.data
-            won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
-            lines = [_("**End of hand {hand}**", hand=int(d[0]) + 1)
-                     + (" " + _("(abandoned after a bad card)") if d[1] else "")]
-            for s in sorted(range(n), key=lambda s: -scores[s]):
-                won_s = n_("{n} trick", "{n} tricks", won[s])
-                lines.append(f"{player_name(table, s)}: {won_s} → **{scores[s]}**")
-            target = table.options.get("target") if table.options else None
-            if target is not None and not over:
-                lines.append(n_("First to {n} point wins.", "First to {n} points wins.", target))
-            e.description = "\n".join(lines)
-        if over:
-            e.add_field(name=_("Game over"), value=self.standings_text(table), inline=False)
-        return Rendered(embed=e)
+        return self.hand_summary(table, events, _("Game over"))
+
+    def hand_end_lines(self, table: Table, hand_end: Event, over: bool) -> list[str]:
+        n, d = len(table.seats), hand_end.data
+        won, scores = d[2:2 + n], d[2 + n:2 + 2 * n]
+        lines = [_("**End of hand {hand}**", hand=int(d[0]) + 1)
+                 + (" " + _("(abandoned after a bad card)") if d[1] else "")]
+        for s in sorted(range(n), key=lambda s: -scores[s]):
+            won_s = n_("{n} trick", "{n} tricks", won[s])
+            lines.append(f"{player_name(table, s)}: {won_s} → **{scores[s]}**")
+        target = table.options.get("target") if table.options else None
+        if target is not None and not over:
+            lines.append(n_("First to {n} point wins.", "First to {n} points wins.", target))
+        return lines
 
     # -- private -------------------------------------------------------------------------------
     def hand_extra(self, sv: SeatView) -> list[str]:
@@ -157,8 +125,7 @@ class TricksRenderer(Renderer):
         lines = []
         trick = view.get("trick") or []
         if trick:
-            lines.append(_("On the table: {cards}",
-                           cards=" · ".join(f"{seat_name(table, s)} {label(c)}" for s, c in trick)))
+            lines.append(_("On the table: {cards}", cards=on_table(table, trick, label)))
         elif view.get("last_trick"):
             lt = view["last_trick"]
             played = labels(c for _s, c in lt["cards"])

@@ -23,10 +23,7 @@ class TricksHooks(Hooks):
         """The normal player's playout with its counts kept play by play (same moves, cheaper)."""
         from games.tricks.ai import TricksAI, play_out
 
-        if type(base) is not TricksAI:
-            return None
-        play_out(x, base)
-        return self.utility(start, x, seat)
+        return self.own_playout(start, x, seat, base, TricksAI, play_out)
 
     def utility(self, start: Tricks, end: Tricks, seat: int) -> float:
         return float(end.scores[seat] - start.scores[seat])

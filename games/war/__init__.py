@@ -9,10 +9,8 @@ lasts (the tests turn it on, tests/wargame.py), so ``SPEC`` is built here but no
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import words
-from engine.core import GameSpec, register
+from engine.core import GameSpec
+from engine.enlist import enlist
 from games.war.ai import WarAI
 from games.war.figures import BATTLES, battles
 from games.war.hints import war_facts
@@ -22,13 +20,8 @@ from games.war.rules import War
 # Off: War registers only inside screens.registered() (the tests' flag); True would offer it to everyone.
 OFFERED = False
 
-SPEC = GameSpec(War, WarAI, figures=battles, figure_names=BATTLES, sample=(3, {"cards": 6}), explain=war_facts,
-                quick_start=("Goal: win battles.", "Your turn: play one card.",
-                             "Wins: the most battles won.", "Key rule: the highest card takes the battle."))
-
-if OFFERED:
-    register(SPEC)
-
-# Its own words (screens, figures): games/war/locale/, a domain named after it, registered even while
-# War is not offered (the tests turn it on).
-words.add_domain(NAME, Path(__file__).parent / "locale")
+# Its own words (screens, figures) are registered even while War is not offered (the tests turn it on).
+SPEC = enlist(__file__, GameSpec(War, WarAI, figures=battles, figure_names=BATTLES, sample=(3, {"cards": 6}),
+                                 explain=war_facts),
+              "Goal: win battles.", "Your turn: play one card.",
+              "Wins: the most battles won.", "Key rule: the highest card takes the battle.", offered=OFFERED)

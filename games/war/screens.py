@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import words
 from cogs.table import screens
 from cogs.table.render import label, seat_name
-from cogs.table.renderer import Renderer
+from cogs.table.renderer import Renderer, game_winners
 from cogs.table.screens import Screens, Words, register
 from engine.core import Event, unregister
 from engine.core import register as register_game
@@ -36,8 +35,7 @@ class WarRenderer(Renderer):
             best = max(d, key=lambda c: c.value)
             return _("{who} won the battle with {card}.", who=who, card=label(best))
         if event.kind == "game_end":
-            best = max(d)
-            winners = words.join(words.spoken(), [seat_name(table, s) for s in range(len(d)) if d[s] == best])
+            best, winners = game_winners(table, d)
             return n_("Game over — {winners} won with {n} battle.", "Game over — {winners} won with {n} battles.",
                       best, winners=winners)
         return super().event_text(table, event)
