@@ -320,8 +320,13 @@ def test_the_payload_is_the_documented_layout_along_a_playout(name: str, faces_a
 def test_the_playouts_meet_every_layout() -> None:
     """(else the expectation above would be checked against nothing for some layouts)"""
     emoji.REGISTRY.clear()
-    met = {layout for name in engine.games() for _, layout in _play(name)}
-    assert met >= {"whole hand", "pick", "part menus", "combination", "buttons", "menus", "none", "finished"}
+    every = {"whole hand", "pick", "part menus", "combination", "buttons", "menus", "none", "finished"}
+    met: set[str] = set()
+    for name in sorted(engine.games()):
+        if met >= every:
+            break  # (the games left could only add to what is met: their playouts are the same ones)
+        met |= {layout for _, layout in _play(name)}
+    assert met >= every
 
 
 def test_a_kept_button_follows_the_version_the_hand_and_the_decision() -> None:

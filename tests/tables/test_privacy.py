@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tables import Phase
+from tables import Phase, persistence
 from tables.privacy import GRACE, SWEEP_EVERY, seats_without
 from tables.table import SHOWN_ALL
 
@@ -28,6 +28,15 @@ ONE_HAND = {"target": 1}
 @pytest.fixture
 def clock() -> StoredClock:
     return StoredClock()
+
+
+@pytest.fixture(autouse=True)
+def _daily_storage_watch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock here crosses weeks, and SQLite's storage watch (persistence.WATCH_EVERY, a minute)
+    would wake 1,440 times a day, each waking waiting on a real thread: 70 s of a test's time for a
+    watch that none of these tests is about.  It looks once a day here instead; the sweep of
+    departed servers and the pruning keep their own pace."""
+    monkeypatch.setattr(persistence, "WATCH_EVERY", SWEEP_EVERY)
 
 
 async def finished_game(rt, clock, *, host: int, others: tuple[int, ...], guild: int = GUILD):
