@@ -83,9 +83,14 @@ def check_views(g: Game) -> set[str]:
     return hidden
 
 
-def check_restore(g: Game, cls: type[Game], state: dict[str, Any], decisions: list[Any]) -> Game:
+def check_restore(g: Game, cls: type[Game], state: dict[str, Any] | None = None,
+                  decisions: list[Any] | None = None) -> Game:
     """``state`` is ``g.to_dict()`` and ``decisions`` every seat's ``g.decision``, both of this step
-    (computed once and shared with the other checks)."""
+    (computed once and shared with the other checks; computed here when not given)."""
+    if state is None:
+        state = g.to_dict()
+    if decisions is None:
+        decisions = [g.decision(seat) for seat in range(g.players)]
     r = cls.from_dict(json.loads(json.dumps(state)))
     assert r.to_dict() == state
     for seat in range(g.players):
