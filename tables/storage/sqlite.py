@@ -440,30 +440,56 @@ class SQLiteStorage(PeopleStorage):
         self._wake_writer()
 
     def _run_batch(self, works: list[Work[object]]) -> list[tuple[bool, object]]:
-        """In the writer's thread: one transaction, one savepoint per write."""
+        """In the writer's thread: one transaction.  Each database call hands the interpreter's lock
+        to the loop and waits to get it back (a whole switch interval while the loop is busy), so
+        the writes run first side by side with no savepoint of their own; only when one of them
+        is refused (:class:`StaleWrite`, rare) is the batch rolled back and run again, each write in
+        its own savepoint, so the refused one is undone alone."""
         c = (self.writer or self.conn)._conn
-        out: list[tuple[bool, object]] = []
         # Just before the transaction: a write into a deleted (or swapped) file would look
         # committed and be lost at the next start.  One stat per batch, a few microseconds.
         self._gone_in_thread(c)
         c.execute("BEGIN IMMEDIATE")
         try:
-            for work in works:
-                c.execute("SAVEPOINT one")
-                try:
-                    value = work(c)
-                except Exception as e:
-                    c.execute("ROLLBACK TO one")
-                    c.execute("RELEASE one")
-                    out.append((False, e))
-                else:
-                    c.execute("RELEASE one")
-                    out.append((True, value))
+            out = self._all_or_none(c, works)
+            if out is None:
+                c.execute("ROLLBACK")
+                c.execute("BEGIN IMMEDIATE")
+                out = self._one_by_one(c, works)
             c.execute("COMMIT")
         except BaseException:
             if c.in_transaction:
                 c.execute("ROLLBACK")
             raise
+        return out
+
+    @staticmethod
+    def _all_or_none(c: sqlite3.Connection, works: list[Work[object]]) -> list[tuple[bool, object]] | None:
+        """Every write of the batch, inside the open transaction; ``None`` (and the transaction to be
+        rolled back) as soon as one is refused."""
+        out: list[tuple[bool, object]] = []
+        for work in works:
+            try:
+                out.append((True, work(c)))
+            except Exception:
+                return None
+        return out
+
+    @staticmethod
+    def _one_by_one(c: sqlite3.Connection, works: list[Work[object]]) -> list[tuple[bool, object]]:
+        """Every write of the batch in its own savepoint, inside the open transaction."""
+        out: list[tuple[bool, object]] = []
+        for work in works:
+            c.execute("SAVEPOINT one")
+            try:
+                value = work(c)
+            except Exception as e:
+                c.execute("ROLLBACK TO one")
+                c.execute("RELEASE one")
+                out.append((False, e))
+            else:
+                c.execute("RELEASE one")
+                out.append((True, value))
         return out
 
     @property

@@ -778,3 +778,36 @@ async def test_a_move_commits_while_a_read_is_under_way(path, rt):
     finally:
         gate.set()
         await storage.close()
+
+
+async def test_a_refused_write_in_a_batch_is_undone_alone(path, rt):
+    """Writes queued together commit together; one refused among them (here its row was updated
+    before its log entry met one already stored) leaves no trace, and the others are stored."""
+    storage = await db(path)
+    gate = threading.Event()
+    try:
+        t = await _a_table(storage, rt)
+        u = "OTHER1"
+        await storage.insert_table({**record_of(t), "id": u})
+        await storage.write(t.id, {"version": 1, "rev": 1}, [LogEntry(1, 0, "x", 1.0)], expect=(0, 0))
+        assert storage.writer is not None
+        storage.writer._tx.put_nowait((None, lambda: gate.wait(10)))  # the writer's thread, held
+        twice = asyncio.ensure_future(
+            storage.write(t.id, {"version": 2, "rev": 2}, [LogEntry(1, 0, "y", 2.0)], expect=(1, 1)))
+        good = asyncio.ensure_future(
+            storage.write(u, {"version": 1, "rev": 1}, [LogEntry(1, 0, "z", 1.0)], expect=(0, 0)))
+        later = asyncio.ensure_future(
+            storage.write(t.id, {"version": 2, "rev": 2}, [LogEntry(2, 0, "w", 2.0)], expect=(1, 1)))
+        await asyncio.sleep(0)
+        assert len(storage._queue) == 3  # one batch
+        gate.set()
+        with pytest.raises(StaleWrite):
+            await twice
+        await good
+        await later
+        assert stored_log(path, t.id) == [(1, 0, "x", 0), (2, 0, "w", 0)]
+        assert stored_log(path, u) == [(1, 0, "z", 0)]
+        assert stored_table(path, t.id)["version"] == 2
+    finally:
+        gate.set()
+        await storage.close()
