@@ -176,6 +176,19 @@ def _frozen(value: object) -> object:
 
 
 @dataclass(eq=False)
+class Pace:
+    """The pace of one person's hand message, shared by the views that follow each other on it: a
+    click answered with the hand makes a new view (a new token) while an edit through the old one
+    may still be on its way, and Discord counts both against the one message.  Counted from when
+    each edit was answered, not sent: a request held up on the way lands next to the one after it."""
+
+    last_edit: float = -math.inf  # when the last edit was answered
+    recent: deque[float] = field(default_factory=lambda: deque(maxlen=BURST))  # when the last edits were answered
+    # One edit of the message at a time, whichever view makes it: the next waits for the last answer.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass(eq=False)
 class LiveView:
     table_id: str
     user_id: int
@@ -184,8 +197,7 @@ class LiveView:
     message_id: int | None = None  # the hand message, when known
     # live_key of what the message shows now (None: unknown, edit on next change)
     shown: tuple[object, ...] | None = None
-    last_edit: float = -math.inf
-    recent: deque[float] = field(default_factory=lambda: deque(maxlen=BURST))  # when the last edits were sent
+    pace: Pace = field(default_factory=Pace)
     wanted: bool = False
     task: asyncio.Task[None] | None = None
     dead: bool = False
@@ -254,7 +266,7 @@ class LiveViews:
                      shown=live_key(sv) if sv is not None else None, followup=followup)
         if old is not None:
             old.dead = True
-            v.last_edit, v.recent = old.last_edit, old.recent
+            v.pace = old.pace
             if old.task is not None and not old.task.done():
                 # An edit through the old token may land after this answer: draw again after it.
                 v.shown = None
@@ -438,17 +450,19 @@ class LiveViews:
 
     async def _run(self, v: LiveView) -> None:
         table = None
+        pace = v.pace
         while v.wanted and not v.dead:
-            due = v.last_edit + self.interval
-            if len(v.recent) == BURST:
-                due = max(due, v.recent[0] + BURST_WINDOW)
-            wait = due - self._now()
-            if wait > 0:
-                await self._sleep(wait)  # coalesce: whatever changed meanwhile goes in one edit
-            v.wanted = False
-            if v.dead or self._now() >= v.expires:
-                break
-            table = await self._edit(v)
+            async with pace.lock:
+                due = pace.last_edit + self.interval
+                if len(pace.recent) == BURST:
+                    due = max(due, pace.recent[0] + BURST_WINDOW)
+                wait = due - self._now()
+                if wait > 0:
+                    await self._sleep(wait)  # coalesce: whatever changed meanwhile goes in one edit
+                v.wanted = False
+                if v.dead or self._now() >= v.expires:
+                    break
+                table = await self._edit(v)
         if not v.dead:
             if table is None:
                 sv = self._seat_view(v)
@@ -471,8 +485,6 @@ class LiveViews:
         if key == v.shown:
             return sv.table
         msg = hand_payload(sv)
-        v.last_edit = self._now()
-        v.recent.append(v.last_edit)
         try:
             if v.followup and v.message_id is not None:
                 await edit_followup(v.interaction, v.message_id, msg)
@@ -501,7 +513,8 @@ class LiveViews:
                      type(e).__name__, e)
             return sv.table
         finally:
-            v.last_edit = self._now()
+            v.pace.last_edit = self._now()
+            v.pace.recent.append(v.pace.last_edit)
         v.shown = key
         v.edits += 1
         self.edits += 1

@@ -443,13 +443,18 @@ class FakeWebhooks:
     def __init__(self, world: World) -> None:
         self.world = world
         self.faults: list[BaseException] = []
+        # While set and not yet released, Discord holds the token edits it receives: each is applied
+        # (and answered) only once the event is set, as a request held up on the way lands late.
+        self.hold_edits: asyncio.Event | None = None
 
-    def request(self, method: str, url: str, *, data: Any = None, **_: Any) -> _Answer | _Failing:
+    def request(self, method: str, url: str, *, data: Any = None, **_: Any) -> _Answer | _Failing | _Held:
         if self.faults:
             return _Failing(self.faults.pop(0))
         path = url.split("/api/v10", 1)[-1].split("/")
         body = json.loads(data) if isinstance(data, str) else {}
         if method == "PATCH" and path[1:2] == ["webhooks"] and path[4:] == ["messages", "@original"]:
+            if self.hold_edits is not None and not self.hold_edits.is_set():
+                return _Held(self.hold_edits, lambda: self._edit_original(path[2], path[3], body))
             return self._edit_original(path[2], path[3], body)
         if method == "POST" and path[1:2] == ["interactions"] and path[4:] == ["callback"]:
             return self._callback(path[2], path[3], body)
@@ -493,6 +498,20 @@ class FakeWebhooks:
         i.edited.append(i.message)
         i.original = i.message  # as on Discord: @original is now the message the click updated
         return _Answer(204)
+
+
+class _Held:
+    """A request Discord answers only once ``release`` is set (and applies then)."""
+
+    def __init__(self, release: asyncio.Event, answer: Callable[[], _Answer]) -> None:
+        self.release, self.answer = release, answer
+
+    async def __aenter__(self) -> _Answer:
+        await self.release.wait()
+        return self.answer()
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
 
 
 class _Failing:

@@ -274,6 +274,45 @@ async def test_a_busy_view_gets_no_sixth_edit_within_six_seconds(h: Harness) -> 
     assert all(sent[i + BURST] - sent[i] >= BURST_WINDOW for i in range(len(sent) - BURST)), sent
 
 
+async def test_an_edit_held_up_on_the_way_is_not_followed_at_once_by_the_next_view(h: Harness) -> None:
+    """A click answered with the hand makes a new view (a new token) of the same message while the
+    old view's edit may still be on its way.  Discord counts both edits against the one message, when
+    each lands: the new view's edit waits for the old one's answer and then its second, never two at
+    once (the e2e world saw six edits in 5 s this way: tests/e2e/test_faults.py)."""
+    import asyncio
+
+    table, _ = await h.running_table()
+    await h.settle(1.1)
+    live = live_of(h)
+    alice = table.seat_of(h.alice.id)
+    _, first = await token_of(h, h.alice)
+    live.opened(first, table.id, h.alice.id, None)
+    live.seat_changed(table, (alice,))
+    await h.settle(1.1)
+    # Discord holds the next edit on the way; meanwhile she clicks (a new view) and more changes come.
+    h.world.webhooks.hold_edits = held = asyncio.Event()
+    live._views[(table.id, h.alice.id)].shown = None
+    live.seat_changed(table, (alice,))
+    await h.settle(0.1)
+    _, second = await token_of(h, h.alice)
+    live.opened(second, table.id, h.alice.id, None)
+    for _ in range(3):
+        live._views[(table.id, h.alice.id)].shown = None
+        live.seat_changed(table, (alice,))
+        await h.settle(1.0)
+    held.set()  # the held edit lands now
+    for _ in range(8):
+        live._views[(table.id, h.alice.id)].shown = None
+        live.seat_changed(table, (alice,))
+        await h.settle(1.0)
+    await h.settle(BURST_WINDOW)
+    mine = {first.original.id, second.original.id}
+    landed = [t for t, m in h.world.token_edits if m in mine]
+    assert len(landed) >= BURST + 2, landed  # the views kept up after the hold
+    assert all(b - a >= 1.0 for a, b in zip(landed, landed[1:], strict=False)), landed
+    assert all(landed[i + BURST] - landed[i] >= BURST_WINDOW for i in range(len(landed) - BURST)), landed
+
+
 async def test_a_live_view_keeps_the_token_not_the_interaction(h: Harness) -> None:
     """The interaction holds the message it came from (a hand view's buttons and emoji, some sixty
     objects) and a cycle with its response that only a garbage collection frees: for the token's
