@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from engine.words import Phrase, echo, said
 from words import N_
+
+_T = TypeVar("_T")  # (mypyc_attr's fallback below)
+
+try:
+    # The compiled rules' classes (the modules a game's COMPILED names) import it from here.
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python engine needs no build tools
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
+        return lambda cls: cls
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"

@@ -11,8 +11,9 @@ from _random import Random as _Generator
 from collections.abc import Callable, Sequence
 from hashlib import sha512
 from math import ceil, log
-from typing import ClassVar, Final, Self, TypeVar
+from typing import ClassVar, Final, Self
 
+from engine.cards import mypyc_attr
 from engine.core import Action, AnyCard, Event, Game, Options, shuffled
 from games.dalmuti.cards import (
     _FULL_COUNTS,
@@ -26,15 +27,6 @@ from games.dalmuti.cards import (
     _expand,
     dcard,
 )
-
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
-
 
 _tuple_new: Final = tuple.__new__
 

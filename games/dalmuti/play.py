@@ -5,9 +5,9 @@ left holding cards; finishing order scores n−1 … 0 and ranks the next hand (
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final, TypeVar
+from typing import Final
 
+from engine.cards import mypyc_attr
 from engine.core import Action, Event, IllegalAction
 from engine.words import said_n
 from games.dalmuti.cards import (
@@ -31,15 +31,6 @@ from games.dalmuti.cards import (
 )
 from games.dalmuti.taxes import DalmutiTaxes
 from words import N_
-
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
-
 
 # Whether this module runs compiled by mypyc (tools/native.py) or from its source: _advance picks the
 # faster of two ways to the same answer.

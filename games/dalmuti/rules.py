@@ -36,11 +36,12 @@ use.  All five (cards.py too) are compiled together with mypyc (tools/native.py)
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from operator import attrgetter
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
+from engine.cards import mypyc_attr
 from engine.core import (
     TABLE,
     Action,
@@ -100,15 +101,6 @@ from games.dalmuti.view_types import CurrentPlay, DalmutiView, Tax
 from words import N_
 
 _number = attrgetter("number")
-
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
-
 
 # Dalmuti is compiled by mypyc with its phases and cards (tools/native.py; search plays it most), and
 # a compiled ("native") class cannot inherit from an interpreted one: so it (with the phases' classes

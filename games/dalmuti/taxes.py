@@ -6,22 +6,14 @@ gives back any 1.  Then the play begins (play.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
 
+from engine.cards import mypyc_attr
 from engine.core import Action, Event, IllegalAction
 from engine.words import said_n
 from games.dalmuti.cards import PLAY, TAX, DCard, _best_cards, _fits, _read_cards
 from games.dalmuti.deal import DalmutiDeal
 from words import N_
-
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
 
 
 # Compiled by mypyc with the rest of Dalmuti's rules: see the note on the class in rules.py.

@@ -10,18 +10,10 @@ from __future__ import annotations
 from _random import Random as _Generator
 from collections.abc import Callable, Hashable, Sequence
 from hashlib import sha512
-from typing import Any, Final, Self, TypeVar
+from typing import Any, Final, Self
 
-from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, sort_key
+from engine.cards import ALL_CARDS, Card, card, four_hands_of_thirteen, mypyc_attr, sort_key
 from engine.core import Action, Event, Game, Options
-
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
 
 # Module constants are Final: compiled code then reads them directly, not from the module's dict.
 # Constant tuples are typed ``tuple[X, ...]``: a fixed-length tuple type would make compiled code

@@ -4,10 +4,9 @@ hand's number; every fourth hand holds).  Then play begins (play.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final, TypeVar
+from typing import Final
 
-from engine.cards import Card
+from engine.cards import Card, mypyc_attr
 from engine.core import Action, Event, IllegalAction
 from games.hearts.deal import (
     _PASS_OFFSETS,
@@ -19,14 +18,6 @@ from games.hearts.deal import (
     _remove,
 )
 from words import N_
-
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
 
 _PASS_CHOSEN: Final = tuple(Event("pass_chosen", seat, ()) for seat in range(4))
 # The exchange's event by ``hand_no % 4`` (PASS_DIRS' order), shared: events are immutable.

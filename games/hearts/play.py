@@ -5,10 +5,10 @@ hand: shooting the moon, the scores, and the end of the game at the target."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Sequence
+from typing import Any, Final
 
-from engine.cards import Card
+from engine.cards import Card, mypyc_attr
 from engine.core import Action, Event, IllegalAction, TrickTaken
 from engine.words import said
 from games.hearts.deal import (
@@ -26,13 +26,6 @@ from games.hearts.deal import (
 from games.hearts.passing import HeartsPassing
 from words import N_
 
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
 
 def points_of(c: Card) -> int:
     if c.suit == "H":

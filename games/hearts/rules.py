@@ -19,10 +19,10 @@ use.  All four are compiled together with mypyc (tools/native.py).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from engine.cards import Card, card
+from engine.cards import Card, card, mypyc_attr
 from engine.core import Action, Decision, Event, Game, IllegalAction, Option, Options, Outcome, Saved
 from games.hearts.deal import (
     _PASS_OFFSET,
@@ -54,14 +54,6 @@ from games.hearts.play import (
 from games.hearts.play import points_of as points_of
 from games.hearts.view_types import HeartsView
 from words import N_
-
-_T = TypeVar("_T")  # (mypyc_attr's fallback below)
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure-Python engine needs no build tools
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:  # mypy_extensions' own signature
-        return lambda cls: cls
 
 
 # Hearts is compiled by mypyc with engine/cards.py (tools/build.py; search plays it most), and a compiled
