@@ -9,13 +9,8 @@ a file deleted or replaced under the running process (the connection would go on
 unlinked old one, and everything after would be lost at the next start) raises
 :class:`~tables.storage.StorageGone` instead, for that write and every one after it.
 
-The SQL is :mod:`tables.storage.sql`'s; here are the connections, the group commit that runs its
+The SQL is :mod:`tables.storage.sql`'s; here are the connection, the group commit that runs its
 steps, the file's lock and its identity.
-
-A file has two connections, each in its own thread: one writes, one reads.  In WAL mode a read
-sees the last commit and never waits for a write, nor a write for a read; so a move's commit never
-queues behind the reads of a hand that just ended elsewhere (pings, ratings, stats).  (``:memory:``
-is one database per connection: there, one connection does both.)
 """
 
 from __future__ import annotations
@@ -26,9 +21,7 @@ import glob
 import logging
 import os
 import sqlite3
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,9 +109,6 @@ def _unusable(path: str, e: sqlite3.Error) -> StorageError:
 # ==== SQLite =====================================================================================
 Work = Callable[[sqlite3.Connection], R]  # one write, run in the database thread
 MAX_BATCH = 256
-#: Batches the writer's thread commits in a row before it lets the work queued behind it run (with
-#: ``:memory:`` the reads share its thread).
-BATCHES_IN_A_ROW = 8
 
 
 #: The database files this process holds the lock of, by (st_dev, st_ino).  A second open in the
@@ -225,33 +215,18 @@ def _drive(c: sqlite3.Connection, job: Job[R]) -> R:
             raise step.conflict from e
 
 
-def _answer(batch: list[tuple[Work[object], asyncio.Future[Any]]], outcomes: list[tuple[bool, object]]) -> None:
-    """On the loop: each write of a committed (or failed) batch gets its outcome."""
-    for (_, fut), (ok, value) in zip(batch, outcomes, strict=True):
-        if fut.done():
-            continue  # its caller was cancelled
-        if ok:
-            fut.set_result(value)
-        else:
-            assert isinstance(value, BaseException)
-            fut.set_exception(value)
-
-
 @dataclass(eq=False)
 class SQLiteStorage(PeopleStorage):
-    """:class:`~tables.storage.Storage` on one SQLite file, through two aiosqlite connections (one
-    for ``:memory:``): a writing one and a reading one, each with its own thread.
+    """:class:`~tables.storage.Storage` on one SQLite file, through one aiosqlite connection.
 
-    Writes are *group-committed*: each is a function queued for the writing connection's thread,
-    which takes everything queued, runs it as one transaction (each write inside its own savepoint,
-    so a refused write — :class:`StaleWrite` — is undone alone), commits once, hands every caller its
-    outcome straight from the thread (one turn of the loop: no task in between) and takes what was
-    queued meanwhile.  A write's caller resumes only after that commit.  Busy tables therefore share
-    commits instead of waiting for each other's, and a caller cancelled while waiting cannot cut a
-    transaction short: the thread, not the caller's task, runs it.  Reads go to ``conn`` (the
-    reading connection), each one hop into its thread; nothing the loop does holds the database."""
+    Writes are *group-committed*: each is a function queued for the connection's thread; a flusher
+    takes everything queued, runs it as one transaction (each write inside its own savepoint, so a
+    refused write — :class:`StaleWrite` — is undone alone) and commits once.  A write's caller
+    resumes only after that commit.  Busy tables therefore share commits instead of waiting for
+    each other's, and a caller cancelled while waiting cannot cut a transaction short: the flusher
+    is not the caller's task.  An asyncio lock keeps reads and writes from interleaving."""
 
-    conn: aiosqlite.Connection  # reads (and, for ``:memory:``, writes)
+    conn: aiosqlite.Connection
     path: str
     #: The file's (st_dev, st_ino) when opened; None for ":memory:".
     identity: tuple[int, int] | None = None
@@ -260,15 +235,10 @@ class SQLiteStorage(PeopleStorage):
     notice: str | None = None
     _owner: tuple[int, tuple[int, int]] | None = None  # an exclusive open's locked descriptor (see _own)
     _rescued: bool = False
-    _rescue: threading.Lock = field(default_factory=threading.Lock)
-    #: The writing connection (its own thread); None: ``conn`` writes too.
-    writer: aiosqlite.Connection | None = None
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _closed: bool = False
-    #: The writes waiting for the writer's thread (each its own outcome).
-    _queue: deque[tuple[Work[object], asyncio.Future[Any]]] = field(default_factory=deque)
-    _guard: threading.Lock = field(default_factory=threading.Lock)  # the queue and _writing, across threads
-    _writing: bool = False  # the writer's thread has the queue's work in hand (or queued for it)
-    _reads: int = 0  # reads under way
+    _queue: list[tuple[Work[object], asyncio.Future[Any]]] = field(default_factory=list)  # (each write its own result)
+    _flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: SQLiteURL | str, *, upto: int | None = None, exclusive: bool = False) -> SQLiteStorage:
@@ -311,20 +281,7 @@ class SQLiteStorage(PeopleStorage):
             await conn.close()
             let_go()
             raise
-        writer = None
-        if not memory:
-            try:
-                writer = await aiosqlite.connect(url.path, isolation_level=None)
-                await writer.execute(f"PRAGMA synchronous={url.synchronous}")
-                await writer.execute("PRAGMA busy_timeout=5000")
-                await conn.execute("PRAGMA query_only=1")  # every write goes through the writer
-            except sqlite3.Error as e:
-                if writer is not None:
-                    await writer.close()
-                await conn.close()
-                let_go()
-                raise _unusable(url.path, e) from e
-        storage = cls(conn, url.path, _identity(url.path) if not memory else None, writer=writer)
+        storage = cls(conn, url.path, _identity(url.path) if not memory else None)
         storage._owner = owner
         rescued = _rescued_beside(url.path) if fresh else None
         if rescued is not None:
@@ -339,7 +296,7 @@ class SQLiteStorage(PeopleStorage):
     @property
     def busy(self) -> bool:
         """Whether any read or write is queued or in progress (tests wait for quiet)."""
-        return bool(self._queue) or self._writing or self._reads > 0
+        return bool(self._queue) or self._lock.locked() or (self._flusher is not None and not self._flusher.done())
 
     # ---- the file under us ------------------------------------------------------------------------
     def _detect(self) -> None:
@@ -351,26 +308,20 @@ class SQLiteStorage(PeopleStorage):
                 self.gone = (f"The database file {self.path} was {what} while Deckhand was running: nothing "
                              f"can be saved any more, and moves are refused.")
 
-    def _gone_in_thread(self, c: sqlite3.Connection) -> None:
+    def _gone_in_thread(self) -> None:
         """In the database thread: raise :class:`StorageGone` if the file went away.  The first time,
         save what this connection still sees (the old file stays readable through it, deleted or
-        not) next to the path, so a restart need not lose the games, and say so loudly.  ``c``: the
-        thread's own connection."""
+        not) next to the path, so a restart need not lose the games, and say so loudly."""
         self._detect()
         if self.gone is None:
             return
-        with self._rescue:  # (the reading and the writing thread may both find it gone)
-            self._save_what_was_stored(c)
-        raise StorageGone(self.gone)
-
-    def _save_what_was_stored(self, c: sqlite3.Connection) -> None:
-        if self.gone is not None and not self._rescued:
+        if not self._rescued:
             self._rescued = True
             target = f"{self.path}.rescued-{time.strftime('%Y%m%d-%H%M%S')}"
             try:
                 copy = sqlite3.connect(target)
                 try:
-                    c.backup(copy)
+                    self.conn._conn.backup(copy)
                 finally:
                     copy.close()
                 self.gone += (f" Everything this process had stored is saved in {target}: stop Deckhand, move "
@@ -378,16 +329,14 @@ class SQLiteStorage(PeopleStorage):
             except (sqlite3.Error, OSError) as e:
                 self.gone += f" A copy of what it had stored could not be saved ({e}): restore a backup."
             log.critical("%s", self.gone)
+        raise StorageGone(self.gone)
 
     async def check(self) -> None:
         """Raise :class:`StorageGone` if the file was deleted or replaced (one ``stat``; for a
         periodic check when no write would notice)."""
         if self.gone is None and not self._closed:
-            self._reads += 1
-            try:
-                await self.conn._execute(self._gone_in_thread, self.conn._conn)
-            finally:
-                self._reads -= 1
+            async with self._lock:
+                await self.conn._execute(self._gone_in_thread)
         if self.gone is not None:
             raise StorageGone(self.gone)
 
@@ -397,65 +346,60 @@ class SQLiteStorage(PeopleStorage):
             raise StorageError("The database is closed.")
         if self.gone is not None:
             raise StorageGone(self.gone)
-        fut: asyncio.Future[R] = asyncio.get_running_loop().create_future()
-        with self._guard:
-            self._queue.append((work, fut))
-            start, self._writing = not self._writing, True
-        if start:
-            self._wake_writer()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[R] = loop.create_future()
+        self._queue.append((work, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush(), name="storage-flush")
         # Awaited as it is, not through asyncio.shield: the shield's own callback cost the writer a
         # whole turn of the loop after its commit (a click's answer waits for it).  Cancelling the
-        # writer cancels only this future: the database thread runs the work, and skips a future
-        # that is done.
+        # writer cancels only this future: the flusher, not the writer's task, runs the work, and
+        # skips a future that is done.
         return await fut
 
-    def _wake_writer(self) -> None:
-        """Have the writing connection's thread take the queue (aiosqlite's own queue into its thread;
-        no future: :meth:`_write_queued` answers each write itself)."""
-        (self.writer or self.conn)._tx.put_nowait((None, self._write_queued))
-
-    def _write_queued(self) -> None:
-        """In the writer's thread: commit what is queued, batch after batch, each caller told from
-        here; after :data:`BATCHES_IN_A_ROW`, what else waits for the thread goes first."""
-        for _ in range(BATCHES_IN_A_ROW):
-            with self._guard:
-                if not self._queue:
-                    self._writing = False
-                    return
-                batch = [self._queue.popleft() for _ in range(min(MAX_BATCH, len(self._queue)))]
+    async def _flush(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
             try:
-                outcomes = self._run_batch([w for w, _ in batch])
-            except Exception as e:  # BEGIN or COMMIT failed: none of the batch happened
-                outcomes = [(False, e)] * len(batch)
-            except BaseException as e:
-                outcomes = [(False, StorageError(f"The write was interrupted: {e!r}"))] * len(batch)
-            with self._guard:  # (done before the callers hear: a caller that resumes sees it quiet)
-                more = self._writing = bool(self._queue)
-            try:
-                batch[0][1].get_loop().call_soon_threadsafe(_answer, batch, outcomes)
-            except RuntimeError:  # the loop is closed: nobody waits any more
-                pass
-            if not more:
-                return
-        self._wake_writer()
+                async with self._lock:
+                    # aiosqlite's own call into its thread: the whole batch is one hop and one commit.
+                    outcomes = await self.conn._execute(self._run_batch, [w for w, _ in batch])
+            except BaseException as e:  # BEGIN or COMMIT failed: none of the batch happened
+                err = e if isinstance(e, Exception) else StorageError(f"The write was interrupted: {e!r}")
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(err)
+                if not isinstance(e, Exception):
+                    raise
+                continue
+            for (_, fut), (ok, value) in zip(batch, outcomes, strict=True):
+                if fut.done():
+                    continue
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
 
     def _run_batch(self, works: list[Work[object]]) -> list[tuple[bool, object]]:
-        """In the writer's thread: one transaction.  Each database call hands the interpreter's lock
-        to the loop and waits to get it back (a whole switch interval while the loop is busy), so
-        the writes run first side by side with no savepoint of their own; only when one of them
-        is refused (:class:`StaleWrite`, rare) is the batch rolled back and run again, each write in
-        its own savepoint, so the refused one is undone alone."""
-        c = (self.writer or self.conn)._conn
+        """In the database thread: one transaction, one savepoint per write."""
+        c = self.conn._conn
+        out: list[tuple[bool, object]] = []
         # Just before the transaction: a write into a deleted (or swapped) file would look
         # committed and be lost at the next start.  One stat per batch, a few microseconds.
-        self._gone_in_thread(c)
+        self._gone_in_thread()
         c.execute("BEGIN IMMEDIATE")
         try:
-            out = self._all_or_none(c, works)
-            if out is None:
-                c.execute("ROLLBACK")
-                c.execute("BEGIN IMMEDIATE")
-                out = self._one_by_one(c, works)
+            for work in works:
+                c.execute("SAVEPOINT one")
+                try:
+                    value = work(c)
+                except Exception as e:
+                    c.execute("ROLLBACK TO one")
+                    c.execute("RELEASE one")
+                    out.append((False, e))
+                else:
+                    c.execute("RELEASE one")
+                    out.append((True, value))
             c.execute("COMMIT")
         except BaseException:
             if c.in_transaction:
@@ -463,57 +407,18 @@ class SQLiteStorage(PeopleStorage):
             raise
         return out
 
-    @staticmethod
-    def _all_or_none(c: sqlite3.Connection, works: list[Work[object]]) -> list[tuple[bool, object]] | None:
-        """Every write of the batch, inside the open transaction; ``None`` (and the transaction to be
-        rolled back) as soon as one is refused."""
-        out: list[tuple[bool, object]] = []
-        for work in works:
-            try:
-                out.append((True, work(c)))
-            except Exception:
-                return None
-        return out
-
-    @staticmethod
-    def _one_by_one(c: sqlite3.Connection, works: list[Work[object]]) -> list[tuple[bool, object]]:
-        """Every write of the batch in its own savepoint, inside the open transaction."""
-        out: list[tuple[bool, object]] = []
-        for work in works:
-            c.execute("SAVEPOINT one")
-            try:
-                value = work(c)
-            except Exception as e:
-                c.execute("ROLLBACK TO one")
-                c.execute("RELEASE one")
-                out.append((False, e))
-            else:
-                c.execute("RELEASE one")
-                out.append((True, value))
-        return out
-
     @property
     def in_transaction(self) -> bool:
-        return (self.writer or self.conn).in_transaction
+        return self.conn.in_transaction
 
     async def _read(self, sql: str, params: Sequence[Param] = ()) -> list[Record]:
-        """One read, in one hop into the reading connection's thread."""
-
-        def read(c: sqlite3.Connection) -> list[Record]:
-            cur = c.execute(sql, params)
-            cols = [d[0] for d in cur.description or ()]
-            return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
-
-        return await self._reading(read)
-
-    async def _reading(self, read: Callable[[sqlite3.Connection], R]) -> R:
-        if self._closed:
-            raise StorageError("The database is closed.")
-        self._reads += 1
-        try:
-            return await self.conn._execute(read, self.conn._conn)
-        finally:
-            self._reads -= 1
+        async with self._lock:
+            if self._closed:
+                raise StorageError("The database is closed.")
+            async with self.conn.execute(sql, params) as cur:
+                cols = [d[0] for d in cur.description or ()]
+                rows = await cur.fetchall()
+        return [dict(zip(cols, r, strict=True)) for r in rows]
 
     async def _run(self, job: Job[R]) -> R:
         return await self._transaction(lambda c: _drive(c, job))
@@ -539,18 +444,21 @@ class SQLiteStorage(PeopleStorage):
                 c.execute("COMMIT")
             return [Stored(r, logs.get(r["id"], [])) for r in rows]
 
-        return await self._reading(read)
+        async with self._lock:
+            if self._closed:
+                raise StorageError("The database is closed.")
+            return await self.conn._execute(read, self.conn._conn)
 
     async def close(self) -> None:
         """Finish the writes already queued, then close."""
         if self._closed:
             return
         self._closed = True  # no new writes
-        while self._writing:  # the writes queued are committed first (each noop: one turn of the writer's thread)
-            await (self.writer or self.conn)._execute(lambda: None)
-        if self.writer is not None:
-            await self.writer.close()
-        await self.conn.close()  # (after the reads queued in its thread)
+        flusher = self._flusher
+        if flusher is not None and not flusher.done():
+            await asyncio.gather(flusher, return_exceptions=True)
+        async with self._lock:
+            await self.conn.close()
         if self._owner is not None:
             _let_go(*self._owner)
             self._owner = None

@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 import aiosqlite
@@ -34,7 +33,6 @@ from tables.storage import (
     open_storage,
     parse_url,
 )
-from tables.storage import sqlite as sqlite_backend
 from tables.table import LogEntry
 
 from .conftest import HOST, SHORT, Recorder, choose, new_table, run_until, started
@@ -716,23 +714,23 @@ async def test_the_runtime_owns_the_ratings_of_its_storage(store):
     assert Runtime().ratings is None  # nothing kept, nothing rated
 
 
-async def test_a_writer_resumes_right_after_its_commit(path, rt, monkeypatch):
-    """A click's answer waits for its move's commit: once the batch is committed, the database
-    thread hands the writer its outcome, and the writer resumes in the next turn of the loop (each
-    turn runs every other ready callback first, so each extra hand-off — a flusher task between the
-    thread and the writer — delays the answer by a whole turn)."""
+async def test_a_writer_resumes_right_after_its_commit(path, rt):
+    """A click's answer waits for its move's commit: once the batch is committed, the writer
+    resumes in the next turn of the loop (each turn runs every other ready callback first, so
+    each extra hand-off between the flusher and the writer delays the answer by a whole turn)."""
     storage = await db(path)
     try:
         t = await _a_table(storage, rt)
-        answered: list[int] = []
+        execute = storage.conn._execute
+        committed: list[int] = []
         turns = 0
-        answer = sqlite_backend._answer
 
-        def counted(batch, outcomes):  # on the loop: the turn when the commit's outcome is back
-            answered.append(turns)
-            answer(batch, outcomes)
+        async def counted(fn, *args):  # the database thread's call: the loop's turn when it is back
+            result = await execute(fn, *args)
+            committed.append(turns)
+            return result
 
-        monkeypatch.setattr(sqlite_backend, "_answer", counted)
+        storage.conn._execute = counted  # type: ignore[method-assign]
         stop = False
 
         async def ticker() -> None:
@@ -747,67 +745,6 @@ async def test_a_writer_resumes_right_after_its_commit(path, rt, monkeypatch):
         resumed = turns
         stop = True
         await ticking
-        assert len(answered) == 1 and resumed - answered[0] <= 1
+        assert len(committed) == 1 and resumed - committed[0] <= 1
     finally:
-        await storage.close()
-
-
-async def test_a_move_commits_while_a_read_is_under_way(path, rt):
-    """A read (the end of a hand reads pings, ratings, stats) never stands in front of a move's
-    commit: here a read is held inside the database by a gate, and a move is written and
-    acknowledged while it is still held."""
-    storage = await db(path)
-    entered, gate = threading.Event(), threading.Event()
-
-    def held() -> int:
-        entered.set()
-        gate.wait(10)  # (a bound for the failing case only: the move is written long before)
-        return 1
-
-    try:
-        t = await _a_table(storage, rt)
-        await storage.conn.create_function("held", 0, held)
-        read = asyncio.ensure_future(storage._read("SELECT held() AS n"))
-        assert await asyncio.to_thread(entered.wait, 10)
-        await storage.write(t.id, {"version": 1, "rev": 1}, [LogEntry(1, 0, "x", 1.0)], expect=(0, 0))
-        held_still = not read.done()
-        gate.set()
-        assert await read == [{"n": 1}]
-        assert held_still  # the move was on disk before the read let go
-        assert stored_log(path, t.id) == [(1, 0, "x", 0)]
-    finally:
-        gate.set()
-        await storage.close()
-
-
-async def test_a_refused_write_in_a_batch_is_undone_alone(path, rt):
-    """Writes queued together commit together; one refused among them (here its row was updated
-    before its log entry met one already stored) leaves no trace, and the others are stored."""
-    storage = await db(path)
-    gate = threading.Event()
-    try:
-        t = await _a_table(storage, rt)
-        u = "OTHER1"
-        await storage.insert_table({**record_of(t), "id": u})
-        await storage.write(t.id, {"version": 1, "rev": 1}, [LogEntry(1, 0, "x", 1.0)], expect=(0, 0))
-        assert storage.writer is not None
-        storage.writer._tx.put_nowait((None, lambda: gate.wait(10)))  # the writer's thread, held
-        twice = asyncio.ensure_future(
-            storage.write(t.id, {"version": 2, "rev": 2}, [LogEntry(1, 0, "y", 2.0)], expect=(1, 1)))
-        good = asyncio.ensure_future(
-            storage.write(u, {"version": 1, "rev": 1}, [LogEntry(1, 0, "z", 1.0)], expect=(0, 0)))
-        later = asyncio.ensure_future(
-            storage.write(t.id, {"version": 2, "rev": 2}, [LogEntry(2, 0, "w", 2.0)], expect=(1, 1)))
-        await asyncio.sleep(0)
-        assert len(storage._queue) == 3  # one batch
-        gate.set()
-        with pytest.raises(StaleWrite):
-            await twice
-        await good
-        await later
-        assert stored_log(path, t.id) == [(1, 0, "x", 0), (2, 0, "w", 0)]
-        assert stored_log(path, u) == [(1, 0, "z", 0)]
-        assert stored_table(path, t.id)["version"] == 2
-    finally:
-        gate.set()
         await storage.close()
